@@ -1,0 +1,1 @@
+"""The authoritative game server: rules engine, certified RNG shoe, table, log and network."""

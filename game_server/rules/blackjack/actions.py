@@ -1,0 +1,13 @@
+"""The decisions a player can make on a Blackjack hand."""
+
+from enum import StrEnum
+
+
+class Action(StrEnum):
+    """A player's decision on the hand to act (633a.9-633a.11, 633b.5(p)(2))."""
+
+    HIT = "hit"
+    STAND = "stand"
+    DOUBLE = "double"
+    SPLIT = "split"
+    SURRENDER = "surrender"

@@ -1,0 +1,105 @@
+"""The event records of a Blackjack round.
+
+Seat 0 is the dealer; player seats are 1..7. ``hand`` is the hand's number within the seat in
+order of creation (0 is the initial hand, splits add 1, 2, 3). Money fields are integer cents.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from game_server.rules.events import event
+from shared.cards import Card
+
+DEALER = 0
+
+# Wager names of the main game.
+BLACKJACK = "blackjack"
+DOUBLE = "double"
+INSURANCE = "insurance"
+
+# Outcomes of a settled wager.
+WON = "won"
+LOST = "lost"
+PUSHED = "pushed"
+SURRENDERED = "surrendered"
+
+
+@event("wager_placed")
+class WagerPlaced(NamedTuple):
+    """A wager was placed: at betting, or an insurance, double down or split wager."""
+
+    seat: int
+    hand: int
+    wager: str
+    amount: int
+
+
+@event("card_dealt")
+class CardDealt(NamedTuple):
+    """A card left the shoe for a player hand or the dealer (seat 0).
+
+    ``position`` is the card's 0-based place in the shoe's shuffled order. The dealer's hole
+    card is dealt with ``face_up`` False and never shown until :class:`HoleCardRevealed`.
+    """
+
+    seat: int
+    hand: int
+    card: Card
+    position: int
+    face_up: bool
+
+
+@event("decision")
+class Decision(NamedTuple):
+    """A player's decision, or the countdown's on the player's behalf (``auto``).
+
+    ``action`` is an :class:`~game_server.rules.blackjack.actions.Action` value, or
+    ``"insurance"``, ``"no-insurance"`` or ``"even-money"``; ``amount`` is the insurance or
+    double down amount (0 otherwise).
+    """
+
+    seat: int
+    hand: int
+    action: str
+    amount: int
+    auto: bool
+
+
+@event("dealer_peeked")
+class DealerPeeked(NamedTuple):
+    """The dealer checked the hole card for Blackjack under an ace or ten-value up card."""
+
+    blackjack: bool
+
+
+@event("hole_card_revealed")
+class HoleCardRevealed(NamedTuple):
+    """The dealer's hole card was turned face up."""
+
+    card: Card
+    position: int
+
+
+@event("wager_settled")
+class WagerSettled(NamedTuple):
+    """A wager was settled: ``paid`` is what returns to the player's credits (stake included).
+
+    ``line`` names the paytable line or the rule that decided it, e.g. ``"Blackjack 3 to 2"``.
+    """
+
+    seat: int
+    hand: int
+    wager: str
+    stake: int
+    paid: int
+    outcome: str
+    line: str
+
+
+@event("round_completed")
+class RoundCompleted(NamedTuple):
+    """Every wager of the round is settled; the dealer's final cards and total."""
+
+    dealer_cards: tuple[Card, ...]
+    dealer_total: int

@@ -1,0 +1,940 @@
+"""One round of Blackjack at a fully automated table: the pure engine.
+
+:class:`BlackjackRound` holds the state of one round at a table of 1 to 7 seats with no human
+dealer. Every action follows the verify / can / act pattern (STYLE.md): ``verify_hit`` raises a
+specific :class:`~game_server.rules.errors.IllegalAction` with a sentence for a human,
+``can_hit`` answers for the terminal's buttons, and ``hit`` verifies, changes the state and
+returns the frozen event records it produced. Cards come in through a
+:class:`CardSource` (the certified shoe, a stacked shoe in tests, the logged cards in replay);
+the engine never reads a clock or a random source.
+
+The procedure follows 58 Pa. Code 633a and 633b:
+
+- deal: one card to each seat in seat order, the dealer's up card, a second card to each seat,
+  the dealer's hole card face down (633a.7, 633b.5(n) for the same order on hybrid tables);
+- insurance and even money when the up card is an ace (633a.8), then the dealer's peek for
+  Blackjack under an ace or ten-value up card (633b.5(o));
+- hit, stand, double down (633a.10), split (633a.11), late surrender (633a.9);
+- the dealer draws to 17 and stands on all 17s (633b.5(c)(2), (s)), or hits soft 17 if the
+  Rules Submission says so;
+- settlement 1 to 1, Blackjack 3 to 2, push on equal totals (633b.5(t), (v)).
+
+Entry points: :class:`BlackjackRound`, :func:`replay`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from enum import StrEnum
+from typing import Any, Protocol
+
+from game_server.rules.blackjack.actions import Action
+from game_server.rules.blackjack.events import (
+    BLACKJACK,
+    DEALER,
+    DOUBLE,
+    INSURANCE,
+    LOST,
+    PUSHED,
+    SURRENDERED,
+    WON,
+    CardDealt,
+    DealerPeeked,
+    Decision,
+    HoleCardRevealed,
+    RoundCompleted,
+    WagerPlaced,
+    WagerSettled,
+)
+from game_server.rules.blackjack.rules import (
+    BLACKJACK_PAYS,
+    INSURANCE_PAYS,
+    BlackjackRules,
+    DoubleOn,
+)
+from game_server.rules.errors import (
+    ActionNotAllowed,
+    BetOutOfLimits,
+    NotYourTurn,
+    ReplayMismatch,
+    RulesError,
+    SeatError,
+    WagerError,
+    WagerNotOffered,
+    WrongPhase,
+)
+from game_server.rules.wagers.base import Moment, SideWagerContext, SideWagerOffer
+from shared.cards import BJ_VALUE, Card
+from shared.money import format_money
+
+INSURANCE_DECISION = "insurance"
+NO_INSURANCE = "no-insurance"
+EVEN_MONEY = "even-money"
+
+LINE_BLACKJACK = "Blackjack 3 to 2"
+LINE_WIN = "Win 1 to 1"
+LINE_PUSH = "Push"
+LINE_LOSS = "Loss"
+LINE_BUST = "Bust"
+LINE_DEALER_BLACKJACK = "Dealer Blackjack"
+LINE_ORIGINAL_ONLY = "Dealer Blackjack: original wager only (633a.10, 633a.11(d))"
+LINE_SURRENDER = "Surrender: half returned (633a.9)"
+LINE_EVEN_MONEY = "Even money 1 to 1 (633a.8)"
+LINE_INSURANCE = "Insurance 2 to 1"
+LINE_NO_WIN = "No win"
+
+
+class Phase(StrEnum):
+    """Where the round is. Dealer play and settlement happen inside the step that ends play."""
+
+    BETTING = "betting"
+    INSURANCE = "insurance"
+    PLAYING = "playing"
+    COMPLETE = "complete"
+
+
+class CardSource(Protocol):
+    """Where the engine takes cards from: the shoe, a stacked shoe, or logged cards."""
+
+    @property
+    def position(self) -> int:
+        """0-based place in the shoe's order of the next card :meth:`draw` returns."""
+        ...
+
+    def draw(self) -> Card:
+        """Take the next card."""
+        ...
+
+
+class Hand:
+    """One player hand (mutable engine state; the outside world sees events and views)."""
+
+    __slots__ = (
+        "cards",
+        "done",
+        "from_split",
+        "hard",
+        "has_ace",
+        "index",
+        "seat",
+        "settled",
+        "split_aces",
+        "wagers",
+    )
+
+    def __init__(self, seat: int, index: int, amount: int) -> None:
+        self.seat = seat
+        self.index = index
+        self.cards: list[Card] = []
+        self.hard = 0
+        self.has_ace = False
+        self.wagers: dict[str, int] = {BLACKJACK: amount}
+        self.from_split = False
+        self.split_aces = False
+        self.done = False
+        self.settled = False
+
+    def add(self, card: Card) -> None:
+        self.cards.append(card)
+        value = BJ_VALUE[card]
+        self.hard += value
+        if value == 1:
+            self.has_ace = True
+
+    @property
+    def total(self) -> int:
+        """Best point total (an ace counts 11 when that does not exceed 21)."""
+        if self.has_ace and self.hard <= 11:
+            return self.hard + 10
+        return self.hard
+
+    @property
+    def soft(self) -> bool:
+        return self.has_ace and self.hard <= 11
+
+    @property
+    def blackjack(self) -> bool:
+        """An ace and a ten-value card as the initial two cards; never after a split (633a.11)."""
+        return not self.from_split and len(self.cards) == 2 and self.has_ace and self.hard == 11
+
+    @property
+    def busted(self) -> bool:
+        return self.hard > 21
+
+    @property
+    def doubled(self) -> bool:
+        return DOUBLE in self.wagers
+
+    def __repr__(self) -> str:
+        cards = " ".join(str(c) for c in self.cards)
+        return f"<Hand seat={self.seat} #{self.index} [{cards}] total={self.total}>"
+
+
+class Seat:
+    """One seat's wagers and hands for this round."""
+
+    __slots__ = ("hands", "initial", "insurance", "insurance_decided", "number", "wagers")
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+        self.wagers: dict[str, int] = {}
+        self.hands: list[Hand] = []
+        self.initial: tuple[Card, ...] = ()
+        self.insurance = 0
+        self.insurance_decided = False
+
+
+class BlackjackRound:
+    """The state of one Blackjack round; every public action returns its events."""
+
+    def __init__(self, rules: BlackjackRules) -> None:
+        self.rules = rules
+        self.phase = Phase.BETTING
+        self.seats: dict[int, Seat] = {}
+        self.dealer: list[Card] = []
+        self.dealer_blackjack: bool | None = None
+        self.hole_revealed = False
+        self._source: CardSource | None = None
+        self._play: list[Hand] = []
+        self._cursor = 0
+        self._out: list[Any] = []
+        self._insurance_settled = False
+        self._hole_position = -1
+
+    # ------------------------------------------------------------------ views
+
+    @property
+    def up_card(self) -> Card | None:
+        return self.dealer[0] if self.dealer else None
+
+    @property
+    def to_act(self) -> Hand | None:
+        """The hand whose decision the round waits for, or None."""
+        if self.phase is not Phase.PLAYING or self._cursor >= len(self._play):
+            return None
+        return self._play[self._cursor]
+
+    @property
+    def pending_insurance(self) -> tuple[int, ...]:
+        """Seats that have not yet answered the insurance offer."""
+        if self.phase is not Phase.INSURANCE:
+            return ()
+        return tuple(n for n, s in self.seats.items() if not s.insurance_decided)
+
+    def dealer_total(self) -> int:
+        hard = sum(BJ_VALUE[c] for c in self.dealer)
+        has_ace = any(BJ_VALUE[c] == 1 for c in self.dealer)
+        return hard + 10 if has_ace and hard <= 11 else hard
+
+    def legal_actions(self) -> frozenset[Action]:
+        """The decisions open to the hand to act (empty when no hand is to act)."""
+        hand = self.to_act
+        if hand is None:
+            return frozenset()
+        seat, index = hand.seat, hand.index
+        checks = (
+            (Action.HIT, self.can_hit),
+            (Action.STAND, self.can_stand),
+            (Action.DOUBLE, self.can_double),
+            (Action.SPLIT, self.can_split),
+            (Action.SURRENDER, self.can_surrender),
+        )
+        return frozenset(action for action, can in checks if can(seat, index))
+
+    # ---------------------------------------------------------------- betting
+
+    def verify_place_wagers(self, seat: int, wagers: Mapping[str, int]) -> None:
+        """Raise unless ``wagers`` ({name: cents}) can be placed for ``seat`` now."""
+        if self.phase is not Phase.BETTING:
+            raise WrongPhase(
+                "no more bets: wagers are accepted only before the first card is dealt "
+                "(633a.6(c), 633b.5(k))"
+            )
+        if type(seat) is not int or not 1 <= seat <= self.rules.seats:
+            raise SeatError(f"seat {seat!r} is not a seat of this table (1..{self.rules.seats})")
+        if not wagers:
+            raise WagerError("no wager was given")
+        placed = self.seats[seat].wagers if seat in self.seats else {}
+        main = wagers.get(BLACKJACK, placed.get(BLACKJACK))
+        for name, amount in wagers.items():
+            if name in placed:
+                raise WagerError(
+                    f"the {name} wager of seat {seat} is already placed; a placed wager cannot "
+                    "be changed until it is settled (633a.6(c))"
+                )
+            if name == BLACKJACK:
+                self.rules.main_limits.verify("Blackjack", amount)
+                continue
+            offer = self.rules.side_wager(name)
+            if offer is None:
+                raise WagerNotOffered(f"this table does not offer a {name!r} wager")
+            self._verify_side_wager(offer, amount, main)
+
+    def _verify_side_wager(self, offer: SideWagerOffer, amount: int, main: int | None) -> None:
+        wager = offer.wager
+        if BLACKJACK in wager.requires and main is None:
+            raise WagerNotOffered(
+                f"a {wager.title} wager needs a Blackjack wager on the same seat first "
+                f"({wager.section})"
+            )
+        if wager.fixed_amounts and amount not in wager.fixed_amounts:
+            allowed = ", ".join(format_money(a) for a in wager.fixed_amounts)
+            raise BetOutOfLimits(
+                f"the {wager.title} wager is a fixed {allowed} wager, not "
+                f"{format_money(amount) if type(amount) is int else repr(amount)} "
+                f"({wager.section})"
+            )
+        offer.limits.verify(wager.title, amount)
+        if wager.max_multiple_of_main is not None and main is not None:
+            cap = main * wager.max_multiple_of_main
+            if amount > cap:
+                raise BetOutOfLimits(
+                    f"the {wager.title} wager {format_money(amount)} is more than "
+                    f"{wager.max_multiple_of_main} times the Blackjack wager "
+                    f"({format_money(cap)}) ({wager.section})"
+                )
+
+    def can_place_wagers(self, seat: int, wagers: Mapping[str, int]) -> bool:
+        try:
+            self.verify_place_wagers(seat, wagers)
+        except RulesError:
+            return False
+        return True
+
+    def place_wagers(self, seat: int, wagers: Mapping[str, int]) -> list[Any]:
+        """Place one seat's wagers before the deal; returns a :class:`WagerPlaced` per wager."""
+        self.verify_place_wagers(seat, wagers)
+        state = self.seats.get(seat)
+        if state is None:
+            state = self.seats[seat] = Seat(seat)
+            self.seats = dict(sorted(self.seats.items()))
+        out: list[Any] = []
+        for name, amount in wagers.items():
+            state.wagers[name] = amount
+            out.append(WagerPlaced(seat, 0, name, amount))
+        return out
+
+    # ------------------------------------------------------------------- deal
+
+    def verify_deal(self) -> None:
+        if self.phase is not Phase.BETTING:
+            raise WrongPhase("the cards of this round are already dealt")
+        if not any(BLACKJACK in s.wagers for s in self.seats.values()):
+            raise WagerError("no seat has a Blackjack wager: there is nothing to deal")
+
+    def can_deal(self) -> bool:
+        try:
+            self.verify_deal()
+        except RulesError:
+            return False
+        return True
+
+    def deal(self, source: CardSource) -> list[Any]:
+        """Deal the initial cards (633a.7, 633b.5(n)) and run every step that follows
+        without a decision: insurance offer, peek, immediate Blackjack payments."""
+        self.verify_deal()
+        self._source = source
+        out = self._out = []
+        seats = [s for s in self.seats.values() if BLACKJACK in s.wagers]
+        for seat in seats:
+            hand = Hand(seat.number, 0, seat.wagers[BLACKJACK])
+            seat.hands.append(hand)
+            self._play.append(hand)
+        for seat in seats:
+            self._deal_to(seat.hands[0])
+        self._deal_dealer(face_up=True)
+        for seat in seats:
+            self._deal_to(seat.hands[0])
+        self._deal_dealer(face_up=False)
+        for seat in seats:
+            seat.initial = tuple(seat.hands[0].cards)
+        self._settle_side_wagers(Moment.AFTER_DEAL)
+        if self.rules.insurance and BJ_VALUE[self.dealer[0]] == 1:
+            self.phase = Phase.INSURANCE
+        else:
+            for seat in seats:
+                seat.insurance_decided = True
+            self._after_insurance()
+        return out
+
+    def _draw(self) -> tuple[Card, int]:
+        source = self._source
+        assert source is not None
+        position = source.position
+        return source.draw(), position
+
+    def _deal_to(self, hand: Hand) -> Card:
+        card, position = self._draw()
+        hand.add(card)
+        self._out.append(CardDealt(hand.seat, hand.index, card, position, True))
+        return card
+
+    def _deal_dealer(self, face_up: bool) -> None:
+        card, position = self._draw()
+        if not face_up:
+            self._hole_position = position
+        self.dealer.append(card)
+        self._out.append(CardDealt(DEALER, 0, card, position, face_up))
+
+    # -------------------------------------------------------------- insurance
+
+    def verify_insurance(self, seat: int, amount: int) -> None:
+        """633a.8: an insurance wager of at most half the Blackjack wager, on an ace up card."""
+        state = self._verify_insurance_seat(seat)
+        half = state.wagers[BLACKJACK] // 2
+        if type(amount) is not int or not 0 < amount <= half:
+            raise BetOutOfLimits(
+                f"insurance for seat {seat} must be between $0.01 and half the Blackjack "
+                f"wager ({format_money(half)}) (633a.8)"
+            )
+
+    def _verify_insurance_seat(self, seat: int) -> Seat:
+        if self.phase is not Phase.INSURANCE:
+            raise WrongPhase("insurance is offered only while the dealer shows an ace (633a.8)")
+        state = self.seats.get(seat)
+        if state is None or not state.hands:
+            raise SeatError(f"seat {seat} has no Blackjack wager in this round")
+        if state.insurance_decided:
+            raise WrongPhase(f"seat {seat} has already answered the insurance offer")
+        return state
+
+    def can_insure(self, seat: int) -> bool:
+        try:
+            self._verify_insurance_seat(seat)
+        except RulesError:
+            return False
+        return self.seats[seat].wagers[BLACKJACK] >= 2
+
+    def insure(self, seat: int, amount: int, *, auto: bool = False) -> list[Any]:
+        """Place an insurance wager (pays 2 to 1 if the dealer has Blackjack, 633a.8)."""
+        self.verify_insurance(seat, amount)
+        state = self.seats[seat]
+        out = self._out = []
+        out.append(Decision(seat, 0, INSURANCE_DECISION, amount, auto))
+        out.append(WagerPlaced(seat, 0, INSURANCE, amount))
+        state.insurance = amount
+        state.wagers[INSURANCE] = amount
+        self._insurance_answered(state)
+        return out
+
+    def decline_insurance(self, seat: int, *, auto: bool = False) -> list[Any]:
+        """Decline the insurance or even money offer (the countdown's default)."""
+        state = self._verify_insurance_seat(seat)
+        out = self._out = []
+        out.append(Decision(seat, 0, NO_INSURANCE, 0, auto))
+        self._insurance_answered(state)
+        return out
+
+    def verify_even_money(self, seat: int) -> None:
+        state = self._verify_insurance_seat(seat)
+        if not self.rules.even_money:
+            raise ActionNotAllowed("this table does not offer even money (Rules Submission)")
+        if not state.hands[0].blackjack:
+            raise ActionNotAllowed(
+                f"even money is offered only to a Blackjack, and seat {seat} has none (633a.8)"
+            )
+
+    def can_take_even_money(self, seat: int) -> bool:
+        try:
+            self.verify_even_money(seat)
+        except RulesError:
+            return False
+        return True
+
+    def take_even_money(self, seat: int, *, auto: bool = False) -> list[Any]:
+        """Settle a Blackjack at 1 to 1 before the peek, against a dealer ace (633a.8)."""
+        self.verify_even_money(seat)
+        state = self.seats[seat]
+        out = self._out = []
+        out.append(Decision(seat, 0, EVEN_MONEY, 0, auto))
+        hand = state.hands[0]
+        stake = hand.wagers[BLACKJACK]
+        self._settle(hand, BLACKJACK, stake, stake * 2, WON, LINE_EVEN_MONEY)
+        hand.settled = hand.done = True
+        self._insurance_answered(state)
+        return out
+
+    def _insurance_answered(self, state: Seat) -> None:
+        state.insurance_decided = True
+        if all(s.insurance_decided for s in self.seats.values()):
+            self._after_insurance()
+
+    def _after_insurance(self) -> None:
+        """Peek for Blackjack (633b.5(o)), settle insurance, pay Blackjacks, start play."""
+        up = BJ_VALUE[self.dealer[0]]
+        if up not in (1, 10):
+            self.dealer_blackjack = False
+        elif self.rules.dealer_peeks:
+            blackjack = BJ_VALUE[self.dealer[0]] + BJ_VALUE[self.dealer[1]] == 11
+            self._out.append(DealerPeeked(blackjack))
+            self.dealer_blackjack = blackjack
+            if blackjack:
+                self._reveal_hole()
+                self._settle_against_dealer_blackjack()
+                self._finish_round()
+                return
+            self._settle_insurance()
+        self.phase = Phase.PLAYING
+        if self.dealer_blackjack is False:
+            for hand in self._play:
+                if hand.blackjack and not hand.settled:
+                    self._pay_blackjack(hand)
+        self._advance()
+
+    def _settle_insurance(self) -> None:
+        """633a.8, 633b.5(v)(2): insurance wins 2 to 1 exactly when the dealer has Blackjack."""
+        if self._insurance_settled:
+            return
+        self._insurance_settled = True
+        for state in self.seats.values():
+            if state.insurance:
+                stake = state.insurance
+                if self.dealer_blackjack:
+                    paid = INSURANCE_PAYS.total_return(stake)
+                    self._settle_seat(state.number, INSURANCE, stake, paid, WON, LINE_INSURANCE)
+                else:
+                    self._settle_seat(state.number, INSURANCE, stake, 0, LOST, LINE_NO_WIN)
+
+    # ------------------------------------------------------------------- play
+
+    def _verify_turn(self, seat: int, hand: int) -> Hand:
+        if self.phase is not Phase.PLAYING:
+            raise WrongPhase(f"no hand is to act: the round is in the {self.phase} phase")
+        current = self._play[self._cursor]
+        if current.seat != seat or current.index != hand:
+            raise NotYourTurn(
+                f"it is the turn of seat {current.seat} hand {current.index + 1}, "
+                f"not of seat {seat} hand {hand + 1}"
+            )
+        return current
+
+    def verify_hit(self, seat: int, hand: int) -> None:
+        current = self._verify_turn(seat, hand)
+        if current.total >= 21:
+            raise ActionNotAllowed(
+                f"a hand of {current.total} may not draw another card (633b.5(r)(1))"
+            )
+        if current.split_aces and not self.rules.hit_split_aces:
+            raise ActionNotAllowed("split aces receive one card each (633a.11)")
+
+    def can_hit(self, seat: int, hand: int) -> bool:
+        return self._can(self.verify_hit, seat, hand)
+
+    def hit(self, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
+        """Draw one card; a bust is settled at once."""
+        self.verify_hit(seat, hand)
+        current = self._play[self._cursor]
+        out = self._out = [Decision(seat, hand, Action.HIT.value, 0, auto)]
+        self._deal_to(current)
+        if current.hard > 21:
+            self._settle_bust(current)
+        elif current.total == 21:
+            current.done = True
+        self._advance()
+        return out
+
+    def verify_stand(self, seat: int, hand: int) -> None:
+        self._verify_turn(seat, hand)
+
+    def can_stand(self, seat: int, hand: int) -> bool:
+        return self._can(self.verify_stand, seat, hand)
+
+    def stand(self, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
+        """Take no more cards on this hand."""
+        self.verify_stand(seat, hand)
+        out = self._out = [Decision(seat, hand, Action.STAND.value, 0, auto)]
+        self._play[self._cursor].done = True
+        self._advance()
+        return out
+
+    def verify_double(self, seat: int, hand: int, amount: int | None = None) -> None:
+        """633a.10: an additional wager of at most the original on the first two cards."""
+        current = self._verify_turn(seat, hand)
+        rules = self.rules
+        if len(current.cards) != 2:
+            raise ActionNotAllowed("a double down is allowed only on the first two cards (633a.10)")
+        if current.from_split and not rules.double_after_split:
+            raise ActionNotAllowed(
+                "this table does not allow a double down after a split (633a.10(c), "
+                "Rules Submission)"
+            )
+        if current.split_aces and not rules.hit_split_aces:
+            raise ActionNotAllowed("split aces receive one card each (633a.11)")
+        if rules.double_on is not DoubleOn.ANY:
+            low = 9 if rules.double_on is DoubleOn.NINE_TO_ELEVEN else 10
+            if current.soft or not low <= current.total <= 11:
+                raise ActionNotAllowed(
+                    f"this table allows a double down only on a hard {low} to 11, not on "
+                    f"{'soft ' if current.soft else ''}{current.total} (Rules Submission)"
+                )
+        if amount is not None:
+            original = current.wagers[BLACKJACK]
+            if type(amount) is not int or not 0 < amount <= original:
+                raise BetOutOfLimits(
+                    f"a double down wager must be more than $0 and at most the original wager "
+                    f"{format_money(original)} (633a.10(a))"
+                )
+            if amount != original and amount % rules.main_limits.unit:
+                raise BetOutOfLimits(
+                    f"a double down wager of {format_money(amount)} is not a multiple of the "
+                    f"wager unit {format_money(rules.main_limits.unit)}"
+                )
+
+    def can_double(self, seat: int, hand: int) -> bool:
+        return self._can(self.verify_double, seat, hand)
+
+    def double(
+        self, seat: int, hand: int, amount: int | None = None, *, auto: bool = False
+    ) -> list[Any]:
+        """Double down: an additional wager (the full original by default) and one card."""
+        self.verify_double(seat, hand, amount)
+        current = self._play[self._cursor]
+        amount = current.wagers[BLACKJACK] if amount is None else amount
+        out = self._out = [
+            Decision(seat, hand, Action.DOUBLE.value, amount, auto),
+            WagerPlaced(seat, hand, DOUBLE, amount),
+        ]
+        current.wagers[DOUBLE] = amount
+        self._deal_to(current)
+        if current.hard > 21:
+            self._settle_bust(current)
+        current.done = True
+        self._advance()
+        return out
+
+    def verify_split(self, seat: int, hand: int) -> None:
+        """633a.11: two cards identical in value; resplits up to the Rules Submission's limit."""
+        current = self._verify_turn(seat, hand)
+        rules = self.rules
+        cards = current.cards
+        if len(cards) != 2 or BJ_VALUE[cards[0]] != BJ_VALUE[cards[1]]:
+            raise ActionNotAllowed(
+                "only two cards identical in value may be split (633a.11(a))"
+            )
+        if len(self.seats[seat].hands) >= rules.max_split_hands:
+            raise ActionNotAllowed(
+                f"this table allows at most {rules.max_split_hands} hands from splitting "
+                "(633a.11(c), Rules Submission)"
+            )
+        if current.split_aces and not rules.resplit_aces:
+            raise ActionNotAllowed(
+                "split aces may not be split again at this table (633a.11(c), Rules Submission)"
+            )
+
+    def can_split(self, seat: int, hand: int) -> bool:
+        return self._can(self.verify_split, seat, hand)
+
+    def split(self, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
+        """Split a pair into two hands, each with a wager equal to the original (633a.11(a));
+        the first hand is completed before the second gets its card (633a.11(b))."""
+        self.verify_split(seat, hand)
+        current = self._play[self._cursor]
+        state = self.seats[seat]
+        amount = current.wagers[BLACKJACK]
+        new = Hand(seat, len(state.hands), amount)
+        out = self._out = [
+            Decision(seat, hand, Action.SPLIT.value, 0, auto),
+            WagerPlaced(seat, new.index, BLACKJACK, amount),
+        ]
+        second = current.cards.pop()
+        current.hard -= BJ_VALUE[second]
+        current.has_ace = BJ_VALUE[current.cards[0]] == 1
+        new.add(second)
+        aces = current.has_ace
+        for h in (current, new):
+            h.from_split = True
+            h.split_aces = aces
+        state.hands.insert(state.hands.index(current) + 1, new)
+        self._play.insert(self._cursor + 1, new)
+        self._advance()
+        return out
+
+    def verify_surrender(self, seat: int, hand: int) -> None:
+        """633a.9: late surrender of the first two cards, if the Rules Submission offers it."""
+        current = self._verify_turn(seat, hand)
+        if not self.rules.late_surrender:
+            raise ActionNotAllowed("this table does not offer surrender (633a.9)")
+        if current.from_split or len(current.cards) != 2:
+            raise ActionNotAllowed(
+                "surrender is allowed only on the first two cards of an unsplit hand (633a.9)"
+            )
+
+    def can_surrender(self, seat: int, hand: int) -> bool:
+        return self._can(self.verify_surrender, seat, hand)
+
+    def surrender(self, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
+        """Give up the hand for half of the Blackjack wager back (633a.9)."""
+        self.verify_surrender(seat, hand)
+        current = self._play[self._cursor]
+        out = self._out = [Decision(seat, hand, Action.SURRENDER.value, 0, auto)]
+        stake = current.wagers[BLACKJACK]
+        self._settle(current, BLACKJACK, stake, stake // 2, SURRENDERED, LINE_SURRENDER)
+        current.settled = current.done = True
+        self._advance()
+        return out
+
+    def act(self, action: Action, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
+        """Dispatch a player decision by name (the server's and the bots' entry point)."""
+        if action is Action.HIT:
+            return self.hit(seat, hand, auto=auto)
+        if action is Action.STAND:
+            return self.stand(seat, hand, auto=auto)
+        if action is Action.DOUBLE:
+            return self.double(seat, hand, auto=auto)
+        if action is Action.SPLIT:
+            return self.split(seat, hand, auto=auto)
+        return self.surrender(seat, hand, auto=auto)
+
+    @staticmethod
+    def _can(verify: Any, seat: int, hand: int) -> bool:
+        try:
+            verify(seat, hand)
+        except RulesError:
+            return False
+        return True
+
+    def _advance(self) -> None:
+        """Move to the next hand that needs a decision; deal split hands their second card
+        (633a.11(b)); finish hands of 21 and split aces; play the dealer when none is left."""
+        play = self._play
+        rules = self.rules
+        while self._cursor < len(play):
+            hand = play[self._cursor]
+            if hand.done:
+                self._cursor += 1
+                continue
+            if len(hand.cards) == 1:
+                card = self._deal_to(hand)
+                if hand.split_aces and not rules.hit_split_aces and not (
+                    rules.resplit_aces
+                    and BJ_VALUE[card] == 1
+                    and len(self.seats[hand.seat].hands) < rules.max_split_hands
+                ):
+                    hand.done = True
+                    continue
+            if hand.total == 21:
+                hand.done = True
+                continue
+            return
+        self._dealer_turn()
+
+    # ----------------------------------------------------------------- dealer
+
+    def _reveal_hole(self) -> None:
+        if self.hole_revealed:
+            return
+        self.hole_revealed = True
+        hole = self.dealer[1]
+        self._out.append(HoleCardRevealed(hole, self._hole_position))
+        self.dealer_blackjack = BJ_VALUE[self.dealer[0]] + BJ_VALUE[hole] == 11
+        self._settle_side_wagers(Moment.AFTER_HOLE_CARD)
+
+    def _dealer_turn(self) -> None:
+        """Turn up the hole card and draw to 17 (633b.5(s)); stand on all 17s unless the Rules
+        Submission says the dealer hits soft 17."""
+        self._cursor = len(self._play)
+        self._reveal_hole()
+        if self.dealer_blackjack:
+            self._settle_against_dealer_blackjack()
+            self._finish_round()
+            return
+        self._settle_insurance()
+        live = any(not h.settled for h in self._play)
+        if live or self._has_side_wagers(Moment.AFTER_ROUND):
+            hits_soft_17 = self.rules.dealer_hits_soft_17
+            while True:
+                hard = sum(BJ_VALUE[c] for c in self.dealer)
+                soft = hard <= 11 and any(BJ_VALUE[c] == 1 for c in self.dealer)
+                total = hard + 10 if soft else hard
+                if total < 17 or (total == 17 and soft and hits_soft_17):
+                    self._deal_dealer(face_up=True)
+                    continue
+                break
+        dealer_total = self.dealer_total()
+        for hand in self._play:
+            if not hand.settled:
+                self._settle_hand(hand, dealer_total)
+        self._finish_round()
+
+    def _finish_round(self) -> None:
+        self._settle_side_wagers(Moment.AFTER_ROUND)
+        self.phase = Phase.COMPLETE
+        self._cursor = len(self._play)
+        self._out.append(RoundCompleted(tuple(self.dealer), self.dealer_total()))
+
+    # ------------------------------------------------------------- settlement
+
+    def _settle(self, hand: Hand, wager: str, stake: int, paid: int, outcome: str,
+                line: str) -> None:
+        self._out.append(WagerSettled(hand.seat, hand.index, wager, stake, paid, outcome, line))
+
+    def _settle_seat(self, seat: int, wager: str, stake: int, paid: int, outcome: str,
+                     line: str) -> None:
+        self._out.append(WagerSettled(seat, 0, wager, stake, paid, outcome, line))
+
+    def _settle_bust(self, hand: Hand) -> None:
+        for wager, stake in hand.wagers.items():
+            self._settle(hand, wager, stake, 0, LOST, LINE_BUST)
+        hand.settled = hand.done = True
+
+    def _pay_blackjack(self, hand: Hand) -> None:
+        """633b.5(v)(1): a player Blackjack is paid 3 to 2 once the dealer cannot have one."""
+        stake = hand.wagers[BLACKJACK]
+        self._settle(hand, BLACKJACK, stake, BLACKJACK_PAYS.total_return(stake), WON,
+                     LINE_BLACKJACK)
+        hand.settled = hand.done = True
+
+    def _settle_hand(self, hand: Hand, dealer_total: int) -> None:
+        """633b.5(t): win 1 to 1, push on equal totals, lose; Blackjack beats a dealer 21."""
+        if hand.blackjack:
+            self._pay_blackjack(hand)
+            return
+        total = hand.total
+        if dealer_total > 21 or total > dealer_total:
+            for wager, stake in hand.wagers.items():
+                self._settle(hand, wager, stake, stake * 2, WON, LINE_WIN)
+        elif total == dealer_total:
+            for wager, stake in hand.wagers.items():
+                self._settle(hand, wager, stake, stake, PUSHED, LINE_PUSH)
+        else:
+            for wager, stake in hand.wagers.items():
+                self._settle(hand, wager, stake, 0, LOST, LINE_LOSS)
+        hand.settled = True
+
+    def _settle_against_dealer_blackjack(self) -> None:
+        """Dealer Blackjack: insurance wins, a player Blackjack pushes, other hands lose.
+
+        Without a peek the additional double down and split wagers are returned, and only the
+        original wager is collected (633a.10, 633a.11(d)).
+        """
+        self._settle_insurance()
+        for seat in self.seats.values():
+            for hand in seat.hands:
+                if hand.settled:
+                    continue
+                if hand.blackjack:
+                    stake = hand.wagers[BLACKJACK]
+                    self._settle(hand, BLACKJACK, stake, stake, PUSHED, LINE_PUSH)
+                else:
+                    for wager, stake in hand.wagers.items():
+                        if wager == BLACKJACK and hand.index == 0:
+                            self._settle(hand, wager, stake, 0, LOST, LINE_DEALER_BLACKJACK)
+                        else:
+                            self._settle(hand, wager, stake, stake, PUSHED, LINE_ORIGINAL_ONLY)
+                hand.settled = hand.done = True
+
+    def _has_side_wagers(self, moment: Moment) -> bool:
+        for seat in self.seats.values():
+            for name in seat.wagers:
+                if name in (BLACKJACK, INSURANCE, DOUBLE):
+                    continue
+                offer = self.rules.side_wager(name)
+                if offer is not None and offer.wager.settles_at is moment:
+                    return True
+        return False
+
+    def _settle_side_wagers(self, moment: Moment) -> None:
+        if not self.rules.side_wagers:
+            return
+        decks = self.rules.decks
+        dealer = tuple(self.dealer)
+        for seat in self.seats.values():
+            for name, stake in seat.wagers.items():
+                if name in (BLACKJACK, INSURANCE):
+                    continue
+                offer = self.rules.side_wager(name)
+                if offer is None or offer.wager.settles_at is not moment:
+                    continue
+                line = offer.wager.evaluate(
+                    SideWagerContext(seat.initial, dealer, decks), offer.paytable
+                )
+                if line is None:
+                    self._settle_seat(seat.number, name, stake, 0, LOST, LINE_NO_WIN)
+                else:
+                    paid = line.pay.total_return(stake)
+                    self._settle_seat(seat.number, name, stake, paid, WON, line.name)
+
+
+def replay(rules: BlackjackRules, events: Sequence[Any]) -> BlackjackRound:
+    """Rebuild a round from its logged events by driving a fresh engine with the same inputs.
+
+    Wagers, the logged cards and every decision go back into the engine; each step's events
+    must equal the logged ones exactly, or :class:`ReplayMismatch` names the first event that
+    differs. Returns the replayed round.
+    """
+    cards = [(e.card, e.position) for e in events if type(e) is CardDealt]
+    source = _LoggedCards(cards)
+    game = BlackjackRound(rules)
+    i = 0
+    n = len(events)
+    while i < n:
+        ev = events[i]
+        kind = type(ev)
+        try:
+            if game.phase is Phase.BETTING and kind is WagerPlaced:
+                wagers: dict[str, int] = {}
+                j = i
+                while j < n and type(events[j]) is WagerPlaced and events[j].seat == ev.seat:
+                    wagers[events[j].wager] = events[j].amount
+                    j += 1
+                produced = game.place_wagers(ev.seat, wagers)
+            elif game.phase is Phase.BETTING and kind is CardDealt:
+                produced = game.deal(source)
+            elif kind is Decision:
+                produced = _replay_decision(game, ev)
+            else:
+                raise ReplayMismatch(
+                    f"event {i} ({ev.kind}) is not the result of any input at this point "
+                    f"of the round ({game.phase} phase)"
+                )
+        except ReplayMismatch:
+            raise
+        except RulesError as exc:
+            raise ReplayMismatch(f"event {i} ({ev.kind}) was refused on replay: {exc}") from exc
+        logged = list(events[i : i + len(produced)])
+        if produced != logged:
+            for k, (want, got) in enumerate(zip(logged, produced, strict=False)):
+                if want != got:
+                    raise ReplayMismatch(
+                        f"event {i + k} differs on replay: logged {want!r}, replay gives {got!r}"
+                    )
+            raise ReplayMismatch(
+                f"the step at event {i} produced {len(produced)} events on replay but the log "
+                f"has {len(logged)}"
+            )
+        i += len(produced)
+    return game
+
+
+def _replay_decision(game: BlackjackRound, ev: Decision) -> list[Any]:
+    if ev.action == INSURANCE_DECISION:
+        return game.insure(ev.seat, ev.amount, auto=ev.auto)
+    if ev.action == NO_INSURANCE:
+        return game.decline_insurance(ev.seat, auto=ev.auto)
+    if ev.action == EVEN_MONEY:
+        return game.take_even_money(ev.seat, auto=ev.auto)
+    action = Action(ev.action)
+    if action is Action.DOUBLE:
+        return game.double(ev.seat, ev.hand, ev.amount, auto=ev.auto)
+    return game.act(action, ev.seat, ev.hand, auto=ev.auto)
+
+
+class _LoggedCards:
+    """A card source that deals exactly the cards of a log, at their logged positions."""
+
+    def __init__(self, cards: Iterable[tuple[Card, int]]) -> None:
+        self._cards = list(cards)
+        self._next = 0
+
+    @property
+    def position(self) -> int:
+        if self._next >= len(self._cards):
+            raise ReplayMismatch("the replay needs a card that the log does not have")
+        return self._cards[self._next][1]
+
+    def draw(self) -> Card:
+        if self._next >= len(self._cards):
+            raise ReplayMismatch("the replay needs a card that the log does not have")
+        card = self._cards[self._next][0]
+        self._next += 1
+        return card

@@ -1,0 +1,1 @@
+"""The pygame touchscreen player terminal (built by the [terminal] issue)."""

@@ -1,0 +1,129 @@
+"""The import rule of DESIGN.md "Layout and the import rule", enforced.
+
+Imports flow one way: ``shared`` <- ``game_server.rules`` <- rest of ``game_server`` <- ``tools``;
+``shared`` <- ``terminal_client``. The pure core never imports I/O, clocks or randomness.
+Each check runs in a fresh interpreter so that modules other tests loaded do not hide a leak.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FORBIDDEN_IN_PURE = ("twisted", "sqlite3", "pygame", "random", "secrets", "time")
+
+
+def _modules_loaded_by(module: str) -> set[str]:
+    """Modules that importing ``module`` adds to those a bare interpreter has at start-up."""
+    code = (
+        "import sys\n"
+        "before = set(sys.modules)\n"
+        f"import {module}\n"
+        "print('\\n'.join(sorted(set(sys.modules) - before)))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return set(result.stdout.split())
+
+
+def _pure_packages() -> list[str]:
+    rules = ROOT / "game_server" / "rules"
+    modules = ["shared.cards", "shared.money", "shared.codec", "game_server.rules"]
+    for path in sorted(rules.rglob("*.py")):
+        rel = path.relative_to(ROOT).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        modules.append(".".join(parts))
+    return sorted(set(modules))
+
+
+@pytest.mark.parametrize("module", _pure_packages())
+def test_pure_core_imports_no_io_clock_or_randomness(module: str) -> None:
+    """Importing the rules engine, cards or money never imports twisted, sqlite3, pygame,
+    random, secrets or time (DESIGN.md: no I/O, no clock, no randomness in rules/)."""
+    loaded = _modules_loaded_by(module)
+    leaked = sorted(
+        name for name in loaded if name.split(".")[0] in FORBIDDEN_IN_PURE
+    )
+    assert leaked == [], f"{module} pulls in {leaked}"
+
+
+def test_pure_core_source_never_names_io_clock_or_randomness() -> None:
+    """No file of the pure core imports those modules directly, even ones (like time) that
+    the interpreter has already loaded at start-up and the check above cannot see."""
+    bad = []
+    for package in ("game_server/rules",):
+        bad += _violations(package, FORBIDDEN_IN_PURE)
+    for name in ("cards", "money", "codec", "errors"):
+        path = ROOT / "shared" / f"{name}.py"
+        bad += [f"{path.name} imports {m}" for m in _imports_of(path)
+                if m.split(".")[0] in FORBIDDEN_IN_PURE]
+    assert bad == []
+
+
+def _imports_of(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+def _files(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+def _violations(package: str, forbidden: tuple[str, ...], allow: set[str] = frozenset()) -> list[str]:
+    bad = []
+    for path in _files(package):
+        rel = str(path.relative_to(ROOT))
+        if rel in allow:
+            continue
+        for name in _imports_of(path):
+            if name.split(".")[0] in forbidden or any(
+                name == f or name.startswith(f + ".") for f in forbidden
+            ):
+                bad.append(f"{rel} imports {name}")
+    return bad
+
+
+def test_shared_imports_no_server_terminal_pygame_or_sqlite() -> None:
+    """shared/ is imported by both sides: it never imports game_server, terminal_client,
+    tools, pygame or sqlite3, and only its protocol module imports Twisted."""
+    assert _violations("shared", ("game_server", "terminal_client", "tools", "pygame", "sqlite3")) == []
+    assert _violations("shared", ("twisted",), allow={"shared/protocol.py"}) == []
+
+
+def test_rules_import_only_shared_and_rules() -> None:
+    """game_server.rules imports nothing of the rest of game_server, the terminal or tools."""
+    forbidden = (
+        "game_server.rng", "game_server.table", "game_server.net", "game_server.eventlog",
+        "game_server.recall", "game_server.config", "terminal_client", "tools",
+    )
+    assert _violations("game_server/rules", forbidden) == []
+
+
+def test_game_server_never_imports_terminal_or_tools() -> None:
+    """The server does not depend on the terminal or on the operator tools."""
+    assert _violations("game_server", ("terminal_client", "tools")) == []
+
+
+def test_terminal_never_imports_game_server() -> None:
+    """The terminal sees only shared/ (recall pictures reach its renderers through tools/)."""
+    assert _violations("terminal_client", ("game_server", "tools")) == []
+
+
+def test_no_global_random_module_in_server() -> None:
+    """Outcomes come only from the certified DRBG: the random module is not used in the
+    server at all, and secrets only in the entropy source."""
+    assert _violations("game_server", ("random",)) == []

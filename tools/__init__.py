@@ -1,0 +1,1 @@
+"""Operator and investigator commands behind the one ``etg`` command."""
