@@ -28,14 +28,39 @@ RANKS: Final = tuple(range(2, 15))
 SUITS: Final = ("C", "D", "H", "S")
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 
-_RANK_TEXT: Final = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "T",
-                     JACK: "J", QUEEN: "Q", KING: "K", ACE: "A"}
+_RANK_TEXT: Final = {
+    2: "2",
+    3: "3",
+    4: "4",
+    5: "5",
+    6: "6",
+    7: "7",
+    8: "8",
+    9: "9",
+    10: "T",
+    JACK: "J",
+    QUEEN: "Q",
+    KING: "K",
+    ACE: "A",
+}
 _TEXT_RANK: Final = {text: rank for rank, text in _RANK_TEXT.items()} | {"10": 10}
 _SUIT_SYMBOL: Final = ("\u2663", "\u2666", "\u2665", "\u2660")
 _SUIT_NAME: Final = ("clubs", "diamonds", "hearts", "spades")
-_RANK_NAME: Final = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-                     8: "eight", 9: "nine", 10: "ten", JACK: "jack", QUEEN: "queen",
-                     KING: "king", ACE: "ace"}
+_RANK_NAME: Final = {
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    JACK: "jack",
+    QUEEN: "queen",
+    KING: "king",
+    ACE: "ace",
+}
 
 
 class Card(int):

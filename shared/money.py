@@ -158,9 +158,7 @@ def parse_pay(text: str) -> Pay:
     """Parse a payout as the regulations write it: ``"3 to 2"``, ``"25 for 1"``, ``"10%"``."""
     match = _PAY_RE.match(text.replace(",", ""))
     if match is None:
-        raise MoneyError(
-            f"{text!r} is not a payout: write 'a to b', 'a for 1' or 'p% of meter'"
-        )
+        raise MoneyError(f"{text!r} is not a payout: write 'a to b', 'a for 1' or 'p% of meter'")
     if match["a"] is not None:
         return ToOne(int(match["a"]), int(match["b"]))
     if match["f"] is not None:

@@ -49,9 +49,7 @@ def test_pure_core_imports_no_io_clock_or_randomness(module: str) -> None:
     """Importing the rules engine, cards or money never imports twisted, sqlite3, pygame,
     random, secrets or time (DESIGN.md: no I/O, no clock, no randomness in rules/)."""
     loaded = _modules_loaded_by(module)
-    leaked = sorted(
-        name for name in loaded if name.split(".")[0] in FORBIDDEN_IN_PURE
-    )
+    leaked = sorted(name for name in loaded if name.split(".")[0] in FORBIDDEN_IN_PURE)
     assert leaked == [], f"{module} pulls in {leaked}"
 
 
@@ -63,8 +61,11 @@ def test_pure_core_source_never_names_io_clock_or_randomness() -> None:
         bad += _violations(package, FORBIDDEN_IN_PURE)
     for name in ("cards", "money", "codec", "errors"):
         path = ROOT / "shared" / f"{name}.py"
-        bad += [f"{path.name} imports {m}" for m in _imports_of(path)
-                if m.split(".")[0] in FORBIDDEN_IN_PURE]
+        bad += [
+            f"{path.name} imports {m}"
+            for m in _imports_of(path)
+            if m.split(".")[0] in FORBIDDEN_IN_PURE
+        ]
     assert bad == []
 
 
@@ -83,7 +84,9 @@ def _files(package: str) -> list[Path]:
     return sorted((ROOT / package).rglob("*.py"))
 
 
-def _violations(package: str, forbidden: tuple[str, ...], allow: set[str] = frozenset()) -> list[str]:
+def _violations(
+    package: str, forbidden: tuple[str, ...], allow: frozenset[str] = frozenset()
+) -> list[str]:
     bad = []
     for path in _files(package):
         rel = str(path.relative_to(ROOT))
@@ -100,15 +103,22 @@ def _violations(package: str, forbidden: tuple[str, ...], allow: set[str] = froz
 def test_shared_imports_no_server_terminal_pygame_or_sqlite() -> None:
     """shared/ is imported by both sides: it never imports game_server, terminal_client,
     tools, pygame or sqlite3, and only its protocol module imports Twisted."""
-    assert _violations("shared", ("game_server", "terminal_client", "tools", "pygame", "sqlite3")) == []
-    assert _violations("shared", ("twisted",), allow={"shared/protocol.py"}) == []
+    forbidden = ("game_server", "terminal_client", "tools", "pygame", "sqlite3")
+    assert _violations("shared", forbidden) == []
+    assert _violations("shared", ("twisted",), allow=frozenset({"shared/protocol.py"})) == []
 
 
 def test_rules_import_only_shared_and_rules() -> None:
     """game_server.rules imports nothing of the rest of game_server, the terminal or tools."""
     forbidden = (
-        "game_server.rng", "game_server.table", "game_server.net", "game_server.eventlog",
-        "game_server.recall", "game_server.config", "terminal_client", "tools",
+        "game_server.rng",
+        "game_server.table",
+        "game_server.net",
+        "game_server.eventlog",
+        "game_server.recall",
+        "game_server.config",
+        "terminal_client",
+        "tools",
     )
     assert _violations("game_server/rules", forbidden) == []
 

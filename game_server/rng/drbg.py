@@ -6,12 +6,15 @@ without prediction resistance), :func:`self_test` (the known-answer tests of 11.
 start by the table before any shoe is built) and :class:`RandomStream`, which turns DRBG
 output into uniform integers by rejection sampling (``randbelow``, ``randbits``).
 
-The HMAC is Python's C one-shot :func:`hmac.digest` with SHA-256; the DRBG's state (``Key``
-and ``V``) never leaves the object.
+HMAC-SHA-256 is Python's C one-shot :func:`hmac.digest` in the state updates, and in
+Generate's output loop, where ``Key`` is fixed, two SHA-256 states with the padded key
+already absorbed (FIPS 198-1), about twice as fast; the CAVP vectors prove both are HMAC.
+The DRBG's state (``Key`` and ``V``) never leaves the object.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -41,6 +44,9 @@ RESEED_INTERVAL: Final = 2**48
 _OUTLEN: Final = 32  # bytes of SHA-256 output (outlen = 256 bits)
 _ZERO: Final = b"\x00"
 _ONE: Final = b"\x01"
+_KEY_PAD: Final = _ZERO * (64 - _OUTLEN)  # SHA-256 block is 64 bytes; Key is 32
+_IPAD: Final = bytes(b ^ 0x36 for b in range(256))  # translation tables for K ^ ipad
+_OPAD: Final = bytes(b ^ 0x5C for b in range(256))  # and K ^ opad (FIPS 198-1)
 
 
 def check_seed_material(entropy_input: bytes, nonce: bytes, personalization: bytes) -> None:
@@ -126,9 +132,7 @@ class HmacDrbg:
         reseed_interval: int = RESEED_INTERVAL,
     ) -> HmacDrbg:
         """The Instantiate function (10.1.2.3) under its NIST name; same as the constructor."""
-        return cls(
-            entropy_input, nonce, personalization_string, reseed_interval=reseed_interval
-        )
+        return cls(entropy_input, nonce, personalization_string, reseed_interval=reseed_interval)
 
     def _update(self, provided_data: bytes) -> None:
         """HMAC_DRBG_Update (SP 800-90A 10.1.2.2)."""
@@ -189,12 +193,19 @@ class HmacDrbg:
             _check_max_length("additional input", additional_input)
             self._update(additional_input)
         # Steps 3-5: V = HMAC(Key, V) until enough bits; returned_bits = leftmost bits.
-        digest = hmac.digest
-        key = self._key
+        # Key is fixed in this loop, so HMAC (FIPS 198-1) runs from SHA-256 states with the
+        # padded key already absorbed: H((K ^ opad) || H((K ^ ipad) || V)).
+        padded_key = self._key + _KEY_PAD
+        inner_copy = hashlib.sha256(padded_key.translate(_IPAD)).copy
+        outer_copy = hashlib.sha256(padded_key.translate(_OPAD)).copy
         v = self._v
         blocks = []
         for _ in range(-(-n_bytes // _OUTLEN)):
-            v = digest(key, v, "sha256")
+            inner = inner_copy()
+            inner.update(v)
+            outer = outer_copy()
+            outer.update(inner.digest())
+            v = outer.digest()
             blocks.append(v)
         self._v = v
         self._update(additional_input)  # step 6
@@ -233,14 +244,27 @@ def run_known_answer(vector: KnownAnswer) -> bytes:
 
 
 def _known_answer(
-    name: str, entropy: str, nonce: str, pers: str, entropy_reseed: str, add_reseed: str,
-    add_1: str, add_2: str, returned: str,
-) -> KnownAnswer:  # fmt: skip
+    name: str,
+    entropy: str,
+    nonce: str,
+    pers: str,
+    entropy_reseed: str,
+    add_reseed: str,
+    add_1: str,
+    add_2: str,
+    returned: str,
+) -> KnownAnswer:
     h = bytes.fromhex
     return KnownAnswer(
-        name, h(entropy), h(nonce), h(pers), h(entropy_reseed), h(add_reseed),
-        (h(add_1), h(add_2)), h(returned),
-    )  # fmt: skip
+        name,
+        h(entropy),
+        h(nonce),
+        h(pers),
+        h(entropy_reseed),
+        h(add_reseed),
+        (h(add_1), h(add_2)),
+        h(returned),
+    )
 
 
 #: Vectors from the NIST CAVP file HMAC_DRBG.rsp ([SHA-256], PredictionResistance = False,
@@ -327,8 +351,8 @@ class ByteGenerator(Protocol):
 #: Bytes a :class:`RandomStream` asks of its DRBG per Generate request. This is part of the
 #: certified shuffle: a different block size gives a different card order for the same seed
 #: (each request ends with a state update, SP 800-90A 10.1.2.5 step 6), so changing it makes
-#: every logged shoe unverifiable. 1024 bytes covers a 6- or 8-deck shuffle in about one
-#: request.
+#: every logged shoe unverifiable. 1024 bytes covers even an 8-deck shuffle (about 750
+#: bytes) in one request.
 BLOCK_BYTES: Final = 1024
 
 
@@ -397,14 +421,24 @@ class RandomStream:
         k = (n - 1).bit_length()
         n_bytes = (k + 7) >> 3
         shift = (n_bytes << 3) - k
-        from_bytes = int.from_bytes
+        if n_bytes > 2:
+            while True:
+                value = int.from_bytes(self._take(n_bytes), "big") >> shift
+                if value < n:
+                    return value
+        # The shuffle's hot path (n <= 65536): read the bytes straight from the block.
+        buf = self._buf
+        pos = self._pos
         while True:
-            pos = self._pos
             end = pos + n_bytes
-            if end <= len(self._buf):  # fast path: the bytes are in the current block
-                self._pos = end
-                value = from_bytes(self._buf[pos:end], "big") >> shift
-            else:
-                value = from_bytes(self._take(n_bytes), "big") >> shift
+            if end <= len(buf):
+                value = (buf[pos] if n_bytes == 1 else buf[pos] << 8 | buf[pos + 1]) >> shift
+                pos = end
+            else:  # the bytes straddle a block boundary
+                self._pos = pos
+                value = int.from_bytes(self._take(n_bytes), "big") >> shift
+                buf = self._buf
+                pos = self._pos
             if value < n:
+                self._pos = pos
                 return value

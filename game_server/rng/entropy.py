@@ -49,16 +49,19 @@ def adaptive_proportion_cutoff(min_entropy: float, alpha_exponent: int, window: 
     p = 2.0**-min_entropy
     alpha = 2.0**-alpha_exponent
     log_p, log_q = math.log(p), math.log1p(-p)
-    tail = 0.0  # P(X > k)
+    tail = 0.0
     for k in range(window, -1, -1):
-        # tail is P(X > k); add P(X = k) to get P(X > k - 1).
+        # Adding P(X = k) turns tail from P(X > k) into P(X > k - 1).
         log_pmf = (
-            math.lgamma(window + 1) - math.lgamma(k + 1) - math.lgamma(window - k + 1)
-            + k * log_p + (window - k) * log_q
-        )  # fmt: skip
-        if tail + math.exp(log_pmf) > alpha:
-            return 1 + k
+            math.lgamma(window + 1)
+            - math.lgamma(k + 1)
+            - math.lgamma(window - k + 1)
+            + k * log_p
+            + (window - k) * log_q
+        )
         tail += math.exp(log_pmf)
+        if tail > alpha:
+            return 1 + k
     return 1  # pragma: no cover - alpha < 1 always stops the loop
 
 

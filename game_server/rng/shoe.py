@@ -22,17 +22,20 @@ import hashlib
 import hmac
 from collections.abc import Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
-from typing import Final, Protocol
+from typing import Final, Protocol, TypeVar
 
 from game_server.rng.drbg import HmacDrbg, RandomStream, check_seed_material
 from game_server.rng.errors import BadDeckCount, BadRange, BadSeedMaterial, ShoeExhausted
-from shared.cards import Card, CardError, parse_cards, standard_deck
+from shared.cards import Card, parse_cards, standard_deck
+from shared.errors import CardError
 
 #: Deck counts a shoe may hold.
 ALLOWED_DECKS: Final = (1, 2, 4, 6, 8)
 #: Bytes of entropy input and nonce in a fresh seed: 256 and 128 bits (SP 800-90A 8.6.3, 8.6.7).
 SEED_ENTROPY_BYTES: Final = 32
 SEED_NONCE_BYTES: Final = 16
+
+T = TypeVar("T")
 
 
 class EntropyInput(Protocol):
@@ -142,17 +145,17 @@ def _personalization(table_id: str, shoe_number: int) -> bytes:
     return f"{table_id}/{shoe_number}".encode()
 
 
-def fisher_yates(cards: MutableSequence[Card], stream: IntegerSource) -> None:
-    """Shuffle ``cards`` in place: Fisher-Yates as Durstenfeld wrote it.
+def fisher_yates(items: MutableSequence[T], stream: IntegerSource) -> None:
+    """Shuffle ``items`` in place: Fisher-Yates as Durstenfeld wrote it.
 
-    For ``i`` from ``len - 1`` down to 1, swap ``cards[i]`` with ``cards[j]`` where
+    For ``i`` from ``len - 1`` down to 1, swap ``items[i]`` with ``items[j]`` where
     ``j = stream.randbelow(i + 1)``. With an unbiased ``randbelow`` every order is equally
     likely. This is the certified shuffle: :class:`Shoe` uses it and nothing else.
     """
     randbelow = stream.randbelow
-    for i in range(len(cards) - 1, 0, -1):
+    for i in range(len(items) - 1, 0, -1):
         j = randbelow(i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
+        items[i], items[j] = items[j], items[i]
 
 
 class _Dealing:
@@ -208,7 +211,7 @@ class _Dealing:
 
     def commitment(self, salt: bytes) -> str:
         """Hex ``SHA-256(order_bytes() || salt)``, logged before the first card is dealt."""
-        return hashlib.sha256(bytes(self._order) + salt).hexdigest()
+        return hashlib.sha256(self.order_bytes() + salt).hexdigest()
 
 
 class Shoe(_Dealing):
@@ -234,7 +237,7 @@ class Shoe(_Dealing):
     __slots__ = ("cut_card", "decks", "seed")
 
     def __init__(self, decks: int, seed: ShoeSeed, *, cut_card: int | None = None) -> None:
-        if decks not in ALLOWED_DECKS or isinstance(decks, bool):
+        if isinstance(decks, bool) or not isinstance(decks, int) or decks not in ALLOWED_DECKS:
             raise BadDeckCount(
                 f"a shoe holds 1, 2, 4, 6 or 8 decks, not {decks!r}: fix the table's deck count"
             )

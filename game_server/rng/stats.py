@@ -32,9 +32,7 @@ class ChiSquareResult:
     p_value: float
 
 
-def chi_square_statistic(
-    observed: Sequence[int], expected: Sequence[float] | None = None
-) -> float:
+def chi_square_statistic(observed: Sequence[int], expected: Sequence[float] | None = None) -> float:
     """Pearson's statistic ``sum((o - e)**2 / e)``.
 
     Args:
@@ -54,9 +52,7 @@ def chi_square_statistic(
             raise BadRange("a chi-square test needs some observations; all counts are 0")
         return sum((o - mean) ** 2 for o in observed) / mean
     if len(expected) != len(observed):
-        raise BadRange(
-            f"{len(observed)} observed counts but {len(expected)} expected counts"
-        )
+        raise BadRange(f"{len(observed)} observed counts but {len(expected)} expected counts")
     if min(expected) <= 0:
         raise BadRange("every expected count of a chi-square test must be above 0")
     return sum((o - e) ** 2 / e for o, e in zip(observed, expected, strict=True))

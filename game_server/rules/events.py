@@ -31,7 +31,7 @@ _DECODERS: dict[str, tuple[int, tuple[tuple[str, Callable[[Any], Any]], ...]]] =
 
 
 def _eq(self: tuple[Any, ...], other: object) -> bool:
-    return type(self) is type(other) and tuple.__eq__(self, other)  # type: ignore[arg-type]
+    return type(self) is type(other) and tuple.__eq__(self, other)
 
 
 def _ne(self: tuple[Any, ...], other: object) -> bool:

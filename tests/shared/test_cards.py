@@ -24,7 +24,7 @@ from shared.cards import (
 
 
 def test_parse_accepts_ten_as_t_or_10_and_any_case() -> None:
-    """"AS 10D 7c" parses to the ace of spades, ten of diamonds and seven of clubs."""
+    """ "AS 10D 7c" parses to the ace of spades, ten of diamonds and seven of clubs."""
     cards = parse_cards("AS 10D 7c")
     assert [str(c) for c in cards] == ["AS", "TD", "7C"]
     assert parse_card("td") is parse_card("10D")
@@ -59,7 +59,7 @@ def test_bad_constructor_arguments() -> None:
         Card(15, "S")
     with pytest.raises(CardError, match="unknown suit"):
         Card(5, "Z")
-    with pytest.raises(CardError, match="outside 0..51"):
+    with pytest.raises(CardError, match=r"outside 0\.\.51"):
         card(52)
 
 

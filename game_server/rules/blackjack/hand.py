@@ -30,8 +30,10 @@ def is_blackjack(cards: tuple[int, ...] | list[int]) -> bool:
 
     Callers decide whether the hand is an initial hand: 21 after a split is not Blackjack.
     """
-    return len(cards) == 2 and BJ_VALUE[cards[0]] + BJ_VALUE[cards[1]] == 11 and (
-        BJ_VALUE[cards[0]] == 1 or BJ_VALUE[cards[1]] == 1
+    return (
+        len(cards) == 2
+        and BJ_VALUE[cards[0]] + BJ_VALUE[cards[1]] == 11
+        and (BJ_VALUE[cards[0]] == 1 or BJ_VALUE[cards[1]] == 1)
     )
 
 

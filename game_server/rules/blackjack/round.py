@@ -608,9 +608,7 @@ class BlackjackRound:
         rules = self.rules
         cards = current.cards
         if len(cards) != 2 or BJ_VALUE[cards[0]] != BJ_VALUE[cards[1]]:
-            raise ActionNotAllowed(
-                "only two cards identical in value may be split (633a.11(a))"
-            )
+            raise ActionNotAllowed("only two cards identical in value may be split (633a.11(a))")
         if len(self.seats[seat].hands) >= rules.max_split_hands:
             raise ActionNotAllowed(
                 f"this table allows at most {rules.max_split_hands} hands from splitting "
@@ -705,10 +703,14 @@ class BlackjackRound:
                 continue
             if len(hand.cards) == 1:
                 card = self._deal_to(hand)
-                if hand.split_aces and not rules.hit_split_aces and not (
-                    rules.resplit_aces
-                    and BJ_VALUE[card] == 1
-                    and len(self.seats[hand.seat].hands) < rules.max_split_hands
+                if (
+                    hand.split_aces
+                    and not rules.hit_split_aces
+                    and not (
+                        rules.resplit_aces
+                        and BJ_VALUE[card] == 1
+                        and len(self.seats[hand.seat].hands) < rules.max_split_hands
+                    )
                 ):
                     hand.done = True
                     continue
@@ -764,12 +766,14 @@ class BlackjackRound:
 
     # ------------------------------------------------------------- settlement
 
-    def _settle(self, hand: Hand, wager: str, stake: int, paid: int, outcome: str,
-                line: str) -> None:
+    def _settle(
+        self, hand: Hand, wager: str, stake: int, paid: int, outcome: str, line: str
+    ) -> None:
         self._out.append(WagerSettled(hand.seat, hand.index, wager, stake, paid, outcome, line))
 
-    def _settle_seat(self, seat: int, wager: str, stake: int, paid: int, outcome: str,
-                     line: str) -> None:
+    def _settle_seat(
+        self, seat: int, wager: str, stake: int, paid: int, outcome: str, line: str
+    ) -> None:
         self._out.append(WagerSettled(seat, 0, wager, stake, paid, outcome, line))
 
     def _settle_bust(self, hand: Hand) -> None:
@@ -780,8 +784,9 @@ class BlackjackRound:
     def _pay_blackjack(self, hand: Hand) -> None:
         """633b.5(v)(1): a player Blackjack is paid 3 to 2 once the dealer cannot have one."""
         stake = hand.wagers[BLACKJACK]
-        self._settle(hand, BLACKJACK, stake, BLACKJACK_PAYS.total_return(stake), WON,
-                     LINE_BLACKJACK)
+        self._settle(
+            hand, BLACKJACK, stake, BLACKJACK_PAYS.total_return(stake), WON, LINE_BLACKJACK
+        )
         hand.settled = hand.done = True
 
     def _settle_hand(self, hand: Hand, dealer_total: int) -> None:

@@ -1,0 +1,1149 @@
+"""The Rules Submission of one table: a TOML file, loaded and checked against the regulations.
+
+A certificate holder states in its Rules Submission (58 Pa. Code 601a.2) the options it has
+chosen for a table game: decks, limits, split rules, the side wagers it offers and the paytable
+selected for each. Here that submission is one TOML file per table. :func:`load_config` reads
+it, checks every value against the regulations and against what this build supports, and
+returns a frozen :class:`TableConfig`; its ``rules`` (a
+:class:`~game_server.rules.blackjack.rules.BlackjackRules`) are what the engine plays by.
+Nothing is defaulted silently: every key is stated in the file (only ``cut_card`` and the
+``[wagers]`` tables are optional, see below), an unknown key is an error, and a file with
+problems is refused as a whole.
+
+Every problem found is collected and reported together in one :class:`ConfigError`, one line
+per problem, each naming the field as a dotted path (``wagers.lucky_aces.paytable``) and, where
+a regulation is the reason, the section: ``Lucky Aces is offered only on a fully automated
+electronic table (58 Pa. Code 633b.8(a))``.
+
+Entry points: :func:`load_config`, :func:`parse_config`, :func:`example_config_path`.
+
+The file, with the example shipped in ``game_server/configs/fully-automated-blackjack.toml``::
+
+    [table]
+    id = "BJ-01"               # 1 to 32 of A-Z a-z 0-9 _ -
+    game = "blackjack"         # the games of this build: blackjack
+    type = "fully-automated"   # TableType; the hybrid types are not yet supported
+    seats = 7                  # 1 to 7
+    decks = 6                  # 1, 2, 4, 6 or 8 (633a.3)
+    shuffle = "cut-card"       # "cut-card" or "every-round"
+    cut_card = 234             # cards dealt before the reshuffle; only with "cut-card"
+
+    [limits]                   # money is a string of dollars, never a bare number
+    wager_unit = "1.00"        # an even number of cents, so that 3 to 2 is exact
+    blackjack_min = "5.00"
+    blackjack_max = "1000.00"
+
+    [blackjack]
+    dealer_hits_soft_17 = false
+    blackjack_pays = "3 to 2"  # 633b.5(v)(1)
+    insurance_pays = "2 to 1"  # 633a.8, 633b.5(v)(2)
+    insurance = true
+    even_money = true
+    double_on = "any"          # "any", "9-11" or "10-11" (633a.10)
+    double_after_split = true
+    max_split_hands = 4        # 2 to 4 hands from one pair (633a.11(c))
+    resplit_aces = false
+    hit_split_aces = false
+    late_surrender = false     # 633a.9
+    dealer_peeks = true        # 633b.5(o)
+
+    [timers]                   # whole seconds, 3 to 120
+    betting_seconds = 15
+    insurance_seconds = 8
+    decision_seconds = 15
+    countdown_default = "stand"  # or "hit-hard-11-or-less" (633b.5(p)(2), (z))
+
+    [terminal]
+    chip_denominations = ["1.00", "5.00", "25.00", "100.00", "500.00"]
+
+    [wagers.lucky_aces]        # optional, one table per side wager of the registry
+    paytable = "Paytable A"    # 633b.8(e)
+    min = "1.00"
+    max = "100.00"
+
+Money is written as a string of dollars and parsed exactly (:func:`shared.money.parse_money`):
+a bare ``5`` could mean five dollars or five cents, so an integer (or a float) is refused.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import itertools
+import os
+import re
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Final, TypeVar
+
+from game_server.rules.blackjack.rules import (
+    BLACKJACK_PAYS,
+    DECK_COUNTS,
+    INSURANCE_PAYS,
+    MAX_SEATS,
+    BlackjackRules,
+    CountdownDefault,
+    DoubleOn,
+)
+from game_server.rules.limits import WagerLimits
+from game_server.rules.wagers import REGISTRY
+from game_server.rules.wagers.base import SideWager, SideWagerOffer, TableType
+from shared.codec import canonical_json
+from shared.errors import ETGError, MoneyError
+from shared.money import ToOne, format_money, parse_money, parse_pay
+
+__all__ = [
+    "CARDS_PER_DECK",
+    "CONFIG_SCHEMA",
+    "SUPPORTED_GAMES",
+    "SUPPORTED_TABLE_TYPES",
+    "ConfigError",
+    "ConfigSyntaxError",
+    "Shuffle",
+    "TableConfig",
+    "Timers",
+    "example_config_path",
+    "load_config",
+    "parse_config",
+    "table_type_problems",
+]
+
+#: Version of the shape of :meth:`TableConfig.to_dict`; bump it when that shape changes.
+CONFIG_SCHEMA: Final = 1
+
+#: The games this build can deal.
+SUPPORTED_GAMES: Final = ("blackjack",)
+#: The table types this build can run. The hybrid types of 633b.5 are declared in
+#: :class:`TableType` but not built yet.
+SUPPORTED_TABLE_TYPES: Final = frozenset({TableType.FULLY_AUTOMATED})
+
+CARDS_PER_DECK: Final = 52
+
+#: The cut card goes between these shares of the shoe, in percent (see :func:`_check_cut_card`).
+CUT_CARD_MIN_PERCENT: Final = 50
+CUT_CARD_MAX_PERCENT: Final = 90
+#: Cards kept behind the cut card for each hand of a full round (every seat and the dealer).
+CARDS_RESERVED_PER_HAND: Final = 5
+
+#: Bounds of every countdown, in whole seconds.
+TIMER_MIN_SECONDS: Final = 3
+TIMER_MAX_SECONDS: Final = 120
+
+#: Hands one pair may become by splitting, counting the first (633a.11).
+MIN_SPLIT_HANDS: Final = 2
+MAX_SPLIT_HANDS: Final = 4
+
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+_TABLE_WORDS: Final = {
+    TableType.FULLY_AUTOMATED: "a fully automated electronic table",
+    TableType.HYBRID: "a hybrid table",
+    TableType.HYBRID_NO_HOLE_CARD: "a hybrid table without a dealer hole card",
+}
+
+#: Subsections of a side wager's section that state a given limit, where the declaration in
+#: ``rules/wagers/`` carries only the section. Keyed by (wager name, limit).
+_WAGER_SUBSECTIONS: Final = {
+    ("lucky_aces", "table_types"): "(a)",
+    ("lucky_aces", "paytables"): "(e)",
+}
+
+
+class Shuffle(StrEnum):
+    """When the shoe is reshuffled."""
+
+    EVERY_ROUND = "every-round"
+    """Each round is dealt from a freshly shuffled shoe."""
+    CUT_CARD = "cut-card"
+    """Rounds are dealt until the cut card comes out; the shoe is reshuffled after that round."""
+
+
+class ConfigError(ETGError):
+    """A Rules Submission that cannot be loaded: every problem found, one per line.
+
+    Attributes:
+        source: the file (or the ``source`` given to :func:`parse_config`).
+        problems: one sentence per problem, each starting with the dotted field it is about,
+            e.g. ``"table.decks: ..."``.
+    """
+
+    def __init__(self, source: str, problems: Sequence[str]) -> None:
+        self.source = source
+        self.problems: tuple[str, ...] = tuple(problems)
+        count = len(self.problems)
+        header = f"{source}: the Rules Submission has {count} problem{'s' * (count != 1)}:"
+        super().__init__("\n".join([header, *(f"  {p}" for p in self.problems)]))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.source, self.problems))
+
+
+class ConfigSyntaxError(ConfigError):
+    """A file that is not valid TOML (or not readable at all); the message gives the line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Timers:
+    """The countdowns of a round, in whole seconds.
+
+    Attributes:
+        betting_seconds: time to place wagers before the deal.
+        insurance_seconds: time to take or decline insurance or even money.
+        decision_seconds: time for each decision (hit, stand, double, split, surrender);
+            at zero the countdown default of the rules acts (633b.5(p)(2), (z)).
+    """
+
+    betting_seconds: int
+    insurance_seconds: int
+    decision_seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """One table's Rules Submission, loaded and checked.
+
+    Build it with :func:`load_config` or :func:`parse_config`; constructing it directly skips
+    every check. Two configs are equal when they state the same rules, wherever they came from.
+
+    Attributes:
+        table_id: the table's name in logs, on terminals and in the shoe's personalization.
+        game: the game dealt (``"blackjack"``).
+        table_type: the kind of table (only ``fully-automated`` in this build).
+        rules: everything the engine plays by, with the main and side-wager limits.
+        shuffle: when the shoe is reshuffled.
+        cut_card: with :attr:`Shuffle.CUT_CARD`, the number of cards dealt from a fresh shoe
+            before the cut card comes out; ``None`` with :attr:`Shuffle.EVERY_ROUND`.
+        timers: the countdowns.
+        chip_denominations: the chips a terminal offers, in cents, ascending.
+        source: where the config came from (a path, or ``"<string>"``); not part of
+            :meth:`to_dict`, equality or the hash.
+    """
+
+    table_id: str
+    game: str
+    table_type: TableType
+    rules: BlackjackRules
+    shuffle: Shuffle
+    cut_card: int | None
+    timers: Timers
+    chip_denominations: tuple[int, ...]
+    source: str = field(default="<string>", compare=False)
+
+    @property
+    def shoe_cards(self) -> int:
+        """The number of cards in a full shoe."""
+        return self.rules.decks * CARDS_PER_DECK
+
+    def to_dict(self) -> dict[str, Any]:
+        """The config as plain data for logging with each round: the file's shape, cents as ints.
+
+        Payouts are written as the regulations write them (``"3 to 2"``); a missing cut card is
+        ``None``; side wagers are keyed by name. :func:`shared.codec.canonical_json` encodes it.
+        """
+        rules = self.rules
+        main = rules.main_limits
+        return {
+            "schema": CONFIG_SCHEMA,
+            "table": {
+                "id": self.table_id,
+                "game": self.game,
+                "type": self.table_type.value,
+                "seats": rules.seats,
+                "decks": rules.decks,
+                "shuffle": self.shuffle.value,
+                "cut_card": self.cut_card,
+            },
+            "limits": {
+                "wager_unit": main.unit,
+                "blackjack_min": main.minimum,
+                "blackjack_max": main.maximum,
+            },
+            "blackjack": {
+                "dealer_hits_soft_17": rules.dealer_hits_soft_17,
+                "blackjack_pays": str(BLACKJACK_PAYS),
+                "insurance_pays": str(INSURANCE_PAYS),
+                "insurance": rules.insurance,
+                "even_money": rules.even_money,
+                "double_on": rules.double_on.value,
+                "double_after_split": rules.double_after_split,
+                "max_split_hands": rules.max_split_hands,
+                "resplit_aces": rules.resplit_aces,
+                "hit_split_aces": rules.hit_split_aces,
+                "late_surrender": rules.late_surrender,
+                "dealer_peeks": rules.dealer_peeks,
+            },
+            "timers": {
+                "betting_seconds": self.timers.betting_seconds,
+                "insurance_seconds": self.timers.insurance_seconds,
+                "decision_seconds": self.timers.decision_seconds,
+                "countdown_default": rules.countdown_default.value,
+            },
+            "terminal": {"chip_denominations": list(self.chip_denominations)},
+            "wagers": {
+                offer.wager.name: {
+                    "paytable": offer.paytable.name,
+                    "min": offer.limits.minimum,
+                    "max": offer.limits.maximum,
+                }
+                for offer in rules.side_wagers
+            },
+        }
+
+    def config_hash(self) -> str:
+        """SHA-256 (hex) of the canonical JSON of :meth:`to_dict`: names the rules in force."""
+        return hashlib.sha256(canonical_json(self.to_dict())).hexdigest()
+
+
+def example_config_path() -> Path:
+    """The example Rules Submission shipped with the package (a fully automated table)."""
+    return Path(__file__).resolve().parent / "configs" / "fully-automated-blackjack.toml"
+
+
+def load_config(path: str | os.PathLike[str]) -> TableConfig:
+    """Read and check one table's Rules Submission.
+
+    Args:
+        path: the TOML file.
+
+    Returns:
+        The checked config, with ``source`` set to ``path``.
+
+    Raises:
+        ConfigSyntaxError: the file cannot be read, is not UTF-8, or is not valid TOML.
+        ConfigError: the file breaks one or more rules; every problem is listed.
+    """
+    source = os.fspath(path)
+    try:
+        data = Path(source).read_bytes()
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise ConfigSyntaxError(
+            source, [f"cannot read the Rules Submission: {reason}; check the path"]
+        ) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigSyntaxError(
+            source, [f"not UTF-8 text (byte {exc.start}); save the file as UTF-8"]
+        ) from None
+    return parse_config(text, source)
+
+
+def parse_config(text: str, source: str = "<string>") -> TableConfig:
+    """Check the text of a Rules Submission (see the module docstring for its shape).
+
+    Args:
+        text: the TOML text.
+        source: what to call it in error messages and in :attr:`TableConfig.source`.
+
+    Returns:
+        The checked config.
+
+    Raises:
+        ConfigSyntaxError: the text is not valid TOML (the message gives line and column).
+        ConfigError: the text breaks one or more rules; every problem is listed.
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigSyntaxError(
+            source, [f"not valid TOML: {exc}; fix the syntax at that line"]
+        ) from None
+    return _Builder(data, source).build()
+
+
+def table_type_problems(table_type: TableType, rules: BlackjackRules) -> list[str]:
+    """The rules a type of table imposes on the Blackjack options, as problems (empty if none).
+
+    A fully automated table is dealt under its approved Rules Submission, and the dealer may
+    hit soft 17 there if the submission says so. A hybrid table (58 Pa. Code 633b.5) may not:
+    its game rules icon states that the dealer stands on all soft 17s (633b.5(c)(2)), it uses
+    six or eight decks (633b.5(f)), and with a hole card a player who lets the countdown run
+    out stands (633b.5(p)(2)) and the dealer peeks under an ace or a ten-value card (633b.5(o)).
+    Without a hole card (633b.5(w)) there is no peek, and a pair splits into two hands at most
+    (633b.5(z)).
+
+    This build refuses the hybrid types before it gets here, so these checks run only next to
+    that refusal; they are in place for when hybrid tables are built.
+
+    Args:
+        table_type: the kind of table.
+        rules: the Blackjack options stated for it.
+
+    Returns:
+        One ``"field: sentence (section)"`` per broken rule.
+    """
+    problems: list[str] = []
+    if table_type in (TableType.HYBRID, TableType.HYBRID_NO_HOLE_CARD):
+        if rules.dealer_hits_soft_17:
+            problems.append(
+                "blackjack.dealer_hits_soft_17: the dealer stands on all soft 17s at a hybrid "
+                "table; set dealer_hits_soft_17 = false (58 Pa. Code 633b.5(c)(2))"
+            )
+        if rules.decks not in (6, 8):
+            problems.append(
+                f"table.decks: Blackjack on a hybrid table is played with six or eight decks, "
+                f"not {rules.decks} (58 Pa. Code 633b.5(f))"
+            )
+    if table_type is TableType.HYBRID:
+        if not rules.dealer_peeks:
+            problems.append(
+                "blackjack.dealer_peeks: at a hybrid table with a hole card the dealer checks "
+                "it for Blackjack under an ace or ten-value up card; set dealer_peeks = true "
+                "(58 Pa. Code 633b.5(o))"
+            )
+        if rules.countdown_default is not CountdownDefault.STAND:
+            problems.append(
+                "timers.countdown_default: at a hybrid table with a hole card a player who "
+                "takes no action by the end of the countdown stands; set "
+                'countdown_default = "stand" (58 Pa. Code 633b.5(p)(2))'
+            )
+    if table_type is TableType.HYBRID_NO_HOLE_CARD:
+        if rules.dealer_peeks:
+            problems.append(
+                "blackjack.dealer_peeks: a hybrid table without a hole card has no hole card "
+                "to peek at; set dealer_peeks = false (58 Pa. Code 633b.5(w), (aa))"
+            )
+        if rules.max_split_hands > 2:
+            problems.append(
+                f"blackjack.max_split_hands: without a hole card a pair splits into two hands "
+                f"at most, not {rules.max_split_hands}; set max_split_hands = 2 "
+                "(58 Pa. Code 633b.5(z))"
+            )
+    return problems
+
+
+# ------------------------------------------------------------------------------------ reading
+
+#: Every section and key of the file, with the example value shown when a key is missing.
+_SCHEMA: Final[dict[str, dict[str, str]]] = {
+    "table": {
+        "id": '"BJ-01"',
+        "game": '"blackjack"',
+        "type": '"fully-automated"',
+        "seats": "7",
+        "decks": "6",
+        "shuffle": '"cut-card"',
+        "cut_card": "234",
+    },
+    "limits": {
+        "wager_unit": '"1.00"',
+        "blackjack_min": '"5.00"',
+        "blackjack_max": '"1000.00"',
+    },
+    "blackjack": {
+        "dealer_hits_soft_17": "false",
+        "blackjack_pays": '"3 to 2"',
+        "insurance_pays": '"2 to 1"',
+        "insurance": "true",
+        "even_money": "true",
+        "double_on": '"any"',
+        "double_after_split": "true",
+        "max_split_hands": "4",
+        "resplit_aces": "false",
+        "hit_split_aces": "false",
+        "late_surrender": "false",
+        "dealer_peeks": "true",
+    },
+    "timers": {
+        "betting_seconds": "15",
+        "insurance_seconds": "8",
+        "decision_seconds": "15",
+        "countdown_default": '"stand"',
+    },
+    "terminal": {
+        "chip_denominations": '["1.00", "5.00", "25.00", "100.00", "500.00"]',
+    },
+}
+_WAGER_SCHEMA: Final = {"paytable": '"Paytable A"', "min": '"1.00"', "max": '"100.00"'}
+_WAGERS: Final = "wagers"
+
+#: Why a key must be stated, where a regulation says so.
+_MISSING_WHY: Final = {
+    "blackjack.max_split_hands": (
+        "the Rules Submission must state how many times a player may split pairs "
+        "(58 Pa. Code 633a.11(c))"
+    ),
+    "blackjack.blackjack_pays": "the layout states it (58 Pa. Code 633b.5(v)(1))",
+    "blackjack.insurance_pays": "the layout states it (58 Pa. Code 633a.8, 633b.5(v)(2))",
+}
+
+_TOML_TYPES: Final = {
+    str: "a string",
+    int: "an integer",
+    float: "a float",
+    bool: "a boolean",
+    list: "an array",
+    dict: "a table",
+}
+
+_E = TypeVar("_E", bound=StrEnum)
+_T = TypeVar("_T")
+
+
+def _describe(value: object) -> str:
+    """``7`` -> ``"the integer 7"``, for "expected X, got Y" messages."""
+    kind = _TOML_TYPES.get(type(value), "a date or time")
+    noun = kind.split(" ", 1)[1]
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, str):
+        return f"the {noun} {value!r}"
+    if isinstance(value, bool):
+        return f"the {noun} {str(value).lower()}"
+    return f"the {noun} {value}"
+
+
+def _options(values: Iterable[str]) -> str:
+    """``["a", "b", "c"]`` -> ``"'a', 'b' or 'c'"``."""
+    quoted = [repr(v) for v in values]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+
+
+def _suggest(word: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _cite(wager: SideWager, limit: str) -> str:
+    return wager.section + _WAGER_SUBSECTIONS.get((wager.name, limit), "")
+
+
+def _known(value: _T | None) -> _T:
+    """A value that the checks have proved present (they stop before building otherwise)."""
+    if value is None:
+        raise AssertionError("a checked config value is missing")
+    return value
+
+
+class _Section:
+    """One table of the file: typed reads that record a problem and return None, never raise."""
+
+    def __init__(
+        self,
+        problems: list[str],
+        path: str,
+        data: Mapping[str, object],
+        schema: Mapping[str, str],
+        *,
+        present: bool = True,
+    ) -> None:
+        self.problems = problems
+        self.path = path
+        self.data = data
+        self.schema = schema
+        self.present = present
+        for key in data:
+            if key not in schema:
+                self.add(
+                    key,
+                    f"unknown key{_suggest(key, schema)}; the keys of [{path}] are "
+                    f"{', '.join(schema)}",
+                )
+
+    def field(self, key: str) -> str:
+        return f"{self.path}.{key}"
+
+    def add(self, key: str, message: str) -> None:
+        self.problems.append(f"{self.field(key)}: {message}")
+
+    def raw(self, key: str, *, required: bool = True) -> object | None:
+        if key in self.data:
+            return self.data[key]
+        if required and self.present:
+            why = _MISSING_WHY.get(self.field(key))
+            self.add(
+                key,
+                f"missing{'; ' + why if why else ''}; add `{key} = {self.schema[key]}` "
+                f"under [{self.path}]",
+            )
+        return None
+
+    def typed(self, key: str, kind: type[_T], *, required: bool = True) -> _T | None:
+        value = self.raw(key, required=required)
+        if value is None:
+            return None
+        if type(value) is not kind:
+            self.add(key, f"expected {_TOML_TYPES[kind]}, got {_describe(value)}")
+            return None
+        return value
+
+    def text(self, key: str) -> str | None:
+        return self.typed(key, str)
+
+    def flag(self, key: str) -> bool | None:
+        return self.typed(key, bool)
+
+    def integer(
+        self, key: str, low: int, high: int, why: str = "", *, required: bool = True
+    ) -> int | None:
+        value = self.typed(key, int, required=required)
+        if value is not None and not low <= value <= high:
+            self.add(key, f"{value} is not within {low}..{high}{why}")
+            return None
+        return value
+
+    def choice(self, key: str, kind: type[_E], cite: str = "") -> _E | None:
+        value = self.text(key)
+        if value is None:
+            return None
+        names = [member.value for member in kind]
+        if value not in names:
+            self.add(
+                key,
+                f"{value!r} is not an option{_suggest(value, names)}; choose {_options(names)}"
+                f"{cite}",
+            )
+            return None
+        return kind(value)
+
+    def money(self, key: str) -> int | None:
+        return _money(self.problems, self.field(key), self.raw(key))
+
+    def money_list(self, key: str) -> tuple[int, ...] | None:
+        value = self.raw(key)
+        if value is None:
+            return None
+        if not isinstance(value, list) or not value:
+            got = "an empty array" if isinstance(value, list) else _describe(value)
+            self.add(key, f"expected an array of amounts such as {self.schema[key]}, got {got}")
+            return None
+        amounts = [_money(self.problems, f"{self.field(key)}[{i}]", v) for i, v in enumerate(value)]
+        if any(a is None for a in amounts):
+            return None
+        return tuple(_known(a) for a in amounts)
+
+
+def _money(problems: list[str], where: str, value: object) -> int | None:
+    """A positive amount written as a string of dollars, in cents; None (and a problem) if not."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, str):
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            problems.append(
+                f'{where}: write money as a string of dollars, e.g. "{value:.2f}", not '
+                f"{_describe(value)}: a bare number could be read as dollars or as cents"
+            )
+        else:
+            problems.append(
+                f"{where}: expected an amount of money as a string of dollars such as "
+                f'"25.00", got {_describe(value)}'
+            )
+        return None
+    try:
+        cents = parse_money(value)
+    except MoneyError as exc:
+        problems.append(f"{where}: {exc}")
+        return None
+    if cents <= 0:
+        problems.append(f"{where}: {format_money(cents)} is not a positive amount")
+        return None
+    return cents
+
+
+# ----------------------------------------------------------------------------------- checking
+
+
+class _Builder:
+    """Reads one parsed file into a :class:`TableConfig`, collecting every problem on the way."""
+
+    def __init__(self, data: Mapping[str, object], source: str) -> None:
+        self.data = data
+        self.source = source
+        self.problems: list[str] = []
+
+    def section(self, name: str) -> _Section:
+        value = self.data.get(name)
+        if value is None:
+            self.problems.append(
+                f"{name}: the [{name}] table is missing; it states {', '.join(_SCHEMA[name])}"
+            )
+            return _Section(self.problems, name, {}, _SCHEMA[name], present=False)
+        if not isinstance(value, dict):
+            self.problems.append(f"{name}: expected a table [{name}], got {_describe(value)}")
+            return _Section(self.problems, name, {}, _SCHEMA[name], present=False)
+        return _Section(self.problems, name, value, _SCHEMA[name])
+
+    def add(self, where: str, message: str) -> None:
+        self.problems.append(f"{where}: {message}")
+
+    def build(self) -> TableConfig:
+        top = (*_SCHEMA, _WAGERS)
+        for key in self.data:
+            if key not in top:
+                self.add(
+                    key,
+                    f"unknown table or key{_suggest(key, top)}; a Rules Submission has the "
+                    f"tables {', '.join(f'[{t}]' for t in top)}",
+                )
+
+        table = self.section("table")
+        table_id = self.table_id(table)
+        game = self.game(table)
+        table_type = self.table_type(table)
+        seats = table.integer(
+            "seats",
+            1,
+            MAX_SEATS,
+            f": this build's Blackjack layout has {MAX_SEATS} player positions "
+            "(Blackjack table and layout, 58 Pa. Code 633a.2)",
+        )
+        decks = self.decks(table)
+        shuffle = table.choice("shuffle", Shuffle)
+        cut_card = table.typed("cut_card", int, required=False)
+
+        limits = self.section("limits")
+        unit = limits.money("wager_unit")
+        main_min = limits.money("blackjack_min")
+        main_max = limits.money("blackjack_max")
+        self.check_unit(unit)
+
+        blackjack = self.section("blackjack")
+        options = self.blackjack(blackjack)
+
+        timers_section = self.section("timers")
+        timers = self.timers(timers_section)
+        countdown = timers_section.choice(
+            "countdown_default",
+            CountdownDefault,
+            ": what the countdown does for a player who takes no action "
+            "(58 Pa. Code 633b.5(p)(2), (z))",
+        )
+
+        chips = self.section("terminal").money_list("chip_denominations")
+
+        self.check_cut_card(shuffle, cut_card, decks, seats)
+        main_limits = self.main_limits(unit, main_min, main_max)
+        offers = self.side_wagers(table_type, decks, unit, main_max)
+        self.check_chips(chips, unit, main_min, offers)
+
+        rules: BlackjackRules | None = None
+        if seats is not None and decks is not None and options is not None and countdown:
+            game_rules = BlackjackRules(
+                decks=decks, seats=seats, countdown_default=countdown, **options
+            )
+            if table_type is not None:
+                self.problems.extend(table_type_problems(table_type, game_rules))
+            if main_limits is not None and offers is not None:
+                rules = replace(game_rules, main_limits=main_limits, side_wagers=offers)
+
+        if self.problems:
+            raise ConfigError(self.source, self.problems)
+        return TableConfig(
+            table_id=_known(table_id),
+            game=_known(game),
+            table_type=_known(table_type),
+            rules=_known(rules),
+            shuffle=_known(shuffle),
+            cut_card=cut_card,
+            timers=_known(timers),
+            chip_denominations=_known(chips),
+            source=self.source,
+        )
+
+    # ---------------------------------------------------------------------------- [table]
+
+    def table_id(self, table: _Section) -> str | None:
+        value = table.text("id")
+        if value is not None and not _TABLE_ID.fullmatch(value):
+            table.add(
+                "id",
+                f"{value!r} is not a table id: use 1 to 32 letters, digits, '-' or '_' "
+                "(it names the table in the event log and in the shoe's personalization)",
+            )
+            return None
+        return value
+
+    def game(self, table: _Section) -> str | None:
+        value = table.text("game")
+        if value is not None and value not in SUPPORTED_GAMES:
+            table.add(
+                "game",
+                f"{value!r} is not a game this build deals{_suggest(value, SUPPORTED_GAMES)}; "
+                f"it supports {_options(SUPPORTED_GAMES)}",
+            )
+            return None
+        return value
+
+    def table_type(self, table: _Section) -> TableType | None:
+        """The table type; a known type this build cannot run is reported and still returned,
+        so that the rules it would impose are reported next to the refusal."""
+        value = table.choice("type", TableType)
+        if value is not None and value not in SUPPORTED_TABLE_TYPES:
+            supported = _options(sorted(t.value for t in SUPPORTED_TABLE_TYPES))
+            table.add(
+                "type",
+                f"{value.value!r} tables (58 Pa. Code 633b.5) are not yet supported by this "
+                f"build; it runs {supported} tables",
+            )
+        return value
+
+    def decks(self, table: _Section) -> int | None:
+        value = table.typed("decks", int)
+        if value is not None and value not in DECK_COUNTS:
+            counts = ", ".join(str(n) for n in DECK_COUNTS[:-1]) + f" or {DECK_COUNTS[-1]}"
+            table.add(
+                "decks",
+                f"{value} decks is not a shoe the certified shuffle builds; use {counts} decks "
+                "of 52 cards (58 Pa. Code 633a.3)",
+            )
+            return None
+        return value
+
+    def check_cut_card(
+        self, shuffle: Shuffle | None, cut_card: int | None, decks: int | None, seats: int | None
+    ) -> None:
+        """The cut card goes between 50% and 90% of the shoe, and before a full round's cards.
+
+        Below half the shoe most of every certified shuffle is never dealt, and a small number
+        is usually a percentage written where a card count belongs. Past 90%, or closer to the
+        end of the shoe than five cards for every hand of a full round (each seat and the
+        dealer), a round begun just before the cut card could run out of cards.
+        """
+        if shuffle is Shuffle.EVERY_ROUND and cut_card is not None:
+            self.add(
+                "table.cut_card",
+                'is set but shuffle = "every-round" deals each round from a fresh shoe; '
+                'remove cut_card or set shuffle = "cut-card"',
+            )
+            return
+        if shuffle is not Shuffle.CUT_CARD:
+            return
+        if cut_card is None:
+            if "cut_card" not in _as_mapping(self.data.get("table")):
+                self.add(
+                    "table.cut_card",
+                    'missing: shuffle = "cut-card" needs the number of cards dealt before '
+                    "the reshuffle, e.g. `cut_card = 234` (75% of 6 decks)",
+                )
+            return
+        if decks is None or seats is None:
+            return
+        shoe = decks * CARDS_PER_DECK
+        low = -(-shoe * CUT_CARD_MIN_PERCENT // 100)
+        reserve = CARDS_RESERVED_PER_HAND * (seats + 1)
+        high = min(shoe * CUT_CARD_MAX_PERCENT // 100, shoe - reserve)
+        if low > high:
+            self.add(
+                "table.cut_card",
+                f"a {shoe}-card shoe cannot keep {reserve} cards behind the cut card for a full "
+                f"round at {seats} seats; use more decks, fewer seats or shuffle = "
+                '"every-round"',
+            )
+            return
+        if low <= cut_card <= high:
+            return
+        share = f"{cut_card * 100 // shoe}% of the {shoe}-card shoe"
+        if cut_card < low:
+            hint = ""
+            if cut_card <= 100:
+                hint = (
+                    f"; cut_card counts cards, not percent ({cut_card}% of this shoe would be "
+                    f"{shoe * cut_card // 100} cards)"
+                )
+            self.add(
+                "table.cut_card",
+                f"{cut_card} cards is {share}: place the cut card between {low} and {high} "
+                f"cards; before half the shoe most of each shuffle is never dealt{hint}",
+            )
+        else:
+            self.add(
+                "table.cut_card",
+                f"{cut_card} cards is {share}: place the cut card between {low} and {high} "
+                f"cards, so that at least {shoe - high} cards ({CARDS_RESERVED_PER_HAND} for "
+                f"each of {seats} seats and the dealer, and at least "
+                f"{100 - CUT_CARD_MAX_PERCENT}% of the shoe) remain to finish the round in "
+                "which it comes out",
+            )
+
+    # --------------------------------------------------------------------------- [limits]
+
+    def check_unit(self, unit: int | None) -> None:
+        if unit is not None and not BLACKJACK_PAYS.exact_for(unit):
+            self.add(
+                "limits.wager_unit",
+                f"{format_money(unit)} is an odd number of cents, so a Blackjack paid 3 to 2 on "
+                f"one unit would be {unit * 3 / 2:g} cents, not a whole cent; choose a unit of "
+                'an even number of cents such as "1.00" (58 Pa. Code 633b.5(v)(1))',
+            )
+
+    def multiple_of_unit(self, where: str, amount: int, unit: int) -> bool:
+        if amount % unit:
+            self.add(
+                where,
+                f"{format_money(amount)} is not a multiple of the wager unit "
+                f"{format_money(unit)}: every wager is a whole number of units",
+            )
+            return False
+        return True
+
+    def main_limits(
+        self, unit: int | None, low: int | None, high: int | None
+    ) -> WagerLimits | None:
+        if low is not None and high is not None and low > high:
+            self.add(
+                "limits.blackjack_min",
+                f"{format_money(low)} is above blackjack_max {format_money(high)}",
+            )
+            return None
+        if unit is None or low is None or high is None:
+            return None
+        ok = self.multiple_of_unit("limits.blackjack_min", low, unit)
+        ok = self.multiple_of_unit("limits.blackjack_max", high, unit) and ok
+        return WagerLimits(low, high, unit) if ok else None
+
+    # ------------------------------------------------------------------------ [blackjack]
+
+    def blackjack(self, section: _Section) -> dict[str, Any] | None:
+        """The Blackjack options as keyword arguments of :class:`BlackjackRules`."""
+        self.pays(section, "blackjack_pays", BLACKJACK_PAYS, "a player Blackjack", "633b.5(v)(1)")
+        self.pays(
+            section,
+            "insurance_pays",
+            INSURANCE_PAYS,
+            "a winning Insurance wager",
+            "633a.8, 633b.5(v)(2)",
+        )
+        flags = {
+            key: section.flag(key)
+            for key in (
+                "dealer_hits_soft_17",
+                "insurance",
+                "even_money",
+                "double_after_split",
+                "resplit_aces",
+                "hit_split_aces",
+                "late_surrender",
+                "dealer_peeks",
+            )
+        }
+        double_on = section.choice(
+            "double_on",
+            DoubleOn,
+            ": the first two cards a player may double down on (58 Pa. Code 633a.10)",
+        )
+        max_split_hands = section.integer(
+            "max_split_hands",
+            MIN_SPLIT_HANDS,
+            MAX_SPLIT_HANDS,
+            ": the hands one pair may become, counting the first; a player may split a pair "
+            "(58 Pa. Code 633a.11(a)) and the Rules Submission states how many more times "
+            f"(633a.11(c)); this build deals up to {MAX_SPLIT_HANDS} hands",
+        )
+        if flags["even_money"] and flags["insurance"] is False:
+            section.add(
+                "even_money",
+                "even money is offered with the Insurance wager (58 Pa. Code 633a.8), so with "
+                "insurance = false it would never be offered; set even_money = false or "
+                "insurance = true",
+            )
+            return None
+        if double_on is None or max_split_hands is None or None in flags.values():
+            return None
+        return {**flags, "double_on": double_on, "max_split_hands": max_split_hands}
+
+    def pays(self, section: _Section, key: str, required: ToOne, what: str, cite: str) -> None:
+        value = section.text(key)
+        if value is None:
+            return
+        try:
+            pay = parse_pay(value)
+        except MoneyError:
+            pay = None
+        if pay != required:
+            section.add(
+                key,
+                f'{what} is paid at {required}, not {value!r}; write {key} = "{required}" '
+                f"as the layout states it (58 Pa. Code {cite})",
+            )
+
+    # --------------------------------------------------------------------------- [timers]
+
+    def timers(self, section: _Section) -> Timers | None:
+        why = (
+            f": under {TIMER_MIN_SECONDS} seconds a player cannot read the screen and touch a "
+            f"button, and over {TIMER_MAX_SECONDS} one idle player holds up the whole table"
+        )
+        values = [
+            section.integer(key, TIMER_MIN_SECONDS, TIMER_MAX_SECONDS, why)
+            for key in ("betting_seconds", "insurance_seconds", "decision_seconds")
+        ]
+        betting, insurance, decision = values
+        if betting is None or insurance is None or decision is None:
+            return None
+        return Timers(betting, insurance, decision)
+
+    # ------------------------------------------------------------------------- [terminal]
+
+    def check_chips(
+        self,
+        chips: tuple[int, ...] | None,
+        unit: int | None,
+        main_min: int | None,
+        offers: tuple[SideWagerOffer, ...] | None,
+    ) -> None:
+        if chips is None:
+            return
+        where = "terminal.chip_denominations"
+        if any(b <= a for a, b in itertools.pairwise(chips)):
+            self.add(
+                where,
+                "list each chip once, smallest first, e.g. "
+                + _SCHEMA["terminal"]["chip_denominations"],
+            )
+        if unit is not None:
+            for i, chip in enumerate(chips):
+                self.multiple_of_unit(f"{where}[{i}]", chip, unit)
+        minimums = [("blackjack_min", main_min)]
+        minimums += [(f"the {o.wager.title} min", o.limits.minimum) for o in offers or ()]
+        for name, minimum in minimums:
+            if minimum is not None and min(chips) > minimum:
+                self.add(
+                    where,
+                    f"the smallest chip {format_money(min(chips))} is above {name} "
+                    f"{format_money(minimum)}, so a player could not wager the minimum",
+                )
+
+    # --------------------------------------------------------------------------- [wagers]
+
+    def side_wagers(
+        self,
+        table_type: TableType | None,
+        decks: int | None,
+        unit: int | None,
+        main_max: int | None,
+    ) -> tuple[SideWagerOffer, ...] | None:
+        raw = self.data.get(_WAGERS, {})
+        if not isinstance(raw, dict):
+            self.add(
+                _WAGERS,
+                f"expected tables such as [wagers.lucky_aces], got {_describe(raw)}",
+            )
+            return None
+        offers: list[SideWagerOffer] = []
+        ok = True
+        for name, entry in raw.items():
+            offer = self.side_wager(name, entry, set(raw), table_type, decks, unit, main_max)
+            if offer is None:
+                ok = False
+            else:
+                offers.append(offer)
+        return tuple(sorted(offers, key=lambda o: o.wager.name)) if ok else None
+
+    def side_wager(
+        self,
+        name: str,
+        entry: object,
+        offered: set[str],
+        table_type: TableType | None,
+        decks: int | None,
+        unit: int | None,
+        main_max: int | None,
+    ) -> SideWagerOffer | None:
+        path = f"{_WAGERS}.{name}"
+        wager = REGISTRY.get(name)
+        if wager is None:
+            self.add(
+                path,
+                f"no side wager named {name!r} in this build{_suggest(name, REGISTRY)}; it "
+                f"offers {_options(sorted(REGISTRY))}",
+            )
+            return None
+        if not isinstance(entry, dict):
+            self.add(path, f"expected a table [{path}], got {_describe(entry)}")
+            return None
+        before = len(self.problems)
+        section = _Section(self.problems, path, entry, _WAGER_SCHEMA)
+
+        paytable_name = section.text("paytable")
+        paytable = None
+        if paytable_name is not None:
+            paytable = wager.paytables.get(paytable_name)
+            if paytable is None:
+                section.add(
+                    "paytable",
+                    f"{paytable_name!r} is not a {wager.title} paytable"
+                    f"{_suggest(paytable_name, wager.paytables)}; choose "
+                    f"{_options(wager.paytables)} ({_cite(wager, 'paytables')})",
+                )
+        low = section.money("min")
+        high = section.money("max")
+
+        for required in wager.requires:
+            if required != "blackjack" and required not in offered:
+                self.add(
+                    path,
+                    f"{wager.title} is placed only with the {required} wager, which this table "
+                    f"does not offer; add [{_WAGERS}.{required}] ({wager.section})",
+                )
+        if (
+            table_type is not None
+            and wager.table_types is not None
+            and table_type not in wager.table_types
+        ):
+            places = " or ".join(_TABLE_WORDS[t] for t in sorted(wager.table_types))
+            self.add(
+                path,
+                f"{wager.title} is offered only on {places} ({_cite(wager, 'table_types')})",
+            )
+        if (
+            decks is not None
+            and wager.allowed_decks is not None
+            and (decks not in wager.allowed_decks)
+        ):
+            counts = " or ".join(str(n) for n in sorted(wager.allowed_decks))
+            self.add(
+                path,
+                f"{wager.title} is offered only with {counts} decks, and this table deals "
+                f"{decks} ({_cite(wager, 'allowed_decks')})",
+            )
+        if wager.fixed_amounts:
+            amounts = _options(format_money(a) for a in wager.fixed_amounts)
+            for key, value in (("min", low), ("max", high)):
+                if value is not None and value not in wager.fixed_amounts:
+                    section.add(
+                        key,
+                        f"{wager.title} is a fixed-amount wager of {amounts}, so its {key} must "
+                        f"be one of them, not {format_money(value)} "
+                        f"({_cite(wager, 'fixed_amounts')})",
+                    )
+        if low is not None and high is not None and low > high:
+            section.add("min", f"{format_money(low)} is above max {format_money(high)}")
+        if unit is not None:
+            for key, value in (("min", low), ("max", high)):
+                if value is not None:
+                    self.multiple_of_unit(section.field(key), value, unit)
+            if paytable is not None:
+                for line in paytable.lines:
+                    if not line.pay.exact_for(unit):
+                        section.add(
+                            "paytable",
+                            f"{paytable.name} pays {line.name} at {line.pay}, which is not a "
+                            f"whole number of cents on a {format_money(unit)} unit; choose a "
+                            "unit that makes every payout exact",
+                        )
+        multiple = wager.max_multiple_of_main
+        if (
+            multiple is not None
+            and low is not None
+            and main_max is not None
+            and (low > multiple * main_max)
+        ):
+            section.add(
+                "min",
+                f"{format_money(low)} is more than {multiple} times blackjack_max "
+                f"{format_money(main_max)}, so the wager could never be placed "
+                f"({wager.section})",
+            )
+        if len(self.problems) > before or paytable is None or low is None or high is None:
+            return None
+        if unit is None:
+            return None
+        return SideWagerOffer(wager, paytable, WagerLimits(low, high, unit))
+
+
+def _as_mapping(value: object) -> Mapping[str, object]:
+    return value if isinstance(value, dict) else {}
