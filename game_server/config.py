@@ -105,6 +105,7 @@ __all__ = [
     "Shuffle",
     "TableConfig",
     "Timers",
+    "config_from_dict",
     "example_config_path",
     "load_config",
     "parse_config",
@@ -1147,3 +1148,43 @@ class _Builder:
 
 def _as_mapping(value: object) -> Mapping[str, object]:
     return value if isinstance(value, dict) else {}
+
+
+def config_from_dict(data: Mapping[str, Any], source: str = "<logged config>") -> TableConfig:
+    """Rebuild and re-check a config from :meth:`TableConfig.to_dict` output (as logged).
+
+    The logged form holds cents as integers; they are written back as dollar strings and the
+    result goes through the same checks as a file, so a logged config that the regulations or
+    this build would refuse is refused here too (recall and verification rely on it).
+
+    Raises:
+        ConfigError: the logged config has a newer schema or breaks a rule.
+    """
+    schema = data.get("schema")
+    if schema != CONFIG_SCHEMA:
+        raise ConfigError(
+            source, [f"schema: logged config schema {schema!r}; this build reads {CONFIG_SCHEMA}"]
+        )
+
+    def dollars(cents: object) -> object:
+        return format_money(cents).lstrip("$").replace(",", "") if type(cents) is int else cents
+
+    table = {k: v for k, v in dict(data.get("table", {})).items() if v is not None}
+    limits = {k: dollars(v) for k, v in dict(data.get("limits", {})).items()}
+    terminal = dict(data.get("terminal", {}))
+    if "chip_denominations" in terminal:
+        terminal["chip_denominations"] = [dollars(c) for c in terminal["chip_denominations"]]
+    wagers = {
+        name: {k: (v if k == "paytable" else dollars(v)) for k, v in dict(w).items()}
+        for name, w in dict(data.get("wagers", {})).items()
+    }
+    rebuilt: dict[str, object] = {
+        "table": table,
+        "limits": limits,
+        "blackjack": dict(data.get("blackjack", {})),
+        "timers": dict(data.get("timers", {})),
+        "terminal": terminal,
+    }
+    if wagers:
+        rebuilt["wagers"] = wagers
+    return _Builder(rebuilt, source).build()

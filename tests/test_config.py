@@ -660,3 +660,17 @@ def test_table_config_is_frozen() -> None:
     with pytest.raises(AttributeError):
         table.table_id = "BJ-02"  # type: ignore[misc]
     assert isinstance(table, TableConfig)
+
+
+def test_logged_config_round_trips_through_config_from_dict() -> None:
+    """A config logged with to_dict() rebuilds to an equal config with the same hash, and a
+    logged config of an unknown schema is refused (recall must never guess the rules)."""
+    from game_server.config import config_from_dict
+
+    config = load_config(example_config_path())
+    rebuilt = config_from_dict(config.to_dict())
+    assert rebuilt == config
+    assert rebuilt.config_hash() == config.config_hash()
+    logged = config.to_dict() | {"schema": 99}
+    with pytest.raises(ConfigError, match="schema 99"):
+        config_from_dict(logged)

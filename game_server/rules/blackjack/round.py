@@ -200,6 +200,9 @@ class BlackjackRound:
         self._out: list[Any] = []
         self._insurance_settled = False
         self._hole_position = -1
+        self._side_wagers: dict[Moment, list[tuple[Seat, str, int, SideWagerOffer]]] = {
+            moment: [] for moment in Moment
+        }
 
     # ------------------------------------------------------------------ views
 
@@ -307,7 +310,6 @@ class BlackjackRound:
         state = self.seats.get(seat)
         if state is None:
             state = self.seats[seat] = Seat(seat)
-            self.seats = dict(sorted(self.seats.items()))
         out: list[Any] = []
         for name, amount in wagers.items():
             state.wagers[name] = amount
@@ -335,7 +337,14 @@ class BlackjackRound:
         self.verify_deal()
         self._source = source
         out = self._out = []
+        self.seats = dict(sorted(self.seats.items()))
         seats = [s for s in self.seats.values() if BLACKJACK in s.wagers]
+        offers = self.rules.offers
+        for seat in seats:
+            for name, stake in seat.wagers.items():
+                offer = offers.get(name)
+                if offer is not None:
+                    self._side_wagers[offer.wager.settles_at].append((seat, name, stake, offer))
         for seat in seats:
             hand = Hand(seat.number, 0, seat.wagers[BLACKJACK])
             seat.hands.append(hand)
@@ -357,20 +366,20 @@ class BlackjackRound:
             self._after_insurance()
         return out
 
-    def _draw(self) -> tuple[Card, int]:
+    def _deal_to(self, hand: Hand) -> Card:
         source = self._source
         assert source is not None
         position = source.position
-        return source.draw(), position
-
-    def _deal_to(self, hand: Hand) -> Card:
-        card, position = self._draw()
+        card = source.draw()
         hand.add(card)
         self._out.append(CardDealt(hand.seat, hand.index, card, position, True))
         return card
 
     def _deal_dealer(self, face_up: bool) -> None:
-        card, position = self._draw()
+        source = self._source
+        assert source is not None
+        position = source.position
+        card = source.draw()
         if not face_up:
             self._hole_position = position
         self.dealer.append(card)
@@ -497,34 +506,51 @@ class BlackjackRound:
 
     # ------------------------------------------------------------------- play
 
-    def _verify_turn(self, seat: int, hand: int) -> Hand:
+    # Each action has a ``_refuse_*`` that returns the error it would raise, or None. The
+    # verify_* methods raise it, the can_* methods test for None without the cost of raising
+    # (the terminal's buttons and the bots ask after every card).
+
+    def _refuse_turn(self, seat: int, hand: int) -> RulesError | None:
+        if self.phase is Phase.PLAYING:
+            current = self._play[self._cursor]
+            if current.seat == seat and current.index == hand:
+                return None
         if self.phase is not Phase.PLAYING:
-            raise WrongPhase(f"no hand is to act: the round is in the {self.phase} phase")
+            return WrongPhase(f"no hand is to act: the round is in the {self.phase} phase")
         current = self._play[self._cursor]
         if current.seat != seat or current.index != hand:
-            raise NotYourTurn(
+            return NotYourTurn(
                 f"it is the turn of seat {current.seat} hand {current.index + 1}, "
                 f"not of seat {seat} hand {hand + 1}"
             )
-        return current
+        return None
 
-    def verify_hit(self, seat: int, hand: int) -> None:
-        current = self._verify_turn(seat, hand)
+    def _refuse_hit(self, seat: int, hand: int) -> RulesError | None:
+        refusal = self._refuse_turn(seat, hand)
+        if refusal is not None:
+            return refusal
+        current = self._play[self._cursor]
         if current.total >= 21:
-            raise ActionNotAllowed(
+            return ActionNotAllowed(
                 f"a hand of {current.total} may not draw another card (633b.5(r)(1))"
             )
         if current.split_aces and not self.rules.hit_split_aces:
-            raise ActionNotAllowed("split aces receive one card each (633a.11)")
+            return ActionNotAllowed("split aces receive one card each (633a.11)")
+        return None
+
+    def verify_hit(self, seat: int, hand: int) -> None:
+        refusal = self._refuse_hit(seat, hand)
+        if refusal is not None:
+            raise refusal
 
     def can_hit(self, seat: int, hand: int) -> bool:
-        return self._can(self.verify_hit, seat, hand)
+        return self._refuse_hit(seat, hand) is None
 
     def hit(self, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
         """Draw one card; a bust is settled at once."""
         self.verify_hit(seat, hand)
         current = self._play[self._cursor]
-        out = self._out = [Decision(seat, hand, Action.HIT.value, 0, auto)]
+        out = self._out = [Decision(seat, hand, "hit", 0, auto)]
         self._deal_to(current)
         if current.hard > 21:
             self._settle_bust(current)
@@ -534,54 +560,67 @@ class BlackjackRound:
         return out
 
     def verify_stand(self, seat: int, hand: int) -> None:
-        self._verify_turn(seat, hand)
+        refusal = self._refuse_turn(seat, hand)
+        if refusal is not None:
+            raise refusal
 
     def can_stand(self, seat: int, hand: int) -> bool:
-        return self._can(self.verify_stand, seat, hand)
+        return self._refuse_turn(seat, hand) is None
 
     def stand(self, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
         """Take no more cards on this hand."""
         self.verify_stand(seat, hand)
-        out = self._out = [Decision(seat, hand, Action.STAND.value, 0, auto)]
+        out = self._out = [Decision(seat, hand, "stand", 0, auto)]
         self._play[self._cursor].done = True
         self._advance()
         return out
 
-    def verify_double(self, seat: int, hand: int, amount: int | None = None) -> None:
+    def _refuse_double(self, seat: int, hand: int, amount: int | None) -> RulesError | None:
         """633a.10: an additional wager of at most the original on the first two cards."""
-        current = self._verify_turn(seat, hand)
+        refusal = self._refuse_turn(seat, hand)
+        if refusal is not None:
+            return refusal
+        current = self._play[self._cursor]
         rules = self.rules
         if len(current.cards) != 2:
-            raise ActionNotAllowed("a double down is allowed only on the first two cards (633a.10)")
+            return ActionNotAllowed(
+                "a double down is allowed only on the first two cards (633a.10)"
+            )
         if current.from_split and not rules.double_after_split:
-            raise ActionNotAllowed(
+            return ActionNotAllowed(
                 "this table does not allow a double down after a split (633a.10(c), "
                 "Rules Submission)"
             )
         if current.split_aces and not rules.hit_split_aces:
-            raise ActionNotAllowed("split aces receive one card each (633a.11)")
+            return ActionNotAllowed("split aces receive one card each (633a.11)")
         if rules.double_on is not DoubleOn.ANY:
             low = 9 if rules.double_on is DoubleOn.NINE_TO_ELEVEN else 10
             if current.soft or not low <= current.total <= 11:
-                raise ActionNotAllowed(
+                return ActionNotAllowed(
                     f"this table allows a double down only on a hard {low} to 11, not on "
                     f"{'soft ' if current.soft else ''}{current.total} (Rules Submission)"
                 )
         if amount is not None:
             original = current.wagers[BLACKJACK]
             if type(amount) is not int or not 0 < amount <= original:
-                raise BetOutOfLimits(
+                return BetOutOfLimits(
                     f"a double down wager must be more than $0 and at most the original wager "
                     f"{format_money(original)} (633a.10(a))"
                 )
             if amount != original and amount % rules.main_limits.unit:
-                raise BetOutOfLimits(
+                return BetOutOfLimits(
                     f"a double down wager of {format_money(amount)} is not a multiple of the "
                     f"wager unit {format_money(rules.main_limits.unit)}"
                 )
+        return None
+
+    def verify_double(self, seat: int, hand: int, amount: int | None = None) -> None:
+        refusal = self._refuse_double(seat, hand, amount)
+        if refusal is not None:
+            raise refusal
 
     def can_double(self, seat: int, hand: int) -> bool:
-        return self._can(self.verify_double, seat, hand)
+        return self._refuse_double(seat, hand, None) is None
 
     def double(
         self, seat: int, hand: int, amount: int | None = None, *, auto: bool = False
@@ -591,7 +630,7 @@ class BlackjackRound:
         current = self._play[self._cursor]
         amount = current.wagers[BLACKJACK] if amount is None else amount
         out = self._out = [
-            Decision(seat, hand, Action.DOUBLE.value, amount, auto),
+            Decision(seat, hand, "double", amount, auto),
             WagerPlaced(seat, hand, DOUBLE, amount),
         ]
         current.wagers[DOUBLE] = amount
@@ -602,25 +641,34 @@ class BlackjackRound:
         self._advance()
         return out
 
-    def verify_split(self, seat: int, hand: int) -> None:
+    def _refuse_split(self, seat: int, hand: int) -> RulesError | None:
         """633a.11: two cards identical in value; resplits up to the Rules Submission's limit."""
-        current = self._verify_turn(seat, hand)
+        refusal = self._refuse_turn(seat, hand)
+        if refusal is not None:
+            return refusal
+        current = self._play[self._cursor]
         rules = self.rules
         cards = current.cards
         if len(cards) != 2 or BJ_VALUE[cards[0]] != BJ_VALUE[cards[1]]:
-            raise ActionNotAllowed("only two cards identical in value may be split (633a.11(a))")
+            return ActionNotAllowed("only two cards identical in value may be split (633a.11(a))")
         if len(self.seats[seat].hands) >= rules.max_split_hands:
-            raise ActionNotAllowed(
+            return ActionNotAllowed(
                 f"this table allows at most {rules.max_split_hands} hands from splitting "
                 "(633a.11(c), Rules Submission)"
             )
         if current.split_aces and not rules.resplit_aces:
-            raise ActionNotAllowed(
+            return ActionNotAllowed(
                 "split aces may not be split again at this table (633a.11(c), Rules Submission)"
             )
+        return None
+
+    def verify_split(self, seat: int, hand: int) -> None:
+        refusal = self._refuse_split(seat, hand)
+        if refusal is not None:
+            raise refusal
 
     def can_split(self, seat: int, hand: int) -> bool:
-        return self._can(self.verify_split, seat, hand)
+        return self._refuse_split(seat, hand) is None
 
     def split(self, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
         """Split a pair into two hands, each with a wager equal to the original (633a.11(a));
@@ -631,7 +679,7 @@ class BlackjackRound:
         amount = current.wagers[BLACKJACK]
         new = Hand(seat, len(state.hands), amount)
         out = self._out = [
-            Decision(seat, hand, Action.SPLIT.value, 0, auto),
+            Decision(seat, hand, "split", 0, auto),
             WagerPlaced(seat, new.index, BLACKJACK, amount),
         ]
         second = current.cards.pop()
@@ -647,24 +695,33 @@ class BlackjackRound:
         self._advance()
         return out
 
-    def verify_surrender(self, seat: int, hand: int) -> None:
+    def _refuse_surrender(self, seat: int, hand: int) -> RulesError | None:
         """633a.9: late surrender of the first two cards, if the Rules Submission offers it."""
-        current = self._verify_turn(seat, hand)
+        refusal = self._refuse_turn(seat, hand)
+        if refusal is not None:
+            return refusal
         if not self.rules.late_surrender:
-            raise ActionNotAllowed("this table does not offer surrender (633a.9)")
+            return ActionNotAllowed("this table does not offer surrender (633a.9)")
+        current = self._play[self._cursor]
         if current.from_split or len(current.cards) != 2:
-            raise ActionNotAllowed(
+            return ActionNotAllowed(
                 "surrender is allowed only on the first two cards of an unsplit hand (633a.9)"
             )
+        return None
+
+    def verify_surrender(self, seat: int, hand: int) -> None:
+        refusal = self._refuse_surrender(seat, hand)
+        if refusal is not None:
+            raise refusal
 
     def can_surrender(self, seat: int, hand: int) -> bool:
-        return self._can(self.verify_surrender, seat, hand)
+        return self._refuse_surrender(seat, hand) is None
 
     def surrender(self, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
         """Give up the hand for half of the Blackjack wager back (633a.9)."""
         self.verify_surrender(seat, hand)
         current = self._play[self._cursor]
-        out = self._out = [Decision(seat, hand, Action.SURRENDER.value, 0, auto)]
+        out = self._out = [Decision(seat, hand, "surrender", 0, auto)]
         stake = current.wagers[BLACKJACK]
         self._settle(current, BLACKJACK, stake, stake // 2, SURRENDERED, LINE_SURRENDER)
         current.settled = current.done = True
@@ -682,14 +739,6 @@ class BlackjackRound:
         if action is Action.SPLIT:
             return self.split(seat, hand, auto=auto)
         return self.surrender(seat, hand, auto=auto)
-
-    @staticmethod
-    def _can(verify: Any, seat: int, hand: int) -> bool:
-        try:
-            verify(seat, hand)
-        except RulesError:
-            return False
-        return True
 
     def _advance(self) -> None:
         """Move to the next hand that needs a decision; deal split hands their second card
@@ -829,35 +878,24 @@ class BlackjackRound:
                 hand.settled = hand.done = True
 
     def _has_side_wagers(self, moment: Moment) -> bool:
-        for seat in self.seats.values():
-            for name in seat.wagers:
-                if name in (BLACKJACK, INSURANCE, DOUBLE):
-                    continue
-                offer = self.rules.side_wager(name)
-                if offer is not None and offer.wager.settles_at is moment:
-                    return True
-        return False
+        return bool(self._side_wagers[moment])
 
     def _settle_side_wagers(self, moment: Moment) -> None:
-        if not self.rules.side_wagers:
+        """Settle the side wagers due at ``moment`` on each seat's first two cards and the
+        dealer's cards known now (each wager's module cites its section)."""
+        due = self._side_wagers[moment]
+        if not due:
             return
         decks = self.rules.decks
         dealer = tuple(self.dealer)
-        for seat in self.seats.values():
-            for name, stake in seat.wagers.items():
-                if name in (BLACKJACK, INSURANCE):
-                    continue
-                offer = self.rules.side_wager(name)
-                if offer is None or offer.wager.settles_at is not moment:
-                    continue
-                line = offer.wager.evaluate(
-                    SideWagerContext(seat.initial, dealer, decks), offer.paytable
-                )
-                if line is None:
-                    self._settle_seat(seat.number, name, stake, 0, LOST, LINE_NO_WIN)
-                else:
-                    paid = line.pay.total_return(stake)
-                    self._settle_seat(seat.number, name, stake, paid, WON, line.name)
+        for seat, name, stake, offer in due:
+            context = SideWagerContext(seat.initial, dealer, decks)
+            line = offer.wager.evaluate(context, offer.paytable)
+            if line is None:
+                self._settle_seat(seat.number, name, stake, 0, LOST, LINE_NO_WIN)
+            else:
+                paid = line.pay.total_return(stake)
+                self._settle_seat(seat.number, name, stake, paid, WON, line.name)
 
 
 def replay(rules: BlackjackRules, events: Sequence[Any]) -> BlackjackRound:

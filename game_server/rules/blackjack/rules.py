@@ -9,6 +9,7 @@ all 17s (58 Pa. Code 633b.5(c)(2)), Blackjack pays 3 to 2 (633b.5(v)(1)), insura
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -61,8 +62,11 @@ class BlackjackRules:
     main_limits: WagerLimits = field(default_factory=lambda: WagerLimits(100, 100_000, 100))
     side_wagers: tuple[SideWagerOffer, ...] = ()
 
+    offers: Mapping[str, SideWagerOffer] = field(init=False, repr=False, compare=False)
+    """The side wagers by name (derived from ``side_wagers``)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "offers", {o.wager.name: o for o in self.side_wagers})
+
     def side_wager(self, name: str) -> SideWagerOffer | None:
-        for offer in self.side_wagers:
-            if offer.wager.name == name:
-                return offer
-        return None
+        return self.offers.get(name)
