@@ -248,7 +248,7 @@ class Shoe(_Dealing):
             )
         cards = list(standard_deck()) * decks
         drbg = HmacDrbg(seed.entropy_input, seed.nonce, seed.personalization)
-        fisher_yates(cards, RandomStream(drbg))
+        RandomStream(drbg).shuffle(cards)  # fisher_yates(), inlined
         self._order = tuple(cards)
         self._shuffle_at = 1 if cut_card is None else cut_card
         self.position = 0

@@ -332,3 +332,25 @@ def test_stacked_shoe_refuses_bad_input() -> None:
         StackedShoe([CARDS[0], 5])  # type: ignore[list-item]
     with pytest.raises(BadRange):
         StackedShoe("AS", start_position=2)
+
+
+@pytest.mark.parametrize("decks", [1, 2, 4, 6, 8])
+@pytest.mark.parametrize("seed", [0, 1, 7, 12345])
+def test_inlined_shuffle_is_the_reference_fisher_yates(decks: int, seed: int) -> None:
+    """RandomStream.shuffle (what Shoe uses) draws exactly as fisher_yates over randbelow:
+    the same seed gives the same order, for every deck count."""
+    from game_server.rng.drbg import HmacDrbg, RandomStream
+    from game_server.rng.shoe import fisher_yates
+    from shared.cards import standard_deck
+
+    shoe_seed = ShoeSeed.from_test_seed(seed, "T", 3)
+    reference = list(standard_deck()) * decks
+    drbg = HmacDrbg(shoe_seed.entropy_input, shoe_seed.nonce, shoe_seed.personalization)
+    fisher_yates(reference, RandomStream(drbg))
+    assert Shoe(decks, shoe_seed).order == tuple(reference)
+    # A list longer than 65,536 items takes the wide-draw path of randbelow.
+    long_a = list(range(70_000))
+    long_b = list(range(70_000))
+    RandomStream(HmacDrbg(b"e" * 32, b"n" * 16)).shuffle(long_a)
+    fisher_yates(long_b, RandomStream(HmacDrbg(b"e" * 32, b"n" * 16)))
+    assert long_a == long_b

@@ -434,6 +434,18 @@ def test_blackjack_beats_a_dealer_21_of_three_cards() -> None:
     assert game.of(RoundCompleted)[0].dealer_total == 21
 
 
+@pytest.mark.parametrize("dealer", ["5H 6C", "2H 9C", "3H 8C", "4H 7C"])
+def test_a_dealer_two_card_11_is_not_blackjack_and_draws(dealer: str) -> None:
+    """633a.1 "Blackjack": an ace and a ten-value card only; a dealer 5-6 is 11 and draws
+    (633b.5(s)), here a ten to 21."""
+    up, hole = dealer.split()
+    game = Game(rules(), {1: 1000}, f"TS {up} 7D {hole} TC")
+    game.do("stand", 1, 0)
+    completed = game.of(RoundCompleted)[0]
+    assert completed.dealer_total == 21 and len(completed.dealer_cards) == 3
+    assert game.settled(1).line == "Loss"
+
+
 def test_dealer_does_not_draw_when_every_hand_is_settled() -> None:
     """With every hand busted the dealer turns the hole card up and draws nothing."""
     game = Game(rules(), {1: 1000}, "TS 5S 6D TD KC 9C")

@@ -6,7 +6,7 @@ an ace at 11 unless that would put the hand over 21, then 1. A "soft" total coun
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from shared.cards import BJ_VALUE
 
@@ -25,7 +25,7 @@ def hand_total(cards: Iterable[int]) -> tuple[int, bool]:
     return hard, False
 
 
-def is_blackjack(cards: tuple[int, ...] | list[int]) -> bool:
+def is_blackjack(cards: Sequence[int]) -> bool:
     """An ace and a ten-value card as the first two cards (633a.1 "Blackjack").
 
     Callers decide whether the hand is an initial hand: 21 after a split is not Blackjack.

@@ -64,9 +64,23 @@ class BlackjackRules:
 
     offers: Mapping[str, SideWagerOffer] = field(init=False, repr=False, compare=False)
     """The side wagers by name (derived from ``side_wagers``)."""
+    quick_limits: Mapping[str, tuple[int, int, int, bool]] = field(
+        init=False, repr=False, compare=False
+    )
+    """Per wager name (the main wager included): minimum, maximum, unit and whether it needs
+    the Blackjack wager, for wagers with no other limit; the engine accepts a wager within
+    these at once and sends anything else through the full check, which explains a refusal."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "offers", {o.wager.name: o for o in self.side_wagers})
+        main = self.main_limits
+        quick = {"blackjack": (main.minimum, main.maximum, main.unit, False)}
+        for offer in self.side_wagers:
+            wager, limits = offer.wager, offer.limits
+            if not wager.fixed_amounts and wager.max_multiple_of_main is None:
+                needs_main = "blackjack" in wager.requires
+                quick[wager.name] = (limits.minimum, limits.maximum, limits.unit, needs_main)
+        object.__setattr__(self, "quick_limits", quick)
 
     def side_wager(self, name: str) -> SideWagerOffer | None:
         return self.offers.get(name)

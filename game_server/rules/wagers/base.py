@@ -12,8 +12,9 @@ selected in the Rules Submission, and the limits.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import NamedTuple
 
 from game_server.rules.limits import WagerLimits
 from shared.cards import Card
@@ -53,16 +54,19 @@ class Paytable:
 
     name: str
     lines: tuple[PaytableLine, ...]
+    _by_name: Mapping[str, PaytableLine] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_name", {line.name: line for line in self.lines})
 
     def line(self, name: str) -> PaytableLine:
-        for line in self.lines:
-            if line.name == name:
-                return line
-        raise KeyError(f"{self.name} has no line {name!r}")
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise KeyError(f"{self.name} has no line {name!r}") from None
 
 
-@dataclass(frozen=True, slots=True)
-class SideWagerContext:
+class SideWagerContext(NamedTuple):
     """The cards a side wager is evaluated on, at its settlement moment.
 
     Attributes:

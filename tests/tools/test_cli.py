@@ -1,0 +1,152 @@
+"""The ``etg`` command: sim, demo, bench and how errors reach the operator."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from game_server.config import example_config_path
+from tools.bench import BenchSizes, format_bench, run_bench
+from tools.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def _config(tmp_path: Path, old: str, new: str) -> Path:
+    """The example config with one piece of text replaced, written to ``tmp_path``."""
+    text = example_config_path().read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "table.toml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return path
+
+
+def test_sim_json_has_exactly_the_documented_shape(runner: CliRunner) -> None:
+    """--json prints rounds and, per wager, wagered, paid, rtp, ci95 and line counts."""
+    result = runner.invoke(main, ["sim", "--rounds", "300", "--seats", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data) == {"rounds", "wagers"}
+    assert data["rounds"] == 300
+    assert set(data["wagers"]) == {"blackjack", "lucky_aces"}
+    for stats in data["wagers"].values():
+        assert set(stats) == {"wagered", "paid", "rtp", "ci95", "lines"}
+        assert isinstance(stats["wagered"], int) and isinstance(stats["paid"], int)
+        assert stats["rtp"] == pytest.approx(stats["paid"] / stats["wagered"])
+        low, high = stats["ci95"]
+        assert low <= stats["rtp"] <= high
+        assert all(isinstance(n, int) for n in stats["lines"].values())
+    assert data["wagers"]["lucky_aces"]["wagered"] == 300 * 2 * 100
+
+
+def test_sim_is_the_same_with_one_or_two_workers(runner: CliRunner) -> None:
+    """A seed gives the same figures with --workers 1 and 2 (2,000 rounds in 4 chunks)."""
+    args = ["sim", "--rounds", "2000", "--seats", "3", "--seed", "11", "--chunk-rounds", "500"]
+    one = runner.invoke(main, [*args, "--workers", "1", "--json"])
+    two = runner.invoke(main, [*args, "--workers", "2", "--json"])
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    assert json.loads(one.stdout) == json.loads(two.stdout)
+    again = runner.invoke(main, [*args, "--json"])
+    assert again.stdout == one.stdout
+
+
+def test_sim_prints_an_aligned_table_with_money(runner: CliRunner) -> None:
+    """The human report lists each wager with dollars and its RTP."""
+    result = runner.invoke(main, ["sim", "--rounds", "200", "--seats", "1", "--wager", "25"])
+    assert result.exit_code == 0, result.output
+    header = next(line for line in result.stdout.splitlines() if line.startswith("Wager"))
+    assert "RTP" in header and "95% CI" in header
+    row = next(line for line in result.stdout.splitlines() if line.startswith("blackjack "))
+    assert re.search(r"\$[\d,]+\.\d\d", row)
+    assert "lucky_aces: paytable lines" in result.stdout
+
+
+def test_demo_shows_cards_decisions_the_dealer_and_settlements(runner: CliRunner) -> None:
+    """Two rounds with no delay show the seats' cards, the dealer and settled lines."""
+    result = runner.invoke(
+        main, ["demo", "--rounds", "2", "--seats", "2", "--seed", "3", "--delay", "0"]
+    )
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "--- Round 1" in out and "--- Round 2" in out
+    assert re.search(r"^Seat 1: \S+ \S+ \(", out, re.MULTILINE)
+    assert re.search(r"^Dealer: \S+ \[hole card\]$", out, re.MULTILINE)
+    assert re.search(r"^Seat \d( hand \d)? Blackjack: .+, (pays|loses|\$)", out, re.MULTILINE)
+    assert re.search(r"^Seat \d Lucky Aces: .+, (pays|loses)", out, re.MULTILINE)
+    assert "Summary of 2 rounds" in out
+
+
+def test_demo_deals_fresh_certified_shoes_without_a_seed(runner: CliRunner) -> None:
+    """Without --seed the demo seeds its shoes from the OS entropy source."""
+    result = runner.invoke(main, ["demo", "--rounds", "1", "--delay", "0"])
+    assert result.exit_code == 0, result.output
+    assert "fresh certified shoes" in result.stdout
+
+
+def test_a_bad_rules_submission_exits_2_with_one_line_per_problem(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """Every problem of the config is one line on stderr, no traceback, exit status 2."""
+    path = _config(tmp_path, "cut_card = 234", "cut_card = 20")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("decision_seconds = 15", "decision_seconds = 1"),
+        encoding="utf-8",
+    )
+    result = runner.invoke(main, ["sim", "--config", str(path), "--rounds", "10"])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 2
+    assert any("table.cut_card" in line for line in lines)
+    assert any("timers.decision_seconds" in line for line in lines)
+    assert all(line.startswith("etg: error: ") for line in lines)
+    assert "Traceback" not in result.stderr
+    assert result.stdout == ""
+
+
+def test_a_missing_config_file_exits_2(runner: CliRunner, tmp_path: Path) -> None:
+    """A config path that does not exist is reported, not raised."""
+    result = runner.invoke(main, ["demo", "--config", str(tmp_path / "none.toml")])
+    assert result.exit_code == 2
+    assert "cannot read the Rules Submission" in result.stderr
+
+
+def test_more_seats_than_the_table_has_is_refused(runner: CliRunner, tmp_path: Path) -> None:
+    """--seats beyond the Rules Submission's seats exits 2 with the table's seat count."""
+    path = _config(tmp_path, "seats = 7", "seats = 3")
+    result = runner.invoke(main, ["sim", "--config", str(path), "--seats", "5"])
+    assert result.exit_code == 2
+    assert "has 3 seats" in result.stderr
+
+
+def test_python_dash_m_tools_runs_the_command() -> None:
+    """``python -m tools`` is the same ``etg`` command."""
+    done = subprocess.run(
+        [sys.executable, "-m", "tools", "--help"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    for command in ("sim", "demo", "bench"):
+        assert command in done.stdout
+
+
+def test_bench_runs_end_to_end_at_a_tiny_size() -> None:
+    """A smoke test: the benchmark returns its three figures and details (no timing checked)."""
+    figures = run_bench(BenchSizes(50, 20, 1), repeats=1)
+    assert set(figures) == {
+        "engine_vs_blackjack21",
+        "full_seat_rounds_per_s",
+        "shuffle_vs_systemrandom",
+        "details",
+    }
+    assert figures["details"]["full_seat"]["side_wagers"] == ["lucky_aces"]
+    assert "engine_vs_blackjack21" in format_bench(figures)

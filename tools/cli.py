@@ -1,0 +1,233 @@
+"""The ``etg`` command: one click group, one subcommand per job.
+
+Entry point: :func:`main` (the ``etg`` console script; ``python -m tools`` runs it too). This
+module only parses options and prints; the work is in :mod:`tools.sim` (the table driver and
+the simulator), :mod:`tools.demo` and :mod:`tools.bench`.
+
+A product error (a Rules Submission that does not load, a refused wager, a failed RNG health
+test) is printed to stderr as one line per problem, without a traceback, and the command
+exits with status 2, the status click uses for a usage error.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from game_server.config import (
+    ConfigError,
+    Shuffle,
+    TableConfig,
+    example_config_path,
+    load_config,
+)
+from shared.errors import ETGError, MoneyError
+from shared.money import parse_money
+
+#: Exit status of every refused command (bad options, a bad Rules Submission, ...).
+EXIT_ERROR = 2
+
+
+def _fail(lines: list[str]) -> NoReturn:
+    for line in lines:
+        click.echo(f"etg: error: {line}", err=True)
+    raise click.exceptions.Exit(EXIT_ERROR)
+
+
+def error_lines(exc: ETGError) -> list[str]:
+    """One line per problem of a product error, for stderr.
+
+    Args:
+        exc: The error.
+
+    Returns:
+        ``"source: problem"`` per problem of a :class:`ConfigError`; otherwise the message's
+        non-empty lines.
+    """
+    if isinstance(exc, ConfigError):
+        return [f"{exc.source}: {problem}" for problem in exc.problems]
+    return [line.strip() for line in str(exc).splitlines() if line.strip()] or [repr(exc)]
+
+
+class _Etg(click.Group):
+    """The group that turns product errors into messages and exit status 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ETGError as exc:
+            _fail(error_lines(exc))
+
+
+@click.group(cls=_Etg, context_settings={"help_option_names": ["-h", "--help"]})
+def main() -> None:
+    """Fully automated electronic table games: operator and investigator tools."""
+
+
+def _load(path: Path | None) -> TableConfig:
+    return load_config(example_config_path() if path is None else path)
+
+
+def _check_seats(config: TableConfig, seats: int) -> None:
+    if seats > config.rules.seats:
+        raise click.BadParameter(
+            f"the table {config.table_id} has {config.rules.seats} seats, not {seats}",
+            param_hint="'--seats'",
+        )
+
+
+def _money(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        return parse_money(value)
+    except MoneyError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+_CONFIG = click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The table's Rules Submission (TOML). Default: the example fully automated table.",
+)
+
+
+@main.command()
+@_CONFIG
+@click.option("--rounds", type=click.IntRange(min=1), default=100_000, show_default=True)
+@click.option("--seats", type=click.IntRange(1, 7), default=7, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True, help="Simulation seed.")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes; the result does not depend on it.",
+)
+@click.option(
+    "--chunk-rounds",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Rounds per chunk (each chunk is its own table and shoes). Default 10,000. "
+    "Changing it changes the result for a seed.",
+)
+@click.option(
+    "--wager",
+    callback=_money,
+    default=None,
+    help="Blackjack wager in dollars, e.g. 25.00. Default: the table minimum.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def sim(
+    config_path: Path | None,
+    rounds: int,
+    seats: int,
+    seed: int,
+    workers: int,
+    chunk_rounds: int | None,
+    wager: int | None,
+    as_json: bool,
+) -> None:
+    """Play many rounds with basic strategy and report the return to player of each wager.
+
+    Every seat places the main wager and every side wager the table offers, at its minimum.
+    The result depends only on the config, --rounds, --seats, --seed, --wager and
+    --chunk-rounds, not on --workers.
+    """
+    from tools.sim import CHUNK_ROUNDS, SimSpec, format_report, run_sim
+
+    config = _load(config_path)
+    _check_seats(config, seats)
+    spec = SimSpec(
+        rules=config.rules,
+        every_round=config.shuffle is Shuffle.EVERY_ROUND,
+        cut_card=config.cut_card,
+        seats=seats,
+        seed=seed,
+        rounds=rounds,
+        chunk_rounds=chunk_rounds or CHUNK_ROUNDS,
+        main_wager=wager,
+        table_id=f"sim-{config.table_id}",
+    )
+    show_progress = not as_json and sys.stderr.isatty() and rounds > spec.chunk_rounds
+    if show_progress:
+        with click.progressbar(length=rounds, label="Simulating", file=sys.stderr) as bar:
+            result = run_sim(spec, workers, progress=bar.update)
+    else:
+        result = run_sim(spec, workers)
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+        return
+    title = (
+        f"{rounds:,} rounds at {seats} seat{'s' * (seats != 1)} of {config.table_id} "
+        f"({config.rules.decks} decks, {config.shuffle.value}), basic strategy, seed {seed}"
+    )
+    click.echo(format_report(result, title))
+
+
+@main.command()
+@_CONFIG
+@click.option("--rounds", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--seats", type=click.IntRange(1, 7), default=3, show_default=True)
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="Deal deterministic test shoes from this seed. Default: fresh certified shoes "
+    "seeded from the OS entropy source.",
+)
+@click.option(
+    "--delay",
+    type=click.FloatRange(min=0),
+    default=0.25,
+    show_default=True,
+    help="Seconds between two lines of the table's story.",
+)
+def demo(config_path: Path | None, rounds: int, seats: int, seed: int | None, delay: float) -> None:
+    """A simulated table in the console: bots on every seat, every card and settlement shown."""
+    from tools.demo import run_demo
+
+    config = _load(config_path)
+    _check_seats(config, seats)
+    run_demo(config, rounds=rounds, seats=seats, seed=seed, delay=delay, echo=click.echo)
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option(
+    "--repeats",
+    type=click.IntRange(min=1),
+    default=7,
+    show_default=True,
+    help="Interleaved repetitions of each measurement; the figures are medians.",
+)
+@click.option(
+    "--quick",
+    is_flag=True,
+    help="Fewer rounds per measurement (a rough figure in a few seconds).",
+)
+def bench(as_json: bool, repeats: int, quick: bool) -> None:
+    """Measure the engine, a full table and the shuffle against their peers (no pass/fail)."""
+    from tools.bench import BenchSizes, format_bench, run_bench
+
+    sizes = BenchSizes.quick() if quick else BenchSizes()
+    progress = None if as_json or not sys.stderr.isatty() else _progress_to_stderr
+    figures = run_bench(sizes, repeats=repeats, progress=progress)
+    if as_json:
+        click.echo(json.dumps(figures))
+    else:
+        click.echo(format_bench(figures))
+
+
+def _progress_to_stderr(text: str) -> None:
+    click.echo(text, err=True)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main(prog_name="etg")

@@ -1,0 +1,652 @@
+"""The table driver and the Blackjack simulator behind ``etg sim``.
+
+:class:`TableDriver` is the ONE place outside the live table that plays rounds: ``etg sim``,
+``etg demo`` and ``etg bench`` all drive the pure engine
+(:class:`~game_server.rules.blackjack.round.BlackjackRound`) through it, so no tool keeps its
+own copy of the rules (STYLE.md "One place per concern"). A round places the main wager and
+every side wager the table offers on each seat, deals, answers insurance, plays each hand
+with a strategy (basic strategy by default) that is told what the engine allows, and returns
+every event the engine produced.
+
+:func:`run_sim` plays many rounds in fixed chunks (:data:`CHUNK_ROUNDS`); each chunk has its
+own table id and therefore its own shoes, so the result for a seed is the same whatever the
+number of worker processes. :class:`SimResult` holds exact integer totals per wager; the
+return to player and its 95% confidence interval are computed from them (see
+:meth:`WagerStats.ci95`).
+
+Entry points: :class:`TableDriver`, :func:`run_sim`, :func:`format_report`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from game_server.rng.entropy import EntropySource
+from game_server.rng.shoe import Shoe, ShoeSeed
+from game_server.rules.blackjack.actions import Action
+from game_server.rules.blackjack.events import (
+    BLACKJACK,
+    DOUBLE,
+    INSURANCE,
+    WagerPlaced,
+    WagerSettled,
+)
+from game_server.rules.blackjack.round import BlackjackRound, Phase
+from game_server.rules.blackjack.rules import BlackjackRules
+from game_server.rules.blackjack.strategy import BasicStrategy
+from shared.cards import BJ_VALUE
+from shared.money import format_money
+
+#: Rounds per chunk of a simulation. Each chunk is a separate table (its own table id and
+#: shoes), so a result depends on the seed and the chunk size, never on the worker count.
+CHUNK_ROUNDS = 10_000
+
+#: Two-sided 95% normal quantile.
+Z95 = 1.959963984540054
+
+_HIT, _STAND, _DOUBLE, _SPLIT = Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT
+_PLAYING, _INSURANCE = Phase.PLAYING, Phase.INSURANCE
+
+
+class Dealable(Protocol):
+    """What the driver needs of a shoe: the engine's ``CardSource`` plus ``needs_shuffle``."""
+
+    @property
+    def position(self) -> int: ...
+
+    @property
+    def needs_shuffle(self) -> bool: ...
+
+    def draw(self) -> Any: ...
+
+
+#: Makes shoe number ``n`` of a table (0, 1, 2, ...).
+ShoeFactory = Callable[[int], Dealable]
+
+
+class Strategy(Protocol):
+    """How a simulated player decides: :class:`BasicStrategy`'s interface."""
+
+    def decide(
+        self,
+        total: int,
+        soft: bool,
+        pair_value: int,
+        dealer_up_value: int,
+        can_double: bool,
+        can_split: bool,
+        can_surrender: bool,
+    ) -> Action: ...
+
+    def take_insurance(self) -> bool: ...
+
+
+def seeded_shoes(decks: int, cut_card: int | None, seed: int, table_id: str) -> ShoeFactory:
+    """Deterministic certified shoes for simulations (:meth:`ShoeSeed.from_test_seed`).
+
+    Args:
+        decks: Decks per shoe.
+        cut_card: Where the cut card lies, or None for a new shoe every round.
+        seed: The simulation seed.
+        table_id: Personalizes each shoe's DRBG together with the shoe number.
+
+    Returns:
+        A factory of shoe number -> :class:`~game_server.rng.shoe.Shoe`.
+    """
+
+    def make(shoe_number: int) -> Shoe:
+        return Shoe(decks, ShoeSeed.from_test_seed(seed, table_id, shoe_number), cut_card=cut_card)
+
+    return make
+
+
+def fresh_shoes(
+    decks: int, cut_card: int | None, table_id: str, entropy: EntropySource | None = None
+) -> ShoeFactory:
+    """Production shoes: each seeded with fresh, health-tested OS entropy (ShoeSeed.fresh).
+
+    Args:
+        decks: Decks per shoe.
+        cut_card: Where the cut card lies, or None for a new shoe every round.
+        table_id: Personalizes each shoe's DRBG together with the shoe number.
+        entropy: The entropy source; a new :class:`EntropySource` over ``os.urandom`` if None.
+
+    Returns:
+        A factory of shoe number -> :class:`~game_server.rng.shoe.Shoe`.
+    """
+    source = EntropySource() if entropy is None else entropy
+
+    def make(shoe_number: int) -> Shoe:
+        return Shoe(decks, ShoeSeed.fresh(source, table_id, shoe_number), cut_card=cut_card)
+
+    return make
+
+
+def table_wagers(rules: BlackjackRules, main_wager: int | None = None) -> dict[str, int]:
+    """The wagers a simulated seat places: the main wager and every offered side wager.
+
+    Args:
+        rules: The table's rules.
+        main_wager: The Blackjack wager in cents; the table minimum if None.
+
+    Returns:
+        ``{wager name: cents}``: each side wager at its minimum (its smallest fixed amount
+        for a fixed-amount wager), capped at its multiple of the main wager if it has one.
+        The engine verifies every amount when the wagers are placed.
+    """
+    main = rules.main_limits.minimum if main_wager is None else main_wager
+    wagers = {BLACKJACK: main}
+    for offer in rules.side_wagers:
+        wager = offer.wager
+        amount = min(wager.fixed_amounts) if wager.fixed_amounts else offer.limits.minimum
+        wagers[wager.name] = amount
+    return wagers
+
+
+class TableDriver:
+    """Plays whole rounds of a table through the engine, with bots on every seat.
+
+    The driver owns the shoe: with ``every_round`` a new shoe is made for every round; otherwise
+    the shoe deals round after round until it says ``needs_shuffle`` at the start of a round
+    (the cut card came out), then the next shoe number is made.
+
+    Args:
+        rules: The table's rules (the engine's input).
+        shoes: Makes shoe number ``n``.
+        seats: How many seats play (seats 1..``seats``).
+        strategy: How the bots decide; :class:`BasicStrategy` for ``rules`` if None.
+        every_round: New shoe every round (the Rules Submission's "every-round" shuffle).
+        main_wager: The Blackjack wager in cents; the table minimum if None.
+        side_wagers: Whether to place every side wager the table offers.
+
+    Raises:
+        ValueError: ``seats`` is not within the table's 1..``rules.seats``.
+    """
+
+    __slots__ = (
+        "_decide",
+        "_insure",
+        "_shoe",
+        "every_round",
+        "rounds",
+        "rules",
+        "seats",
+        "shoe_number",
+        "shoes",
+        "strategy",
+        "wagers",
+    )
+
+    def __init__(
+        self,
+        rules: BlackjackRules,
+        shoes: ShoeFactory,
+        seats: int,
+        strategy: Strategy | None = None,
+        *,
+        every_round: bool = False,
+        main_wager: int | None = None,
+        side_wagers: bool = True,
+    ) -> None:
+        if not 1 <= seats <= rules.seats:
+            raise ValueError(f"this table has seats 1..{rules.seats}; cannot play {seats} seats")
+        self.rules = rules
+        self.shoes = shoes
+        self.seats = tuple(range(1, seats + 1))
+        self.strategy: Strategy = BasicStrategy(rules) if strategy is None else strategy
+        self.every_round = every_round
+        wagers = table_wagers(rules, main_wager)
+        self.wagers = wagers if side_wagers else {BLACKJACK: wagers[BLACKJACK]}
+        #: Rounds played so far.
+        self.rounds = 0
+        #: Number of the shoe in use (-1 before the first round).
+        self.shoe_number = -1
+        self._shoe: Dealable | None = None
+        self._decide = self.strategy.decide
+        self._insure = self.strategy.take_insurance()
+
+    @property
+    def shoe(self) -> Dealable | None:
+        """The shoe in use (None before the first round)."""
+        return self._shoe
+
+    def _next_shoe(self) -> Dealable:
+        self.shoe_number += 1
+        shoe = self._shoe = self.shoes(self.shoe_number)
+        return shoe
+
+    def play_round(self) -> list[Any]:
+        """Play one round from the wagers to the last settlement.
+
+        Returns:
+            Every event the engine produced, in order.
+        """
+        shoe = self._shoe
+        if shoe is None or self.every_round or shoe.needs_shuffle:
+            shoe = self._next_shoe()
+        game = BlackjackRound(self.rules)
+        events: list[Any] = []
+        extend = events.extend
+        place = game.place_wagers
+        wagers = self.wagers  # the engine copies the amounts: one dict serves every seat
+        for seat in self.seats:
+            extend(place(seat, wagers))
+        extend(game.deal(shoe))
+        if game.phase is _INSURANCE:
+            self._answer_insurance(game, extend)
+        if game.phase is _PLAYING:
+            self._play_hands(game, extend)
+        self.rounds += 1
+        return events
+
+    def _answer_insurance(self, game: BlackjackRound, extend: Callable[[Any], None]) -> None:
+        for seat in game.pending_insurance:
+            if self._insure and game.can_take_even_money(seat):
+                extend(game.take_even_money(seat))
+            elif self._insure and game.can_insure(seat):
+                extend(game.insure(seat, game.seats[seat].wagers[BLACKJACK] // 2))
+            else:
+                extend(game.decline_insurance(seat))
+
+    def _play_hands(self, game: BlackjackRound, extend: Callable[[Any], None]) -> None:
+        """Decide and act until no hand is to act (the engine then plays the dealer).
+
+        The engine's ``can_double``/``can_split``/``can_surrender`` flags are asked lazily:
+        the strategy first decides as if all three were allowed, and only when it picks one of
+        those actions is the engine asked whether it is legal; if not, the strategy decides
+        again with that flag off. This gives exactly the decision the three flags asked up
+        front would give, because a flag of :meth:`BasicStrategy.decide` only ever decides
+        whether *its own* action is chosen, and it saves most of the engine's refusals (each
+        a raised exception) on the hot path.
+        """
+        decide = self._decide
+        up = BJ_VALUE[game.dealer[0]]
+        bj = BJ_VALUE
+        while True:
+            hand = game.to_act
+            if hand is None:
+                return
+            seat = hand.seat
+            index = hand.index
+            cards = hand.cards
+            pair = 0
+            if len(cards) == 2:
+                first = bj[cards[0]]
+                if first == bj[cards[1]]:
+                    pair = first
+            total = hand.total
+            soft = hand.soft
+            can_double = can_split = can_surrender = True
+            while True:
+                action = decide(total, soft, pair, up, can_double, can_split, can_surrender)
+                if action is _STAND:
+                    extend(game.stand(seat, index))
+                    break
+                if action is _HIT:
+                    extend(game.hit(seat, index))
+                    break
+                if action is _DOUBLE:
+                    if game.can_double(seat, index):
+                        extend(game.double(seat, index))
+                        break
+                    can_double = False
+                elif action is _SPLIT:
+                    if game.can_split(seat, index):
+                        extend(game.split(seat, index))
+                        break
+                    can_split = False
+                elif game.can_surrender(seat, index):
+                    extend(game.surrender(seat, index))
+                    break
+                else:
+                    can_surrender = False
+
+
+# ------------------------------------------------------------------------------- statistics
+
+
+@dataclass
+class WagerStats:
+    """Exact totals of one wager over a simulation.
+
+    One *placement* is one initial wager of a seat in a round. For ``"blackjack"`` the double
+    down and split additions of that seat's round belong to the same placement: they count in
+    ``wagered`` and ``paid`` but not in ``placed``. Money is in cents; ``paid`` is everything
+    returned to the player, stake included.
+
+    Attributes:
+        placed: Number of placements.
+        wagered: Cents wagered.
+        paid: Cents returned (stake included).
+        sum_w2: Sum over placements of (cents wagered)^2.
+        sum_p2: Sum over placements of (cents paid)^2.
+        sum_pw: Sum over placements of wagered * paid.
+        lines: Settlements per paytable line or rule line (for ``"blackjack"``: one per hand
+            on its Blackjack wager, so a double down counts once and a split hand once).
+    """
+
+    placed: int = 0
+    wagered: int = 0
+    paid: int = 0
+    sum_w2: int = 0
+    sum_p2: int = 0
+    sum_pw: int = 0
+    lines: Counter[str] = field(default_factory=Counter)
+
+    def add(self, wagered: int, paid: int) -> None:
+        """Count one placement that wagered and paid these cents."""
+        self.placed += 1
+        self.wagered += wagered
+        self.paid += paid
+        self.sum_w2 += wagered * wagered
+        self.sum_p2 += paid * paid
+        self.sum_pw += paid * wagered
+
+    def merge(self, other: WagerStats) -> None:
+        """Add another chunk's totals to these."""
+        self.placed += other.placed
+        self.wagered += other.wagered
+        self.paid += other.paid
+        self.sum_w2 += other.sum_w2
+        self.sum_p2 += other.sum_p2
+        self.sum_pw += other.sum_pw
+        self.lines.update(other.lines)
+
+    @property
+    def house_result(self) -> int:
+        """What the house kept, in cents (negative when the players won)."""
+        return self.wagered - self.paid
+
+    @property
+    def rtp(self) -> float:
+        """Return to player: cents paid per cent wagered."""
+        return self.paid / self.wagered if self.wagered else 0.0
+
+    def ci95(self) -> tuple[float, float] | None:
+        """A 95% confidence interval for the RTP, by the normal approximation.
+
+        The RTP is a ratio estimator ``R = sum(p_i) / sum(w_i)`` over placements ``i`` (``w``
+        the cents a placement wagered, doubles and splits included, ``p`` what it paid). Its
+        standard error is taken from the per-placement net result linearized around ``R``,
+        ``d_i = p_i - R * w_i`` (the delta method): ``se = sqrt(var(d) / n) / mean(w)``, and the
+        interval is ``R +- 1.96 se``. With a fixed wager and no doubles ``d_i`` is the net
+        result of the placement less its expected value, so ``se`` is the familiar standard
+        deviation of the net result per initial wager over ``sqrt(n)``, relative to the wager.
+        Rounds are independent apart from sharing a shoe, which the interval ignores.
+
+        Returns:
+            ``(low, high)``, or None with fewer than two placements.
+        """
+        n = self.placed
+        if n < 2 or not self.wagered:
+            return None
+        r = self.paid / self.wagered
+        ss = self.sum_p2 - 2 * r * self.sum_pw + r * r * self.sum_w2
+        variance = max(ss, 0.0) / (n - 1)
+        se = math.sqrt(variance / n) / (self.wagered / n)
+        return (r - Z95 * se, r + Z95 * se)
+
+
+@dataclass
+class SimResult:
+    """What a simulation measured: rounds played and :class:`WagerStats` per wager name."""
+
+    rounds: int = 0
+    wagers: dict[str, WagerStats] = field(default_factory=dict)
+
+    def merge(self, other: SimResult) -> None:
+        """Add another chunk's result (chunks are merged in chunk order)."""
+        self.rounds += other.rounds
+        for name, stats in other.wagers.items():
+            self.wagers.setdefault(name, WagerStats()).merge(stats)
+
+    def ordered(self) -> list[tuple[str, WagerStats]]:
+        """``(name, stats)`` per wager: Blackjack, then insurance, then side wagers by name."""
+        rank = {BLACKJACK: 0, INSURANCE: 1}
+        return sorted(self.wagers.items(), key=lambda item: (rank.get(item[0], 2), item[0]))
+
+    @property
+    def wagered(self) -> int:
+        """Cents wagered on every wager."""
+        return sum(s.wagered for s in self.wagers.values())
+
+    @property
+    def paid(self) -> int:
+        """Cents returned on every wager."""
+        return sum(s.paid for s in self.wagers.values())
+
+    @property
+    def house_result(self) -> int:
+        """Cents the house kept."""
+        return self.wagered - self.paid
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` document: rounds, and per wager its totals, RTP, CI and line counts."""
+        wagers: dict[str, Any] = {}
+        for name, stats in self.ordered():
+            ci = stats.ci95()
+            wagers[name] = {
+                "wagered": stats.wagered,
+                "paid": stats.paid,
+                "rtp": stats.rtp,
+                "ci95": None if ci is None else [ci[0], ci[1]],
+                "lines": dict(sorted(stats.lines.items(), key=lambda kv: (-kv[1], kv[0]))),
+            }
+        return {"rounds": self.rounds, "wagers": wagers}
+
+
+def tally(events: Iterable[Any], result: SimResult) -> None:
+    """Add one round's events to ``result``.
+
+    Every wager is grouped per seat: the double down and split wagers of a seat go with its
+    ``"blackjack"`` placement, every other wager (insurance, each side wager) is its own.
+    """
+    round_totals: dict[tuple[int, str], list[int]] = {}
+    stats = result.wagers
+    for event in events:
+        kind = type(event)
+        if kind is WagerSettled:
+            name = event.wager
+            group = BLACKJACK if name == DOUBLE else name
+            round_totals[event.seat, group][1] += event.paid
+            if name != DOUBLE:
+                wager_stats = stats.get(group)
+                if wager_stats is None:
+                    wager_stats = stats[group] = WagerStats()
+                wager_stats.lines[event.line] += 1
+        elif kind is WagerPlaced:
+            name = event.wager
+            group = BLACKJACK if name == DOUBLE else name
+            key = (event.seat, group)
+            entry = round_totals.get(key)
+            if entry is None:
+                round_totals[key] = [event.amount, 0]
+            else:
+                entry[0] += event.amount
+    for (_seat, group), (wagered, paid) in round_totals.items():
+        wager_stats = stats.get(group)
+        if wager_stats is None:
+            wager_stats = stats[group] = WagerStats()
+        wager_stats.add(wagered, paid)
+    result.rounds += 1
+
+
+# ------------------------------------------------------------------------------- running
+
+
+@dataclass(frozen=True)
+class SimSpec:
+    """Everything one simulation needs; picklable so that worker processes can take chunks.
+
+    Attributes:
+        rules: The table's rules.
+        every_round: New shoe every round (else shuffle at the cut card).
+        cut_card: Where the cut card lies in a cut-card shoe.
+        seats: Seats played.
+        seed: The simulation seed.
+        rounds: Rounds in all.
+        chunk_rounds: Rounds per chunk.
+        main_wager: The Blackjack wager in cents; the table minimum if None.
+        table_id: Prefix of each chunk's table id (the chunk number is appended).
+    """
+
+    rules: BlackjackRules
+    every_round: bool
+    cut_card: int | None
+    seats: int
+    seed: int
+    rounds: int
+    chunk_rounds: int = CHUNK_ROUNDS
+    main_wager: int | None = None
+    table_id: str = "sim"
+
+    def chunks(self) -> list[tuple[int, int]]:
+        """``(chunk number, rounds)`` for every chunk, in order."""
+        size = self.chunk_rounds
+        full, rest = divmod(self.rounds, size)
+        out = [(k, size) for k in range(full)]
+        if rest:
+            out.append((full, rest))
+        return out
+
+    def driver(self, chunk: int) -> TableDriver:
+        """The table driver of chunk ``chunk``: its own table id, so its own shoes."""
+        cut = None if self.every_round else self.cut_card
+        shoes = seeded_shoes(self.rules.decks, cut, self.seed, f"{self.table_id}-{chunk}")
+        return TableDriver(
+            self.rules,
+            shoes,
+            self.seats,
+            every_round=self.every_round,
+            main_wager=self.main_wager,
+        )
+
+
+def run_chunk(spec: SimSpec, chunk: int, rounds: int) -> SimResult:
+    """Play one chunk and tally it (what a worker process runs)."""
+    driver = spec.driver(chunk)
+    play = driver.play_round
+    result = SimResult()
+    for _ in range(rounds):
+        tally(play(), result)
+    return result
+
+
+def _run_chunk_args(args: tuple[SimSpec, int, int]) -> SimResult:
+    return run_chunk(*args)
+
+
+def iter_chunks(spec: SimSpec, workers: int = 1) -> Iterator[SimResult]:
+    """Each chunk's result, in chunk order, computed by ``workers`` processes.
+
+    Args:
+        spec: The simulation.
+        workers: Worker processes; 1 runs every chunk in this process.
+
+    Yields:
+        One :class:`SimResult` per chunk, in chunk order whatever the worker count.
+    """
+    jobs = [(spec, chunk, rounds) for chunk, rounds in spec.chunks()]
+    if workers <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            yield _run_chunk_args(job)
+        return
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+        yield from pool.map(_run_chunk_args, jobs)
+
+
+def run_sim(
+    spec: SimSpec, workers: int = 1, progress: Callable[[int], None] | None = None
+) -> SimResult:
+    """Play ``spec.rounds`` rounds and merge the chunks in chunk order.
+
+    Args:
+        spec: The simulation.
+        workers: Worker processes.
+        progress: Called with the rounds of each finished chunk.
+
+    Returns:
+        The merged result; the same for a seed and chunk size whatever ``workers`` is.
+    """
+    total = SimResult()
+    for part in iter_chunks(spec, workers):
+        total.merge(part)
+        if progress is not None:
+            progress(part.rounds)
+    return total
+
+
+# ------------------------------------------------------------------------------- report
+
+
+def _percent(x: float) -> str:
+    return f"{100 * x:.3f}%"
+
+
+def _table(rows: Sequence[Sequence[str]], right: Sequence[bool]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    out = []
+    for row in rows:
+        cells = [
+            cell.rjust(w) if r else cell.ljust(w)
+            for cell, w, r in zip(row, widths, right, strict=True)
+        ]
+        out.append("  ".join(cells).rstrip())
+    return out
+
+
+def format_report(result: SimResult, title: str = "") -> str:
+    """The human report: one aligned row per wager, then the line frequencies of each.
+
+    Args:
+        result: The simulation result.
+        title: A first line (what was simulated), or empty.
+
+    Returns:
+        The report text, without a trailing newline.
+    """
+    lines = [title] if title else []
+    rows: list[list[str]] = [
+        ["Wager", "Placed", "Wagered", "Paid", "House result", "RTP", "95% CI"]
+    ]
+    for name, stats in result.ordered():
+        ci = stats.ci95()
+        rows.append(
+            [
+                name,
+                f"{stats.placed:,}",
+                format_money(stats.wagered),
+                format_money(stats.paid),
+                format_money(stats.house_result),
+                _percent(stats.rtp),
+                "n/a" if ci is None else f"{_percent(ci[0])} .. {_percent(ci[1])}",
+            ]
+        )
+    rows.append(
+        [
+            "all wagers",
+            "",
+            format_money(result.wagered),
+            format_money(result.paid),
+            format_money(result.house_result),
+            _percent(result.paid / result.wagered) if result.wagered else "n/a",
+            "",
+        ]
+    )
+    lines += _table(rows, (False, True, True, True, True, True, False))
+    for name, stats in result.ordered():
+        settled = sum(stats.lines.values())
+        lines.append("")
+        lines.append(f"{name}: paytable lines ({settled:,} settlements)")
+        line_rows = [
+            [f"  {line}", f"{count:,}", f"{100 * count / settled:.4f}%"]
+            for line, count in sorted(stats.lines.items(), key=lambda kv: (-kv[1], kv[0]))
+        ]
+        if line_rows:
+            lines += _table(line_rows, (False, True, True))
+    return "\n".join(lines)
