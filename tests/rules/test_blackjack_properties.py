@@ -146,8 +146,84 @@ def check_round(
             settled[key] = e.stake
     assert settled == placed
 
+    check_against_oracle(rules, events)
+
     rebuilt = replay(rules, events)
     assert rebuilt.phase is Phase.COMPLETE
     assert rebuilt.dealer == game.dealer
     for e in events:
         assert from_dict(loads(canonical_json(to_dict(e)))) == e
+
+
+def _total(cards: list[Any]) -> tuple[int, bool]:
+    """An independent count of a hand (not the engine's Hand): best total and softness."""
+    hard = sum(1 if c.rank == 14 else min(c.rank, 10) for c in cards)
+    if any(c.rank == 14 for c in cards) and hard + 10 <= 21:
+        return hard + 10, True
+    return hard, False
+
+
+def _natural(cards: list[Any]) -> bool:
+    ranks = sorted(min(c.rank, 10) if c.rank != 14 else 11 for c in cards)
+    return len(cards) == 2 and ranks == [10, 11]
+
+
+def check_against_oracle(rules: BlackjackRules, events: list[Any]) -> None:
+    """Rebuild every hand from the events alone and check the engine's decisions against
+    the rules written out independently: dealer Blackjack is an ace and a ten-value card;
+    the dealer draws below 17 (and on soft 17 under H17) and stops otherwise; insurance wins
+    exactly when the dealer has Blackjack; a hand settled against the dealer's total wins,
+    pushes or loses by comparing totals (633b.5(s), (t))."""
+    from game_server.rules.blackjack.events import CardDealt, Decision, RoundCompleted
+
+    hands: dict[tuple[int, int], list[Any]] = {}
+    dealer: list[Any] = []
+    pending_split: tuple[int, int] | None = None
+    moved: Any = None
+    for e in events:
+        if type(e) is CardDealt:
+            (dealer if e.seat == 0 else hands.setdefault((e.seat, e.hand), [])).append(e.card)
+        elif type(e) is Decision and e.action == "split":
+            pending_split = (e.seat, e.hand)
+            moved = hands[pending_split].pop()
+        elif type(e) is WagerPlaced and pending_split is not None:
+            hands[(e.seat, e.hand)] = [moved]
+            pending_split = None
+    completed = next(e for e in events if type(e) is RoundCompleted)
+    assert list(completed.dealer_cards) == dealer
+    dealer_total, _ = _total(dealer)
+    assert completed.dealer_total == dealer_total
+    dealer_bj = _natural(dealer[:2])
+    for i in range(2, len(dealer) + 1):
+        total, soft = _total(dealer[:i])
+        must_draw = total < 17 or (total == 17 and soft and rules.dealer_hits_soft_17)
+        if i < len(dealer):
+            assert must_draw, f"dealer drew on {total} ({dealer[:i]})"
+    for e in events:
+        if type(e) is not WagerSettled:
+            continue
+        if e.wager == "insurance":
+            assert (e.outcome == "won") == dealer_bj
+            continue
+        if e.line.startswith("Dealer Blackjack"):
+            assert dealer_bj, f"{e.line} without a dealer Blackjack ({dealer[:2]})"
+        if e.wager not in ("blackjack", "double") or e.line not in ("Win 1 to 1", "Loss", "Push"):
+            continue
+        cards = hands[(e.seat, e.hand)]
+        total, _ = _total(cards)
+        assert total <= 21
+        if dealer_bj:
+            assert (_natural(cards) and e.line == "Push") or (e.line == "Loss" and e.paid == 0)
+        elif dealer_total > 21 or total > dealer_total:
+            assert e.line == "Win 1 to 1" and e.paid == 2 * e.stake
+        elif total == dealer_total:
+            assert e.line == "Push" and e.paid == e.stake
+        else:
+            assert e.line == "Loss" and e.paid == 0
+    if not dealer_bj and len(dealer) == 2:
+        total, soft = _total(dealer)
+        live = any(
+            e.line in ("Win 1 to 1", "Loss", "Push") for e in events if type(e) is WagerSettled
+        )
+        if live:
+            assert not (total < 17 or (total == 17 and soft and rules.dealer_hits_soft_17))
