@@ -231,3 +231,13 @@ def _progress_to_stderr(text: str) -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     main(prog_name="etg")
+
+
+def _register_subgroups() -> None:
+    """Command groups that live in their own modules."""
+    from tools.rng_lab import rng
+
+    main.add_command(rng)
+
+
+_register_subgroups()

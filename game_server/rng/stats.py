@@ -83,13 +83,30 @@ def chi_square_test(
     Args:
         observed: counts per category.
         expected: expected counts (``None``: uniform).
-        dof: degrees of freedom; ``len(observed) - 1`` unless given. A table of counts whose
-            row and column totals are both fixed (card x position over many shuffles) has
-            ``(rows - 1) * (columns - 1)``.
+        dof: degrees of freedom; ``len(observed) - 1`` unless given. For a card x position
+            table of shuffles use :func:`permutation_table_test`, not this with
+            ``(n - 1)**2``: the statistic of such a table is not chi-square distributed.
     """
     statistic = chi_square_statistic(observed, expected)
     freedom = len(observed) - 1 if dof is None else dof
     return ChiSquareResult(statistic, freedom, chi_square_p_value(statistic, freedom))
+
+
+def permutation_table_test(counts: Sequence[int], n: int) -> ChiSquareResult:
+    """The card x position test over shuffles of ``n`` items: ``counts[item * n + position]``.
+
+    Each shuffle adds a whole permutation matrix (every row and column sum fixed), not ``n``
+    independent draws: the cells' covariance is ``P / (n - 1)`` with ``P`` the projection on
+    the doubly centred tables, of rank ``(n - 1)**2``. Pearson's statistic is therefore
+    ``n / (n - 1)`` times a chi-square with ``(n - 1)**2`` degrees of freedom (its mean is
+    ``n (n - 1)``, not ``(n - 1)**2``); the factor is undone before the p-value. Without it a
+    perfect shuffle is rejected several times too often (checked by simulation).
+    """
+    if len(counts) != n * n:
+        raise BadRange(f"a permutation table of {n} items has {n * n} cells, not {len(counts)}")
+    statistic = chi_square_statistic(counts) * (n - 1) / n
+    dof = (n - 1) ** 2
+    return ChiSquareResult(statistic, dof, chi_square_p_value(statistic, dof))
 
 
 def regularized_gamma_q(a: float, x: float) -> float:

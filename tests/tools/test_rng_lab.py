@@ -10,11 +10,13 @@ monkeypatching ``shutil.which``.
 from __future__ import annotations
 
 import hashlib
+import random
 import re
 import shutil
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -23,13 +25,14 @@ from click.testing import CliRunner
 
 import tools.rng_lab as rng_lab
 from game_server.rng import DrbgSelfTestFailed, HmacDrbg, Shoe, ShoeSeed
-from shared.cards import CARDS, parse_cards
+from shared.cards import CARDS, Card, parse_cards
 from tools.rng_lab import (
     INSTALL_HINT,
     RAW_LABEL,
     RNGTEST_MIN_BYTES,
     SEGMENT_BYTES,
     binomial_allowance,
+    card_position_section,
     five_card_order_section,
     rng,
 )
@@ -261,7 +264,7 @@ def test_report_chi_square_sections_always_run(
     assert _verdict(report, "5-card orders") == "PASS"
     positions = _section(report, "Card positions")
     assert "card_position_section(shuffles=520, seed=11)" in positions
-    assert "dof 2601" in positions and "```text" in positions
+    assert "dof 2601" in positions and "x 51/52" in positions and "```text" in positions
     orders = _section(report, "5-card orders")
     assert "orders seen: 120 of 120" in orders and "dof 119" in orders
     assert "HMAC_DRBG with SHA-256, NIST SP 800-90A Rev. 1" in report
@@ -372,6 +375,24 @@ def test_five_card_section_fails_a_biased_shuffle(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(rng_lab, "fisher_yates", naive)
     section = five_card_order_section(12_000, seed=1, entropy=None)
     assert section.verdict is rng_lab.Verdict.FAIL
+
+
+def test_card_position_section_fails_a_shuffle_that_misses_a_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The card-position test can fail: a shuffle that never moves the last card."""
+
+    def stuck(count: int, decks: int, **_: object) -> Iterator[tuple[Card, ...]]:
+        rnd = random.Random(5)
+        for _ in range(count):
+            order = list(CARDS[:51])
+            rnd.shuffle(order)
+            yield (*order, CARDS[51])
+
+    monkeypatch.setattr(rng_lab, "shoe_orders", stuck)
+    section = card_position_section(520, seed=1, entropy=None)
+    assert section.verdict is rng_lab.Verdict.FAIL
+    assert "(AS)" in section.reason
 
 
 @pytest.mark.parametrize("tool", ["ent", "rngtest"])
