@@ -240,9 +240,9 @@ def run_demo(
         events = driver.play_round()
         shoe = driver.shoe
         remaining = getattr(shoe, "remaining", None)
-        left = "" if remaining is None else f", {remaining} cards left"
+        left = "" if remaining is None else f", {remaining} cards left after it"
         echo("")
-        echo(f"--- Round {number} (shoe {driver.shoe_number}{left}) ---")
+        echo(f"--- Round {number} (shoe {driver.shoe_number + 1}{left}) ---")
         for line in narrator.round_lines(events):
             echo(line)
             if delay:
