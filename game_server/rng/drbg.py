@@ -454,28 +454,39 @@ class RandomStream:
         buf = self._buf
         pos = self._pos
         size = len(buf)
-        for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            k = i.bit_length()
-            if k > 16:
-                self._pos = pos
-                j = self.randbelow(n)
-                buf, pos, size = self._buf, self._pos, len(self._buf)
-            else:
-                n_bytes = (k + 7) >> 3
-                shift = (n_bytes << 3) - k
-                while True:
-                    if pos + n_bytes > size:  # the bytes straddle a block boundary
-                        self._pos = pos
-                        j = int.from_bytes(self._take(n_bytes), "big") >> shift
-                        buf, pos, size = self._buf, self._pos, len(self._buf)
-                    elif n_bytes == 1:
-                        j = buf[pos] >> shift
-                        pos += 1
-                    else:
-                        j = (buf[pos] << 8 | buf[pos + 1]) >> shift
-                        pos += 2
-                    if j < n:
-                        break
+        last = len(items) - 1
+        # Indices of 17 bits or more (lists over 65,536 items): the general path.
+        for i in range(last, 65535, -1):
+            self._pos = pos
+            j = self.randbelow(i + 1)
+            buf, pos, size = self._buf, self._pos, len(self._buf)
+            items[i], items[j] = items[j], items[i]
+        # Two-byte draws: i from 65535 down to 256 (k = 9..16 bits).
+        for i in range(min(last, 65535), 255, -1):
+            shift = 16 - i.bit_length()
+            while True:
+                if pos + 2 > size:  # the two bytes straddle a block boundary
+                    self._pos = pos
+                    j = int.from_bytes(self._take(2), "big") >> shift
+                    buf, pos, size = self._buf, self._pos, len(self._buf)
+                else:
+                    j = (buf[pos] << 8 | buf[pos + 1]) >> shift
+                    pos += 2
+                if j <= i:
+                    break
+            items[i], items[j] = items[j], items[i]
+        # One-byte draws: i from 255 down to 1 (k = 1..8 bits).
+        for i in range(min(last, 255), 0, -1):
+            shift = 8 - i.bit_length()
+            while True:
+                if pos >= size:
+                    self._pos = pos
+                    j = self._take(1)[0] >> shift
+                    buf, pos, size = self._buf, self._pos, len(self._buf)
+                else:
+                    j = buf[pos] >> shift
+                    pos += 1
+                if j <= i:
+                    break
             items[i], items[j] = items[j], items[i]
         self._pos = pos

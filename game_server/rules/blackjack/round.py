@@ -354,11 +354,8 @@ class BlackjackRound:
         state = self.seats.get(seat)
         if state is None:
             state = self.seats[seat] = Seat(seat)
-        out: list[Any] = []
-        for name, amount in wagers.items():
-            state.wagers[name] = amount
-            out.append(_new(WagerPlaced, (seat, 0, name, amount)))
-        return out
+        state.wagers.update(wagers)
+        return [_new(WagerPlaced, (seat, 0, name, amount)) for name, amount in wagers.items()]
 
     # ------------------------------------------------------------------- deal
 
@@ -533,7 +530,7 @@ class BlackjackRound:
         self.phase = Phase.PLAYING
         if self.dealer_blackjack is False:
             for hand in self._play:
-                if hand.blackjack and not hand.settled:
+                if hand.total == 21 and not hand.settled and hand.blackjack:
                     self._pay_blackjack(hand)
         self._advance()
 
@@ -821,7 +818,7 @@ class BlackjackRound:
             return
         self.hole_revealed = True
         hole = self.dealer[1]
-        self._out.append(HoleCardRevealed(hole, self._hole_position))
+        self._out.append(_new(HoleCardRevealed, (hole, self._hole_position)))
         self.dealer_blackjack = is_blackjack(self.dealer)
         self._settle_side_wagers(Moment.AFTER_HOLE_CARD)
 
@@ -940,7 +937,7 @@ class BlackjackRound:
         decks = self.rules.decks
         dealer = tuple(self.dealer)
         for seat, name, stake, offer in due:
-            context = SideWagerContext(seat.initial, dealer, decks)
+            context = _new(SideWagerContext, (seat.initial, dealer, decks))
             line = offer.wager.evaluate(context, offer.paytable)
             if line is None:
                 self._settle_seat(seat.number, name, stake, 0, LOST, LINE_NO_WIN)

@@ -62,7 +62,7 @@ def classify(cards: tuple[int, ...]) -> str | None:
     Only the highest line is paid: three aces of which two share a suit are "3 Aces", and
     "Same Suit" lines need every ace of the hand in one suit.
     """
-    ace_suits = [c & 3 for c in cards if c >= 48]
+    ace_suits = [c & 3 for c in cards if c >= 48]  # aces are the codes 48..51
     aces = len(ace_suits)
     if aces == 0:
         return None
@@ -78,7 +78,10 @@ def classify(cards: tuple[int, ...]) -> str | None:
 
 def evaluate(ctx: SideWagerContext, paytable: Paytable) -> PaytableLine | None:
     """633b.8(d): settle on the player's two cards and the dealer's two cards."""
-    name = classify(ctx.player_cards[:2] + ctx.dealer_cards[:2])
+    player, dealer = ctx.player_cards, ctx.dealer_cards
+    if player[0] < 48 and player[1] < 48 and dealer[0] < 48 and dealer[1] < 48:
+        return None  # no ace: the common case, decided without building the hand
+    name = classify((player[0], player[1], dealer[0], dealer[1]))
     return None if name is None else paytable.line(name)
 
 
