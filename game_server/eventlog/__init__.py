@@ -1,0 +1,116 @@
+"""The append-only, tamper-evident event log: the system of record of every table.
+
+Entry points:
+
+- :meth:`EventLog.create_or_open` -- the one writer: :meth:`EventLog.append` stores one
+  engine step in one transaction, :meth:`EventLog.checkpoint` signs the chain so far,
+  :meth:`EventLog.close` writes a shutdown checkpoint.
+- :meth:`EventLogReader.open` -- read-only streaming and recall queries.
+- :func:`verify_chain` -- recompute the whole chain and check every checkpoint.
+- :mod:`game_server.eventlog.chain` -- the exact hash-chain and checkpoint-message
+  definitions an independent verifier implements.
+- :class:`EventStore` / :class:`EventSource` -- the backend interfaces (SQLite today;
+  PostgreSQL later, DESIGN.md "Later, on paper now").
+
+Storage is SQLite through sqlite-utils: STRICT tables, WAL, ``synchronous=FULL``, named
+migrations, triggers that refuse UPDATE and DELETE (DESIGN.md "Event log"; see
+:mod:`game_server.eventlog.schema`).
+"""
+
+from game_server.eventlog.chain import (
+    CHAIN_FORMAT,
+    CHECKPOINT_DOMAIN,
+    GENESIS_HASH,
+    checkpoint_message,
+    entry_dict,
+    entry_text,
+    message_of,
+    next_hash,
+    plan_step,
+    row_hash,
+)
+from game_server.eventlog.errors import (
+    AppendRefused,
+    ChainBroken,
+    EventLogError,
+    LogClosed,
+    LogDamaged,
+    LogKeyError,
+    LogNotFound,
+    NotAnEventLog,
+    SchemaTooNew,
+    WriterConflict,
+)
+from game_server.eventlog.log import DEFAULT_TAIL, ROUND_CLOSE, SHUTDOWN, EventLog
+from game_server.eventlog.reader import EventLogReader
+from game_server.eventlog.records import (
+    ChainHead,
+    Checkpoint,
+    Clock,
+    EventRow,
+    NewEvent,
+    RoundSpan,
+    StoredEvent,
+    format_time,
+    parse_time,
+    system_clock,
+)
+from game_server.eventlog.schema import (
+    APPLICATION_ID,
+    MIGRATIONS,
+    PRODUCT,
+    SCHEMA_VERSION,
+    TRIGGERS,
+)
+from game_server.eventlog.sqlite_store import SqliteEventStore
+from game_server.eventlog.store import EventSource, EventStore
+from game_server.eventlog.verify import ChainProblem, ChainReport, verify_chain
+
+__all__ = [
+    "APPLICATION_ID",
+    "CHAIN_FORMAT",
+    "CHECKPOINT_DOMAIN",
+    "DEFAULT_TAIL",
+    "GENESIS_HASH",
+    "MIGRATIONS",
+    "PRODUCT",
+    "ROUND_CLOSE",
+    "SCHEMA_VERSION",
+    "SHUTDOWN",
+    "TRIGGERS",
+    "AppendRefused",
+    "ChainBroken",
+    "ChainHead",
+    "ChainProblem",
+    "ChainReport",
+    "Checkpoint",
+    "Clock",
+    "EventLog",
+    "EventLogError",
+    "EventLogReader",
+    "EventRow",
+    "EventSource",
+    "EventStore",
+    "LogClosed",
+    "LogDamaged",
+    "LogKeyError",
+    "LogNotFound",
+    "NewEvent",
+    "NotAnEventLog",
+    "RoundSpan",
+    "SchemaTooNew",
+    "SqliteEventStore",
+    "StoredEvent",
+    "WriterConflict",
+    "checkpoint_message",
+    "entry_dict",
+    "entry_text",
+    "format_time",
+    "message_of",
+    "next_hash",
+    "parse_time",
+    "plan_step",
+    "row_hash",
+    "system_clock",
+    "verify_chain",
+]

@@ -1,0 +1,375 @@
+"""The one writer of an event log: append engine steps, write signed checkpoints.
+
+Entry point: :meth:`EventLog.create_or_open`. The table calls :meth:`EventLog.append` with
+the events of one engine step and broadcasts only after it returns (save, then send); it
+calls :meth:`EventLog.checkpoint` (or passes ``checkpoint=`` to ``append``) at least at every
+round close, and :meth:`EventLog.close` at shutdown, which writes a ``"shutdown"``
+checkpoint.
+
+Example::
+
+    log = EventLog.create_or_open("data/table-1.db", load_signing_key("certs"), system_clock)
+    stored = log.append([NewEvent.from_record(e, table_id="T1", round_id=7) for e in step])
+    log.append(last_step, checkpoint="round-close")
+    log.close()
+
+The chain and checkpoint definitions are in :mod:`game_server.eventlog.chain`; this module is
+backend-free and runs on any :class:`~game_server.eventlog.store.EventStore`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Final
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from game_server import keys
+from game_server.eventlog.chain import checkpoint_message, message_of, plan_step, row_hash
+from game_server.eventlog.errors import (
+    AppendRefused,
+    ChainBroken,
+    LogClosed,
+    LogKeyError,
+)
+from game_server.eventlog.records import (
+    ChainHead,
+    Checkpoint,
+    Clock,
+    NewEvent,
+    StoredEvent,
+    format_time,
+)
+from game_server.eventlog.sqlite_store import SqliteEventStore
+from game_server.eventlog.store import EventStore
+
+#: Events whose chain is recomputed when a log is opened.
+DEFAULT_TAIL: Final = 1_000
+#: What a checkpoint reason may look like: lowercase words joined by dashes.
+REASON_PATTERN: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,63}\Z")
+#: The reason of the checkpoint :meth:`EventLog.close` writes.
+SHUTDOWN: Final = "shutdown"
+#: The reason the table uses at the end of every round.
+ROUND_CLOSE: Final = "round-close"
+
+
+def _signing_key(key: Ed25519PrivateKey | str | os.PathLike[str]) -> Ed25519PrivateKey:
+    if isinstance(key, Ed25519PrivateKey):
+        return key
+    if isinstance(key, str | os.PathLike):
+        try:
+            return keys.load_signing_key(key)
+        except keys.KeyFileError as exc:
+            raise LogKeyError(str(exc)) from exc
+    raise LogKeyError(
+        f"the log-signing key must be an Ed25519 private key or the path of its file, got "
+        f"{type(key).__name__}"
+    )
+
+
+class EventLog:
+    """The append-only, hash-chained, signed event log of one server (the only writer).
+
+    Not thread-safe: use it from the reactor thread. Every method either completes or
+    raises with nothing written.
+
+    Attributes:
+        store: The backend.
+    """
+
+    def __init__(
+        self,
+        store: EventStore,
+        signing_key: Ed25519PrivateKey,
+        clock: Clock,
+        *,
+        tail: int = DEFAULT_TAIL,
+    ) -> None:
+        """Take over an open store: check the key is the log's and verify the chain's tail.
+
+        Use :meth:`create_or_open` for the SQLite log; this constructor is the seam for
+        other backends.
+
+        Args:
+            store: An open backend.
+            signing_key: The log-signing key.
+            clock: Returns the current time as an aware datetime.
+            tail: How many of the last events to recompute and check.
+
+        Raises:
+            LogKeyError: the key is not an Ed25519 private key, or the log's checkpoints are
+                signed with another key.
+            ChainBroken: the last events do not chain to their stored hashes, the newest
+                checkpoint does not verify, or it covers events that are gone.
+        """
+        if not isinstance(signing_key, Ed25519PrivateKey):
+            raise LogKeyError(
+                f"the log-signing key must be an Ed25519 private key, got "
+                f"{type(signing_key).__name__}"
+            )
+        self.store = store
+        self._key = signing_key
+        self._public = signing_key.public_key()
+        self._key_id = keys.key_id(self._public)
+        self._clock = clock
+        self._closed = False
+        self._head = store.head()
+        self._last_checkpoint = store.last_checkpoint()
+        self._check_key()
+        self._check_tail(tail)
+
+    @classmethod
+    def create_or_open(
+        cls,
+        path: str | os.PathLike[str],
+        signing_key: Ed25519PrivateKey | str | os.PathLike[str],
+        clock: Clock,
+        *,
+        tail: int = DEFAULT_TAIL,
+    ) -> EventLog:
+        """Open the SQLite event log at ``path`` for appending, creating it if absent.
+
+        In order: the key is loaded (if a path was given); an existing file is checked to be
+        an event log of a known schema (nothing is written before that); WAL and
+        ``synchronous=FULL`` are set and pending migrations applied; the key is checked
+        against the newest checkpoint; the last ``tail`` events are recomputed.
+
+        Args:
+            path: The database file (its directory must exist).
+            signing_key: The Ed25519 log-signing key, or the key directory / key file to load
+                it from (:func:`game_server.keys.load_signing_key`).
+            clock: Returns the current time as an aware datetime; the server passes
+                :func:`~game_server.eventlog.records.system_clock`, tests a fake.
+            tail: How many of the last events to recompute on opening.
+
+        Raises:
+            LogKeyError: the key is missing, unreadable, exposed, malformed, or not the
+                log's.
+            NotAnEventLog: the file is not an event log (left unchanged).
+            SchemaTooNew: the log is newer than this code (left unchanged).
+            ChainBroken: the tail of the chain or the newest checkpoint does not check.
+            LogDamaged: SQLite cannot read the file.
+            ValueError: the clock returns naive datetimes.
+        """
+        key = _signing_key(signing_key)
+        format_time(clock())  # a clock that gives naive times fails here, before any file
+
+        def now() -> str:
+            return format_time(clock())
+
+        store = SqliteEventStore.open(Path(path), now)
+        try:
+            return cls(store, key, clock, tail=tail)
+        except BaseException:
+            store.close()
+            raise
+
+    def __enter__(self) -> EventLog:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @property
+    def head(self) -> ChainHead:
+        """The last sequence number and chain hash written."""
+        return self._head
+
+    @property
+    def log_id(self) -> str:
+        """The log's random id."""
+        return self.store.log_id
+
+    @property
+    def key_id(self) -> str:
+        """The fingerprint of the signing key."""
+        return self._key_id
+
+    @property
+    def last_checkpoint(self) -> Checkpoint | None:
+        """The newest checkpoint, or None."""
+        return self._last_checkpoint
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._closed
+
+    def _check_key(self) -> None:
+        cp = self._last_checkpoint
+        if cp is None:
+            return
+        if cp.key_id != self._key_id:
+            raise LogKeyError(
+                f"the log's checkpoints are signed with key {cp.key_id}, but the key given is "
+                f"{self._key_id}. Use this log's own log-signing key (certs/log-signing.key of "
+                "the server that wrote it); changing the signing key of a log is not supported."
+            )
+        try:
+            self._public.verify(bytes.fromhex(cp.signature), message_of(cp))
+        except (InvalidSignature, ValueError):
+            raise ChainBroken(
+                cp.seq,
+                f"the newest checkpoint #{cp.number} (seq {cp.seq}) does not verify with the log's "
+                "key: it was altered. Do not write to this log; run `etg verify` on a copy.",
+            ) from None
+
+    def _check_tail(self, count: int) -> None:
+        head = self._head
+        cp = self._last_checkpoint
+        if cp is not None and cp.seq > head.seq:
+            raise ChainBroken(
+                head.seq + 1,
+                f"the log is truncated: checkpoint #{cp.number} covers events up to seq {cp.seq}, "
+                f"but the log ends at seq {head.seq}. Do not write to this log; run `etg verify` "
+                "on a copy.",
+            )
+        rows = self.store.tail(count) if count > 0 else []
+        if rows:
+            first = rows[0][0]
+            prev = self.store.hash_at(first - 1)
+            if prev is None:
+                raise ChainBroken(first - 1, f"event {first - 1} is missing from the log")
+            expect = first
+            for row in rows:
+                seq = row[0]
+                if seq != expect:
+                    raise ChainBroken(expect, f"event {expect} is missing from the log (deleted)")
+                computed = row_hash(prev, row)
+                if computed != row[7]:
+                    raise ChainBroken(
+                        seq,
+                        f"event {seq} does not match its stored hash: the log was changed. Do not "
+                        "write to it; run `etg verify` on a copy.",
+                    )
+                if cp is not None and cp.seq == seq and cp.hash != computed:
+                    raise ChainBroken(
+                        seq, f"checkpoint #{cp.number} does not match the chain at seq {seq}"
+                    )
+                prev = computed
+                expect = seq + 1
+        if cp is not None and (not rows or cp.seq < rows[0][0]):
+            stored = self.store.hash_at(cp.seq)
+            if stored != cp.hash:
+                raise ChainBroken(
+                    cp.seq,
+                    f"checkpoint #{cp.number} does not match the stored hash at seq {cp.seq}",
+                )
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise LogClosed("the event log was closed; open it again to append")
+
+    def _now(self) -> str:
+        try:
+            return format_time(self._clock())
+        except ValueError as exc:
+            raise AppendRefused(f"the clock gave an unusable time: {exc}") from None
+
+    def _make_checkpoint(self, head: ChainHead, time: str, reason: str) -> Checkpoint:
+        if not isinstance(reason, str) or not REASON_PATTERN.match(reason):
+            raise ValueError(
+                f"a checkpoint reason is lowercase letters, digits and dashes, e.g. "
+                f"'round-close'; got {reason!r}"
+            )
+        number = (self._last_checkpoint.number if self._last_checkpoint else 0) + 1
+        message = checkpoint_message(
+            log_id=self.log_id,
+            number=number,
+            seq=head.seq,
+            hash=head.hash,
+            time=time,
+            reason=reason,
+            key_id=self._key_id,
+        )
+        signature = self._key.sign(message).hex()
+        return Checkpoint(
+            number, head.seq, head.hash, time, reason, self._key_id, signature, self.log_id
+        )
+
+    def append(
+        self, step: Sequence[NewEvent], *, checkpoint: str | None = None
+    ) -> list[StoredEvent]:
+        """Store the events of one engine step, in order, in ONE transaction.
+
+        Every event of the step gets the same time (one clock reading). When this returns,
+        the step is durable (synced to disk); when it raises, nothing of it was written and
+        the log is as before.
+
+        Args:
+            step: The step's events. An empty step writes nothing (but the checkpoint, if
+                asked for).
+            checkpoint: If given, also write a checkpoint with this reason covering the step,
+                in the same transaction (e.g. ``"round-close"`` with a round's last step).
+
+        Returns:
+            The stored events, with their sequence numbers, time and hashes.
+
+        Raises:
+            AppendRefused: an event cannot be encoded, the clock gave a naive time, or the
+                store failed (:class:`WriterConflict` if another process wrote to the log).
+            LogClosed: the log was closed.
+            ValueError: ``checkpoint`` is not a valid reason.
+        """
+        self._check_open()
+        if not step and checkpoint is None:
+            return []
+        time = self._now()
+        rows = plan_step(self._head, time, step)
+        head = ChainHead(rows[-1][0], rows[-1][7]) if rows else self._head
+        cp = self._make_checkpoint(head, time, checkpoint) if checkpoint is not None else None
+        self.store.write(self._head, rows, cp)
+        self._head = head
+        if cp is not None:
+            self._last_checkpoint = cp
+        from_row = StoredEvent.from_row
+        return [from_row(row) for row in rows]
+
+    def checkpoint(self, reason: str) -> Checkpoint:
+        """Write a signed checkpoint covering every event written so far.
+
+        Args:
+            reason: Why, e.g. ``"round-close"``, ``"shutdown"``, ``"hourly"``.
+
+        Returns:
+            The checkpoint.
+
+        Raises:
+            AppendRefused: the store failed; nothing was written.
+            LogClosed: the log was closed.
+            ValueError: ``reason`` is not lowercase letters, digits and dashes.
+        """
+        self._check_open()
+        cp = self._make_checkpoint(self._head, self._now(), reason)
+        self.store.write(self._head, (), cp)
+        self._last_checkpoint = cp
+        return cp
+
+    def close(self, checkpoint: bool = True) -> Checkpoint | None:
+        """Close the log; a clean shutdown first writes a ``"shutdown"`` checkpoint.
+
+        Idempotent. The store is closed even if the checkpoint fails (the error is raised).
+
+        Args:
+            checkpoint: Write the shutdown checkpoint.
+
+        Returns:
+            The shutdown checkpoint, or None.
+        """
+        if self._closed:
+            return None
+        try:
+            return self.checkpoint(SHUTDOWN) if checkpoint else None
+        finally:
+            self._closed = True
+            self.store.close()

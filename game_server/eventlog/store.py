@@ -1,0 +1,131 @@
+"""The two small interfaces a log backend implements: the writer's store and the reader.
+
+DESIGN.md "Later, on paper now": a floor outgrows one server and a central copy of every
+table's log moves to PostgreSQL. Everything above these interfaces (the chain, the signing,
+:class:`~game_server.eventlog.log.EventLog`, :func:`~game_server.eventlog.verify.verify_chain`,
+recall) is backend-free, so that step is a new class for each Protocol, not a rewrite.
+
+- :class:`EventStore`: what :class:`~game_server.eventlog.log.EventLog` (the one writer) needs.
+  The SQLite implementation is :class:`~game_server.eventlog.sqlite_store.SqliteEventStore`.
+- :class:`EventSource`: what readers, recall and verification need. The SQLite
+  implementation is :class:`~game_server.eventlog.reader.EventLogReader`.
+
+Rows cross these interfaces as plain tuples (:data:`~game_server.eventlog.records.EventRow`)
+because verification streams millions of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import Protocol
+
+from game_server.eventlog.records import (
+    ChainHead,
+    Checkpoint,
+    EventRow,
+    RoundSpan,
+    StoredEvent,
+)
+
+
+class EventStore(Protocol):
+    """The write side of a log backend. Exactly one process writes a log."""
+
+    @property
+    def log_id(self) -> str:
+        """The log's permanent random id (part of every checkpoint's signed message)."""
+        ...
+
+    def head(self) -> ChainHead:
+        """The last stored sequence number and hash (``(0, GENESIS_HASH)`` when empty)."""
+        ...
+
+    def hash_at(self, seq: int) -> str | None:
+        """The stored hash of event ``seq``; the genesis hash for 0; None if there is no such
+        event."""
+        ...
+
+    def tail(self, count: int) -> list[EventRow]:
+        """The last ``count`` events (fewer if the log is shorter), in sequence order."""
+        ...
+
+    def last_checkpoint(self) -> Checkpoint | None:
+        """The checkpoint with the highest number, or None."""
+        ...
+
+    def write(
+        self, expected: ChainHead, rows: Sequence[EventRow], checkpoint: Checkpoint | None
+    ) -> None:
+        """Store ``rows`` and then ``checkpoint`` (either may be empty) atomically and
+        durably: when this returns everything is on disk; when it raises nothing is.
+
+        Raises:
+            WriterConflict: the stored head is not ``expected`` (another writer).
+            AppendRefused: the backend refused or failed; nothing was written.
+        """
+        ...
+
+    def close(self) -> None:
+        """Release the backend; idempotent."""
+        ...
+
+
+class EventSource(Protocol):
+    """The read side of a log backend: streaming, recall queries, and what verification
+    needs. Never writes."""
+
+    @property
+    def log_id(self) -> str:
+        """The log's permanent random id."""
+        ...
+
+    def snapshot(self) -> AbstractContextManager[None]:
+        """A context in which every read sees the same state of the log (one read
+        transaction), even while the writer appends."""
+        ...
+
+    def max_seq(self) -> int:
+        """The highest sequence number stored (0 when empty)."""
+        ...
+
+    def row_batches(self, start_seq: int = 1, batch: int = 10_000) -> Iterator[list[EventRow]]:
+        """Raw rows from ``start_seq`` on in sequence order, ``batch`` at a time (the fast
+        path, used by verification)."""
+        ...
+
+    def iter_events(self, start_seq: int = 1, batch: int = 10_000) -> Iterator[StoredEvent]:
+        """Events from ``start_seq`` on, in sequence order."""
+        ...
+
+    def events_for_round(self, table_id: str, round_id: int) -> list[StoredEvent]:
+        """Every event of one round, in sequence order."""
+        ...
+
+    def iter_checkpoints(self) -> Iterator[Checkpoint]:
+        """Checkpoints in number order."""
+        ...
+
+    def checkpoints(self) -> list[Checkpoint]:
+        """Every checkpoint, in number order."""
+        ...
+
+    def recent_rounds(
+        self,
+        terminal: str | None = None,
+        table: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        limit: int = 10,
+    ) -> list[RoundSpan]:
+        """The most recent rounds matching the filters, newest first."""
+        ...
+
+    def triggers_present(self) -> dict[str, bool]:
+        """Each guard of the schema by name: True if present exactly as created."""
+        ...
+
+    def close(self) -> None:
+        """Release the backend; idempotent."""
+        ...
