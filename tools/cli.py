@@ -123,6 +123,21 @@ _CONFIG = click.option(
     default=None,
     help="Blackjack wager in dollars, e.g. 25.00. Default: the table minimum.",
 )
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write the complete event log of the rounds to this SQLite file, exactly as "
+    "the live table writes it (one worker; slower: every step is synced to disk).",
+)
+@click.option(
+    "--certs",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("certs"),
+    show_default=True,
+    help="With --log: the keys made by 'etg certs init' (log signing, shoe sealing).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def sim(
     config_path: Path | None,
@@ -132,6 +147,8 @@ def sim(
     workers: int,
     chunk_rounds: int | None,
     wager: int | None,
+    log_path: Path | None,
+    certs: Path,
     as_json: bool,
 ) -> None:
     """Play many rounds with basic strategy and report the return to player of each wager.
@@ -144,6 +161,9 @@ def sim(
 
     config = _load(config_path)
     _check_seats(config, seats)
+    if log_path is not None:
+        _logged_sim(config, log_path, certs, rounds, seats, seed, workers, wager, as_json)
+        return
     spec = SimSpec(
         rules=config.rules,
         every_round=config.shuffle is Shuffle.EVERY_ROUND,
@@ -169,6 +189,67 @@ def sim(
         f"({config.rules.decks} decks, {config.shuffle.value}), basic strategy, seed {seed}"
     )
     click.echo(format_report(result, title))
+
+
+def _logged_sim(
+    config: TableConfig,
+    log_path: Path,
+    certs: Path,
+    rounds: int,
+    seats: int,
+    seed: int,
+    workers: int,
+    wager: int | None,
+    as_json: bool,
+) -> None:
+    from tools.sim import SimResult, format_report, tally
+    from tools.simlog import logged_rounds, run_logged_sim
+
+    if workers != 1:
+        raise click.BadParameter("a log has one writer: use --workers 1 with --log")
+    if wager is not None:
+        raise click.BadParameter("--wager is not available with --log (the table minimum)")
+    if sys.stderr.isatty() and not as_json:
+        with click.progressbar(length=rounds, label="Simulating", file=sys.stderr) as bar:
+            run_logged_sim(
+                config,
+                log_path,
+                certs,
+                rounds=rounds,
+                seats=seats,
+                seed=seed,
+                progress=lambda done: bar.update(1),
+            )
+    else:
+        run_logged_sim(config, log_path, certs, rounds=rounds, seats=seats, seed=seed)
+    result = SimResult(rounds=rounds)
+    for events in logged_rounds(log_path):
+        tally(events, result)
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+        return
+    click.echo(format_report(result, f"{rounds:,} logged rounds at {seats} seats -> {log_path}"))
+
+
+@main.group()
+def certs() -> None:
+    """Keys and certificates of the table (never committed; private files mode 0600)."""
+
+
+@certs.command("init")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Replace keys that already exist (old logs then need the old public key to verify).",
+)
+def certs_init(directory: Path, force: bool) -> None:
+    """Create the log-signing key (Ed25519) and the shoe-sealing key (AES-256) in DIRECTORY."""
+    from game_server.keys import init_keys
+
+    made = init_keys(directory, force=force)
+    for path in (made.signing_key, made.public_key, made.sealing_key):
+        click.echo(f"wrote {path}")
 
 
 @main.command()

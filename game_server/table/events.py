@@ -1,0 +1,90 @@
+"""Event records of the table around the engine's: configuration, shoes, rounds, credits.
+
+Registered with :func:`game_server.rules.events.event` like the engine's records, so the log,
+recall and verification read them the same way. Money is integer cents.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from game_server.rules.events import event
+
+
+@event("table_opened")
+class TableOpened(NamedTuple):
+    """The table opened with this Rules Submission (``config`` is ``TableConfig.to_dict()``)."""
+
+    config: dict[str, Any]
+    config_hash: str
+    software: str
+
+
+@event("shoe_committed")
+class ShoeCommitted(NamedTuple):
+    """A new shoe, committed before its first card: SHA-256 of the card order and a salt, and
+    the seed material and salt sealed with AES-256-GCM (DESIGN.md "RNG and shoe").
+
+    ``cut_card`` is None when the shoe is replaced every round.
+    """
+
+    shoe: int
+    decks: int
+    cut_card: int | None
+    commitment: str
+    sealed_seed: str
+    key_id: str
+
+
+@event("shoe_revealed")
+class ShoeRevealed(NamedTuple):
+    """A retired shoe's seed material and salt in clear, so anyone can regenerate it."""
+
+    shoe: int
+    entropy_input: str
+    nonce: str
+    personalization: str
+    salt: str
+
+
+@event("round_started")
+class RoundStarted(NamedTuple):
+    """A round opened for wagers; ``seats``, ``terminals`` and ``balances`` pair each seat
+    with its terminal and that terminal's credits at the start of the round (game recall
+    shows the credits at the start and end of each game)."""
+
+    round: int
+    shoe: int
+    config_hash: str
+    seats: tuple[int, ...]
+    terminals: tuple[str, ...]
+    balances: tuple[int, ...]
+
+
+@event("round_closed")
+class RoundClosed(NamedTuple):
+    """Every wager of the round is settled: each seated terminal's credits at the end."""
+
+    round: int
+    terminals: tuple[str, ...]
+    balances: tuple[int, ...]
+
+
+@event("credits_in")
+class CreditsIn(NamedTuple):
+    """Credits added to a terminal's wallet (cash in, voucher in); ``balance`` after."""
+
+    terminal: str
+    amount: int
+    balance: int
+    reference: str
+
+
+@event("credits_out")
+class CreditsOut(NamedTuple):
+    """Credits paid out of a terminal's wallet (cash out, voucher out); ``balance`` after."""
+
+    terminal: str
+    amount: int
+    balance: int
+    reference: str

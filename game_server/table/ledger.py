@@ -1,0 +1,127 @@
+"""Wallets and meters as a fold over the log: the one definition of every balance.
+
+The live table, crash recovery and ``etg verify`` all fold the same events through
+:class:`Ledger`, so a wallet's balance is by construction the fold of the log (the [server]
+requirement "a wallet's balance always equals the fold of the log").
+
+Meters follow 58 Pa. Code 605a.5(d): coin in (every wager), coin out (what winning wagers
+paid), games played; per wager and per table; they are never reset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from game_server.rules.blackjack.events import RoundCompleted, WagerPlaced, WagerSettled
+from game_server.rules.errors import RulesError
+from game_server.table.events import CreditsIn, CreditsOut
+from shared.money import format_money
+
+
+class LedgerError(RulesError):
+    """The log implies an impossible balance (negative, or not the logged one)."""
+
+
+@dataclass
+class WagerMeter:
+    """Never-reset meters of one wager at one table."""
+
+    placed: int = 0
+    wagered: int = 0
+    settled: int = 0
+    paid: int = 0
+    won: int = 0
+
+
+@dataclass
+class Ledger:
+    """Wallet balances per terminal and meters, folded from events in log order."""
+
+    wallets: dict[str, int] = field(default_factory=dict)
+    meters: dict[str, WagerMeter] = field(default_factory=dict)
+    credits_in: int = 0
+    credits_out: int = 0
+    games_played: int = 0
+
+    def apply(self, terminal: str | None, ev: Any) -> None:
+        """Fold one event; ``terminal`` is the event's terminal in the log envelope."""
+        kind = type(ev)
+        if kind is WagerPlaced:
+            who = self._terminal(terminal, ev)
+            balance = self.wallets.get(who, 0) - ev.amount
+            if balance < 0:
+                raise LedgerError(
+                    f"terminal {who} wagered {format_money(ev.amount)} with only "
+                    f"{format_money(balance + ev.amount)} in credits"
+                )
+            self.wallets[who] = balance
+            meter = self._meter(ev.wager)
+            meter.placed += 1
+            meter.wagered += ev.amount
+        elif kind is WagerSettled:
+            who = self._terminal(terminal, ev)
+            self.wallets[who] = self.wallets.get(who, 0) + ev.paid
+            meter = self._meter(ev.wager)
+            meter.settled += ev.stake
+            meter.paid += ev.paid
+            if ev.paid > ev.stake:
+                meter.won += 1
+        elif kind is CreditsIn:
+            balance = self.wallets.get(ev.terminal, 0) + ev.amount
+            self._check_balance(ev, balance)
+            self.wallets[ev.terminal] = balance
+            self.credits_in += ev.amount
+        elif kind is CreditsOut:
+            balance = self.wallets.get(ev.terminal, 0) - ev.amount
+            if balance < 0:
+                raise LedgerError(
+                    f"terminal {ev.terminal} cashed out {format_money(ev.amount)} with only "
+                    f"{format_money(balance + ev.amount)}"
+                )
+            self._check_balance(ev, balance)
+            self.wallets[ev.terminal] = balance
+            self.credits_out += ev.amount
+        elif kind is RoundCompleted:
+            self.games_played += 1
+
+    def apply_all(self, items: Iterable[tuple[str | None, Any]]) -> None:
+        for terminal, ev in items:
+            self.apply(terminal, ev)
+
+    @staticmethod
+    def _terminal(terminal: str | None, ev: Any) -> str:
+        if terminal is None:
+            raise LedgerError(f"a {ev.kind} event has no terminal in the log")
+        return terminal
+
+    @staticmethod
+    def _check_balance(ev: Any, balance: int) -> None:
+        if ev.balance != balance:
+            raise LedgerError(
+                f"{ev.kind} for terminal {ev.terminal} logs a balance of "
+                f"{format_money(ev.balance)} but the log folds to {format_money(balance)}"
+            )
+
+    def _meter(self, wager: str) -> WagerMeter:
+        meter = self.meters.get(wager)
+        if meter is None:
+            meter = self.meters[wager] = WagerMeter()
+        return meter
+
+    @property
+    def in_play(self) -> int:
+        """Wagers placed and not yet settled."""
+        return sum(m.wagered - m.settled for m in self.meters.values())
+
+    @property
+    def house_result(self) -> int:
+        """Settled stakes minus what they paid: the table's win (negative when it lost)."""
+        return sum(m.settled - m.paid for m in self.meters.values())
+
+    def conserved(self) -> bool:
+        """Credits in = credits out + wallets + wagers in play + house result."""
+        return self.credits_in == (
+            self.credits_out + sum(self.wallets.values()) + self.in_play + self.house_result
+        )

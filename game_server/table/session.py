@@ -1,0 +1,383 @@
+"""One table's game flow: sealed shoes, rounds, wallets, and the log. Save, then send.
+
+:class:`TableSession` drives the pure engine (:mod:`game_server.rules.blackjack.round`) for a
+table whose seats are held by terminals. Every input becomes one engine step; the step's events
+are appended to the log in ONE transaction, wrapped in their envelope (table, round,
+terminal), and only then folded into the wallets and meters and returned to the caller, who
+may send them on. A round close writes a signed checkpoint.
+
+The live server (with its countdowns) and ``etg sim --log`` drive this same class, so a
+simulated log is exactly what the live table writes.
+
+Entry points: :class:`TableSession`, :class:`SealedShoes`, :class:`MemorySink`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from game_server.config import Shuffle, TableConfig
+from game_server.eventlog import ROUND_CLOSE, NewEvent
+from game_server.keys import seal
+from game_server.rng.shoe import Shoe, ShoeSeed
+from game_server.rules.blackjack.actions import Action
+from game_server.rules.blackjack.events import BLACKJACK, DEALER, RoundCompleted
+from game_server.rules.blackjack.round import BlackjackRound, Phase
+from game_server.rules.events import to_dict
+from game_server.table.events import (
+    CreditsIn,
+    CreditsOut,
+    RoundClosed,
+    RoundStarted,
+    ShoeCommitted,
+    ShoeRevealed,
+    TableOpened,
+)
+from game_server.table.ledger import Ledger
+from shared.codec import canonical_json
+from shared.errors import ETGError
+from shared.money import format_money
+
+SOFTWARE = "etg 0.1.0"
+
+
+class TableError(ETGError):
+    """Base of the table's refusals that are not rules of the game."""
+
+
+class InsufficientCredits(TableError):
+    """A wager or cash out larger than the terminal's credits."""
+
+
+class UnknownTerminal(TableError):
+    """A terminal that holds no seat at this table."""
+
+
+class NoRoundOpen(TableError):
+    """An action while no round is open."""
+
+
+class EventSink(Protocol):
+    """Where a session's steps go: the event log, or memory in a plain simulation."""
+
+    def append(
+        self, step: Sequence[NewEvent], *, checkpoint: str | None = None
+    ) -> Sequence[object]: ...
+
+
+class MemorySink:
+    """A sink that keeps every step in memory (simulation without a log, tests)."""
+
+    def __init__(self) -> None:
+        self.steps: list[list[NewEvent]] = []
+        self.checkpoints: list[tuple[int, str]] = []
+
+    def append(
+        self, step: Sequence[NewEvent], *, checkpoint: str | None = None
+    ) -> Sequence[object]:
+        self.steps.append(list(step))
+        if checkpoint is not None:
+            self.checkpoints.append((len(self.steps), checkpoint))
+        return step
+
+
+SeedSource = Callable[[int], tuple[ShoeSeed, bytes]]
+"""Given a shoe number, the seed material and the commitment salt for that shoe."""
+
+
+def production_seeds(entropy: Any, table_id: str) -> SeedSource:
+    """Seeds from the certified entropy source and a salt from the OS (production)."""
+
+    def make(shoe_number: int) -> tuple[ShoeSeed, bytes]:
+        return ShoeSeed.fresh(entropy, table_id, shoe_number), os.urandom(32)
+
+    return make
+
+
+def test_seeds(seed: int, table_id: str) -> SeedSource:
+    """Deterministic seeds and salts from an integer: simulation and tests only."""
+
+    def make(shoe_number: int) -> tuple[ShoeSeed, bytes]:
+        shoe_seed = ShoeSeed.from_test_seed(seed, table_id, shoe_number)
+        salt = hashlib.sha256(b"etg-test-salt/" + shoe_seed.entropy_input).digest()
+        return shoe_seed, salt
+
+    return make
+
+
+class SealedShoes:
+    """Makes committed, sealed shoes for one table (DESIGN.md "RNG and shoe").
+
+    Each shoe gets fresh seed material; before its first card, :class:`ShoeCommitted` carries
+    SHA-256(order || salt) and the seed and salt sealed with AES-256-GCM under the table's
+    shoe-sealing key; :meth:`reveal` gives the :class:`ShoeRevealed` that retires it.
+    """
+
+    def __init__(
+        self,
+        config: TableConfig,
+        seeds: SeedSource,
+        sealing_key: bytes,
+        key_id: str,
+    ) -> None:
+        self.config = config
+        self.seeds = seeds
+        self.sealing_key = sealing_key
+        self.key_id = key_id
+
+    def new_shoe(self, number: int) -> tuple[Shoe, ShoeCommitted, bytes]:
+        seed, salt = self.seeds(number)
+        config = self.config
+        cut_card = config.cut_card if config.shuffle is Shuffle.CUT_CARD else None
+        shoe = Shoe(config.rules.decks, seed, cut_card=cut_card)
+        secret = canonical_json({"seed": seed.to_dict(), "salt": salt.hex()})
+        sealed = seal(self.sealing_key, secret, seal_context(config.table_id, number))
+        committed = ShoeCommitted(
+            number, config.rules.decks, cut_card, shoe.commitment(salt), sealed.hex(), self.key_id
+        )
+        return shoe, committed, salt
+
+    @staticmethod
+    def reveal(number: int, shoe: Shoe, salt: bytes) -> ShoeRevealed:
+        seed = shoe.seed.to_dict()
+        return ShoeRevealed(
+            number, seed["entropy_input"], seed["nonce"], seed["personalization"], salt.hex()
+        )
+
+
+def seal_context(table_id: str, shoe_number: int) -> bytes:
+    """The associated data a shoe's seal is bound to: a blob cannot move to another shoe."""
+    return f"etg-shoe-seal/{table_id}/{shoe_number}".encode()
+
+
+class TableSession:
+    """The game flow of one table over the engine, writing every step to ``sink``.
+
+    Args:
+        config: the table's Rules Submission.
+        sink: the event log (or a :class:`MemorySink`).
+        shoes: the table's shoe maker.
+        seats: terminal id -> seat number for the terminals that hold seats.
+    """
+
+    def __init__(
+        self,
+        config: TableConfig,
+        sink: EventSink,
+        shoes: SealedShoes,
+        seats: Mapping[str, int],
+    ) -> None:
+        for terminal, seat in seats.items():
+            if not 1 <= seat <= config.rules.seats:
+                raise UnknownTerminal(
+                    f"terminal {terminal} is given seat {seat}, outside 1..{config.rules.seats}"
+                )
+        if len(set(seats.values())) != len(seats):
+            raise UnknownTerminal("two terminals are given the same seat")
+        self.config = config
+        self.sink = sink
+        self.shoes = shoes
+        self.seats = dict(seats)
+        self.terminal_of = {seat: terminal for terminal, seat in seats.items()}
+        self.ledger = Ledger()
+        self._config_hash = config.config_hash()
+        self.round: BlackjackRound | None = None
+        self.round_id = 0
+        self.shoe: Shoe | None = None
+        self.shoe_number = 0
+        self._salt = b""
+
+    # ---------------------------------------------------------------- logging
+
+    def _log(
+        self, items: Sequence[tuple[str | None, Any]], checkpoint: str | None = None
+    ) -> list[Any]:
+        """Append one step (save), then fold it into wallets and meters; return the events.
+
+        Every input is checked (rules, credits) before its step is built, so the fold of a
+        written step cannot fail.
+        """
+        table_id = self.config.table_id
+        round_id = self.round_id if self.round is not None else None
+        step = [NewEvent(table_id, round_id, terminal, to_dict(ev)) for terminal, ev in items]
+        self.sink.append(step, checkpoint=checkpoint)
+        for terminal, ev in items:
+            self.ledger.apply(terminal, ev)
+        return [ev for _, ev in items]
+
+    def _log_engine(self, events: Sequence[Any]) -> list[Any]:
+        terminal_of = self.terminal_of
+        items = []
+        for ev in events:
+            seat = getattr(ev, "seat", DEALER)
+            items.append((terminal_of.get(seat) if seat != DEALER else None, ev))
+        closes = bool(events) and type(events[-1]) is RoundCompleted
+        if not closes:
+            return self._log(items)
+        after = Ledger(wallets=dict(self.ledger.wallets))
+        after.apply_all(items)
+        terminals = tuple(self.terminal_of[s] for s in sorted(self.terminal_of))
+        closed = RoundClosed(
+            self.round_id, terminals, tuple(after.wallets.get(t, 0) for t in terminals)
+        )
+        logged = self._log([*items, (None, closed)], ROUND_CLOSE)
+        self.round = None
+        return logged
+
+    # --------------------------------------------------------------- the table
+
+    def open(self) -> list[Any]:
+        """Log the Rules Submission in force (at start-up and after every change)."""
+        config = self.config
+        return self._log([(None, TableOpened(config.to_dict(), config.config_hash(), SOFTWARE))])
+
+    def cash_in(self, terminal: str, amount: int, reference: str) -> list[Any]:
+        """Add credits to a terminal's wallet (an operator's cash in)."""
+        self._seat(terminal)
+        if type(amount) is not int or amount <= 0:
+            raise TableError(f"cash in amount {amount!r} is not a positive number of cents")
+        balance = self.ledger.wallets.get(terminal, 0) + amount
+        return self._log([(terminal, CreditsIn(terminal, amount, balance, reference))])
+
+    def cash_out(self, terminal: str, amount: int | None, reference: str) -> list[Any]:
+        """Pay credits out of a terminal's wallet (all of them when ``amount`` is None)."""
+        self._seat(terminal)
+        held = self.ledger.wallets.get(terminal, 0)
+        amount = held if amount is None else amount
+        if type(amount) is not int or amount <= 0:
+            raise TableError(f"cash out amount {amount!r} is not a positive number of cents")
+        if amount > held:
+            raise InsufficientCredits(
+                f"terminal {terminal} holds {format_money(held)}, less than the "
+                f"{format_money(amount)} asked for"
+            )
+        if self.round is not None and self._in_play(terminal):
+            raise TableError(
+                f"terminal {terminal} has wagers in play; cash out after the round settles"
+            )
+        return self._log([(terminal, CreditsOut(terminal, amount, held - amount, reference))])
+
+    def balance(self, terminal: str) -> int:
+        return self.ledger.wallets.get(terminal, 0)
+
+    def start_round(self) -> list[Any]:
+        """Open a round for wagers; retire the shoe and commit a new one when it is due."""
+        if self.round is not None:
+            raise TableError(f"round {self.round_id} is still open")
+        events: list[Any] = []
+        if self.shoe is None or self.shoe.needs_shuffle:
+            events += self.retire_shoe()
+            self.shoe_number += 1
+            self.shoe, committed, self._salt = self.shoes.new_shoe(self.shoe_number)
+            events += self._log([(None, committed)])
+        self.round_id += 1
+        self.round = BlackjackRound(self.config.rules)
+        seats = sorted(self.terminal_of)
+        terminals = tuple(self.terminal_of[s] for s in seats)
+        started = RoundStarted(
+            self.round_id,
+            self.shoe_number,
+            self._config_hash,
+            tuple(seats),
+            terminals,
+            tuple(self.ledger.wallets.get(t, 0) for t in terminals),
+        )
+        return events + self._log([(None, started)])
+
+    def retire_shoe(self) -> list[Any]:
+        """Reveal the current shoe's seed and salt (nothing when no shoe is in use)."""
+        if self.shoe is None:
+            return []
+        if self.round is not None:
+            raise TableError("a shoe is retired only between rounds")
+        revealed = SealedShoes.reveal(self.shoe_number, self.shoe, self._salt)
+        self.shoe = None
+        return self._log([(None, revealed)])
+
+    # ------------------------------------------------------------------ round
+
+    def _seat(self, terminal: str) -> int:
+        seat = self.seats.get(terminal)
+        if seat is None:
+            raise UnknownTerminal(f"terminal {terminal!r} holds no seat at this table")
+        return seat
+
+    def _open_round(self) -> BlackjackRound:
+        if self.round is None:
+            raise NoRoundOpen("no round is open: wait for the next betting window")
+        return self.round
+
+    def _afford(self, terminal: str, amount: int, what: str) -> None:
+        held = self.ledger.wallets.get(terminal, 0)
+        if amount > held:
+            raise InsufficientCredits(
+                f"{what} of {format_money(amount)} is more than the {format_money(held)} "
+                f"credits of terminal {terminal}"
+            )
+
+    def _in_play(self, terminal: str) -> bool:
+        game = self.round
+        seat = self.seats.get(terminal)
+        return game is not None and seat in game.seats
+
+    def place_wagers(self, terminal: str, wagers: Mapping[str, int]) -> list[Any]:
+        """Place a terminal's wagers for the open round (debited from its credits)."""
+        seat = self._seat(terminal)
+        game = self._open_round()
+        game.verify_place_wagers(seat, wagers)
+        self._afford(terminal, sum(wagers.values()), "the wagers")
+        return self._log_engine(game.place_wagers(seat, wagers))
+
+    def deal(self) -> list[Any]:
+        """Deal the round from the current shoe."""
+        game = self._open_round()
+        assert self.shoe is not None
+        return self._log_engine(game.deal(self.shoe))
+
+    def insure(self, terminal: str, amount: int, *, auto: bool = False) -> list[Any]:
+        seat = self._seat(terminal)
+        game = self._open_round()
+        game.verify_insurance(seat, amount)
+        self._afford(terminal, amount, "the insurance wager")
+        return self._log_engine(game.insure(seat, amount, auto=auto))
+
+    def decline_insurance(self, terminal: str, *, auto: bool = False) -> list[Any]:
+        return self._log_engine(
+            self._open_round().decline_insurance(self._seat(terminal), auto=auto)
+        )
+
+    def take_even_money(self, terminal: str, *, auto: bool = False) -> list[Any]:
+        return self._log_engine(self._open_round().take_even_money(self._seat(terminal), auto=auto))
+
+    def act(
+        self,
+        terminal: str,
+        action: Action,
+        hand: int,
+        *,
+        amount: int | None = None,
+        auto: bool = False,
+    ) -> list[Any]:
+        """A decision on one of the terminal's hands; doubles and splits are debited."""
+        seat = self._seat(terminal)
+        game = self._open_round()
+        if action is Action.DOUBLE:
+            game.verify_double(seat, hand, amount)
+            current = game.to_act
+            assert current is not None
+            cost = current.wagers[BLACKJACK] if amount is None else amount
+            self._afford(terminal, cost, "the double down wager")
+            return self._log_engine(game.double(seat, hand, amount, auto=auto))
+        if action is Action.SPLIT:
+            game.verify_split(seat, hand)
+            current = game.to_act
+            assert current is not None
+            self._afford(terminal, current.wagers[BLACKJACK], "the split wager")
+        return self._log_engine(game.act(action, seat, hand, auto=auto))
+
+    @property
+    def phase(self) -> Phase | None:
+        return None if self.round is None else self.round.phase
