@@ -222,7 +222,7 @@ def _logged_sim(
             )
     else:
         run_logged_sim(config, log_path, certs, rounds=rounds, seats=seats, seed=seed)
-    result = SimResult(rounds=rounds)
+    result = SimResult()
     for events in logged_rounds(log_path):
         tally(events, result)
     if as_json:
@@ -279,7 +279,7 @@ def demo(config_path: Path | None, rounds: int, seats: int, seed: int | None, de
     run_demo(config, rounds=rounds, seats=seats, seed=seed, delay=delay, echo=click.echo)
 
 
-@main.command()
+@main.group(invoke_without_command=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option(
     "--repeats",
@@ -293,8 +293,14 @@ def demo(config_path: Path | None, rounds: int, seats: int, seed: int | None, de
     is_flag=True,
     help="Fewer rounds per measurement (a rough figure in a few seconds).",
 )
-def bench(as_json: bool, repeats: int, quick: bool) -> None:
-    """Measure the engine, a full table and the shuffle against their peers (no pass/fail)."""
+@click.pass_context
+def bench(ctx: click.Context, as_json: bool, repeats: int, quick: bool) -> None:
+    """Measure the engine, a full table and the shuffle against their peers (no pass/fail).
+
+    'etg bench log' measures the event log instead.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
     from tools.bench import BenchSizes, format_bench, run_bench
 
     sizes = BenchSizes.quick() if quick else BenchSizes()
@@ -310,8 +316,35 @@ def _progress_to_stderr(text: str) -> None:
     click.echo(text, err=True)
 
 
-if __name__ == "__main__":  # pragma: no cover
-    main(prog_name="etg")
+@bench.command("log")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option("--quick", is_flag=True, help="Smaller logs (a rough figure in seconds).")
+@click.option(
+    "--dir",
+    "directory",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Scratch directory on the disk the server would use (default: a temporary one).",
+)
+def bench_log_command(as_json: bool, quick: bool, directory: Path | None) -> None:
+    """Durable appends against a bare sqlite3 loop, verification speed, recall latency."""
+    import tempfile
+
+    from tools.bench_log import bench_log
+
+    with tempfile.TemporaryDirectory(prefix="etg-bench-log-", dir=directory) as scratch:
+        if quick:
+            figures = bench_log(
+                scratch, events=4_000, repeats=3, verify_events=50_000, recall_events=100_000
+            )
+        else:
+            figures = bench_log(scratch)
+    if as_json:
+        click.echo(json.dumps(figures))
+        return
+    click.echo(f"append_ratio         {figures['append_ratio']:.3f}   (target >= 0.70)")
+    click.echo(f"verify_events_per_s  {figures['verify_events_per_s']:,.0f}   (target >= 50,000)")
+    click.echo(f"recent_rounds_ms     {figures['recent_rounds_ms']:.2f}   (target < 100)")
 
 
 def _register_subgroups() -> None:
@@ -322,3 +355,7 @@ def _register_subgroups() -> None:
 
 
 _register_subgroups()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main(prog_name="etg")

@@ -21,7 +21,7 @@ from game_server.rules.blackjack.actions import Action
 from game_server.rules.blackjack.round import BlackjackRound, Phase
 from game_server.rules.blackjack.strategy import BasicStrategy
 from game_server.rules.events import from_dict
-from game_server.table.session import SealedShoes, TableSession, test_seeds
+from game_server.table.session import SealedShoes, TableSession, simulation_seeds
 from shared.cards import BJ_VALUE
 
 #: Credits each simulated terminal starts with, and the top-up when it runs low.
@@ -65,7 +65,7 @@ def run_logged_sim(
     signing_key = load_signing_key(certs)
     sealing_key = load_sealing_key(certs)
     shoes = SealedShoes(
-        config, test_seeds(seed, config.table_id), sealing_key, key_id(load_public_key(certs))
+        config, simulation_seeds(seed, config.table_id), sealing_key, key_id(load_public_key(certs))
     )
     terminals = {f"T{seat}": seat for seat in range(1, seats + 1)}
     strategy = BasicStrategy(config.rules)

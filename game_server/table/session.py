@@ -97,7 +97,7 @@ def production_seeds(entropy: Any, table_id: str) -> SeedSource:
     return make
 
 
-def test_seeds(seed: int, table_id: str) -> SeedSource:
+def simulation_seeds(seed: int, table_id: str) -> SeedSource:
     """Deterministic seeds and salts from an integer: simulation and tests only."""
 
     def make(shoe_number: int) -> tuple[ShoeSeed, bytes]:
@@ -245,6 +245,10 @@ class TableSession:
     def cash_out(self, terminal: str, amount: int | None, reference: str) -> list[Any]:
         """Pay credits out of a terminal's wallet (all of them when ``amount`` is None)."""
         self._seat(terminal)
+        if self.round is not None and self._in_play(terminal):
+            raise TableError(
+                f"terminal {terminal} has wagers in play; cash out after the round settles"
+            )
         held = self.ledger.wallets.get(terminal, 0)
         amount = held if amount is None else amount
         if type(amount) is not int or amount <= 0:
@@ -253,10 +257,6 @@ class TableSession:
             raise InsufficientCredits(
                 f"terminal {terminal} holds {format_money(held)}, less than the "
                 f"{format_money(amount)} asked for"
-            )
-        if self.round is not None and self._in_play(terminal):
-            raise TableError(
-                f"terminal {terminal} has wagers in play; cash out after the round settles"
             )
         return self._log([(terminal, CreditsOut(terminal, amount, held - amount, reference))])
 
