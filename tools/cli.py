@@ -349,9 +349,11 @@ def bench_log_command(as_json: bool, quick: bool, directory: Path | None) -> Non
 
 def _register_subgroups() -> None:
     """Command groups that live in their own modules."""
+    from tools.recall_cli import recall
     from tools.rng_lab import rng
 
     main.add_command(rng)
+    main.add_command(recall)
 
 
 _register_subgroups()
