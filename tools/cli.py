@@ -27,6 +27,7 @@ from game_server.config import (
 )
 from shared.errors import ETGError, MoneyError
 from shared.money import parse_money
+from tools.certs_cli import HOSTNAME_OPTION, TERMINALS_OPTION, add_terminal, list_certs
 
 #: Exit status of every refused command (bad options, a bad Rules Submission, ...).
 EXIT_ERROR = 2
@@ -238,18 +239,31 @@ def certs() -> None:
 
 @certs.command("init")
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@TERMINALS_OPTION
+@HOSTNAME_OPTION
 @click.option(
     "--force",
     is_flag=True,
-    help="Replace keys that already exist (old logs then need the old public key to verify).",
+    help="Replace keys and certificates that already exist (old logs then need the old "
+    "public key to verify; every certificate of the old CA stops working).",
 )
-def certs_init(directory: Path, force: bool) -> None:
-    """Create the log-signing key (Ed25519) and the shoe-sealing key (AES-256) in DIRECTORY."""
+def certs_init(directory: Path, terminals: int, hostnames: tuple[str, ...], force: bool) -> None:
+    """Create the log-signing key (Ed25519), the shoe-sealing key (AES-256) and the table's
+    TLS certificates (a private CA, the server, the operator, terminals T1..TN) in DIRECTORY."""
     from game_server.keys import init_keys
+    from tools.certs_cli import check_init_free, init_tls
 
+    if not force:
+        check_init_free(directory, terminals)
+    for path in init_tls(directory, terminals, hostnames, force):
+        click.echo(f"wrote {path}")
     made = init_keys(directory, force=force)
     for path in (made.signing_key, made.public_key, made.sealing_key):
         click.echo(f"wrote {path}")
+
+
+certs.add_command(add_terminal)
+certs.add_command(list_certs)
 
 
 @main.command()
