@@ -365,9 +365,11 @@ def _register_subgroups() -> None:
     """Command groups that live in their own modules."""
     from tools.recall_cli import recall
     from tools.rng_lab import rng
+    from tools.verify_cli import verify
 
     main.add_command(rng)
     main.add_command(recall)
+    main.add_command(verify)
 
 
 _register_subgroups()

@@ -1,0 +1,1308 @@
+"""``etg verify``: prove a whole event log untouched and every round in it correctly played.
+
+Entry point: :func:`verify_log` (pure of CLI concerns; :mod:`tools.verify_cli` prints it).
+
+An investigator doing game recall after a dispute (GLI-11 "game recall": every play step, the
+credits at the start and end of each game; 58 Pa. Code 605a.5(d) meters) needs more than the
+rows of one round: the rows must be the ones the table wrote, the cards must be the ones the
+certified shoe held, and the settlements must be the ones the approved rules give. This
+module checks, in one streaming pass over the log (DESIGN.md "Event log", "RNG and shoe"):
+
+``file``
+    SQLite's ``quick_check`` of the pages.
+``triggers``
+    every trigger that makes the tables append-only is present exactly as created (a missing
+    one is a failure: the database no longer refuses UPDATE and DELETE).
+``chain`` / ``checkpoints``
+    :func:`~game_server.eventlog.verify_chain`: every row's hash recomputed, every Ed25519
+    checkpoint signature checked against the chain (a problem whose reason names a checkpoint
+    is filed under ``checkpoints``). Events after the last checkpoint are chained but not
+    signed: a warning, because they could be cut off without trace.
+``shoes``
+    every ``shoe_revealed`` regenerates its shoe (HMAC_DRBG + Fisher-Yates,
+    :class:`~game_server.rng.shoe.Shoe`) and ``SHA-256(order || salt)`` must equal the
+    commitment logged before the first card; with the shoe-sealing key, the sealed seed of
+    every shoe is opened too (the only way to check a shoe not yet revealed).
+``cards``
+    every ``card_dealt`` and ``hole_card_revealed`` is the card at its position of that order.
+``replay``
+    every round replays through the rules it was played under
+    (:func:`~game_server.rules.blackjack.round.replay`); the first differing event is named.
+``rounds``
+    round ids go up by one per table, each round opens with ``round_started`` naming the
+    hash of the config in force and a committed, unrevealed shoe, card positions strictly
+    increase within a shoe, and each event's envelope names the terminal of its seat.
+``ledger``
+    every event folded through :class:`~game_server.table.ledger.Ledger` (the one definition
+    of a balance); each balance the log states (``credits_in``/``credits_out``,
+    ``round_started``, ``round_closed``) must equal the fold.
+``conservation``
+    at the end: credits in = credits out + the balances the log states + wagers in play +
+    house result (DESIGN.md "Core contracts").
+``events``
+    every body decodes as an event this build knows.
+
+Every failure names the sequence number of the event at fault (``None`` only for a fault of
+the file as a whole) and why. The result is deterministic: the same log and keys give the same
+report (but for ``elapsed``).
+
+How one fault is reported once, where it happens: a balance the log states that disagrees
+with the fold is a failure at that event, and later balances are compared with the fold
+plus that difference (so a wrong ``round_closed`` does not make every later balance wrong;
+the ``round_started`` after it, if it states the true balance again, is named too). A
+revealed seed that does not regenerate its commitment is one failure at the reveal; the
+cards of that shoe are then checked against the sealed seed if the sealing key is given,
+else reported as not checked. A body that is not an event of this build is one failure, and
+the event is left out of the walk; anything that stops the walk (a logged config this build
+refuses, an event that does not decode) is one failure, and the semantic checks stop there
+(the chain is still checked to the end).
+
+How it runs in one pass: :func:`verify_chain` pulls the row batches; each batch it asks for
+is first read by :func:`~game_server.recall.rounds.walk` (which groups rounds, with their
+config and shoe) and checked, so SQLite reads every row once. Bodies are parsed once with a
+JSON scanner built once. On the reference machine the whole verification runs at about
+60,000 events/s (``python -m tools.bench_verify``); about half of that time is
+:func:`verify_chain` (one Ed25519 signature per round close costs about 150 us).
+
+What it cannot find: events after the last checkpoint can be removed without trace (the
+warning says so); a log whose checkpoints were all re-signed with another key verifies
+under that other key, so the public key must come from the operator's key records, not
+from beside the log.
+
+Unusable input (not an event log, a newer schema, a damaged file, a key file that is not a
+key) raises an :class:`~shared.errors.ETGError` before any check: the CLI exits 2 for those.
+A valid key that did not sign the log is not unusable input: every checkpoint then fails.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from datetime import datetime
+from json.scanner import make_scanner
+from typing import Any, Final
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from game_server.eventlog import (
+    CHAIN_FORMAT,
+    TRIGGERS,
+    Checkpoint,
+    EventLogReader,
+    EventRow,
+    LogDamaged,
+    RoundSpan,
+    StoredEvent,
+    verify_chain,
+)
+from game_server.eventlog.store import EventSource
+from game_server.keys import SealError, unseal
+from game_server.recall.rounds import Logged, LoggedRound, walk
+from game_server.rng.errors import BadDeckCount, BadSeedMaterial
+from game_server.rng.shoe import Shoe, ShoeSeed
+from game_server.rules.blackjack.events import (
+    DEALER,
+    CardDealt,
+    DealerPeeked,
+    Decision,
+    HoleCardRevealed,
+    RoundCompleted,
+    WagerPlaced,
+    WagerSettled,
+)
+from game_server.rules.blackjack.round import replay
+from game_server.rules.events import EVENT_TYPES
+from game_server.table.events import (
+    CreditsIn,
+    CreditsOut,
+    RoundClosed,
+    RoundStarted,
+    ShoeCommitted,
+    ShoeRevealed,
+    TableOpened,
+)
+from game_server.table.ledger import Ledger, LedgerError
+from game_server.table.session import seal_context
+from shared.cards import Card
+from shared.codec import canonical_json
+from shared.errors import ETGError
+from shared.money import format_money
+
+#: The checks, in the order a report lists them, with a title for people.
+CHECKS: Final[dict[str, str]] = {
+    "file": "SQLite file integrity (quick_check)",
+    "triggers": "append-only triggers present",
+    "chain": "hash chain of every event",
+    "checkpoints": "signed checkpoints (Ed25519)",
+    "shoes": "shoe commitments and reveals",
+    "cards": "dealt cards are the shoe's cards",
+    "replay": "rounds replay through the rules",
+    "rounds": "round ids, config, shoe positions, terminals",
+    "ledger": "logged balances equal the ledger fold",
+    "conservation": "money is conserved",
+    "events": "every event decodes",
+}
+_CHECK_ORDER: Final = {name: index for index, name in enumerate(CHECKS)}
+
+#: At most this many failures (and as many warnings) are listed, the lowest seqs first; the
+#: counts go on.
+MAX_FAILURES: Final = 1_000
+#: Rows read from SQLite at a time (and between two progress calls).
+BATCH: Final = 10_000
+
+#: Called with (highest seq read so far, highest seq of the log).
+Progress = Callable[[int, int], None]
+
+
+class UnverifiableLog(ETGError):
+    """A log this build cannot verify at all (another chain format): unusable input."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One failure or warning.
+
+    Attributes:
+        seq: The sequence number of the event at fault; None for the file as a whole.
+        check: The check that found it (a key of :data:`CHECKS`).
+        reason: A sentence for a human.
+    """
+
+    seq: int | None
+    check: str
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"seq": n | null, "check": ..., "reason": ...}``."""
+        return {"seq": self.seq, "check": self.check, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class CheckSummary:
+    """How one check went, for the summary table.
+
+    Attributes:
+        check: Its name (a key of :data:`CHECKS`).
+        title: What it checks.
+        status: ``"PASS"``, ``"FAIL"`` or ``"WARN"`` (passed, with warnings).
+        failures: How many failures it found.
+        warnings: How many warnings it gave.
+        first: Its failure (or, without one, its warning) with the lowest seq.
+    """
+
+    check: str
+    title: str
+    status: str
+    failures: int
+    warnings: int
+    first: Finding | None
+
+
+@dataclass(frozen=True)
+class VerifyCounts:
+    """What was checked.
+
+    Attributes:
+        events: Events read (rows of the hash chain).
+        last_seq: The highest sequence number read.
+        tables: Tables seen.
+        rounds: Rounds found in the log.
+        rounds_replayed: Rounds replayed through the rules without a difference.
+        shoes: Shoes committed.
+        shoes_checked: Shoes whose order was regenerated and matched its commitment.
+        cards_checked: Dealt or revealed cards compared with their shoe.
+        checkpoints: Checkpoints stored.
+        valid_checkpoints: Checkpoints whose signature verifies and that match the chain.
+        last_proven_seq: The highest seq a valid checkpoint covers.
+        unproven_events: Events after ``last_proven_seq``.
+    """
+
+    events: int = 0
+    last_seq: int = 0
+    tables: int = 0
+    rounds: int = 0
+    rounds_replayed: int = 0
+    shoes: int = 0
+    shoes_checked: int = 0
+    cards_checked: int = 0
+    checkpoints: int = 0
+    valid_checkpoints: int = 0
+    last_proven_seq: int = 0
+    unproven_events: int = 0
+
+    def to_json(self) -> dict[str, int]:
+        """The counts as a dict of ints."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    """The outcome of :func:`verify_log`.
+
+    Attributes:
+        ok: True when every check passed (warnings allowed).
+        first_failure: The failure with the lowest seq (a fault of the whole file first).
+        failures: The failures, lowest seq first (at most :data:`MAX_FAILURES`).
+        failure_count: How many failures were found in all.
+        warnings: What could not be proven, lowest seq first (at most :data:`MAX_FAILURES`).
+        counts: What was checked.
+        checks: One summary per check, in :data:`CHECKS` order.
+        elapsed: Seconds the verification took.
+        key_id: The fingerprint of the public key the checkpoints were checked against.
+    """
+
+    ok: bool
+    first_failure: Finding | None
+    failures: tuple[Finding, ...]
+    failure_count: int
+    warnings: tuple[Finding, ...]
+    counts: VerifyCounts
+    checks: tuple[CheckSummary, ...]
+    elapsed: float
+    key_id: str
+
+    @property
+    def events_per_second(self) -> float:
+        """Events verified per second of :attr:`elapsed`."""
+        return self.counts.events / self.elapsed if self.elapsed > 0 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``etg verify --json`` document (deterministic: no timing in it)."""
+        return {
+            "ok": self.ok,
+            "first_failure": None if self.first_failure is None else self.first_failure.to_json(),
+            "failures": [f.to_json() for f in self.failures],
+            "failure_count": self.failure_count,
+            "warnings": [w.to_json() for w in self.warnings],
+            "counts": self.counts.to_json(),
+            "key_id": self.key_id,
+        }
+
+
+def _sort_key(finding: Finding) -> tuple[int, int]:
+    """Lowest seq first (a fault of the whole file before any), then in :data:`CHECKS` order."""
+    seq = -1 if finding.seq is None else finding.seq
+    return (seq, _CHECK_ORDER.get(finding.check, len(_CHECK_ORDER)))
+
+
+class _Findings:
+    """Failures and warnings, each kept to the MAX_FAILURES lowest seqs, with counts."""
+
+    def __init__(self) -> None:
+        self.failures: list[Finding] = []
+        self.warnings: list[Finding] = []
+        self.failure_count: dict[str, int] = {}
+        self.warning_count: dict[str, int] = {}
+
+    def fail(self, seq: int | None, check: str, reason: str) -> None:
+        self.failure_count[check] = self.failure_count.get(check, 0) + 1
+        self._keep(self.failures, Finding(seq, check, reason))
+
+    def warn(self, seq: int | None, check: str, reason: str) -> None:
+        self.warning_count[check] = self.warning_count.get(check, 0) + 1
+        self._keep(self.warnings, Finding(seq, check, reason))
+
+    @staticmethod
+    def _keep(items: list[Finding], finding: Finding) -> None:
+        items.append(finding)
+        if len(items) >= 2 * MAX_FAILURES:
+            items.sort(key=_sort_key)
+            del items[MAX_FAILURES:]
+
+    @staticmethod
+    def ordered(items: list[Finding]) -> tuple[Finding, ...]:
+        # sorted() is stable: within one seq and check, the order found is kept.
+        return tuple(sorted(items, key=_sort_key)[:MAX_FAILURES])
+
+
+# ----------------------------------------------------------------------------- decoding
+
+
+def _refuse_number(text: str) -> Any:
+    raise ValueError(f"canonical JSON holds integers only; got the number {text}")
+
+
+class _IntegerDecoder(json.JSONDecoder):
+    def __init__(self) -> None:
+        super().__init__(parse_float=_refuse_number, parse_constant=_refuse_number)
+
+
+#: One JSON scanner built once (``shared.codec.loads`` builds a decoder per call, which
+#: doubles the cost of reading a body); refuses floats like ``loads`` does.
+_scan: Callable[[str, int], tuple[Any, int]] = make_scanner(_IntegerDecoder())  # type: ignore[arg-type]
+_new_stored = object.__new__
+
+
+def _versions() -> dict[str, int]:
+    """kind -> schema version, for every registered event (an unknown kind or version is
+    left out of the walk; other decoding faults stop it, see :meth:`_Pump._advance`)."""
+    return {kind: cls.version for kind, cls in EVENT_TYPES.items()}
+
+
+# ----------------------------------------------------------------------------- shoes
+
+
+@dataclass
+class _Shoe:
+    """What the log says about one shoe, and what is known of its order."""
+
+    table_id: str
+    number: int
+    decks: int
+    commitment: str
+    sealed: str
+    committed_seq: int
+    revealed_seq: int | None = None
+    order: tuple[Card, ...] | None = None
+    #: The reveal did not regenerate the commitment: its order is not trusted.
+    bad_reveal: bool = False
+    last_position: int = -1
+    rounds: int = 0
+    #: Cards waiting for the order: (seq, kind, position, card).
+    pending: list[tuple[int, str, int, Card]] = field(default_factory=list)
+
+
+@dataclass
+class _Table:
+    """One table's state in the walk."""
+
+    shoes: dict[int, _Shoe] = field(default_factory=dict)
+    dealing: _Shoe | None = None
+    last_round: int | None = None
+    last_shoe: int | None = None
+    terminal_of: dict[int, str] = field(default_factory=dict)
+    terminals: tuple[str, ...] = ()
+    #: Between round_started and round_closed.
+    round_open: bool = False
+
+
+class _CommitmentMismatch(ValueError):
+    """A regenerated shoe whose commitment is not the logged one."""
+
+    def __init__(self, regenerated: str, committed: str) -> None:
+        super().__init__(
+            f"the seed regenerates a shoe whose commitment is {regenerated}, not the committed "
+            f"{committed}"
+        )
+
+
+def _regenerate(decks: int, seed: ShoeSeed, salt: bytes, commitment: str) -> tuple[Card, ...]:
+    """The order of ``Shoe(decks, seed)``, checked: ``SHA-256(order || salt)`` must be
+    ``commitment`` (what :func:`game_server.rng.shoe.verify_reveal` does, keeping the order).
+
+    Raises:
+        _CommitmentMismatch: the regenerated shoe has another commitment.
+        BadDeckCount: not a deck count a shoe can hold.
+    """
+    shoe = Shoe(decks, seed)
+    regenerated = shoe.commitment(salt)
+    if not hmac.compare_digest(regenerated, commitment.lower()):
+        raise _CommitmentMismatch(regenerated, commitment)
+    return shoe.order
+
+
+# ----------------------------------------------------------------------------- the walk
+
+_INDEX = re.compile(r"\bevent (\d+)\b")
+
+
+class _Semantics:
+    """Everything but the chain: shoes, cards, replay, round structure, ledger."""
+
+    def __init__(self, findings: _Findings, sealing_key: bytes | None) -> None:
+        self.f = findings
+        self.sealing_key = sealing_key
+        self.ledger = Ledger()
+        #: Per terminal: the balance the log last stated minus the fold at that point.
+        self.offset: dict[str, int] = {}
+        self.tables: dict[str, _Table] = {}
+        self.config_hashes: dict[tuple[str, int], str] = {}
+        self.rounds = 0
+        self.rounds_replayed = 0
+        self.shoes_checked = 0
+        self.cards_checked = 0
+        self.stopped_at: int | None = None
+        self._table_id = ""
+        self._table = _Table()
+        self._handlers: dict[type, Callable[[StoredEvent, Any], None]] = {
+            CardDealt: self._card_dealt,
+            HoleCardRevealed: self._hole_revealed,
+            WagerPlaced: self._wager,
+            WagerSettled: self._wager,
+            Decision: self._seated,
+            DealerPeeked: self._dealer,
+            RoundCompleted: self._completed,
+            RoundStarted: self._round_started,
+            RoundClosed: self._round_closed,
+            CreditsIn: self._credits,
+            CreditsOut: self._credits,
+            TableOpened: self._table_opened,
+            ShoeCommitted: self._shoe_committed,
+            ShoeRevealed: self._shoe_revealed,
+        }
+
+    # ------------------------------------------------------------ per event
+
+    def on_event(self, item: Logged) -> None:
+        stored = item.stored
+        if stored.table_id != self._table_id:
+            self._table_id = stored.table_id
+            table = self.tables.get(stored.table_id)
+            if table is None:
+                table = self.tables[stored.table_id] = _Table()
+            self._table = table
+        handler = self._handlers.get(type(item.event))
+        if handler is not None:
+            handler(stored, item.event)
+
+    def _envelope(self, stored: StoredEvent, seat: int) -> None:
+        expected = None if seat == DEALER else self._table.terminal_of.get(seat)
+        if stored.terminal != expected:
+            self.f.fail(
+                stored.seq,
+                "rounds",
+                f"{stored.kind} at seq {stored.seq} is for seat {seat} "
+                f"({'the dealer' if seat == DEALER else f'terminal {expected}'}) but its "
+                f"envelope names terminal {stored.terminal}",
+            )
+
+    def _seated(self, stored: StoredEvent, ev: Any) -> None:
+        self._envelope(stored, ev.seat)
+
+    def _dealer(self, stored: StoredEvent, ev: Any) -> None:
+        if stored.terminal is not None:
+            self._envelope(stored, DEALER)
+
+    def _wager(self, stored: StoredEvent, ev: Any) -> None:
+        if stored.terminal != self._table.terminal_of.get(ev.seat):
+            self._envelope(stored, ev.seat)
+        try:
+            self.ledger.apply(stored.terminal, ev)
+        except LedgerError as exc:
+            self.f.fail(stored.seq, "ledger", f"{stored.kind} at seq {stored.seq}: {exc}")
+            if stored.terminal is not None and type(ev) is WagerPlaced:
+                # Fold it anyway (credit the shortfall) so one fault is reported once.
+                short = ev.amount - self.ledger.wallets.get(stored.terminal, 0)
+                self.ledger.wallets[stored.terminal] = ev.amount
+                self.offset[stored.terminal] = self.offset.get(stored.terminal, 0) - short
+                self.ledger.apply(stored.terminal, ev)
+
+    def _completed(self, stored: StoredEvent, ev: Any) -> None:
+        self._dealer(stored, ev)
+        self.ledger.apply(stored.terminal, ev)
+
+    def _card(self, stored: StoredEvent, position: int, card: Card) -> None:
+        shoe = self._table.dealing
+        if shoe is None:
+            if not self._table.round_open:  # else round_started was found at fault already
+                self.f.fail(
+                    stored.seq,
+                    "rounds",
+                    f"{stored.kind} at seq {stored.seq} is outside any round (between "
+                    "round_closed and the next round_started)",
+                )
+            return
+        order = shoe.order
+        if order is not None:
+            self._compare(shoe, order, stored.seq, stored.kind, position, card)
+        elif not shoe.bad_reveal:
+            shoe.pending.append((stored.seq, stored.kind, position, card))
+
+    def _compare(
+        self,
+        shoe: _Shoe,
+        order: tuple[Card, ...],
+        seq: int,
+        kind: str,
+        position: int,
+        card: Card,
+    ) -> None:
+        self.cards_checked += 1
+        if not 0 <= position < len(order):
+            self.f.fail(
+                seq,
+                "cards",
+                f"{kind} at seq {seq}: position {position} is outside shoe {shoe.number}'s "
+                f"{len(order)} cards",
+            )
+        elif order[position] != card:
+            self.f.fail(
+                seq,
+                "cards",
+                f"{kind} at seq {seq}: the log says {card} at position {position} of shoe "
+                f"{shoe.number}, but the shoe holds {order[position]} there (a card that did not "
+                "come from the committed shoe)",
+            )
+
+    def _card_dealt(self, stored: StoredEvent, ev: Any) -> None:
+        table = self._table
+        if stored.terminal != table.terminal_of.get(ev.seat):
+            self._envelope(stored, ev.seat)
+        shoe = table.dealing
+        position = ev.position
+        if shoe is not None:
+            if position <= shoe.last_position:
+                self.f.fail(
+                    stored.seq,
+                    "rounds",
+                    f"card_dealt at seq {stored.seq} is at position {position} of shoe "
+                    f"{shoe.number}, not after the last card dealt from it (position "
+                    f"{shoe.last_position})",
+                )
+            else:
+                shoe.last_position = position
+        self._card(stored, position, ev.card)
+
+    def _hole_revealed(self, stored: StoredEvent, ev: Any) -> None:
+        self._dealer(stored, ev)
+        self._card(stored, ev.position, ev.card)
+
+    def _stated(self, seq: int, what: str, terminal: str, balance: int, fold: int) -> None:
+        """A balance the log states for ``terminal`` must be the fold (plus the offset of an
+        earlier mismatch, so that one fault is reported once, where it happens)."""
+        offset = self.offset.get(terminal, 0)
+        if balance != fold + offset:
+            self.f.fail(
+                seq,
+                "ledger",
+                f"{what} at seq {seq} states {format_money(balance)} for terminal {terminal}, "
+                f"but the log folds to {format_money(fold + offset)}",
+            )
+            self.offset[terminal] = balance - fold
+
+    def _credits(self, stored: StoredEvent, ev: Any) -> None:
+        seq = stored.seq
+        terminal = ev.terminal
+        if stored.terminal != terminal:
+            self.f.fail(
+                seq,
+                "ledger",
+                f"{ev.kind} at seq {seq} is for terminal {terminal} but its envelope names "
+                f"terminal {stored.terminal}",
+            )
+        wallets = self.ledger.wallets
+        held = wallets.get(terminal, 0)
+        if type(ev) is CreditsIn:
+            after = held + ev.amount
+        else:
+            after = held - ev.amount
+            if after < 0:
+                self.f.fail(
+                    seq,
+                    "ledger",
+                    f"credits_out at seq {seq} pays {format_money(ev.amount)} to terminal "
+                    f"{terminal}, which holds {format_money(held)} by the fold",
+                )
+                # Fold it anyway (credit the shortfall) so one fault is reported once.
+                wallets[terminal] = ev.amount
+                self.offset[terminal] = self.offset.get(terminal, 0) + held - ev.amount
+                after = 0
+        self._stated(seq, ev.kind, terminal, ev.balance, after)
+        self.ledger.apply(terminal, ev._replace(balance=after))
+
+    def _table_opened(self, stored: StoredEvent, ev: Any) -> None:
+        try:
+            logged = hashlib.sha256(canonical_json(ev.config)).hexdigest()
+        except ETGError as exc:
+            self.f.fail(stored.seq, "rounds", f"table_opened at seq {stored.seq}: {exc}")
+            return
+        if logged != ev.config_hash:
+            self.f.fail(
+                stored.seq,
+                "rounds",
+                f"table_opened at seq {stored.seq} names config hash {ev.config_hash}, but the "
+                f"config it logs hashes to {logged}",
+            )
+
+    def _shoe_committed(self, stored: StoredEvent, ev: Any) -> None:
+        table = self._table
+        if ev.shoe in table.shoes:
+            self.f.fail(
+                stored.seq,
+                "shoes",
+                f"shoe_committed at seq {stored.seq} commits shoe {ev.shoe} of table "
+                f"{stored.table_id} again (first committed at seq "
+                f"{table.shoes[ev.shoe].committed_seq})",
+            )
+            return
+        if table.last_shoe is not None and ev.shoe != table.last_shoe + 1:
+            self.f.fail(
+                stored.seq,
+                "rounds",
+                f"shoe_committed at seq {stored.seq} commits shoe {ev.shoe} after shoe "
+                f"{table.last_shoe} (shoe numbers go up by one)",
+            )
+        table.last_shoe = ev.shoe
+        table.shoes[ev.shoe] = _Shoe(
+            stored.table_id, ev.shoe, ev.decks, ev.commitment, ev.sealed_seed, stored.seq
+        )
+
+    def _shoe_revealed(self, stored: StoredEvent, ev: Any) -> None:
+        seq = stored.seq
+        shoe = self._table.shoes.get(ev.shoe)
+        if shoe is None:
+            self.f.fail(
+                seq,
+                "shoes",
+                f"shoe_revealed at seq {seq} reveals shoe {ev.shoe} of table {stored.table_id}, "
+                "which was never committed",
+            )
+            return
+        if shoe.revealed_seq is not None:
+            self.f.fail(
+                seq,
+                "shoes",
+                f"shoe_revealed at seq {seq} reveals shoe {ev.shoe} again (first revealed at seq "
+                f"{shoe.revealed_seq})",
+            )
+            return
+        shoe.revealed_seq = seq
+        if self._table.round_open and self._table.dealing is shoe:
+            self.f.fail(
+                seq,
+                "rounds",
+                f"shoe_revealed at seq {seq} reveals shoe {ev.shoe} while round "
+                f"{self._table.last_round} is still dealt from it (its remaining cards were "
+                "public)",
+            )
+        where = (
+            f"shoe_revealed at seq {seq} (shoe {ev.shoe}, committed at seq {shoe.committed_seq})"
+        )
+        try:
+            seed = ShoeSeed.from_dict(
+                {
+                    "entropy_input": ev.entropy_input,
+                    "nonce": ev.nonce,
+                    "personalization": ev.personalization,
+                }
+            )
+            salt = bytes.fromhex(ev.salt)
+            order = _regenerate(shoe.decks, seed, salt, shoe.commitment)
+        except (BadSeedMaterial, BadDeckCount, ValueError) as exc:
+            self.f.fail(seq, "shoes", f"{where}: forged or wrong shoe reveal: {exc}")
+            shoe.bad_reveal = True
+            sealed = self._unsealed(shoe)
+            if sealed is None:
+                if shoe.pending or shoe.rounds:
+                    self.f.warn(
+                        seq,
+                        "cards",
+                        f"the {len(shoe.pending)} cards dealt from shoe {shoe.number} "
+                        f"({shoe.rounds} rounds) are not checked: its reveal does not match its "
+                        "commitment" + ("" if self.sealing_key else " (no sealing key)"),
+                    )
+                shoe.pending = []
+                return
+            order = sealed
+        else:
+            personalization = f"{stored.table_id}/{ev.shoe}".encode()
+            if seed.personalization != personalization:
+                self.f.fail(
+                    seq,
+                    "shoes",
+                    f"{where}: the shoe was seeded with the personalization "
+                    f"{seed.personalization!r}, not its table and number {personalization!r} "
+                    "(DESIGN.md: each shoe's DRBG is personalized with them)",
+                )
+            if self.sealing_key is not None:
+                self._cross_check(shoe, seed, salt, seq)
+        self._settle(shoe, order)
+
+    def _cross_check(self, shoe: _Shoe, seed: ShoeSeed, salt: bytes, seq: int) -> None:
+        """With the sealing key: the sealed seed must be the one revealed."""
+        secret = self._open(shoe)
+        if secret is not None and secret != (seed, salt):
+            self.f.fail(
+                seq,
+                "shoes",
+                f"shoe_revealed at seq {seq}: the seed sealed in shoe_committed at seq "
+                f"{shoe.committed_seq} is not the seed revealed",
+            )
+
+    def _open(self, shoe: _Shoe) -> tuple[ShoeSeed, bytes] | None:
+        """The seed and salt sealed in the shoe's commitment (None, with a warning, if the
+        sealing key does not open it)."""
+        assert self.sealing_key is not None
+        try:
+            blob = bytes.fromhex(shoe.sealed)
+            plain = unseal(self.sealing_key, blob, seal_context(shoe.table_id, shoe.number))
+            secret = json.loads(plain)
+            return ShoeSeed.from_dict(secret["seed"]), bytes.fromhex(secret["salt"])
+        except (SealError, BadSeedMaterial, ValueError, KeyError, TypeError) as exc:
+            self.f.warn(
+                shoe.committed_seq,
+                "shoes",
+                f"the sealed seed of shoe {shoe.number} (shoe_committed at seq "
+                f"{shoe.committed_seq}) does not open with the sealing key given: {exc}",
+            )
+            return None
+
+    def _unsealed(self, shoe: _Shoe) -> tuple[Card, ...] | None:
+        """The order sealed in the commitment, when the sealing key opens it and it matches
+        the commitment (a mismatch is a failure)."""
+        if self.sealing_key is None:
+            return None
+        secret = self._open(shoe)
+        if secret is None:
+            return None
+        seed, salt = secret
+        try:
+            return _regenerate(shoe.decks, seed, salt, shoe.commitment)
+        except (BadDeckCount, ValueError) as exc:
+            self.f.fail(
+                shoe.committed_seq,
+                "shoes",
+                f"shoe_committed at seq {shoe.committed_seq}: the sealed seed of shoe "
+                f"{shoe.number} does not regenerate the committed shoe: {exc}",
+            )
+            return None
+
+    def _settle(self, shoe: _Shoe, order: tuple[Card, ...]) -> None:
+        """The shoe's order is known: check the cards that waited for it."""
+        shoe.order = order
+        self.shoes_checked += 1
+        size = len(order)
+        matched = 0
+        for seq, kind, position, card in shoe.pending:
+            if 0 <= position < size and order[position] == card:
+                matched += 1
+            else:
+                self._compare(shoe, order, seq, kind, position, card)
+        self.cards_checked += matched
+        shoe.pending = []
+
+    def _round_started(self, stored: StoredEvent, ev: RoundStarted) -> None:
+        seq = stored.seq
+        table = self._table
+        if ev.round != stored.round_id:
+            self.f.fail(
+                seq,
+                "rounds",
+                f"round_started at seq {seq} is for round {ev.round}, but its envelope names "
+                f"round {stored.round_id}",
+            )
+        # The envelope's round id is the one recall groups by (walk, events_for_round).
+        round_id = ev.round if stored.round_id is None else stored.round_id
+        if table.last_round is not None and round_id != table.last_round + 1:
+            self.f.fail(
+                seq,
+                "rounds",
+                f"round {round_id} of table {stored.table_id} (seq {seq}) follows round "
+                f"{table.last_round}: round ids go up by one",
+            )
+        table.last_round = round_id
+        shoe = table.shoes.get(ev.shoe)
+        if shoe is None:
+            self.f.fail(
+                seq,
+                "rounds",
+                f"round {ev.round} (seq {seq}) deals from shoe {ev.shoe}, which was never "
+                "committed",
+            )
+        elif shoe.revealed_seq is not None:
+            self.f.fail(
+                seq,
+                "rounds",
+                f"round {ev.round} (seq {seq}) deals from shoe {ev.shoe}, which was already "
+                f"revealed at seq {shoe.revealed_seq} (its cards were public)",
+            )
+        if shoe is not None:
+            shoe.rounds += 1
+        table.dealing = shoe
+        table.round_open = True
+        if not len(ev.seats) == len(ev.terminals) == len(ev.balances):
+            self.f.fail(
+                seq,
+                "rounds",
+                f"round_started at seq {seq} lists {len(ev.seats)} seats, "
+                f"{len(ev.terminals)} terminals and {len(ev.balances)} balances",
+            )
+        table.terminal_of = dict(zip(ev.seats, ev.terminals, strict=False))
+        table.terminals = ev.terminals
+        wallets = self.ledger.wallets
+        for terminal, balance in zip(ev.terminals, ev.balances, strict=False):
+            self._stated(seq, "round_started", terminal, balance, wallets.get(terminal, 0))
+
+    def _round_closed(self, stored: StoredEvent, ev: RoundClosed) -> None:
+        seq = stored.seq
+        if ev.round != stored.round_id:
+            self.f.fail(
+                seq,
+                "rounds",
+                f"round_closed at seq {seq} is for round {ev.round}, but its envelope names "
+                f"round {stored.round_id}",
+            )
+        if tuple(ev.terminals) != tuple(self._table.terminals):
+            self.f.fail(
+                seq,
+                "rounds",
+                f"round_closed at seq {seq} lists terminals {list(ev.terminals)}, but the round "
+                f"started with {list(self._table.terminals)}",
+            )
+        if len(ev.terminals) != len(ev.balances):
+            self.f.fail(
+                seq,
+                "rounds",
+                f"round_closed at seq {seq} lists {len(ev.terminals)} terminals and "
+                f"{len(ev.balances)} balances",
+            )
+        wallets = self.ledger.wallets
+        for terminal, balance in zip(ev.terminals, ev.balances, strict=False):
+            self._stated(seq, "round_closed", terminal, balance, wallets.get(terminal, 0))
+        self._table.round_open = False
+
+    # ------------------------------------------------------------ per round
+
+    def on_round(self, rnd: LoggedRound) -> None:
+        self.rounds += 1
+        events = rnd.events
+        first = events[0]
+        where = f"round {rnd.round_id} of table {rnd.table_id}"
+        started = first.event if type(first.event) is RoundStarted else None
+        if started is None:
+            self.f.fail(
+                first.seq,
+                "rounds",
+                f"{where} does not open with round_started (seq {first.seq} is a "
+                f"{first.stored.kind}): events are missing or out of place",
+            )
+        else:
+            key = (rnd.table_id, rnd.config_seq)
+            expected = self.config_hashes.get(key)
+            if expected is None:
+                expected = self.config_hashes[key] = rnd.config.config_hash()
+            if started.config_hash != expected:
+                self.f.fail(
+                    first.seq,
+                    "rounds",
+                    f"round_started at seq {first.seq} names config hash "
+                    f"{started.config_hash}, but the config in force (table_opened at seq "
+                    f"{rnd.config_seq}) hashes to {expected}",
+                )
+            shoe = rnd.shoe
+            if shoe is not None and shoe.committed.event.decks != rnd.config.rules.decks:
+                self.f.fail(
+                    first.seq,
+                    "rounds",
+                    f"{where} deals from shoe {shoe.number} of {shoe.committed.event.decks} "
+                    f"decks, but the config in force has {rnd.config.rules.decks}",
+                )
+        engine = rnd.engine_events()
+        try:
+            replay(rnd.config.rules, [item.event for item in engine])
+        except Exception as exc:  # any refusal of a logged round is a finding
+            seq, reason = _replay_failure(exc, engine, events[-1].seq)
+            self.f.fail(seq, "replay", f"{where} does not replay through its rules: {reason}")
+        else:
+            self.rounds_replayed += 1
+        last = events[-1]
+        if type(last.event) is not RoundClosed:
+            if rnd.complete:
+                self.f.fail(
+                    last.seq,
+                    "rounds",
+                    f"{where} does not end with round_closed (seq {last.seq} is a "
+                    f"{last.stored.kind}): the credits at the end of the game are not logged",
+                )
+            else:
+                self.f.warn(
+                    last.seq,
+                    "rounds",
+                    f"{where} is not complete (no round_completed up to seq {last.seq}): its "
+                    "wagers are still in play",
+                )
+
+    # ------------------------------------------------------------ the end
+
+    def finish(self, last_seq: int) -> None:
+        """End of log: the shoes never revealed, and conservation."""
+        for table_id, table in sorted(self.tables.items()):
+            for number, shoe in sorted(table.shoes.items()):
+                if shoe.revealed_seq is not None:
+                    continue
+                if self.sealing_key is not None:
+                    order = self._unsealed(shoe)
+                    if order is not None:
+                        self._settle(shoe, order)
+                        continue
+                if shoe.rounds or shoe.pending:
+                    why = "no sealing key" if self.sealing_key is None else "not unsealed"
+                    self.f.warn(
+                        shoe.committed_seq,
+                        "cards",
+                        f"{shoe.rounds} rounds of unrevealed shoe {number} of table {table_id} "
+                        f"not checked ({why})",
+                    )
+        if self.stopped_at is not None:
+            return
+        ledger = self.ledger
+        stated = sum(ledger.wallets.values()) + sum(self.offset.values())
+        in_play = ledger.in_play
+        house = ledger.house_result
+        off = ledger.credits_in - ledger.credits_out - stated - in_play - house
+        if off:
+            self.f.fail(
+                last_seq,
+                "conservation",
+                f"at the end of the log (seq {last_seq}), credits in "
+                f"{format_money(ledger.credits_in)} != credits out "
+                f"{format_money(ledger.credits_out)} + stated balances {format_money(stated)} + "
+                f"in play {format_money(in_play)} + house result {format_money(house)} "
+                f"(off by {format_money(off)})",
+            )
+        for name, meter in sorted(ledger.meters.items()):
+            if meter.settled > meter.wagered:
+                self.f.fail(
+                    last_seq,
+                    "conservation",
+                    f"{name} wagers settled {format_money(meter.settled)} of stakes, more than "
+                    f"the {format_money(meter.wagered)} wagered",
+                )
+
+
+def _replay_failure(exc: Exception, engine: list[Logged], last_seq: int) -> tuple[int, str]:
+    """The seq a replay failure names (the replay's index mapped back to the log) and its
+    reason, with every "event i" of the message given as its seq."""
+    message = str(exc) or type(exc).__name__
+    match = _INDEX.search(message)
+    if match is not None and engine:
+        index = min(int(match.group(1)), len(engine) - 1)
+        seq = engine[index].seq
+    else:
+        seq = engine[-1].seq if engine else last_seq
+
+    def to_seq(found: re.Match[str]) -> str:
+        index = int(found.group(1))
+        return f"seq {engine[index].seq}" if index < len(engine) else found.group(0)
+
+    text = _INDEX.sub(to_seq, message)
+    if not isinstance(exc, ETGError):
+        text = f"{type(exc).__name__}: {text}"
+    return seq, text
+
+
+# ----------------------------------------------------------------------------- one pass
+
+
+class _Pump:
+    """Reads the rows once and hands every batch to the walk and to :func:`verify_chain`.
+
+    ``verify_chain`` drives: it asks :meth:`batches` for the next batch; the walk (a
+    generator) is advanced until it has read that far, pulling rows from SQLite through
+    :meth:`_events`, which queues every batch it reads for the chain. So each row is read
+    once, and the walk stays at most a batch or so ahead of the chain.
+    """
+
+    def __init__(
+        self,
+        reader: EventLogReader,
+        semantics: _Semantics,
+        findings: _Findings,
+        total: int,
+        progress: Progress | None,
+    ) -> None:
+        self._rows = reader.row_batches(1, BATCH)
+        self._queue: deque[list[EventRow]] = deque()
+        self._semantics = semantics
+        self._findings = findings
+        self._total = total
+        self._progress = progress
+        self._damage: LogDamaged | None = None
+        self._versions = _versions()
+        self._last_fed = 0
+        self._walk: Iterator[LoggedRound] | None = walk(self._events(), on_event=semantics.on_event)
+
+    def _events(self) -> Iterator[StoredEvent]:
+        """StoredEvents for the walk, bodies parsed once with a reused scanner; bodies that
+        are not an event of this build are reported and left out."""
+        versions = self._versions
+        scan = _scan
+        new = _new_stored
+        try:
+            for rows in self._rows:
+                self._queue.append(rows)
+                for row in rows:
+                    text = row[6]
+                    try:
+                        body, end = scan(text, 0)
+                        if end != len(text) or versions[body["kind"]] != body["v"]:
+                            raise ValueError
+                    except (ValueError, StopIteration, KeyError, TypeError, RecursionError):
+                        self._unreadable(row)
+                        continue
+                    event = new(StoredEvent)
+                    fields = event.__dict__
+                    (
+                        fields["seq"],
+                        fields["time"],
+                        fields["table_id"],
+                        fields["round_id"],
+                        fields["terminal"],
+                        fields["kind"],
+                        fields["body_json"],
+                        fields["hash"],
+                    ) = row
+                    fields["body"] = body  # functools.cached_property's slot for .body
+                    self._last_fed = row[0]
+                    yield event
+        except LogDamaged as exc:
+            self._damage = exc
+
+    def _unreadable(self, row: EventRow) -> None:
+        seq, kind = row[0], row[5]
+        self._findings.fail(
+            seq,
+            "events",
+            f"event {seq} ({kind!r}) is not an event this build knows (a changed body, or a "
+            "newer ETG wrote it); it was left out of the rounds, ledger and shoe checks",
+        )
+
+    def _advance(self) -> None:
+        """Advance the walk by one round; on an error, stop the walk (and say so)."""
+        assert self._walk is not None
+        try:
+            rnd = next(self._walk)
+        except StopIteration:
+            self._walk = None
+            return
+        except Exception as exc:  # any refusal of the log is a finding
+            seq = self._last_fed
+            self._walk = None
+            self._semantics.stopped_at = seq
+            self._findings.fail(
+                seq,
+                "events",
+                f"the log cannot be read as rounds from seq {seq} on: {type(exc).__name__}: {exc}",
+            )
+            self._findings.warn(
+                seq,
+                "replay",
+                f"rounds, shoes and balances after seq {seq} are not checked (only the chain "
+                "and signatures are)",
+            )
+            return
+        self._semantics.on_round(rnd)
+
+    def batches(self) -> Iterator[list[EventRow]]:
+        """The batches, in order, for ``verify_chain`` (it handles a LogDamaged raised here)."""
+        queue = self._queue
+        while True:
+            while not queue and self._walk is not None:
+                self._advance()
+            if queue:
+                rows = queue.popleft()
+                if self._progress is not None:
+                    self._progress(rows[-1][0], self._total)
+                yield rows
+                continue
+            if self._walk is None:
+                break
+        for rows in self._rows:  # what the walk did not read (it stopped on an error)
+            if self._progress is not None:
+                self._progress(rows[-1][0], self._total)
+            yield rows
+        if self._damage is not None:
+            self._semantics.stopped_at = self._semantics.stopped_at or self._last_fed
+            raise self._damage
+
+
+class _TeeSource:
+    """The reader as :func:`verify_chain` sees it, with rows coming from the pump."""
+
+    def __init__(self, reader: EventLogReader, pump: _Pump) -> None:
+        self._reader = reader
+        self._pump = pump
+        #: The highest seq a stored checkpoint claims to cover (valid or not).
+        self.last_checkpoint_seq = 0
+
+    @property
+    def log_id(self) -> str:
+        return self._reader.log_id
+
+    def snapshot(self) -> AbstractContextManager[None]:
+        return self._reader.snapshot()
+
+    def max_seq(self) -> int:
+        return self._reader.max_seq()
+
+    def row_batches(self, start_seq: int = 1, batch: int = BATCH) -> Iterator[list[EventRow]]:
+        if start_seq != 1:  # pragma: no cover - verify_chain reads from the start
+            raise ValueError("the pump streams the log from seq 1")
+        return self._pump.batches()
+
+    def iter_events(self, start_seq: int = 1, batch: int = BATCH) -> Iterator[StoredEvent]:
+        return self._reader.iter_events(start_seq, batch)  # pragma: no cover
+
+    def events_for_round(self, table_id: str, round_id: int) -> list[StoredEvent]:
+        return self._reader.events_for_round(table_id, round_id)  # pragma: no cover
+
+    def iter_checkpoints(self) -> Iterator[Checkpoint]:
+        for checkpoint in self._reader.iter_checkpoints():
+            self.last_checkpoint_seq = max(self.last_checkpoint_seq, checkpoint.seq)
+            yield checkpoint
+
+    def checkpoints(self) -> list[Checkpoint]:
+        return self._reader.checkpoints()  # pragma: no cover
+
+    def recent_rounds(
+        self,
+        terminal: str | None = None,
+        table: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        limit: int = 10,
+    ) -> list[RoundSpan]:
+        return self._reader.recent_rounds(terminal, table, since, until, limit)  # pragma: no cover
+
+    def triggers_present(self) -> dict[str, bool]:
+        return self._reader.triggers_present()  # pragma: no cover
+
+    def close(self) -> None:  # pragma: no cover - the caller owns the reader
+        pass
+
+
+# ----------------------------------------------------------------------------- entry point
+
+
+def verify_log(
+    reader: EventLogReader,
+    public_key: Ed25519PublicKey,
+    *,
+    sealing_key: bytes | None = None,
+    progress: Progress | None = None,
+) -> VerifyReport:
+    """Verify a whole event log: file, triggers, chain, signatures, shoes, cards, rounds, money.
+
+    Everything is read in one snapshot of the log (it may run while the table appends) and
+    in one pass over the rows. Nothing is written: the reader is read-only.
+
+    Args:
+        reader: The log, opened with :meth:`EventLogReader.open`.
+        public_key: The log-signing public key (``certs/log-signing.pub``).
+        sealing_key: The 32-byte shoe-sealing key, to check shoes not yet revealed (and that
+            each sealed seed is the revealed one). Without it, rounds of unrevealed shoes are
+            reported as not checked (a warning).
+        progress: Called after each batch with (highest seq read, highest seq of the log).
+
+    Returns:
+        The report; ``report.ok`` is the verdict.
+
+    Raises:
+        UnverifiableLog: the log's chain format is not the one this build verifies.
+        LogDamaged: SQLite cannot read the log's tables at all.
+    """
+    start = time.perf_counter()
+    meta = reader.meta()
+    chain_format = meta.get("chain_format")
+    if chain_format != CHAIN_FORMAT:
+        raise UnverifiableLog(
+            f"{reader.path} uses the chain format {chain_format!r}; this ETG verifies "
+            f"{CHAIN_FORMAT!r}. Verify it with the ETG that wrote it."
+        )
+    findings = _Findings()
+    semantics = _Semantics(findings, sealing_key)
+    with reader.snapshot():
+        _check_file(reader, findings)
+        total = reader.max_seq()
+        pump = _Pump(reader, semantics, findings, total, progress)
+        tee = _TeeSource(reader, pump)
+        chain = verify_chain(_as_source(tee), public_key)
+        last_seq = chain.last_seq
+        semantics.finish(last_seq)
+    for problem in chain.problems:
+        check = "checkpoints" if "checkpoint" in problem.reason else "chain"
+        findings.fail(problem.seq, check, problem.reason)
+    hidden = chain.problem_count - len(chain.problems)
+    if hidden > 0:
+        findings.failure_count["chain"] = findings.failure_count.get("chain", 0) + hidden
+    # Events no checkpoint claims to cover (those covered by checkpoints that fail are
+    # failures already).
+    after = max(chain.last_proven_seq, tee.last_checkpoint_seq)
+    if chain.unproven_events and chain.last_seq > after:
+        findings.warn(
+            after + 1,
+            "checkpoints",
+            f"{chain.last_seq - after} event(s) after seq {after} (seq {after + 1} to "
+            f"{chain.last_seq}) are chained but not covered by any signed checkpoint: they "
+            f"could be removed, or the log cut back to seq {after}, without trace. A log still "
+            "being written, or whose server stopped without its shutdown checkpoint, ends "
+            "like this; a cleanly closed log does not",
+        )
+    shoes = sum(len(t.shoes) for t in semantics.tables.values())
+    counts = VerifyCounts(
+        events=chain.events,
+        last_seq=last_seq,
+        tables=len(semantics.tables),
+        rounds=semantics.rounds,
+        rounds_replayed=semantics.rounds_replayed,
+        shoes=shoes,
+        shoes_checked=semantics.shoes_checked,
+        cards_checked=semantics.cards_checked,
+        checkpoints=chain.checkpoints,
+        valid_checkpoints=chain.valid_checkpoints,
+        last_proven_seq=chain.last_proven_seq,
+        unproven_events=chain.unproven_events,
+    )
+    failures = findings.ordered(findings.failures)
+    warnings = findings.ordered(findings.warnings)
+    failure_count = sum(findings.failure_count.values())
+    return VerifyReport(
+        ok=failure_count == 0,
+        first_failure=failures[0] if failures else None,
+        failures=failures,
+        failure_count=failure_count,
+        warnings=warnings,
+        counts=counts,
+        checks=_summaries(findings, failures, warnings),
+        elapsed=time.perf_counter() - start,
+        key_id=chain.key_id,
+    )
+
+
+def _as_source(tee: _TeeSource) -> EventSource:
+    return tee
+
+
+def _check_file(reader: EventLogReader, findings: _Findings) -> None:
+    problems = reader.integrity_check(quick=True)
+    if problems != ["ok"]:
+        shown = "; ".join(problems[:5]) + (f" (and {len(problems) - 5} more)" * (len(problems) > 5))
+        findings.fail(None, "file", f"SQLite's quick_check finds the file damaged: {shown}")
+    present = reader.triggers_present()
+    missing = sorted(name for name in TRIGGERS if not present.get(name))
+    added = sorted(name for name in present if name not in TRIGGERS)
+    if missing:
+        findings.fail(
+            None,
+            "triggers",
+            f"trigger(s) missing or altered: {', '.join(missing)}; the database no longer "
+            "refuses every UPDATE and DELETE (someone with the file dropped or changed them)",
+        )
+    if added:
+        findings.fail(
+            None,
+            "triggers",
+            f"trigger(s) that the schema does not define: {', '.join(added)} (added by hand)",
+        )
+
+
+def _summaries(
+    findings: _Findings, failures: tuple[Finding, ...], warnings: tuple[Finding, ...]
+) -> tuple[CheckSummary, ...]:
+    out = []
+    for check, title in CHECKS.items():
+        failed = findings.failure_count.get(check, 0)
+        warned = findings.warning_count.get(check, 0)
+        first = next((f for f in failures if f.check == check), None)
+        if first is None:
+            first = next((w for w in warnings if w.check == check), None)
+        status = "FAIL" if failed else "WARN" if warned else "PASS"
+        out.append(CheckSummary(check, title, status, failed, warned, first))
+    return tuple(out)
