@@ -341,24 +341,44 @@ def _progress_to_stderr(text: str) -> None:
     help="Scratch directory on the disk the server would use (default: a temporary one).",
 )
 def bench_log_command(as_json: bool, quick: bool, directory: Path | None) -> None:
-    """Durable appends against a bare sqlite3 loop, verification speed, recall latency."""
+    """Durable appends against a bare sqlite3 loop, etg verify's speed, recall latency.
+
+    The three figures of the [log] targets, each measured against its peer in the same run:
+    appends in steps of 20 with synchronous=FULL over a bare sqlite3 loop with the same
+    pragmas; the whole of etg verify (chain, signatures, shoes, replay, ledger) on a logged
+    simulation; etg recall list --last 10 --terminal X on a log of 1,000,000 events. The big
+    logs are built once and cached in the temporary directory.
+    """
     import tempfile
 
     from tools.bench_log import bench_log
+    from tools.bench_verify import bench_verify
+    from tools.recall_cli import bench_recall
 
     with tempfile.TemporaryDirectory(prefix="etg-bench-log-", dir=directory) as scratch:
         if quick:
-            figures = bench_log(
+            appends = bench_log(
                 scratch, events=4_000, repeats=3, verify_events=50_000, recall_events=100_000
             )
         else:
-            figures = bench_log(scratch)
+            appends = bench_log(scratch)
+        cache = Path(tempfile.gettempdir())
+        verify = bench_verify(cache / "etg-bench-verify", rounds=300 if quick else 2_000)
+        recall = bench_recall(
+            scratch, events=100_000 if quick else 1_000_000, cache_dir=cache / "etg-bench-recall"
+        )
+    figures = {
+        "append_ratio": appends["append_ratio"],
+        "verify_events_per_s": verify["events_per_second"],
+        "recall_list_ms": recall["list_ms"],
+        "details": {"appends": appends, "verify": verify, "recall": recall},
+    }
     if as_json:
-        click.echo(json.dumps(figures))
+        click.echo(json.dumps(figures, default=str))
         return
     click.echo(f"append_ratio         {figures['append_ratio']:.3f}   (target >= 0.70)")
-    click.echo(f"verify_events_per_s  {figures['verify_events_per_s']:,.0f}   (target >= 50,000)")
-    click.echo(f"recent_rounds_ms     {figures['recent_rounds_ms']:.2f}   (target < 100)")
+    click.echo(f"verify_events_per_s  {figures['verify_events_per_s']:,}   (target >= 50,000)")
+    click.echo(f"recall_list_ms       {figures['recall_list_ms']:.2f}   (target < 100)")
 
 
 def _register_subgroups() -> None:
