@@ -360,11 +360,10 @@ def build_bench_log(
     from game_server.config import example_config_path, load_config
     from game_server.eventlog import EventLog
     from game_server.keys import key_id, load_public_key, load_sealing_key, load_signing_key
-    from game_server.rules.blackjack.actions import Action
-    from game_server.rules.blackjack.round import Phase
+    from game_server.rules.blackjack.round import BlackjackRound
     from game_server.rules.blackjack.strategy import BasicStrategy
     from game_server.table.session import SealedShoes, TableSession, simulation_seeds
-    from tools.simlog import bot_action
+    from tools.simlog import play_bots
 
     tmp = path.with_name(path.name + ".building")
     _remove_db(tmp)
@@ -408,23 +407,13 @@ def build_bench_log(
                 session.cash_in(terminal, 200_000, "bench top-up")
             session.place_wagers(terminal, wagers)
         session.deal()
-        game = session.round
-        while game is not None and game.phase is Phase.INSURANCE:
-            seat = game.pending_insurance[0]
-            terminal = session.terminal_of[seat]
+
+        def insure(game: BlackjackRound, seat: int) -> int:
             if game.can_insure(seat) and rng.random() < 0.2:
-                half = game.seats[seat].wagers["blackjack"] // 2
-                session.insure(terminal, half)
-            else:
-                session.decline_insurance(terminal, auto=rng.random() < 0.5)
-        while game is not None and game.phase is Phase.PLAYING:
-            hand = game.to_act
-            assert hand is not None
-            terminal = session.terminal_of[hand.seat]
-            if rng.random() < 0.03:
-                session.act(terminal, Action.STAND, hand.index, auto=True)
-            else:
-                session.act(terminal, bot_action(game, strategy), hand.index)
+                return int(game.seats[seat].wagers["blackjack"] // 2)
+            return 0
+
+        play_bots(session, strategy, insure=insure, countdown=lambda: rng.random() < 0.03)
         rounds += 1
         if progress is not None and rounds % 1000 == 0:
             progress(sink.head.seq)

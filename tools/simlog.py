@@ -46,6 +46,42 @@ def bot_action(game: BlackjackRound, strategy: BasicStrategy) -> Action:
     )
 
 
+def play_bots(
+    session: TableSession,
+    strategy: BasicStrategy,
+    *,
+    insure: Callable[[BlackjackRound, int], int] | None = None,
+    countdown: Callable[[], bool] | None = None,
+) -> None:
+    """Play the dealt round of ``session`` to its end with bots on every seat.
+
+    Args:
+        session: a session whose round has just been dealt.
+        strategy: the bots' basic strategy.
+        insure: amount of insurance a seat takes (0 declines); by default every seat declines,
+            as basic strategy does.
+        countdown: when it returns True the bot lets the countdown act instead (the table's
+            countdown default, logged as made by the countdown).
+    """
+    game = session.round
+    while game is not None and game.phase is Phase.INSURANCE:
+        seat = game.pending_insurance[0]
+        terminal = session.terminal_of[seat]
+        amount = insure(game, seat) if insure is not None else 0
+        if amount:
+            session.insure(terminal, amount)
+        else:
+            session.decline_insurance(terminal, auto=countdown is not None and countdown())
+    while game is not None and game.phase is Phase.PLAYING:
+        hand = game.to_act
+        assert hand is not None
+        terminal = session.terminal_of[hand.seat]
+        if countdown is not None and countdown():
+            session.act(terminal, game.countdown_action(), hand.index, auto=True)
+        else:
+            session.act(terminal, bot_action(game, strategy), hand.index)
+
+
 def run_logged_sim(
     config: TableConfig,
     db: Path,
@@ -85,15 +121,7 @@ def run_logged_sim(
                     session.cash_in(terminal, SIM_CREDITS, "sim top-up")
                 session.place_wagers(terminal, wagers)
             session.deal()
-            game = session.round
-            while game is not None and game.phase is Phase.INSURANCE:
-                seat = game.pending_insurance[0]
-                session.decline_insurance(session.terminal_of[seat])
-            while game is not None and game.phase is Phase.PLAYING:
-                hand = game.to_act
-                assert hand is not None
-                action = bot_action(game, strategy)
-                session.act(session.terminal_of[hand.seat], action, hand.index)
+            play_bots(session, strategy)
             if progress is not None:
                 progress(done + 1)
         session.retire_shoe()

@@ -26,11 +26,10 @@ from pathlib import Path
 from game_server.config import example_config_path, load_config
 from game_server.eventlog import EventLog
 from game_server.keys import key_id, load_public_key, load_sealing_key
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.round import Phase
+from game_server.rules.blackjack.round import BlackjackRound
 from game_server.rules.blackjack.strategy import BasicStrategy
 from game_server.table.session import SealedShoes, TableSession, simulation_seeds
-from tools.simlog import bot_action
+from tools.simlog import play_bots
 
 START = datetime(2026, 11, 29, 15, 0, tzinfo=UTC)
 TABLES = {"BJ-01": {"A1": 1, "A2": 2, "A3": 3}, "BJ-02": {"B1": 2, "B2": 5}}
@@ -67,22 +66,13 @@ def _play(session: TableSession, strategy: BasicStrategy, rng: random.Random) ->
             session.cash_in(terminal, 10_000, "top-up")
         session.place_wagers(terminal, wagers)
     session.deal()
-    game = session.round
-    while game is not None and game.phase is Phase.INSURANCE:
-        seat = game.pending_insurance[0]
-        terminal = session.terminal_of[seat]
+
+    def insure(game: BlackjackRound, seat: int) -> int:
         if game.can_insure(seat) and rng.random() < 0.5:
-            session.insure(terminal, game.seats[seat].wagers["blackjack"] // 2)
-        else:
-            session.decline_insurance(terminal, auto=rng.random() < 0.5)
-    while game is not None and game.phase is Phase.PLAYING:
-        hand = game.to_act
-        assert hand is not None
-        terminal = session.terminal_of[hand.seat]
-        if rng.random() < 0.2:
-            session.act(terminal, Action.STAND, hand.index, auto=True)
-        else:
-            session.act(terminal, bot_action(game, strategy), hand.index)
+            return int(game.seats[seat].wagers["blackjack"] // 2)
+        return 0
+
+    play_bots(session, strategy, insure=insure, countdown=lambda: rng.random() < 0.2)
 
 
 def build_log(db: Path, keys_dir: Path, *, rounds: int = 12, seed: int = 4) -> None:

@@ -30,7 +30,7 @@ from game_server.rules.blackjack.round import (
     Phase,
     replay,
 )
-from game_server.rules.blackjack.rules import BlackjackRules, DoubleOn
+from game_server.rules.blackjack.rules import BlackjackRules, CountdownDefault, DoubleOn
 from game_server.rules.errors import (
     ActionNotAllowed,
     BetOutOfLimits,
@@ -582,3 +582,20 @@ def test_legal_actions_match_can_methods() -> None:
         Action.SPLIT,
         Action.SURRENDER,
     }
+
+
+@pytest.mark.parametrize(
+    ("default", "cards", "action"),
+    [
+        (CountdownDefault.STAND, "6S 9S 4D 9D", Action.STAND),  # hard 10
+        (CountdownDefault.HIT_HARD_11_OR_LESS, "6S 9S 4D 9D", Action.HIT),  # hard 10
+        (CountdownDefault.HIT_HARD_11_OR_LESS, "6S 9S 5D 9D", Action.HIT),  # hard 11
+        (CountdownDefault.HIT_HARD_11_OR_LESS, "7S 9S 5D 9D", Action.STAND),  # hard 12
+        (CountdownDefault.HIT_HARD_11_OR_LESS, "AS 9S 6D 9D", Action.STAND),  # soft 17
+    ],
+)
+def test_countdown_default(default: CountdownDefault, cards: str, action: Action) -> None:
+    """633b.5(p)(2): a player who takes no action is deemed to stand; with the option of
+    633b.5(z) selected, a hard total of 11 or less is hit instead."""
+    game = Game(rules(countdown_default=default), {1: 1000}, cards + " 2C 3C")
+    assert game.round.countdown_action() is action

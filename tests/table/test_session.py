@@ -33,7 +33,7 @@ from game_server.table.session import (
     seal_context,
     simulation_seeds,
 )
-from tools.simlog import bot_action
+from tools.simlog import play_bots
 
 KEY = bytes(range(32))
 CONFIG = load_config(example_config_path())
@@ -58,13 +58,7 @@ def play_round(session: TableSession, bets: dict[str, int]) -> None:
     for terminal, amount in bets.items():
         session.place_wagers(terminal, {"blackjack": amount})
     session.deal()
-    game = session.round
-    while game is not None and game.phase is Phase.INSURANCE:
-        session.decline_insurance(session.terminal_of[game.pending_insurance[0]], auto=True)
-    while game is not None and game.phase is Phase.PLAYING:
-        hand = game.to_act
-        assert hand is not None
-        session.act(session.terminal_of[hand.seat], bot_action(game, strategy), hand.index)
+    play_bots(session, strategy)
 
 
 def test_wallets_change_only_through_logged_events() -> None:

@@ -51,6 +51,7 @@ from game_server.rules.blackjack.rules import (
     BLACKJACK_PAYS,
     INSURANCE_PAYS,
     BlackjackRules,
+    CountdownDefault,
     DoubleOn,
 )
 from game_server.rules.errors import (
@@ -769,6 +770,25 @@ class BlackjackRound:
         current.settled = current.done = True
         self._advance()
         return out
+
+    def countdown_action(self) -> Action:
+        """What the countdown does for the hand to act when the player has not acted.
+
+        The player is deemed to stand (633b.5(p)(2)); where the Rules Submission says so, a
+        hard total of 11 or less is hit instead (the option 633b.5(z) names, explained in the
+        game rules icon of 633b.5(c)(2)).
+        """
+        hand = self.to_act
+        if hand is None:
+            raise WrongPhase(f"no hand is to act: the round is in the {self.phase} phase")
+        if (
+            self.rules.countdown_default is CountdownDefault.HIT_HARD_11_OR_LESS
+            and not hand.soft
+            and hand.total <= 11
+            and self.can_hit(hand.seat, hand.index)
+        ):
+            return Action.HIT
+        return Action.STAND
 
     def act(self, action: Action, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
         """Dispatch a player decision by name (the server's and the bots' entry point)."""
