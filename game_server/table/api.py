@@ -1,0 +1,59 @@
+"""What the network layer sees of a table: the operations of :class:`TableMachine`.
+
+The round machine (:mod:`game_server.table.machine`) implements this; the AMP server
+(:mod:`game_server.net`) calls it and listens to it. Every operation either completes and
+returns after its step is logged (save), or raises a declared error; listeners are told
+after the log write (then send).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from enum import StrEnum
+from typing import Any, Protocol
+
+from game_server.rules.blackjack.actions import Action
+
+
+class TableState(StrEnum):
+    """Whether the table deals rounds."""
+
+    CLOSED = "closed"
+    OPEN = "open"
+    OUT_OF_SERVICE = "out-of-service"
+
+
+class TableListener(Protocol):
+    """Told after every logged step, with the step's records (the AMP server pushes each
+    terminal its new view from here)."""
+
+    def step_logged(self, events: Sequence[Any]) -> None: ...
+
+
+class TableMachine(Protocol):
+    """The live table as the network layer drives it."""
+
+    @property
+    def state(self) -> TableState: ...
+
+    def open(self) -> None: ...
+
+    def close(self) -> None: ...
+
+    def out_of_service(self, reason: str) -> None: ...
+
+    def place_wagers(self, terminal: str, wagers: Mapping[str, int]) -> None: ...
+
+    def answer_insurance(self, terminal: str, choice: str, amount: int) -> None: ...
+
+    def act(self, terminal: str, action: Action, hand: int, amount: int | None) -> None: ...
+
+    def cash_in(self, terminal: str, amount: int, reference: str) -> int: ...
+
+    def cash_out(self, terminal: str, amount: int | None, reference: str) -> int: ...
+
+    def view(self, terminal: str) -> dict[str, Any]: ...
+
+    def meters(self) -> dict[str, Any]: ...
+
+    def add_listener(self, listener: TableListener) -> None: ...
