@@ -42,9 +42,16 @@ def canonical_json(value: Any) -> bytes:
     ).encode("utf-8")
 
 
+#: One decoder for every call (json.loads with hooks would build a new one each time).
+_DECODER = json.JSONDecoder(parse_float=_refuse_float, parse_constant=_refuse_float)
+
+
 def loads(data: bytes | str) -> Any:
     """Decode JSON, refusing floats (they never appear in our encodings)."""
     try:
-        return json.loads(data, parse_float=_refuse_float, parse_constant=_refuse_float)
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+        return _DECODER.decode(text)
+    except UnicodeDecodeError as exc:
+        raise CodecError(f"not UTF-8 JSON: {exc}") from None
     except json.JSONDecodeError as exc:
         raise CodecError(f"not valid JSON: {exc}") from None

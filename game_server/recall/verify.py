@@ -337,7 +337,6 @@ class _IntegerDecoder(json.JSONDecoder):
 #: One JSON scanner built once (``shared.codec.loads`` builds a decoder per call, which
 #: doubles the cost of reading a body); refuses floats like ``loads`` does.
 _scan: Callable[[str, int], tuple[Any, int]] = make_scanner(_IntegerDecoder())  # type: ignore[arg-type]
-_new_stored = object.__new__
 
 
 def _versions() -> dict[str, int]:
@@ -1024,7 +1023,7 @@ class _Pump:
         are not an event of this build are reported and left out."""
         versions = self._versions
         scan = _scan
-        new = _new_stored
+        from_row = StoredEvent.from_row
         try:
             for rows in self._rows:
                 self._queue.append(rows)
@@ -1037,19 +1036,8 @@ class _Pump:
                     except (ValueError, StopIteration, KeyError, TypeError, RecursionError):
                         self._unreadable(row)
                         continue
-                    event = new(StoredEvent)
-                    fields = event.__dict__
-                    (
-                        fields["seq"],
-                        fields["time"],
-                        fields["table_id"],
-                        fields["round_id"],
-                        fields["terminal"],
-                        fields["kind"],
-                        fields["body_json"],
-                        fields["hash"],
-                    ) = row
-                    fields["body"] = body  # functools.cached_property's slot for .body
+                    event = from_row(row)
+                    event.__dict__["body"] = body  # functools.cached_property's slot for .body
                     self._last_fed = row[0]
                     yield event
         except LogDamaged as exc:
