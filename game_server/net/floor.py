@@ -1,0 +1,239 @@
+"""The floor configuration of one table server: who sits where, who is revoked, how fast.
+
+``floor.toml`` is the network side of a table (the game itself is in the table's Rules
+Submission, :mod:`game_server.config`)::
+
+    [floor]
+    port = 7400
+
+    [floor.terminals]          # terminal id (the certificate's CN) = seat, 1 to 7
+    T1 = 1
+    T2 = 2
+
+    [floor.revoked]            # certificates the server refuses
+    serials = ["5f3a09c2..."]  # hex, as `etg certs` prints them
+    terminals = ["T9"]         # every certificate of these ids
+
+    [floor.limits]             # per connection
+    commands_per_second = 20
+    burst = 40
+
+Entry points: :func:`load_floor` (a file) and :meth:`FloorConfig.from_mapping` (parsed TOML).
+Every refusal is a :class:`FloorConfigError` whose message names the field.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Final
+
+from game_server.net.pki import InvalidRevocation, InvalidTerminalId, RevocationList
+from game_server.net.pki import check_terminal_id as _check_terminal_id
+from shared.errors import ETGError
+
+#: Seats of a Blackjack table, numbered from the dealer's left.
+SEATS: Final = range(1, 8)
+#: The port the server listens on when the file does not say.
+DEFAULT_PORT: Final = 7400
+#: Commands per second a connection may send when the file does not say.
+DEFAULT_COMMANDS_PER_SECOND: Final = 20
+#: Commands a connection may send at once when the file does not say.
+DEFAULT_BURST: Final = 40
+
+
+class FloorConfigError(ETGError):
+    """A ``floor.toml`` that cannot be used; the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class NetLimits:
+    """The network layer's limits for one connection (a token bucket).
+
+    Attributes:
+        commands_per_second: Tokens added per second.
+        burst: The bucket's size: commands a quiet connection may send at once.
+    """
+
+    commands_per_second: float = DEFAULT_COMMANDS_PER_SECOND
+    burst: int = DEFAULT_BURST
+
+
+@dataclass(frozen=True)
+class FloorConfig:
+    """Who sits where at this table, which certificates are refused, and the limits.
+
+    Attributes:
+        terminals: Terminal id -> seat (1 to 7, each seat at most once).
+        revocations: Certificates the server refuses.
+        port: The TCP port of the TLS listener.
+        limits: Per-connection rate limits.
+    """
+
+    terminals: Mapping[str, int]
+    revocations: RevocationList = field(default_factory=RevocationList)
+    port: int = DEFAULT_PORT
+    limits: NetLimits = field(default_factory=NetLimits)
+
+    def __post_init__(self) -> None:
+        _check_terminals(dict(self.terminals), "terminals")
+        object.__setattr__(self, "terminals", MappingProxyType(dict(self.terminals)))
+
+    def seat_of(self, terminal: str) -> int | None:
+        """The terminal's seat, or None if it holds none."""
+        return self.terminals.get(terminal)
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any], source: str = "floor.toml") -> FloorConfig:
+        """Build the config from parsed TOML (the whole document, with its ``[floor]``).
+
+        Raises:
+            FloorConfigError: a field is missing, unknown or wrong; the message names it.
+        """
+        where = _Where(source)
+        _only(data, {"floor"}, where, "")
+        floor = _table(data.get("floor"), where, "[floor]", required=True)
+        _only(floor, {"port", "terminals", "revoked", "limits"}, where, "[floor]")
+        port = _integer(floor.get("port", DEFAULT_PORT), where, "[floor] port")
+        if not 1 <= port <= 65535:
+            raise where.error("[floor] port", f"{port} is not a TCP port (1 to 65535)")
+
+        terminals_table = _table(floor.get("terminals"), where, "[floor.terminals]", required=True)
+        terminals = {
+            str(name): _integer(seat, where, f"[floor.terminals] {name}")
+            for name, seat in terminals_table.items()
+        }
+        _check_terminals(terminals, where.name("[floor.terminals]"))
+
+        revoked = _table(floor.get("revoked", {}), where, "[floor.revoked]")
+        _only(revoked, {"serials", "terminals"}, where, "[floor.revoked]")
+        serials = _list(revoked.get("serials", []), where, "[floor.revoked] serials")
+        revoked_ids = _list(revoked.get("terminals", []), where, "[floor.revoked] terminals")
+        try:
+            revocations = RevocationList.from_config(
+                serials=[_serial(s, where) for s in serials],
+                ids=[_text(i, where, "[floor.revoked] terminals") for i in revoked_ids],
+            )
+        except InvalidRevocation as exc:
+            raise where.error("[floor.revoked]", str(exc)) from None
+
+        limits_table = _table(floor.get("limits", {}), where, "[floor.limits]")
+        _only(limits_table, {"commands_per_second", "burst"}, where, "[floor.limits]")
+        rate = limits_table.get("commands_per_second", DEFAULT_COMMANDS_PER_SECOND)
+        if isinstance(rate, bool) or not isinstance(rate, int | float) or not rate > 0:
+            raise where.error(
+                "[floor.limits] commands_per_second", f"{rate!r} is not a positive number"
+            )
+        burst = _integer(limits_table.get("burst", DEFAULT_BURST), where, "[floor.limits] burst")
+        if burst < 1:
+            raise where.error("[floor.limits] burst", f"{burst} is not at least 1")
+        return cls(
+            terminals=terminals,
+            revocations=revocations,
+            port=port,
+            limits=NetLimits(commands_per_second=float(rate), burst=burst),
+        )
+
+
+def load_floor(path: str | os.PathLike[str]) -> FloorConfig:
+    """Read and check a ``floor.toml``.
+
+    Raises:
+        FloorConfigError: the file is missing, unreadable, not TOML, or a field is wrong.
+    """
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FloorConfigError(
+            f"{file}: no such file; write the table's floor.toml (see game_server.net.floor)"
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FloorConfigError(f"{file}: cannot be read: {exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise FloorConfigError(f"{file}: not valid TOML: {exc}") from None
+    return FloorConfig.from_mapping(data, str(file))
+
+
+# --------------------------------------------------------------------------------------------
+# Checks
+
+
+@dataclass(frozen=True)
+class _Where:
+    source: str
+
+    def name(self, key: str) -> str:
+        return f"{self.source}: {key}"
+
+    def error(self, key: str, problem: str) -> FloorConfigError:
+        return FloorConfigError(f"{self.source}: {key}: {problem}")
+
+
+def _check_terminals(terminals: Mapping[str, int], where: str) -> None:
+    if not terminals:
+        raise FloorConfigError(f"{where}: no terminal holds a seat; add e.g. T1 = 1")
+    taken: dict[int, str] = {}
+    for name, seat in terminals.items():
+        try:
+            _check_terminal_id(name)
+        except InvalidTerminalId as exc:
+            raise FloorConfigError(f"{where} {name}: {exc}") from None
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in SEATS:
+            raise FloorConfigError(
+                f"{where} {name}: seat {seat!r} is not a seat of the table "
+                f"({SEATS.start} to {SEATS.stop - 1})"
+            )
+        if seat in taken:
+            raise FloorConfigError(
+                f"{where} {name}: seat {seat} is already held by {taken[seat]}; "
+                "each seat has one terminal"
+            )
+        taken[seat] = name
+
+
+def _only(data: Mapping[str, Any], allowed: set[str], where: _Where, key: str) -> None:
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise where.error(
+            key or "top level",
+            f"unknown field(s) {', '.join(unknown)}; expected {', '.join(sorted(allowed))}",
+        )
+
+
+def _table(value: Any, where: _Where, key: str, *, required: bool = False) -> Mapping[str, Any]:
+    if value is None and required:
+        raise where.error(key, "missing; the table is required")
+    if not isinstance(value, Mapping):
+        raise where.error(key, f"is a {type(value).__name__}, not a table")
+    return value
+
+
+def _integer(value: Any, where: _Where, key: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise where.error(key, f"{value!r} is not an integer")
+    return value
+
+
+def _list(value: Any, where: _Where, key: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise where.error(key, f"{value!r} is not a list")
+    return value
+
+
+def _text(value: Any, where: _Where, key: str) -> str:
+    if not isinstance(value, str):
+        raise where.error(key, f"{value!r} is not a string")
+    return value
+
+
+def _serial(value: Any, where: _Where) -> str | int:
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise where.error("[floor.revoked] serials", f"{value!r} is not a serial number (hex text)")
+    return value

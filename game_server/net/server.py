@@ -1,0 +1,712 @@
+"""The table's AMP server: terminals and operator tools drive a :class:`TableMachine`.
+
+One :class:`TerminalProtocol` per connection (mutual TLS; DESIGN.md "Network", "One round,
+as data" step 2). The peer is who its client certificate says
+(:func:`game_server.net.tls.identity_of`), never what it claims. In order, every command box:
+
+1. is counted against the connection's token bucket (``[floor.limits]``): over it the
+   answer is ``RateLimited``; after :data:`FLOOD_FACTOR` x burst refusals without a pause
+   the connection is logged and dropped;
+2. must follow a successful ``Hello`` (else ``Unauthorized``); ``Hello`` with another
+   protocol version is answered ``VersionMismatch`` and the connection dropped;
+3. must suit the certificate: terminal commands for terminals holding a seat in
+   ``floor.toml``, operator commands for the operator certificate (else ``Unauthorized``,
+   logged). A terminal always acts for its own seat: commands take no seat argument.
+4. runs at most once per ``request_id``: the first answer or declared error of the last
+   :data:`ANSWERS_KEPT` request ids of each terminal (and of the operator) is kept, and a
+   retry with the same id, on this or a later connection, gets it again and changes nothing.
+
+The machine's refusals become the protocol's declared errors with the machine's sentence
+(:data:`DOMAIN_ERRORS`). Anything undeclared is logged and the connection dropped. A box
+over :data:`MAX_BOX_BYTES`, a malformed box, or an unknown command is logged (the first two
+drop the connection; AMP answers ``UNHANDLED`` to the last). A terminal that drops keeps its
+seat and wagers: the machine's countdowns act for it, and its next ``Hello`` returns its view.
+
+After each logged step (:meth:`TableServerFactory.step_logged`, save then send) every
+connected terminal is pushed its own view as ``ViewUpdate``.
+
+Entry point: :class:`TableServerFactory`, e.g.
+``reactor.listenSSL(floor.port, TableServerFactory(machine, floor, reactor), tls_options)``.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar
+
+from twisted.internet.defer import Deferred, fail
+from twisted.internet.interfaces import IReactorTime
+from twisted.internet.protocol import Factory, connectionDone
+from twisted.logger import Logger
+from twisted.protocols import amp
+from twisted.python.failure import Failure
+
+from game_server.net.floor import FloorConfig
+from game_server.net.pki import Identity, PkiError, Role
+from game_server.net.tls import identity_of
+from game_server.rules import errors as rules
+from game_server.rules.blackjack.actions import Action
+from game_server.table import session
+from game_server.table.api import TableMachine, TableState
+from shared.errors import ETGError, MoneyError
+from shared.protocol import (
+    DOMAIN_ERRORS as WIRE_CODES,
+)
+from shared.protocol import (
+    PROTOCOL_VERSION,
+    Act,
+    AnswerInsurance,
+    BadRequest,
+    BetOutOfLimits,
+    CashIn,
+    CashOut,
+    GetView,
+    Hello,
+    IllegalAction,
+    InsufficientCredits,
+    NotYourTurn,
+    PlaceWagers,
+    ProtocolError,
+    RateLimited,
+    ReadMeters,
+    RequestCashOut,
+    RoundClosed,
+    SetTableState,
+    TableUnavailable,
+    Unauthorized,
+    VersionMismatch,
+    ViewUpdate,
+    check_request_id,
+)
+
+log = Logger()
+
+#: Request ids remembered per terminal (and for the operator): a retry of one of the last
+#: 256 commands gets its first answer; an older id is run again as a new command.
+ANSWERS_KEPT: Final = 256
+#: Largest command box a client may send (all keys and values with their length prefixes).
+#: Client boxes are small (the largest is a few wagers); views only go the other way.
+MAX_BOX_BYTES: Final = 16 * 1024
+#: A connection refused this many times its burst without a pause is dropped as a flood.
+FLOOD_FACTOR: Final = 3
+#: What the log calls a connection before its ``Hello``.
+UNIDENTIFIED: Final = "(before Hello)"
+
+#: The machine's refusals and the declared error each becomes, most specific first.
+DOMAIN_ERRORS: Final[tuple[tuple[type[Exception], type[ProtocolError]], ...]] = (
+    (rules.BetOutOfLimits, BetOutOfLimits),
+    (rules.WagerNotOffered, BadRequest),
+    (rules.WagerError, BadRequest),
+    (rules.SeatError, BadRequest),
+    (rules.WrongPhase, RoundClosed),
+    (rules.NotYourTurn, NotYourTurn),
+    (rules.ActionNotAllowed, IllegalAction),
+    (rules.IllegalAction, IllegalAction),
+    (rules.RulesError, BadRequest),
+    (session.InsufficientCredits, InsufficientCredits),
+    (session.NoRoundOpen, RoundClosed),
+    (session.UnknownTerminal, Unauthorized),
+    (session.TableError, BadRequest),
+    (MoneyError, BadRequest),
+)
+
+_T = TypeVar("_T")
+_TERMINAL_COMMANDS: Final = frozenset(
+    c.commandName for c in (PlaceWagers, Act, AnswerInsurance, RequestCashOut, GetView)
+)
+_OPERATOR_COMMANDS: Final = frozenset(
+    c.commandName for c in (CashIn, CashOut, SetTableState, ReadMeters)
+)
+_INSURANCE_CHOICES: Final = ("insurance", "decline", "even-money")
+
+
+def declared(error: Exception) -> ProtocolError | None:
+    """The declared AMP error for one of the machine's refusals (same sentence), or None
+    if the exception is not a refusal (a bug: the caller logs it and drops the connection)."""
+    if isinstance(error, ProtocolError):
+        return error
+    for domain, wire in DOMAIN_ERRORS:
+        if isinstance(error, domain):
+            return wire(str(error))
+    return None
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """The first answer to one request id: a response, or a declared error to raise again."""
+
+    command: bytes
+    response: Mapping[str, Any] | None = None
+    error: type[ProtocolError] | None = None
+    message: str = ""
+
+    def replay(self) -> dict[str, Any]:
+        if self.error is not None:
+            raise self.error(self.message)
+        assert self.response is not None
+        return dict(self.response)
+
+
+class AnswerBook:
+    """The last :data:`ANSWERS_KEPT` outcomes of each client, by request id (oldest dropped)."""
+
+    def __init__(self, kept: int = ANSWERS_KEPT) -> None:
+        self._kept = kept
+        self._books: dict[str, OrderedDict[str, _Outcome]] = {}
+
+    def get(self, client: str, request_id: str) -> _Outcome | None:
+        return self._books.get(client, OrderedDict()).get(request_id)
+
+    def put(self, client: str, request_id: str, outcome: _Outcome) -> None:
+        book = self._books.setdefault(client, OrderedDict())
+        book[request_id] = outcome
+        while len(book) > self._kept:
+            book.popitem(last=False)
+
+    def __len__(self) -> int:
+        return sum(len(book) for book in self._books.values())
+
+
+class _BoxTooLarge(ETGError):
+    """A client box over :data:`MAX_BOX_BYTES`."""
+
+
+class TokenBucket:
+    """Commands per second with a burst, on an injected clock."""
+
+    def __init__(self, clock: IReactorTime, rate: float, burst: int) -> None:
+        # Typed Any: without zope's plugin mypy mis-binds interface methods.
+        self._clock: Any = clock
+        self.rate = rate
+        self.burst = burst
+        self._tokens = float(burst)
+        self._at = self.now()
+
+    def now(self) -> float:
+        """The clock's time in seconds."""
+        return float(self._clock.seconds())
+
+    def take(self) -> bool:
+        """Take a token if there is one; refill first. Whether the command may run."""
+        now = self.now()
+        self._tokens = min(float(self.burst), self._tokens + (now - self._at) * self.rate)
+        self._at = now
+        if self._tokens >= 1:
+            self._tokens -= 1
+            return True
+        return False
+
+    @property
+    def full(self) -> bool:
+        """Whether the bucket refilled completely (the client paused)."""
+        return self._tokens >= self.burst - 1
+
+
+class TerminalProtocol(amp.AMP):
+    """One connection of a terminal or of the operator tools (see the module docstring)."""
+
+    def __init__(self, factory: TableServerFactory) -> None:
+        super().__init__()  # type: ignore[no-untyped-call]  # Twisted's AMP is unannotated
+        self.factory = factory
+        self.identity: Identity | None = None
+        self.seat: int | None = None
+        limits = factory.floor.limits
+        self._bucket = TokenBucket(factory.clock, limits.commands_per_second, limits.burst)
+        self._refused = 0
+        self._box_bytes = 0
+        self._dropped = False
+
+    # ----------------------------------------------------------------------------------------
+    # Who
+
+    @property
+    def who(self) -> str:
+        """The peer's id for the log: the terminal id, ``operator``, or before ``Hello``."""
+        return UNIDENTIFIED if self.identity is None else self.identity.id
+
+    def _terminal(self) -> str:
+        if self.identity is None or self.identity.role is not Role.TERMINAL:
+            raise Unauthorized("this command is for terminals; the operator certificate cannot")
+        return self.identity.id
+
+    def drop(self, why: str, *, after_answer: bool = False, **fields: Any) -> None:
+        """Log why and close the connection; ignore anything the peer still sends.
+
+        With ``after_answer`` the caller answers with a fatal error, which AMP sends before
+        it closes the connection (closing first could lose the answer).
+        """
+        if self._dropped:
+            return
+        self._dropped = True
+        log.warn("dropping the connection of {terminal}: " + why, terminal=self.who, **fields)
+        if after_answer:
+            return
+        transport: Any = self.transport  # zope interfaces confuse mypy's method binding
+        if transport is not None:
+            transport.loseConnection()
+
+    # ----------------------------------------------------------------------------------------
+    # Bytes and boxes
+
+    def dataReceived(self, data: bytes) -> None:
+        """Parse boxes; a malformed or oversized box is logged and drops the connection."""
+        if self._dropped:
+            return
+        try:
+            super().dataReceived(data)  # type: ignore[no-untyped-call]  # unannotated
+        except _BoxTooLarge as exc:
+            self.drop("{problem}", problem=str(exc))
+        except Exception as exc:
+            self.drop("a malformed box: {problem!r}", problem=exc)
+
+    def proto_init(self, string: bytes) -> str:
+        self._box_bytes = 0
+        return super().proto_init(self._count(string))  # type: ignore[no-any-return,no-untyped-call]  # unannotated
+
+    def proto_key(self, string: bytes) -> str:
+        state = super().proto_key(self._count(string))  # type: ignore[no-untyped-call]  # unannotated
+        if state == "init":
+            self._box_bytes = 0
+        return state  # type: ignore[no-any-return]  # unannotated
+
+    def proto_value(self, string: bytes) -> str:
+        return super().proto_value(self._count(string))  # type: ignore[no-any-return,no-untyped-call]  # unannotated
+
+    def _count(self, string: bytes) -> bytes:
+        self._box_bytes += 2 + len(string)
+        if self._box_bytes > MAX_BOX_BYTES:
+            raise _BoxTooLarge(f"a box of more than {MAX_BOX_BYTES} bytes")
+        return string
+
+    def lengthLimitExceeded(self, length: int) -> None:
+        """A key longer than AMP allows: logged, and AMP drops the connection."""
+        log.warn(
+            "a key of {length} bytes from {terminal}: over AMP's limit",
+            length=length,
+            terminal=self.who,
+        )
+        self._dropped = True
+        super().lengthLimitExceeded(length)  # type: ignore[no-untyped-call]  # unannotated
+
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
+        log.info(
+            "connection of {terminal} closed: {reason}",
+            terminal=self.who,
+            reason=reason.getErrorMessage(),
+        )
+        self.factory.forget(self)
+        super().connectionLost(reason)  # type: ignore[no-untyped-call]  # unannotated
+
+    # ----------------------------------------------------------------------------------------
+    # Commands
+
+    def dispatchCommand(self, box: amp.AmpBox) -> Deferred[Any]:
+        """Rate limit, ``Hello`` first, role check; then run the responder."""
+        name: bytes = box[amp.COMMAND]
+        if not self._bucket.take():
+            if self._bucket.full:
+                self._refused = 0
+            self._refused += 1
+            limits = self.factory.floor.limits
+            flood = self._refused >= FLOOD_FACTOR * limits.burst
+            if flood:
+                self.drop(
+                    "a flood of {refused} refused commands",
+                    after_answer=True,
+                    refused=self._refused,
+                )
+            return self._refuse(
+                RateLimited(
+                    f"more than {limits.commands_per_second:g} commands per second "
+                    f"(burst {limits.burst}); slow down and retry"
+                ),
+                fatal=flood,
+            )
+        if self._bucket.full:
+            self._refused = 0
+        if name != Hello.commandName and self.identity is None:
+            log.warn("{command} from {terminal} before Hello", command=name, terminal=self.who)
+            return self._refuse(Unauthorized("send Hello first: the connection is not open yet"))
+        role = None if self.identity is None else self.identity.role
+        if name in _OPERATOR_COMMANDS and role is Role.TERMINAL:
+            log.warn(
+                "operator command {command} from terminal {terminal} refused",
+                command=name,
+                terminal=self.who,
+            )
+            return self._refuse(
+                Unauthorized(f"{name.decode('ascii')} needs the operator certificate")
+            )
+        if name in _TERMINAL_COMMANDS and role is Role.OPERATOR:
+            log.warn(
+                "terminal command {command} from the operator refused",
+                command=name,
+                terminal=self.who,
+            )
+            return self._refuse(
+                Unauthorized(f"{name.decode('ascii')} needs a terminal certificate")
+            )
+        answer: Deferred[Any] = super().dispatchCommand(box)  # type: ignore[no-untyped-call]  # unannotated
+        return answer.addErrback(self._undeclared, name)
+
+    def _refuse(self, error: ProtocolError, *, fatal: bool = False) -> Deferred[Any]:
+        return fail(amp.RemoteAmpError(WIRE_CODES[type(error)], str(error), fatal))  # type: ignore[no-untyped-call]  # unannotated
+
+    def _undeclared(self, failure: Failure, name: bytes) -> Failure:
+        """Declared errors go back as they are (``VersionMismatch`` also drops the
+        connection); anything else is logged and drops the connection."""
+        error = failure.value
+        if isinstance(error, amp.RemoteAmpError):
+            if error.errorCode == WIRE_CODES[VersionMismatch]:
+                error.fatal = True
+                self._dropped = True
+            elif error.errorCode == amp.UNHANDLED_ERROR_CODE:
+                log.warn(
+                    "unknown command {command} from {terminal}", command=name, terminal=self.who
+                )
+            return failure
+        known = declared(error) if isinstance(error, Exception) else None
+        if isinstance(known, ProtocolError) and type(known) in WIRE_CODES:
+            # A declared error raised while AMP parsed the arguments (a JSON value).
+            return Failure(amp.RemoteAmpError(WIRE_CODES[type(known)], str(known)))  # type: ignore[no-untyped-call]  # unannotated
+        log.failure(
+            "undeclared error answering {command} for {terminal}; dropping the connection",
+            failure,
+            command=name,
+            terminal=self.who,
+        )
+        self._dropped = True
+        return Failure(
+            amp.RemoteAmpError(  # type: ignore[no-untyped-call]  # unannotated
+                amp.UNKNOWN_ERROR_CODE, "an internal error; the connection is closed", True
+            )
+        )
+
+    def locateResponder(self, name: bytes) -> Callable[[amp.AmpBox], Deferred[Any]] | None:
+        """Only this protocol's commands (no StartTLS, no ``amp_*`` methods)."""
+        entry = _RESPONDERS.get(name)
+        if entry is None:
+            return None
+        command, method = entry
+        return self._wrapWithSerialization(getattr(self, method), command)  # type: ignore[no-any-return,no-untyped-call]  # unannotated
+
+    def _once(self, command: bytes, request_id: str, run: Callable[[], dict[str, Any]]) -> Any:
+        """Run a command at most once per request id of this client (see :class:`AnswerBook`)."""
+        check_request_id(request_id)
+        assert self.identity is not None
+        book = self.factory.answers
+        first = book.get(self.identity.id, request_id)
+        if first is not None:
+            if first.command != command:
+                raise BadRequest(
+                    f"request id {request_id!r} was used for {first.command.decode('ascii')}; "
+                    "use a new id for each command"
+                )
+            log.info(
+                "retry of {request_id} from {terminal}", request_id=request_id, terminal=self.who
+            )
+            return first.replay()
+        try:
+            response = run()
+        except Exception as exc:
+            known = declared(exc)
+            if known is None:
+                raise
+            book.put(self.identity.id, request_id, _Outcome(command, None, type(known), str(known)))
+            log.info(
+                "{command} {request_id} from {terminal} refused: {error}",
+                command=command,
+                request_id=request_id,
+                terminal=self.who,
+                error=str(known),
+            )
+            raise known from None
+        book.put(self.identity.id, request_id, _Outcome(command, response))
+        return response
+
+    def _call(self, operation: Callable[..., _T], *args: Any) -> _T:
+        """Call the machine; its refusals become declared errors with the same sentence."""
+        try:
+            return operation(*args)
+        except Exception as exc:
+            known = declared(exc)
+            if known is None:
+                raise
+            raise known from None
+
+    def _view(self) -> dict[str, Any]:
+        return {"view": self._call(self.factory.machine.view, self._terminal())}
+
+    # Hello
+
+    def hello(self, version: int, software: str) -> dict[str, Any]:
+        if version != PROTOCOL_VERSION:
+            log.warn(
+                "{terminal} speaks protocol {version} ({software}), not {ours}",
+                terminal=self.who,
+                version=version,
+                software=software,
+                ours=PROTOCOL_VERSION,
+            )
+            raise VersionMismatch(
+                f"the server speaks protocol {PROTOCOL_VERSION}, the client {version}; "
+                "update the terminal software"
+            )
+        try:
+            identity = self.factory.identify(self.transport)
+        except PkiError as exc:
+            log.warn(
+                "refused a client without a usable certificate: {problem}",
+                problem=str(exc),
+                terminal=self.who,
+            )
+            raise Unauthorized(str(exc)) from None
+        if self.identity is not None and self.identity != identity:
+            raise Unauthorized("this connection already belongs to another identity")
+        floor = self.factory.floor
+        if identity.serial in floor.revocations.serials or identity.id in floor.revocations.ids:
+            log.warn("refused revoked {identity}", identity=str(identity), terminal=identity.id)
+            raise Unauthorized(f"the certificate of {identity.id} is revoked at this table")
+        seat = 0
+        view: dict[str, Any] = {}
+        if identity.role is Role.TERMINAL:
+            found = floor.seat_of(identity.id)
+            if found is None:
+                log.warn("refused {terminal}: it holds no seat in floor.toml", terminal=identity.id)
+                raise Unauthorized(
+                    f"terminal {identity.id} holds no seat at this table; add it to "
+                    "[floor.terminals] of floor.toml"
+                )
+            seat = found
+        self.identity, self.seat = identity, seat or None
+        if identity.role is Role.TERMINAL:
+            view = self._view()["view"]
+        self.factory.remember(self)
+        log.info(
+            "Hello from {terminal} ({role}, seat {seat}, {software})",
+            terminal=identity.id,
+            role=identity.role.value,
+            seat=seat,
+            software=software,
+        )
+        return {
+            "version": PROTOCOL_VERSION,
+            "role": identity.role.value,
+            "identity": identity.id,
+            "seat": seat,
+            "view": view,
+        }
+
+    # Terminal commands
+
+    def place_wagers(self, request_id: str, wagers: Any) -> Any:
+        def run() -> dict[str, Any]:
+            terminal = self._terminal()
+            if not isinstance(wagers, dict) or not all(
+                isinstance(k, str) and type(v) is int for k, v in wagers.items()
+            ):
+                raise BadRequest(
+                    'wagers are a JSON object of wager name to cents, e.g. {"blackjack": 2500}'
+                )
+            machine = self.factory.machine
+            if machine.state is not TableState.OPEN:
+                raise TableUnavailable(
+                    f"the table is {machine.state.value}; wagers are taken when it opens"
+                )
+            self._call(machine.place_wagers, terminal, dict(wagers))
+            return self._view()
+
+        return self._once(PlaceWagers.commandName, request_id, run)
+
+    def act(self, request_id: str, action: str, hand: int, amount: int) -> Any:
+        def run() -> dict[str, Any]:
+            terminal = self._terminal()
+            try:
+                decision = Action(action)
+            except ValueError:
+                choices = ", ".join(a.value for a in Action)
+                raise BadRequest(f"{action!r} is not an action; one of {choices}") from None
+            if hand < 0 or amount < 0:
+                raise BadRequest(f"hand {hand} and amount {amount} cannot be negative")
+            self._playing()
+            self._call(self.factory.machine.act, terminal, decision, hand, amount or None)
+            return self._view()
+
+        return self._once(Act.commandName, request_id, run)
+
+    def answer_insurance(self, request_id: str, choice: str, amount: int) -> Any:
+        def run() -> dict[str, Any]:
+            terminal = self._terminal()
+            if choice not in _INSURANCE_CHOICES or amount < 0:
+                raise BadRequest(
+                    f"{choice!r} with {amount} is not an answer; one of "
+                    f"{', '.join(_INSURANCE_CHOICES)} with a non-negative amount"
+                )
+            self._playing()
+            self._call(self.factory.machine.answer_insurance, terminal, choice, amount)
+            return self._view()
+
+        return self._once(AnswerInsurance.commandName, request_id, run)
+
+    def request_cash_out(self, request_id: str) -> Any:
+        def run() -> dict[str, Any]:
+            terminal = self._terminal()
+            reference = f"terminal {terminal} request {request_id}"
+            self._call(self.factory.machine.cash_out, terminal, None, reference)
+            return self._view()
+
+        return self._once(RequestCashOut.commandName, request_id, run)
+
+    def get_view(self) -> dict[str, Any]:
+        return self._view()
+
+    def _playing(self) -> None:
+        state = self.factory.machine.state
+        if state is TableState.OUT_OF_SERVICE:
+            raise TableUnavailable("the table is out of service; the attendant has been told")
+
+    # Operator commands
+
+    def _seated(self, terminal: str) -> str:
+        if self.factory.floor.seat_of(terminal) is None:
+            raise BadRequest(f"terminal {terminal!r} holds no seat at this table (floor.toml)")
+        return terminal
+
+    def cash_in(self, request_id: str, terminal: str, amount: int, reference: str) -> Any:
+        def run() -> dict[str, Any]:
+            machine = self.factory.machine
+            balance = self._call(machine.cash_in, self._seated(terminal), amount, reference)
+            log.info(
+                "cash in of {amount} to {target} ({reference}) by {terminal}",
+                amount=amount,
+                target=terminal,
+                reference=reference,
+                terminal=self.who,
+            )
+            return {"balance": balance}
+
+        return self._once(CashIn.commandName, request_id, run)
+
+    def cash_out(self, request_id: str, terminal: str, amount: int, reference: str) -> Any:
+        def run() -> dict[str, Any]:
+            machine = self.factory.machine
+            target = self._seated(terminal)
+            paid = self._call(machine.cash_out, target, amount or None, reference)
+            log.info(
+                "cash out of {paid} from {target} ({reference}) by {terminal}",
+                paid=paid,
+                target=terminal,
+                reference=reference,
+                terminal=self.who,
+            )
+            return {"paid": paid, "balance": _wallet(machine.meters(), target)}
+
+        return self._once(CashOut.commandName, request_id, run)
+
+    def set_table_state(self, request_id: str, state: str, reason: str) -> Any:
+        def run() -> dict[str, Any]:
+            machine = self.factory.machine
+            if state == TableState.OPEN.value:
+                self._call(machine.open)
+            elif state == "close":
+                self._call(machine.close)
+            elif state == TableState.OUT_OF_SERVICE.value:
+                if not reason.strip():
+                    raise BadRequest("taking the table out of service needs a reason")
+                self._call(machine.out_of_service, reason)
+            else:
+                raise BadRequest(f"{state!r} is not a table state; open, close or out-of-service")
+            log.info(
+                "table set to {state} ({reason}) by {terminal}",
+                state=state,
+                reason=reason,
+                terminal=self.who,
+            )
+            return {"state": machine.state.value}
+
+        return self._once(SetTableState.commandName, request_id, run)
+
+    def read_meters(self) -> dict[str, Any]:
+        return {"meters": self._call(self.factory.machine.meters)}
+
+
+def _wallet(meters: Mapping[str, Any], terminal: str) -> int:
+    """A terminal's balance from :meth:`TableMachine.meters` (``{"wallets": {id: cents}}``)."""
+    wallets = meters.get("wallets")
+    balance = wallets.get(terminal, 0) if isinstance(wallets, Mapping) else 0
+    return balance if type(balance) is int else 0
+
+
+_RESPONDERS: Final[dict[bytes, tuple[type[amp.Command], str]]] = {
+    Hello.commandName: (Hello, "hello"),
+    PlaceWagers.commandName: (PlaceWagers, "place_wagers"),
+    Act.commandName: (Act, "act"),
+    AnswerInsurance.commandName: (AnswerInsurance, "answer_insurance"),
+    RequestCashOut.commandName: (RequestCashOut, "request_cash_out"),
+    GetView.commandName: (GetView, "get_view"),
+    CashIn.commandName: (CashIn, "cash_in"),
+    CashOut.commandName: (CashOut, "cash_out"),
+    SetTableState.commandName: (SetTableState, "set_table_state"),
+    ReadMeters.commandName: (ReadMeters, "read_meters"),
+}
+
+
+class TableServerFactory(Factory):
+    """Builds a :class:`TerminalProtocol` per connection and pushes views after each step.
+
+    It registers itself as a :class:`~game_server.table.api.TableListener` of ``machine``.
+
+    Args:
+        machine: The live table.
+        floor: Seats, revocations and limits.
+        clock: The reactor (tests: ``task.Clock``), for the rate limits.
+        identify: Who a connection's peer is; default the TLS client certificate
+            (:func:`~game_server.net.tls.identity_of`). Tests without TLS pass their own.
+    """
+
+    def __init__(
+        self,
+        machine: TableMachine,
+        floor: FloorConfig,
+        clock: IReactorTime,
+        identify: Callable[[Any], Identity] = identity_of,
+    ) -> None:
+        self.machine = machine
+        self.floor = floor
+        self.clock = clock
+        self.identify = identify
+        self.answers = AnswerBook()
+        self.connections: list[TerminalProtocol] = []
+        machine.add_listener(self)
+
+    def buildProtocol(self, addr: Any) -> TerminalProtocol:
+        return TerminalProtocol(self)
+
+    def remember(self, connection: TerminalProtocol) -> None:
+        """A connection completed ``Hello``: it gets the views from now on."""
+        if connection not in self.connections:
+            self.connections.append(connection)
+
+    def forget(self, connection: TerminalProtocol) -> None:
+        """A connection closed (its terminal keeps its seat and wagers)."""
+        if connection in self.connections:
+            self.connections.remove(connection)
+
+    def step_logged(self, events: Sequence[Any]) -> None:
+        """Push each connected terminal its new view (the step is already logged)."""
+        views: dict[str, dict[str, Any]] = {}
+        for connection in list(self.connections):
+            identity = connection.identity
+            if identity is None or identity.role is not Role.TERMINAL:
+                continue
+            try:
+                if identity.id not in views:
+                    views[identity.id] = self.machine.view(identity.id)
+                connection.callRemote(ViewUpdate, view=views[identity.id])  # type: ignore[no-untyped-call]  # unannotated
+            except Exception:
+                log.failure(
+                    "pushing the view to {terminal} failed; dropping it", terminal=identity.id
+                )
+                connection.drop("the view could not be sent")

@@ -1,0 +1,652 @@
+"""The table's AMP server (game_server.net.server) over in-memory transports, with a
+recording fake machine and a fake clock: no sockets, no TLS (identities are injected)."""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fakes import FakeMachine
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from twisted.internet import task
+from twisted.internet.testing import StringTransport
+from twisted.logger import globalLogPublisher
+from twisted.protocols import amp
+from twisted.python.failure import Failure
+from twisted.test import iosim
+
+from game_server.net.floor import FloorConfig, NetLimits
+from game_server.net.pki import Identity, Role
+from game_server.net.server import (
+    ANSWERS_KEPT,
+    MAX_BOX_BYTES,
+    TableServerFactory,
+    TerminalProtocol,
+)
+from game_server.net.tls import NotAuthenticated
+from game_server.rules import errors as rules
+from game_server.rules.blackjack.actions import Action
+from game_server.table import session
+from game_server.table.api import TableState
+from shared import protocol as p
+
+T1 = Identity(Role.TERMINAL, "T1", 0x11)
+T2 = Identity(Role.TERMINAL, "T2", 0x22)
+T8 = Identity(Role.TERMINAL, "T8", 0x88)  # no seat
+OPERATOR = Identity(Role.OPERATOR, "operator", 0x99)
+FLOOR = FloorConfig(terminals={"T1": 1, "T2": 2})
+#: A floor with a small bucket: 4 commands at once, 5 more per second.
+TIGHT = FloorConfig(terminals={"T1": 1}, limits=NetLimits(commands_per_second=5, burst=4))
+
+
+class Client(amp.AMP):
+    """A terminal or operator tool that records the views the server pushes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.views: list[Any] = []
+
+    @p.ViewUpdate.responder
+    def view_update(self, view: Any) -> dict[str, Any]:
+        self.views.append(view)
+        return {}
+
+
+class Table:
+    """A server factory on a fake machine and a fake clock; connects in-memory clients."""
+
+    def __init__(self, floor: FloorConfig = FLOOR) -> None:
+        self.machine = FakeMachine()
+        self.clock = task.Clock()
+        self.identities: dict[TerminalProtocol, Identity] = {}
+        self.factory = TableServerFactory(self.machine, floor, self.clock, self._identify)
+
+    def _identify(self, transport: Any) -> Identity:
+        identity = self.identities.get(transport.protocol)
+        if identity is None:
+            raise NotAuthenticated("no client certificate")
+        return identity
+
+    def connect(self, identity: Identity | None) -> Connection:
+        server = self.factory.buildProtocol(None)
+        if identity is not None:
+            self.identities[server] = identity
+        client, server_side, pump = iosim.connectedServerAndClient(lambda: server, Client)
+        assert server_side is server
+        return Connection(client, server, pump)
+
+
+class Connection:
+    """A connected client and server protocol and the pump between them."""
+
+    def __init__(self, client: Client, server: TerminalProtocol, pump: iosim.IOPump) -> None:
+        self.client, self.server, self.pump = client, server, pump
+
+    def call(self, command: type[amp.Command], **kwargs: Any) -> Any:
+        """Send a command, deliver everything, and return the answer or the Failure."""
+        results: list[Any] = []
+        self.client.callRemote(command, **kwargs).addBoth(results.append)
+        self.pump.flush()
+        assert results, f"{command.__name__} got no answer"
+        return results[0]
+
+    def hello(self, version: int = p.PROTOCOL_VERSION) -> Any:
+        return self.call(p.Hello, version=version, software="test 1")
+
+    @property
+    def dropped(self) -> bool:
+        return bool(self.server.transport is None or self.server.transport.disconnecting)
+
+
+def refused(answer: Any, error: type[Exception]) -> str:
+    """The message of a declared error answer, after checking its type."""
+    assert isinstance(answer, Failure), f"expected {error.__name__}, got {answer!r}"
+    assert answer.check(error), f"expected {error.__name__}, got {answer.value!r}"
+    return str(answer.value)
+
+
+@pytest.fixture
+def logged() -> Iterator[list[dict[str, Any]]]:
+    """Every Twisted log event emitted during the test."""
+    events: list[dict[str, Any]] = []
+    globalLogPublisher.addObserver(events.append)
+    yield events
+    globalLogPublisher.removeObserver(events.append)
+
+
+def messages(events: list[dict[str, Any]]) -> list[str]:
+    from twisted.logger import formatEvent
+
+    return [formatEvent(e) for e in events]
+
+
+@pytest.fixture
+def table() -> Table:
+    """A table with T1 at seat 1 and T2 at seat 2, 20 commands per second, burst 40."""
+    return Table()
+
+
+# --------------------------------------------------------------------------------------------
+# Hello
+
+
+def test_hello_returns_identity_seat_and_view(table: Table) -> None:
+    """Hello answers with the certificate's id, its seat from floor.toml and its view."""
+    answer = table.connect(T2).hello()
+    assert answer == {
+        "version": p.PROTOCOL_VERSION,
+        "role": "terminal",
+        "identity": "T2",
+        "seat": 2,
+        "view": {"terminal": "T2", "calls": 0},
+    }
+
+
+def test_hello_with_another_version_is_refused_and_dropped(table: Table) -> None:
+    """A Hello with another protocol version gets VersionMismatch and the connection drops."""
+    connection = table.connect(T1)
+    assert "protocol" in refused(connection.hello(version=99), p.VersionMismatch)
+    assert connection.dropped
+
+
+@pytest.mark.parametrize(
+    ("command", "kwargs"),
+    [
+        (p.GetView, {}),
+        (p.PlaceWagers, {"request_id": "r1", "wagers": {"blackjack": 100}}),
+        (p.ReadMeters, {}),
+    ],
+)
+def test_a_command_before_hello_is_unauthorized(
+    table: Table, command: type[amp.Command], kwargs: dict[str, Any]
+) -> None:
+    """Any command before Hello is answered Unauthorized and the machine is not called."""
+    connection = table.connect(T1)
+    assert "Hello" in refused(connection.call(command, **kwargs), p.Unauthorized)
+    assert table.machine.operations() == []
+
+
+def test_a_terminal_without_a_seat_is_unauthorized(table: Table) -> None:
+    """A terminal whose certificate id holds no seat in floor.toml is refused at Hello and
+    cannot send commands after it."""
+    connection = table.connect(T8)
+    assert "T8 holds no seat" in refused(connection.hello(), p.Unauthorized)
+    refused(connection.call(p.GetView), p.Unauthorized)
+
+
+def test_a_connection_without_a_certificate_is_unauthorized(table: Table) -> None:
+    """A peer with no usable certificate is refused at Hello."""
+    refused(table.connect(None).hello(), p.Unauthorized)
+
+
+def test_a_revoked_terminal_is_unauthorized() -> None:
+    """A certificate on floor.toml's revocation list is refused at Hello."""
+    from game_server.net.pki import RevocationList
+
+    floor = FloorConfig(terminals={"T1": 1}, revocations=RevocationList(serials=frozenset({0x11})))
+    assert "revoked" in refused(Table(floor).connect(T1).hello(), p.Unauthorized)
+
+
+# --------------------------------------------------------------------------------------------
+# Terminal commands
+
+
+def test_place_wagers_forwards_the_certificates_terminal_and_returns_the_view(
+    table: Table,
+) -> None:
+    """PlaceWagers calls the machine for the certificate's terminal and answers its view."""
+    connection = table.connect(T1)
+    connection.hello()
+    answer = connection.call(p.PlaceWagers, request_id="r1", wagers={"blackjack": 2500})
+    assert answer == {"view": {"terminal": "T1", "calls": 1}}
+    assert table.machine.operations() == [("place_wagers", "T1", {"blackjack": 2500})]
+
+
+def test_act_insurance_cash_out_and_view_forward_to_the_machine(table: Table) -> None:
+    """Act, AnswerInsurance, RequestCashOut and GetView reach the machine for the terminal;
+    an Act amount of 0 means the full wager (None)."""
+    connection = table.connect(T2)
+    connection.hello()
+    connection.call(p.Act, request_id="a", action="double", hand=0, amount=0)
+    connection.call(p.Act, request_id="b", action="double", hand=1, amount=500)
+    connection.call(p.AnswerInsurance, request_id="c", choice="insurance", amount=500)
+    connection.call(p.RequestCashOut, request_id="d")
+    assert connection.call(p.GetView) == {"view": {"terminal": "T2", "calls": 4}}
+    assert table.machine.operations() == [
+        ("act", "T2", Action.DOUBLE, 0, None),
+        ("act", "T2", Action.DOUBLE, 1, 500),
+        ("answer_insurance", "T2", "insurance", 500),
+        ("cash_out", "T2", None, "terminal T2 request d"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("domain", "declared"),
+    [
+        (rules.BetOutOfLimits("the minimum wager is $5"), p.BetOutOfLimits),
+        (rules.WagerNotOffered("Lucky Aces is not offered"), p.BadRequest),
+        (rules.WagerError("no such wager"), p.BadRequest),
+        (rules.SeatError("seat 9 is not at the table"), p.BadRequest),
+        (rules.WrongPhase("no more bets"), p.RoundClosed),
+        (rules.NotYourTurn("seat 3 is to act"), p.NotYourTurn),
+        (rules.ActionNotAllowed("double on 10-11 only"), p.IllegalAction),
+        (session.InsufficientCredits("T1 holds $2.00"), p.InsufficientCredits),
+        (session.NoRoundOpen("no round is open"), p.RoundClosed),
+        (session.UnknownTerminal("T1 holds no seat"), p.Unauthorized),
+        (session.TableError("cash out after the round"), p.BadRequest),
+    ],
+)
+def test_each_domain_error_becomes_its_declared_error_with_the_sentence(
+    table: Table, domain: Exception, declared: type[Exception]
+) -> None:
+    """Each refusal of the machine is answered with its declared AMP error and the same
+    sentence for a human."""
+    connection = table.connect(T1)
+    connection.hello()
+    table.machine.error = domain
+    answer = connection.call(p.PlaceWagers, request_id="r1", wagers={"blackjack": 100})
+    assert refused(answer, declared) == str(domain)
+    assert not connection.dropped
+
+
+def test_wagers_on_a_closed_table_are_table_unavailable(table: Table) -> None:
+    """PlaceWagers while the table is closed is TableUnavailable and reaches no machine."""
+    table.machine.state = TableState.CLOSED
+    connection = table.connect(T1)
+    connection.hello()
+    answer = connection.call(p.PlaceWagers, request_id="r1", wagers={"blackjack": 100})
+    assert "closed" in refused(answer, p.TableUnavailable)
+    assert table.machine.operations() == []
+
+
+@pytest.mark.parametrize(
+    ("command", "kwargs"),
+    [
+        (p.PlaceWagers, {"request_id": "r", "wagers": ["blackjack"]}),
+        (p.PlaceWagers, {"request_id": "", "wagers": {}}),
+        (p.Act, {"request_id": "r", "action": "fold", "hand": 0, "amount": 0}),
+        (p.Act, {"request_id": "r", "action": "hit", "hand": -1, "amount": 0}),
+        (p.AnswerInsurance, {"request_id": "r", "choice": "maybe", "amount": 0}),
+    ],
+)
+def test_malformed_arguments_are_bad_requests(
+    table: Table, command: type[amp.Command], kwargs: dict[str, Any]
+) -> None:
+    """A bad request id, wagers that are not an object, an unknown action or choice, or a
+    negative hand is BadRequest and reaches no machine."""
+    connection = table.connect(T1)
+    connection.hello()
+    refused(connection.call(command, **kwargs), p.BadRequest)
+    assert table.machine.operations() == []
+    assert not connection.dropped
+
+
+def test_an_undeclared_exception_is_logged_and_drops_the_connection(
+    table: Table, logged: list[dict[str, Any]]
+) -> None:
+    """A bug in the machine (an undeclared exception) is logged with the terminal id and the
+    connection is dropped: the terminal gets an error, never a silent hang."""
+    connection = table.connect(T1)
+    connection.hello()
+    table.machine.error = ZeroDivisionError("bug")
+    answer = connection.call(p.PlaceWagers, request_id="r1", wagers={"blackjack": 100})
+    assert isinstance(answer, Failure)
+    assert connection.dropped
+    failures = [e for e in logged if "log_failure" in e and e.get("terminal") == "T1"]
+    assert failures and failures[0]["log_failure"].check(ZeroDivisionError)
+
+
+# --------------------------------------------------------------------------------------------
+# Idempotency
+
+
+def test_a_retry_returns_the_first_answer_and_calls_the_machine_once(table: Table) -> None:
+    """A command sent again with the same request id gets the first answer and the machine
+    is called once, also when the retry comes on a new connection of the same terminal."""
+    first = table.connect(T1)
+    first.hello()
+    answer = first.call(p.PlaceWagers, request_id="r1", wagers={"blackjack": 2500})
+    assert first.call(p.PlaceWagers, request_id="r1", wagers={"blackjack": 2500}) == answer
+    first.client.transport.loseConnection()
+    first.pump.flush()
+    second = table.connect(T1)
+    second.hello()
+    assert second.call(p.PlaceWagers, request_id="r1", wagers={"blackjack": 2500}) == answer
+    assert table.machine.operations() == [("place_wagers", "T1", {"blackjack": 2500})]
+
+
+def test_a_retry_of_a_refused_command_gets_the_first_error(table: Table) -> None:
+    """A retry of a command the machine refused gets the same declared error again, and the
+    machine is not called again."""
+    connection = table.connect(T1)
+    connection.hello()
+    table.machine.error = rules.WrongPhase("no more bets")
+    for _ in range(2):
+        answer = connection.call(p.Act, request_id="r1", action="hit", hand=0, amount=0)
+        assert refused(answer, p.RoundClosed) == "no more bets"
+    assert len(table.machine.operations()) == 1
+
+
+def test_request_ids_are_per_terminal(table: Table) -> None:
+    """Two terminals may use the same request id: each is its own command."""
+    for identity in (T1, T2):
+        connection = table.connect(identity)
+        connection.hello()
+        connection.call(p.PlaceWagers, request_id="same", wagers={"blackjack": 100})
+    assert [c[1] for c in table.machine.operations()] == ["T1", "T2"]
+
+
+def test_a_request_id_reused_for_another_command_is_a_bad_request(table: Table) -> None:
+    """A request id already used for another command is BadRequest, not a wrong answer."""
+    connection = table.connect(T1)
+    connection.hello()
+    connection.call(p.PlaceWagers, request_id="r1", wagers={"blackjack": 100})
+    answer = connection.call(p.Act, request_id="r1", action="hit", hand=0, amount=0)
+    assert "PlaceWagers" in refused(answer, p.BadRequest)
+
+
+def test_only_the_last_request_ids_are_remembered(table: Table) -> None:
+    """The server keeps the answers of the last ANSWERS_KEPT request ids of a terminal; an
+    older id runs again."""
+    connection = table.connect(T1)
+    connection.hello()
+    for n in range(ANSWERS_KEPT + 1):
+        table.clock.advance(1)
+        connection.call(p.RequestCashOut, request_id=f"r{n}")
+    table.clock.advance(1)
+    connection.call(p.RequestCashOut, request_id=f"r{ANSWERS_KEPT}")
+    assert len(table.machine.operations()) == ANSWERS_KEPT + 1
+    connection.call(p.RequestCashOut, request_id="r0")
+    assert len(table.machine.operations()) == ANSWERS_KEPT + 2
+    assert len(table.factory.answers) == ANSWERS_KEPT
+
+
+# --------------------------------------------------------------------------------------------
+# Operator
+
+
+def test_a_terminal_calling_cash_in_is_unauthorized_and_logged(
+    table: Table, logged: list[dict[str, Any]]
+) -> None:
+    """A terminal certificate calling an operator command gets Unauthorized, the machine is
+    not called, and the attempt is logged with the terminal id."""
+    connection = table.connect(T1)
+    connection.hello()
+    answer = connection.call(p.CashIn, request_id="c1", terminal="T1", amount=10_000, reference="x")
+    assert "operator" in refused(answer, p.Unauthorized)
+    assert table.machine.operations() == []
+    assert any(
+        e.get("terminal") == "T1" and "CashIn" in m
+        for e, m in zip(logged, messages(logged), strict=True)
+    )
+
+
+def test_the_operator_cannot_play(table: Table) -> None:
+    """The operator certificate calling a terminal command gets Unauthorized."""
+    connection = table.connect(OPERATOR)
+    assert connection.hello()["seat"] == 0
+    refused(connection.call(p.RequestCashOut, request_id="r"), p.Unauthorized)
+    assert table.machine.operations() == []
+
+
+def test_operator_commands_reach_the_machine_once_per_request_id(table: Table) -> None:
+    """The operator's CashIn, CashOut, SetTableState and ReadMeters reach the machine, and a
+    retried CashIn with the same request id adds the credits once."""
+    connection = table.connect(OPERATOR)
+    connection.hello()
+    cash_in = {"request_id": "c1", "terminal": "T1", "amount": 10_000, "reference": "slip 7"}
+    assert connection.call(p.CashIn, **cash_in) == {"balance": 10_000}
+    assert connection.call(p.CashIn, **cash_in) == {"balance": 10_000}
+    answer = connection.call(p.CashOut, request_id="c2", terminal="T1", amount=2_500, reference="s")
+    assert answer == {"paid": 2_500, "balance": 7_500}
+    answer = connection.call(p.SetTableState, request_id="s1", state="out-of-service", reason="jam")
+    assert answer == {"state": "out-of-service"}
+    assert connection.call(p.ReadMeters)["meters"]["wallets"] == {"T1": 7_500}
+    assert table.machine.operations() == [
+        ("cash_in", "T1", 10_000, "slip 7"),
+        ("cash_out", "T1", 2_500, "s"),
+        ("meters",),
+        ("out_of_service", "jam"),
+        ("meters",),
+    ]
+
+
+def test_operator_cash_in_for_a_terminal_without_a_seat_is_a_bad_request(table: Table) -> None:
+    """CashIn for a terminal that holds no seat is BadRequest."""
+    connection = table.connect(OPERATOR)
+    connection.hello()
+    answer = connection.call(p.CashIn, request_id="c", terminal="T8", amount=100, reference="r")
+    assert "T8" in refused(answer, p.BadRequest)
+
+
+# --------------------------------------------------------------------------------------------
+# Limits and malformed input
+
+
+def test_over_the_rate_limit_is_rate_limited_then_a_flood_drops(
+    logged: list[dict[str, Any]],
+) -> None:
+    """Commands over the burst are RateLimited; after a pause the bucket refills; after three
+    bursts' worth of refusals without a pause the connection is logged and dropped."""
+    table = Table(TIGHT)
+    connection = table.connect(T1)
+    connection.hello()
+    for _ in range(3):
+        assert "view" in connection.call(p.GetView)
+    assert "slow down" in refused(connection.call(p.GetView), p.RateLimited)
+    table.clock.advance(1)
+    for _ in range(4):
+        assert "view" in connection.call(p.GetView)
+    for _ in range(3 * TIGHT.limits.burst - 1):
+        refused(connection.call(p.GetView), p.RateLimited)
+        assert not connection.dropped
+    answer = connection.call(p.GetView)
+    assert connection.dropped
+    refused(answer, p.RateLimited)
+    assert any("flood" in m for m in messages(logged))
+
+
+def _box(**items: bytes) -> bytes:
+    return amp.AmpBox({k.encode(): v for k, v in items.items()}).serialize()
+
+
+def _raw(table: Table) -> tuple[TerminalProtocol, StringTransport]:
+    server = table.factory.buildProtocol(None)
+    transport = StringTransport()
+    server.makeConnection(transport)
+    return server, transport
+
+
+def test_an_oversized_box_is_logged_and_dropped(table: Table, logged: list[dict[str, Any]]) -> None:
+    """A box over MAX_BOX_BYTES drops the connection and is logged."""
+    server, transport = _raw(table)
+    big = {f"k{n}": b"x" * 1000 for n in range(MAX_BOX_BYTES // 1000 + 1)}
+    server.dataReceived(_box(_command=b"GetView", _ask=b"1", **big))
+    assert transport.disconnecting
+    assert any("more than" in m for m in messages(logged))
+    assert transport.value() == b""
+
+
+def test_a_malformed_box_is_logged_and_dropped(table: Table, logged: list[dict[str, Any]]) -> None:
+    """A box that is neither a command nor an answer drops the connection and is logged;
+    bytes after it are ignored."""
+    server, transport = _raw(table)
+    server.dataReceived(_box(hello=b"world") + _box(_command=b"GetView", _ask=b"1"))
+    assert transport.disconnecting
+    assert transport.value() == b""
+    assert any("malformed" in m for m in messages(logged))
+
+
+def test_a_key_over_amps_limit_is_logged_and_dropped(
+    table: Table, logged: list[dict[str, Any]]
+) -> None:
+    """A key longer than AMP's 255 bytes drops the connection and is logged."""
+    server, transport = _raw(table)
+    server.dataReceived(struct.pack("!H", 300) + b"k" * 300)
+    assert transport.disconnecting
+    assert any("over AMP's limit" in m for m in messages(logged))
+
+
+def test_a_missing_argument_is_logged_and_dropped(
+    table: Table, logged: list[dict[str, Any]]
+) -> None:
+    """A command box without its declared arguments is undeclared: logged and dropped."""
+    server, transport = _raw(table)
+    server.dataReceived(_box(_command=b"Hello", _ask=b"1"))
+    assert transport.disconnecting
+    assert b"UNKNOWN" in transport.value()
+
+
+def test_an_unknown_command_is_unhandled_and_logged(
+    table: Table, logged: list[dict[str, Any]]
+) -> None:
+    """An unknown command is answered UNHANDLED and logged with the terminal id; StartTLS
+    (AMP's built-in) is unknown here too."""
+    connection = table.connect(T1)
+    connection.hello()
+    for name in (b"Shutdown", b"StartTLS"):
+        answers: list[Any] = []
+        connection.client.callRemoteString(name).addBoth(answers.append)
+        connection.pump.flush()
+        assert answers[0].check(amp.UnhandledCommand)
+    assert not connection.dropped
+    unknown = [e for e, m in zip(logged, messages(logged), strict=True) if "unknown command" in m]
+    assert [e["command"] for e in unknown] == [b"Shutdown", b"StartTLS"]
+    assert all(e["terminal"] == "T1" for e in unknown)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(chunks=st.lists(st.binary(max_size=300), max_size=5), hello_first=st.booleans())
+def test_random_bytes_never_raise_out_of_the_protocol(
+    chunks: list[bytes], hello_first: bool
+) -> None:
+    """Random bytes fed to dataReceived never raise out of the protocol (it may drop)."""
+    table = Table()
+    server, transport = _raw(table)
+    table.identities[server] = T1
+    transport.protocol = server  # type: ignore[attr-defined]
+    if hello_first:
+        server.dataReceived(_box(_command=b"Hello", _ask=b"1", version=b"1", software=b"f"))
+    for chunk in chunks:
+        server.dataReceived(chunk)
+
+
+# --------------------------------------------------------------------------------------------
+# Views and reconnects
+
+
+def test_views_are_pushed_to_every_connected_terminal_after_a_step(table: Table) -> None:
+    """After a logged step every connected terminal (not the operator, not a connection
+    before Hello) is pushed its own view."""
+    t1, t2, operator, anonymous = (table.connect(i) for i in (T1, T2, OPERATOR, T1))
+    for connection in (t1, t2, operator):
+        connection.hello()
+    table.machine.step(["CardDealt"])
+    for connection in (t1, t2, operator, anonymous):
+        connection.pump.flush()
+    assert t1.client.views == [{"terminal": "T1", "calls": 0}]
+    assert t2.client.views == [{"terminal": "T2", "calls": 0}]
+    assert operator.client.views == [] and anonymous.client.views == []
+
+
+def test_a_dropped_terminal_gets_no_push_and_its_view_on_reconnect(table: Table) -> None:
+    """A terminal that drops is no longer pushed views, nothing is asked of the machine, and
+    its next Hello returns its current view."""
+    first = table.connect(T1)
+    first.hello()
+    first.call(p.PlaceWagers, request_id="r1", wagers={"blackjack": 100})
+    first.client.transport.loseConnection()
+    first.pump.flush()
+    assert table.factory.connections == []
+    table.machine.step()
+    assert table.machine.operations() == [("place_wagers", "T1", {"blackjack": 100})]
+    assert table.connect(T1).hello()["view"] == {"terminal": "T1", "calls": 1}
+
+
+def test_a_push_that_fails_drops_only_that_connection(
+    table: Table, logged: list[dict[str, Any]]
+) -> None:
+    """A view that cannot be sent (over AMP's value limit) is logged and drops that
+    terminal's connection; the others still get theirs."""
+    t1, t2 = table.connect(T1), table.connect(T2)
+    t1.hello()
+    t2.hello()
+    real_view = table.machine.view
+
+    def view(terminal: str) -> dict[str, Any]:
+        if terminal == "T1":
+            return {"blob": "x" * (p.MAX_VALUE_BYTES + 1)}
+        return real_view(terminal)
+
+    table.machine.view = view  # type: ignore[method-assign]
+    table.machine.step()
+    t1.pump.flush()
+    t2.pump.flush()
+    assert t1.dropped and not t2.dropped
+    assert len(t2.client.views) == 1
+    assert any(e.get("terminal") == "T1" and "log_failure" in e for e in logged)
+
+
+# --------------------------------------------------------------------------------------------
+# floor.toml
+
+
+def test_floor_toml_is_loaded(tmp_path: Any) -> None:
+    """A floor.toml gives the port, the seats, the revocations and the limits."""
+    from game_server.net.floor import load_floor
+
+    path = tmp_path / "floor.toml"
+    path.write_text(
+        "[floor]\nport = 7401\n[floor.terminals]\nT1 = 1\nT2 = 7\n"
+        '[floor.revoked]\nserials = ["5F:3A"]\nterminals = ["T9"]\n'
+        "[floor.limits]\ncommands_per_second = 10\nburst = 20\n",
+        encoding="utf-8",
+    )
+    floor = load_floor(path)
+    assert floor.port == 7401
+    assert dict(floor.terminals) == {"T1": 1, "T2": 7}
+    assert floor.seat_of("T2") == 7 and floor.seat_of("T3") is None
+    assert floor.revocations.serials == {0x5F3A} and floor.revocations.ids == {"T9"}
+    assert floor.limits == NetLimits(commands_per_second=10.0, burst=20)
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("[floor.terminals]\nT1 = 1\nT2 = 1\n", "[floor.terminals] T2: seat 1 is already held"),
+        ("[floor.terminals]\nT1 = 8\n", "[floor.terminals] T1: seat 8"),
+        ("[floor.terminals]\nT1 = true\n", "[floor.terminals] T1"),
+        ('[floor.terminals]\n"T 1" = 1\n', "[floor.terminals] T 1"),
+        ("[floor]\nport = 7400\n", "[floor.terminals]: missing"),
+        ("[floor]\nport = 0\n[floor.terminals]\nT1 = 1\n", "[floor] port"),
+        ("[floor]\nprot = 1\n[floor.terminals]\nT1 = 1\n", "unknown field(s) prot"),
+        ('[floor.terminals]\nT1 = 1\n[floor.revoked]\nserials = ["xyz"]\n', "[floor.revoked]"),
+        ("[floor.terminals]\nT1 = 1\n[floor.limits]\nburst = 0\n", "[floor.limits] burst"),
+        (
+            "[floor.terminals]\nT1 = 1\n[floor.limits]\ncommands_per_second = -1\n",
+            "[floor.limits] commands_per_second",
+        ),
+        ("[floor.terminals\n", "not valid TOML"),
+    ],
+)
+def test_a_wrong_floor_toml_names_the_field(tmp_path: Any, text: str, field: str) -> None:
+    """Each wrong floor.toml is a FloorConfigError whose message names the file and field."""
+    from game_server.net.floor import FloorConfigError, load_floor
+
+    path = tmp_path / "floor.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(FloorConfigError) as raised:
+        load_floor(path)
+    assert field in str(raised.value)
+    assert str(path) in str(raised.value)
+
+
+def test_a_missing_floor_toml_says_so(tmp_path: Any) -> None:
+    """A floor.toml that does not exist is a FloorConfigError naming the path."""
+    from game_server.net.floor import FloorConfigError, load_floor
+
+    with pytest.raises(FloorConfigError, match="no such file"):
+        load_floor(tmp_path / "floor.toml")
