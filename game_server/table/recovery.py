@@ -1,0 +1,425 @@
+"""Crash recovery: rebuild a table's session from its event log and resume where it stopped.
+
+The table saves every step before it sends anything (DESIGN.md "Save, then send"), so the log
+is the whole state of the table: after a crash, power loss or ``kill -9`` the server rebuilds
+the session from it alone (DESIGN.md "RNG and shoe": "After a crash the server unseals and
+resumes"). This answers the program interruption and resumption requirement
+(9 NYCRR 5319.54(a), GLI-11 critical memory; docs: ``regs/notes/standards-gli.md`` section 4
+"Power loss, program interruption"): the software returns to the state it was in immediately
+before the interruption, and the game history and every credit and accounting meter
+comprehend it, because they are the fold of the same log.
+
+What :func:`recover_session` rebuilds:
+
+- the wallets and meters: every event of the table folded through the same
+  :class:`~game_server.table.ledger.Ledger` as the live table (a wallet's balance is the fold of
+  the log by construction);
+- the round and shoe numbering: the last round id and the last committed shoe number;
+- the shoe in use: the last ``shoe_committed`` without its ``shoe_revealed``. Its sealed seed
+  is opened with the shoe-sealing key (associated data :func:`seal_context`), the shoe is
+  regenerated and its commitment checked: the table never deals from a shoe it cannot prove
+  (:class:`ShoeUnprovable`). Every logged card of the shoe is checked against the regenerated
+  order, and the shoe is positioned after the last card dealt from it;
+- an interrupted round (``round_started`` without ``round_completed``): a fresh engine is
+  driven with the round's logged inputs by :func:`~game_server.rules.blackjack.round.replay`,
+  which checks that every step gives exactly the logged events; the real shoe then becomes the
+  round's card source, so the next card drawn is the next card of the shoe. The round resumes
+  in betting (with the wagers placed so far), in insurance (with the answers given so far) or
+  at the hand to act. Nothing is logged for it: the round's next event follows its last one.
+
+Configuration at restart (the choice made here): the table resumes under the Rules Submission
+it is given. If that differs from the last ``table_opened`` of the log, between rounds the
+shoe in use is retired (revealed) and the new Rules Submission is logged (a config change);
+while a round is interrupted the change is refused with :class:`ConfigChangedMidRound` (a
+round is finished under the rules it started with: restart with the logged Rules Submission,
+finish the round, then change it). A log with no ``table_opened`` of this table (a new log) is
+opened with :meth:`TableSession.open`.
+
+Entry points: :func:`recover_session`, :func:`open_table`, :class:`RecoveryReport`.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from game_server.config import TableConfig
+from game_server.eventlog import Clock, EventLog, EventLogReader
+from game_server.keys import (
+    UnsealFailed,
+    key_id,
+    load_public_key,
+    load_sealing_key,
+    load_signing_key,
+    unseal,
+)
+from game_server.recall.rounds import Logged, LoggedRound, walk
+from game_server.rng.errors import BadSeedMaterial
+from game_server.rng.shoe import Shoe, ShoeSeed
+from game_server.rules.blackjack.events import CardDealt
+from game_server.rules.blackjack.round import BlackjackRound, Phase, replay
+from game_server.rules.errors import RulesError
+from game_server.table.events import RoundStarted, ShoeCommitted, ShoeRevealed, TableOpened
+from game_server.table.ledger import Ledger
+from game_server.table.session import (
+    SealedShoes,
+    SeedSource,
+    TableError,
+    TableSession,
+    seal_context,
+)
+
+__all__ = [
+    "ConfigChangedMidRound",
+    "RecoveryError",
+    "RecoveryReport",
+    "SeatingChanged",
+    "ShoeUnprovable",
+    "open_table",
+    "open_table_reporting",
+    "recover_session",
+]
+
+
+class RecoveryError(TableError):
+    """The log cannot be resumed safely; the table stays closed until this is resolved."""
+
+
+class ShoeUnprovable(RecoveryError):
+    """The shoe in use cannot be unsealed, or does not match its commitment or its cards."""
+
+
+class ConfigChangedMidRound(RecoveryError):
+    """A different Rules Submission was given while a round of the old one is unfinished."""
+
+
+class SeatingChanged(RecoveryError):
+    """The terminals given do not hold the seats they held in the interrupted round."""
+
+
+@dataclass
+class RecoveryReport:
+    """What recovery found in the log and how the table resumes.
+
+    Attributes:
+        last_seq: The last sequence number of the log (0 for an empty log).
+        events: Events of this table folded.
+        rounds: Rounds of this table found in the log (the interrupted one included).
+        completed_rounds: Rounds with their ``round_completed``.
+        last_round_id: The last round id of the table (0 when none).
+        interrupted_round: The id of the round resumed mid-way, or None.
+        phase: The phase the interrupted round resumes in, or None.
+        shoe_number: The last committed shoe number (0 when none).
+        shoe_position: Index of the next card of the shoe in use, or None when no shoe is in
+            use (the next round commits a new one).
+        cards_checked: Logged cards of the shoe in use checked against its regenerated order.
+        wallets: Each terminal's credits.
+        config_hash: The config hash in force after recovery.
+        logged_config_hash: The config hash of the last ``table_opened`` of the log, or None.
+        opened: Whether recovery logged a ``table_opened`` (new log or config change).
+        retired_shoe: The shoe retired because the Rules Submission changed, or None.
+    """
+
+    last_seq: int = 0
+    events: int = 0
+    rounds: int = 0
+    completed_rounds: int = 0
+    last_round_id: int = 0
+    interrupted_round: int | None = None
+    phase: Phase | None = None
+    shoe_number: int = 0
+    shoe_position: int | None = None
+    cards_checked: int = 0
+    wallets: dict[str, int] = field(default_factory=dict)
+    config_hash: str = ""
+    logged_config_hash: str | None = None
+    opened: bool = False
+    retired_shoe: int | None = None
+
+    def describe(self) -> str:
+        """One line for the operator's console and the server log."""
+        if self.interrupted_round is None:
+            where = f"between rounds after round {self.last_round_id}"
+        else:
+            where = f"round {self.interrupted_round} resumes in {self.phase}"
+        shoe = (
+            f"shoe {self.shoe_number} at card {self.shoe_position}"
+            if self.shoe_position is not None
+            else "no shoe in use"
+        )
+        return (
+            f"recovered {self.events} events (last seq {self.last_seq}), "
+            f"{self.completed_rounds}/{self.rounds} rounds complete; {where}; {shoe}; "
+            f"{len(self.wallets)} wallets holding {sum(self.wallets.values())} cents"
+            + ("; Rules Submission logged" if self.opened else "")
+        )
+
+
+@dataclass
+class _Found:
+    """The state of one table as the log tells it (filled by one pass of :func:`walk`)."""
+
+    ledger: Ledger = field(default_factory=Ledger)
+    opened: TableOpened | None = None
+    committed: dict[int, ShoeCommitted] = field(default_factory=dict)
+    revealed: set[int] = field(default_factory=set)
+    shoe_number: int = 0
+    round_id: int = 0
+    events: int = 0
+    last_seq: int = 0
+    rounds: int = 0
+    completed: int = 0
+    interrupted: LoggedRound | None = None
+    #: shoe number -> logged cards (position, card) of every round dealt from it.
+    cards: dict[int, list[tuple[int, Any]]] = field(default_factory=dict)
+
+
+def _read_log(reader: EventLogReader, table_id: str) -> _Found:
+    found = _Found()
+
+    def on_event(item: Logged) -> None:
+        stored = item.stored
+        found.last_seq = stored.seq
+        if stored.table_id != table_id:
+            return
+        found.events += 1
+        ev = item.event
+        kind = type(ev)
+        found.ledger.apply(stored.terminal, ev)
+        if kind is TableOpened:
+            found.opened = ev
+        elif kind is ShoeCommitted:
+            found.committed[ev.shoe] = ev
+            found.shoe_number = max(found.shoe_number, ev.shoe)
+        elif kind is ShoeRevealed:
+            found.revealed.add(ev.shoe)
+        elif kind is RoundStarted:
+            found.round_id = max(found.round_id, ev.round)
+
+    for logged_round in walk(reader.iter_events(), on_event=on_event):
+        if logged_round.table_id != table_id:
+            continue
+        found.rounds += 1
+        started = logged_round.started
+        if started is not None:
+            shoe_cards = found.cards.setdefault(started.shoe, [])
+            for item in logged_round.events:
+                if type(item.event) is CardDealt:
+                    shoe_cards.append((item.event.position, item.event.card))
+        if logged_round.complete:
+            found.completed += 1
+            found.interrupted = None
+        else:
+            found.interrupted = logged_round
+    return found
+
+
+def _unseal_shoe(committed: ShoeCommitted, table_id: str, sealing_key: bytes) -> tuple[Shoe, bytes]:
+    """The shoe a commitment names, regenerated from its sealed seed and proven against it."""
+    number = committed.shoe
+    try:
+        secret = unseal(
+            sealing_key, bytes.fromhex(committed.sealed_seed), seal_context(table_id, number)
+        )
+        data = json.loads(secret)
+        seed = ShoeSeed.from_dict(data["seed"])
+        salt = bytes.fromhex(data["salt"])
+    except UnsealFailed as exc:
+        raise ShoeUnprovable(
+            f"shoe {number} of table {table_id} cannot be unsealed ({exc}); the table cannot "
+            "prove the shoe it would deal from and stays closed: check the shoe-sealing key"
+        ) from exc
+    except (ValueError, KeyError, TypeError, BadSeedMaterial) as exc:
+        raise ShoeUnprovable(
+            f"the sealed seed of shoe {number} of table {table_id} does not hold a seed and a "
+            f"salt ({exc}); the table stays closed"
+        ) from exc
+    shoe = Shoe(committed.decks, seed, cut_card=committed.cut_card)
+    if not hmac.compare_digest(shoe.commitment(salt), committed.commitment.lower()):
+        raise ShoeUnprovable(
+            f"shoe {number} of table {table_id} regenerated from its sealed seed does not match "
+            "its logged commitment; the table must not deal from a shoe it cannot prove"
+        )
+    return shoe, salt
+
+
+def _position_shoe(shoe: Shoe, number: int, cards: list[tuple[int, Any]]) -> int:
+    """Check every logged card of the shoe against its order; place it after the last one.
+
+    Returns the number of cards checked.
+    """
+    order = shoe.order
+    for position, card in cards:
+        if not 0 <= position < len(order) or order[position] != card:
+            raise ShoeUnprovable(
+                f"shoe {number}: the log deals {card} at position {position}, which is not the "
+                "committed shoe's card there"
+            )
+    shoe.position = max((p for p, _ in cards), default=-1) + 1
+    return len(cards)
+
+
+def _resume_round(
+    config: TableConfig,
+    logged_round: LoggedRound,
+    shoe: Shoe | None,
+    seats: Mapping[str, int],
+) -> BlackjackRound:
+    """The engine of an interrupted round, in the state after its last logged step."""
+    started = logged_round.started
+    if started is None:
+        raise RecoveryError(
+            f"round {logged_round.round_id} has events but no round_started: the log does not "
+            "say how it began"
+        )
+    for seat, terminal in zip(started.seats, started.terminals, strict=True):
+        if seats.get(terminal) != seat:
+            raise SeatingChanged(
+                f"round {started.round} is unfinished with terminal {terminal} at seat {seat}; "
+                "recover with the seating of that round, finish it, then change seats"
+            )
+    engine = [item.event for item in logged_round.engine_events()]
+    try:
+        game = replay(config.rules, engine)
+    except RulesError as exc:
+        raise RecoveryError(
+            f"round {started.round} does not replay from its logged events ({exc}); it cannot "
+            "be resumed"
+        ) from exc
+    if game.phase is Phase.COMPLETE:
+        raise RecoveryError(f"round {started.round} replays complete but was not closed")
+    if game.phase is not Phase.BETTING:
+        if shoe is None:
+            raise RecoveryError(f"round {started.round} was dealt but no shoe is in use")
+        game._source = shoe
+    return game
+
+
+def recover_session(
+    config: TableConfig,
+    log: EventLog,
+    reader: EventLogReader,
+    shoes: SealedShoes,
+    seats: Mapping[str, int],
+    sealing_key: bytes,
+) -> tuple[TableSession, RecoveryReport]:
+    """Rebuild the table's session from its log so that it continues exactly where it stopped.
+
+    Args:
+        config: The Rules Submission the table is to run (see the module docstring for a
+            change against the logged one).
+        log: The open event log the session writes to (its writer).
+        reader: A reader of the same log.
+        shoes: The table's shoe maker (for the shoes after the current one).
+        seats: Terminal id -> seat number.
+        sealing_key: The shoe-sealing key, to open the sealed seed of the shoe in use.
+
+    Returns:
+        The session (its ``round`` is the interrupted round's engine, or None) and a report.
+
+    Raises:
+        ShoeUnprovable: the shoe in use cannot be unsealed or does not match its commitment
+            or its logged cards.
+        ConfigChangedMidRound: ``config`` differs from the logged one while a round is
+            unfinished.
+        SeatingChanged: ``seats`` moves a terminal of the unfinished round.
+        RecoveryError: the interrupted round does not replay.
+        LedgerError: the log folds to an impossible balance.
+    """
+    table_id = config.table_id
+    found = _read_log(reader, table_id)
+    session = TableSession(config, log, shoes, seats)
+    session.ledger = found.ledger
+    session.round_id = found.round_id
+    session.shoe_number = found.shoe_number
+    report = RecoveryReport(
+        last_seq=found.last_seq,
+        events=found.events,
+        rounds=found.rounds,
+        completed_rounds=found.completed,
+        last_round_id=found.round_id,
+        shoe_number=found.shoe_number,
+        config_hash=config.config_hash(),
+        logged_config_hash=None if found.opened is None else found.opened.config_hash,
+    )
+    current = found.committed.get(found.shoe_number)
+    if current is not None and current.shoe not in found.revealed:
+        shoe, salt = _unseal_shoe(current, table_id, sealing_key)
+        cards = found.cards.get(current.shoe, [])
+        report.cards_checked = _position_shoe(shoe, current.shoe, cards)
+        session.shoe, session._salt = shoe, salt
+        report.shoe_position = shoe.position
+    changed = found.opened is None or found.opened.config_hash != config.config_hash()
+    interrupted = found.interrupted
+    if interrupted is not None:
+        if changed:
+            logged = "none" if found.opened is None else found.opened.config_hash
+            raise ConfigChangedMidRound(
+                f"round {interrupted.round_id} of table {table_id} is unfinished under config "
+                f"{logged}; restart with that Rules Submission to finish it, then change to "
+                f"{config.config_hash()}"
+            )
+        session.round = _resume_round(config, interrupted, session.shoe, seats)
+        report.interrupted_round = interrupted.round_id
+        report.phase = session.round.phase
+    elif changed:
+        if found.opened is not None and session.shoe is not None:
+            report.retired_shoe = session.shoe_number
+            session.retire_shoe()
+            report.shoe_position = None
+        session.open()
+        report.opened = True
+    report.wallets = dict(session.ledger.wallets)
+    return session, report
+
+
+def open_table_reporting(
+    config: TableConfig,
+    db_path: str | os.PathLike[str],
+    certs_dir: str | os.PathLike[str],
+    seats: Mapping[str, int],
+    *,
+    clock: Clock,
+    seeds: SeedSource,
+) -> tuple[TableSession, RecoveryReport]:
+    """:func:`open_table`, also returning the :class:`RecoveryReport`."""
+    sealing_key = load_sealing_key(certs_dir)
+    shoes = SealedShoes(config, seeds, sealing_key, key_id(load_public_key(certs_dir)))
+    log = EventLog.create_or_open(db_path, load_signing_key(certs_dir), clock)
+    try:
+        with EventLogReader.open(db_path) as reader:
+            return recover_session(config, log, reader, shoes, seats, sealing_key)
+    except BaseException:
+        log.close(checkpoint=False)
+        raise
+
+
+def open_table(
+    config: TableConfig,
+    db_path: str | os.PathLike[str],
+    certs_dir: str | os.PathLike[str],
+    seats: Mapping[str, int],
+    *,
+    clock: Clock,
+    seeds: SeedSource,
+) -> TableSession:
+    """Create or open the table's event log and resume the table from it.
+
+    A new log is opened with the Rules Submission (``table_opened``); an existing one is
+    recovered by :func:`recover_session`. The session writes to the open log
+    (``session.sink``); the caller closes it (``session.sink.close()``) at shutdown.
+
+    Args:
+        config: The table's Rules Submission.
+        db_path: The event log database.
+        certs_dir: The key directory (log-signing key, its public key, shoe-sealing key).
+        seats: Terminal id -> seat number.
+        clock: The log's clock.
+        seeds: Seed material of new shoes (production or simulation seeds).
+    """
+    session, _ = open_table_reporting(config, db_path, certs_dir, seats, clock=clock, seeds=seeds)
+    return session
