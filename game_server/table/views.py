@@ -1,0 +1,164 @@
+"""What ONE terminal may see of the table: a versioned JSON view (``"v": 1``).
+
+:func:`view_for` builds it from the round machine (or a bare session, without countdowns and
+history). The dealer's hole card never leaves the server before the engine turns it up
+(``hole_revealed``): until then it is ``{"hidden": true}``, and nothing in the view depends on
+its value (DESIGN.md "One round, as data", step 5). Legal actions and the insurance offer are
+given only to the terminal they concern. The view stays far below AMP's 64 KiB value limit.
+
+Entry point: :func:`view_for`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game_server.rules.blackjack.events import WagerSettled
+from game_server.rules.blackjack.round import BlackjackRound
+from game_server.table.machine import RoundMachine, whole_seconds
+from game_server.table.session import TableSession
+
+VIEW_VERSION = 1
+
+#: How many completed rounds the view repeats (for reconnects and the results screen).
+RECENT_IN_VIEW = 5
+
+
+def view_for(table: RoundMachine | TableSession, terminal: str) -> dict[str, Any]:
+    """The JSON-ready view of ``table`` for ``terminal`` (integers, strings, lists, dicts)."""
+    if isinstance(table, RoundMachine):
+        machine: RoundMachine | None = table
+        session = table.session
+        game = table.game
+        round_id = table.game_id
+        state = str(table.state)
+        machine_state: str | None = table.machine_state
+    else:
+        machine = None
+        session = table
+        game = table.round
+        round_id = table.round_id if game is not None else None
+        state = None
+        machine_state = None
+    config = session.config
+    rules = config.rules
+    seat = session.seats.get(terminal)
+    limits = {
+        "blackjack": {"min": rules.main_limits.minimum, "max": rules.main_limits.maximum},
+        **{
+            offer.wager.name: {"min": offer.limits.minimum, "max": offer.limits.maximum}
+            for offer in rules.side_wagers
+        },
+    }
+    view: dict[str, Any] = {
+        "v": VIEW_VERSION,
+        "table": config.table_id,
+        "state": state,
+        "machine": machine_state,
+        "round": round_id,
+        "phase": None if game is None else str(game.phase),
+        "terminal": terminal,
+        "seat": seat,
+        "credits": session.balance(terminal),
+        "limits": limits,
+        "chips": list(config.chip_denominations),
+        "countdown": _countdown(machine, game),
+        "dealer": _dealer(game),
+        "seats": _seats(game, seat),
+        "to_act": None,
+        "actions": [],
+        "insurance": None,
+        "settlements": [],
+        "recent": [],
+    }
+    if game is not None:
+        hand = game.to_act
+        if hand is not None:
+            view["to_act"] = {"seat": hand.seat, "hand": hand.index}
+            if hand.seat == seat:
+                view["actions"] = sorted(str(a) for a in game.legal_actions())
+        if seat is not None and seat in game.pending_insurance:
+            main = game.seats[seat].wagers.get("blackjack", 0)
+            view["insurance"] = {
+                "can_insure": game.can_insure(seat),
+                "max": main // 2,
+                "can_take_even_money": game.can_take_even_money(seat),
+            }
+    if machine is not None:
+        view["settlements"] = [_settlement(ev) for ev in machine.settlements(terminal)]
+        view["recent"] = [
+            {
+                "round": result.round,
+                "dealer": list(result.dealer),
+                "dealer_total": result.dealer_total,
+                "settlements": [_settlement(ev) for _, ev in result.settlements],
+                "net": sum(ev.paid - ev.stake for _, ev in result.settlements),
+            }
+            for result in machine.recent_results(terminal)[:RECENT_IN_VIEW]
+        ]
+    return view
+
+
+def _countdown(machine: RoundMachine | None, game: BlackjackRound | None) -> dict[str, Any] | None:
+    if machine is None or machine.countdown is None:
+        return None
+    kind = machine.countdown
+    default = {"betting": "deal", "insurance": "decline", "next-round": "next round"}.get(kind)
+    if kind == "decision" and game is not None and game.to_act is not None:
+        # 633b.5(p)(2), (z): what the countdown does when the player does not act.
+        default = str(game.countdown_action())
+    return {"for": kind, "seconds_left": whole_seconds(machine.seconds_left()), "then": default}
+
+
+def _dealer(game: BlackjackRound | None) -> dict[str, Any]:
+    if game is None or not game.dealer:
+        return {"cards": [], "total": None, "hole_revealed": False}
+    if game.hole_revealed:
+        return {
+            "cards": [str(c) for c in game.dealer],
+            "total": game.dealer_total(),
+            "hole_revealed": True,
+        }
+    shown: list[Any] = [str(game.dealer[0])]
+    if len(game.dealer) > 1:
+        shown.append({"hidden": True})
+    return {"cards": shown, "total": None, "hole_revealed": False}
+
+
+def _seats(game: BlackjackRound | None, mine: int | None) -> list[dict[str, Any]]:
+    if game is None:
+        return []
+    out = []
+    for number, state in sorted(game.seats.items()):
+        out.append(
+            {
+                "seat": number,
+                "mine": number == mine,
+                "wagers": dict(state.wagers),
+                "insurance_decided": state.insurance_decided,
+                "hands": [
+                    {
+                        "index": hand.index,
+                        "cards": [str(c) for c in hand.cards],
+                        "total": hand.total,
+                        "soft": hand.soft,
+                        "wagers": dict(hand.wagers),
+                        "done": hand.done,
+                        "settled": hand.settled,
+                    }
+                    for hand in state.hands
+                ],
+            }
+        )
+    return out
+
+
+def _settlement(ev: WagerSettled) -> dict[str, Any]:
+    return {
+        "wager": ev.wager,
+        "hand": ev.hand,
+        "stake": ev.stake,
+        "paid": ev.paid,
+        "outcome": ev.outcome,
+        "line": ev.line,
+    }
