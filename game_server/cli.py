@@ -1,0 +1,86 @@
+"""``etg serve`` / ``python -m game_server``: run one table server.
+
+Example::
+
+    etg certs init certs --terminals 2
+    etg serve --config game_server/configs/fully-automated-blackjack.toml \\
+              --db data/BJ-01.db --certs certs
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from game_server.config import example_config_path, load_config
+from shared.errors import ETGError
+
+
+@click.command("serve")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The table's Rules Submission (TOML). Default: the example fully automated table.",
+)
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="The table's event log (created if missing, recovered if not).",
+)
+@click.option(
+    "--certs",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("certs"),
+    show_default=True,
+    help="Keys and certificates made by 'etg certs init'.",
+)
+@click.option(
+    "--floor",
+    "floor_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Terminal seats, revocations, port and limits (TOML). Default: T1..Tn on seats 1..n.",
+)
+@click.option("--port", type=click.IntRange(0, 65535), default=None, help="Port (0: any free).")
+@click.option("--interface", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--next-round-delay",
+    type=click.FloatRange(min=0),
+    default=3.0,
+    show_default=True,
+    help="Seconds between the end of a round and the next one.",
+)
+def serve_command(
+    config_path: Path | None,
+    db: Path,
+    certs: Path,
+    floor_path: Path | None,
+    port: int | None,
+    interface: str,
+    next_round_delay: float,
+) -> None:
+    """Run the authoritative table server: mutual TLS 1.3, AMP, the event log."""
+    from game_server.net.floor import load_floor
+    from game_server.net.service import default_floor, serve
+
+    try:
+        config = load_config(example_config_path() if config_path is None else config_path)
+        floor = default_floor(config) if floor_path is None else load_floor(floor_path)
+        db.parent.mkdir(parents=True, exist_ok=True)
+        serve(
+            config,
+            db,
+            certs,
+            floor,
+            port=port,
+            interface=interface,
+            next_round_delay=next_round_delay,
+        )
+    except ETGError as exc:
+        for line in str(exc).splitlines() or [type(exc).__name__]:
+            click.echo(f"etg serve: error: {line}", err=True)
+        raise SystemExit(2) from None
