@@ -301,6 +301,28 @@ class BlackjackRound:
                 continue
             self._verify_wager(seat, name, amount, placed, main)
 
+    def _quick_accept(self, seat: int, wagers: Mapping[str, int]) -> bool:
+        """True when the wagers of a seat with none yet are plainly within their limits (the
+        common case, checked without building anything); False sends them to the full check.
+        """
+        if self.phase is not Phase.BETTING or seat in self.seats or not wagers:
+            return False
+        if type(seat) is not int or not 1 <= seat <= self.rules.seats:
+            return False
+        main = wagers.get(BLACKJACK)
+        quick = self.rules.quick_limits
+        for name, amount in wagers.items():
+            limits = quick.get(name)
+            if (
+                limits is None
+                or type(amount) is not int
+                or not limits[0] <= amount <= limits[1]
+                or amount % limits[2]
+                or (limits[3] and main is None)
+            ):
+                return False
+        return True
+
     def _verify_wager(
         self, seat: int, name: str, amount: int, placed: Mapping[str, int], main: int | None
     ) -> None:
@@ -351,7 +373,8 @@ class BlackjackRound:
 
     def place_wagers(self, seat: int, wagers: Mapping[str, int]) -> list[Any]:
         """Place one seat's wagers before the deal; returns a :class:`WagerPlaced` per wager."""
-        self.verify_place_wagers(seat, wagers)
+        if not self._quick_accept(seat, wagers):
+            self.verify_place_wagers(seat, wagers)  # the full check, which explains a refusal
         state = self.seats.get(seat)
         if state is None:
             state = self.seats[seat] = Seat(seat)
@@ -416,7 +439,18 @@ class BlackjackRound:
         assert source is not None
         position = source.position
         card = source.draw()
-        hand.add(card)
+        # Hand.add, inlined: this runs for every player card.
+        hand.cards.append(card)
+        value = BJ_VALUE[card]
+        hard = hand.hard = hand.hard + value
+        if value == 1:
+            hand.has_ace = True
+        if hand.has_ace and hard <= 11:
+            hand.total = hard + 10
+            hand.soft = True
+        else:
+            hand.total = hard
+            hand.soft = False
         self._out.append(_new(CardDealt, (hand.seat, hand.index, card, position, True)))
         return card
 
@@ -593,8 +627,16 @@ class BlackjackRound:
 
     def hit(self, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
         """Draw one card; a bust is settled at once."""
-        self.verify_hit(seat, hand)
-        current = self._play[self._cursor]
+        current = self._play[self._cursor] if self.phase is Phase.PLAYING else None
+        if (
+            current is None
+            or current.seat != seat
+            or current.index != hand
+            or current.total >= 21
+            or current.split_aces
+        ):
+            self.verify_hit(seat, hand)  # the full check, which explains a refusal
+            current = self._play[self._cursor]
         out = self._out = [_new(Decision, (seat, hand, "hit", 0, auto))]
         self._deal_to(current)
         if current.hard > 21:
@@ -614,9 +656,12 @@ class BlackjackRound:
 
     def stand(self, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
         """Take no more cards on this hand."""
-        self.verify_stand(seat, hand)
+        current = self._play[self._cursor] if self.phase is Phase.PLAYING else None
+        if current is None or current.seat != seat or current.index != hand:
+            self.verify_stand(seat, hand)  # raises the refusal
+            current = self._play[self._cursor]
         out = self._out = [_new(Decision, (seat, hand, "stand", 0, auto))]
-        self._play[self._cursor].done = True
+        current.done = True
         self._advance()
         return out
 
