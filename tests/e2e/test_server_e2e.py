@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import re
 import signal
+import socket
+import ssl
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -26,7 +28,7 @@ from game_server.net.pki import init_pki
 from game_server.recall.verify import verify_log
 
 sys.path.insert(0, str(Path(__file__).parent))
-from amp_client import AmpClient, AmpError
+from amp_client import AmpClient, AmpError, tls_context
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,7 +47,7 @@ def table(tmp_path: Path) -> dict[str, Path]:
 
 
 @contextmanager
-def server(table: dict[str, Path]) -> Iterator[tuple[subprocess.Popen[str], int]]:
+def server(table: dict[str, Path], *extra: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
     process = subprocess.Popen(
         [
             sys.executable,
@@ -61,6 +63,7 @@ def server(table: dict[str, Path]) -> Iterator[tuple[subprocess.Popen[str], int]
             "0",
             "--next-round-delay",
             "0.2",
+            *extra,
         ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
@@ -223,3 +226,52 @@ def test_kill_9_mid_round_then_restart_resumes_the_round(table: dict[str, Path])
         assert meters["wallets"]["T1"] == view["credits"] or view["round"] != dealt["round"]
     report = verified(table)
     assert report.ok, report.first_failure
+
+
+def _try_hello(port: int, context: ssl.SSLContext) -> str:
+    """Connect with ``context`` and send Hello; the outcome as a word."""
+    try:
+        with (
+            socket.create_connection(("127.0.0.1", port), timeout=5) as raw,
+            context.wrap_socket(raw, server_hostname="localhost") as sock,
+        ):
+            client = AmpClient.__new__(AmpClient)
+            client.sock, client.buffer, client.tag, client.pushed = sock, b"", 0, []
+            client.call("Hello", version=1, software="e2e")
+            return "accepted"
+    except (ssl.SSLError, ConnectionError, OSError):
+        return "refused"
+
+
+def test_the_real_server_refuses_bad_certificates_at_the_handshake(
+    table: dict[str, Path], tmp_path: Path
+) -> None:
+    """No client certificate, a certificate of another CA, a revoked terminal (from the floor
+    file) and a TLS 1.2 client are refused by the running server, and each refusal is logged
+    with its reason; a good certificate is accepted."""
+    floor = tmp_path / "floor.toml"
+    floor.write_text(
+        "[floor]\nport = 7400\n[floor.terminals]\nT1 = 1\nT2 = 2\n"
+        '[floor.revoked]\nserials = []\nterminals = ["T2"]\n'
+    )
+    other = tmp_path / "other-ca"
+    init_pki(other, terminals=1)
+    certs = table["certs"]
+    with server(table, "--floor", str(floor)) as (process, port):
+        assert _try_hello(port, tls_context(certs, "T1")) == "accepted"
+        no_cert = ssl.create_default_context(cafile=str(certs / "ca.pem"))
+        no_cert.minimum_version = ssl.TLSVersion.TLSv1_3
+        assert _try_hello(port, no_cert) == "refused"
+        foreign = ssl.create_default_context(cafile=str(certs / "ca.pem"))
+        foreign.minimum_version = ssl.TLSVersion.TLSv1_3
+        foreign.load_cert_chain(other / "terminals" / "T1.pem", other / "terminals" / "T1.key")
+        assert _try_hello(port, foreign) == "refused"
+        assert _try_hello(port, tls_context(certs, "T2")) == "refused"
+        old = tls_context(certs, "T1")
+        old.minimum_version = ssl.TLSVersion.TLSv1_2
+        old.maximum_version = ssl.TLSVersion.TLSv1_2
+        assert _try_hello(port, old) == "refused"
+        process.send_signal(signal.SIGTERM)
+        output, _ = process.communicate(timeout=10)
+    for reason in ("no-certificate", "unknown-ca", "revoked", "tls-version"):
+        assert reason in output, f"the refusal {reason} was not logged"
