@@ -204,6 +204,10 @@ class TokenBucket:
         return self._tokens >= self.burst - 1
 
 
+#: Seconds a new connection has to complete the TLS handshake and say Hello.
+HELLO_SECONDS: Final = 30
+
+
 class TerminalProtocol(amp.AMP):
     """One connection of a terminal or of the operator tools (see the module docstring)."""
 
@@ -217,6 +221,23 @@ class TerminalProtocol(amp.AMP):
         self._refused = 0
         self._box_bytes = 0
         self._dropped = False
+        self._hello_timer: Any = None
+
+    def connectionMade(self) -> None:
+        """Start the clock for Hello: a peer that connects and stays silent (or never
+        completes the TLS handshake) is dropped after :data:`HELLO_SECONDS`."""
+        super().connectionMade()  # type: ignore[no-untyped-call]  # unannotated
+        self._hello_timer = self.factory.clock.callLater(HELLO_SECONDS, self._no_hello)
+
+    def _no_hello(self) -> None:
+        self._hello_timer = None
+        if self.identity is None:
+            self.drop("no Hello within {seconds} s of connecting", seconds=HELLO_SECONDS)
+
+    def _stop_hello_timer(self) -> None:
+        if self._hello_timer is not None and self._hello_timer.active():
+            self._hello_timer.cancel()
+        self._hello_timer = None
 
     # ----------------------------------------------------------------------------------------
     # Who
@@ -291,6 +312,7 @@ class TerminalProtocol(amp.AMP):
         super().lengthLimitExceeded(length)  # type: ignore[no-untyped-call]  # unannotated
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
+        self._stop_hello_timer()
         log.info(
             "connection of {terminal} closed: {reason}",
             terminal=self.who,
@@ -481,6 +503,7 @@ class TerminalProtocol(amp.AMP):
                 )
             seat = found
         self.identity, self.seat = identity, seat or None
+        self._stop_hello_timer()
         if identity.role is Role.TERMINAL:
             view = self._view()["view"]
         self.factory.remember(self)
@@ -685,7 +708,14 @@ class TableServerFactory(Factory):
         return TerminalProtocol(self)
 
     def remember(self, connection: TerminalProtocol) -> None:
-        """A connection completed ``Hello``: it gets the views from now on."""
+        """A connection completed ``Hello``: it gets the views from now on. An older
+        connection of the same terminal (a reconnect before TCP noticed the old one was gone)
+        is closed, so one terminal has one connection."""
+        identity = connection.identity
+        for other in list(self.connections):
+            if other is not connection and identity is not None and other.identity == identity:
+                self.connections.remove(other)
+                other.drop("replaced by a new connection of the same terminal")
         if connection not in self.connections:
             self.connections.append(connection)
 

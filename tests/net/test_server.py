@@ -650,3 +650,31 @@ def test_a_missing_floor_toml_says_so(tmp_path: Any) -> None:
 
     with pytest.raises(FloorConfigError, match="no such file"):
         load_floor(tmp_path / "floor.toml")
+
+
+def test_a_silent_connection_is_dropped_after_the_hello_timeout(
+    table: Table, logged: list[dict[str, Any]]
+) -> None:
+    """A peer that connects and never says Hello is dropped after HELLO_SECONDS (no
+    connection is held open by a silent client); one that says Hello in time stays."""
+    from game_server.net.server import HELLO_SECONDS
+
+    silent = table.connect(T1)
+    talking = table.connect(T2)
+    talking.hello()
+    table.clock.advance(HELLO_SECONDS - 1)
+    assert not silent.dropped
+    table.clock.advance(1)
+    assert silent.dropped and not talking.dropped
+    assert any("no Hello within" in m for m in messages(logged))
+
+
+def test_a_reconnect_replaces_the_old_connection(table: Table) -> None:
+    """When a terminal says Hello on a new connection, its old connection is closed and
+    only the new one gets views."""
+    old = table.connect(T1)
+    old.hello()
+    new = table.connect(T1)
+    new.hello()
+    assert old.dropped and not new.dropped
+    assert table.factory.connections == [new.server]
