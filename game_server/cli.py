@@ -48,6 +48,13 @@ from shared.errors import ETGError
 @click.option("--port", type=click.IntRange(0, 65535), default=None, help="Port (0: any free).")
 @click.option("--interface", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
+    "--tables",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Host this many copies of the table (ids <id>-1..<id>-K) in one process.",
+)
+@click.option(
     "--next-round-delay",
     type=click.FloatRange(min=0),
     default=3.0,
@@ -61,6 +68,7 @@ def serve_command(
     floor_path: Path | None,
     port: int | None,
     interface: str,
+    tables: int,
     next_round_delay: float,
 ) -> None:
     """Run the authoritative table server: mutual TLS 1.3, AMP, the event log."""
@@ -69,7 +77,9 @@ def serve_command(
 
     try:
         config = load_config(example_config_path() if config_path is None else config_path)
-        floor = default_floor(config) if floor_path is None else load_floor(floor_path)
+        floor = (
+            default_floor(config, tables=tables) if floor_path is None else load_floor(floor_path)
+        )
         db.parent.mkdir(parents=True, exist_ok=True)
         serve(
             config,
@@ -79,6 +89,7 @@ def serve_command(
             port=port,
             interface=interface,
             next_round_delay=next_round_delay,
+            tables=tables,
         )
     except ETGError as exc:
         for line in str(exc).splitlines() or [type(exc).__name__]:

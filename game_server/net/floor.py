@@ -10,6 +10,10 @@ Submission, :mod:`game_server.config`)::
     T1 = 1
     T2 = 2
 
+    [floor.tables]             # only for a server hosting several tables (etg serve --tables)
+    T1 = "BJ-01-1"
+    T2 = "BJ-01-1"
+
     [floor.revoked]            # certificates the server refuses
     serials = ["5f3a09c2..."]  # hex, as `etg certs` prints them
     terminals = ["T9"]         # every certificate of these ids
@@ -68,24 +72,43 @@ class FloorConfig:
     """Who sits where at this table, which certificates are refused, and the limits.
 
     Attributes:
-        terminals: Terminal id -> seat (1 to 7, each seat at most once).
+        terminals: Terminal id -> seat (1 to 7, each seat of a table at most once).
         revocations: Certificates the server refuses.
         port: The TCP port of the TLS listener.
         limits: Per-connection rate limits.
+        tables: For a server hosting several tables: terminal id -> table id (empty: every
+            terminal sits at the one table of the server).
     """
 
     terminals: Mapping[str, int]
     revocations: RevocationList = field(default_factory=RevocationList)
     port: int = DEFAULT_PORT
     limits: NetLimits = field(default_factory=NetLimits)
+    tables: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        _check_terminals(dict(self.terminals), "terminals")
+        tables = dict(self.tables)
+        if tables and set(tables) != set(self.terminals):
+            raise FloorConfigError(
+                "tables: every terminal needs a table, and only terminals with a seat have one"
+            )
+        groups: dict[str, dict[str, int]] = {}
+        for terminal, seat in self.terminals.items():
+            groups.setdefault(tables.get(terminal, ""), {})[terminal] = seat
+        for table, members in groups.items():
+            _check_terminals(members, f"terminals of table {table}" if table else "terminals")
         object.__setattr__(self, "terminals", MappingProxyType(dict(self.terminals)))
+        object.__setattr__(self, "tables", MappingProxyType(tables))
 
     def seat_of(self, terminal: str) -> int | None:
         """The terminal's seat, or None if it holds none."""
         return self.terminals.get(terminal)
+
+    def seats_at(self, table: str | None) -> dict[str, int]:
+        """Terminal -> seat of one table (``None``: a one-table server's terminals)."""
+        if table is None or not self.tables:
+            return dict(self.terminals)
+        return {t: s for t, s in self.terminals.items() if self.tables.get(t) == table}
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], source: str = "floor.toml") -> FloorConfig:
@@ -97,7 +120,7 @@ class FloorConfig:
         where = _Where(source)
         _only(data, {"floor"}, where, "")
         floor = _table(data.get("floor"), where, "[floor]", required=True)
-        _only(floor, {"port", "terminals", "revoked", "limits"}, where, "[floor]")
+        _only(floor, {"port", "terminals", "tables", "revoked", "limits"}, where, "[floor]")
         port = _integer(floor.get("port", DEFAULT_PORT), where, "[floor] port")
         if not 1 <= port <= 65535:
             raise where.error("[floor] port", f"{port} is not a TCP port (1 to 65535)")
@@ -107,7 +130,6 @@ class FloorConfig:
             str(name): _integer(seat, where, f"[floor.terminals] {name}")
             for name, seat in terminals_table.items()
         }
-        _check_terminals(terminals, where.name("[floor.terminals]"))
 
         revoked = _table(floor.get("revoked", {}), where, "[floor.revoked]")
         _only(revoked, {"serials", "terminals"}, where, "[floor.revoked]")
@@ -131,11 +153,27 @@ class FloorConfig:
         burst = _integer(limits_table.get("burst", DEFAULT_BURST), where, "[floor.limits] burst")
         if burst < 1:
             raise where.error("[floor.limits] burst", f"{burst} is not at least 1")
+        tables_table = _table(floor.get("tables", {}), where, "[floor.tables]")
+        tables = {
+            str(name): _text(table, where, f"[floor.tables] {name}")
+            for name, table in tables_table.items()
+        }
+        groups: dict[str, dict[str, int]] = {}
+        for name, seat in terminals.items():
+            groups.setdefault(tables.get(name, ""), {})[name] = seat
+        for table_id, members in groups.items():
+            label = where.name("[floor.terminals]") + (f" (table {table_id})" if table_id else "")
+            _check_terminals(members, label)
+        if tables and set(tables) != set(terminals):
+            raise where.error(
+                "[floor.tables]", "every terminal of [floor.terminals] needs a table, and only they"
+            )
         return cls(
             terminals=terminals,
             revocations=revocations,
             port=port,
             limits=NetLimits(commands_per_second=float(rate), burst=burst),
+            tables=tables,
         )
 
 

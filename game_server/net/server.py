@@ -32,7 +32,7 @@ Entry point: :class:`TableServerFactory`, e.g.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
@@ -724,12 +724,15 @@ class TableServerFactory(Factory):
         if connection in self.connections:
             self.connections.remove(connection)
 
-    def step_logged(self, events: Sequence[Any]) -> None:
-        """Push each connected terminal its new view (the step is already logged)."""
+    def step_logged(self, events: Sequence[Any], terminals: Collection[str] | None = None) -> None:
+        """Push each connected terminal (of the table that logged, when ``terminals`` says)
+        its new view (the step is already logged)."""
         views: dict[str, dict[str, Any]] = {}
         for connection in list(self.connections):
             identity = connection.identity
             if identity is None or identity.role is not Role.TERMINAL:
+                continue
+            if terminals is not None and identity.id not in terminals:
                 continue
             try:
                 if identity.id not in views:

@@ -13,6 +13,7 @@ Entry points: :func:`serve`, :func:`default_floor`.
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,24 +21,38 @@ from twisted.internet import reactor as _reactor
 from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
 
 from game_server.config import TableConfig
-from game_server.eventlog import system_clock
+from game_server.eventlog import EventLog, EventLogReader, system_clock
+from game_server.keys import key_id, load_public_key, load_sealing_key, load_signing_key
 from game_server.net.floor import FloorConfig
 from game_server.net.server import TableServerFactory
 from game_server.net.tls import Refusal, server_tls_options
 from game_server.rng import self_test
 from game_server.rng.entropy import EntropySource
+from game_server.table.api import TableMachine
 from game_server.table.machine import RoundMachine
-from game_server.table.recovery import open_table_reporting
-from game_server.table.session import production_seeds
+from game_server.table.recovery import recover_session
+from game_server.table.router import TableRouter
+from game_server.table.session import SealedShoes, production_seeds
 
 log = Logger()
 
 
-def default_floor(config: TableConfig, port: int = 7400) -> FloorConfig:
-    """Terminals ``T1``..``Tn`` on seats 1..n of the table (what ``etg certs init`` issues)."""
-    return FloorConfig(
-        terminals={f"T{seat}": seat for seat in range(1, config.rules.seats + 1)}, port=port
-    )
+def table_configs(config: TableConfig, tables: int) -> list[TableConfig]:
+    """The configs of the tables a server hosts: the file's table, or ``tables`` copies of it
+    named ``<id>-1`` .. ``<id>-K`` (the same Rules Submission at every table)."""
+    if tables == 1:
+        return [config]
+    return [replace(config, table_id=f"{config.table_id}-{k}") for k in range(1, tables + 1)]
+
+
+def default_floor(config: TableConfig, port: int = 7400, tables: int = 1) -> FloorConfig:
+    """Terminals ``T1``..``Tn`` on seats 1..n of each table in turn (what ``etg certs init
+    --terminals n`` issues): with K tables, T1..T7 at the first, T8..T14 at the second..."""
+    seats = config.rules.seats
+    names = [c.table_id for c in table_configs(config, tables)]
+    terminals = {f"T{i}": (i - 1) % seats + 1 for i in range(1, seats * tables + 1)}
+    placed = {f"T{i}": names[(i - 1) // seats] for i in range(1, seats * tables + 1)}
+    return FloorConfig(terminals=terminals, port=port, tables=placed if tables > 1 else {})
 
 
 def serve(
@@ -49,23 +64,40 @@ def serve(
     port: int | None = None,
     interface: str = "127.0.0.1",
     next_round_delay: float = 3.0,
+    tables: int = 1,
 ) -> None:
-    """Run the table server until the process is stopped."""
+    """Run the table server until the process is stopped (``tables`` copies of the table
+    when more than one; they share the event log, each event naming its table)."""
     reactor: Any = _reactor
     observer: Any = textFileLogObserver(sys.stdout)  # an ILogObserver (zope, untyped)
     globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
     self_test()
     entropy = EntropySource()
-    session, report = open_table_reporting(
-        config,
-        db,
-        certs,
-        floor.terminals,
-        clock=system_clock,
-        seeds=production_seeds(entropy, config.table_id),
+    configs = table_configs(config, tables)
+    sealing_key = load_sealing_key(certs)
+    signing_id = key_id(load_public_key(certs))
+    event_log = EventLog.create_or_open(db, load_signing_key(certs), system_clock)
+    machines: dict[str, RoundMachine] = {}
+    try:
+        with EventLogReader.open(db) as reader:
+            for table in configs:
+                shoes = SealedShoes(
+                    table, production_seeds(entropy, table.table_id), sealing_key, signing_id
+                )
+                seats = floor.seats_at(table.table_id if tables > 1 else None)
+                session, report = recover_session(
+                    table, event_log, reader, shoes, seats, sealing_key
+                )
+                log.info("table {table}: {report}", table=table.table_id, report=report.describe())
+                machines[table.table_id] = RoundMachine(
+                    session, reactor, next_round_delay=next_round_delay
+                )
+    except BaseException:
+        event_log.close(checkpoint=False)
+        raise
+    machine: TableMachine = (
+        next(iter(machines.values())) if tables == 1 else TableRouter(machines, floor.tables)
     )
-    log.info("table {table}: {report}", table=config.table_id, report=report.describe())
-    machine = RoundMachine(session, reactor, next_round_delay=next_round_delay)
     factory = TableServerFactory(machine, floor, reactor)
 
     def refused(peer: Any, refusal: Refusal) -> None:
@@ -77,14 +109,14 @@ def serve(
     )
     log.info(
         "table {table} listening on {host}:{port} (TLS 1.3, client certificates required)",
-        table=config.table_id,
+        table=", ".join(machines),
         host=interface,
         port=listening.getHost().port,
     )
 
     def shutdown() -> None:
         log.info("stopping: closing the event log with a signed checkpoint")
-        session.sink.close()  # type: ignore[attr-defined]
+        event_log.close()
 
     reactor.addSystemEventTrigger("before", "shutdown", shutdown)
     machine.open()

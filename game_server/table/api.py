@@ -8,7 +8,7 @@ after the log write (then send).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, Protocol
 
@@ -25,9 +25,12 @@ class TableState(StrEnum):
 
 class TableListener(Protocol):
     """Told after every logged step, with the step's records (the AMP server pushes each
-    terminal its new view from here)."""
+    terminal its new view from here). ``terminals`` names the terminals of the table that
+    logged the step when a server hosts several tables (None: every terminal)."""
 
-    def step_logged(self, events: Sequence[Any]) -> None: ...
+    def step_logged(
+        self, events: Sequence[Any], terminals: Collection[str] | None = None
+    ) -> None: ...
 
 
 class TableMachine(Protocol):

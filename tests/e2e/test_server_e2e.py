@@ -275,3 +275,31 @@ def test_the_real_server_refuses_bad_certificates_at_the_handshake(
         output, _ = process.communicate(timeout=10)
     for reason in ("no-certificate", "unknown-ca", "revoked", "tls-version"):
         assert reason in output, f"the refusal {reason} was not logged"
+
+
+def test_one_server_hosts_several_tables(table: dict[str, Path], tmp_path: Path) -> None:
+    """etg serve --tables 2: T1 sits at seat 1 of the first table and T8 at seat 1 of the
+    second; each plays its own round, and the shared log of both tables verifies."""
+    certs = tmp_path / "certs8"
+    init_pki(certs, terminals=8)
+    init_keys(certs)
+    table = {**table, "certs": certs}
+    with server(table, "--tables", "2") as (_process, port):
+        operator, _ = hello(port, certs, "operator")
+        for name in ("T1", "T8"):
+            operator.call(
+                "CashIn", request_id=f"in-{name}", terminal=name, amount=5_000, reference="e2e"
+            )
+        t1, a1 = hello(port, certs, "T1")
+        t8, a8 = hello(port, certs, "T8")
+        v1, v8 = json.loads(a1["view"]), json.loads(a8["view"])
+        assert (a1["seat"], a8["seat"]) == ("1", "1")
+        assert (v1["table"], v8["table"]) == ("BJ-01-1", "BJ-01-2")
+        play_round({"T1": t1}, {"T1": 500})
+        play_round({"T8": t8}, {"T8": 500})
+        meters = json.loads(operator.call("ReadMeters")["meters"])
+        assert set(meters["tables"]) == {"BJ-01-1", "BJ-01-2"}
+        assert meters["games_played"] >= 2
+    with EventLogReader.open(table["db"]) as reader:
+        report = verify_log(reader, load_public_key(certs))
+    assert report.ok, report.first_failure

@@ -678,3 +678,35 @@ def test_a_reconnect_replaces_the_old_connection(table: Table) -> None:
     new.hello()
     assert old.dropped and not new.dropped
     assert table.factory.connections == [new.server]
+
+
+def test_a_floor_with_several_tables_checks_seats_per_table() -> None:
+    """With several tables, seat 1 may be held once at each table, every terminal needs a
+    table, and seats_at lists one table's terminals."""
+    from game_server.net.floor import FloorConfigError
+
+    floor = FloorConfig(terminals={"T1": 1, "T8": 1}, tables={"T1": "A", "T8": "B"})
+    assert floor.seats_at("A") == {"T1": 1} and floor.seats_at("B") == {"T8": 1}
+    with pytest.raises(FloorConfigError, match="already held"):
+        FloorConfig(terminals={"T1": 1, "T8": 1}, tables={"T1": "A", "T8": "A"})
+    with pytest.raises(FloorConfigError, match="every terminal needs a table"):
+        FloorConfig(terminals={"T1": 1, "T8": 2}, tables={"T1": "A"})
+    parsed = FloorConfig.from_mapping(
+        {"floor": {"terminals": {"T1": 1, "T8": 1}, "tables": {"T1": "A", "T8": "B"}}}
+    )
+    assert dict(parsed.tables) == {"T1": "A", "T8": "B"}
+
+
+def test_views_go_only_to_the_table_that_logged(table: Table) -> None:
+    """When a server hosts several tables, a step of one table pushes views only to that
+    table's terminals."""
+    one = table.connect(T1)
+    two = table.connect(T2)
+    one.hello()
+    two.hello()
+    before = (len(one.client.views), len(two.client.views))
+    table.factory.step_logged([], terminals={"T1"})
+    one.pump.flush()
+    two.pump.flush()
+    assert len(one.client.views) == before[0] + 1
+    assert len(two.client.views) == before[1]
