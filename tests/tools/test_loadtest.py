@@ -1,0 +1,135 @@
+"""``etg loadtest``: the bots' decisions from a view, the figures, and one real short run.
+
+The real run starts the server and the bots in a subprocess (a Twisted reactor runs once per
+process) and checks the JSON figures; it asserts no timing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from game_server.config import example_config_path, load_config
+from game_server.rules.blackjack.strategy import BasicStrategy
+from tools.loadtest import (
+    LoadtestError,
+    LoadtestResult,
+    card_value,
+    decide,
+    format_report,
+    latency_summary,
+    percentile,
+    start_server,
+    tables_for,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def strategy() -> BasicStrategy:
+    return BasicStrategy(load_config(example_config_path()).rules)
+
+
+def _view(cards: list[str], total: int, soft: bool, up: str, actions: list[str]) -> dict[str, Any]:
+    return {
+        "phase": "playing",
+        "to_act": {"seat": 1, "hand": 0},
+        "actions": actions,
+        "dealer": {"cards": [up, {"hidden": True}]},
+        "seats": [
+            {"seat": 2, "mine": False, "wagers": {"blackjack": 500}, "hands": []},
+            {
+                "seat": 1,
+                "mine": True,
+                "wagers": {"blackjack": 500},
+                "hands": [{"index": 0, "cards": cards, "total": total, "soft": soft}],
+            },
+        ],
+    }
+
+
+def test_tables_seat_seven_terminals_each() -> None:
+    assert [tables_for(n) for n in (1, 7, 8, 14, 15, 200)] == [1, 1, 2, 2, 3, 29]
+
+
+def test_card_values_count_aces_as_one_and_faces_as_ten() -> None:
+    assert [card_value(c) for c in ("AS", "TD", "KH", "QC", "JS", "7C", "2H")] == [
+        1,
+        10,
+        10,
+        10,
+        10,
+        7,
+        2,
+    ]
+
+
+def test_bots_play_basic_strategy_within_the_legal_actions(strategy: BasicStrategy) -> None:
+    # Hard 11 against a 6: double when it is legal, else hit.
+    assert decide(_view(["5S", "6D"], 11, False, "6H", ["double", "hit", "stand"]), strategy) == (
+        "double"
+    )
+    assert decide(_view(["5S", "6D"], 11, False, "6H", ["hit", "stand"]), strategy) == "hit"
+    # A pair of eights splits; hard 16 against a ten hits (no surrender here).
+    assert (
+        decide(_view(["8S", "8D"], 16, False, "TH", ["double", "hit", "split", "stand"]), strategy)
+        == "split"
+    )
+    assert decide(_view(["9S", "7D"], 16, False, "KH", ["hit", "stand"]), strategy) == ("hit")
+    # Hard 17 stands; no actions (not our turn): no decision.
+    assert decide(_view(["TS", "7D"], 17, False, "AH", ["hit", "stand"]), strategy) == "stand"
+    assert decide(_view(["TS", "7D"], 17, False, "AH", []), strategy) is None
+
+
+def test_latency_summary_in_milliseconds() -> None:
+    assert percentile([1.0, 2.0, 3.0, 4.0], 0.5) == 2.0
+    summary = latency_summary([0.001 * n for n in range(1, 101)])
+    assert summary == {"p50": 50.0, "p95": 95.0, "p99": 99.0, "max": 100.0}
+    assert latency_summary([]) == {"p50": None, "p95": None, "p99": None, "max": None}
+
+
+def test_the_report_names_the_targets() -> None:
+    result = LoadtestResult(terminals=3, tables=1, rounds_target=2, rounds=2)
+    result.latency_ms = latency_summary([0.002, 0.004])
+    text = format_report(result)
+    assert "target <= 50 ms" in text and "target <= 300 MB" in text
+
+
+def test_a_server_that_does_not_start_is_an_error_with_its_output(tmp_path: Path) -> None:
+    config = tmp_path / "broken.toml"
+    config.write_text("[table]\n")
+    with pytest.raises(LoadtestError, match="did not start"):
+        start_server(tmp_path, tmp_path / "no-certs", config, tables=1)
+
+
+@pytest.mark.slow
+def test_a_short_run_against_the_real_server_reports_its_figures() -> None:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
+    done = subprocess.run(
+        [sys.executable, "-m", "tools.loadtest", "--terminals", "3", "--rounds", "2", "--json"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["terminals"] == 3 and figures["tables"] == 1
+    assert figures["rounds"] >= 2
+    assert figures["stopped_by"] == "rounds"
+    assert figures["latency_samples"] > 0
+    for key in ("p50", "p95", "p99", "max"):
+        assert figures["latency_ms"][key] > 0
+    assert figures["commands_sent"] >= figures["latency_samples"]
+    assert figures["server_peak_rss_mb"] > 0
+    assert figures["server_cpu_s"] >= 0
+    assert figures["unexpected_errors"] == 0, figures["errors"]

@@ -1,0 +1,700 @@
+"""``etg loadtest``: N basic-strategy terminal bots against a real table server over mutual TLS.
+
+Entry points: the click command :func:`loadtest` (``etg loadtest``; also ``python -m
+tools.loadtest``) and :func:`run_loadtest`, which does the work and returns a
+:class:`LoadtestResult`. It is a benchmark: it prints figures and asserts nothing.
+
+One run:
+
+1. A temporary directory gets a PKI with N terminal certificates, the log keys and the
+   example Rules Submission with every countdown at 3 seconds.
+2. ``python -m game_server`` starts on an ephemeral port with ``--tables ceil(N/7)`` (T1..T7
+   at the first table, T8..T14 at the second, ...) and ``--next-round-delay 0.2``.
+3. In this process one Twisted reactor runs the operator and N terminal bots, each over its
+   own TLS 1.3 connection with its own client certificate. The operator cashes in every
+   terminal; each bot then says ``Hello`` and, on every view it receives, wagers the table
+   minimum on Blackjack once per round, declines insurance, and plays basic strategy when it
+   has legal actions. Every ``PlaceWagers`` and ``Act`` is timed from sending to its answer
+   (the answer carries the updated view): the action-to-update latency.
+4. The run stops when R rounds have completed (over all tables, counted from the views) or
+   at the time limit; the server's CPU time and peak RSS are read from ``/proc`` and the
+   server is stopped (SIGTERM, then SIGKILL after 10 s), always, also on errors.
+
+Declared AMP errors are counted by code; ``NOT_YOUR_TURN``, ``ROUND_CLOSED`` and
+``RATE_LIMITED`` are expected races with the countdowns, any other code is counted as
+unexpected (reported, not fatal). The operator's cash-ins run into its own rate limit (a
+burst, then 20 a second): those are retried and counted apart (``cash_in_retries``).
+Latencies are those of answered commands only. The run's clock starts when the operator
+connects, so ``duration_s`` includes the cash-in ramp (about N/20 s for N terminals).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from itertools import count
+from pathlib import Path
+from typing import Any, Final
+
+import click
+
+#: The repository root: the server subprocess runs from here.
+ROOT: Final = Path(__file__).resolve().parents[1]
+#: Seats per table: terminal i sits at table ceil(i / 7).
+SEATS_PER_TABLE: Final = 7
+#: Credits the operator cashes in to every terminal, in cents ($1,000).
+CASH_IN_CENTS: Final = 100_000
+#: Seconds the server may take to print its port.
+START_TIMEOUT: Final = 60.0
+#: Seconds the server may take to exit after SIGTERM before it is killed.
+STOP_TIMEOUT: Final = 10.0
+#: Targets printed beside the figures (at 200 terminals).
+TARGET_P99_MS: Final = 50.0
+TARGET_RSS_MB: Final = 300.0
+#: Declared errors that are races with the countdowns, not faults of the bots.
+EXPECTED_CODES: Final = frozenset({"NOT_YOUR_TURN", "ROUND_CLOSED", "RATE_LIMITED"})
+#: Exit status when the server did not start or no round completed.
+EXIT_FAILED: Final = 1
+
+_LISTENING: Final = re.compile(r"listening on 127\.0\.0\.1:(\d+)")
+_TIMERS: Final = ("betting_seconds", "insurance_seconds", "decision_seconds")
+
+
+class LoadtestError(Exception):
+    """The run could not be made: the server did not start, or died."""
+
+
+@dataclass
+class LoadtestResult:
+    """The figures of one run (JSON-ready through :meth:`to_json`)."""
+
+    terminals: int
+    tables: int
+    rounds_target: int
+    rounds: int = 0
+    duration_s: float = 0.0
+    rounds_per_s: float = 0.0
+    latency_ms: dict[str, float | None] = field(default_factory=dict)
+    latency_samples: int = 0
+    latency_by_command_ms: dict[str, dict[str, float | None]] = field(default_factory=dict)
+    commands_sent: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    unexpected_errors: int = 0
+    disconnects: int = 0
+    cash_in_retries: int = 0
+    games_played_meter: int | None = None
+    server_cpu_s: float = 0.0
+    client_cpu_s: float = 0.0
+    server_cpu_percent: float = 0.0
+    server_peak_rss_mb: float = 0.0
+    stopped_by: str = ""
+    targets: dict[str, float] = field(
+        default_factory=lambda: {"p99_ms": TARGET_P99_MS, "rss_mb": TARGET_RSS_MB}
+    )
+
+    @property
+    def ok(self) -> bool:
+        """Whether the run completed: at least one round was played."""
+        return self.rounds > 0
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# --------------------------------------------------------------------------------------------
+# Pure helpers (tested without a server)
+
+
+def tables_for(terminals: int) -> int:
+    """How many tables seat ``terminals`` terminals, seven a table."""
+    return max(1, math.ceil(terminals / SEATS_PER_TABLE))
+
+
+def card_value(text: str) -> int:
+    """The BJ value of a card's text (``"AS"`` 1, ``"TD"``/``"KH"`` 10, ``"7C"`` 7)."""
+    rank = text[:-1].upper()
+    if rank == "A":
+        return 1
+    if rank in ("T", "J", "Q", "K", "10"):
+        return 10
+    return int(rank)
+
+
+def percentile(sorted_values: list[float], fraction: float) -> float:
+    """The nearest-rank percentile of an ascending, non-empty list."""
+    rank = max(1, math.ceil(fraction * len(sorted_values)))
+    return sorted_values[min(rank, len(sorted_values)) - 1]
+
+
+def latency_summary(seconds: list[float]) -> dict[str, float | None]:
+    """p50/p95/p99/max in milliseconds (None without samples)."""
+    if not seconds:
+        return {"p50": None, "p95": None, "p99": None, "max": None}
+    ms = sorted(s * 1000.0 for s in seconds)
+    return {
+        "p50": round(percentile(ms, 0.50), 3),
+        "p95": round(percentile(ms, 0.95), 3),
+        "p99": round(percentile(ms, 0.99), 3),
+        "max": round(ms[-1], 3),
+    }
+
+
+def my_seat(view: dict[str, Any]) -> dict[str, Any] | None:
+    """This terminal's seat entry of the view, if it has one in the round."""
+    for seat in view.get("seats") or []:
+        if seat.get("mine"):
+            return seat  # type: ignore[no-any-return]
+    return None
+
+
+def decide(view: dict[str, Any], strategy: Any) -> str | None:
+    """The basic-strategy action for this terminal's hand to act, among the legal ones."""
+    actions: list[str] = list(view.get("actions") or [])
+    to_act = view.get("to_act")
+    seat = my_seat(view)
+    if not actions or not to_act or seat is None:
+        return None
+    hand = next((h for h in seat["hands"] if h["index"] == to_act["hand"]), None)
+    dealer = (view.get("dealer") or {}).get("cards") or []
+    if hand is None or not dealer or not isinstance(dealer[0], str):
+        return "stand" if "stand" in actions else actions[0]
+    cards = hand["cards"]
+    pair = 0
+    if len(cards) == 2 and card_value(cards[0]) == card_value(cards[1]):
+        pair = card_value(cards[0])
+    action = str(
+        strategy.decide(
+            min(int(hand["total"]), 21),
+            bool(hand["soft"]),
+            pair,
+            card_value(dealer[0]),
+            "double" in actions,
+            "split" in actions,
+            "surrender" in actions,
+        )
+    )
+    if action in actions:
+        return action
+    return "stand" if "stand" in actions else actions[0]
+
+
+# --------------------------------------------------------------------------------------------
+# The server subprocess
+
+
+def prepare(directory: Path, terminals: int) -> tuple[Path, Path]:
+    """Certificates, log keys and the short-timer config in ``directory``: (certs, config)."""
+    from game_server.config import example_config_path
+    from game_server.keys import init_keys
+    from game_server.net.pki import init_pki
+
+    certs = directory / "certs"
+    init_pki(certs, terminals=terminals)
+    init_keys(certs)
+    text = example_config_path().read_text()
+    for timer in _TIMERS:
+        text = re.sub(rf"^{timer} = \d+", f"{timer} = 3", text, flags=re.M)
+    config = directory / "table.toml"
+    config.write_text(text)
+    return certs, config
+
+
+def start_server(
+    directory: Path, certs: Path, config: Path, tables: int
+) -> tuple[subprocess.Popen[bytes], int, Path]:
+    """Start ``python -m game_server``; its output goes to a file (a pipe could fill up and
+    block it). Returns the process, its port and the output file. The caller stops it."""
+    out = directory / "server.out"
+    command = [
+        sys.executable,
+        "-m",
+        "game_server",
+        "--config",
+        str(config),
+        "--db",
+        str(directory / "table.db"),
+        "--certs",
+        str(certs),
+        "--port",
+        "0",
+        "--next-round-delay",
+        "0.2",
+    ]
+    if tables > 1:
+        command += ["--tables", str(tables)]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
+    with out.open("wb") as sink:
+        process = subprocess.Popen(
+            command, cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT, env=env
+        )
+    return process, _wait_port(process, out), out
+
+
+def _wait_port(process: subprocess.Popen[bytes], out: Path) -> int:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        found = _LISTENING.search(out.read_text(errors="replace"))
+        if found:
+            return int(found.group(1))
+        if process.poll() is not None:
+            break
+        time.sleep(0.05)
+    stop_server(process)
+    tail = out.read_text(errors="replace").strip().splitlines()[-10:]
+    raise LoadtestError("the server did not start:\n" + "\n".join(tail))
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, then SIGKILL if it has not exited within :data:`STOP_TIMEOUT` seconds."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of a process, from ``/proc/<pid>/stat``."""
+    text = Path(f"/proc/{pid}/stat").read_text()
+    fields = text[text.rindex(")") + 2 :].split()
+    # fields[0] is field 3 (state); utime and stime are fields 14 and 15.
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def peak_rss_mb(pid: int) -> float:
+    """VmHWM (the peak resident set) of a process, from ``/proc/<pid>/status``, in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024.0
+    return 0.0
+
+
+# --------------------------------------------------------------------------------------------
+# The bots (one reactor)
+
+
+class _Run:
+    """The shared state of the bots: counters, latencies and the stop condition."""
+
+    def __init__(self, rounds: int, strategy: Any, minimum: int) -> None:
+        self.rounds = rounds
+        self.strategy = strategy
+        self.minimum = minimum
+        self.latencies: list[float] = []
+        self.by_command: dict[str, list[float]] = {}
+        self.sent = 0
+        self.errors: Counter[str] = Counter()
+        self.unexpected = 0
+        self.disconnects = 0
+        self.cash_in_retries = 0
+        self.completed: set[tuple[str, Any]] = set()
+        self.stopped_by = ""
+        self.stopping = False
+        self.meters: Any = None
+        self._ids = count(1)
+
+    def request_id(self, who: str) -> str:
+        return f"lt-{who}-{next(self._ids)}"
+
+    def error(self, failure: Any) -> str:
+        from twisted.internet.error import ConnectionDone, ConnectionLost
+        from twisted.protocols import amp
+
+        from shared.protocol import DOMAIN_ERRORS
+
+        exc = failure.value
+        if self.stopping and isinstance(exc, (ConnectionDone, ConnectionLost)):
+            return "STOPPED"  # commands in flight when the run stopped: not errors
+        if type(exc) in DOMAIN_ERRORS:
+            code = DOMAIN_ERRORS[type(exc)].decode()
+        elif isinstance(exc, amp.RemoteAmpError):
+            code = exc.errorCode.decode(errors="replace")
+        else:
+            code = type(exc).__name__
+        self.errors[code] += 1
+        if code not in EXPECTED_CODES:
+            self.unexpected += 1
+        return code
+
+    def seen(self, view: dict[str, Any]) -> None:
+        if view.get("phase") == "complete" and view.get("round") is not None:
+            self.completed.add((str(view.get("table")), view["round"]))
+
+
+def run_bots(
+    port: int, certs: Path, terminals: int, run: _Run, seconds: float, on_tick: Any
+) -> float:
+    """Run the reactor with the operator and the bots until ``run`` says stop or ``seconds``
+    pass. ``on_tick()`` is called every half second (returns a reason to stop, or None).
+    Returns the duration in seconds, from the operator's connection to the stop."""
+    from twisted.internet import reactor as _reactor
+    from twisted.internet import task
+    from twisted.internet.endpoints import SSL4ClientEndpoint, connectProtocol
+    from twisted.internet.protocol import connectionDone
+    from twisted.protocols import amp
+    from twisted.python.failure import Failure
+
+    from game_server.net.pki import PkiLayout
+    from game_server.net.tls import client_tls_options
+    from shared.protocol import (
+        PROTOCOL_VERSION,
+        Act,
+        AnswerInsurance,
+        CashIn,
+        Hello,
+        PlaceWagers,
+        RateLimited,
+        ReadMeters,
+        ViewUpdate,
+    )
+
+    reactor: Any = _reactor
+    layout = PkiLayout(certs)
+    ca = layout.ca.certificate
+    started = time.perf_counter()
+    bots: list[Bot] = []
+    operator_box: list[Any] = []
+
+    def stop(reason: str) -> None:
+        if run.stopping:
+            return
+        run.stopping = True
+        run.stopped_by = reason
+        if operator_box:
+            d = operator_box[0].callRemote(ReadMeters)
+            d.addCallback(lambda answer: setattr(run, "meters", answer["meters"]))
+            d.addErrback(lambda _f: None)
+            d.addBoth(lambda _r: reactor.stop())
+            reactor.callLater(3.0, lambda: reactor.running and reactor.stop())
+        else:
+            reactor.stop()
+
+    def check() -> None:
+        if run.stopping:
+            return
+        if len(run.completed) >= run.rounds:
+            stop("rounds")
+            return
+        reason = on_tick()
+        if reason:
+            stop(reason)
+
+    def connect(cert: Path, key: Path, protocol: amp.AMP) -> Any:
+        options = client_tls_options(ca, cert, key)
+        endpoint = SSL4ClientEndpoint(reactor, "127.0.0.1", port, options, timeout=30)  # type: ignore[no-untyped-call]  # unannotated
+        return connectProtocol(endpoint, protocol)  # type: ignore[no-untyped-call]  # unannotated
+
+    class Bot(amp.AMP):
+        def __init__(self, name: str) -> None:
+            super().__init__()  # type: ignore[no-untyped-call]  # unannotated
+            self.name = name
+            self.latest: dict[str, Any] | None = None
+            self.busy = False
+            self.wagered: set[Any] = set()
+            self.insured: set[Any] = set()
+
+        def connectionLost(self, reason: Failure = connectionDone) -> None:
+            if not run.stopping:
+                run.disconnects += 1
+            super().connectionLost(reason)  # type: ignore[no-untyped-call]  # unannotated
+
+        @ViewUpdate.responder
+        def view_update(self, view: dict[str, Any]) -> dict[str, Any]:
+            self.got(view)
+            return {}
+
+        def got(self, view: dict[str, Any]) -> None:
+            run.seen(view)
+            self.latest = view
+            if not self.busy:
+                self.play()
+
+        def play(self) -> None:
+            view, self.latest = self.latest, None
+            if view is None or run.stopping:
+                return
+            round_id = view.get("round")
+            seat = my_seat(view)
+            can_wager = (seat is None or not seat.get("wagers")) and (
+                view.get("credits", 0) >= run.minimum
+            )
+            if view.get("phase") == "betting" and round_id not in self.wagered and can_wager:
+                self.wagered.add(round_id)
+                self.send(
+                    PlaceWagers,
+                    timed=True,
+                    request_id=run.request_id(self.name),
+                    wagers={"blackjack": run.minimum},
+                )
+                return
+            if view.get("insurance") and round_id not in self.insured:
+                self.insured.add(round_id)
+                self.send(
+                    AnswerInsurance,
+                    timed=False,
+                    request_id=run.request_id(self.name),
+                    choice="decline",
+                    amount=0,
+                )
+                return
+            action = decide(view, run.strategy)
+            if action is not None:
+                self.send(
+                    Act,
+                    timed=True,
+                    request_id=run.request_id(self.name),
+                    action=action,
+                    hand=int(view["to_act"]["hand"]),
+                    amount=0,
+                )
+
+        def send(self, command: type[amp.Command], timed: bool, **kwargs: Any) -> None:
+            self.busy = True
+            run.sent += 1
+            at = time.perf_counter()
+            d = self.callRemote(command, **kwargs)  # type: ignore[no-untyped-call]  # unannotated
+
+            def answered(answer: dict[str, Any]) -> None:
+                if timed:
+                    elapsed = time.perf_counter() - at
+                    run.latencies.append(elapsed)
+                    run.by_command.setdefault(command.__name__, []).append(elapsed)
+                self.busy = False
+                self.got(answer["view"])
+
+            def failed(failure: Any) -> None:
+                run.error(failure)
+                self.busy = False
+                # Wait for the next view rather than retrying on the same one.
+                if self.latest is not None:
+                    self.play()
+
+            d.addCallbacks(answered, failed)
+
+    def start_bot(name: str) -> None:
+        files = layout.terminal(name)
+        bot = Bot(name)
+        bots.append(bot)
+        d = connect(files.certificate, files.key, bot)
+        d.addCallback(
+            lambda proto: proto.callRemote(Hello, version=PROTOCOL_VERSION, software="etg-loadtest")
+        )
+        d.addCallback(lambda answer: bot.got(answer["view"]))
+        d.addErrback(lambda failure: run.error(failure))
+
+    def cash_in_all(operator: amp.AMP) -> Any:
+        operator_box.append(operator)
+        names = [f"T{i}" for i in range(1, terminals + 1)]
+
+        def next_one(_ignored: Any = None, attempt: int = 0) -> Any:
+            if not names or run.stopping:
+                return None
+            name = names[0]
+            d = operator.callRemote(  # type: ignore[no-untyped-call]  # unannotated
+                CashIn,
+                request_id=run.request_id("op"),
+                terminal=name,
+                amount=CASH_IN_CENTS,
+                reference="loadtest",
+            )
+
+            def done(_answer: Any) -> Any:
+                names.pop(0)
+                start_bot(name)
+                return next_one()
+
+            def refused(failure: Any) -> Any:
+                if isinstance(failure.value, RateLimited) and attempt < 100:
+                    # The operator's own rate limit (burst, then 20/s): wait and retry.
+                    run.cash_in_retries += 1
+                    return task.deferLater(reactor, 0.1, next_one, None, attempt + 1)
+                run.error(failure)
+                names.pop(0)  # this terminal cannot play; go on with the others
+                return next_one()
+
+            d.addCallbacks(done, refused)
+            return d
+
+        return next_one()
+
+    operator_files = layout.operator
+    d = connect(operator_files.certificate, operator_files.key, amp.AMP())  # type: ignore[no-untyped-call]  # unannotated
+    d.addCallback(
+        lambda op: op.callRemote(
+            Hello, version=PROTOCOL_VERSION, software="etg-loadtest"
+        ).addCallback(lambda _answer: cash_in_all(op))
+    )
+
+    def operator_failed(failure: Any) -> None:
+        run.error(failure)
+        stop("operator failed: " + failure.getErrorMessage())
+
+    d.addErrback(operator_failed)
+    signal.signal(signal.SIGTERM, lambda _n, _f: reactor.callFromThread(stop, "SIGTERM"))
+    signal.signal(signal.SIGINT, lambda _n, _f: reactor.callFromThread(stop, "SIGINT"))
+    ticker = task.LoopingCall(check)
+    ticker.start(0.5, now=False)
+    reactor.callLater(seconds, stop, "time limit")
+    reactor.run(installSignalHandlers=False)
+    return time.perf_counter() - started
+
+
+def run_loadtest(
+    terminals: int, rounds: int, seconds: float, tmpdir: Path | None = None
+) -> LoadtestResult:
+    """Run the whole load test (certs, server, bots, figures); the server is always stopped.
+
+    The reactor runs once per process: call this once per process. ``tmpdir`` is where
+    the run's temporary directory (certificates, config, the server's event log) is made
+    (default: the system's; ``/dev/shm`` takes the disk's fsync out of the figures).
+
+    Raises:
+        LoadtestError: the server did not start.
+    """
+    from game_server.config import load_config
+    from game_server.rules.blackjack.strategy import BasicStrategy
+
+    tables = tables_for(terminals)
+    result = LoadtestResult(terminals=terminals, tables=tables, rounds_target=rounds)
+    with tempfile.TemporaryDirectory(prefix="etg-loadtest-", dir=tmpdir) as tmp:
+        directory = Path(tmp)
+        certs, config_path = prepare(directory, terminals)
+        config = load_config(config_path)
+        run = _Run(rounds, BasicStrategy(config.rules), config.rules.main_limits.minimum)
+        process, port, _out = start_server(directory, certs, config_path, tables)
+        try:
+            cpu_start = cpu_seconds(process.pid)
+
+            def tick() -> str | None:
+                return "server exited" if process.poll() is not None else None
+
+            client_start = time.process_time()
+            duration = run_bots(port, certs, terminals, run, seconds, tick)
+            result.client_cpu_s = round(time.process_time() - client_start, 3)
+            if process.poll() is None:
+                result.server_cpu_s = round(cpu_seconds(process.pid) - cpu_start, 3)
+                result.server_peak_rss_mb = round(peak_rss_mb(process.pid), 1)
+        finally:
+            stop_server(process)
+    result.rounds = len(run.completed)
+    result.duration_s = round(duration, 3)
+    result.rounds_per_s = round(result.rounds / duration, 3) if duration > 0 else 0.0
+    result.latency_ms = latency_summary(run.latencies)
+    result.latency_samples = len(run.latencies)
+    result.latency_by_command_ms = {
+        name: latency_summary(values) for name, values in sorted(run.by_command.items())
+    }
+    result.commands_sent = run.sent
+    result.errors = dict(sorted(run.errors.items()))
+    result.unexpected_errors = run.unexpected
+    result.disconnects = run.disconnects
+    result.cash_in_retries = run.cash_in_retries
+    if isinstance(run.meters, dict) and isinstance(run.meters.get("games_played"), int):
+        result.games_played_meter = run.meters["games_played"]
+    result.server_cpu_percent = (
+        round(100.0 * result.server_cpu_s / duration, 1) if duration > 0 else 0.0
+    )
+    result.stopped_by = run.stopped_by
+    return result
+
+
+def format_report(result: LoadtestResult) -> str:
+    """A small table of the figures, with the targets beside them."""
+    lat = result.latency_ms
+
+    def ms(key: str) -> str:
+        value = lat.get(key)
+        return "-" if value is None else f"{value:.1f} ms"
+
+    p99 = lat.get("p99")
+    p99_mark = "" if p99 is None else ("  ok" if p99 <= TARGET_P99_MS else "  MISSED")
+    rss_mark = "  ok" if result.server_peak_rss_mb <= TARGET_RSS_MB else "  MISSED"
+    errors = ", ".join(f"{k} {v}" for k, v in result.errors.items()) or "none"
+    rows = [
+        ("terminals", f"{result.terminals}"),
+        ("tables", f"{result.tables}"),
+        ("rounds completed", f"{result.rounds} of {result.rounds_target} ({result.stopped_by})"),
+        ("duration", f"{result.duration_s:.1f} s"),
+        ("rounds/s", f"{result.rounds_per_s:.2f}"),
+        ("latency p50", ms("p50")),
+        ("latency p95", ms("p95")),
+        ("latency p99", f"{ms('p99')}   target <= {TARGET_P99_MS:g} ms{p99_mark}"),
+        ("latency max", ms("max")),
+        *(
+            (f"  {name} p50/p99", f"{fig['p50']:.1f} / {fig['p99']:.1f} ms")
+            for name, fig in result.latency_by_command_ms.items()
+            if fig["p50"] is not None and fig["p99"] is not None
+        ),
+        ("commands sent", f"{result.commands_sent}"),
+        ("errors", f"{errors} (unexpected {result.unexpected_errors})"),
+        ("disconnects", f"{result.disconnects}"),
+        ("cash-in retries", f"{result.cash_in_retries} (the operator's rate limit)"),
+        ("loadtest CPU", f"{result.client_cpu_s:.2f} s (the bots' own process)"),
+        ("server CPU", f"{result.server_cpu_s:.2f} s ({result.server_cpu_percent:.1f}% of a core)"),
+        (
+            "server peak RSS",
+            f"{result.server_peak_rss_mb:.1f} MB   target <= {TARGET_RSS_MB:g} MB{rss_mark}",
+        ),
+    ]
+    width = max(len(name) for name, _ in rows)
+    return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
+
+
+@click.command("loadtest")
+@click.option(
+    "--terminals", type=click.IntRange(1, 999), default=7, show_default=True, help="Bots."
+)
+@click.option(
+    "--rounds",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="Stop after this many completed rounds (over all tables).",
+)
+@click.option(
+    "--seconds",
+    type=click.FloatRange(min=1),
+    default=300.0,
+    show_default=True,
+    help="Stop after this many seconds at the latest.",
+)
+@click.option(
+    "--tmpdir",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="Where to make the run's temporary directory (the server's log is written there).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
+def loadtest(
+    terminals: int, rounds: int, seconds: float, tmpdir: Path | None, as_json: bool
+) -> None:
+    """Load-test a real table server: N basic-strategy bots over mutual TLS (ceil(N/7)
+    tables); prints latency, throughput, server CPU and peak RSS."""
+    try:
+        result = run_loadtest(terminals, rounds, seconds, tmpdir)
+    except LoadtestError as exc:
+        click.echo(f"etg loadtest: error: {exc}", err=True)
+        raise SystemExit(EXIT_FAILED) from None
+    if as_json:
+        click.echo(json.dumps(result.to_json(), indent=2))
+    else:
+        click.echo(format_report(result))
+    if not result.ok:
+        click.echo("etg loadtest: error: no round completed", err=True)
+        raise SystemExit(EXIT_FAILED)
+
+
+if __name__ == "__main__":
+    loadtest(prog_name="etg loadtest")
