@@ -60,6 +60,11 @@ class NoRoundOpen(TableError):
     """An action while no round is open."""
 
 
+class LogWriteFailed(TableError):
+    """The event log refused a step: the table takes no more input until it is restarted and
+    recovered from its log (the engine may be ahead of what was saved)."""
+
+
 class EventSink(Protocol):
     """Where a session's steps go: the event log, or memory in a plain simulation."""
 
@@ -189,6 +194,7 @@ class TableSession:
         self.shoe: Shoe | None = None
         self.shoe_number = 0
         self._salt = b""
+        self.failed: BaseException | None = None
 
     # ---------------------------------------------------------------- logging
 
@@ -200,10 +206,17 @@ class TableSession:
         Every input is checked (rules, credits) before its step is built, so the fold of a
         written step cannot fail.
         """
+        self._check_not_failed()
         table_id = self.config.table_id
         round_id = self.round_id if self.round is not None else None
         step = [NewEvent(table_id, round_id, terminal, to_dict(ev)) for terminal, ev in items]
-        self.sink.append(step, checkpoint=checkpoint)
+        try:
+            self.sink.append(step, checkpoint=checkpoint)
+        except BaseException as exc:
+            # The engine may already be ahead of the log: take no more input (every later
+            # call raises LogWriteFailed); a restart recovers from what was saved.
+            self.failed = exc
+            raise
         for terminal, ev in items:
             self.ledger.apply(terminal, ev)
         return [ev for _, ev in items]
@@ -265,6 +278,7 @@ class TableSession:
 
     def start_round(self) -> list[Any]:
         """Open a round for wagers; retire the shoe and commit a new one when it is due."""
+        self._check_not_failed()
         if self.round is not None:
             raise TableError(f"round {self.round_id} is still open")
         events: list[Any] = []
@@ -299,13 +313,22 @@ class TableSession:
 
     # ------------------------------------------------------------------ round
 
+    def _check_not_failed(self) -> None:
+        if self.failed is not None:
+            raise LogWriteFailed(
+                f"the table is out of service since the event log refused a write "
+                f"({self.failed}); restart the server to recover from the log"
+            )
+
     def _seat(self, terminal: str) -> int:
+        self._check_not_failed()
         seat = self.seats.get(terminal)
         if seat is None:
             raise UnknownTerminal(f"terminal {terminal!r} holds no seat at this table")
         return seat
 
     def _open_round(self) -> BlackjackRound:
+        self._check_not_failed()
         if self.round is None:
             raise NoRoundOpen("no round is open: wait for the next betting window")
         return self.round

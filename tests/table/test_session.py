@@ -196,3 +196,40 @@ def test_terminals_and_seats_are_checked() -> None:
         TableSession(CONFIG, MemorySink(), shoes, {"A": 1, "B": 1})
     with pytest.raises(UnknownTerminal, match=r"outside 1\.\.7"):
         TableSession(CONFIG, MemorySink(), shoes, {"A": 8})
+
+
+class FailingSink(MemorySink):
+    """A sink whose disk fills up after ``good`` steps."""
+
+    def __init__(self, good: int) -> None:
+        super().__init__()
+        self.good = good
+
+    def append(self, step: Any, *, checkpoint: str | None = None) -> Any:
+        if len(self.steps) >= self.good:
+            raise OSError("disk full")
+        return super().append(step, checkpoint=checkpoint)
+
+
+def test_a_failed_log_write_takes_the_table_out_of_service() -> None:
+    """Save, then send: when the log refuses a step, the input fails with the log's error and
+    every later input is refused with LogWriteFailed, so nothing happens that the log does not
+    hold; a restart recovers from the log."""
+    from game_server.table.session import LogWriteFailed
+
+    sink = FailingSink(good=4)
+    shoes = SealedShoes(CONFIG, simulation_seeds(1, CONFIG.table_id), KEY, "k")
+    session = TableSession(CONFIG, sink, shoes, {"T1": 1})
+    session.open()
+    session.cash_in("T1", 10_000, "t")
+    session.start_round()  # shoe commitment and round start: steps 3 and 4
+    with pytest.raises(OSError, match="disk full"):
+        session.place_wagers("T1", {"blackjack": 500})
+    for attempt in (
+        lambda: session.deal(),
+        lambda: session.cash_in("T1", 100, "t"),
+        lambda: session.place_wagers("T1", {"blackjack": 500}),
+    ):
+        with pytest.raises(LogWriteFailed, match="out of service"):
+            attempt()
+    assert len(sink.steps) == 4
