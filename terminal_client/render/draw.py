@@ -1,0 +1,255 @@
+"""Pure drawing primitives: values in, pixels out.
+
+Every function here takes plain values (card text, cents, a fraction, a label) rather than the
+model, and changes nothing but the pixels of the surface it is given: no pygame state (clip,
+colour key, alpha) is left altered, and drawing the same values twice gives the same pixels.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from shared.cards import parse_card
+from terminal_client.render.fonts import get_font
+
+Color = tuple[int, int, int]
+Point = tuple[int, int]
+
+FELT = (14, 92, 52)
+FELT_LIGHT = (28, 128, 72)
+FELT_DARK = (6, 54, 30)
+GOLD = (232, 190, 84)
+GOLD_DARK = (176, 128, 36)
+CREAM = (250, 246, 232)
+INK = (24, 24, 28)
+CARD_RED = (200, 16, 46)
+CARD_FACE = (252, 251, 246)
+CARD_EDGE = (150, 150, 150)
+BACK_RED = (128, 20, 32)
+SHADOW = (0, 0, 0, 90)
+WHITE = (255, 255, 255)
+
+#: Chip colours by value in cents: (body, edge inserts, text).
+CHIP_COLORS: dict[int, tuple[Color, Color, Color]] = {
+    100: ((236, 236, 236), (40, 90, 200), (30, 30, 30)),
+    500: ((196, 28, 36), (250, 250, 250), (255, 255, 255)),
+    2500: ((20, 130, 60), (250, 250, 250), (255, 255, 255)),
+    10000: ((28, 28, 28), (232, 190, 84), (255, 255, 255)),
+    50000: ((110, 40, 150), (250, 220, 120), (255, 255, 255)),
+    100000: ((236, 160, 30), (30, 30, 30), (30, 30, 30)),
+}
+_OTHER_CHIP = ((70, 110, 170), (250, 250, 250), (255, 255, 255))
+
+
+def draw_text(
+    surface: pygame.Surface,
+    text: str,
+    pos: Point,
+    size: int,
+    color: Color = CREAM,
+    anchor: str = "center",
+    bold: bool = False,
+    max_width: int | None = None,
+) -> pygame.Rect:
+    """Draw ``text`` with its ``anchor`` ("center", "midleft", "topleft", ...) at ``pos``,
+    shrinking the font until it fits ``max_width``; returns the area drawn."""
+    font = get_font(size, bold)
+    while max_width is not None and size > 8 and font.size(text)[0] > max_width:
+        size = int(size * 0.9)
+        font = get_font(size, bold)
+    image = font.render(text, True, color)
+    rect = image.get_rect(**{anchor: pos})
+    surface.blit(image, rect)
+    return rect
+
+
+def _shadow(surface: pygame.Surface, rect: pygame.Rect, radius: int, offset: int) -> None:
+    shade = pygame.Surface(rect.size, pygame.SRCALPHA)
+    pygame.draw.rect(shade, SHADOW, shade.get_rect(), border_radius=radius)
+    surface.blit(shade, rect.move(offset, offset))
+
+
+def draw_felt(surface: pygame.Surface, rect: pygame.Rect) -> None:
+    """Casino-green baize with a soft spotlight towards the dealer and a darker rim."""
+    rect = pygame.Rect(rect)
+    surface.fill(FELT_DARK, rect)
+    steps = 48
+    cx, cy = rect.centerx, rect.top + int(rect.height * 0.42)
+    for i in range(steps):
+        t = i / (steps - 1)
+        color = tuple(int(FELT_DARK[c] + (FELT_LIGHT[c] - FELT_DARK[c]) * t) for c in range(3))
+        w = int(rect.width * 1.5 * (1 - t) + rect.width * 0.2 * t)
+        h = int(rect.height * 1.6 * (1 - t) + rect.height * 0.25 * t)
+        pygame.draw.ellipse(surface, color, pygame.Rect(0, 0, w, h).move(cx - w // 2, cy - h // 2))
+
+
+def draw_card(surface: pygame.Surface, rect: pygame.Rect, card_text: str | None) -> None:
+    """A playing card in ``rect``: the face of ``card_text`` ("AS", "10D", "7c") with rank and
+    suit symbol in red or black, or the back when ``card_text`` is None (a hidden card)."""
+    rect = pygame.Rect(rect)
+    radius = max(3, rect.width // 10)
+    _shadow(surface, rect, radius, max(2, rect.width // 25))
+    if card_text is None:
+        _draw_card_back(surface, rect, radius)
+        return
+    card = parse_card(card_text)
+    color = CARD_RED if card.suit in ("H", "D") else INK
+    symbol = card.symbol
+    rank, suit = symbol[:-1], symbol[-1]
+    pygame.draw.rect(surface, CARD_FACE, rect, border_radius=radius)
+    pygame.draw.rect(surface, CARD_EDGE, rect, width=max(1, rect.width // 60), border_radius=radius)
+    corner = pygame.Surface((int(rect.width * 0.36), int(rect.height * 0.42)), pygame.SRCALPHA)
+    rank_size = int(rect.height * (0.2 if len(rank) == 1 else 0.17))
+    cw = corner.get_width()
+    draw_text(corner, rank, (cw // 2, 0), rank_size, color, "midtop", bold=True)
+    draw_text(
+        corner, suit, (cw // 2, int(rect.height * 0.2)), int(rect.height * 0.17), color, "midtop"
+    )
+    pad = max(2, rect.width // 16)
+    surface.blit(corner, (rect.left + pad, rect.top + pad // 2))
+    flipped = pygame.transform.rotate(corner, 180)
+    surface.blit(flipped, flipped.get_rect(bottomright=(rect.right - pad, rect.bottom - pad // 2)))
+    draw_text(surface, suit, rect.center, int(rect.height * 0.42), color)
+
+
+def _draw_card_back(surface: pygame.Surface, rect: pygame.Rect, radius: int) -> None:
+    pygame.draw.rect(surface, CARD_FACE, rect, border_radius=radius)
+    inset = max(3, rect.width // 14)
+    inner = rect.inflate(-2 * inset, -2 * inset)
+    pattern = pygame.Surface(inner.size, pygame.SRCALPHA)
+    pygame.draw.rect(pattern, BACK_RED, pattern.get_rect(), border_radius=max(2, radius // 2))
+    step = max(6, inner.width // 6)
+    line = (196, 70, 80)
+    for x in range(-inner.height, inner.width + inner.height, step):
+        pygame.draw.line(pattern, line, (x, 0), (x + inner.height, inner.height), 2)
+        pygame.draw.line(pattern, line, (x, inner.height), (x + inner.height, 0), 2)
+    mask = pygame.Surface(inner.size, pygame.SRCALPHA)
+    pygame.draw.rect(mask, WHITE, mask.get_rect(), border_radius=max(2, radius // 2))
+    pattern.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
+    surface.blit(pattern, inner)
+    gold = inner.inflate(-inset, -inset)
+    pygame.draw.rect(
+        surface, GOLD, gold, width=max(1, inset // 3), border_radius=max(2, radius // 2)
+    )
+    pygame.draw.rect(surface, CARD_EDGE, rect, width=max(1, rect.width // 60), border_radius=radius)
+
+
+def _ring_points(
+    center: Point, r_out: float, r_in: float, start: float, end: float
+) -> list[tuple[float, float]]:
+    steps = max(2, int(abs(end - start) / (math.pi / 90)))
+    outer = []
+    inner = []
+    for i in range(steps + 1):
+        a = start + (end - start) * i / steps
+        outer.append((center[0] + r_out * math.cos(a), center[1] + r_out * math.sin(a)))
+        inner.append((center[0] + r_in * math.cos(a), center[1] + r_in * math.sin(a)))
+    return outer + inner[::-1]
+
+
+def countdown_color(fraction: float) -> Color:
+    """Green with time to spare, amber past half-time, red in the last quarter."""
+    if fraction > 0.5:
+        return (46, 204, 113)
+    if fraction > 0.25:
+        return (241, 196, 15)
+    return (231, 76, 60)
+
+
+def draw_countdown_ring(
+    surface: pygame.Surface, center: Point, radius: int, fraction: float, label: str
+) -> None:
+    """A ring that empties clockwise from 12 o'clock as ``fraction`` (1 = full time left,
+    0 = none) falls, with ``label`` (e.g. the seconds left) in the middle."""
+    fraction = min(1.0, max(0.0, fraction))
+    thickness = max(4, radius // 5)
+    disc = pygame.Surface((2 * radius + 2, 2 * radius + 2), pygame.SRCALPHA)
+    pygame.draw.circle(disc, (0, 0, 0, 150), (radius + 1, radius + 1), radius)
+    surface.blit(disc, (center[0] - radius - 1, center[1] - radius - 1))
+    pygame.draw.circle(surface, (60, 70, 64), center, radius - thickness // 2, thickness)
+    if fraction > 0:
+        start = -math.pi / 2
+        points = _ring_points(
+            center, radius, radius - thickness, start, start + 2 * math.pi * fraction
+        )
+        color = countdown_color(fraction)
+        pygame.draw.polygon(surface, color, points)
+        pygame.draw.aalines(surface, color, True, points)
+    draw_text(
+        surface, label, center, int(radius * 0.7), CREAM, bold=True, max_width=int(radius * 1.4)
+    )
+
+
+def draw_button(
+    surface: pygame.Surface, rect: pygame.Rect, text: str, enabled: bool, pressed: bool = False
+) -> None:
+    """A rounded push button: gold when ``enabled``, grey when not, sunk while ``pressed``."""
+    rect = pygame.Rect(rect)
+    radius = max(6, rect.height // 5)
+    if enabled and not pressed:
+        _shadow(surface, rect, radius, max(3, rect.height // 20))
+    face = rect.move(0, max(2, rect.height // 30)) if pressed else rect
+    if not enabled:
+        top, bottom, ink, edge = (92, 98, 95), (70, 75, 72), (150, 156, 152), (110, 116, 112)
+    elif pressed:
+        top, bottom, ink, edge = (196, 146, 46), (160, 112, 28), (40, 26, 8), GOLD_DARK
+    else:
+        top, bottom, ink, edge = (250, 214, 110), (214, 158, 40), (44, 28, 8), (255, 236, 170)
+    body = pygame.Surface(face.size, pygame.SRCALPHA)
+    for y in range(face.height):
+        t = y / max(1, face.height - 1)
+        color = tuple(int(top[c] + (bottom[c] - top[c]) * t) for c in range(3))
+        pygame.draw.line(body, color, (0, y), (face.width, y))
+    mask = pygame.Surface(face.size, pygame.SRCALPHA)
+    pygame.draw.rect(mask, WHITE, mask.get_rect(), border_radius=radius)
+    body.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
+    surface.blit(body, face)
+    pygame.draw.rect(surface, edge, face, width=max(2, rect.height // 40), border_radius=radius)
+    draw_text(
+        surface,
+        text,
+        face.center,
+        int(rect.height * 0.32),
+        ink,
+        bold=True,
+        max_width=int(rect.width * 0.86),
+    )
+
+
+def chip_label(cents: int) -> str:
+    """Short chip face value: 100 -> "1", 2500 -> "25", 100000 -> "1K", 50 -> "50¢"."""
+    if cents < 100:
+        return f"{cents}\u00a2"
+    dollars, rest = divmod(cents, 100)
+    if rest:
+        return f"{cents / 100:g}"
+    if dollars >= 1000 and dollars % 1000 == 0:
+        return f"{dollars // 1000}K"
+    return str(dollars)
+
+
+def draw_chip(surface: pygame.Surface, center: Point, cents: int, radius: int = 40) -> None:
+    """A casino chip of value ``cents``: coloured body, edge inserts, value in the middle."""
+    body, insert, ink = CHIP_COLORS.get(cents, _OTHER_CHIP)
+    cx, cy = center
+    shade = pygame.Surface((2 * radius + 4, 2 * radius + 4), pygame.SRCALPHA)
+    pygame.draw.circle(shade, SHADOW, (radius + 2, radius + 2), radius)
+    surface.blit(shade, (cx - radius + 1, cy - radius + 2))
+    pygame.draw.circle(surface, body, center, radius)
+    for i in range(6):
+        a = i * math.pi / 3
+        points = _ring_points(center, radius, radius * 0.72, a - 0.2, a + 0.2)
+        pygame.draw.polygon(surface, insert, points)
+    pygame.draw.circle(surface, insert, center, int(radius * 0.62), max(1, radius // 16))
+    pygame.draw.circle(surface, (0, 0, 0), center, radius, 1)
+    draw_text(
+        surface,
+        chip_label(cents),
+        center,
+        int(radius * 0.6),
+        ink,
+        bold=True,
+        max_width=int(radius * 1.05),
+    )
