@@ -1,0 +1,55 @@
+"""The pure model of what this terminal knows, updated only from server messages.
+
+No pygame and no Twisted here: the network client (:mod:`terminal_client.net`) feeds it,
+the screens read it. Entry points: :class:`TerminalModel`, :func:`hand_total`.
+"""
+
+from terminal_client.model.state import (
+    NEEDS_UPDATE_TEXT,
+    Connection,
+    ConnectionState,
+    ErrorNotice,
+    Intent,
+    IntentKind,
+    TerminalModel,
+)
+from terminal_client.model.totals import Total, format_total, hand_total
+from terminal_client.model.view import (
+    VIEW_VERSION,
+    Countdown,
+    Dealer,
+    Hand,
+    InsuranceOffer,
+    RoundResult,
+    Seat,
+    Settlement,
+    View,
+    WagerLimits,
+    parse_view,
+    phase_name,
+)
+
+__all__ = [
+    "NEEDS_UPDATE_TEXT",
+    "VIEW_VERSION",
+    "Connection",
+    "ConnectionState",
+    "Countdown",
+    "Dealer",
+    "ErrorNotice",
+    "Hand",
+    "InsuranceOffer",
+    "Intent",
+    "IntentKind",
+    "RoundResult",
+    "Seat",
+    "Settlement",
+    "TerminalModel",
+    "Total",
+    "View",
+    "WagerLimits",
+    "format_total",
+    "hand_total",
+    "parse_view",
+    "phase_name",
+]

@@ -1,0 +1,319 @@
+"""The server's view of one terminal (``"v": 1``), read into frozen dataclasses.
+
+The view is the only source of what a terminal shows: credits, cards, totals, legal actions,
+countdowns and results all come from it (DESIGN.md "Terminal"). :func:`parse_view` refuses a
+view of another version (:class:`ViewVersionError`) or one that is not the documented shape
+(:class:`MalformedView`); it never guesses a missing value.
+
+Entry points: :func:`parse_view`, :data:`VIEW_VERSION`, :func:`phase_name`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Final
+
+from shared.errors import ETGError
+from terminal_client.model.totals import hand_total
+
+#: The view version this terminal reads.
+VIEW_VERSION: Final = 1
+
+#: What the screens call the round's phases and the table's states.
+PHASE_NAMES: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "betting": "Place your bets",
+        "insurance": "Insurance",
+        "playing": "Play",
+        "complete": "Results",
+        "open": "Open",
+        "closed": "Table closed",
+        "out-of-service": "Out of service",
+    }
+)
+
+
+class ViewError(ETGError):
+    """A view this terminal cannot read."""
+
+
+class ViewVersionError(ViewError):
+    """The server sent a view of another version: the terminal software needs an update."""
+
+
+class MalformedView(ViewError):
+    """A view that does not have the documented shape."""
+
+
+def phase_name(phase: str | None) -> str:
+    """The screen's name of a phase or table state (``"betting"`` -> ``"Place your bets"``)."""
+    if phase is None:
+        return "Waiting for the next round"
+    return PHASE_NAMES.get(phase, phase.replace("-", " ").capitalize())
+
+
+@dataclass(frozen=True)
+class WagerLimits:
+    """The smallest and largest stake of one wager, in cents."""
+
+    minimum: int
+    maximum: int
+
+
+@dataclass(frozen=True)
+class Countdown:
+    """A running countdown: what it is for, whole seconds left, what happens at zero."""
+
+    kind: str
+    seconds_left: int
+    then: str | None
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One hand of a seat; ``total_text`` is ``"7/17"`` when soft (from the cards' text)."""
+
+    index: int
+    cards: tuple[str, ...]
+    total: int
+    soft: bool
+    total_text: str
+    wagers: Mapping[str, int]
+    done: bool
+    settled: bool
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat in the round; ``mine`` marks this terminal's seat."""
+
+    seat: int
+    mine: bool
+    wagers: Mapping[str, int]
+    insurance_decided: bool
+    hands: tuple[Hand, ...]
+
+
+@dataclass(frozen=True)
+class Dealer:
+    """The dealer's cards (``None`` for the face-down hole card) and the shown total."""
+
+    cards: tuple[str | None, ...]
+    total_text: str | None
+    hole_revealed: bool
+
+
+@dataclass(frozen=True)
+class InsuranceOffer:
+    """The insurance offer to this terminal (at most ``maximum`` cents)."""
+
+    can_insure: bool
+    maximum: int
+    can_take_even_money: bool
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """How one wager of this terminal was settled: ``paid`` includes the returned stake."""
+
+    wager: str
+    hand: int
+    stake: int
+    paid: int
+    outcome: str
+    line: str
+
+    @property
+    def net(self) -> int:
+        """What the player won (positive) or lost (negative), in cents."""
+        return self.paid - self.stake
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """A completed round of this terminal, for the results and recall screens."""
+
+    round: Any
+    dealer: tuple[str, ...]
+    dealer_total: int | None
+    settlements: tuple[Settlement, ...]
+    net: int
+
+
+@dataclass(frozen=True)
+class View:
+    """One view of the table as the server sent it to this terminal."""
+
+    table: str | None
+    state: str | None
+    machine: str | None
+    round: Any
+    phase: str | None
+    terminal: str | None
+    seat: int | None
+    credits: int
+    limits: Mapping[str, WagerLimits]
+    chips: tuple[int, ...]
+    countdown: Countdown | None
+    dealer: Dealer
+    seats: tuple[Seat, ...]
+    to_act: tuple[int, int] | None
+    actions: frozenset[str]
+    insurance: InsuranceOffer | None
+    settlements: tuple[Settlement, ...]
+    recent: tuple[RoundResult, ...]
+
+    @property
+    def my_seat(self) -> Seat | None:
+        """This terminal's seat in the round (``None`` when it has no wager in it)."""
+        for seat in self.seats:
+            if seat.mine:
+                return seat
+        return None
+
+    @property
+    def my_turn(self) -> bool:
+        """True when one of this terminal's hands is to act (the server sent its actions)."""
+        return self.to_act is not None and self.to_act[0] == self.seat and bool(self.actions)
+
+
+def parse_view(data: Any) -> View:
+    """Read a view dict (as the server sends it) into a :class:`View`.
+
+    Raises:
+        ViewVersionError: ``data["v"]`` is not :data:`VIEW_VERSION`.
+        MalformedView: a field is missing or of the wrong type.
+    """
+    if not isinstance(data, dict):
+        raise MalformedView(f"a view is a JSON object, got {type(data).__name__}")
+    version = data.get("v")
+    if version != VIEW_VERSION:
+        raise ViewVersionError(
+            f"the server sent a view of version {version!r}, this terminal reads version "
+            f"{VIEW_VERSION}: this terminal needs an update"
+        )
+    try:
+        return _view(data)
+    except (KeyError, TypeError, ValueError, AttributeError, ETGError) as exc:
+        raise MalformedView(f"the server sent a view this terminal cannot read: {exc!r}") from None
+
+
+def _int(value: Any) -> int:
+    if type(value) is not int:
+        raise TypeError(f"expected an integer, got {value!r}")
+    return value
+
+
+def _opt_int(value: Any) -> int | None:
+    return None if value is None else _int(value)
+
+
+def _opt_str(value: Any) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"expected text, got {value!r}")
+    return value
+
+
+def _cents(mapping: Any) -> Mapping[str, int]:
+    return MappingProxyType({str(k): _int(v) for k, v in dict(mapping).items()})
+
+
+def _view(data: dict[str, Any]) -> View:
+    countdown = data["countdown"]
+    insurance = data["insurance"]
+    to_act = data["to_act"]
+    return View(
+        table=_opt_str(data["table"]),
+        state=_opt_str(data["state"]),
+        machine=_opt_str(data["machine"]),
+        round=data["round"],
+        phase=_opt_str(data["phase"]),
+        terminal=_opt_str(data["terminal"]),
+        seat=_opt_int(data["seat"]),
+        credits=_int(data["credits"]),
+        limits=MappingProxyType(
+            {
+                str(name): WagerLimits(_int(lim["min"]), _int(lim["max"]))
+                for name, lim in dict(data["limits"]).items()
+            }
+        ),
+        chips=tuple(_int(c) for c in data["chips"]),
+        countdown=None
+        if countdown is None
+        else Countdown(
+            str(countdown["for"]),
+            _int(countdown["seconds_left"]),
+            _opt_str(countdown["then"]),
+        ),
+        dealer=_dealer(data["dealer"]),
+        seats=tuple(_seat(s) for s in data["seats"]),
+        to_act=None if to_act is None else (_int(to_act["seat"]), _int(to_act["hand"])),
+        actions=frozenset(str(a) for a in data["actions"]),
+        insurance=None
+        if insurance is None
+        else InsuranceOffer(
+            bool(insurance["can_insure"]),
+            _int(insurance["max"]),
+            bool(insurance["can_take_even_money"]),
+        ),
+        settlements=tuple(_settlement(s) for s in data["settlements"]),
+        recent=tuple(_result(r) for r in data["recent"]),
+    )
+
+
+def _dealer(data: Any) -> Dealer:
+    cards = tuple(c if isinstance(c, str) else None for c in data["cards"])
+    total = hand_total(c for c in cards if c is not None)
+    return Dealer(
+        cards=cards,
+        total_text=total.text if any(c is not None for c in cards) else None,
+        hole_revealed=bool(data["hole_revealed"]),
+    )
+
+
+def _seat(data: Any) -> Seat:
+    return Seat(
+        seat=_int(data["seat"]),
+        mine=bool(data["mine"]),
+        wagers=_cents(data["wagers"]),
+        insurance_decided=bool(data["insurance_decided"]),
+        hands=tuple(_hand(h) for h in data["hands"]),
+    )
+
+
+def _hand(data: Any) -> Hand:
+    cards = tuple(str(c) for c in data["cards"])
+    total = hand_total(cards)
+    return Hand(
+        index=_int(data["index"]),
+        cards=cards,
+        total=total.best,
+        soft=total.soft,
+        total_text=total.text,
+        wagers=_cents(data["wagers"]),
+        done=bool(data["done"]),
+        settled=bool(data["settled"]),
+    )
+
+
+def _settlement(data: Any) -> Settlement:
+    return Settlement(
+        wager=str(data["wager"]),
+        hand=_int(data["hand"]),
+        stake=_int(data["stake"]),
+        paid=_int(data["paid"]),
+        outcome=str(data["outcome"]),
+        line=str(data["line"]),
+    )
+
+
+def _result(data: Any) -> RoundResult:
+    return RoundResult(
+        round=data["round"],
+        dealer=tuple(str(c) for c in data["dealer"]),
+        dealer_total=_opt_int(data["dealer_total"]),
+        settlements=tuple(_settlement(s) for s in data["settlements"]),
+        net=_int(data["net"]),
+    )
