@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import statistics
+import tempfile
 import time
 from contextlib import closing
 from pathlib import Path
@@ -126,9 +127,9 @@ def bench_verify(
     "--dir",
     "directory",
     type=click.Path(file_okay=False, path_type=Path),
-    default=Path("/tmp/etg-bench-verify"),
+    default=Path(tempfile.gettempdir()) / "etg-bench-verify",
     show_default=True,
-    help="Where the benchmark log is written once and reused.",
+    help="Where the benchmark log is written once and reused (the system's temporary folder).",
 )
 @click.option("--rounds", type=click.IntRange(min=1), default=DEFAULT_ROUNDS, show_default=True)
 @click.option("--seats", type=click.IntRange(1, 7), default=DEFAULT_SEATS, show_default=True)
