@@ -384,12 +384,14 @@ def bench_log_command(as_json: bool, quick: bool, directory: Path | None) -> Non
 def _register_subgroups() -> None:
     """Command groups that live in their own modules."""
     from game_server.cli import serve_command
+    from terminal_client.cli import terminal
     from tools.loadtest import loadtest
     from tools.recall_cli import recall
     from tools.rng_lab import rng
     from tools.verify_cli import verify
 
     main.add_command(serve_command)
+    main.add_command(terminal)
     main.add_command(loadtest)
     main.add_command(rng)
     main.add_command(recall)

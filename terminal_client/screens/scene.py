@@ -1,0 +1,267 @@
+"""Pieces the screens share: the table scene drawn from the model, panels, the rules button's
+place, a local countdown that ticks between the server's views, and wager names.
+
+Everything drawn here comes from the model (the server's last view); nothing here changes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pygame
+
+from shared.money import format_money
+from terminal_client.model import Countdown, Hand, TerminalModel, View
+from terminal_client.render import Layout, draw_button, draw_countdown_ring, draw_felt, draw_hand
+from terminal_client.render.draw import CREAM, GOLD, draw_text
+from terminal_client.widgets import Button
+
+#: The server's wager behind each betting circle of the layout.
+SPOT_WAGERS: dict[str, str] = {"main": "blackjack", "lucky_aces": "lucky_aces"}
+WAGER_NAMES: dict[str, str] = {"blackjack": "Blackjack", "lucky_aces": "Lucky Aces"}
+DIM = (150, 170, 150)
+
+
+def wager_name(wager: str) -> str:
+    """``"blackjack" -> "Blackjack"``, ``"perfect-pairs" -> "Perfect pairs"``."""
+    return WAGER_NAMES.get(wager, wager.replace("_", " ").replace("-", " ").capitalize())
+
+
+def panel(surface: pygame.Surface, rect: pygame.Rect, alpha: int = 150) -> None:
+    """A dark translucent rounded panel with a gold rim."""
+    rect = pygame.Rect(rect)
+    shade = pygame.Surface(rect.size, pygame.SRCALPHA)
+    radius = max(6, min(rect.height, rect.width) // 8)
+    pygame.draw.rect(shade, (0, 0, 0, alpha), shade.get_rect(), border_radius=radius)
+    surface.blit(shade, rect)
+    pygame.draw.rect(surface, GOLD, rect, width=2, border_radius=radius)
+
+
+def rules_button(layout: Layout) -> Button:
+    """The "RULES" button: right of the message bar (landscape) or of the credits (portrait)."""
+    beside = layout.credits if layout.portrait else layout.message_bar
+    gap = round(12 * layout.scale)
+    width = round(190 * layout.scale)
+    rect = (beside.right + gap, beside.top, width, beside.height)
+    return Button("rules", rect, "RULES", True)
+
+
+def centre_panel(layout: Layout, width: int, height: int) -> pygame.Rect:
+    """A panel of ``width`` x ``height`` design pixels in the middle of the window."""
+    rect = pygame.Rect(0, 0, round(width * layout.scale), round(height * layout.scale))
+    rect.center = layout.window.center
+    return rect
+
+
+class LocalCountdown:
+    """The server's countdown, ticked down locally between views: a new view restarts it
+    from the view's ``seconds_left`` at the time the screen first saw that view."""
+
+    def __init__(self) -> None:
+        self._view: View | None = None
+        self._seen_at = 0.0
+        self.seconds: int | None = None
+        self.full = 1
+
+    def update(self, model: TerminalModel, now: float) -> bool:
+        view = model.view
+        if view is not self._view:
+            self._view = view
+            self._seen_at = now
+            countdown = model.countdown
+            if countdown is not None and (
+                self.seconds is None or countdown.seconds_left > self.seconds
+            ):
+                self.full = max(1, countdown.seconds_left)
+        countdown = model.countdown
+        seconds = (
+            None if countdown is None else max(0, countdown.seconds_left - int(now - self._seen_at))
+        )
+        changed = seconds != self.seconds
+        self.seconds = seconds
+        return changed
+
+
+def draw_countdown(
+    surface: pygame.Surface, layout: Layout, countdown: Countdown | None, clock: LocalCountdown
+) -> None:
+    """The ring with the seconds left, and what happens at zero under it ("then: stand")."""
+    if countdown is None or clock.seconds is None:
+        return
+    draw_countdown_ring(
+        surface,
+        layout.countdown_center,
+        layout.countdown_radius,
+        clock.seconds / clock.full,
+        str(clock.seconds),
+    )
+    if countdown.then:
+        cx, cy = layout.countdown_center
+        below = (cx, cy + layout.countdown_radius + round(6 * layout.scale))
+        draw_text(
+            surface,
+            f"then: {countdown.then}",
+            below,
+            round(26 * layout.scale),
+            CREAM,
+            "midtop",
+            bold=True,
+            max_width=round(layout.countdown_radius * 2.6),
+        )
+
+
+def draw_credits(surface: pygame.Surface, layout: Layout, credits: int | None, label: str) -> None:
+    s = layout.scale
+    rect = layout.credits
+    panel(surface, rect)
+    draw_text(
+        surface,
+        label,
+        (rect.left + round(18 * s), rect.centery),
+        round(22 * s),
+        GOLD,
+        "midleft",
+        bold=True,
+        max_width=round(rect.width * 0.36),
+    )
+    text = "--" if credits is None else format_money(credits)
+    draw_text(
+        surface,
+        text,
+        (rect.right - round(18 * s), rect.centery),
+        round(38 * s),
+        CREAM,
+        "midright",
+        bold=True,
+        max_width=round(rect.width * 0.6),
+    )
+
+
+def draw_message(surface: pygame.Surface, layout: Layout, message: str) -> None:
+    if not message:
+        return
+    bar = layout.message_bar
+    panel(surface, bar)
+    draw_text(
+        surface,
+        message,
+        bar.center,
+        round(38 * layout.scale),
+        CREAM,
+        bold=True,
+        max_width=bar.width - round(30 * layout.scale),
+    )
+
+
+def draw_buttons(surface: pygame.Surface, buttons: Sequence[Button]) -> None:
+    for button in buttons:
+        draw_button(surface, pygame.Rect(button.rect), button.label, button.enabled)
+
+
+def _draw_seats(surface: pygame.Surface, layout: Layout, view: View) -> None:
+    s = layout.scale
+    seats = {seat.seat: seat for seat in view.seats}
+    for number, area in enumerate(layout.seats, start=1):
+        seat = seats.get(number)
+        mine = number == view.seat
+        shade = pygame.Surface(area.size, pygame.SRCALPHA)
+        radius = max(6, area.width // 8)
+        pygame.draw.rect(shade, (0, 0, 0, 50), shade.get_rect(), border_radius=radius)
+        surface.blit(shade, area)
+        rim = GOLD if mine else (200, 170, 90)
+        pygame.draw.rect(surface, rim, area, width=3 if mine else 1, border_radius=radius)
+        name = "YOU" if mine else f"SEAT {number}"
+        draw_text(
+            surface,
+            name,
+            (area.centerx, area.bottom - round(6 * s)),
+            round(20 * s),
+            CREAM if seat else DIM,
+            "midbottom",
+            max_width=area.width - 8,
+        )
+        if seat is None or not seat.hands:
+            continue
+        hand = seat.hands[0]
+        hand_area = area.inflate(-round(10 * s), 0).move(0, round(10 * s))
+        draw_hand(surface, hand_area, hand.cards, round(area.height * 0.5))
+        stake = sum(seat.wagers.values())
+        info = " \u2022 ".join(t for t in (hand.total_text, format_money(stake)) if t)
+        draw_text(
+            surface,
+            info,
+            (area.centerx, area.bottom - round(34 * s)),
+            round(20 * s),
+            GOLD,
+            "midbottom",
+            max_width=area.width - 8,
+        )
+
+
+def _draw_my_hands(
+    surface: pygame.Surface, layout: Layout, hands: Sequence[Hand], to_act: int | None
+) -> None:
+    if not hands:
+        return
+    s = layout.scale
+    mine = layout.my_hand
+    width = mine.width // len(hands)
+    for i, hand in enumerate(hands):
+        area = pygame.Rect(mine.left + i * width, mine.top, width, mine.height)
+        card_h = mine.height - round(10 * s) if len(hands) == 1 else round(mine.height * 0.72)
+        cards_area = area.inflate(-round(130 * s), 0) if len(hands) == 1 else area
+        covered = draw_hand(surface, cards_area, hand.cards, card_h)
+        if hand.index == to_act and len(hands) > 1:
+            pygame.draw.rect(
+                surface,
+                GOLD,
+                covered.inflate(round(12 * s), round(12 * s)),
+                4,
+                border_radius=round(10 * s),
+            )
+        badge = pygame.Rect(0, 0, round(120 * s), round(56 * s))
+        if len(hands) == 1:
+            badge.midleft = (covered.right + round(20 * s), covered.centery)
+        else:
+            badge.midtop = (covered.centerx, covered.bottom + round(4 * s))
+        panel(surface, badge, 190)
+        draw_text(
+            surface,
+            hand.total_text,
+            badge.center,
+            round(32 * s),
+            CREAM,
+            bold=True,
+            max_width=badge.width - 8,
+        )
+
+
+def draw_scene(surface: pygame.Surface, layout: Layout, model: TerminalModel) -> None:
+    """The felt, the dealer (a hidden card as a back), the seats and this terminal's hands."""
+    s = layout.scale
+    draw_felt(surface, layout.window)
+    view = model.view
+    dealer = layout.dealer
+    draw_text(surface, "DEALER", (dealer.centerx, dealer.top), round(26 * s), GOLD, "midtop", True)
+    for i, line in enumerate(("BLACKJACK PAYS 3 TO 2", "INSURANCE PAYS 2 TO 1")):
+        y = dealer.bottom + round((14 + 34 * i) * s)
+        draw_text(
+            surface,
+            line,
+            (layout.window.centerx, y),
+            round((30 - 6 * i) * s),
+            GOLD,
+            "midtop",
+            bold=i == 0,
+        )
+    if view is None:
+        return
+    draw_hand(
+        surface, dealer.move(0, round(40 * s)), view.dealer.cards, round(dealer.height * 0.62)
+    )
+    if view.dealer.total_text:
+        draw_text(
+            surface, view.dealer.total_text, dealer.midbottom, round(28 * s), CREAM, "midbottom"
+        )
+    _draw_seats(surface, layout, view)
+    _draw_my_hands(surface, layout, model.my_hands, model.hand_to_act)

@@ -1,0 +1,149 @@
+"""Screens of a terminal that cannot play now: the connection is lost, the software needs an
+update, the certificate was refused, or the terminal is idle with no credits (attract).
+
+Credits shown while offline are labelled as the last known from the server: the terminal
+never guesses a balance.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from shared.money import format_money
+from terminal_client.model import ConnectionState, TerminalModel
+from terminal_client.render import Layout, draw_card, draw_felt
+from terminal_client.render.draw import CREAM, GOLD, draw_text
+from terminal_client.screens.base import IntentSender, Screen
+from terminal_client.screens.scene import centre_panel, panel
+
+
+def _lines(surface: pygame.Surface, layout: Layout, title: str, lines: list[str]) -> None:
+    s = layout.scale
+    draw_felt(surface, layout.window)
+    box = centre_panel(layout, 1300, 220 + 64 * len(lines))
+    panel(surface, box, 200)
+    draw_text(
+        surface,
+        title,
+        (box.centerx, box.top + round(34 * s)),
+        round(60 * s),
+        GOLD,
+        "midtop",
+        bold=True,
+        max_width=box.width - round(60 * s),
+    )
+    for i, line in enumerate(lines):
+        y = box.top + round((150 + 64 * i) * s)
+        draw_text(
+            surface,
+            line,
+            (box.centerx, y),
+            round(38 * s),
+            CREAM,
+            "midtop",
+            max_width=box.width - round(60 * s),
+        )
+
+
+class ConnectionLostScreen(Screen):
+    """The table cannot be reached: what that means, the retry countdown, and the credits
+    last known from the server."""
+
+    def __init__(self, model: TerminalModel, client: IntentSender) -> None:
+        super().__init__(model, client)
+        self.retry_in: int | None = None
+
+    def update(self, now: float) -> bool:
+        retry = self.model.connection.retry_in(now)
+        changed = retry != self.retry_in
+        self.retry_in = retry
+        return changed
+
+    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
+        connecting = self.model.connection.state is ConnectionState.CONNECTING
+        title = "CONNECTING TO THE TABLE" if connecting else "CONNECTION TO THE TABLE LOST"
+        lines = []
+        if not connecting:
+            lines.append("Your credits and bets are safe with the table.")
+        if self.retry_in is not None:
+            lines.append(f"Trying again in {self.retry_in} s")
+        else:
+            lines.append("Trying to reach the table\u2026")
+        if self.model.credits is not None:
+            lines.append(
+                f"Credits (last known from the server): {format_money(self.model.credits)}"
+            )
+        lines.append("If this lasts, please call an attendant.")
+        _lines(surface, layout, title, lines)
+
+
+class NeedsUpdateScreen(Screen):
+    """The server speaks a newer version: this terminal cannot play until it is updated."""
+
+    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
+        _lines(
+            surface,
+            layout,
+            "TERMINAL NEEDS AN UPDATE",
+            [
+                "This terminal cannot play at this table until its software is updated.",
+                "Your credits are safe with the table.",
+                "Please call an attendant.",
+            ],
+        )
+
+
+class RefusedScreen(Screen):
+    """The table refused this terminal's certificate (or the table's was not trusted)."""
+
+    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
+        _lines(
+            surface,
+            layout,
+            "TERMINAL NOT ACCEPTED",
+            [
+                "The table did not accept this terminal's security certificate.",
+                "Please call an attendant.",
+            ],
+        )
+
+
+class AttractScreen(Screen):
+    """Idle with no credits (or the table is closed): invite play."""
+
+    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
+        s = layout.scale
+        draw_felt(surface, layout.window)
+        view = self.model.view
+        closed = view is not None and view.state not in (None, "open")
+        cw, ch = round(200 * s), round(280 * s)
+        cx, cy = layout.window.centerx, layout.window.centery - round(170 * s)
+        draw_card(surface, pygame.Rect(cx - cw - round(10 * s), cy - ch // 2, cw, ch), "AS")
+        draw_card(surface, pygame.Rect(cx + round(10 * s), cy - ch // 2, cw, ch), "KH")
+        draw_text(
+            surface,
+            "BLACKJACK",
+            (cx, cy + ch // 2 + round(30 * s)),
+            round(110 * s),
+            GOLD,
+            "midtop",
+            bold=True,
+        )
+        draw_text(
+            surface,
+            "BLACKJACK PAYS 3 TO 2",
+            (cx, cy + ch // 2 + round(160 * s)),
+            round(44 * s),
+            CREAM,
+            "midtop",
+        )
+        invite = self.model.phase_name if closed else "Insert cash or a ticket to play"
+        draw_text(
+            surface,
+            invite,
+            (cx, cy + ch // 2 + round(240 * s)),
+            round(52 * s),
+            CREAM,
+            "midtop",
+            bold=True,
+        )

@@ -1,0 +1,429 @@
+"""The screens of a round at the table: :class:`BettingScreen`, :class:`PlayScreen` and
+:class:`ResultsScreen`. What they show and allow comes from the model (the server's last
+view); the only local state is the bet being built before DEAL and the selected chip."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pygame
+
+from shared.money import format_money
+from terminal_client.input import Intent, Key, Tap
+from terminal_client.model import IntentKind, Settlement, TerminalModel
+from terminal_client.render import Layout, draw_chip
+from terminal_client.render.draw import CREAM, GOLD, draw_text
+from terminal_client.render.table import draw_bet_spot
+from terminal_client.screens.base import Handled, IntentSender, Screen
+from terminal_client.screens.rules import RulesScreen
+from terminal_client.screens.scene import (
+    SPOT_WAGERS,
+    LocalCountdown,
+    centre_panel,
+    draw_buttons,
+    draw_countdown,
+    draw_credits,
+    draw_message,
+    draw_scene,
+    panel,
+    rules_button,
+    wager_name,
+)
+from terminal_client.widgets import BetSpot, Button, ChipTray, hit_test
+
+#: The betting buttons sit where the action buttons are: (id, label, action slot).
+BETTING_BUTTONS: tuple[tuple[str, str, str], ...] = (
+    ("clear", "CLEAR", "hit"),
+    ("rebet", "REBET", "stand"),
+    ("deal", "DEAL", "surrender"),
+)
+#: The insurance answers (633b.5 insurance pays 2 to 1): (choice, label, action slot).
+INSURANCE_BUTTONS: tuple[tuple[str, str, str], ...] = (
+    ("insurance", "INSURE", "hit"),
+    ("decline", "NO THANKS", "stand"),
+    ("even-money", "EVEN MONEY", "double"),
+)
+OUTCOMES: dict[str, str] = {
+    "win": "WON",
+    "won": "WON",
+    "blackjack": "BLACKJACK",
+    "lose": "LOST",
+    "lost": "LOST",
+    "loss": "LOST",
+    "push": "PUSH",
+    "surrender": "SURRENDERED",
+    "surrendered": "SURRENDERED",
+}
+
+
+def betting_open(model: TerminalModel) -> bool:
+    """True while the server takes wagers for the next round."""
+    view = model.view
+    return (
+        view is not None
+        and view.state in (None, "open")
+        and (view.machine == "betting" or view.phase == "betting")
+    )
+
+
+def enabled_actions(model: TerminalModel) -> frozenset[str]:
+    """The action buttons to enable: the server's legal actions, only on this terminal's turn
+    and while no decision awaits its answer."""
+    if not model.my_turn or model.is_waiting(IntentKind.ACT) or model.insurance is not None:
+        return frozenset()
+    return model.legal_actions
+
+
+def _rect_box(rect: pygame.Rect) -> tuple[int, int, int, int]:
+    return (rect.x, rect.y, rect.width, rect.height)
+
+
+def _rules_tap(intent: Intent, model: TerminalModel, client: IntentSender) -> Handled | None:
+    if isinstance(intent, Tap) and intent.target_id == "button:rules":
+        return Handled(push=RulesScreen(model, client))
+    return None
+
+
+def _placed(model: TerminalModel) -> dict[str, int]:
+    seat = model.my_seat
+    return {} if seat is None else dict(seat.wagers)
+
+
+def _spot_amounts(wagers: dict[str, int]) -> dict[str, int]:
+    return {spot: wagers.get(wager, 0) for spot, wager in SPOT_WAGERS.items()}
+
+
+class BettingScreen(Screen):
+    """Chips from the server's configuration; a tap on a betting circle adds the selected
+    chip to a bet held here until DEAL sends it as one PlaceWagers."""
+
+    def __init__(self, model: TerminalModel, client: IntentSender) -> None:
+        super().__init__(model, client)
+        self.selected: int | None = None
+        self.pending: dict[str, int] = {}
+        self.last_bet: dict[str, int] = {}
+        self.note = ""
+        self.countdown = LocalCountdown()
+
+    # What it allows -------------------------------------------------------------------------
+
+    def _open(self) -> bool:
+        return betting_open(self.model) and not _placed(self.model)
+
+    def _chip(self) -> int | None:
+        chips = self.model.chips
+        if self.selected in chips:
+            return self.selected
+        return chips[0] if chips else None
+
+    def buttons(self, layout: Layout) -> tuple[Button, ...]:
+        open_ = self._open() and not self.model.is_waiting(IntentKind.PLACE_WAGERS)
+        enabled = {
+            "clear": open_ and bool(self.pending),
+            "rebet": open_ and bool(self.last_bet) and self.pending != self.last_bet,
+            "deal": open_ and bool(self.pending),
+        }
+        return tuple(
+            Button(bid, _rect_box(layout.action_buttons[slot]), label, enabled[bid])
+            for bid, label, slot in BETTING_BUTTONS
+        )
+
+    def spots(self, layout: Layout) -> tuple[BetSpot, ...]:
+        shown = self.pending if self._open() else _placed(self.model)
+        offered = self.model.limits
+        return tuple(
+            replace(spot, enabled=self._open() and SPOT_WAGERS[spot.id] in offered)
+            for spot in layout.bet_spots(_spot_amounts(shown))
+            if SPOT_WAGERS[spot.id] in offered
+        )
+
+    def tray(self, layout: Layout) -> ChipTray:
+        return ChipTray(_rect_box(layout.chip_tray_rect), self.model.chips, self._chip())
+
+    def hit_test(self, layout: Layout, pos: tuple[int, int]) -> str | None:
+        if rules_button(layout).hit(pos):
+            return "button:rules"
+        return hit_test(pos, self.buttons(layout), self.spots(layout), self.tray(layout))
+
+    # Changes --------------------------------------------------------------------------------
+
+    def update(self, now: float) -> bool:
+        return self.countdown.update(self.model, now)
+
+    def handle(self, intent: Intent) -> Handled | None:
+        if (rules := _rules_tap(intent, self.model, self.client)) is not None:
+            return rules
+        target = intent.target_id if isinstance(intent, Tap) else None
+        if isinstance(intent, Key) and intent.name == "confirm":
+            target = "button:deal"
+        if target is None or not self._open():
+            return None
+        kind, _, name = target.partition(":")
+        if kind == "chip" and int(name) in self.model.chips:
+            self.selected = int(name)
+            self.note = ""
+        elif kind == "spot" and name in SPOT_WAGERS:
+            self._add(SPOT_WAGERS[name])
+        elif target == "button:clear":
+            self.pending = {}
+            self.note = ""
+        elif target == "button:rebet" and self.last_bet:
+            self.pending = dict(self.last_bet)
+            self.note = ""
+        elif target == "button:deal" and self.pending:
+            if self.client.place_wagers(dict(self.pending)) is None:
+                return None
+            self.last_bet, self.pending, self.note = self.pending, {}, ""
+        else:
+            return None
+        return Handled()
+
+    def _add(self, wager: str) -> None:
+        chip = self._chip()
+        limits = self.model.limits.get(wager)
+        if chip is None or limits is None:
+            return
+        stake = self.pending.get(wager, 0) + chip
+        credits = self.model.credits or 0
+        if stake > limits.maximum:
+            self.note = f"{wager_name(wager)} maximum is {format_money(limits.maximum)}"
+        elif sum(self.pending.values()) + chip > credits:
+            self.note = "Not enough credits for that chip"
+        else:
+            self.pending[wager] = stake
+            self.note = ""
+
+    # Drawing --------------------------------------------------------------------------------
+
+    def message(self) -> str:
+        error = self.model.last_error
+        if not betting_open(self.model):
+            return "NO MORE BETS"
+        if self.model.is_waiting(IntentKind.PLACE_WAGERS):
+            return "Sending your bet\u2026"
+        if error is not None:
+            return error.message
+        if self.note:
+            return self.note
+        if _placed(self.model):
+            return "Bet accepted \u2022 good luck"
+        return "PLACE YOUR BETS"
+
+    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
+        s = layout.scale
+        draw_scene(surface, layout, self.model)
+        for spot in self.spots(layout):
+            draw_bet_spot(surface, spot, s)
+            limits = self.model.limits[SPOT_WAGERS[spot.id]]
+            text = f"{format_money(limits.minimum)} \u2013 {format_money(limits.maximum)}"
+            top = (spot.center[0], spot.center[1] - spot.radius - round(34 * s))
+            draw_text(surface, text, top, round(22 * s), CREAM, "midtop")
+        shown = self.pending if self._open() else _placed(self.model)
+        bet = layout.my_hand
+        panel(
+            surface,
+            pygame.Rect(
+                bet.centerx - round(220 * s),
+                bet.centery - round(50 * s),
+                round(440 * s),
+                round(100 * s),
+            ),
+            120,
+        )
+        draw_text(
+            surface,
+            f"BET  {format_money(sum(shown.values()))}",
+            bet.center,
+            round(44 * s),
+            GOLD,
+            bold=True,
+        )
+        tray = self.tray(layout)
+        panel(surface, layout.chip_tray_rect, 110)
+        for slot in tray.slots():
+            radius = int(slot.radius * 0.86)
+            if slot.cents == tray.selected:
+                pygame.draw.circle(
+                    surface,
+                    (255, 240, 160),
+                    slot.center,
+                    radius + round(8 * s),
+                    max(3, round(5 * s)),
+                )
+            draw_chip(surface, slot.center, slot.cents, radius)
+        draw_buttons(surface, self.buttons(layout))
+        draw_buttons(surface, (rules_button(layout),))
+        draw_credits(surface, layout, self.model.credits, "CREDITS")
+        draw_message(surface, layout, self.message())
+        draw_countdown(surface, layout, self.model.countdown, self.countdown)
+
+
+class PlayScreen(Screen):
+    """The round in play: cards, totals, the server's legal actions as buttons on this
+    terminal's turn, the insurance offer, and the countdown with what it does at zero."""
+
+    def __init__(self, model: TerminalModel, client: IntentSender) -> None:
+        super().__init__(model, client)
+        self.countdown = LocalCountdown()
+
+    def buttons(self, layout: Layout) -> tuple[Button, ...]:
+        offer = self.model.insurance
+        if offer is not None:
+            waiting = self.model.is_waiting(IntentKind.INSURANCE)
+            allowed = {
+                "insurance": offer.can_insure and offer.maximum > 0,
+                "decline": True,
+                "even-money": offer.can_take_even_money,
+            }
+            return tuple(
+                Button(
+                    choice,
+                    _rect_box(layout.action_buttons[slot]),
+                    label,
+                    allowed[choice] and not waiting,
+                )
+                for choice, label, slot in INSURANCE_BUTTONS
+                if choice != "even-money" or offer.can_take_even_money
+            )
+        return layout.buttons(enabled_actions(self.model))
+
+    def hit_test(self, layout: Layout, pos: tuple[int, int]) -> str | None:
+        if rules_button(layout).hit(pos):
+            return "button:rules"
+        return hit_test(pos, self.buttons(layout))
+
+    def update(self, now: float) -> bool:
+        return self.countdown.update(self.model, now)
+
+    def handle(self, intent: Intent) -> Handled | None:
+        if (rules := _rules_tap(intent, self.model, self.client)) is not None:
+            return rules
+        if isinstance(intent, Tap) and intent.target_id.startswith("button:"):
+            name = intent.target_id.removeprefix("button:")
+        elif isinstance(intent, Key):
+            name = intent.name
+        else:
+            return None
+        offer = self.model.insurance
+        if offer is not None:
+            if self.model.is_waiting(IntentKind.INSURANCE):
+                return None
+            if name == "insurance" and offer.can_insure and offer.maximum > 0:
+                sent = self.client.answer_insurance("insurance", offer.maximum)
+            elif name == "decline" or (name == "even-money" and offer.can_take_even_money):
+                sent = self.client.answer_insurance(name)
+            else:
+                return None
+            return None if sent is None else Handled()
+        hand = self.model.hand_to_act
+        if name not in enabled_actions(self.model) or hand is None:
+            return None
+        return None if self.client.act(name, hand) is None else Handled()
+
+    def message(self) -> str:
+        model = self.model
+        if model.last_error is not None:
+            return model.last_error.message
+        if model.insurance is not None:
+            return "Dealer shows an ace: insurance? (pays 2 to 1)"
+        if model.is_waiting(IntentKind.ACT):
+            return "\u2026"
+        if model.my_turn:
+            hands = model.my_hands
+            which = f" \u2022 hand {(model.hand_to_act or 0) + 1}" if len(hands) > 1 else ""
+            return f"YOUR TURN{which}"
+        return "Please wait \u2022 " + model.phase_name
+
+    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
+        draw_scene(surface, layout, self.model)
+        for spot in layout.bet_spots(_spot_amounts(_placed(self.model))):
+            if spot.amount:
+                draw_bet_spot(surface, spot, layout.scale)
+        draw_buttons(surface, self.buttons(layout))
+        draw_buttons(surface, (rules_button(layout),))
+        draw_credits(surface, layout, self.model.credits, "CREDITS")
+        draw_message(surface, layout, self.message())
+        draw_countdown(surface, layout, self.model.countdown, self.countdown)
+
+
+def settlement_line(settlement: Settlement, hands: int) -> tuple[str, str, str]:
+    """(what, outcome, what it paid) of one settled wager, for the results panel."""
+    what = wager_name(settlement.wager)
+    if hands > 1:
+        what += f" \u2022 hand {settlement.hand + 1}"
+    if settlement.line:
+        what += f" ({settlement.line})"
+    outcome = OUTCOMES.get(settlement.outcome.lower(), settlement.outcome.upper())
+    return what, outcome, f"paid {format_money(settlement.paid)}"
+
+
+class ResultsScreen(Screen):
+    """Each wager of this terminal won, lost or pushed and what it paid (model.results)."""
+
+    def __init__(self, model: TerminalModel, client: IntentSender) -> None:
+        super().__init__(model, client)
+        self.countdown = LocalCountdown()
+
+    def update(self, now: float) -> bool:
+        return self.countdown.update(self.model, now)
+
+    def hit_test(self, layout: Layout, pos: tuple[int, int]) -> str | None:
+        return "button:rules" if rules_button(layout).hit(pos) else None
+
+    def handle(self, intent: Intent) -> Handled | None:
+        return _rules_tap(intent, self.model, self.client)
+
+    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
+        s = layout.scale
+        draw_scene(surface, layout, self.model)
+        results = self.model.results
+        rows = max(1, len(results))
+        box = centre_panel(layout, 1000, 150 + 56 * rows)
+        box.centery = layout.seats[3].centery - round(50 * s)
+        panel(surface, box, 215)
+        net = sum(r.net for r in results)
+        if net > 0:
+            title = f"YOU WIN {format_money(net)}"
+        elif net < 0:
+            title = f"YOU LOSE {format_money(-net)}"
+        else:
+            title = "PUSH" if results else "NO WAGERS THIS ROUND"
+        draw_text(
+            surface,
+            title,
+            (box.centerx, box.top + round(18 * s)),
+            round(46 * s),
+            GOLD,
+            "midtop",
+            bold=True,
+        )
+        hands = len(self.model.my_hands)
+        for i, settlement in enumerate(results):
+            y = box.top + round((100 + 56 * i) * s)
+            what, outcome, paid = settlement_line(settlement, hands)
+            draw_text(
+                surface,
+                what,
+                (box.left + round(30 * s), y),
+                round(30 * s),
+                CREAM,
+                "topleft",
+                max_width=round(480 * s),
+            )
+            color = GOLD if settlement.net > 0 else CREAM
+            draw_text(
+                surface,
+                outcome,
+                (box.left + round(620 * s), y),
+                round(30 * s),
+                color,
+                "midtop",
+                bold=True,
+            )
+            draw_text(
+                surface, paid, (box.right - round(30 * s), y), round(30 * s), CREAM, "topright"
+            )
+        draw_buttons(surface, (rules_button(layout),))
+        draw_credits(surface, layout, self.model.credits, "CREDITS")
+        draw_message(surface, layout, "RESULTS")
+        draw_countdown(surface, layout, self.model.countdown, self.countdown)
