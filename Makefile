@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/etg demo
+	$(BIN)/etg demo --live
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

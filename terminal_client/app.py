@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from pathlib import Path
+from typing import Any, Final
 
 import pygame
 from twisted.internet import task
@@ -17,7 +18,8 @@ from twisted.internet.interfaces import IReactorTime
 
 from terminal_client.input import HitTest, PressTracker, Quit, Resize, poll_intents
 from terminal_client.input import Intent as InputIntent
-from terminal_client.model import TerminalModel
+from terminal_client.model import IntentKind, TerminalModel
+from terminal_client.model.totals import hand_total
 from terminal_client.render import Layout
 from terminal_client.screens import IntentSender, ScreenStack, screen_for
 
@@ -37,6 +39,9 @@ class TerminalApp:
         present: Shows a drawn frame (``pygame.display.flip`` for a window; default none).
         on_quit: Called when the window is closed.
         poll: Where intents come from (default :func:`terminal_client.input.poll_intents`).
+        autoplay: Called with the model on every tick, before drawing (:class:`Autoplay`).
+        after_draw: Called with the model and the surface at the end of every tick
+            (:class:`Screenshots`).
     """
 
     def __init__(
@@ -50,6 +55,8 @@ class TerminalApp:
         present: Callable[[], Any] | None = None,
         on_quit: Callable[[], Any] | None = None,
         poll: Poll = poll_intents,
+        autoplay: Callable[[TerminalModel], Any] | None = None,
+        after_draw: Callable[[TerminalModel, pygame.Surface], Any] | None = None,
     ) -> None:
         self.model = model
         self.client = client
@@ -64,6 +71,8 @@ class TerminalApp:
         self._present = present
         self._on_quit = on_quit
         self._poll = poll
+        self._autoplay = autoplay
+        self._after_draw = after_draw
         self._layout: Layout | None = None
         self._seen: tuple[Any, ...] | None = None
         self._loop: task.LoopingCall | None = None
@@ -126,12 +135,16 @@ class TerminalApp:
                 layout = self.layout()  # rebuilt (and redrawn) only if the size changed
             elif self.stack.handle(intent):
                 self.dirty = True
+        if self._autoplay is not None:
+            self._autoplay(self.model)
         if self._model_changed():  # an intent sent is now pending
             self.dirty = True
         if self.stack.update(now):
             self.dirty = True
         if self.dirty:
             self.draw(layout)
+        if self._after_draw is not None:
+            self._after_draw(self.model, self._surface_provider())
 
     def draw(self, layout: Layout) -> None:
         surface = self._surface_provider()
@@ -140,3 +153,150 @@ class TerminalApp:
         self.dirty = False
         if self._present is not None:
             self._present()
+
+
+# Demo bots and screenshots (``--autoplay``, ``--screenshots``) -------------------------------
+
+#: Hard totals that stand against a dealer up card of 2 to 6 (12 only against 4 to 6).
+_STAND_LOW: Final = range(2, 7)
+
+
+def basic_strategy(cards: tuple[str, ...], dealer_up: str, legal: frozenset[str]) -> str | None:
+    """A simplified basic strategy (multi-deck, dealer stands on soft 17; no surrender),
+    limited to the ``legal`` actions. Returns ``None`` when nothing is legal.
+
+    Pairs: always split aces and eights; 2s, 3s, 7s against 2 to 7; 6s against 2 to 6; 9s
+    against 2 to 9 but 7; 4s against 5 and 6. Soft totals: stand on 19 or more; 18 doubles
+    against 3 to 6, stands against 2, 7, 8 and hits otherwise; soft 13 to 17 double against
+    the dealer's weak cards and otherwise hit. Hard totals: stand on 17 or more; 13 to 16
+    stand against 2 to 6; 12 stands against 4 to 6; double 11 (against 2 to 10), 10 (against
+    2 to 9) and 9 (against 3 to 6); otherwise hit. A wanted double or split that is not legal
+    falls back to hit (stand for soft 18).
+    """
+    if not legal:
+        return None
+    up = hand_total([dealer_up]).best  # an ace counts 11
+    total = hand_total(cards)
+    wanted: list[str] = []
+    if len(cards) == 2 and "split" in legal:
+        pair = {hand_total([c]).best for c in cards}
+        if len(pair) == 1:
+            rank = pair.pop()
+            splits = {
+                11: range(2, 12),
+                8: range(2, 12),
+                2: range(2, 8),
+                3: range(2, 8),
+                7: range(2, 8),
+                6: range(2, 7),
+                9: (2, 3, 4, 5, 6, 8, 9),
+                4: (5, 6),
+            }
+            if up in splits.get(rank, ()):
+                wanted.append("split")
+    best = total.best
+    if total.soft:
+        if best >= 19:
+            wanted.append("stand")
+        elif best == 18:
+            wanted += ["double", "stand"] if 3 <= up <= 6 else ["stand" if up <= 8 else "hit"]
+        else:
+            lowest = {17: 3, 16: 4, 15: 4, 14: 5, 13: 5}.get(best, 7)
+            if lowest <= up <= 6:
+                wanted.append("double")
+            wanted.append("hit")
+    elif best >= 17 or (best >= 13 and up in _STAND_LOW) or (best == 12 and 4 <= up <= 6):
+        wanted.append("stand")
+    else:
+        if (best == 11 and up <= 10) or (best == 10 and up <= 9) or (best == 9 and 3 <= up <= 6):
+            wanted.append("double")
+        wanted.append("hit")
+    for action in (*wanted, "hit", "stand"):
+        if action in legal:
+            return action
+    return sorted(legal)[0]
+
+
+class Autoplay:
+    """A bot for demos: on each tick it places the table minimum on the main wager when
+    betting is open and it has no wager in the round, declines insurance and plays
+    :func:`basic_strategy` within the legal actions the server sent. It acts at most once
+    per situation (a refused intent is not repeated; the countdown default then acts).
+
+    Args:
+        client: Where the intents go (the terminal's network client).
+        wager: The wager to place (the view's limits give its minimum).
+    """
+
+    def __init__(self, client: Any, wager: str = "blackjack") -> None:
+        self.client = client
+        self.wager = wager
+        self._done: set[tuple[Any, ...]] = set()
+
+    def _once(self, key: tuple[Any, ...]) -> bool:
+        if key in self._done:
+            return False
+        if len(self._done) > 1000:
+            self._done.clear()
+        self._done.add(key)
+        return True
+
+    def __call__(self, model: TerminalModel) -> None:
+        view = model.view
+        if view is None or model.pending:
+            return
+        seat = view.my_seat
+        if seat is None and (
+            view.phase == "betting" or (view.phase is None and view.state == "open")
+        ):
+            limits = view.limits.get(self.wager)
+            affordable = limits is not None and view.credits >= limits.minimum
+            if limits is not None and affordable and self._once(("bet", view.round, view.phase)):
+                self.client.place_wagers({self.wager: limits.minimum})
+            return
+        if view.insurance is not None and seat is not None and not seat.insurance_decided:
+            if not model.is_waiting(IntentKind.INSURANCE) and self._once(("ins", view.round)):
+                self.client.answer_insurance("decline")
+            return
+        hand_index = model.hand_to_act
+        if hand_index is None or seat is None:
+            return
+        hand = next((h for h in seat.hands if h.index == hand_index), None)
+        up = view.dealer.cards[0] if view.dealer.cards else None
+        if hand is None or up is None:
+            return
+        action = basic_strategy(hand.cards, up, model.legal_actions)
+        key = ("act", view.round, hand_index, len(hand.cards), len(seat.hands))
+        if action is not None and self._once(key):
+            self.client.act(action, hand_index)
+
+
+class Screenshots:
+    """Saves the drawn frame to ``directory/<terminal>-round<k>.png`` when a round shows its
+    results: the first one this terminal sees, then every ``every``-th.
+
+    Args:
+        directory: Where the PNG files go (created if missing).
+        every: Rounds between two screenshots.
+    """
+
+    def __init__(self, directory: Path, every: int = 1) -> None:
+        self.directory = directory
+        self.every = max(1, every)
+        self.seen = 0
+        self.saved: list[Path] = []
+        self._last: Any = None
+
+    def __call__(self, model: TerminalModel, surface: pygame.Surface) -> None:
+        view = model.view
+        if view is None or view.phase != "complete" or view.round == self._last:
+            return
+        self._last = view.round
+        self.seen += 1
+        if (self.seen - 1) % self.every:
+            return
+        self.directory.mkdir(parents=True, exist_ok=True)
+        name = view.terminal or "terminal"
+        path = self.directory / f"{name}-round{view.round}.png"
+        pygame.image.save(surface, str(path))
+        self.saved.append(path)

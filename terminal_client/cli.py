@@ -62,6 +62,24 @@ def _stop_reactor(result: object, reactor: Any) -> None:
     help="Window size when not in kiosk mode, WxH.",
 )
 @click.option("--fps", type=click.IntRange(5, 60), default=30, show_default=True)
+@click.option(
+    "--autoplay",
+    is_flag=True,
+    help="Demo bot: bet the table minimum, decline insurance, play basic strategy.",
+)
+@click.option(
+    "--screenshots",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Save a PNG of the screen to this folder when a round shows its results.",
+)
+@click.option(
+    "--every",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="With --screenshots: the first round seen, then every N-th round.",
+)
 def terminal(
     server: tuple[str, int],
     cert: Path,
@@ -71,6 +89,9 @@ def terminal(
     kiosk: bool,
     size: tuple[int, int],
     fps: int,
+    autoplay: bool = False,
+    screenshots: Path | None = None,
+    every: int = 1,
 ) -> None:
     """Run a player terminal connected to the table at --server over TLS."""
     from twisted.internet import reactor as _reactor
@@ -85,7 +106,7 @@ def terminal(
 
     import pygame
 
-    from terminal_client.app import TerminalApp
+    from terminal_client.app import Autoplay, Screenshots, TerminalApp
     from terminal_client.model import TerminalModel
     from terminal_client.net import TerminalClient
 
@@ -109,6 +130,8 @@ def terminal(
         fps=fps,
         present=pygame.display.flip,
         on_quit=lambda: client.stop().addBoth(_stop_reactor, reactor),
+        autoplay=Autoplay(client) if autoplay else None,
+        after_draw=None if screenshots is None else Screenshots(screenshots, every),
     )
     client.start()
     app.start()

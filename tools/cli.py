@@ -268,7 +268,12 @@ certs.add_command(list_certs)
 
 @main.command()
 @_CONFIG
-@click.option("--rounds", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option(
+    "--rounds",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Rounds to play (console: 10; --live: until Ctrl-C).",
+)
 @click.option("--seats", type=click.IntRange(1, 7), default=3, show_default=True)
 @click.option(
     "--seed",
@@ -284,13 +289,42 @@ certs.add_command(list_certs)
     show_default=True,
     help="Seconds between two lines of the table's story.",
 )
-def demo(config_path: Path | None, rounds: int, seats: int, seed: int | None, delay: float) -> None:
-    """A simulated table in the console: bots on every seat, every card and settlement shown."""
+@click.option(
+    "--live",
+    is_flag=True,
+    help="The real thing: the table server and player terminals (windows with a display, "
+    "headless basic-strategy bots with screenshots without one).",
+)
+@click.option("--terminals", type=click.IntRange(1, 7), default=2, show_default=True)
+@click.option(
+    "--data",
+    "data_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("data/demo"),
+    show_default=True,
+    help="With --live: where certificates, the log and screenshots are kept.",
+)
+def demo(
+    config_path: Path | None,
+    rounds: int | None,
+    seats: int,
+    seed: int | None,
+    delay: float,
+    live: bool,
+    terminals: int,
+    data_dir: Path,
+) -> None:
+    """A table to watch: --live runs the server and terminals; otherwise a console story."""
+    if live:
+        from tools.live_demo import run_live_demo
+
+        run_live_demo(data_dir, terminals, rounds, click.echo)
+        return
     from tools.demo import run_demo
 
     config = _load(config_path)
     _check_seats(config, seats)
-    run_demo(config, rounds=rounds, seats=seats, seed=seed, delay=delay, echo=click.echo)
+    run_demo(config, rounds=rounds or 10, seats=seats, seed=seed, delay=delay, echo=click.echo)
 
 
 @main.group(invoke_without_command=True)

@@ -1,0 +1,80 @@
+"""The live demo (tools.live_demo) without a display: the real server, two headless
+bot-played terminals, two settled rounds printed, a screenshot per terminal, nothing left
+running."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pygame")
+
+from terminal_client.app import basic_strategy
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _running(data_dir: Path) -> list[str]:
+    """Command lines of live processes that mention the data folder."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if str(data_dir) in cmdline:
+            found.append(cmdline)
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to look for processes")
+def test_headless_demo_plays_rounds_saves_screenshots_and_stops(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    data = tmp_path / "demo"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tools.live_demo",
+            "--data",
+            str(data),
+            "--terminals",
+            "2",
+            "--rounds",
+            "2",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    settled = [line for line in done.stdout.splitlines() if line.startswith("round ")]
+    assert len(settled) >= 2, done.stdout
+    assert "  T" in done.stdout  # the wagers settled in each round
+    for terminal in ("T1", "T2"):
+        shots = list((data / "screenshots").glob(f"{terminal}-round*.png"))
+        assert shots, f"no screenshot of {terminal}: {done.stdout}"
+        assert shots[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert _running(data) == []
+
+
+def test_basic_strategy_stays_within_the_legal_actions() -> None:
+    both = frozenset({"hit", "stand", "double", "split"})
+    assert basic_strategy(("TS", "6H"), "TD", both) == "hit"
+    assert basic_strategy(("TS", "6H"), "6D", both) == "stand"
+    assert basic_strategy(("6S", "5H"), "6D", both) == "double"
+    assert basic_strategy(("6S", "5H"), "6D", frozenset({"hit", "stand"})) == "hit"
+    assert basic_strategy(("8S", "8H"), "TD", both) == "split"
+    assert basic_strategy(("AS", "7H"), "9D", both) == "hit"
+    assert basic_strategy(("AS", "7H"), "8D", both) == "stand"
+    assert basic_strategy(("TS", "7H"), "AD", frozenset({"hit"})) == "hit"
+    assert basic_strategy(("TS", "7H"), "AD", frozenset()) is None
