@@ -15,13 +15,9 @@ Entry points: :func:`run_live_demo`, :func:`demo_live` (click), ``python -m tool
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import signal
-import socket
-import ssl
-import struct
 import subprocess
 import sys
 import time
@@ -33,6 +29,8 @@ from typing import Any, Final
 
 import click
 
+from tools.amp_client import AmpClient
+
 #: Demo money credited to each terminal, in cents.
 DEMO_CREDITS: Final = 100_000
 
@@ -43,69 +41,6 @@ DEMO_TIMERS: Final = {"betting_seconds": 6, "insurance_seconds": 5, "decision_se
 STOP_GRACE: Final = 5.0
 
 _ROOT: Final = Path(__file__).resolve().parents[1]
-
-
-# A small blocking AMP client (the operator's CashIn) -------------------------------------------
-
-
-class AmpError(Exception):
-    """A declared error answered by the server."""
-
-
-class AmpClient:
-    """One TLS connection speaking AMP to the table server with the operator certificate."""
-
-    def __init__(self, port: int, certs: Path, timeout: float = 10.0) -> None:
-        context = ssl.create_default_context(ssl.Purpose.SERVER_AUTH, cafile=str(certs / "ca.pem"))
-        context.minimum_version = ssl.TLSVersion.TLSv1_3
-        context.load_cert_chain(certs / "operator.pem", certs / "operator.key")
-        raw = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-        self.sock = context.wrap_socket(raw, server_hostname="localhost")
-        self.buffer = b""
-        self.tag = 0
-
-    def close(self) -> None:
-        self.sock.close()
-
-    def _read(self, n: int) -> bytes:
-        while len(self.buffer) < n:
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise ConnectionError("the server closed the connection")
-            self.buffer += chunk
-        out, self.buffer = self.buffer[:n], self.buffer[n:]
-        return out
-
-    def _read_box(self) -> dict[str, bytes]:
-        box: dict[str, bytes] = {}
-        while True:
-            key = self._read(struct.unpack("!H", self._read(2))[0])
-            if not key:
-                return box
-            box[key.decode()] = self._read(struct.unpack("!H", self._read(2))[0])
-
-    def call(self, command: str, **arguments: Any) -> dict[str, str]:
-        """Send a command and wait for its answer; raise :class:`AmpError` on a refusal."""
-        self.tag += 1
-        tag = str(self.tag).encode()
-        box = {"_command": command.encode(), "_ask": tag}
-        for key, value in arguments.items():
-            box[key] = (
-                json.dumps(value) if isinstance(value, dict | list) else str(value)
-            ).encode()
-        data = b""
-        for key, value in box.items():
-            k = key.encode()
-            data += struct.pack("!H", len(k)) + k + struct.pack("!H", len(value)) + value
-        self.sock.sendall(data + b"\x00\x00")
-        while True:
-            answer = self._read_box()
-            if answer.get("_answer") == tag:
-                return {k: v.decode() for k, v in answer.items() if not k.startswith("_")}
-            if answer.get("_error") == tag:
-                raise AmpError(
-                    f"{answer['_error_code'].decode()}: {answer['_error_description'].decode()}"
-                )
 
 
 # Setting up ---------------------------------------------------------------------------------
@@ -335,7 +270,7 @@ def run_live_demo(
         port = _wait_port(server, server_log)
         echo(f"table server listening on 127.0.0.1:{port} (log: {server_log})")
         follower.start_at_end()
-        operator = AmpClient(port, certs)
+        operator = AmpClient(port, certs, "operator")
         try:
             operator.call("Hello", version=1, software="etg-live-demo")
             for n in range(1, terminals + 1):

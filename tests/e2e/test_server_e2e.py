@@ -26,9 +26,7 @@ from game_server.eventlog import EventLogReader
 from game_server.keys import init_keys, load_public_key
 from game_server.net.pki import init_pki
 from game_server.recall.verify import verify_log
-
-sys.path.insert(0, str(Path(__file__).parent))
-from amp_client import AmpClient, AmpError, tls_context
+from tools.amp_client import AmpClient, AmpError, tls_context
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -25,9 +25,10 @@ from game_server.recall.verify import verify_log
 from game_server.table.ledger import Ledger
 
 sys.path.insert(0, str(Path(__file__).parent))
-from amp_client import AmpError
 from test_server_e2e import hello, server
 from test_server_e2e import table as table  # the fixture
+
+from tools.amp_client import AmpError
 
 KILLS = 20
 

@@ -1,7 +1,8 @@
-"""A small blocking AMP client over stdlib TLS, for end-to-end tests of the real server.
+"""A small blocking AMP client over stdlib TLS: operator scripts, the live demo and the
+end-to-end tests of the real server.
 
 It speaks the AMP box format directly (2-byte lengths, key/value pairs, an empty key to end
-a box), so the tests need no reactor; server-pushed ViewUpdate boxes are kept in ``pushed``.
+a box), so its users need no reactor; server-pushed ViewUpdate boxes are kept in ``pushed``.
 """
 
 from __future__ import annotations
