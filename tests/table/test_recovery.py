@@ -353,9 +353,16 @@ def test_kill_9_at_random_moments_loses_nothing(certs: Path, tmp_path: Path) -> 
                     proc.kill()
                 proc.wait(timeout=10)
             assert proc.returncode == -signal.SIGKILL, errors.read_text()
-            lines = (ready + out).splitlines()
-            rounds = [int(line.split()[1]) for line in lines if line[:5] == "round"]
-            resumed += [line.split("; ")[1] for line in lines if line[:5] == "ready"]
+            # The kill can cut the last line short: only lines that ended are read.
+            lines = (ready + out).split("\n")[:-1]
+            rounds = [
+                int(parts[1])
+                for line in lines
+                if line[:5] == "round" and len(parts := line.split()) > 1 and parts[1].isdigit()
+            ]
+            resumed += [
+                line.split("; ")[1] for line in lines if line[:5] == "ready" and "; " in line
+            ]
             played.append(rounds[-1] if rounds else -1)
 
     # After the last kill: every round but the last is complete, the last is resumable.
