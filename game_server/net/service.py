@@ -21,8 +21,7 @@ from twisted.internet import reactor as _reactor
 from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
 
 from game_server.config import TableConfig
-from game_server.eventlog import EventLog, EventLogReader, system_clock
-from game_server.keys import key_id, load_public_key, load_sealing_key, load_signing_key
+from game_server.eventlog import system_clock
 from game_server.net.floor import FloorConfig
 from game_server.net.server import TableServerFactory
 from game_server.net.tls import Refusal, server_tls_options
@@ -30,9 +29,9 @@ from game_server.rng import self_test
 from game_server.rng.entropy import EntropySource
 from game_server.table.api import TableMachine
 from game_server.table.machine import RoundMachine
-from game_server.table.recovery import recover_session
+from game_server.table.recovery import open_tables
 from game_server.table.router import TableRouter
-from game_server.table.session import SealedShoes, production_seeds
+from game_server.table.session import production_seeds
 
 log = Logger()
 
@@ -73,28 +72,19 @@ def serve(
     globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
     self_test()
     entropy = EntropySource()
-    configs = table_configs(config, tables)
-    sealing_key = load_sealing_key(certs)
-    signing_id = key_id(load_public_key(certs))
-    event_log = EventLog.create_or_open(db, load_signing_key(certs), system_clock)
+    event_log, opened = open_tables(
+        table_configs(config, tables),
+        db,
+        certs,
+        lambda table: floor.seats_at(table.table_id if tables > 1 else None),
+        clock=system_clock,
+        seeds=lambda table: production_seeds(entropy, table.table_id),
+    )
     machines: dict[str, RoundMachine] = {}
-    try:
-        with EventLogReader.open(db) as reader:
-            for table in configs:
-                shoes = SealedShoes(
-                    table, production_seeds(entropy, table.table_id), sealing_key, signing_id
-                )
-                seats = floor.seats_at(table.table_id if tables > 1 else None)
-                session, report = recover_session(
-                    table, event_log, reader, shoes, seats, sealing_key
-                )
-                log.info("table {table}: {report}", table=table.table_id, report=report.describe())
-                machines[table.table_id] = RoundMachine(
-                    session, reactor, next_round_delay=next_round_delay
-                )
-    except BaseException:
-        event_log.close(checkpoint=False)
-        raise
+    for session, report in opened:
+        table_id = session.config.table_id
+        log.info("table {table}: {report}", table=table_id, report=report.describe())
+        machines[table_id] = RoundMachine(session, reactor, next_round_delay=next_round_delay)
     machine: TableMachine = (
         next(iter(machines.values())) if tables == 1 else TableRouter(machines, floor.tables)
     )

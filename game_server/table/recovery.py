@@ -43,7 +43,7 @@ from __future__ import annotations
 import hmac
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,6 +81,7 @@ __all__ = [
     "ShoeUnprovable",
     "open_table",
     "open_table_reporting",
+    "open_tables",
     "recover_session",
 ]
 
@@ -377,6 +378,51 @@ def recover_session(
     return session, report
 
 
+def open_tables(
+    configs: Sequence[TableConfig],
+    db_path: str | os.PathLike[str],
+    certs_dir: str | os.PathLike[str],
+    seats: Callable[[TableConfig], Mapping[str, int]],
+    *,
+    clock: Clock,
+    seeds: Callable[[TableConfig], SeedSource],
+) -> tuple[EventLog, list[tuple[TableSession, RecoveryReport]]]:
+    """Create or open one event log and resume every table of ``configs`` from it.
+
+    The tables share the log (each event names its table); each is recovered by
+    :func:`recover_session` from its own events. The caller closes the returned log at
+    shutdown; if any table cannot be recovered, the log is closed and the error raised.
+
+    Args:
+        configs: The tables' Rules Submissions.
+        db_path: The event log database.
+        certs_dir: The key directory (log-signing key, its public key, shoe-sealing key).
+        seats: Terminal id -> seat number, per table.
+        clock: The log's clock.
+        seeds: Seed material of new shoes, per table (production or simulation seeds).
+    """
+    sealing_key = load_sealing_key(certs_dir)
+    signing_id = key_id(load_public_key(certs_dir))
+    log = EventLog.create_or_open(db_path, load_signing_key(certs_dir), clock)
+    try:
+        with EventLogReader.open(db_path) as reader:
+            tables = [
+                recover_session(
+                    config,
+                    log,
+                    reader,
+                    SealedShoes(config, seeds(config), sealing_key, signing_id),
+                    seats(config),
+                    sealing_key,
+                )
+                for config in configs
+            ]
+    except BaseException:
+        log.close(checkpoint=False)
+        raise
+    return log, tables
+
+
 def open_table_reporting(
     config: TableConfig,
     db_path: str | os.PathLike[str],
@@ -387,15 +433,10 @@ def open_table_reporting(
     seeds: SeedSource,
 ) -> tuple[TableSession, RecoveryReport]:
     """:func:`open_table`, also returning the :class:`RecoveryReport`."""
-    sealing_key = load_sealing_key(certs_dir)
-    shoes = SealedShoes(config, seeds, sealing_key, key_id(load_public_key(certs_dir)))
-    log = EventLog.create_or_open(db_path, load_signing_key(certs_dir), clock)
-    try:
-        with EventLogReader.open(db_path) as reader:
-            return recover_session(config, log, reader, shoes, seats, sealing_key)
-    except BaseException:
-        log.close(checkpoint=False)
-        raise
+    _, tables = open_tables(
+        [config], db_path, certs_dir, lambda _: seats, clock=clock, seeds=lambda _: seeds
+    )
+    return tables[0]
 
 
 def open_table(
