@@ -3,8 +3,6 @@ events to the top screen, sends one intent per completed tap, and redraws only o
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,21 +22,7 @@ from terminal_client.screens import BettingScreen, ConnectionLostScreen, PlayScr
 SIZE = (1280, 720)
 
 
-@pytest.fixture(autouse=True)
-def headless(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Run pygame without a display or sound card, with an empty event queue."""
-    monkeypatch.setitem(os.environ, "SDL_VIDEODRIVER", "dummy")
-    monkeypatch.setitem(os.environ, "SDL_AUDIODRIVER", "dummy")
-    pygame.display.init()
-    pygame.font.init()
-    pygame.event.clear()
-    yield
-    pygame.display.quit()
-
-
-@pytest.fixture
-def table() -> MemoryTable:
-    return MemoryTable()
+pytestmark = pytest.mark.usefixtures("headless")
 
 
 @pytest.fixture

@@ -41,12 +41,6 @@ def started(table: MemoryTable) -> TerminalClient:
     return client
 
 
-@pytest.fixture
-def table() -> MemoryTable:
-    """The server with T1 at seat 1 and its machine holding 1000.00 credits for it."""
-    return MemoryTable()
-
-
 def test_hello_applies_the_answers_view(table: MemoryTable) -> None:
     """On connecting the client says Hello and the model shows the answer's view."""
     client = started(table)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from itertools import combinations
 from pathlib import Path
 
@@ -45,15 +43,7 @@ SAMPLE = TableView(
 )
 
 
-@pytest.fixture(autouse=True)
-def headless(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Run pygame without a display or sound card."""
-    monkeypatch.setitem(os.environ, "SDL_VIDEODRIVER", "dummy")
-    monkeypatch.setitem(os.environ, "SDL_AUDIODRIVER", "dummy")
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("headless")
 
 
 def _targets(layout: Layout) -> dict[str, pygame.Rect]:

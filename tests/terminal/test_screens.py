@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,20 +39,7 @@ SIZE = (1280, 720)
 PNG_DIR = os.environ.get("ETG_SCREEN_PNGS")
 
 
-@pytest.fixture(autouse=True)
-def headless(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Run pygame without a display or sound card."""
-    monkeypatch.setitem(os.environ, "SDL_VIDEODRIVER", "dummy")
-    monkeypatch.setitem(os.environ, "SDL_AUDIODRIVER", "dummy")
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
-
-
-@pytest.fixture
-def table() -> MemoryTable:
-    return MemoryTable()
+pytestmark = pytest.mark.usefixtures("headless")
 
 
 @pytest.fixture
