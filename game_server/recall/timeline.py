@@ -32,7 +32,7 @@ Pure: no I/O, no clock. Entry points: :func:`build_timeline`, :func:`format_time
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Final
 
 from game_server.recall.rounds import Logged, LoggedRound
@@ -146,15 +146,7 @@ class ShoeInfo:
 
     def to_json(self) -> dict[str, Any]:
         """The fields as a dict."""
-        return {
-            "number": self.number,
-            "decks": self.decks,
-            "cut_card": self.cut_card,
-            "commitment": self.commitment,
-            "key_id": self.key_id,
-            "committed_seq": self.committed_seq,
-            "revealed_seq": self.revealed_seq,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,16 +179,9 @@ class Credits:
 
     def to_json(self) -> dict[str, Any]:
         """The fields but ``terminal`` (the key it is filed under)."""
-        return {
-            "seat": self.seat,
-            "start": self.start,
-            "end": self.end,
-            "wagered": self.wagered,
-            "paid": self.paid,
-            "credits_in": self.credits_in,
-            "credits_out": self.credits_out,
-            "folded_end": self.folded_end,
-        }
+        fields = asdict(self)
+        del fields["terminal"]
+        return fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,13 +204,7 @@ class MeterChange:
 
     def to_json(self) -> dict[str, int]:
         """The fields as a dict."""
-        return {
-            "placed": self.placed,
-            "wagered": self.wagered,
-            "settled": self.settled,
-            "paid": self.paid,
-            "won": self.won,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
