@@ -208,7 +208,12 @@ def test_kill_9_mid_round_then_restart_resumes_the_round(table: dict[str, Path])
     with server(table) as (_process, port):
         t1, answer = hello(port, table["certs"], "T1")
         view = json.loads(answer["view"])
-        assert view["round"] == dealt["round"]
+        # A round settled by the deal itself (a Blackjack, a dealer Blackjack) may already
+        # have made way for the next one before the kill; any other round must be resumed.
+        resumable = {dealt["round"]}
+        if dealt["phase"] == "complete":
+            resumable.add(dealt["round"] + 1)
+        assert view["round"] in resumable
         operator, _ = hello(port, table["certs"], "operator")
         for _ in range(100):
             view = json.loads(t1.call("GetView")["view"])
