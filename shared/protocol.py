@@ -10,7 +10,8 @@ argument (under AMP's 64 KiB value limit), and never a card that is not yet reve
 This is the only module of ``shared/`` that imports Twisted.
 
 Entry points: the :class:`Hello` handshake and :data:`PROTOCOL_VERSION`; terminal commands
-:class:`PlaceWagers`, :class:`Act`, :class:`AnswerInsurance`, :class:`GetView`; the server's
+:class:`PlaceWagers`, :class:`Act`, :class:`AnswerInsurance`, :class:`GetView`, and the
+read-only :class:`GetRules` and :class:`GetRecall`; the server's
 :class:`ViewUpdate`; operator commands :class:`CashIn`, :class:`CashOut`, :class:`SetTableState`,
 :class:`ReadMeters`.
 """
@@ -183,6 +184,22 @@ class GetView(_Command):
     response: ClassVar = [(b"view", Json())]
 
 
+class GetRules(_Command):
+    """The game rules and every offered wager's paytable, as the rules screen shows them
+    (58 Pa. Code 633b.5(c)(2)); read-only, built by the server from the config in force."""
+
+    arguments: ClassVar = []
+    response: ClassVar = [(b"rules", Json())]
+
+
+class GetRecall(_Command):
+    """Game recall at the terminal: this terminal's current game and the 9 before it, from
+    the event log; read-only."""
+
+    arguments: ClassVar = []
+    response: ClassVar = [(b"recall", Json())]
+
+
 class ViewUpdate(_Command):
     """Server to terminal: the terminal's new view, sent after each logged step."""
 
@@ -232,7 +249,16 @@ class ReadMeters(_Command):
     response: ClassVar = [(b"meters", Json())]
 
 
-TERMINAL_COMMANDS: Final = (Hello, PlaceWagers, Act, AnswerInsurance, RequestCashOut, GetView)
+TERMINAL_COMMANDS: Final = (
+    Hello,
+    PlaceWagers,
+    Act,
+    AnswerInsurance,
+    RequestCashOut,
+    GetView,
+    GetRules,
+    GetRecall,
+)
 OPERATOR_COMMANDS: Final = (Hello, CashIn, CashOut, SetTableState, ReadMeters)
 
 

@@ -62,6 +62,8 @@ from shared.protocol import (
     BetOutOfLimits,
     CashIn,
     CashOut,
+    GetRecall,
+    GetRules,
     GetView,
     Hello,
     IllegalAction,
@@ -114,7 +116,8 @@ DOMAIN_ERRORS: Final[tuple[tuple[type[Exception], type[ProtocolError]], ...]] = 
 
 _T = TypeVar("_T")
 _TERMINAL_COMMANDS: Final = frozenset(
-    c.commandName for c in (PlaceWagers, Act, AnswerInsurance, RequestCashOut, GetView)
+    c.commandName
+    for c in (PlaceWagers, Act, AnswerInsurance, RequestCashOut, GetView, GetRules, GetRecall)
 )
 _OPERATOR_COMMANDS: Final = frozenset(
     c.commandName for c in (CashIn, CashOut, SetTableState, ReadMeters)
@@ -597,6 +600,20 @@ class TerminalProtocol(amp.AMP):
     def get_view(self) -> dict[str, Any]:
         return self._view()
 
+    def get_rules(self) -> dict[str, Any]:
+        return {"rules": self._call(self.factory.machine.rules, self._terminal())}
+
+    def get_recall(self) -> dict[str, Any]:
+        recall = self.factory.recall
+        if recall is None:
+            raise TableUnavailable("game recall is not available: this server keeps no event log")
+        terminal = self._terminal()
+        try:
+            return {"recall": recall(terminal)}
+        except ETGError as exc:
+            log.failure("recall for {terminal} failed", terminal=terminal)
+            raise TableUnavailable(f"game recall could not read the event log: {exc}") from None
+
     def _playing(self) -> None:
         state = self.factory.machine.state
         if state is TableState.OUT_OF_SERVICE:
@@ -681,6 +698,8 @@ _RESPONDERS: Final[dict[bytes, tuple[type[amp.Command], str]]] = {
     AnswerInsurance.commandName: (AnswerInsurance, "answer_insurance"),
     RequestCashOut.commandName: (RequestCashOut, "request_cash_out"),
     GetView.commandName: (GetView, "get_view"),
+    GetRules.commandName: (GetRules, "get_rules"),
+    GetRecall.commandName: (GetRecall, "get_recall"),
     CashIn.commandName: (CashIn, "cash_in"),
     CashOut.commandName: (CashOut, "cash_out"),
     SetTableState.commandName: (SetTableState, "set_table_state"),
@@ -699,6 +718,9 @@ class TableServerFactory(Factory):
         clock: The reactor (tests: ``task.Clock``), for the rate limits.
         identify: Who a connection's peer is; default the TLS client certificate
             (:func:`~game_server.net.tls.identity_of`). Tests without TLS pass their own.
+        recall: A terminal's game recall from the event log
+            (:func:`~game_server.recall.terminal.terminal_recall` on a reader); None: the
+            server keeps no log and answers ``GetRecall`` with ``TableUnavailable``.
     """
 
     def __init__(
@@ -707,8 +729,10 @@ class TableServerFactory(Factory):
         floor: FloorConfig,
         clock: IReactorTime,
         identify: Callable[[Any], Identity] = identity_of,
+        recall: Callable[[str], dict[str, Any]] | None = None,
     ) -> None:
         self.machine = machine
+        self.recall = recall
         self.floor = floor
         self.clock = clock
         self.identify = identify

@@ -21,10 +21,11 @@ from twisted.internet import reactor as _reactor
 from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
 
 from game_server.config import TableConfig
-from game_server.eventlog import system_clock
+from game_server.eventlog import EventLogReader, system_clock
 from game_server.net.floor import FloorConfig
 from game_server.net.server import TableServerFactory
 from game_server.net.tls import Refusal, server_tls_options
+from game_server.recall.terminal import terminal_recall
 from game_server.rng import self_test
 from game_server.rng.entropy import EntropySource
 from game_server.table.api import TableMachine
@@ -88,7 +89,10 @@ def serve(
     machine: TableMachine = (
         next(iter(machines.values())) if tables == 1 else TableRouter(machines, floor.tables)
     )
-    factory = TableServerFactory(machine, floor, reactor)
+    reader = EventLogReader.open(db)
+    factory = TableServerFactory(
+        machine, floor, reactor, recall=lambda terminal: terminal_recall(reader, terminal)
+    )
 
     def refused(peer: Any, refusal: Refusal) -> None:
         log.warn("handshake refused from {peer}: {reason}", peer=peer, reason=refusal.reason)
@@ -106,6 +110,7 @@ def serve(
 
     def shutdown() -> None:
         log.info("stopping: closing the event log with a signed checkpoint")
+        reader.close()
         event_log.close()
 
     reactor.addSystemEventTrigger("before", "shutdown", shutdown)

@@ -49,6 +49,7 @@ from game_server.rules.blackjack.events import RoundCompleted, WagerSettled
 from game_server.rules.blackjack.round import BlackjackRound, Phase
 from game_server.table.api import TableListener, TableState
 from game_server.table.events import CreditsOut
+from game_server.table.info import rules_for
 from game_server.table.session import TableError, TableSession
 
 log = Logger(namespace="game_server.table.machine")
@@ -579,6 +580,10 @@ class RoundMachine:
         from game_server.table.views import view_for
 
         return view_for(self, terminal)
+
+    def rules(self, terminal: str) -> dict[str, Any]:
+        """The rules screen's content for this table (every terminal sees the same)."""
+        return rules_for(self._core.session.config)
 
     def meters(self) -> dict[str, Any]:
         """The never-reset meters (605a.5(d)) and wallets, integer cents, JSON-ready."""

@@ -88,6 +88,9 @@ class TableRouter:
     def view(self, terminal: str) -> dict[str, Any]:
         return self._machine(terminal).view(terminal)
 
+    def rules(self, terminal: str) -> dict[str, Any]:
+        return self._machine(terminal).rules(terminal)
+
     def meters(self) -> dict[str, Any]:
         """Each table's meters, and the server's totals (games, credits, wallets)."""
         tables = {table: m.meters() for table, m in sorted(self.machines.items())}

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from game_server.config import example_config_path, load_config
 from game_server.rules.blackjack.actions import Action
 from game_server.table.api import TableListener, TableState
+from game_server.table.info import rules_for
 
 
 class FakeMachine:
@@ -69,6 +71,11 @@ class FakeMachine:
     def view(self, terminal: str) -> dict[str, Any]:
         self._record("view", terminal)
         return {"terminal": terminal, "calls": len(self.operations())}
+
+    def rules(self, terminal: str) -> dict[str, Any]:
+        """The example config's rules, as the real machine builds them."""
+        self._record("rules", terminal)
+        return rules_for(load_config(example_config_path()))
 
     def meters(self) -> dict[str, Any]:
         self._record("meters")
