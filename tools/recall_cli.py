@@ -48,11 +48,14 @@ from game_server.recall.query import (
     DEFAULT_LAST,
     RecallError,
     RoundSummary,
+    fetch_round,
+    find_table,
     list_rounds,
     parse_time_arg,
     recall_round,
+    shoe_revealed_seq,
 )
-from game_server.recall.timeline import format_timeline, short_time
+from game_server.recall.timeline import build_timeline, format_timeline, short_time
 from shared.errors import ETGError
 from shared.money import format_money
 
@@ -224,18 +227,83 @@ def format_round_list(rounds: Sequence[RoundSummary]) -> list[str]:
     ]
 
 
+def _size(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, int]:
+    """``--size WxH`` of recall pictures (:func:`tools.recall_pictures.parse_size`)."""
+    from tools.recall_pictures import RecallPictureError, parse_size
+
+    try:
+        return parse_size(value)
+    except RecallPictureError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
 @recall.command("show")
 @_DB
 @click.argument("round_id", metavar="ROUND", type=click.IntRange(min=0))
 @click.option("--table", default=None, help="The table (needed if several played ROUND).")
+@click.option(
+    "--png",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="Also draw the round's final table, as the terminal showed it, into FILE (PNG).",
+)
+@click.option(
+    "--frames",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    metavar="DIR",
+    help="Also draw one picture per event of the round: DIR/event-0001.png ... (DIR is "
+    "created if missing).",
+)
+@click.option(
+    "--terminal",
+    default=None,
+    help="Whose view the pictures show (default: the first terminal with a wager).",
+)
+@click.option(
+    "--size",
+    callback=_size,
+    default="1920x1080",
+    show_default=True,
+    metavar="WxH",
+    help="Size of the pictures in pixels.",
+)
 @_IMMUTABLE
 @_JSON
 def show_command(
-    db: Path, round_id: int, table: str | None, immutable: bool, as_json: bool
+    db: Path,
+    round_id: int,
+    table: str | None,
+    png: Path | None,
+    frames: Path | None,
+    terminal: str | None,
+    size: tuple[int, int],
+    immutable: bool,
+    as_json: bool,
 ) -> None:
-    """Round ROUND of the log at DB, step by step in the order it was played."""
+    """Round ROUND of the log at DB, step by step in the order it was played.
+
+    With --png or --frames it also draws the table as the terminal showed it
+    (:mod:`tools.recall_pictures`); the files written are listed on stderr.
+    """
     with _reading(db, immutable) as reader:
-        timeline = recall_round(reader, round_id, table)
+        if png is None and frames is None:
+            timeline = recall_round(reader, round_id, table)
+        else:
+            from tools.recall_pictures import write_pictures
+
+            with reader.snapshot():
+                table_id = find_table(reader, round_id, table)
+                logged = fetch_round(reader, table_id, round_id)
+                if logged is None:  # pragma: no cover - find_table saw it in this snapshot
+                    raise RecallError(f"there is no round {round_id} of table {table_id}")
+                timeline = build_timeline(logged, revealed_seq=shoe_revealed_seq(reader, logged))
+            write_pictures(logged, timeline, png=png, frames=frames, terminal=terminal, size=size)
+            if frames is not None:
+                click.echo(f"wrote {len(timeline.entries)} pictures into {frames}", err=True)
+            if png is not None:
+                click.echo(f"wrote {png}", err=True)
     if as_json:
         click.echo(json.dumps(timeline.to_json(), ensure_ascii=False))
         return
