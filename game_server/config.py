@@ -93,7 +93,7 @@ from game_server.rules.wagers import REGISTRY
 from game_server.rules.wagers.base import SideWager, SideWagerOffer, TableType
 from shared.codec import canonical_json
 from shared.errors import ETGError, MoneyError
-from shared.money import ToOne, format_money, parse_money, parse_pay
+from shared.money import MeterShare, ToOne, format_money, parse_money, parse_pay
 
 __all__ = [
     "CARDS_PER_DECK",
@@ -1119,7 +1119,7 @@ class _Builder:
                     self.multiple_of_unit(section.field(key), value, unit)
             if paytable is not None:
                 for line in paytable.lines:
-                    if not line.pay.exact_for(unit):
+                    if not isinstance(line.pay, MeterShare) and not line.pay.exact_for(unit):
                         section.add(
                             "paytable",
                             f"{paytable.name} pays {line.name} at {line.pay}, which is not a "

@@ -132,15 +132,21 @@ class Fixed:
 
 @dataclass(frozen=True, slots=True)
 class MeterShare:
-    """A share of a progressive meter, in percent (resolved against the meter at pay time)."""
+    """A share of a progressive meter, in percent (resolved against the meter at pay time).
+
+    ``meter`` names the meter when a paytable has several (633b.6(i): "Star Progressive",
+    "Heart Progressive", ...); empty for a wager's only meter."""
 
     percent: int
+    meter: str = ""
 
     def __post_init__(self) -> None:
         if not 0 < self.percent <= 100:
             raise MoneyError(f"meter share {self.percent}% is not within 1..100")
 
     def __str__(self) -> str:
+        if self.meter:
+            return f"{self.percent}% of the {self.meter}"
         return f"{self.percent}% of meter"
 
 

@@ -8,7 +8,7 @@ from math import comb, prod
 
 import pytest
 
-from game_server.rules.wagers.base import Moment, SideWagerContext, TableType
+from game_server.rules.wagers.base import Moment, TableType, context
 from game_server.rules.wagers.lucky_aces import LUCKY_ACES, PAYTABLES, classify
 from shared.cards import CARDS, parse_cards
 from shared.money import ToOne
@@ -71,7 +71,7 @@ def test_declaration() -> None:
 def test_lines(player: str, dealer: str, line: str | None) -> None:
     """633b.8(d)-(e): the line is decided by the aces among the player's and dealer's two
     cards; the highest line only is paid."""
-    ctx = SideWagerContext(parse_cards(player), parse_cards(dealer), 6)
+    ctx = context(parse_cards(player), parse_cards(dealer), 6)
     found = LUCKY_ACES.evaluate(ctx, PAYTABLES["Paytable A"])
     assert (found.name if found else None) == line
 

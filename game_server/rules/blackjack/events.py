@@ -97,6 +97,20 @@ class WagerSettled(NamedTuple):
     line: str
 
 
+@event("progressive_won")
+class ProgressiveWon(NamedTuple):
+    """A side wager won a progressive line: ``percent`` of the meter ``meter`` (the table's
+    meters pay it, sharing a jackpot equally among the round's winners of the same meter,
+    633b.9(e)(3), 633b.10(j)). It follows the wager's ``wager_settled``, which returns the
+    stake; the meter's payout is the win."""
+
+    seat: int
+    wager: str
+    meter: str
+    percent: int
+    line: str
+
+
 @event("round_completed")
 class RoundCompleted(NamedTuple):
     """Every wager of the round is settled; the dealer's final cards and total."""

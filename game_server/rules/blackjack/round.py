@@ -42,6 +42,7 @@ from game_server.rules.blackjack.events import (
     DealerPeeked,
     Decision,
     HoleCardRevealed,
+    ProgressiveWon,
     RoundCompleted,
     WagerPlaced,
     WagerSettled,
@@ -67,7 +68,7 @@ from game_server.rules.errors import (
 )
 from game_server.rules.wagers.base import Moment, SideWagerContext, SideWagerOffer
 from shared.cards import BJ_VALUE, Card
-from shared.money import format_money
+from shared.money import MeterShare, format_money
 
 #: Builds an event record without the NamedTuple constructor's argument handling: about
 #: twice as fast, for the few records built on every card (the same immutable tuples).
@@ -1000,15 +1001,42 @@ class BlackjackRound:
         if not due:
             return
         decks = self.rules.decks
-        dealer = tuple(self.dealer)
+        dealer: tuple[Card, ...]
+        if moment is Moment.AFTER_DEAL:
+            dealer = (self.dealer[0],)
+            dealer_blackjack = False
+        else:
+            dealer = tuple(self.dealer)
+            dealer_blackjack = bool(self.dealer_blackjack)
         for seat, name, stake, offer in due:
-            context = _new(SideWagerContext, (seat.initial, dealer, decks))
+            hands = tuple(tuple(hand.cards) for hand in seat.hands)
+            context = _new(
+                SideWagerContext,
+                (
+                    seat.initial,
+                    dealer,
+                    decks,
+                    dealer_blackjack,
+                    hands,
+                    stake,
+                    seat.wagers[BLACKJACK],
+                    offer.option_map,
+                ),
+            )
             line = offer.wager.evaluate(context, offer.paytable)
             if line is None:
                 self._settle_seat(seat.number, name, stake, 0, LOST, LINE_NO_WIN)
+                continue
+            pay = line.pay
+            if type(pay) is MeterShare:
+                # The stake comes back; the meter's share is the win (ProgressiveWon).
+                self._settle_seat(seat.number, name, stake, stake, WON, line.name)
+                self._out.append(
+                    _new(ProgressiveWon, (seat.number, name, pay.meter, pay.percent, line.name))
+                )
             else:
-                paid = line.pay.total_return(stake)
-                self._settle_seat(seat.number, name, stake, paid, WON, line.name)
+                assert not isinstance(pay, MeterShare)
+                self._settle_seat(seat.number, name, stake, pay.total_return(stake), WON, line.name)
 
 
 def replay(rules: BlackjackRules, events: Sequence[Any]) -> BlackjackRound:

@@ -14,11 +14,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
 from typing import NamedTuple
 
 from game_server.rules.limits import WagerLimits
 from shared.cards import Card
-from shared.money import StakePay
+from shared.money import Pay
+
+#: A wager's options from the Rules Submission (633b.6 chosen suit, 633b.9(h) procedure, ...).
+Options = Mapping[str, str | int | bool]
+NO_OPTIONS: Options = MappingProxyType({})
 
 
 class Moment(StrEnum):
@@ -26,6 +31,10 @@ class Moment(StrEnum):
 
     AFTER_DEAL = "after-deal"
     """The initial cards are dealt (the dealer's up card is known, the hole card is not)."""
+    AFTER_PEEK = "after-peek"
+    """The dealer has determined whether he has a Blackjack, before any further card
+    (633b.6(g), 633b.10(g)): the context holds the dealer's two cards; the hole card is
+    shown to players only if it is a Blackjack."""
     AFTER_HOLE_CARD = "after-hole-card"
     """The dealer's hole card has been turned face up (e.g. 633b.8(d))."""
     AFTER_ROUND = "after-round"
@@ -42,10 +51,36 @@ class TableType(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class PaytableLine:
-    """One line of a paytable: the hand as the regulation names it, and what it pays."""
+    """One line of a paytable: the hand as the regulation names it, and what it pays
+    (``MeterShare`` for a progressive line, resolved by the table's meters)."""
 
     name: str
-    pay: StakePay
+    pay: Pay
+
+
+@dataclass(frozen=True, slots=True)
+class MeterSpec:
+    """A progressive meter a paytable feeds, as the regulation or Rules Submission sets it.
+
+    Money in integer cents; rates in basis points of each wager (600 = 6%, 325 = 3.25%).
+
+    Attributes:
+        name: The meter as the regulation names it ("Star Progressive").
+        seed: The initial amount.
+        reseed: The amount after a jackpot is paid.
+        increment_bp: The share of each wager added to the meter.
+        secondary_bp: The share of each wager put aside to fund the next reseed
+            (633b.10(i) "Secondary Seed"); 0 when none.
+        must_hit_by: A mystery meter's "Random Must Hit By" amount (633b.6(j)); None
+            otherwise.
+    """
+
+    name: str
+    seed: int
+    reseed: int
+    increment_bp: int
+    secondary_bp: int = 0
+    must_hit_by: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +89,7 @@ class Paytable:
 
     name: str
     lines: tuple[PaytableLine, ...]
+    meters: tuple[MeterSpec, ...] = ()
     _by_name: Mapping[str, PaytableLine] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -67,18 +103,32 @@ class Paytable:
 
 
 class SideWagerContext(NamedTuple):
-    """The cards a side wager is evaluated on, at its settlement moment.
+    """What a side wager is evaluated on, at its settlement moment. The engine always passes
+    every field (it builds the tuple directly, without defaults).
 
     Attributes:
         player_cards: the player's first two cards (the initial hand of the seat).
-        dealer_cards: the dealer's cards known at this moment (two after the hole card is
-            turned up; the final hand after the round).
+        dealer_cards: the dealer's cards at this moment: the up card only after the deal
+            (:attr:`Moment.AFTER_DEAL`), two after the peek or the hole card, the final hand
+            (bust card included) after the round.
         decks: the number of decks in the shoe.
+        dealer_blackjack: the dealer's first two cards are a Blackjack (False after the
+            deal, when nobody knows yet).
+        player_hands: the seat's hands, each hand's cards in the order dealt (one hand
+            before any split; the final hands after the round).
+        stake: the amount of this side wager, in cents.
+        main: the seat's Blackjack wager, in cents.
+        options: the wager's options from the Rules Submission.
     """
 
     player_cards: tuple[Card, ...]
     dealer_cards: tuple[Card, ...]
     decks: int
+    dealer_blackjack: bool
+    player_hands: tuple[tuple[Card, ...], ...]
+    stake: int
+    main: int
+    options: Options
 
 
 Evaluate = Callable[[SideWagerContext, Paytable], PaytableLine | None]
@@ -103,8 +153,39 @@ class SideWager:
 
 @dataclass(frozen=True, slots=True)
 class SideWagerOffer:
-    """A side wager as one table offers it: the paytable selected and the limits."""
+    """A side wager as one table offers it: the paytable selected, the limits, and the
+    wager's options from the Rules Submission."""
 
     wager: SideWager
     paytable: Paytable
     limits: WagerLimits
+    options: tuple[tuple[str, str | int | bool], ...] = ()
+    option_map: Options = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "option_map", dict(self.options))
+
+
+def context(
+    player_cards: tuple[Card, ...],
+    dealer_cards: tuple[Card, ...],
+    decks: int,
+    *,
+    dealer_blackjack: bool = False,
+    player_hands: tuple[tuple[Card, ...], ...] | None = None,
+    stake: int = 100,
+    main: int = 100,
+    options: Options = NO_OPTIONS,
+) -> SideWagerContext:
+    """A context with defaults (tests, exact enumeration): one hand of ``player_cards``."""
+    hands = (tuple(player_cards),) if player_hands is None else player_hands
+    return SideWagerContext(
+        tuple(player_cards),
+        tuple(dealer_cards),
+        decks,
+        dealer_blackjack,
+        hands,
+        stake,
+        main,
+        options,
+    )
