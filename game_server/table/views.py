@@ -76,7 +76,9 @@ def view_for(table: RoundMachine | TableSession, terminal: str) -> dict[str, Any
         if hand is not None:
             view["to_act"] = {"seat": hand.seat, "hand": hand.index}
             if hand.seat == seat:
-                view["actions"] = sorted(str(a) for a in game.legal_actions())
+                view["actions"] = _affordable(
+                    game.legal_actions(), hand.wagers.get("blackjack", 0), view["credits"]
+                )
         if seat is not None and seat in game.pending_insurance:
             main = game.seats[seat].wagers.get("blackjack", 0)
             view["insurance"] = {
@@ -97,6 +99,16 @@ def view_for(table: RoundMachine | TableSession, terminal: str) -> dict[str, Any
             for result in machine.recent_results(terminal)[:RECENT_IN_VIEW]
         ]
     return view
+
+
+def _affordable(legal: Any, wager: int, credits: int) -> list[str]:
+    """The legal actions this terminal can pay for: a double down or a split stakes the
+    hand's wager again from the credits, so neither is offered when the credits fall short
+    (the table would refuse it with InsufficientCredits)."""
+    actions = sorted(str(a) for a in legal)
+    if credits < wager:
+        actions = [a for a in actions if a not in ("double", "split")]
+    return actions
 
 
 def _countdown(machine: RoundMachine | None, game: BlackjackRound | None) -> dict[str, Any] | None:

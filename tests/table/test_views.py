@@ -158,3 +158,39 @@ def test_session_view_and_recent_results() -> None:
     first = view["recent"][0]
     assert first["net"] == sum(s["paid"] - s["stake"] for s in first["settlements"])
     assert json.loads(json.dumps(view)) == view
+
+
+def test_a_double_or_split_the_credits_cannot_pay_for_is_not_offered() -> None:
+    """With credits below the hand's wager the engine still allows a double (and a split of a
+    pair), but the table would refuse it (InsufficientCredits): the view leaves them out; with
+    the credits to pay they are offered exactly as the engine allows."""
+    seen = {"short": 0, "paid": 0}
+    for seed in range(40):
+        shoes = SealedShoes(CONFIG, simulation_seeds(seed, CONFIG.table_id), KEY, "test-key")
+        session = TableSession(CONFIG, MemorySink(), shoes, {"T1": 1, "T2": 2})
+        session.open()
+        session.cash_in("T1", 1_000, "exactly one wager")
+        session.cash_in("T2", 100_000, "plenty")
+        session.start_round()
+        session.place_wagers("T1", {"blackjack": 1_000})
+        session.place_wagers("T2", {"blackjack": 1_000})
+        session.deal()
+        game = session.round
+        if game is not None and game.phase is Phase.INSURANCE:
+            for terminal in ("T1", "T2"):
+                session.decline_insurance(terminal)
+            game = session.round
+        while game is not None and game.to_act is not None and game.phase is Phase.PLAYING:
+            hand = game.to_act
+            terminal = f"T{hand.seat}"
+            legal = {str(a) for a in game.legal_actions()}
+            offered = set(view_for(session, terminal)["actions"])
+            if terminal == "T1":
+                assert offered == legal - {"double", "split"}
+                seen["short"] += bool(legal & {"double", "split"})
+            else:
+                assert offered == legal
+                seen["paid"] += bool(legal & {"double", "split"})
+            session.act(terminal, Action.STAND, hand.index)
+            game = session.round
+    assert seen["short"] and seen["paid"]  # both cases met over the seeds
