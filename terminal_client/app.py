@@ -1,6 +1,9 @@
 """The terminal application: a frame tick driven by the reactor (``task.LoopingCall``; no
 threads) that picks the screen from the model, routes intents to the top screen and redraws
-only when something changed.
+only when something changed. Cards dealt and the hole card turned are animated by the app's
+one :class:`~terminal_client.render.anim.CardAnimation`, which outlives the screens (the deal
+starts on the betting screen and lands on the play screen); while cards move every frame is
+drawn, once they rest nothing is.
 
 Entry point: :class:`TerminalApp`; the command line is :mod:`terminal_client.cli`.
 """
@@ -21,7 +24,9 @@ from terminal_client.input import Intent as InputIntent
 from terminal_client.model import IntentKind, TerminalModel
 from terminal_client.model.totals import hand_total
 from terminal_client.render import Layout
+from terminal_client.render.anim import CardAnimation
 from terminal_client.screens import IntentSender, ScreenStack, screen_for
+from terminal_client.screens.scene import SceneScreen
 
 #: ``poll(hit_test, tracker, window_size) -> intents`` (default: the pygame event queue).
 Poll = Callable[[HitTest, PressTracker, tuple[int, int]], list[InputIntent]]
@@ -64,6 +69,7 @@ class TerminalApp:
         self.fps = fps
         self.stack = ScreenStack()
         self.tracker = PressTracker()
+        self.cards = CardAnimation()
         self.draws = 0
         self.dirty = True
         self.running = False
@@ -76,6 +82,7 @@ class TerminalApp:
         self._layout: Layout | None = None
         self._seen: tuple[Any, ...] | None = None
         self._loop: task.LoopingCall | None = None
+        self._decision_was_due = False
 
     # Running --------------------------------------------------------------------------------
 
@@ -121,10 +128,20 @@ class TerminalApp:
         if self._model_changed():
             self.dirty = True
         wanted = screen_for(self.model)
+        decision = self._decision_due()
         if type(self.stack.base) is not wanted:
-            self.stack.reset(wanted(self.model, self.client))
+            screen = wanted(self.model, self.client)
+            if isinstance(screen, SceneScreen) and isinstance(self.stack.base, SceneScreen):
+                self.stack.replace_base(screen)  # the rules or recall stay open
+            else:
+                self.stack.reset(screen)
             self.tracker.clear()
             self.dirty = True
+        if decision and not self._decision_was_due and self.stack.drop_overlays():
+            # The player's decision is due: show the buttons, not an overlay over them.
+            self.tracker.clear()
+            self.dirty = True
+        self._decision_was_due = decision
         for intent in self._poll(partial(self.stack.hit_test, layout), self.tracker, layout.size):
             if isinstance(intent, Quit):
                 self.stop()
@@ -141,10 +158,35 @@ class TerminalApp:
             self.dirty = True
         if self.stack.update(now):
             self.dirty = True
+        self.cards.update(self.model, now)
+        if self._cards_moved():
+            self.dirty = True
         if self.dirty:
             self.draw(layout)
         if self._after_draw is not None:
             self._after_draw(self.model, self._surface_provider())
+
+    def _decision_due(self) -> bool:
+        """This terminal must decide now: its turn, or an insurance offer to answer."""
+        return self.model.my_turn or self.model.insurance is not None
+
+    def _cards_moved(self) -> bool:
+        """Hand the cards in motion to the screens that draw the scene; True when what one
+        of them draws changed (a frame at the same time as the last, as under a stopped
+        clock, changes nothing and is not redrawn)."""
+        frame = self.cards.frame()
+        shown = frame if frame.moving else None
+        changed = False
+        for screen in self.stack.screens:
+            if not isinstance(screen, SceneScreen):
+                continue
+            old = screen.cards
+            if (old is None) != (shown is None) or (
+                old is not None and shown is not None and old.motions != shown.motions
+            ):
+                changed = True
+            screen.cards = shown
+        return changed
 
     def draw(self, layout: Layout) -> None:
         surface = self._surface_provider()

@@ -415,6 +415,26 @@ def bench_log_command(as_json: bool, quick: bool, directory: Path | None) -> Non
     click.echo(f"recall_list_ms       {figures['recall_list_ms']:.2f}   (target < 100)")
 
 
+@bench.command("terminal")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option("--quick", is_flag=True, help="Fewer repetitions (a rough figure in seconds).")
+def bench_terminal_command(as_json: bool, quick: bool) -> None:
+    """Terminal frame time while cards animate, idle CPU and start to attract, at 1920x1080.
+
+    Each against its peer in the same run: a full-window blit, the same app redrawing every
+    frame, and a bare pygame window start-up. Runs headless (SDL dummy drivers).
+    """
+    from tools.bench_terminal import TerminalBenchSizes, bench_terminal, format_bench_terminal
+
+    sizes = TerminalBenchSizes.quick() if quick else TerminalBenchSizes()
+    progress = None if as_json or not sys.stderr.isatty() else _progress_to_stderr
+    figures = bench_terminal(sizes, progress=progress)
+    if as_json:
+        click.echo(json.dumps(figures))
+    else:
+        click.echo(format_bench_terminal(figures))
+
+
 def _register_subgroups() -> None:
     """Command groups that live in their own modules."""
     from game_server.cli import serve_command

@@ -22,6 +22,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Final
 
+from terminal_client.model.documents import Recall, Rules, parse_recall, parse_rules
 from terminal_client.model.view import (
     Countdown,
     Hand,
@@ -93,6 +94,22 @@ class Intent:
         return cls(kind, request_id, MappingProxyType(dict(arguments)))
 
 
+class Document(StrEnum):
+    """What a terminal asks the server for on demand (not pushed with every view)."""
+
+    RULES = "rules"
+    RECALL = "recall"
+
+
+@dataclass(frozen=True)
+class DocumentState:
+    """A document's last copy, whether a request for it is out, and why the last one failed."""
+
+    value: Rules | Recall | None = None
+    waiting: bool = False
+    error: str | None = None
+
+
 @dataclass(frozen=True)
 class ErrorNotice:
     """A refusal to show: the server's code and sentence. ``serial`` grows with each one,
@@ -113,6 +130,7 @@ class TerminalModel:
         self._pending: dict[str, Intent] = {}
         self._error: ErrorNotice | None = None
         self._errors = 0
+        self._documents: dict[Document, DocumentState] = {d: DocumentState() for d in Document}
 
     # ----------------------------------------------------------------------------------------
     # Changes (only from what the server said or the connection did)
@@ -152,6 +170,37 @@ class TerminalModel:
         self._pending[intent.request_id] = intent
         self._error = None
         return True
+
+    def apply_document_requested(self, which: Document) -> bool:
+        """A request for ``which`` is about to be sent; False (nothing recorded) when one is
+        already out or the terminal is not connected."""
+        state = self._documents[which]
+        if self._connection.state is not ConnectionState.CONNECTED or state.waiting:
+            return False
+        self._documents[which] = DocumentState(state.value, waiting=True)
+        return True
+
+    def apply_document(self, which: Document, data: Any) -> None:
+        """The server answered a request for ``which``. A document of another version puts
+        the terminal in :attr:`ConnectionState.NEEDS_UPDATE`; a malformed one keeps the last
+        good copy and records why."""
+        state = self._documents[which]
+        try:
+            value: Rules | Recall = (
+                parse_rules(data) if which is Document.RULES else parse_recall(data)
+            )
+        except ViewVersionError as exc:
+            self._documents[which] = DocumentState(state.value, error=str(exc))
+            self._needs_update(str(exc))
+            return
+        except MalformedView as exc:
+            self._documents[which] = DocumentState(state.value, error=str(exc))
+            return
+        self._documents[which] = DocumentState(value)
+
+    def apply_document_error(self, which: Document, message: str) -> None:
+        """The server refused a request for ``which`` (or the connection dropped first)."""
+        self._documents[which] = DocumentState(self._documents[which].value, error=message)
 
     def apply_connection(self, state: ConnectionState, message: str = "") -> None:
         """The connection changed. Once the terminal needs an update it stays so."""
@@ -196,6 +245,22 @@ class TerminalModel:
     def is_waiting(self, kind: IntentKind) -> bool:
         """True while an intent of ``kind`` awaits its answer (the button shows waiting)."""
         return any(intent.kind is kind for intent in self._pending.values())
+
+    def document(self, which: Document) -> DocumentState:
+        """The last copy of ``which`` (rules, recall), and whether a request is out."""
+        return self._documents[which]
+
+    @property
+    def rules(self) -> Rules | None:
+        """The game rules and paytables as the server last sent them."""
+        value = self._documents[Document.RULES].value
+        return value if isinstance(value, Rules) else None
+
+    @property
+    def recall(self) -> Recall | None:
+        """This terminal's last games as the server last sent them."""
+        value = self._documents[Document.RECALL].value
+        return value if isinstance(value, Recall) else None
 
     @property
     def last_error(self) -> ErrorNotice | None:

@@ -39,6 +39,8 @@ from shared.protocol import (
     PROTOCOL_VERSION,
     Act,
     AnswerInsurance,
+    GetRecall,
+    GetRules,
     Hello,
     PlaceWagers,
     RequestCashOut,
@@ -46,7 +48,7 @@ from shared.protocol import (
     VersionMismatch,
     ViewUpdate,
 )
-from terminal_client.model import ConnectionState, Intent, IntentKind, TerminalModel
+from terminal_client.model import ConnectionState, Document, Intent, IntentKind, TerminalModel
 
 log = Logger()
 
@@ -59,6 +61,12 @@ _COMMANDS: Final[Mapping[IntentKind, type[amp.Command]]] = {
     IntentKind.ACT: Act,
     IntentKind.INSURANCE: AnswerInsurance,
     IntentKind.CASH_OUT: RequestCashOut,
+}
+
+#: The command that fetches each on-demand document, and its answer's key.
+_DOCUMENTS: Final[Mapping[Document, tuple[type[amp.Command], str]]] = {
+    Document.RULES: (GetRules, "rules"),
+    Document.RECALL: (GetRecall, "recall"),
 }
 
 #: How a refused TLS handshake ends a connection: OpenSSL refused a certificate (ours, or
@@ -202,6 +210,37 @@ class TerminalClient:
     def cash_out(self) -> Intent | None:
         """Ask for a cash out of all credits."""
         return self._intend(IntentKind.CASH_OUT)
+
+    def request_rules(self) -> bool:
+        """Ask for the rules and paytables (the rules screen); False when not sent."""
+        return self._request(Document.RULES)
+
+    def request_recall(self) -> bool:
+        """Ask for this terminal's last games (the recall screen); False when not sent."""
+        return self._request(Document.RECALL)
+
+    def _request(self, which: Document) -> bool:
+        protocol = self._protocol
+        if protocol is None or not self.model.apply_document_requested(which):
+            return False
+        command, key = _DOCUMENTS[which]
+        asking: Deferred[Any] = protocol.callRemote(command)  # type: ignore[no-untyped-call]
+        asking.addCallbacks(
+            lambda answer: self.model.apply_document(which, answer[key]),
+            lambda failure: self._document_refused(which, failure),
+        )
+        return True
+
+    def _document_refused(self, which: Document, failure: Failure) -> None:
+        if _is(failure, error.ConnectionClosed, amp.ProtocolSwitched):
+            message = "the connection to the table server was lost; try again"
+        elif type(failure.value) in DOMAIN_ERRORS:
+            message = str(failure.value)
+        else:
+            log.failure("{which} request failed", failure, which=which)
+            message = f"the table server could not answer: {failure.value}"
+        self.model.apply_document_error(which, message)
+        self._check_version()
 
     def _intend(self, kind: IntentKind, **arguments: Any) -> Intent | None:
         intent = Intent.make(kind, self._new_request_id(), **arguments)

@@ -6,16 +6,19 @@ view and the layout and changes nothing else (Tuxemon ``state.py``: draw never c
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pygame
 
 from shared.money import format_money
+from terminal_client.render.anim import CardMotion
 from terminal_client.render.draw import (
     CREAM,
     GOLD,
     draw_button,
     draw_card,
+    draw_card_turning,
     draw_chip,
     draw_countdown_ring,
     draw_felt,
@@ -58,21 +61,52 @@ class TableView:
     felt_lines: tuple[str, ...] = ("BLACKJACK PAYS 3 TO 2", "Dealer stands on all 17s")
 
 
+def hand_rects(area: pygame.Rect, count: int, card_h: int) -> tuple[pygame.Rect, ...]:
+    """Where :func:`draw_hand` puts each of ``count`` cards in ``area`` (left to right)."""
+    if count <= 0:
+        return ()
+    card_w = int(card_h / CARD_ASPECT)
+    step = min(int(card_w * 0.62), (area.width - card_w) // max(1, count - 1) or card_w)
+    total_w = card_w + step * (count - 1)
+    left = area.centerx - total_w // 2
+    return tuple(pygame.Rect(left + i * step, area.top, card_w, card_h) for i in range(count))
+
+
 def draw_hand(
-    surface: pygame.Surface, area: pygame.Rect, cards: tuple[str | None, ...], card_h: int
+    surface: pygame.Surface,
+    area: pygame.Rect,
+    cards: tuple[str | None, ...],
+    card_h: int,
+    *,
+    motions: Sequence[CardMotion] | None = None,
+    shoe: tuple[int, int] | None = None,
 ) -> pygame.Rect:
     """Cards fanned left to right, centred in ``area``, overlapping when space is short;
-    returns the area the cards cover."""
-    if not cards:
+    returns the area the cards cover.
+
+    With ``motions`` (one :class:`~terminal_client.render.anim.CardMotion` per card) a card
+    in flight is drawn on its way from ``shoe`` (a point; default the top right of
+    ``area``) to its place, a card still in the shoe is not drawn and a turning card is
+    drawn narrowed (:func:`~terminal_client.render.draw.draw_card_turning`).
+    """
+    rects = hand_rects(area, len(cards), card_h)
+    if not rects:
         return pygame.Rect(area.centerx, area.top, 0, card_h)
-    card_w = int(card_h / CARD_ASPECT)
-    step = min(int(card_w * 0.62), (area.width - card_w) // max(1, len(cards) - 1) or card_w)
-    total_w = card_w + step * (len(cards) - 1)
-    left = area.centerx - total_w // 2
-    top = area.top
-    for i, card in enumerate(cards):
-        draw_card(surface, pygame.Rect(left + i * step, top, card_w, card_h), card)
-    return pygame.Rect(left, top, total_w, card_h)
+    start = shoe if shoe is not None else area.topright
+    for i, (card, rect) in enumerate(zip(cards, rects, strict=True)):
+        motion = motions[i] if motions is not None and i < len(motions) else None
+        if motion is None or motion.landed:
+            draw_card(surface, rect, card)
+        elif motion.flight is None:
+            continue
+        elif motion.flip is not None:
+            draw_card_turning(surface, rect, card, motion.flip)
+        else:
+            t = motion.flight
+            x = round(start[0] - rect.width / 2 + (rect.x - start[0] + rect.width / 2) * t)
+            y = round(start[1] - rect.height / 2 + (rect.y - start[1] + rect.height / 2) * t)
+            draw_card(surface, pygame.Rect(x, y, rect.width, rect.height), card)
+    return rects[0].union(rects[-1])
 
 
 def _panel(surface: pygame.Surface, rect: pygame.Rect, alpha: int = 120) -> None:

@@ -7,11 +7,15 @@ Entry points: :func:`screen_for`, :class:`ScreenStack`; the app is
 
 from terminal_client.screens.base import Handled, IntentSender, Screen, ScreenStack
 from terminal_client.screens.choose import screen_for
+from terminal_client.screens.credits import CashOutScreen
+from terminal_client.screens.overlay import PagedOverlay, menu_buttons
+from terminal_client.screens.recall import RecallScreen
 from terminal_client.screens.rules import RulesScreen
 from terminal_client.screens.status import (
     AttractScreen,
     ConnectionLostScreen,
     NeedsUpdateScreen,
+    OutOfServiceScreen,
     RefusedScreen,
 )
 from terminal_client.screens.table import (
@@ -25,11 +29,15 @@ from terminal_client.screens.table import (
 __all__ = [
     "AttractScreen",
     "BettingScreen",
+    "CashOutScreen",
     "ConnectionLostScreen",
     "Handled",
     "IntentSender",
     "NeedsUpdateScreen",
+    "OutOfServiceScreen",
+    "PagedOverlay",
     "PlayScreen",
+    "RecallScreen",
     "RefusedScreen",
     "ResultsScreen",
     "RulesScreen",
@@ -37,5 +45,6 @@ __all__ = [
     "ScreenStack",
     "betting_open",
     "enabled_actions",
+    "menu_buttons",
     "screen_for",
 ]

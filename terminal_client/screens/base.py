@@ -29,6 +29,10 @@ class IntentSender(Protocol):
 
     def cash_out(self) -> Any: ...
 
+    def request_rules(self) -> bool: ...
+
+    def request_recall(self) -> bool: ...
+
 
 @dataclass(frozen=True)
 class Handled:
@@ -111,6 +115,23 @@ class ScreenStack:
         while self._screens:
             self.pop()
         self.push(screen)
+
+    def replace_base(self, screen: Screen) -> None:
+        """Put ``screen`` at the bottom in place of the base, keeping the overlays above."""
+        if not self._screens:
+            self.push(screen)
+            return
+        self._screens[0].exit()
+        self._screens[0] = screen
+        screen.enter()
+
+    def drop_overlays(self) -> bool:
+        """Pop every screen above the base; True when there was one."""
+        dropped = False
+        while len(self._screens) > 1:
+            self.pop()
+            dropped = True
+        return dropped
 
     def update(self, now: float) -> bool:
         changed = False

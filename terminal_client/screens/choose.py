@@ -9,6 +9,7 @@ from terminal_client.screens.status import (
     AttractScreen,
     ConnectionLostScreen,
     NeedsUpdateScreen,
+    OutOfServiceScreen,
     RefusedScreen,
 )
 from terminal_client.screens.table import BettingScreen, PlayScreen, ResultsScreen, betting_open
@@ -24,6 +25,8 @@ def screen_for(model: TerminalModel) -> type[Screen]:
     view = model.view
     if state is not ConnectionState.CONNECTED or view is None:
         return ConnectionLostScreen
+    if view.state == "out-of-service":
+        return OutOfServiceScreen
     if view.state not in (None, "open"):
         return AttractScreen
     if betting_open(model):

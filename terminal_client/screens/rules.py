@@ -1,8 +1,10 @@
-"""The rules overlay (58 Pa. Code 633b.5(c)(2)): the game's rules in plain words, the
-countdown's effect as the server states it, and the wagers and limits the server offers.
+"""The game rules icon's screen (58 Pa. Code 633b.5(c)(2)): "Blackjack pays 3 to 2, dealer
+stands on all soft 17s, insurance pays 2 to 1" and what each countdown does when a player does
+not act, then one page per wager with its limits and its paytable.
 
-The view carries no paytables, so side-wager paytables are not shown (the terminal shows
-only what the server sends; it keeps no copy of the rules).
+The terminal keeps no copy of the rules: opening the screen asks the server (``GetRules``),
+which builds them from the config in force; until the answer comes the screen says so, and
+if the server cannot answer it says why.
 """
 
 from __future__ import annotations
@@ -10,84 +12,83 @@ from __future__ import annotations
 import pygame
 
 from shared.money import format_money
-from terminal_client.input import Intent, Key, Tap
+from terminal_client.model import Document, Rules, TerminalModel
 from terminal_client.render import Layout
-from terminal_client.render.draw import CREAM, GOLD, draw_text
-from terminal_client.screens.base import Handled, Screen
-from terminal_client.screens.scene import centre_panel, draw_buttons, panel, wager_name
-from terminal_client.widgets import Button
+from terminal_client.render.draw import GOLD, draw_text
+from terminal_client.screens.base import IntentSender
+from terminal_client.screens.overlay import PagedOverlay, draw_lines, status_text
 
+#: What 633b.5(c)(2) requires the rules icon to say, shown even before the server answers.
 MAIN_RULES: tuple[str, ...] = (
     "Blackjack pays 3 to 2",
     "Dealer stands on all soft 17s",
     "Insurance pays 2 to 1",
 )
 
+_COUNTDOWN_NAMES = {"betting": "Betting", "insurance": "Insurance", "decision": "Each decision"}
 
-class RulesScreen(Screen):
-    """An overlay over the table; CLOSE (or the back key) returns to it."""
 
-    opaque = False
+class RulesScreen(PagedOverlay):
+    """Page 1: the game's rules and countdowns; then a page per wager with its paytable."""
 
-    def lines(self) -> list[str]:
-        model = self.model
-        lines = list(MAIN_RULES)
-        countdown = model.countdown
-        if countdown is not None and countdown.then:
-            lines.append(f"If the {countdown.kind} timer runs out: {countdown.then}")
-        else:
-            lines.append("If a timer runs out, the table acts as the timer shows")
-        for wager, limits in model.limits.items():
-            span = f"{format_money(limits.minimum)} to {format_money(limits.maximum)}"
-            lines.append(f"{wager_name(wager)}: {span}")
-        if any(w != "blackjack" for w in model.limits):
-            lines.append("Side wager paytables: ask an attendant")
-        return lines
+    def __init__(self, model: TerminalModel, client: IntentSender) -> None:
+        super().__init__(model, client)
+        client.request_rules()
 
-    def _box(self, layout: Layout) -> pygame.Rect:
-        return centre_panel(layout, 1100, 240 + 52 * len(self.lines()))
+    def title(self) -> str:
+        if self.page == 0:
+            return "GAME RULES"
+        rules = self.model.rules
+        assert rules is not None
+        wager = rules.wagers[self.page - 1]
+        return wager.title.upper()
 
-    def close_button(self, layout: Layout) -> Button:
-        box = self._box(layout)
-        w, h = round(240 * layout.scale), round(100 * layout.scale)
-        return Button("close", (box.centerx - w // 2, box.bottom - h - 20, w, h), "CLOSE")
+    def page_count(self) -> int:
+        rules = self.model.rules
+        return 1 if rules is None else 1 + len(rules.wagers)
 
-    def hit_test(self, layout: Layout, pos: tuple[int, int]) -> str | None:
-        button = self.close_button(layout)
-        return button.target_id if button.hit(pos) else None
+    def lines(self) -> list[tuple[str, str]]:
+        """The rows of the page shown: ``(text, right-aligned text)``."""
+        rules = self.model.rules
+        if self.page == 0 or rules is None:
+            return self._main_lines(rules)
+        wager = rules.wagers[self.page - 1]
+        limits = f"{format_money(wager.minimum)} to {format_money(wager.maximum)}"
+        rows = [(f"Wager {limits}", "")]
+        if wager.paytable:
+            rows.append((f"{wager.paytable} ({wager.section})", ""))
+        rows.append(("", ""))
+        rows += [(line.hand, line.pays) for line in wager.lines]
+        return rows
 
-    def handle(self, intent: Intent) -> Handled | None:
-        if (isinstance(intent, Tap) and intent.target_id == "button:close") or (
-            isinstance(intent, Key) and intent.name == "back"
-        ):
-            return Handled(pop=True)
-        return None
+    def _main_lines(self, rules: Rules | None) -> list[tuple[str, str]]:
+        if rules is None:
+            return [(line, "") for line in MAIN_RULES]
+        rows = [(line, "") for line in rules.lines]
+        rows.append(("", ""))
+        for countdown in rules.countdowns:
+            name = _COUNTDOWN_NAMES.get(countdown.kind, countdown.kind.capitalize())
+            rows.append(
+                (f"{name}: {countdown.seconds} s, then {countdown.then}", ""),
+            )
+        return rows
 
-    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
-        s = layout.scale
-        shade = pygame.Surface(layout.size, pygame.SRCALPHA)
-        shade.fill((0, 0, 0, 140))
-        surface.blit(shade, (0, 0))
-        box = self._box(layout)
-        panel(surface, box, 230)
-        draw_text(
-            surface,
-            "GAME RULES",
-            (box.centerx, box.top + round(20 * s)),
-            round(50 * s),
-            GOLD,
-            "midtop",
-            bold=True,
-        )
-        for i, line in enumerate(self.lines()):
-            y = box.top + round((100 + 52 * i) * s)
+    def draw_page(self, surface: pygame.Surface, layout: Layout, box: pygame.Rect) -> None:
+        draw_lines(surface, layout, box, self.lines(), size=30, pitch=46)
+        state = self.model.document(Document.RULES)
+        if state.value is None:
+            y = box.top + round(46 * 4 * layout.scale)
+            area = pygame.Rect(box.left, y, box.width, box.bottom - y)
+            if state.error:
+                status_text(surface, layout, area, f"Paytables unavailable: {state.error}")
+            else:
+                status_text(surface, layout, area, "Loading the paytables from the table ...")
+        elif self.page == 0 and self.page_count() > 1:
             draw_text(
                 surface,
-                line,
-                (box.centerx, y),
-                round(32 * s),
-                CREAM,
-                "midtop",
-                max_width=box.width - round(40 * s),
+                "NEXT: each wager's paytable",
+                box.midbottom,
+                round(28 * layout.scale),
+                GOLD,
+                "midbottom",
             )
-        draw_buttons(surface, (self.close_button(layout),))

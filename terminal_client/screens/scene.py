@@ -2,6 +2,8 @@
 place, a local countdown that ticks between the server's views, and wager names.
 
 Everything drawn here comes from the model (the server's last view); nothing here changes it.
+Cards move only in the :class:`~terminal_client.render.anim.CardFrame` a screen is given
+(:class:`SceneScreen`): :func:`draw_scene` without one draws every card in its place.
 """
 
 from __future__ import annotations
@@ -12,8 +14,11 @@ import pygame
 
 from shared.money import format_money
 from terminal_client.model import Countdown, Hand, TerminalModel, View
+from terminal_client.model.totals import hand_total
 from terminal_client.render import Layout, draw_button, draw_countdown_ring, draw_felt, draw_hand
+from terminal_client.render.anim import CardFrame, CardKey, CardMotion, dealer_key, seat_key
 from terminal_client.render.draw import CREAM, GOLD, draw_text
+from terminal_client.screens.base import Screen
 from terminal_client.widgets import Button
 
 #: The server's wager behind each betting circle of the layout.
@@ -35,15 +40,6 @@ def panel(surface: pygame.Surface, rect: pygame.Rect, alpha: int = 150) -> None:
     pygame.draw.rect(shade, (0, 0, 0, alpha), shade.get_rect(), border_radius=radius)
     surface.blit(shade, rect)
     pygame.draw.rect(surface, GOLD, rect, width=2, border_radius=radius)
-
-
-def rules_button(layout: Layout) -> Button:
-    """The "RULES" button: right of the message bar (landscape) or of the credits (portrait)."""
-    beside = layout.credits if layout.portrait else layout.message_bar
-    gap = round(12 * layout.scale)
-    width = round(190 * layout.scale)
-    rect = (beside.right + gap, beside.top, width, beside.height)
-    return Button("rules", rect, "RULES", True)
 
 
 def centre_panel(layout: Layout, width: int, height: int) -> pygame.Rect:
@@ -158,7 +154,42 @@ def draw_buttons(surface: pygame.Surface, buttons: Sequence[Button]) -> None:
         draw_button(surface, pygame.Rect(button.rect), button.label, button.enabled)
 
 
-def _draw_seats(surface: pygame.Surface, layout: Layout, view: View) -> None:
+class SceneScreen(Screen):
+    """A screen that draws the table scene: before each frame the app hands it the cards in
+    motion (:attr:`cards`, from the app's one
+    :class:`~terminal_client.render.anim.CardAnimation`), which its ``draw`` passes on to
+    :func:`draw_scene`. ``None`` (the default) draws every card in its place."""
+
+    cards: CardFrame | None = None
+
+
+def shoe_point(layout: Layout) -> tuple[int, int]:
+    """Where dealt cards start from: the shoe, at the top right of the dealer's area."""
+    dealer = layout.dealer
+    s = layout.scale
+    return dealer.right - round(30 * s), dealer.top + round(10 * s)
+
+
+def _motions(frame: CardFrame | None, keys: Sequence[CardKey]) -> tuple[CardMotion, ...] | None:
+    if frame is None or not frame.moving:
+        return None
+    return tuple(frame.motion(key) for key in keys)
+
+
+def _shown_total(
+    cards: Sequence[str | None], motions: Sequence[CardMotion] | None, total: str | None
+) -> str:
+    """The total of the cards that have landed face up (the whole ``total`` once all have):
+    a total never tells a card's value before the card is seen."""
+    if motions is None or all(m.landed for m in motions):
+        return total or ""
+    landed = [c for c, m in zip(cards, motions, strict=True) if m.landed and c is not None]
+    return hand_total(landed).text if landed else ""
+
+
+def _draw_seats(
+    surface: pygame.Surface, layout: Layout, view: View, frame: CardFrame | None = None
+) -> None:
     s = layout.scale
     seats = {seat.seat: seat for seat in view.seats}
     for number, area in enumerate(layout.seats, start=1):
@@ -184,9 +215,19 @@ def _draw_seats(surface: pygame.Surface, layout: Layout, view: View) -> None:
             continue
         hand = seat.hands[0]
         hand_area = area.inflate(-round(10 * s), 0).move(0, round(10 * s))
-        draw_hand(surface, hand_area, hand.cards, round(area.height * 0.5))
+        keys = [seat_key(number, hand.index, i) for i in range(len(hand.cards))]
+        motions = _motions(frame, keys)
+        draw_hand(
+            surface,
+            hand_area,
+            hand.cards,
+            round(area.height * 0.5),
+            motions=motions,
+            shoe=shoe_point(layout),
+        )
         stake = sum(seat.wagers.values())
-        info = " \u2022 ".join(t for t in (hand.total_text, format_money(stake)) if t)
+        total = _shown_total(hand.cards, motions, hand.total_text)
+        info = " \u2022 ".join(t for t in (total, format_money(stake)) if t)
         draw_text(
             surface,
             info,
@@ -199,7 +240,12 @@ def _draw_seats(surface: pygame.Surface, layout: Layout, view: View) -> None:
 
 
 def _draw_my_hands(
-    surface: pygame.Surface, layout: Layout, hands: Sequence[Hand], to_act: int | None
+    surface: pygame.Surface,
+    layout: Layout,
+    hands: Sequence[Hand],
+    to_act: int | None,
+    seat: int | None = None,
+    frame: CardFrame | None = None,
 ) -> None:
     if not hands:
         return
@@ -210,7 +256,11 @@ def _draw_my_hands(
         area = pygame.Rect(mine.left + i * width, mine.top, width, mine.height)
         card_h = mine.height - round(10 * s) if len(hands) == 1 else round(mine.height * 0.72)
         cards_area = area.inflate(-round(130 * s), 0) if len(hands) == 1 else area
-        covered = draw_hand(surface, cards_area, hand.cards, card_h)
+        keys = [seat_key(seat, hand.index, i) for i in range(len(hand.cards))]
+        motions = _motions(frame, keys)
+        covered = draw_hand(
+            surface, cards_area, hand.cards, card_h, motions=motions, shoe=shoe_point(layout)
+        )
         if hand.index == to_act and len(hands) > 1:
             pygame.draw.rect(
                 surface,
@@ -219,6 +269,9 @@ def _draw_my_hands(
                 4,
                 border_radius=round(10 * s),
             )
+        total = _shown_total(hand.cards, motions, hand.total_text)
+        if not total:
+            continue
         badge = pygame.Rect(0, 0, round(120 * s), round(56 * s))
         if len(hands) == 1:
             badge.midleft = (covered.right + round(20 * s), covered.centery)
@@ -227,7 +280,7 @@ def _draw_my_hands(
         panel(surface, badge, 190)
         draw_text(
             surface,
-            hand.total_text,
+            total,
             badge.center,
             round(32 * s),
             CREAM,
@@ -236,8 +289,19 @@ def _draw_my_hands(
         )
 
 
-def draw_scene(surface: pygame.Surface, layout: Layout, model: TerminalModel) -> None:
-    """The felt, the dealer (a hidden card as a back), the seats and this terminal's hands."""
+def draw_scene(
+    surface: pygame.Surface,
+    layout: Layout,
+    model: TerminalModel,
+    *,
+    cards: CardFrame | None = None,
+) -> None:
+    """The felt, the dealer (a hidden card as a back), the seats and this terminal's hands.
+
+    With ``cards`` the cards in it are drawn in motion (dealt from the shoe, the hole card
+    turning) and each total counts only the cards that have landed; without it (None) every
+    card is drawn in its place.
+    """
     s = layout.scale
     draw_felt(surface, layout.window)
     view = model.view
@@ -256,12 +320,20 @@ def draw_scene(surface: pygame.Surface, layout: Layout, model: TerminalModel) ->
         )
     if view is None:
         return
+    dealt = view.dealer.cards
+    motions = _motions(cards, [dealer_key(i) for i in range(len(dealt))])
     draw_hand(
-        surface, dealer.move(0, round(40 * s)), view.dealer.cards, round(dealer.height * 0.62)
+        surface,
+        dealer.move(0, round(40 * s)),
+        dealt,
+        round(dealer.height * 0.62),
+        motions=motions,
+        shoe=shoe_point(layout),
     )
-    if view.dealer.total_text:
-        draw_text(
-            surface, view.dealer.total_text, dealer.midbottom, round(28 * s), CREAM, "midbottom"
-        )
-    _draw_seats(surface, layout, view)
-    _draw_my_hands(surface, layout, model.my_hands, model.hand_to_act)
+    total = _shown_total(dealt, motions, view.dealer.total_text)
+    if total:
+        draw_text(surface, total, dealer.midbottom, round(28 * s), CREAM, "midbottom")
+    _draw_seats(surface, layout, view, cards)
+    mine = model.my_seat
+    seat = None if mine is None else mine.seat
+    _draw_my_hands(surface, layout, model.my_hands, model.hand_to_act, seat, cards)

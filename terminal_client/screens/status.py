@@ -108,6 +108,18 @@ class RefusedScreen(Screen):
         )
 
 
+class OutOfServiceScreen(Screen):
+    """The operator took the table out of service (``SetTableState``): no play, the
+    player's credits are safe and shown as the server holds them."""
+
+    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
+        credits = self.model.credits
+        lines = ["This table is out of service.", "An attendant has been called."]
+        if credits:
+            lines.append(f"Your credits of {format_money(credits)} are safe at the table.")
+        _lines(surface, layout, "OUT OF SERVICE", lines)
+
+
 class AttractScreen(Screen):
     """Idle with no credits (or the table is closed): invite play."""
 

@@ -14,11 +14,12 @@ from terminal_client.model import IntentKind, Settlement, TerminalModel
 from terminal_client.render import Layout, draw_chip
 from terminal_client.render.draw import CREAM, GOLD, draw_text
 from terminal_client.render.table import draw_bet_spot
-from terminal_client.screens.base import Handled, IntentSender, Screen
-from terminal_client.screens.rules import RulesScreen
+from terminal_client.screens.base import Handled, IntentSender
+from terminal_client.screens.overlay import menu_buttons, menu_hit, menu_tap
 from terminal_client.screens.scene import (
     SPOT_WAGERS,
     LocalCountdown,
+    SceneScreen,
     centre_panel,
     draw_buttons,
     draw_countdown,
@@ -26,7 +27,6 @@ from terminal_client.screens.scene import (
     draw_message,
     draw_scene,
     panel,
-    rules_button,
     wager_name,
 )
 from terminal_client.widgets import BetSpot, Button, ChipTray, hit_test
@@ -78,12 +78,6 @@ def _rect_box(rect: pygame.Rect) -> tuple[int, int, int, int]:
     return (rect.x, rect.y, rect.width, rect.height)
 
 
-def _rules_tap(intent: Intent, model: TerminalModel, client: IntentSender) -> Handled | None:
-    if isinstance(intent, Tap) and intent.target_id == "button:rules":
-        return Handled(push=RulesScreen(model, client))
-    return None
-
-
 def _placed(model: TerminalModel) -> dict[str, int]:
     seat = model.my_seat
     return {} if seat is None else dict(seat.wagers)
@@ -93,7 +87,7 @@ def _spot_amounts(wagers: dict[str, int]) -> dict[str, int]:
     return {spot: wagers.get(wager, 0) for spot, wager in SPOT_WAGERS.items()}
 
 
-class BettingScreen(Screen):
+class BettingScreen(SceneScreen):
     """Chips from the server's configuration; a tap on a betting circle adds the selected
     chip to a bet held here until DEAL sends it as one PlaceWagers."""
 
@@ -141,8 +135,8 @@ class BettingScreen(Screen):
         return ChipTray(_rect_box(layout.chip_tray_rect), self.model.chips, self._chip())
 
     def hit_test(self, layout: Layout, pos: tuple[int, int]) -> str | None:
-        if rules_button(layout).hit(pos):
-            return "button:rules"
+        if (menu := menu_hit(layout, self.model, pos)) is not None:
+            return menu
         return hit_test(pos, self.buttons(layout), self.spots(layout), self.tray(layout))
 
     # Changes --------------------------------------------------------------------------------
@@ -151,8 +145,8 @@ class BettingScreen(Screen):
         return self.countdown.update(self.model, now)
 
     def handle(self, intent: Intent) -> Handled | None:
-        if (rules := _rules_tap(intent, self.model, self.client)) is not None:
-            return rules
+        if (menu := menu_tap(intent, self.model, self.client)) is not None:
+            return menu
         target = intent.target_id if isinstance(intent, Tap) else None
         if isinstance(intent, Key) and intent.name == "confirm":
             target = "button:deal"
@@ -211,7 +205,7 @@ class BettingScreen(Screen):
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         s = layout.scale
-        draw_scene(surface, layout, self.model)
+        draw_scene(surface, layout, self.model, cards=self.cards)
         for spot in self.spots(layout):
             draw_bet_spot(surface, spot, s)
             limits = self.model.limits[SPOT_WAGERS[spot.id]]
@@ -252,13 +246,13 @@ class BettingScreen(Screen):
                 )
             draw_chip(surface, slot.center, slot.cents, radius)
         draw_buttons(surface, self.buttons(layout))
-        draw_buttons(surface, (rules_button(layout),))
+        draw_buttons(surface, menu_buttons(layout, self.model))
         draw_credits(surface, layout, self.model.credits, "CREDITS")
         draw_message(surface, layout, self.message())
         draw_countdown(surface, layout, self.model.countdown, self.countdown)
 
 
-class PlayScreen(Screen):
+class PlayScreen(SceneScreen):
     """The round in play: cards, totals, the server's legal actions as buttons on this
     terminal's turn, the insurance offer, and the countdown with what it does at zero."""
 
@@ -288,16 +282,16 @@ class PlayScreen(Screen):
         return layout.buttons(enabled_actions(self.model))
 
     def hit_test(self, layout: Layout, pos: tuple[int, int]) -> str | None:
-        if rules_button(layout).hit(pos):
-            return "button:rules"
+        if (menu := menu_hit(layout, self.model, pos)) is not None:
+            return menu
         return hit_test(pos, self.buttons(layout))
 
     def update(self, now: float) -> bool:
         return self.countdown.update(self.model, now)
 
     def handle(self, intent: Intent) -> Handled | None:
-        if (rules := _rules_tap(intent, self.model, self.client)) is not None:
-            return rules
+        if (menu := menu_tap(intent, self.model, self.client)) is not None:
+            return menu
         if isinstance(intent, Tap) and intent.target_id.startswith("button:"):
             name = intent.target_id.removeprefix("button:")
         elif isinstance(intent, Key):
@@ -335,12 +329,12 @@ class PlayScreen(Screen):
         return "Please wait \u2022 " + model.phase_name
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
-        draw_scene(surface, layout, self.model)
+        draw_scene(surface, layout, self.model, cards=self.cards)
         for spot in layout.bet_spots(_spot_amounts(_placed(self.model))):
             if spot.amount:
                 draw_bet_spot(surface, spot, layout.scale)
         draw_buttons(surface, self.buttons(layout))
-        draw_buttons(surface, (rules_button(layout),))
+        draw_buttons(surface, menu_buttons(layout, self.model))
         draw_credits(surface, layout, self.model.credits, "CREDITS")
         draw_message(surface, layout, self.message())
         draw_countdown(surface, layout, self.model.countdown, self.countdown)
@@ -357,7 +351,7 @@ def settlement_line(settlement: Settlement, hands: int) -> tuple[str, str, str]:
     return what, outcome, f"paid {format_money(settlement.paid)}"
 
 
-class ResultsScreen(Screen):
+class ResultsScreen(SceneScreen):
     """Each wager of this terminal won, lost or pushed and what it paid (model.results)."""
 
     def __init__(self, model: TerminalModel, client: IntentSender) -> None:
@@ -368,14 +362,20 @@ class ResultsScreen(Screen):
         return self.countdown.update(self.model, now)
 
     def hit_test(self, layout: Layout, pos: tuple[int, int]) -> str | None:
-        return "button:rules" if rules_button(layout).hit(pos) else None
+        return menu_hit(layout, self.model, pos)
 
     def handle(self, intent: Intent) -> Handled | None:
-        return _rules_tap(intent, self.model, self.client)
+        return menu_tap(intent, self.model, self.client)
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         s = layout.scale
-        draw_scene(surface, layout, self.model)
+        draw_scene(surface, layout, self.model, cards=self.cards)
+        if self.cards is not None:
+            # The dealer's last cards are still landing: the outcome waits for them.
+            draw_buttons(surface, menu_buttons(layout, self.model))
+            draw_credits(surface, layout, self.model.credits, "CREDITS")
+            draw_countdown(surface, layout, self.model.countdown, self.countdown)
+            return
         results = self.model.results
         rows = max(1, len(results))
         box = centre_panel(layout, 1000, 150 + 56 * rows)
@@ -423,7 +423,7 @@ class ResultsScreen(Screen):
             draw_text(
                 surface, paid, (box.right - round(30 * s), y), round(30 * s), CREAM, "topright"
             )
-        draw_buttons(surface, (rules_button(layout),))
+        draw_buttons(surface, menu_buttons(layout, self.model))
         draw_credits(surface, layout, self.model.credits, "CREDITS")
         draw_message(surface, layout, "RESULTS")
         draw_countdown(surface, layout, self.model.countdown, self.countdown)

@@ -52,6 +52,62 @@ _VIEW: dict[str, Any] = {
 }
 
 
+def sample_game(round_id: int = 7, **changes: Any) -> dict[str, Any]:
+    """One recalled game as ``GetRecall`` sends it (game_server.recall.terminal.game_of):
+    a split of eights, one hand won and one lost, Lucky Aces lost."""
+    game: dict[str, Any] = {
+        "table": "BJ-1",
+        "round": round_id,
+        "status": "complete",
+        "start": "2026-11-29T15:00:00.000000Z",
+        "end": "2026-11-29T15:01:00.000000Z",
+        "seat": 1,
+        "credits_start": 100_000,
+        "credits_end": 100_500,
+        "wagered": 1_100,
+        "paid": 1_600,
+        "wagers": {"blackjack": 1_000, "lucky_aces": 100},
+        "hands": [{"hand": 0, "cards": ["8S", "TD"]}, {"hand": 1, "cards": ["8H", "9C"]}],
+        "dealer": {"cards": ["6D", "KS", "4C"], "total": 20},
+        "decisions": [
+            "seat 1 splits, by the player",
+            "seat 1 hand 1 stands, by the player",
+            "seat 1 hand 2 stands, by the countdown (no action in time)",
+        ],
+        "results": [
+            {
+                "wager": "lucky_aces",
+                "title": "Lucky Aces",
+                "hand": 0,
+                "stake": 100,
+                "paid": 0,
+                "outcome": "lost",
+                "line": "No Ace",
+            },
+            {
+                "wager": "blackjack",
+                "title": "Blackjack",
+                "hand": 0,
+                "stake": 500,
+                "paid": 0,
+                "outcome": "lost",
+                "line": "Lose",
+            },
+            {
+                "wager": "blackjack",
+                "title": "Blackjack",
+                "hand": 1,
+                "stake": 500,
+                "paid": 1_000,
+                "outcome": "won",
+                "line": "Win",
+            },
+        ],
+    }
+    game.update(copy.deepcopy(changes))
+    return game
+
+
 def sample_view(**changes: Any) -> dict[str, Any]:
     """A complete view as the server sends it (betting, no round yet), with ``changes``."""
     view = copy.deepcopy(_VIEW)
@@ -146,10 +202,23 @@ class MemoryTable:
         self.clock = task.Clock()
         self.identity = identity
         self.identities: dict[TerminalProtocol, Identity] = {}
-        self.factory = TableServerFactory(self.machine, floor, self.clock, self._identify)
+        #: What ``GetRecall`` answers (set to an exception to have it raise that).
+        self.recall: dict[str, Any] | Exception = {
+            "v": 1,
+            "terminal": identity.id,
+            "games": [sample_game(8 - i) for i in range(3)],
+        }
+        self.factory = TableServerFactory(
+            self.machine, floor, self.clock, self._identify, recall=self._recall
+        )
         self.connects = 0
         self.pumps: list[iosim.IOPump] = []
         self.refuse_next: Exception | None = None
+
+    def _recall(self, terminal: str) -> dict[str, Any]:
+        if isinstance(self.recall, Exception):
+            raise self.recall
+        return self.recall
 
     def _identify(self, transport: Any) -> Identity:
         return self.identities[transport.protocol]

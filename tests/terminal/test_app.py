@@ -168,3 +168,28 @@ def test_the_command_reports_unreadable_tls_files(tmp_path: Path) -> None:
     result = CliRunner().invoke(terminal, args)
     assert result.exit_code == 1
     assert "malformed" in result.output
+
+
+def test_an_overlay_stays_open_as_the_round_moves_on_until_a_decision_is_due(
+    app: TerminalApp,
+) -> None:
+    """The recall overlay opened while betting stays when the round is dealt to another
+    seat's turn (the table screen under it changes); when this terminal must decide, the
+    overlay closes so the buttons and the countdown show."""
+    from terminal_client.screens import RecallScreen
+
+    app.run_headless(1)
+    assert isinstance(app.stack.base, BettingScreen)
+    app.stack.push(RecallScreen(app.model, app.client))
+    others_turn = playing_view(to_act={"seat": 3, "hand": 0}, actions=[])
+    app.model.apply_view(others_turn)
+    app.run_headless(1)
+    assert isinstance(app.stack.base, PlayScreen)
+    assert isinstance(app.stack.top, RecallScreen)
+    app.model.apply_view(playing_view())  # this terminal's turn
+    app.run_headless(1)
+    assert app.stack.top is app.stack.base
+    assert isinstance(app.stack.base, PlayScreen)
+    app.stack.push(RecallScreen(app.model, app.client))  # opened again during its turn
+    app.run_headless(2)
+    assert isinstance(app.stack.top, RecallScreen)  # the player chose to look: it stays

@@ -24,6 +24,7 @@ from terminal_client.screens import (  # noqa: E402
     ConnectionLostScreen,
     Handled,
     NeedsUpdateScreen,
+    OutOfServiceScreen,
     PlayScreen,
     RefusedScreen,
     ResultsScreen,
@@ -129,6 +130,21 @@ def render(screen: Screen, tmp_path: Path, name: str, size: tuple[int, int] = SI
     return surface
 
 
+def render_stack(
+    stack: ScreenStack, tmp_path: Path, name: str, size: tuple[int, int] = SIZE
+) -> Any:
+    """Draw the whole stack (an overlay over its table screen) to ``name``.png."""
+    stack.update(0.0)
+    surface = pygame.Surface(size)
+    stack.draw(surface, Layout.for_window(size))
+    pygame.image.save(surface, str(tmp_path / f"{name}.png"))
+    if PNG_DIR:
+        pygame.image.save(surface, str(Path(PNG_DIR) / f"{name}.png"))
+    colours = {surface.get_at((x, y))[:3] for x in range(0, size[0], 40) for y in (60, 360, 660)}
+    assert len(colours) > 8, f"{name} looks blank"
+    return surface
+
+
 # --------------------------------------------------------------------------------------------
 # Which screen
 
@@ -147,7 +163,7 @@ def test_screen_for_follows_the_model(client: TerminalClient) -> None:
     model.apply_view(sample_view(credits=0))
     assert screen_for(model) is AttractScreen
     model.apply_view(sample_view(state="out-of-service"))
-    assert screen_for(model) is AttractScreen
+    assert screen_for(model) is OutOfServiceScreen
     model.apply_connection(ConnectionState.LOST, "connection lost")
     assert screen_for(model) is ConnectionLostScreen
     model.apply_connection(ConnectionState.CERTIFICATE_REFUSED, "refused")
@@ -236,24 +252,32 @@ def test_status_screens_render(
     render(screen_type(client.model, client), tmp_path, name)
 
 
-def test_rules_overlay_renders(client: TerminalClient, tmp_path: Path) -> None:
-    """The rules overlay draws over the play screen and names what the countdown does."""
+def test_rules_overlay_renders(client: TerminalClient, table: MemoryTable, tmp_path: Path) -> None:
+    """The rules overlay asks the server for the rules: the 633b.5(c)(2) statements, what
+    each countdown does, then a page per wager with its paytable as the server sent it."""
     client.model.apply_view(with_lucky_aces(playing_view()))
     stack = ScreenStack()
     stack.push(PlayScreen(client.model, client))
     assert stack.handle(Tap("button:rules"))
     rules = stack.top
     assert isinstance(rules, RulesScreen)
-    lines = rules.lines()
+    loading = render_stack(stack, tmp_path, "rules-loading")
+    assert rules.page_count() == 1  # nothing from the server yet
+    table.flush()
+    assert ("rules", "T1") in table.machine.calls
+    lines = [text for text, _ in rules.lines()]
     assert "Blackjack pays 3 to 2" in lines and "Insurance pays 2 to 1" in lines
-    assert "If the decision timer runs out: stand" in lines
-    assert "Side wager paytables: ask an attendant" in lines
-    surface = pygame.Surface(SIZE)
-    stack.update(0.0)
-    stack.draw(surface, Layout.for_window(SIZE))
-    pygame.image.save(surface, str(tmp_path / "rules.png"))
-    if PNG_DIR:
-        pygame.image.save(surface, str(Path(PNG_DIR) / "rules.png"))
+    assert "Dealer stands on all soft 17s" in lines
+    assert any(line.startswith("Each decision:") and "stands" in line for line in lines)
+    assert rules.page_count() == 3  # the game, Blackjack's own pays, Lucky Aces
+    surface = render_stack(stack, tmp_path, "rules")
+    assert surface.get_view("2").raw != loading.get_view("2").raw
+    assert stack.handle(Tap("button:next")) and stack.handle(Tap("button:next"))
+    assert rules.title() == "LUCKY ACES"
+    rows = rules.lines()
+    assert ("4 Aces", "500 to 1") in rows  # 633b.8 Paytable A, as the example config selects
+    render_stack(stack, tmp_path, "rules-paytable")
+    assert not stack.handle(Tap("button:next"))  # the last page
     assert stack.handle(Key("back"))
     assert isinstance(stack.top, PlayScreen)
 

@@ -1,0 +1,198 @@
+"""The two documents a terminal asks the server for on demand: the game rules with every offered
+wager's paytable (``GetRules``; 58 Pa. Code 633b.5(c)(2)), and game recall of this terminal's
+current game and the 9 before it (``GetRecall``).
+
+Both are read into frozen dataclasses by :func:`parse_rules` and :func:`parse_recall`; a
+document of another version raises :class:`~terminal_client.model.view.ViewVersionError`, a
+malformed one :class:`~terminal_client.model.view.MalformedView` (the screens then say so
+rather than guess). Money is integer cents; a face-down card is ``None``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from shared.errors import ETGError
+from terminal_client.model.view import MalformedView, ViewVersionError
+
+RULES_VERSION: Final = 1
+RECALL_VERSION: Final = 1
+
+
+@dataclass(frozen=True)
+class PaytableLine:
+    hand: str
+    pays: str
+
+
+@dataclass(frozen=True)
+class WagerRules:
+    """One wager as the rules screen shows it: its limits and its paytable."""
+
+    wager: str
+    title: str
+    section: str
+    minimum: int
+    maximum: int
+    paytable: str | None
+    lines: tuple[PaytableLine, ...]
+
+
+@dataclass(frozen=True)
+class CountdownRule:
+    """What a countdown does when it runs out."""
+
+    kind: str
+    seconds: int
+    then: str
+
+
+@dataclass(frozen=True)
+class Rules:
+    table: str
+    game: str
+    lines: tuple[str, ...]
+    countdowns: tuple[CountdownRule, ...]
+    wagers: tuple[WagerRules, ...]
+
+
+@dataclass(frozen=True)
+class RecalledResult:
+    wager: str
+    title: str
+    hand: int
+    stake: int
+    paid: int
+    outcome: str
+    line: str
+
+
+@dataclass(frozen=True)
+class RecalledGame:
+    """One of this terminal's past games, as the log holds it."""
+
+    table: str
+    round: int
+    status: str
+    start: str
+    end: str
+    seat: int
+    credits_start: int | None
+    credits_end: int | None
+    wagered: int
+    paid: int
+    wagers: tuple[tuple[str, int], ...]
+    hands: tuple[tuple[str, ...], ...]
+    dealer_cards: tuple[str | None, ...]
+    dealer_total: int | None
+    decisions: tuple[str, ...]
+    results: tuple[RecalledResult, ...]
+
+
+@dataclass(frozen=True)
+class Recall:
+    terminal: str
+    games: tuple[RecalledGame, ...]
+
+
+def _check(data: Any, version: int, what: str) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise MalformedView(f"the server sent {what} that is not a JSON object")
+    if data.get("v") != version:
+        raise ViewVersionError(
+            f"the server sent {what} of version {data.get('v')!r}, this terminal reads "
+            f"version {version}: this terminal needs an update"
+        )
+    return data
+
+
+def _int(value: Any) -> int:
+    if type(value) is not int:
+        raise TypeError(f"expected an integer, got {value!r}")
+    return value
+
+
+def _opt_int(value: Any) -> int | None:
+    return None if value is None else _int(value)
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"expected text, got {value!r}")
+    return value
+
+
+def parse_rules(data: Any) -> Rules:
+    """Read a ``GetRules`` answer (see the module docstring)."""
+    doc = _check(data, RULES_VERSION, "rules")
+    try:
+        return Rules(
+            table=_text(doc["table"]),
+            game=_text(doc["game"]),
+            lines=tuple(_text(line) for line in doc["lines"]),
+            countdowns=tuple(
+                CountdownRule(_text(c["for"]), _int(c["seconds"]), _text(c["then"]))
+                for c in doc["countdowns"]
+            ),
+            wagers=tuple(
+                WagerRules(
+                    wager=_text(w["wager"]),
+                    title=_text(w["title"]),
+                    section=_text(w["section"]),
+                    minimum=_int(w["min"]),
+                    maximum=_int(w["max"]),
+                    paytable=None if w["paytable"] is None else _text(w["paytable"]),
+                    lines=tuple(
+                        PaytableLine(_text(line["hand"]), _text(line["pays"]))
+                        for line in w["lines"]
+                    ),
+                )
+                for w in doc["wagers"]
+            ),
+        )
+    except (KeyError, TypeError, ValueError, AttributeError, ETGError) as exc:
+        raise MalformedView(f"the server sent rules this terminal cannot read: {exc!r}") from None
+
+
+def _game(g: dict[str, Any]) -> RecalledGame:
+    return RecalledGame(
+        table=_text(g["table"]),
+        round=_int(g["round"]),
+        status=_text(g["status"]),
+        start=_text(g["start"]),
+        end=_text(g["end"]),
+        seat=_int(g["seat"]),
+        credits_start=_opt_int(g["credits_start"]),
+        credits_end=_opt_int(g["credits_end"]),
+        wagered=_int(g["wagered"]),
+        paid=_int(g["paid"]),
+        wagers=tuple((_text(k), _int(v)) for k, v in dict(g["wagers"]).items()),
+        hands=tuple(tuple(_text(c) for c in h["cards"]) for h in g["hands"]),
+        dealer_cards=tuple(None if c is None else _text(c) for c in g["dealer"]["cards"]),
+        dealer_total=_opt_int(g["dealer"]["total"]),
+        decisions=tuple(_text(d) for d in g["decisions"]),
+        results=tuple(
+            RecalledResult(
+                wager=_text(r["wager"]),
+                title=_text(r["title"]),
+                hand=_int(r["hand"]),
+                stake=_int(r["stake"]),
+                paid=_int(r["paid"]),
+                outcome=_text(r["outcome"]),
+                line=_text(r["line"]),
+            )
+            for r in g["results"]
+        ),
+    )
+
+
+def parse_recall(data: Any) -> Recall:
+    """Read a ``GetRecall`` answer (see the module docstring)."""
+    doc = _check(data, RECALL_VERSION, "game recall")
+    try:
+        return Recall(_text(doc["terminal"]), tuple(_game(g) for g in doc["games"]))
+    except (KeyError, TypeError, ValueError, AttributeError, ETGError) as exc:
+        raise MalformedView(
+            f"the server sent game recall this terminal cannot read: {exc!r}"
+        ) from None

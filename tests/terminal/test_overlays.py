@@ -1,0 +1,254 @@
+"""The overlays the menu opens (terminal_client.screens.overlay): game recall of this terminal's
+current game and the 9 before it, credits and the cash-out request, and the out-of-service
+screen. Each asks the real server factory (in memory) and is drawn to a PNG."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pygame = pytest.importorskip("pygame")
+
+from client_helpers import MemoryTable, playing_view, sample_game, sample_view  # noqa: E402
+from test_screens import render_stack  # noqa: E402
+
+from game_server.table.api import TableState  # noqa: E402
+from terminal_client.input import Key, Tap  # noqa: E402
+from terminal_client.model import ConnectionState, Document, TerminalModel  # noqa: E402
+from terminal_client.net import TerminalClient  # noqa: E402
+from terminal_client.render import Layout  # noqa: E402
+from terminal_client.screens import (  # noqa: E402
+    BettingScreen,
+    CashOutScreen,
+    OutOfServiceScreen,
+    PlayScreen,
+    RecallScreen,
+    ScreenStack,
+    menu_buttons,
+    screen_for,
+)
+from terminal_client.screens.overlay import cash_out_allowed  # noqa: E402
+
+SIZE = (1280, 720)
+pytestmark = pytest.mark.usefixtures("headless")
+
+
+@pytest.fixture
+def client(table: MemoryTable) -> TerminalClient:
+    client = TerminalClient(table, TerminalModel(), table.clock)
+    client.start()
+    table.flush()
+    assert client.model.connection.state is ConnectionState.CONNECTED
+    return client
+
+
+def _stack(client: TerminalClient, base: Any = BettingScreen) -> ScreenStack:
+    stack = ScreenStack()
+    stack.push(base(client.model, client))
+    return stack
+
+
+# -- the menu --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (1080, 1920)])
+def test_menu_buttons_are_finger_sized_inside_the_window_and_clear_of_the_table(
+    client: TerminalClient, size: tuple[int, int]
+) -> None:
+    layout = Layout.for_window(size)
+    buttons = menu_buttons(layout, client.model)
+    assert [b.id for b in buttons] == ["rules", "recall", "cashout"]
+    window = layout.window
+    for button in buttons:
+        rect = pygame.Rect(button.rect)
+        assert window.contains(rect)
+        assert min(rect.size) >= round(96 * layout.scale) - 1  # MIN_TOUCH_DESIGN
+        for name, other in layout.named_rects().items():
+            if name in ("credits",):
+                continue
+            assert not rect.colliderect(other), f"{button.id} overlaps {name} at {size}"
+    rects = [pygame.Rect(b.rect) for b in buttons]
+    assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1 :])
+
+
+def test_cash_out_is_offered_only_with_credits_and_no_wager_in_play(
+    client: TerminalClient,
+) -> None:
+    model = client.model
+    assert cash_out_allowed(model)  # betting, 1,000.00 credits, no wager
+    model.apply_view(playing_view())  # a wager in play
+    assert not cash_out_allowed(model)
+    stack = _stack(client, PlayScreen)
+    assert not stack.handle(Tap("button:cashout"))
+    model.apply_view(sample_view(credits=0))
+    assert not cash_out_allowed(model)
+
+
+# -- recall ----------------------------------------------------------------------------------
+
+
+def test_recall_shows_the_servers_games_newest_first_page_by_page(
+    client: TerminalClient, table: MemoryTable, tmp_path: Path
+) -> None:
+    stack = _stack(client)
+    assert stack.handle(Tap("button:recall"))
+    recall = stack.top
+    assert isinstance(recall, RecallScreen)
+    assert client.model.document(Document.RECALL).waiting
+    render_stack(stack, tmp_path, "recall-loading")
+    table.flush()
+    state = client.model.document(Document.RECALL)
+    assert not state.waiting and state.error is None
+    assert recall.page_count() == 3
+    game = recall.games()[0]
+    assert game.round == 8
+    summary = dict(recall.summary(game))
+    assert summary["Credits at start"] == "$1,000.00"
+    assert summary["Credits at end"] == "$1,005.00"
+    assert summary["Wagered on Lucky Aces"] == "$1.00"
+    results = recall.results(game)
+    assert results[-1] == ("Blackjack hand 2: WON (Win)", "paid $10.00")
+    render_stack(stack, tmp_path, "recall")
+    assert stack.handle(Tap("button:next"))
+    assert recall.title() == "GAME RECALL: 2 GAMES AGO"
+    assert recall.games()[recall.page].round == 7
+    assert stack.handle(Tap("button:next"))
+    assert not stack.handle(Tap("button:next"))  # 3 games: no fourth page
+    assert stack.handle(Tap("button:previous"))
+    assert stack.handle(Key("back"))
+    assert isinstance(stack.top, BettingScreen)
+
+
+def test_recall_of_a_game_in_progress_hides_the_hole_card(
+    client: TerminalClient, table: MemoryTable, tmp_path: Path
+) -> None:
+    current = sample_game(
+        9,
+        status="interrupted",
+        credits_end=None,
+        dealer={"cards": ["AS", None], "total": None},
+        hands=[{"hand": 0, "cards": ["9S", "7D"]}],
+        decisions=[],
+        results=[],
+    )
+    table.recall = {"v": 1, "terminal": "T1", "games": [current, sample_game(8)]}
+    stack = _stack(client)
+    stack.handle(Tap("button:recall"))
+    table.flush()
+    recall = stack.top
+    assert isinstance(recall, RecallScreen)
+    assert recall.title() == "GAME RECALL: CURRENT GAME"
+    game = recall.games()[0]
+    assert game.dealer_cards == ("AS", None)
+    assert dict(recall.summary(game))["Credits at end"] == "--"
+    render_stack(stack, tmp_path, "recall-current")
+
+
+def test_recall_says_why_when_the_server_cannot_answer(
+    client: TerminalClient, table: MemoryTable, tmp_path: Path
+) -> None:
+    from shared.protocol import TableUnavailable
+
+    table.recall = TableUnavailable("game recall could not read the event log: disk I/O error")
+    stack = _stack(client)
+    stack.handle(Tap("button:recall"))
+    table.flush()
+    state = client.model.document(Document.RECALL)
+    assert state.error is not None and "disk I/O error" in state.error
+    assert client.model.recall is None
+    render_stack(stack, tmp_path, "recall-error")
+
+
+def test_a_recall_of_another_version_means_the_terminal_needs_an_update(
+    client: TerminalClient, table: MemoryTable
+) -> None:
+    table.recall = {"v": 2, "terminal": "T1", "games": []}
+    client.request_recall()
+    table.flush()
+    assert client.model.needs_update
+
+
+def test_a_malformed_recall_keeps_the_last_good_one(
+    client: TerminalClient, table: MemoryTable
+) -> None:
+    client.request_recall()
+    table.flush()
+    good = client.model.recall
+    assert good is not None
+    table.recall = {"v": 1, "terminal": "T1", "games": [{"round": "eight"}]}
+    client.request_recall()
+    table.flush()
+    assert client.model.recall is good
+    error = client.model.document(Document.RECALL).error
+    assert error is not None and "cannot read" in error
+
+
+def test_one_recall_request_at_a_time_and_none_offline(
+    client: TerminalClient, table: MemoryTable
+) -> None:
+    assert client.request_recall()
+    assert not client.request_recall()  # one is out
+    table.flush()
+    client.model.apply_connection(ConnectionState.LOST, "lost")
+    assert not client.model.apply_document_requested(Document.RECALL)
+
+
+# -- cash out --------------------------------------------------------------------------------
+
+
+def test_cash_out_asks_first_then_sends_one_request_and_shows_the_servers_balance(
+    client: TerminalClient, table: MemoryTable, tmp_path: Path
+) -> None:
+    table.machine.wallets["T1"] = 100_000
+    stack = _stack(client)
+    assert stack.handle(Tap("button:cashout"))
+    screen = stack.top
+    assert isinstance(screen, CashOutScreen)
+    assert screen.lines() == ["Credits $1,000.00", "Cash out all $1,000.00?"]
+    render_stack(stack, tmp_path, "cashout-confirm")
+    assert not [c for c in table.machine.calls if c[0] == "cash_out"]  # nothing sent yet
+    assert stack.handle(Tap("button:confirm"))
+    assert not stack.handle(Tap("button:confirm"))  # a second tap sends nothing
+    assert screen.lines() == ["Cashing out $1,000.00 ..."]
+    table.machine.credits = 0  # the server's next view holds no credits
+    table.flush()
+    cash_outs = [c for c in table.machine.calls if c[0] == "cash_out"]
+    assert len(cash_outs) == 1 and cash_outs[0][1:3] == ("T1", None)
+    assert screen.lines()[0] == "Cashed out $1,000.00."
+    assert screen.lines()[-1] == "Credits now $0.00"
+    render_stack(stack, tmp_path, "cashout-done")
+    assert stack.handle(Tap("button:close"))
+    assert isinstance(stack.top, BettingScreen)
+
+
+def test_a_refused_cash_out_shows_the_servers_reason(
+    client: TerminalClient, table: MemoryTable
+) -> None:
+    from game_server.table.session import TableError
+
+    table.machine.error = TableError("T1 has wagers in play; cash out after the round")
+    stack = _stack(client)
+    stack.handle(Tap("button:cashout"))
+    stack.handle(Tap("button:confirm"))
+    table.flush()
+    screen = stack.top
+    assert isinstance(screen, CashOutScreen)
+    lines = screen.lines()
+    assert lines[0] == "The cash out was not made:"
+    assert "wagers in play" in lines[1]
+    assert lines[2] == "Credits $1,000.00"  # the server's balance, unchanged
+
+
+# -- out of service --------------------------------------------------------------------------
+
+
+def test_out_of_service_shows_the_credits_safe(
+    client: TerminalClient, table: MemoryTable, tmp_path: Path
+) -> None:
+    client.model.apply_view(sample_view(state=str(TableState.OUT_OF_SERVICE)))
+    assert screen_for(client.model) is OutOfServiceScreen
+    stack = ScreenStack()
+    stack.push(OutOfServiceScreen(client.model, client))
+    render_stack(stack, tmp_path, "out-of-service")
