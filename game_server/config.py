@@ -510,7 +510,8 @@ def _suggest(word: str, choices: Iterable[str]) -> str:
 
 
 def _cite(wager: SideWager, limit: str) -> str:
-    return wager.section + _WAGER_SUBSECTIONS.get((wager.name, limit), "")
+    paragraph = wager.cites.get(limit) or _WAGER_SUBSECTIONS.get((wager.name, limit), "")
+    return wager.section + paragraph
 
 
 def _known(value: _T | None) -> _T:

@@ -134,9 +134,34 @@ class SideWagerContext(NamedTuple):
 Evaluate = Callable[[SideWagerContext, Paytable], PaytableLine | None]
 
 
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One option of a wager that the Rules Submission chooses (633b.6 the chosen suit,
+    633b.9(h) the alternate procedure, 633b.13(i) the cash bonus, ...).
+
+    Attributes:
+        choices: The values allowed (text, whole numbers or booleans).
+        default: The value when the Rules Submission does not say.
+        cite: The paragraph that offers the option, e.g. ``"(h)"``.
+        text: One line for the Rules Submission's reader.
+    """
+
+    choices: tuple[str | int | bool, ...]
+    default: str | int | bool
+    cite: str
+    text: str
+
+
 @dataclass(frozen=True)
 class SideWager:
-    """The declaration of one side wager."""
+    """The declaration of one side wager.
+
+    ``cites`` names the paragraph of :attr:`section` behind each limit, so an error can cite
+    it: keys ``"paytables"``, ``"table_types"``, ``"allowed_decks"``, ``"fixed_amounts"``,
+    ``"max_multiple_of_main"``, ``"requires"``, ``"meters"``. ``options`` are what the
+    Rules Submission chooses for this wager; ``deck_paytables`` (633b.11(j)) fixes the
+    paytable by the number of decks, so the Rules Submission cannot choose another.
+    """
 
     name: str
     title: str
@@ -149,6 +174,9 @@ class SideWager:
     allowed_decks: frozenset[int] | None = None
     fixed_amounts: tuple[int, ...] = ()
     max_multiple_of_main: int | None = None
+    cites: Mapping[str, str] = field(default_factory=dict)
+    options: Mapping[str, OptionSpec] = field(default_factory=dict)
+    deck_paytables: Mapping[int, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
