@@ -440,6 +440,7 @@ def _register_subgroups() -> None:
     from game_server.cli import serve_command
     from terminal_client.cli import terminal
     from tools.loadtest import loadtest
+    from tools.math_cli import math_command
     from tools.recall_cli import recall
     from tools.rng_lab import rng
     from tools.verify_cli import verify
@@ -447,6 +448,7 @@ def _register_subgroups() -> None:
     main.add_command(serve_command)
     main.add_command(terminal)
     main.add_command(loadtest)
+    main.add_command(math_command)
     main.add_command(rng)
     main.add_command(recall)
     main.add_command(verify)

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from game_server.rules.wagers.base import (
     Moment,
+    Options,
     Paytable,
     PaytableLine,
     SideWager,
     SideWagerContext,
     TableType,
 )
+from game_server.rules.wagers.math import ordered_deals
 from shared.cards import DIAMONDS
 from shared.money import ToOne
 
@@ -83,6 +85,18 @@ def evaluate(ctx: SideWagerContext, paytable: Paytable) -> PaytableLine | None:
         return None  # no ace: the common case, decided without building the hand
     name = classify((player[0], player[1], dealer[0], dealer[1]))
     return None if name is None else paytable.line(name)
+
+
+def exact_counts(decks: int, paytable: Paytable, options: Options) -> dict[str | None, int]:
+    """Ordered deals of the player's two cards and the dealer's two cards, per line: the
+    line depends only on which cards are aces and their suits, so five classes suffice (any
+    other card: 48 per deck; the ace of each suit: 1 per deck)."""
+    representative = (0, 48, 49, 50, 51)  # 2C, then AC AD AH AS
+    counts: dict[str | None, int] = {}
+    for classes, weight in ordered_deals((48 * decks, decks, decks, decks, decks), 4):
+        line = classify(tuple(representative[c] for c in classes))
+        counts[line] = counts.get(line, 0) + weight
+    return counts
 
 
 LUCKY_ACES = SideWager(

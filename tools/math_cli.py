@@ -1,0 +1,93 @@
+"""``etg math WAGER --paytable P --decks D [--json]``: the exact math of a side wager.
+
+Every deal of the cards the wager looks at is counted exactly (see
+:mod:`game_server.rules.wagers.math`): per paytable line the number of combinations, the
+probability, the pay and its contribution to the return, and the house edge as a fraction
+of the wager. ``--all`` prints every paytable and deck count the regulation allows.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from game_server.rules.wagers import REGISTRY
+from game_server.rules.wagers.base import SideWager
+from game_server.rules.wagers.math import EXACT, WagerMath, wager_math
+
+#: Deck counts of the fully automated table (633a.2) when a wager does not restrict them.
+DECKS = (1, 2, 4, 6, 8)
+
+
+def _wager(name: str) -> SideWager:
+    wager = REGISTRY.get(name)
+    if wager is None:
+        known = ", ".join(sorted(EXACT))
+        raise click.BadParameter(f"no wager {name!r}; exact math is known for: {known}")
+    return wager
+
+
+def allowed(wager: SideWager) -> list[tuple[str, int]]:
+    """Every (paytable, decks) the regulation allows for ``wager``."""
+    decks = sorted(wager.allowed_decks) if wager.allowed_decks is not None else list(DECKS)
+    pairs = []
+    for d in decks:
+        if wager.deck_paytables is not None:
+            name = wager.deck_paytables.get(d)
+            if name is not None:
+                pairs.append((name, d))
+            continue
+        pairs.extend((name, d) for name in wager.paytables)
+    return pairs
+
+
+def format_math(result: WagerMath) -> list[str]:
+    """The report as lines of text."""
+    lines = [
+        f"{result.title} ({result.section}), {result.paytable}, {result.decks} decks",
+        f"counted: {result.total:,} {result.counted}",
+        f"{'line':<36} {'combinations':>18} {'probability':>12} {'pays':>22} {'return':>9}",
+    ]
+    for line in result.lines:
+        share = "meter" if line.contribution is None else f"{float(line.contribution):9.5f}"
+        lines.append(
+            f"{line.line:<36} {line.combinations:>18,} {float(line.probability):>12.8f} "
+            f"{line.pays:>22} {share:>9}"
+        )
+    lines.append(f"{'loses':<36} {result.losing:>18,} {result.losing / result.total:>12.8f}")
+    edge = f"house edge {float(result.house_edge) * 100:.4f}%"
+    if result.meter_lines:
+        edge += " (fixed lines only; the meter lines' return depends on the meter)"
+    lines.append(edge)
+    return lines
+
+
+@click.command("math")
+@click.argument("wager")
+@click.option("--paytable", help='The paytable as the regulation names it ("Paytable A").')
+@click.option("--decks", type=click.IntRange(1, 8), help="Decks in the shoe.")
+@click.option("--all", "every", is_flag=True, help="Every paytable and deck count allowed.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def math_command(
+    wager: str, paytable: str | None, decks: int | None, every: bool, as_json: bool
+) -> None:
+    """Exact house edge of WAGER, line by line (cards-only wagers)."""
+    side = _wager(wager)
+    if every:
+        pairs = allowed(side)
+    else:
+        if paytable is None or decks is None:
+            raise click.UsageError("give --paytable and --decks, or --all")
+        pairs = [(paytable, decks)]
+    results = [wager_math(side, name, d) for name, d in pairs]  # MathError: etg's exit 2
+    if as_json:
+        data: Any = [r.to_json() for r in results] if every else results[0].to_json()
+        click.echo(json.dumps(data, indent=2))
+        return
+    for i, result in enumerate(results):
+        if i:
+            click.echo("")
+        for line in format_math(result):
+            click.echo(line)
