@@ -177,6 +177,12 @@ class SideWager:
     cites: Mapping[str, str] = field(default_factory=dict)
     options: Mapping[str, OptionSpec] = field(default_factory=dict)
     deck_paytables: Mapping[int, str] | None = None
+    paytable_from_lines: Callable[[str, Mapping[str, str]], Paytable] | None = None
+    """Builds a paytable the Rules Submission states line by line, for a wager whose
+    paytable is not in the regulation (raises a RulesError naming what is wrong)."""
+    check_meter: Callable[[int, int, int], str | None] | None = None
+    """For a progressive wager whose meter the Rules Submission sets: ``(wager, initial,
+    reset)`` cents -> the problem citing the regulation, or None (633b.9(g))."""
 
 
 @dataclass(frozen=True, slots=True)
