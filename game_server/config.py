@@ -88,9 +88,16 @@ from game_server.rules.blackjack.rules import (
     CountdownDefault,
     DoubleOn,
 )
+from game_server.rules.errors import RulesError
 from game_server.rules.limits import WagerLimits
 from game_server.rules.wagers import REGISTRY
-from game_server.rules.wagers.base import SideWager, SideWagerOffer, TableType
+from game_server.rules.wagers.base import (
+    MeterSpec,
+    Paytable,
+    SideWager,
+    SideWagerOffer,
+    TableType,
+)
 from shared.codec import canonical_json
 from shared.errors import ETGError, MoneyError
 from shared.money import MeterShare, ToOne, format_money, parse_money, parse_pay
@@ -283,14 +290,7 @@ class TableConfig:
                 "countdown_default": rules.countdown_default.value,
             },
             "terminal": {"chip_denominations": list(self.chip_denominations)},
-            "wagers": {
-                offer.wager.name: {
-                    "paytable": offer.paytable.name,
-                    "min": offer.limits.minimum,
-                    "max": offer.limits.maximum,
-                }
-                for offer in rules.side_wagers
-            },
+            "wagers": {offer.wager.name: _offer_dict(offer) for offer in rules.side_wagers},
         }
 
     def config_hash(self) -> str:
@@ -507,6 +507,26 @@ def _options(values: Iterable[str]) -> str:
 def _suggest(word: str, choices: Iterable[str]) -> str:
     close = difflib.get_close_matches(word, list(choices), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _offer_dict(offer: SideWagerOffer) -> dict[str, object]:
+    """One offered wager as the Rules Submission states it (cents as integers): the
+    paytable (line by line when the Rules Submission gave it so), limits and options."""
+    entry: dict[str, object] = {
+        "paytable": offer.paytable.name,
+        "min": offer.limits.minimum,
+        "max": offer.limits.maximum,
+    }
+    published = offer.wager.paytables.get(offer.paytable.name)
+    if published is None or published.lines != offer.paytable.lines:
+        entry["lines"] = {line.name: str(line.pay) for line in offer.paytable.lines}
+    if published is not None and not published.meters and offer.paytable.meters:
+        meter = offer.paytable.meters[0]
+        entry["meter_seed"] = meter.seed
+        entry["meter_reseed"] = meter.reseed
+        entry["meter_increment"] = f"{meter.increment_bp // 100}.{meter.increment_bp % 100:02d}%"
+    entry.update(offer.options)
+    return entry
 
 
 def _cite(wager: SideWager, limit: str) -> str:
@@ -1058,11 +1078,35 @@ class _Builder:
             self.add(path, f"expected a table [{path}], got {_describe(entry)}")
             return None
         before = len(self.problems)
-        section = _Section(self.problems, path, entry, _WAGER_SCHEMA)
+        schema = dict(_WAGER_SCHEMA)
+        if wager.paytable_from_lines is not None:
+            schema["lines"] = '{ "Straight Flush" = "40 to 1", ... }'
+        for key, spec in wager.options.items():
+            schema[key] = _toml_value(spec.default)
+        stated_meters = _stated_meter_names(wager)
+        if stated_meters:
+            schema |= _METER_SCHEMA
+        schema["meter"] = '"floor:' + wager.name + '"'
+        section = _Section(self.problems, path, entry, schema)
 
-        paytable_name = section.text("paytable")
+        fixed_by_decks = None
+        if wager.deck_paytables is not None and decks is not None:
+            fixed_by_decks = wager.deck_paytables.get(decks)
+        paytable_name = section.typed("paytable", str, required=fixed_by_decks is None)
         paytable = None
-        if paytable_name is not None:
+        if fixed_by_decks is not None:
+            if paytable_name is not None and paytable_name != fixed_by_decks:
+                section.add(
+                    "paytable",
+                    f"{wager.title} on {decks} decks uses {fixed_by_decks}, not "
+                    f"{paytable_name!r}: the number of decks decides the paytable "
+                    f"({_cite(wager, 'deck_paytables')})",
+                )
+            else:
+                paytable = wager.paytables.get(fixed_by_decks)
+        elif paytable_name is not None and "lines" in entry:
+            paytable = self.stated_paytable(section, wager, paytable_name, entry["lines"])
+        elif paytable_name is not None:
             paytable = wager.paytables.get(paytable_name)
             if paytable is None:
                 section.add(
@@ -1071,6 +1115,7 @@ class _Builder:
                     f"{_suggest(paytable_name, wager.paytables)}; choose "
                     f"{_options(wager.paytables)} ({_cite(wager, 'paytables')})",
                 )
+        options = self.wager_options(section, wager)
         low = section.money("min")
         high = section.money("max")
 
@@ -1140,11 +1185,152 @@ class _Builder:
                 f"{format_money(main_max)}, so the wager could never be placed "
                 f"({wager.section})",
             )
+        if low in wager.fixed_amounts and high in wager.fixed_amounts and low != high:
+            section.add(
+                "max",
+                f"{wager.title} is one fixed amount at a table: min and max must be equal "
+                f"({_cite(wager, 'fixed_amounts')})",
+            )
+        amount_option = dict(options or ()).get("amount")
+        if isinstance(amount_option, int) and low is not None and low != amount_option:
+            section.add(
+                "min",
+                f"the {wager.title} wager offered is {format_money(amount_option)} (amount), so "
+                f"min and max are {format_money(amount_option)} ({_cite(wager, 'fixed_amounts')})",
+            )
+        if paytable is not None and stated_meters:
+            paytable = self.stated_meters(section, wager, paytable, stated_meters, low)
+        link = section.typed("meter", str, required=False)
+        if link is not None and not _METER_ID.fullmatch(link):
+            section.add("meter", f"{link!r} is not a meter id: letters, digits and : _ - only")
         if len(self.problems) > before or paytable is None or low is None or high is None:
             return None
-        if unit is None:
+        if unit is None or options is None:
             return None
-        return SideWagerOffer(wager, paytable, WagerLimits(low, high, unit))
+        if link is not None:
+            options = (*options, ("meter", link))
+        return SideWagerOffer(wager, paytable, WagerLimits(low, high, unit), options)
+
+    def stated_meters(
+        self,
+        section: _Section,
+        wager: SideWager,
+        paytable: Paytable,
+        names: tuple[str, ...],
+        wager_amount: int | None,
+    ) -> Paytable | None:
+        """The meters of a progressive wager whose rate and amounts the Rules Submission
+        sets (633b.9(g)): ``meter_seed``, ``meter_reseed`` and ``meter_increment``."""
+        seed = section.money("meter_seed")
+        reseed = section.money("meter_reseed")
+        rate = section.text("meter_increment")
+        increment = None
+        if rate is not None:
+            match = _PERCENT.fullmatch(rate.strip())
+            if match is None:
+                section.add("meter_increment", f'{rate!r} is not a percentage like "4.5%"')
+            else:
+                whole, _, frac = match.group(1).partition(".")
+                increment = int(whole) * 100 + int((frac + "00")[:2])
+                if not 0 < increment < 10_000:
+                    section.add("meter_increment", f"{rate} is not within 0% and 100%")
+                    increment = None
+        if seed is None or reseed is None or increment is None:
+            return None
+        if wager.check_meter is not None and wager_amount is not None:
+            problem = wager.check_meter(wager_amount, seed, reseed)
+            if problem is not None:
+                section.add("meter_seed", problem)
+                return None
+        if reseed > seed:
+            section.add("meter_reseed", "the reset amount cannot be above the initial amount")
+            return None
+        meters = tuple(MeterSpec(name, seed, reseed, increment) for name in names)
+        return replace(paytable, meters=meters)
+
+    def stated_paytable(
+        self, section: _Section, wager: SideWager, name: str, lines: object
+    ) -> Paytable | None:
+        """A paytable the Rules Submission states line by line (601a.2)."""
+        build = wager.paytable_from_lines
+        if build is None or not isinstance(lines, dict):
+            section.add("lines", f'expected a table of hand = "pay", got {_describe(lines)}')
+            return None
+        if name in wager.paytables:
+            section.add(
+                "paytable",
+                f"{name!r} names a published {wager.title} paytable; give the stated "
+                "paytable its own name",
+            )
+            return None
+        if not all(isinstance(v, str) for v in lines.values()):
+            section.add("lines", 'each line is hand = "pay", e.g. "Flush" = "5 to 1"')
+            return None
+        try:
+            return build(name, {str(k): str(v) for k, v in lines.items()})
+        except RulesError as exc:
+            section.add("lines", f"{exc} ({_cite(wager, 'paytables')})")
+            return None
+
+    def wager_options(
+        self, section: _Section, wager: SideWager
+    ) -> tuple[tuple[str, str | int | bool], ...] | None:
+        """The wager's options, each one of its choices (the default when not given)."""
+        chosen: list[tuple[str, str | int | bool]] = []
+        ok = True
+        for key, spec in sorted(wager.options.items()):
+            value = section.data.get(key, spec.default)
+            if (
+                type(value) not in (str, int, bool)
+                or value not in spec.choices
+                or (type(value) is not type(spec.default))
+            ):
+                choices = ", ".join(_toml_value(c) for c in spec.choices)
+                section.add(
+                    key,
+                    f"{_toml_value(value) if type(value) in (str, int, bool) else _describe(value)}"
+                    f" is not a choice; {spec.text}: choose {choices} "
+                    f"({wager.section}{spec.cite})",
+                )
+                ok = False
+                continue
+            chosen.append((key, value))
+        return tuple(chosen) if ok else None
+
+
+_METER_SCHEMA: Final = {
+    "meter_seed": '"2000.00"',
+    "meter_reseed": '"2000.00"',
+    "meter_increment": '"4%"',
+}
+#: The keys of a wager's table that hold money (cents in the logged form).
+_MONEY_KEYS: Final = ("min", "max", "meter_seed", "meter_reseed")
+_METER_ID: Final = re.compile(r"[A-Za-z0-9:_-]{1,64}")
+_PERCENT: Final = re.compile(r"(\d{1,2}(?:\.\d{1,2})?)\s*%")
+
+
+def _stated_meter_names(wager: SideWager) -> tuple[str, ...]:
+    """The meters a wager's paytables pay from but do not specify (the Rules Submission
+    sets them, 633b.9(g)), in the order first named."""
+    names: list[str] = []
+    for paytable in wager.paytables.values():
+        if paytable.meters:
+            return ()
+        for line in paytable.lines:
+            if isinstance(line.pay, MeterShare):
+                name = line.pay.meter or wager.title
+                if name not in names:
+                    names.append(name)
+    return tuple(names)
+
+
+def _toml_value(value: object) -> str:
+    """A value as the TOML file writes it: ``true``, ``500``, ``"B1"``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return f'"{value}"'
 
 
 def _as_mapping(value: object) -> Mapping[str, object]:
@@ -1176,7 +1362,7 @@ def config_from_dict(data: Mapping[str, Any], source: str = "<logged config>") -
     if "chip_denominations" in terminal:
         terminal["chip_denominations"] = [dollars(c) for c in terminal["chip_denominations"]]
     wagers = {
-        name: {k: (v if k == "paytable" else dollars(v)) for k, v in dict(w).items()}
+        name: {k: (dollars(v) if k in _MONEY_KEYS else v) for k, v in dict(w).items()}
         for name, w in dict(data.get("wagers", {})).items()
     }
     rebuilt: dict[str, object] = {

@@ -306,7 +306,9 @@ def test_side_wager_fixed_amounts(monkeypatch: pytest.MonkeyPatch) -> None:
     problem = only_problem(text)
     assert problem.startswith("wagers.fake.max: Fake is a fixed-amount wager of '$1.00' or '$5.00'")
     assert "not $100.00" in problem and "(58 Pa. Code 633b.98)" in problem
-    assert parse_config(edit(text, "wagers.fake.max", '"5.00"'))
+    both = edit(text, "wagers.fake.max", '"5.00"')
+    assert "one fixed amount at a table: min and max must be equal" in only_problem(both)
+    assert parse_config(edit(both, "wagers.fake.min", '"5.00"'))
 
 
 def test_side_wager_required_wager_must_be_offered(monkeypatch: pytest.MonkeyPatch) -> None:

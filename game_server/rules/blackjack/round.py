@@ -222,6 +222,7 @@ class BlackjackRound:
         self._hole_position = -1
         self._side_wagers: dict[Moment, list[tuple[Seat, str, int, SideWagerOffer]]] = {
             Moment.AFTER_DEAL: [],
+            Moment.AFTER_PEEK: [],
             Moment.AFTER_HOLE_CARD: [],
             Moment.AFTER_ROUND: [],
         }
@@ -300,7 +301,7 @@ class BlackjackRound:
                 and name not in placed
             ):
                 continue
-            self._verify_wager(seat, name, amount, placed, main)
+            self._verify_wager(seat, name, amount, placed, main, wagers)
 
     def _quick_accept(self, seat: int, wagers: Mapping[str, int]) -> bool:
         """True when the wagers of a seat with none yet are plainly within their limits (the
@@ -325,7 +326,13 @@ class BlackjackRound:
         return True
 
     def _verify_wager(
-        self, seat: int, name: str, amount: int, placed: Mapping[str, int], main: int | None
+        self,
+        seat: int,
+        name: str,
+        amount: int,
+        placed: Mapping[str, int],
+        main: int | None,
+        wagers: Mapping[str, int] = _NO_WAGERS,
     ) -> None:
         """The full check of one wager, raising the error that explains a refusal."""
         if name in placed:
@@ -339,15 +346,30 @@ class BlackjackRound:
         offer = self.rules.offers.get(name)
         if offer is None:
             raise WagerNotOffered(f"this table does not offer a {name!r} wager")
-        self._verify_side_wager(offer, amount, main)
+        self._verify_side_wager(offer, amount, main, placed, wagers)
 
-    def _verify_side_wager(self, offer: SideWagerOffer, amount: int, main: int | None) -> None:
+    def _verify_side_wager(
+        self,
+        offer: SideWagerOffer,
+        amount: int,
+        main: int | None,
+        placed: Mapping[str, int] = _NO_WAGERS,
+        placing: Mapping[str, int] = _NO_WAGERS,
+    ) -> None:
         wager = offer.wager
         if BLACKJACK in wager.requires and main is None:
             raise WagerNotOffered(
                 f"a {wager.title} wager needs a Blackjack wager on the same seat first "
                 f"({wager.section})"
             )
+        for required in wager.requires:
+            if required != BLACKJACK and required not in placed and required not in placing:
+                needed = self.rules.offers.get(required)
+                title = needed.wager.title if needed is not None else required
+                raise WagerNotOffered(
+                    f"a {wager.title} wager needs a {title} wager on the same seat "
+                    f"({wager.section}{wager.cites.get('requires', '')})"
+                )
         if wager.fixed_amounts and amount not in wager.fixed_amounts:
             allowed = ", ".join(format_money(a) for a in wager.fixed_amounts)
             raise BetOutOfLimits(
@@ -553,10 +575,12 @@ class BlackjackRound:
         up = BJ_VALUE[self.dealer[0]]
         if up not in (1, 10):
             self.dealer_blackjack = False
+            self._settle_side_wagers(Moment.AFTER_PEEK)
         elif self.rules.dealer_peeks:
             blackjack = is_blackjack(self.dealer)
             self._out.append(DealerPeeked(blackjack))
             self.dealer_blackjack = blackjack
+            self._settle_side_wagers(Moment.AFTER_PEEK)
             if blackjack:
                 self._reveal_hole()
                 self._settle_against_dealer_blackjack()
@@ -886,6 +910,7 @@ class BlackjackRound:
         hole = self.dealer[1]
         self._out.append(_new(HoleCardRevealed, (hole, self._hole_position)))
         self.dealer_blackjack = is_blackjack(self.dealer)
+        self._settle_side_wagers(Moment.AFTER_PEEK)  # no peek: Blackjack is known only now
         self._settle_side_wagers(Moment.AFTER_HOLE_CARD)
 
     def _dealer_turn(self) -> None:
@@ -1037,6 +1062,7 @@ class BlackjackRound:
             else:
                 assert not isinstance(pay, MeterShare)
                 self._settle_seat(seat.number, name, stake, pay.total_return(stake), WON, line.name)
+        due.clear()  # each wager settles once (AFTER_PEEK has two places it may happen)
 
 
 def replay(rules: BlackjackRules, events: Sequence[Any]) -> BlackjackRound:

@@ -77,7 +77,11 @@ class BlackjackRules:
         quick = {"blackjack": (main.minimum, main.maximum, main.unit, False)}
         for offer in self.side_wagers:
             wager, limits = offer.wager, offer.limits
-            if not wager.fixed_amounts and wager.max_multiple_of_main is None:
+            if (
+                not wager.fixed_amounts
+                and wager.max_multiple_of_main is None
+                and set(wager.requires) <= {"blackjack"}
+            ):
                 needs_main = "blackjack" in wager.requires
                 quick[wager.name] = (limits.minimum, limits.maximum, limits.unit, needs_main)
         object.__setattr__(self, "quick_limits", quick)

@@ -2,19 +2,53 @@
 
 Each module declares a :class:`~game_server.rules.wagers.base.SideWager` (regulation section,
 settlement moment, required wagers, limits, paytables named as in the regulation) and a pure
-``evaluate`` of the cards. :data:`REGISTRY` maps each wager's name to its declaration.
+``evaluate`` of the cards. :data:`REGISTRY` maps each wager's name to its declaration; the
+wagers that depend only on the cards are registered for exact math (``etg math``); AxMan,
+Buster and the three-seven lines of Blazing 7's depend on play and are measured by ``etg sim``.
 """
 
-from game_server.rules.wagers import lucky_aces
+from game_server.rules.wagers import (
+    blackjack_match,
+    lucky_aces,
+    super_4,
+    three_card_poker,
+    top_3,
+    trilux,
+)
+from game_server.rules.wagers.axman import AXMAN
 from game_server.rules.wagers.base import SideWager
+from game_server.rules.wagers.blackjack_match import BLACKJACK_MATCH
+from game_server.rules.wagers.blazing_7s import BLAZING_7S
+from game_server.rules.wagers.buster import BUSTER
 from game_server.rules.wagers.lucky_aces import LUCKY_ACES
 from game_server.rules.wagers.math import Exact, register
+from game_server.rules.wagers.super_4 import SUPER_4
+from game_server.rules.wagers.three_card_poker import THREE_CARD_POKER
+from game_server.rules.wagers.top_3 import TOP_3
+from game_server.rules.wagers.trilux import TRILUX
 
-REGISTRY: dict[str, SideWager] = {w.name: w for w in (LUCKY_ACES,)}
+REGISTRY: dict[str, SideWager] = {
+    w.name: w
+    for w in (
+        LUCKY_ACES,
+        THREE_CARD_POKER,
+        TOP_3,
+        TRILUX,
+        SUPER_4,
+        BLACKJACK_MATCH,
+        BLAZING_7S,
+        AXMAN,
+        BUSTER,
+    )
+}
 
-register(
-    LUCKY_ACES,
-    Exact(lucky_aces.exact_counts, "ordered deals of the player's two cards and the dealer's two"),
-)
+_FOUR = "ordered deals of the player's two cards and the dealer's two"
+_THREE = "ordered deals of the player's two cards and the dealer's up card"
+register(LUCKY_ACES, Exact(lucky_aces.exact_counts, _FOUR))
+register(THREE_CARD_POKER, Exact(three_card_poker.exact_counts, _THREE))
+register(TOP_3, Exact(top_3.exact_counts, _THREE))
+register(TRILUX, Exact(trilux.exact_counts, _THREE))
+register(SUPER_4, Exact(super_4.exact_counts, _FOUR, stake=500))
+register(BLACKJACK_MATCH, Exact(blackjack_match.exact_counts, _FOUR))
 
 __all__ = ["REGISTRY", "SideWager"]

@@ -1,0 +1,163 @@
+"""Side wagers inside the engine: what each settlement moment sees, when it settles, and the
+wagers a side wager requires on the same seat (633b.6(g), 633b.7(a),(c), 633b.10(g))."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+from game_server.rng.shoe import StackedShoe
+from game_server.rules.blackjack.actions import Action
+from game_server.rules.blackjack.events import DealerPeeked, Decision, WagerSettled
+from game_server.rules.blackjack.round import BlackjackRound
+from game_server.rules.blackjack.rules import BlackjackRules
+from game_server.rules.errors import WagerNotOffered
+from game_server.rules.limits import WagerLimits
+from game_server.rules.wagers import REGISTRY
+from game_server.rules.wagers.base import (
+    Moment,
+    Paytable,
+    PaytableLine,
+    SideWager,
+    SideWagerContext,
+    SideWagerOffer,
+)
+from shared.money import ToOne
+
+MAIN = WagerLimits(500, 100_000, 100)
+SIDE = WagerLimits(100, 10_000, 100)
+
+
+def offer(name: str, paytable: str) -> SideWagerOffer:
+    wager = REGISTRY[name]
+    return SideWagerOffer(wager, wager.paytables[paytable], SIDE)
+
+
+class Probe:
+    """A side wager that records every context it is evaluated on, and always wins."""
+
+    def __init__(self, moment: Moment) -> None:
+        self.seen: list[SideWagerContext] = []
+        table = Paytable("Probe", (PaytableLine("Seen", ToOne(1)),))
+        self.wager = SideWager(
+            name="probe",
+            title="Probe",
+            section="test",
+            settles_at=moment,
+            paytables={"Probe": table},
+            evaluate=self.evaluate,
+        )
+        self.offer = SideWagerOffer(self.wager, table, SIDE)
+
+    def evaluate(self, ctx: SideWagerContext, paytable: Paytable) -> PaytableLine:
+        self.seen.append(ctx)
+        return paytable.lines[0]
+
+
+def play(rules: BlackjackRules, wagers: dict[str, int], cards: str) -> tuple[Any, list[Any]]:
+    game = BlackjackRound(rules)
+    events = game.place_wagers(1, wagers)
+    events += game.deal(StackedShoe(cards))
+    return game, events
+
+
+def test_top_3_needs_the_three_card_poker_wager_on_the_same_seat() -> None:
+    """633b.7(a), (c): Top 3 is placed after a Blackjack wager and a Three Card Poker wager."""
+    rules = BlackjackRules(
+        main_limits=MAIN,
+        side_wagers=(offer("three_card_poker", "Classic 9 to 1"), offer("top_3", "Paytable A")),
+    )
+    game = BlackjackRound(rules)
+    with pytest.raises(WagerNotOffered, match=r"Three Card Poker wager on the same seat.*633b\.7"):
+        game.place_wagers(1, {"blackjack": 1_000, "top_3": 100})
+    assert not game.can_place_wagers(1, {"blackjack": 1_000, "top_3": 100})
+    assert game.can_place_wagers(1, {"blackjack": 1_000, "three_card_poker": 100, "top_3": 100})
+
+
+def test_top_3_and_three_card_poker_settle_on_the_players_two_and_the_up_card() -> None:
+    """633b.7(d): right after the deal, on the player's two cards and the dealer's up card
+    (the hole card, a seven here, is not part of it)."""
+    rules = BlackjackRules(
+        main_limits=MAIN,
+        side_wagers=(offer("three_card_poker", "Classic 9 to 1"), offer("top_3", "Paytable A")),
+    )
+    wagers = {"blackjack": 1_000, "three_card_poker": 100, "top_3": 100}
+    _, events = play(rules, wagers, "7H 7D 7C 7S")
+    settled = {e.wager: e for e in events if type(e) is WagerSettled}
+    assert settled["top_3"].line == "Three-of-a-kind" and settled["top_3"].paid == 100 * 91
+    assert settled["three_card_poker"].outcome == "won"
+    assert not any(type(e) is Decision for e in events)  # before any decision
+
+
+@pytest.mark.parametrize(
+    ("cards", "blackjack", "peeked"),
+    [
+        ("9H TD 5C 8S TC", False, False),  # 10 up, no Blackjack: peeked, play goes on
+        ("9H TD 5C AS", True, True),  # 10 up, Blackjack: peeked
+        ("9H 5D 5C AS TC TC TC", False, False),  # 5 up: no peek needed, settled at once
+    ],
+)
+def test_after_peek_settles_once_knowing_whether_the_dealer_has_blackjack(
+    cards: str, blackjack: bool, peeked: bool
+) -> None:
+    """633b.6(g), 633b.10(g): settled once the dealer has determined Blackjack, before any
+    further card, with the dealer's two cards; once only."""
+    probe = Probe(Moment.AFTER_PEEK)
+    rules = BlackjackRules(main_limits=MAIN, side_wagers=(probe.offer,))
+    game, events = play(rules, {"blackjack": 1_000, "probe": 200}, cards)
+    assert len(probe.seen) == 1
+    ctx = probe.seen[0]
+    assert ctx.dealer_blackjack is blackjack
+    assert len(ctx.dealer_cards) == 2 and (ctx.stake, ctx.main) == (200, 1_000)
+    kinds = [type(e) for e in events]
+    settled_at = next(
+        i for i, e in enumerate(events) if type(e) is WagerSettled and e.wager == "probe"
+    )
+    if DealerPeeked in kinds:
+        assert kinds.index(DealerPeeked) < settled_at
+    assert Decision not in kinds[:settled_at]
+    if game.to_act is not None:
+        events += game.act(Action.STAND, 1, 0)  # nothing settles it again
+    assert len(probe.seen) == 1
+
+
+def test_after_peek_with_an_ace_up_waits_for_the_insurance_answers() -> None:
+    probe = Probe(Moment.AFTER_PEEK)
+    rules = BlackjackRules(main_limits=MAIN, side_wagers=(probe.offer,))
+    game, _ = play(rules, {"blackjack": 1_000, "probe": 200}, "9H AD 5C 8S")
+    assert probe.seen == []  # the insurance window is open
+    game.decline_insurance(1)
+    assert len(probe.seen) == 1 and probe.seen[0].dealer_blackjack is False
+
+
+def test_without_a_peek_blackjack_is_known_when_the_hole_card_is_turned_up() -> None:
+    probe = Probe(Moment.AFTER_PEEK)
+    rules = BlackjackRules(main_limits=MAIN, side_wagers=(probe.offer,), dealer_peeks=False)
+    game, _ = play(rules, {"blackjack": 1_000, "probe": 200}, "9H TD 8C AS")
+    assert probe.seen == []
+    game.act(Action.STAND, 1, 0)
+    assert len(probe.seen) == 1 and probe.seen[0].dealer_blackjack is True
+
+
+def test_after_the_deal_a_wager_sees_only_the_up_card() -> None:
+    probe = Probe(Moment.AFTER_DEAL)
+    rules = BlackjackRules(main_limits=MAIN, side_wagers=(probe.offer,))
+    play(rules, {"blackjack": 1_000, "probe": 200}, "9H TD 8C AS")
+    assert [str(c) for c in probe.seen[0].dealer_cards] == ["TD"]
+    assert probe.seen[0].dealer_blackjack is False
+
+
+def test_after_the_round_a_wager_sees_every_hand_and_the_final_dealer_hand() -> None:
+    probe = Probe(Moment.AFTER_ROUND)
+    rules = dataclasses.replace(
+        BlackjackRules(main_limits=MAIN, side_wagers=(probe.offer,)), max_split_hands=2
+    )
+    game, _ = play(rules, {"blackjack": 1_000, "probe": 200}, "8H 6D 8C TS 3H 9D 5C")
+    game.act(Action.SPLIT, 1, 0)
+    while game.to_act is not None:
+        game.act(Action.STAND, 1, game.to_act.index)
+    ctx = probe.seen[0]
+    assert [[str(c) for c in h] for h in ctx.player_hands] == [["8H", "3H"], ["8C", "9D"]]
+    assert [str(c) for c in ctx.dealer_cards] == ["6D", "TS", "5C"]
