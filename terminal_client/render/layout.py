@@ -4,11 +4,18 @@ centred and letterboxed into the real window.
 A :class:`Layout` is a value computed from the window size alone; it exposes named rectangles
 in window pixels and builds the touch-target widgets from them. Touch targets are at least
 :data:`MIN_TOUCH_DESIGN` design pixels, so they stay >= 64 px (about 9 mm) even at 1280x720.
+
+Betting circles (:meth:`Layout.bet_spots`) follow the wagers the table offers: the main
+wager's large circle keeps its place and each side wager (58 Pa. Code 633b.6-633b.13) gets a
+smaller circle in the betting zones beside it (:func:`side_spot_circles`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import pygame
 
@@ -26,7 +33,31 @@ ACTIONS: tuple[tuple[str, str], ...] = (
     ("split", "SPLIT"),
     ("surrender", "SURRENDER"),
 )
-BET_SPOTS: tuple[tuple[str, str], ...] = (("lucky_aces", "LUCKY ACES"), ("main", "BET"))
+#: The main wager and the id of its betting circle.
+MAIN_WAGER = "blackjack"
+MAIN_SPOT = "main"
+#: The side wagers a table may offer (58 Pa. Code 633b.6-633b.13) with the short label of
+#: their circle, in the order their circles are laid out.
+SIDE_WAGERS: tuple[tuple[str, str], ...] = (
+    ("lucky_aces", "LUCKY ACES"),
+    ("three_card_poker", "3 CARD POKER"),
+    ("top_3", "TOP 3"),
+    ("trilux", "TRILUX"),
+    ("super_4", "SUPER 4"),
+    ("blackjack_match", "BJ MATCH"),
+    ("blazing_7s", "BLAZING 7'S"),
+    ("axman", "AXMAN"),
+    ("buster", "BUSTER"),
+)
+#: The circles without a list of wagers (:meth:`Layout.bet_spots` with ``wagers=None``).
+BET_SPOTS: tuple[tuple[str, str], ...] = (("lucky_aces", "LUCKY ACES"), (MAIN_SPOT, "BET"))
+DEFAULT_WAGERS: tuple[str, ...] = (MAIN_WAGER, "lucky_aces")
+#: Side-wager circles: largest and smallest radius (design px; 2 x 50 > MIN_TOUCH_DESIGN),
+#: the band under a circle for its staked amount, and the gaps between circles.
+SIDE_RADIUS_MAX = 72
+SIDE_RADIUS_MIN = 50
+SIDE_AMOUNT_BAND = 30
+SIDE_GAP = 16
 DENOMINATIONS: tuple[int, ...] = (100, 500, 2500, 10000, 50000, 100000)
 
 Box = tuple[int, int, int, int]
@@ -43,7 +74,8 @@ class _Design:
     countdown: tuple[int, int, int]  # centre x, centre y, radius
     seats: tuple[Box, ...]
     my_hand: Box
-    bet_spots: tuple[tuple[int, int, int], ...]  # centre x, centre y, radius (BET_SPOTS order)
+    main_spot: tuple[int, int, int]  # centre x, centre y, radius
+    side_zones: tuple[Box, ...]  # where side-wager circles go, nearest the main circle first
     buttons: tuple[Box, ...]  # ACTIONS order
     chip_tray: Box
 
@@ -72,7 +104,10 @@ _LANDSCAPE = _Design(
     countdown=(1770, 160, 110),
     seats=_arc_seats(960, 440, 255, 17, 230, 190),
     my_hand=(640, 700, 760, 200),
-    bet_spots=((300, 800, 80), (520, 790, 95)),
+    main_spot=(520, 790, 95),
+    # Left of the main circle, under seats 6 and 7; right of my hand (clear of its total
+    # badge), under seats 1 to 3. Both end above the chip tray and the buttons.
+    side_zones=((24, 650, 382, 264), (1484, 650, 412, 264)),
     buttons=_row(830, 930, 200, 124, 16, 5),
     chip_tray=(24, 920, 780, 150),
 )
@@ -85,10 +120,89 @@ _PORTRAIT = _Design(
     countdown=(960, 320, 96),
     seats=_arc_seats(540, 640, 150, 14, 142, 170),
     my_hand=(90, 920, 900, 300),
-    bet_spots=((250, 1350, 100), (540, 1340, 115)),
+    main_spot=(540, 1340, 115),
+    # Either side of the main circle, between my hand and the buttons.
+    side_zones=((24, 1228, 386, 266), (670, 1228, 386, 266)),
     buttons=_row(24, 1500, 196, 140, 13, 5),
     chip_tray=(24, 1690, 1032, 200),
 )
+
+
+def spot_label(wager: str) -> str:
+    """The short label of a wager's circle: ``"three_card_poker" -> "3 CARD POKER"``; a
+    wager this terminal does not know shows its name upper-cased, underscores as spaces."""
+    if wager == MAIN_WAGER:
+        return "BET"
+    return dict(SIDE_WAGERS).get(wager) or wager.replace("_", " ").replace("-", " ").upper()
+
+
+def side_wagers(wagers: Iterable[str]) -> tuple[str, ...]:
+    """The side wagers among ``wagers`` in circle order: the known ones in
+    :data:`SIDE_WAGERS` order, then any others by name."""
+    names = set(wagers) - {MAIN_WAGER}
+    known = [wager for wager, _ in SIDE_WAGERS if wager in names]
+    return (*known, *sorted(names - set(known)))
+
+
+def _spread(total: int, used: int, count: int, most: int) -> int:
+    """The gap between ``count`` things using ``used`` of ``total``: even, at most ``most``."""
+    return 0 if count < 2 else max(0, min(most, (total - used) // (count - 1)))
+
+
+@lru_cache(maxsize=64)
+def side_spot_circles(
+    zones: tuple[Box, ...], wagers: tuple[str, ...]
+) -> tuple[tuple[str, int, int, int], ...]:
+    """(wager, centre x, centre y, radius) of each side wager's circle, in design pixels.
+
+    The rule: take the largest radius from :data:`SIDE_RADIUS_MAX` down to
+    :data:`SIDE_RADIUS_MIN` at which a grid of cells (the circle with a band under it for
+    the amount) in the ``zones`` holds every wager; share the wagers out between the zones
+    in proportion to what each holds (the first wagers to the first zone), and centre
+    each zone's rows of circles in it. Cells never overlap and never leave their zone, so
+    the circles keep clear of everything the zones keep clear of. Should even the smallest
+    radius not hold them all, the radius shrinks further rather than a wager being lost.
+    """
+    count = len(wagers)
+    if count == 0 or not zones:
+        return ()
+
+    def grid(radius: int, zone: Box) -> tuple[int, int]:
+        cell_h = 2 * radius + SIDE_AMOUNT_BAND
+        cols = max(0, (zone[2] + SIDE_GAP) // (2 * radius + SIDE_GAP))
+        rows = max(0, (zone[3] + 4) // (cell_h + 4))
+        return cols, rows
+
+    radius = SIDE_RADIUS_MAX
+    while radius > 8 and sum(c * r for c, r in (grid(radius, z) for z in zones)) < count:
+        radius -= 2
+    grids = [grid(radius, zone) for zone in zones]
+    capacity = [cols * rows for cols, rows in grids]
+    shares = [0] * len(zones)
+    for _ in range(count):
+        open_ = [i for i, cap in enumerate(capacity) if shares[i] < cap] or [0]
+        i = min(open_, key=lambda i: (shares[i] / max(1, capacity[i]), i))
+        shares[i] += 1
+
+    circles: list[tuple[str, int, int, int]] = []
+    names = iter(wagers)
+    cell_h = 2 * radius + SIDE_AMOUNT_BAND
+    for (x, y, w, h), (cols, _), share in zip(zones, grids, shares, strict=True):
+        if share == 0:
+            continue
+        cols = max(1, cols)
+        rows = math.ceil(share / cols)
+        row_gap = _spread(h, rows * cell_h, rows, 24)
+        top = y + (h - rows * cell_h - (rows - 1) * row_gap) // 2
+        for row in range(rows):
+            in_row = share // rows + (1 if row < share % rows else 0)
+            gap = _spread(w, cols * 2 * radius, cols, 40)
+            left = x + (w - in_row * 2 * radius - (in_row - 1) * gap) // 2
+            cy = top + row * (cell_h + row_gap) + radius
+            for col in range(in_row):
+                cx = left + col * (2 * radius + gap) + radius
+                circles.append((next(names), cx, cy, radius))
+    return tuple(circles)
 
 
 def _box(rect: pygame.Rect) -> Box:
@@ -120,9 +234,12 @@ class Layout:
     countdown_radius: int
     seats: tuple[pygame.Rect, ...]
     my_hand: pygame.Rect
+    #: The circles of :data:`DEFAULT_WAGERS` (see :meth:`spot_circles` for any others).
     bet_spot_circles: dict[str, tuple[tuple[int, int], int]]
     action_buttons: dict[str, pygame.Rect]
     chip_tray_rect: pygame.Rect
+    #: Where the design grid's (0, 0) falls in the window.
+    origin: tuple[int, int] = (0, 0)
 
     @classmethod
     def for_window(cls, size: tuple[int, int]) -> Layout:
@@ -138,7 +255,7 @@ class Layout:
             return round(ox + x * scale), round(oy + y * scale)
 
         cx, cy, r = design.countdown
-        return cls(
+        layout = cls(
             size=(int(size[0]), int(size[1])),
             scale=scale,
             portrait=design is _PORTRAIT,
@@ -149,15 +266,14 @@ class Layout:
             countdown_radius=round(r * scale),
             seats=tuple(box(b) for b in design.seats),
             my_hand=box(design.my_hand),
-            bet_spot_circles={
-                spot_id: (point(x, y), round(rad * scale))
-                for (spot_id, _), (x, y, rad) in zip(BET_SPOTS, design.bet_spots, strict=True)
-            },
+            bet_spot_circles={},
             action_buttons={
                 action: box(b) for (action, _), b in zip(ACTIONS, design.buttons, strict=True)
             },
             chip_tray_rect=box(design.chip_tray),
+            origin=(ox, oy),
         )
+        return replace(layout, bet_spot_circles=layout.spot_circles(DEFAULT_WAGERS))
 
     @property
     def window(self) -> pygame.Rect:
@@ -181,24 +297,55 @@ class Layout:
             for action, label in ACTIONS
         )
 
-    def bet_spots(self, amounts: dict[str, int] | None = None) -> tuple[BetSpot, ...]:
-        """The betting circles with the cents staked on each."""
+    def spot_circles(
+        self, wagers: Iterable[str] | None = None
+    ) -> dict[str, tuple[tuple[int, int], int]]:
+        """Spot id -> (centre, radius) in window pixels: ``"main"`` for the main wager and one
+        circle per side wager among ``wagers`` (its name is its spot id); None: the default
+        arrangement (:data:`DEFAULT_WAGERS`)."""
+        design = _PORTRAIT if self.portrait else _LANDSCAPE
+        names = side_wagers(DEFAULT_WAGERS if wagers is None else wagers)
+        ox, oy = self.origin
+        s = self.scale
+
+        def circle(x: int, y: int, r: int) -> tuple[tuple[int, int], int]:
+            return (round(ox + x * s), round(oy + y * s)), round(r * s)
+
+        circles = {
+            wager: circle(x, y, r) for wager, x, y, r in side_spot_circles(design.side_zones, names)
+        }
+        circles[MAIN_SPOT] = circle(*design.main_spot)
+        return circles
+
+    def bet_spots(
+        self, amounts: dict[str, int] | None = None, wagers: Iterable[str] | None = None
+    ) -> tuple[BetSpot, ...]:
+        """The betting circles with the cents staked on each (``amounts`` by spot id): the
+        side wagers among ``wagers`` in :func:`side_wagers` order, then the main circle.
+        ``wagers`` is what the table offers (the keys of the server's limits); None gives
+        the default arrangement, Lucky Aces and the main circle."""
         amounts = amounts or {}
         return tuple(
-            BetSpot(spot_id, center, radius, label, amounts.get(spot_id, 0))
-            for spot_id, label in BET_SPOTS
-            for center, radius in [self.bet_spot_circles[spot_id]]
+            BetSpot(
+                spot_id,
+                center,
+                radius,
+                "BET" if spot_id == MAIN_SPOT else spot_label(spot_id),
+                amounts.get(spot_id, 0),
+            )
+            for spot_id, (center, radius) in self.spot_circles(wagers).items()
         )
 
     def chip_tray(self, selected: int | None = None) -> ChipTray:
         return ChipTray(_box(self.chip_tray_rect), DENOMINATIONS, selected)
 
-    def hit_test(self, pos: tuple[int, int]) -> str | None:
+    def hit_test(self, pos: tuple[int, int], wagers: Iterable[str] | None = None) -> str | None:
         """The touch target under ``pos`` with every button enabled (geometry only)."""
-        return hit_test(pos, self.buttons(), self.bet_spots(), self.chip_tray())
+        return hit_test(pos, self.buttons(), self.bet_spots(wagers=wagers), self.chip_tray())
 
-    def named_rects(self) -> dict[str, pygame.Rect]:
-        """Every named area, for tests and debugging overlays."""
+    def named_rects(self, wagers: Iterable[str] | None = None) -> dict[str, pygame.Rect]:
+        """Every named area, for tests and debugging overlays (the betting circles of
+        ``wagers``, as for :meth:`bet_spots`)."""
         rects = {
             "credits": self.credits,
             "message_bar": self.message_bar,
@@ -214,6 +361,6 @@ class Layout:
         }
         rects |= {f"seat{n}": rect for n, rect in enumerate(self.seats, start=1)}
         rects |= {f"button:{a}": rect for a, rect in self.action_buttons.items()}
-        rects |= {f"spot:{s.id}": pygame.Rect(s.rect) for s in self.bet_spots()}
+        rects |= {f"spot:{s.id}": pygame.Rect(s.rect) for s in self.bet_spots(wagers=wagers)}
         rects |= {s.target_id: pygame.Rect(s.rect) for s in self.chip_tray().slots()}
         return rects

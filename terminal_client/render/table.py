@@ -24,6 +24,7 @@ from terminal_client.render.draw import (
     draw_felt,
     draw_text,
 )
+from terminal_client.render.fonts import get_font
 from terminal_client.render.layout import Layout
 from terminal_client.widgets import BetSpot
 
@@ -117,24 +118,56 @@ def _panel(surface: pygame.Surface, rect: pygame.Rect, alpha: int = 120) -> None
     pygame.draw.rect(surface, GOLD, rect, width=2, border_radius=radius)
 
 
-def draw_bet_spot(surface: pygame.Surface, spot: BetSpot, scale: float) -> None:
-    """A gold-ringed betting circle with its label, and the staked chip and amount if any."""
+def _label_lines(label: str, size: int, width: int) -> tuple[str, ...]:
+    """``label`` on one line, or split at the space nearest its middle when one line at
+    ``size`` would not fit ``width``."""
+    if " " not in label or get_font(size, True).size(label)[0] <= width:
+        return (label,)
+    spaces = [i for i, char in enumerate(label) if char == " "]
+    cut = min(spaces, key=lambda i: abs(len(label) - 2 * i))
+    return (label[:cut], label[cut + 1 :])
+
+
+def draw_bet_spot(surface: pygame.Surface, spot: BetSpot, scale: float, note: str = "") -> None:
+    """A gold-ringed betting circle with its label, and the staked chip and amount if any.
+
+    With a ``note`` (a side wager's limits) the label stays readable in the circle: over
+    the note (on two lines if one would not fit) while nothing is staked, small over the
+    chip once something is.
+    """
     pygame.draw.circle(surface, (8, 70, 38), spot.center, spot.radius)
     pygame.draw.circle(surface, GOLD, spot.center, spot.radius, max(2, int(4 * scale)))
+    cx, cy = spot.center
+    r = spot.radius
     if spot.amount:
-        draw_chip(surface, spot.center, spot.amount, int(spot.radius * 0.62))
-        below = (spot.center[0], spot.center[1] + spot.radius + int(4 * scale))
+        below = (cx, cy + r + int(4 * scale))
         draw_text(surface, format_money(spot.amount), below, int(24 * scale), CREAM, "midtop")
-    else:
+        if not note:
+            draw_chip(surface, spot.center, spot.amount, int(r * 0.62))
+            return
+        draw_chip(surface, (cx, cy + int(r * 0.2)), spot.amount, int(r * 0.5))
+        top = (cx, cy - int(r * 0.34))
+        draw_text(surface, spot.label, top, int(r * 0.26), GOLD, "midbottom", True, int(r * 1.5))
+    elif not note:
         draw_text(
             surface,
             spot.label,
             spot.center,
-            int(spot.radius * 0.42),
+            int(r * 0.42),
             GOLD,
             bold=True,
-            max_width=int(spot.radius * 1.6),
+            max_width=int(r * 1.6),
         )
+    else:
+        size = int(r * 0.3)
+        lines = _label_lines(spot.label, size, int(r * 1.6))
+        step = int(size * 1.1)
+        for i, line in enumerate(lines):
+            y = cy - int(r * 0.08) - (len(lines) - 1 - i) * step
+            width = int(r * (1.6 if i == len(lines) - 1 else 1.3))
+            draw_text(surface, line, (cx, y), size, GOLD, "midbottom", True, width)
+        below = (cx, cy + int(r * 0.1))
+        draw_text(surface, note, below, int(r * 0.25), CREAM, "midtop", max_width=int(r * 1.6))
 
 
 def draw_table(surface: pygame.Surface, layout: Layout, view: TableView) -> None:

@@ -21,9 +21,34 @@ from terminal_client.render.draw import CREAM, GOLD, draw_text
 from terminal_client.screens.base import Screen
 from terminal_client.widgets import Button
 
-#: The server's wager behind each betting circle of the layout.
-SPOT_WAGERS: dict[str, str] = {"main": "blackjack", "lucky_aces": "lucky_aces"}
-WAGER_NAMES: dict[str, str] = {"blackjack": "Blackjack", "lucky_aces": "Lucky Aces"}
+#: The server's wager behind each betting circle of the layout: the main circle is the
+#: Blackjack wager; a side wager's circle is named after it (any wager the table offers
+#: gets a circle, these are the known ones).
+SPOT_WAGERS: dict[str, str] = {
+    "main": "blackjack",
+    "lucky_aces": "lucky_aces",
+    "three_card_poker": "three_card_poker",
+    "top_3": "top_3",
+    "trilux": "trilux",
+    "super_4": "super_4",
+    "blackjack_match": "blackjack_match",
+    "blazing_7s": "blazing_7s",
+    "axman": "axman",
+    "buster": "buster",
+}
+#: Each wager's title (58 Pa. Code 633b.6-633b.13 for the side wagers).
+WAGER_NAMES: dict[str, str] = {
+    "blackjack": "Blackjack",
+    "lucky_aces": "Lucky Aces",
+    "three_card_poker": "Three Card Poker",
+    "top_3": "Top 3",
+    "trilux": "TriLux Deluxe",
+    "super_4": "Super 4",
+    "blackjack_match": "Blackjack Match",
+    "blazing_7s": "Blazing 7's",
+    "axman": "AxMan",
+    "buster": "Buster Blackjack",
+}
 DIM = (150, 170, 150)
 
 

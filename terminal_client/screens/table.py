@@ -1,6 +1,10 @@
 """The screens of a round at the table: :class:`BettingScreen`, :class:`PlayScreen` and
 :class:`ResultsScreen`. What they show and allow comes from the model (the server's last
-view); the only local state is the bet being built before DEAL and the selected chip."""
+view); the only local state is the bet being built before DEAL and the selected chip.
+
+The betting circles are the wagers the table offers (the keys of the server's limits): the
+main circle ``"main"`` for Blackjack and one circle per side wager, named after it.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from terminal_client.input import Intent, Key, Tap
 from terminal_client.model import IntentKind, Settlement, TerminalModel
 from terminal_client.render import Layout, draw_chip
 from terminal_client.render.draw import CREAM, GOLD, draw_text
+from terminal_client.render.layout import MAIN_SPOT, MAIN_WAGER
 from terminal_client.render.table import draw_bet_spot
 from terminal_client.screens.base import Handled, IntentSender
 from terminal_client.screens.overlay import menu_buttons, menu_hit, menu_tap
@@ -37,6 +42,9 @@ BETTING_BUTTONS: tuple[tuple[str, str, str], ...] = (
     ("rebet", "REBET", "stand"),
     ("deal", "DEAL", "surrender"),
 )
+#: TriLux Deluxe may be at most this many times the Blackjack wager (58 Pa. Code 633b.11(b)).
+TRILUX = "trilux"
+TRILUX_TIMES_BLACKJACK = 2
 #: The insurance answers (633b.5 insurance pays 2 to 1): (choice, label, action slot).
 INSURANCE_BUTTONS: tuple[tuple[str, str, str], ...] = (
     ("insurance", "INSURE", "hit"),
@@ -83,8 +91,33 @@ def _placed(model: TerminalModel) -> dict[str, int]:
     return {} if seat is None else dict(seat.wagers)
 
 
+def spot_wager(spot_id: str) -> str:
+    """The wager behind a betting circle: ``"main" -> "blackjack"``, a side wager's circle
+    is named after it."""
+    return SPOT_WAGERS.get(spot_id, spot_id)
+
+
+def wager_spot(wager: str) -> str:
+    """The betting circle of ``wager`` (the inverse of :func:`spot_wager`)."""
+    return MAIN_SPOT if wager == MAIN_WAGER else wager
+
+
 def _spot_amounts(wagers: dict[str, int]) -> dict[str, int]:
-    return {spot: wagers.get(wager, 0) for spot, wager in SPOT_WAGERS.items()}
+    return {wager_spot(wager): cents for wager, cents in wagers.items()}
+
+
+def _dollars(cents: int) -> str:
+    """``"$100"`` for whole dollars, else as :func:`format_money` writes it."""
+    return f"${cents // 100:,}" if cents % 100 == 0 else format_money(cents)
+
+
+def limits_text(minimum: int, maximum: int, *, short: bool = False) -> str:
+    """``"$1.00 \u2013 $100.00"`` (``short``: ``"$1 \u2013 $100"``), or ``"$5.00 fixed"`` for
+    a wager of one amount."""
+    if minimum == maximum:
+        return f"{format_money(maximum)} fixed"
+    money = _dollars if short else format_money
+    return f"{money(minimum)} \u2013 {money(maximum)}"
 
 
 class BettingScreen(SceneScreen):
@@ -123,12 +156,14 @@ class BettingScreen(SceneScreen):
         )
 
     def spots(self, layout: Layout) -> tuple[BetSpot, ...]:
+        """A circle for each wager the table offers, with what is staked on it."""
         shown = self.pending if self._open() else _placed(self.model)
         offered = self.model.limits
+        open_ = self._open()
         return tuple(
-            replace(spot, enabled=self._open() and SPOT_WAGERS[spot.id] in offered)
-            for spot in layout.bet_spots(_spot_amounts(shown))
-            if SPOT_WAGERS[spot.id] in offered
+            replace(spot, enabled=open_)
+            for spot in layout.bet_spots(_spot_amounts(shown), tuple(offered))
+            if spot_wager(spot.id) in offered
         )
 
     def tray(self, layout: Layout) -> ChipTray:
@@ -156,8 +191,8 @@ class BettingScreen(SceneScreen):
         if kind == "chip" and int(name) in self.model.chips:
             self.selected = int(name)
             self.note = ""
-        elif kind == "spot" and name in SPOT_WAGERS:
-            self._add(SPOT_WAGERS[name])
+        elif kind == "spot" and spot_wager(name) in self.model.limits:
+            self._add(spot_wager(name))
         elif target == "button:clear":
             self.pending = {}
             self.note = ""
@@ -173,15 +208,32 @@ class BettingScreen(SceneScreen):
         return Handled()
 
     def _add(self, wager: str) -> None:
-        chip = self._chip()
+        """Add the selected chip to ``wager``; a wager of one amount (minimum == maximum:
+        Super 4, Blackjack Match, Blazing 7's) takes exactly that amount on the first tap,
+        whatever the chip, and a second tap leaves it as it is (CLEAR takes it off)."""
         limits = self.model.limits.get(wager)
-        if chip is None or limits is None:
+        if limits is None:
             return
-        stake = self.pending.get(wager, 0) + chip
+        placed = self.pending.get(wager, 0)
+        if limits.minimum == limits.maximum:
+            if placed:
+                amount = format_money(limits.maximum)
+                self.note = f"{wager_name(wager)} is a fixed {amount} wager"
+                return
+            added = limits.maximum
+        elif (chip := self._chip()) is not None:
+            added = chip
+        else:
+            return
+        stake = placed + added
         credits = self.model.credits or 0
+        blackjack = self.pending.get(MAIN_WAGER, 0)
         if stake > limits.maximum:
             self.note = f"{wager_name(wager)} maximum is {format_money(limits.maximum)}"
-        elif sum(self.pending.values()) + chip > credits:
+        elif wager == TRILUX and stake > TRILUX_TIMES_BLACKJACK * blackjack:
+            # 633b.11(b): the server refuses a TriLux Deluxe wager over twice the Blackjack one.
+            self.note = f"{wager_name(wager)}: at most 2x your Blackjack bet"
+        elif sum(self.pending.values()) + added > credits:
             self.note = "Not enough credits for that chip"
         else:
             self.pending[wager] = stake
@@ -207,9 +259,13 @@ class BettingScreen(SceneScreen):
         s = layout.scale
         draw_scene(surface, layout, self.model, cards=self.cards)
         for spot in self.spots(layout):
+            limits = self.model.limits[spot_wager(spot.id)]
+            if spot.id != MAIN_SPOT:
+                note = limits_text(limits.minimum, limits.maximum, short=True)
+                draw_bet_spot(surface, spot, s, note=note)
+                continue
             draw_bet_spot(surface, spot, s)
-            limits = self.model.limits[SPOT_WAGERS[spot.id]]
-            text = f"{format_money(limits.minimum)} \u2013 {format_money(limits.maximum)}"
+            text = limits_text(limits.minimum, limits.maximum)
             top = (spot.center[0], spot.center[1] - spot.radius - round(34 * s))
             draw_text(surface, text, top, round(22 * s), CREAM, "midtop")
         shown = self.pending if self._open() else _placed(self.model)
@@ -330,9 +386,12 @@ class PlayScreen(SceneScreen):
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         draw_scene(surface, layout, self.model, cards=self.cards)
-        for spot in layout.bet_spots(_spot_amounts(_placed(self.model))):
+        placed = _placed(self.model)
+        for spot in layout.bet_spots(_spot_amounts(placed), (*self.model.limits, *placed)):
             if spot.amount:
-                draw_bet_spot(surface, spot, layout.scale)
+                # A side circle keeps its label over the chip (the note's text is not shown).
+                note = "" if spot.id == MAIN_SPOT else spot.label
+                draw_bet_spot(surface, spot, layout.scale, note=note)
         draw_buttons(surface, self.buttons(layout))
         draw_buttons(surface, menu_buttons(layout, self.model))
         draw_credits(surface, layout, self.model.credits, "CREDITS")
