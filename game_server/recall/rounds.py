@@ -29,6 +29,7 @@ from game_server.rules.blackjack.events import (
     DealerPeeked,
     Decision,
     HoleCardRevealed,
+    ProgressiveWon,
     RoundCompleted,
     WagerPlaced,
     WagerSettled,
@@ -44,7 +45,16 @@ from game_server.table.events import (
 
 #: The kinds of record the Blackjack engine produces (what replay feeds back to it).
 ENGINE_KINDS: frozenset[type] = frozenset(
-    {WagerPlaced, CardDealt, Decision, DealerPeeked, HoleCardRevealed, WagerSettled, RoundCompleted}
+    {
+        WagerPlaced,
+        CardDealt,
+        Decision,
+        DealerPeeked,
+        HoleCardRevealed,
+        WagerSettled,
+        ProgressiveWon,
+        RoundCompleted,
+    }
 )
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from game_server.rules.blackjack.events import RoundCompleted, WagerPlaced, WagerSettled
 from game_server.rules.errors import RulesError
+from game_server.rules.meters import MeterAwarded, MysteryAwarded
 from game_server.table.events import CreditsIn, CreditsOut
 from shared.money import format_money
 
@@ -44,6 +45,9 @@ class Ledger:
     credits_in: int = 0
     credits_out: int = 0
     games_played: int = 0
+    progressive_paid: int = 0
+    """What progressive meters paid into wallets (the meters are funded by the house: their
+    seeds and the share of every progressive wager, which stays in ``house_result``)."""
 
     def apply(self, terminal: str | None, ev: Any) -> None:
         """Fold one event; ``terminal`` is the event's terminal in the log envelope."""
@@ -85,6 +89,13 @@ class Ledger:
             self.credits_out += ev.amount
         elif kind is RoundCompleted:
             self.games_played += 1
+        elif kind is MeterAwarded:
+            for place in ev.places:
+                self.wallets[place] = self.wallets.get(place, 0) + ev.share
+            self.progressive_paid += ev.share * len(ev.places)
+        elif kind is MysteryAwarded:
+            self.wallets[ev.place] = self.wallets.get(ev.place, 0) + ev.paid
+            self.progressive_paid += ev.paid
 
     def apply_all(self, items: Iterable[tuple[str | None, Any]]) -> None:
         for terminal, ev in items:
@@ -121,7 +132,12 @@ class Ledger:
         return sum(m.settled - m.paid for m in self.meters.values())
 
     def conserved(self) -> bool:
-        """Credits in = credits out + wallets + wagers in play + house result."""
+        """Credits in = credits out + wallets + wagers in play + house result - what the
+        progressive meters paid (the house funds the meters)."""
         return self.credits_in == (
-            self.credits_out + sum(self.wallets.values()) + self.in_play + self.house_result
+            self.credits_out
+            + sum(self.wallets.values())
+            + self.in_play
+            + self.house_result
+            - self.progressive_paid
         )

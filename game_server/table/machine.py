@@ -591,6 +591,12 @@ class RoundMachine:
         return {
             "table": self._core.session.config.table_id,
             "games_played": ledger.games_played,
+            "progressive_paid": ledger.progressive_paid,
+            "progressives": {
+                meter_id: self._core.session.meters.meter(meter_id).snapshot()
+                for meter_id in self._core.session.meter_specs
+                if meter_id in self._core.session.meters
+            },
             "credits_in": ledger.credits_in,
             "credits_out": ledger.credits_out,
             "in_play": ledger.in_play,

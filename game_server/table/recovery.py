@@ -57,12 +57,14 @@ from game_server.keys import (
     load_signing_key,
     unseal,
 )
-from game_server.recall.rounds import Logged, LoggedRound, walk
+from game_server.recall.rounds import Logged, LoggedRound, decode, walk
 from game_server.rng.errors import BadSeedMaterial
 from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.rules.blackjack.events import CardDealt
 from game_server.rules.blackjack.round import BlackjackRound, Phase, replay
 from game_server.rules.errors import RulesError
+from game_server.rules.meters import MeterBank
+from game_server.rules.wagers.base import MeterSpec
 from game_server.table.events import RoundStarted, ShoeCommitted, ShoeRevealed, TableOpened
 from game_server.table.ledger import Ledger
 from game_server.table.session import (
@@ -70,6 +72,7 @@ from game_server.table.session import (
     SeedSource,
     TableError,
     TableSession,
+    meter_specs,
     seal_context,
 )
 
@@ -307,6 +310,7 @@ def recover_session(
     shoes: SealedShoes,
     seats: Mapping[str, int],
     sealing_key: bytes,
+    meters: MeterBank | None = None,
 ) -> tuple[TableSession, RecoveryReport]:
     """Rebuild the table's session from its log so that it continues exactly where it stopped.
 
@@ -318,6 +322,8 @@ def recover_session(
         shoes: The table's shoe maker (for the shoes after the current one).
         seats: Terminal id -> seat number.
         sealing_key: The shoe-sealing key, to open the sealed seed of the shoe in use.
+        meters: The server's progressive meters as the log leaves them
+            (:func:`recover_meters`); None: rebuilt here from this table's config.
 
     Returns:
         The session (its ``round`` is the interrupted round's engine, or None) and a report.
@@ -333,7 +339,9 @@ def recover_session(
     """
     table_id = config.table_id
     found = _read_log(reader, table_id)
-    session = TableSession(config, log, shoes, seats)
+    if meters is None:
+        meters = recover_meters([config], reader)
+    session = TableSession(config, log, shoes, seats, meters)
     session.ledger = found.ledger
     session.round_id = found.round_id
     session.shoe_number = found.shoe_number
@@ -367,7 +375,7 @@ def recover_session(
         session.round = _resume_round(config, interrupted, session.shoe, seats)
         report.interrupted_round = interrupted.round_id
         report.phase = session.round.phase
-    elif changed:
+    elif changed or any(meter_id not in meters for meter_id in session.meter_specs):
         if found.opened is not None and session.shoe is not None:
             report.retired_shoe = session.shoe_number
             session.retire_shoe()
@@ -376,6 +384,40 @@ def recover_session(
         report.opened = True
     report.wallets = dict(session.ledger.wallets)
     return session, report
+
+
+#: The kinds of the progressive meters' events (``meter_opened``, ``meter_contributed``, ...).
+_METER_KINDS: frozenset[str] = frozenset(
+    {
+        "meter_opened",
+        "meter_contributed",
+        "meter_awarded",
+        "meter_reseeded",
+        "mystery_trigger_drawn",
+        "mystery_awarded",
+    }
+)
+
+
+def recover_meters(configs: Sequence[TableConfig], reader: EventLogReader) -> MeterBank:
+    """The server's progressive meters, folded from every meter event of the log (of every
+    table: linked tables share meters) for the meters ``configs`` name.
+
+    Raises:
+        MeterReplayError: the logged meter events do not fold, or a meter id is logged with
+            another specification than its config gives (give a changed meter a new id).
+    """
+    specs: dict[str, MeterSpec] = {}
+    for config in configs:
+        for meter_id, (_, spec) in meter_specs(config).items():
+            specs[meter_id] = spec
+    if not specs:
+        return MeterBank()
+    events = []
+    for stored in reader.iter_events():
+        if stored.kind in _METER_KINDS and stored.body.get("meter") in specs:
+            events.append(decode(stored))
+    return MeterBank.replay(specs, events)
 
 
 def open_tables(
@@ -406,6 +448,7 @@ def open_tables(
     log = EventLog.create_or_open(db_path, load_signing_key(certs_dir), clock)
     try:
         with EventLogReader.open(db_path) as reader:
+            meters = recover_meters(configs, reader)
             tables = [
                 recover_session(
                     config,
@@ -414,6 +457,7 @@ def open_tables(
                     SealedShoes(config, seeds(config), sealing_key, signing_id),
                     seats(config),
                     sealing_key,
+                    meters,
                 )
                 for config in configs
             ]

@@ -24,9 +24,11 @@ from game_server.eventlog import ROUND_CLOSE, NewEvent
 from game_server.keys import seal
 from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import BLACKJACK, DEALER, RoundCompleted
+from game_server.rules.blackjack.events import BLACKJACK, DEALER, ProgressiveWon, RoundCompleted
 from game_server.rules.blackjack.round import BlackjackRound, Phase
 from game_server.rules.events import to_dict
+from game_server.rules.meters import MeterBank
+from game_server.rules.wagers.base import MeterSpec
 from game_server.table.events import (
     CreditsIn,
     CreditsOut,
@@ -158,6 +160,24 @@ def seal_context(table_id: str, shoe_number: int) -> bytes:
     return f"etg-shoe-seal/{table_id}/{shoe_number}".encode()
 
 
+def meter_specs(config: TableConfig) -> dict[str, tuple[str, MeterSpec]]:
+    """Each progressive meter a table's config names: meter id -> (wager, its spec).
+
+    The id is the wager's configured ``meter`` (a meter shared by linked tables, 605a.8)
+    with the meter's name when its paytable has several, else ``TABLE:wager:meter name``."""
+    found: dict[str, tuple[str, MeterSpec]] = {}
+    for offer in config.rules.side_wagers:
+        link = offer.option_map.get("meter")
+        meters = offer.paytable.meters
+        for spec in meters:
+            if isinstance(link, str):
+                meter_id = link if len(meters) == 1 else f"{link}:{spec.name}"
+            else:
+                meter_id = f"{config.table_id}:{offer.wager.name}:{spec.name}"
+            found[meter_id] = (offer.wager.name, spec)
+    return found
+
+
 class TableSession:
     """The game flow of one table over the engine, writing every step to ``sink``.
 
@@ -174,6 +194,7 @@ class TableSession:
         sink: EventSink,
         shoes: SealedShoes,
         seats: Mapping[str, int],
+        meters: MeterBank | None = None,
     ) -> None:
         for terminal, seat in seats.items():
             if not 1 <= seat <= config.rules.seats:
@@ -195,6 +216,12 @@ class TableSession:
         self.shoe_number = 0
         self._salt = b""
         self.failed: BaseException | None = None
+        #: The server's progressive meters (shared by the tables that link to one meter).
+        self.meters = meters if meters is not None else MeterBank()
+        self.meter_specs = meter_specs(config)
+        self._meter_of = {
+            (wager, spec.name): meter_id for meter_id, (wager, spec) in self.meter_specs.items()
+        }
 
     # ---------------------------------------------------------------- logging
 
@@ -221,12 +248,15 @@ class TableSession:
             self.ledger.apply(terminal, ev)
         return [ev for _, ev in items]
 
-    def _log_engine(self, events: Sequence[Any]) -> list[Any]:
+    def _log_engine(
+        self, events: Sequence[Any], before: Sequence[tuple[str | None, Any]] = ()
+    ) -> list[Any]:
         terminal_of = self.terminal_of
-        items = []
+        items = list(before)
         for ev in events:
             seat = getattr(ev, "seat", DEALER)
             items.append((terminal_of.get(seat) if seat != DEALER else None, ev))
+        items += self._award_progressives(events)
         closes = bool(events) and type(events[-1]) is RoundCompleted
         if not closes:
             return self._log(items)
@@ -243,9 +273,53 @@ class TableSession:
     # --------------------------------------------------------------- the table
 
     def open(self) -> list[Any]:
-        """Log the Rules Submission in force (at start-up and after every change)."""
+        """Log the Rules Submission in force (at start-up and after every change), and open
+        (or link to) the progressive meters it names."""
         config = self.config
-        return self._log([(None, TableOpened(config.to_dict(), config.config_hash(), SOFTWARE))])
+        items: list[tuple[str | None, Any]] = [
+            (None, TableOpened(config.to_dict(), config.config_hash(), SOFTWARE))
+        ]
+        for meter_id, (_, spec) in self.meter_specs.items():
+            items += [(None, ev) for ev in self.meters.link(meter_id, spec).events]
+        return self._log(items)
+
+    # --------------------------------------------------------------- meters
+
+    def _contributions(self, game: BlackjackRound) -> list[tuple[str | None, Any]]:
+        """Every progressive wager of the round feeds its meters when the wagers are locked
+        (633b.6(f), 633b.9(g), 633b.10(f)), seat by seat."""
+        items: list[tuple[str | None, Any]] = []
+        offers = self.config.rules.offers
+        for seat, state in sorted(game.seats.items()):
+            terminal = self.terminal_of.get(seat)
+            for wager, stake in state.wagers.items():
+                offer = offers.get(wager)
+                if offer is None or terminal is None:
+                    continue
+                for spec in offer.paytable.meters:
+                    meter_id = self._meter_of[(wager, spec.name)]
+                    step = self.meters.contribute(meter_id, stake, terminal)
+                    items += [(terminal, ev) for ev in step.events]
+        return items
+
+    def _award_progressives(self, events: Sequence[Any]) -> list[tuple[str | None, Any]]:
+        """Pay the round's progressive wins from their meters: one award per meter and share,
+        split equally among the winners of that jackpot (633b.9(e)(3), 633b.10(j)); the
+        meter is then brought back to its reseed."""
+        groups: dict[tuple[str, int], list[str]] = {}
+        for ev in events:
+            if type(ev) is not ProgressiveWon:
+                continue
+            offer = self.config.rules.offers[ev.wager]
+            name = ev.meter or offer.paytable.meters[0].name
+            meter_id = self._meter_of[(ev.wager, name)]
+            groups.setdefault((meter_id, ev.percent), []).append(self.terminal_of[ev.seat])
+        items: list[tuple[str | None, Any]] = []
+        for (meter_id, percent), places in groups.items():
+            step = self.meters.award_shared(meter_id, percent, places)
+            who = places[0] if len(places) == 1 else None
+            items += [(who, ev) for ev in step.events]
+        return items
 
     def cash_in(self, terminal: str, amount: int, reference: str) -> list[Any]:
         """Add credits to a terminal's wallet (an operator's cash in)."""
@@ -355,10 +429,13 @@ class TableSession:
         return self._log_engine(game.place_wagers(seat, wagers))
 
     def deal(self) -> list[Any]:
-        """Deal the round from the current shoe."""
+        """Deal the round from the current shoe; the progressive wagers feed their meters
+        in the same step."""
         game = self._open_round()
         assert self.shoe is not None
-        return self._log_engine(game.deal(self.shoe))
+        game.verify_deal()
+        contributions = self._contributions(game)
+        return self._log_engine(game.deal(self.shoe), contributions)
 
     def insure(self, terminal: str, amount: int, *, auto: bool = False) -> list[Any]:
         seat = self._seat(terminal)

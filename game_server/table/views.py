@@ -70,6 +70,7 @@ def view_for(table: RoundMachine | TableSession, terminal: str) -> dict[str, Any
         "insurance": None,
         "settlements": [],
         "recent": [],
+        "meters": _meters(session),
     }
     if game is not None:
         hand = game.to_act
@@ -99,6 +100,25 @@ def view_for(table: RoundMachine | TableSession, terminal: str) -> dict[str, Any
             for result in machine.recent_results(terminal)[:RECENT_IN_VIEW]
         ]
     return view
+
+
+def _meters(session: TableSession) -> list[dict[str, Any]]:
+    """The table's progressive meters as the players see them: name, wager and amount in
+    whole cents (a Must-Hit-By meter also shows its maximum; never its trigger)."""
+    shown = []
+    for meter_id, (wager, spec) in session.meter_specs.items():
+        if meter_id not in session.meters:
+            continue
+        meter = session.meters.meter(meter_id)
+        shown.append(
+            {
+                "wager": wager,
+                "name": spec.name,
+                "amount": meter.amount_cents,
+                "must_hit_by": spec.must_hit_by,
+            }
+        )
+    return shown
 
 
 def _affordable(legal: Any, wager: int, credits: int) -> list[str]:

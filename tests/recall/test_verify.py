@@ -468,7 +468,7 @@ def test_settlement_that_does_not_replay_is_named(
     log_engine = TableSession._log_engine
     paid: list[WagerSettled] = []
 
-    def overpay(self: TableSession, events: Sequence[Any]) -> list[Any]:
+    def overpay(self: TableSession, events: Sequence[Any], before: Sequence[Any] = ()) -> list[Any]:
         if self.round_id == 2 and not paid:
             events = list(events)
             for index, ev in enumerate(events):
@@ -476,7 +476,7 @@ def test_settlement_that_does_not_replay_is_named(
                     events[index] = ev._replace(paid=ev.paid + 100)
                     paid.append(events[index])
                     break
-        return log_engine(self, events)
+        return log_engine(self, events, before)
 
     db, certs = build(
         tmp_path, monkeypatch, lambda: monkeypatch.setattr(TableSession, "_log_engine", overpay)

@@ -1,0 +1,181 @@
+"""Progressive meters at the table (game_server.table.session with game_server.rules.meters):
+every progressive wager feeds its meter when the cards are dealt, a 100% jackpot hit by two
+players in one round is shared equally (633b.9(e)(3)), the meter goes back to its reset
+amount, wallets are credited in the same logged step, and credits are conserved; the
+meters recover from the log exactly, and tables naming the same meter share it (605a.8)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game_server.config import TableConfig, example_config_path, parse_config
+from game_server.rng.shoe import StackedShoe
+from game_server.rules.blackjack.actions import Action
+from game_server.rules.blackjack.events import ProgressiveWon, RoundCompleted
+from game_server.rules.meters import MeterAwarded, MeterBank, MeterContributed, MeterReseeded
+from game_server.table.events import RoundClosed
+from game_server.table.session import (
+    MemorySink,
+    SealedShoes,
+    TableSession,
+    meter_specs,
+    simulation_seeds,
+)
+from game_server.table.views import view_for
+
+KEY = bytes(range(32))
+BLAZING = (
+    '[wagers.blazing_7s]\npaytable = "Paytable A"\nmin = "1.00"\nmax = "1.00"\n'
+    'meter_seed = "2000.00"\nmeter_reseed = "2000.00"\nmeter_increment = "7.5%"\n'
+)
+
+
+def config(extra: str = "", table: str = "BJ-01") -> TableConfig:
+    text = example_config_path().read_text(encoding="utf-8") + "\n" + BLAZING + extra
+    return parse_config(text.replace('id = "BJ-01"', f'id = "{table}"', 1))
+
+
+def session(cfg: TableConfig, sink: MemorySink, meters: MeterBank | None = None) -> TableSession:
+    shoes = SealedShoes(cfg, simulation_seeds(1, cfg.table_id), KEY, "test-key")
+    table = TableSession(cfg, sink, shoes, {"T1": 1, "T2": 2}, meters)
+    table.open()
+    for terminal in ("T1", "T2"):
+        table.cash_in(terminal, 100_000, "test")
+    return table
+
+
+def logged(sink: MemorySink) -> list[tuple[str | None, Any]]:
+    from game_server.rules.events import from_dict
+
+    return [(e.terminal, from_dict(e.body)) for step in sink.steps for e in step]
+
+
+def stacked_deal(table: TableSession, cards: str) -> list[Any]:
+    """Deal the open round from ``cards``: the engine draws the whole round from the shoe it
+    was dealt from; the sealed shoe stays the table's shoe for the rounds after."""
+    real = table.shoe
+    table.shoe = StackedShoe(cards)
+    try:
+        return table.deal()
+    finally:
+        table.shoe = real
+
+
+def play_three_sevens(table: TableSession) -> list[Any]:
+    """Both seats: 7H 7H, hit a third 7H (Three 7's Same Suit, 100% of the meter)."""
+    table.start_round()
+    for terminal in ("T1", "T2"):
+        table.place_wagers(terminal, {"blackjack": 1_000, "blazing_7s": 100})
+    events = stacked_deal(table, "7H 7H TD 7H 7H 9S 7H 7H")
+    events += table.act("T1", Action.HIT, 0)
+    events += table.act("T2", Action.HIT, 0)
+    return events
+
+
+def test_a_jackpot_hit_by_two_players_is_shared_and_the_meter_reset() -> None:
+    sink = MemorySink()
+    table = session(config(), sink)
+    (meter_id,) = meter_specs(table.config)
+    assert view_for(table, "T1")["meters"] == [
+        {
+            "wager": "blazing_7s",
+            "name": "Blazing 7's Progressive",
+            "amount": 200_000,
+            "must_hit_by": None,
+        }
+    ]
+    events = play_three_sevens(table)
+    contributed = [e for e in events if type(e) is MeterContributed]
+    assert [(e.place, e.increment) for e in contributed] == [("T1", 7_500), ("T2", 7_500)]
+    assert [e.seat for e in events if type(e) is ProgressiveWon] == [1, 2]
+    (award,) = [e for e in events if type(e) is MeterAwarded]
+    # $2,000.15 split two ways: $1,000.07 each, the odd cent stays in the meter.
+    assert (award.places, award.share, award.percent) == (("T1", "T2"), 100_007, 100)
+    (reseed,) = [e for e in events if type(e) is MeterReseeded]
+    assert reseed.amount == 200_000_000  # millicents: back to $2,000.00
+    kinds = [type(e) for e in events]
+    assert kinds.index(MeterAwarded) < kinds.index(RoundClosed)
+    assert kinds.index(RoundCompleted) < kinds.index(RoundClosed)
+    closed = events[-1]
+    assert type(closed) is RoundClosed
+    # Each: 1,000.00 - 10.00 - 1.00 + 20.00 (21 beats 19) + 1.00 (stake back) + 1,000.07
+    assert closed.balances == (100_000 - 1_100 + 2_000 + 100 + 100_007,) * 2
+    assert table.ledger.conserved()
+    assert table.ledger.progressive_paid == 200_014
+    assert table.meters.meter(meter_id).balanced()
+    assert view_for(table, "T1")["meters"][0]["amount"] == 200_000
+
+
+def test_meters_recover_from_the_log_exactly() -> None:
+    sink = MemorySink()
+    table = session(config(), sink)
+    play_three_sevens(table)
+    table.start_round()
+    table.place_wagers("T1", {"blackjack": 1_000, "blazing_7s": 100})
+    stacked_deal(table, "9H 5D 8C TS")
+    specs = {mid: spec for mid, (_, spec) in meter_specs(table.config).items()}
+    meter_events = [ev for _, ev in logged(sink) if type(ev).__module__.endswith("meters")]
+    rebuilt = MeterBank.replay(specs, meter_events)
+    assert rebuilt.snapshot() == table.meters.snapshot()
+
+
+def test_linked_tables_feed_one_meter() -> None:
+    """Two tables naming meter "floor:blazing" share it: both tables' wagers feed it."""
+    bank = MeterBank()
+    linked = BLAZING.replace(
+        'meter_increment = "7.5%"\n', 'meter_increment = "7.5%"\nmeter = "floor:blazing"\n'
+    )
+    text = example_config_path().read_text(encoding="utf-8") + "\n" + linked
+    first = session(parse_config(text), MemorySink(), bank)
+    second = session(
+        parse_config(text.replace('id = "BJ-01"', 'id = "BJ-02"', 1)), MemorySink(), bank
+    )
+    assert list(meter_specs(first.config)) == ["floor:blazing"] == list(meter_specs(second.config))
+    for table in (first, second):
+        table.start_round()
+        table.place_wagers("T1", {"blackjack": 1_000, "blazing_7s": 100})
+        stacked_deal(table, "9H 5D 8C TS")
+    assert bank.meter("floor:blazing").amount == 200_000_000 + 2 * 7_500
+
+
+def test_a_restarted_server_resumes_the_meters_from_its_log(tmp_path: Any) -> None:
+    """The meters are the fold of the log: after a restart they hold exactly what they held,
+    and ``etg verify``'s replay of every round agrees."""
+    from game_server.eventlog import system_clock
+    from game_server.keys import init_keys
+    from game_server.recall.verify import verify_log
+    from game_server.table.recovery import open_table
+
+    certs = tmp_path / "keys"
+    init_keys(certs)
+    db = tmp_path / "table.db"
+    cfg = config()
+    seats = {"T1": 1, "T2": 2}
+    seeds = simulation_seeds(3, cfg.table_id)
+    table = open_table(cfg, db, certs, seats, clock=system_clock, seeds=seeds)
+    for terminal in seats:
+        table.cash_in(terminal, 100_000, "test")
+    for _ in range(4):
+        table.start_round()
+        for terminal in seats:
+            table.place_wagers(terminal, {"blackjack": 1_000, "blazing_7s": 100})
+        table.deal()
+        while table.round is not None and table.round.to_act is not None:
+            game = table.round
+            hand = game.to_act
+            assert hand is not None
+            table.act(table.terminal_of[hand.seat], Action.STAND, hand.index)
+    before = table.meters.snapshot()
+    assert next(iter(before.values()))["wagered"] == 800  # 8 wagers of $1 fed the meter
+    wallets = dict(table.ledger.wallets)
+    table.sink.close()  # type: ignore[attr-defined]  # the EventLog
+    again = open_table(cfg, db, certs, seats, clock=system_clock, seeds=seeds)
+    assert again.meters.snapshot() == before
+    assert again.ledger.wallets == wallets and again.ledger.conserved()
+    again.sink.close()  # type: ignore[attr-defined]
+    from game_server.eventlog import EventLogReader
+    from game_server.keys import load_public_key, load_sealing_key
+
+    with EventLogReader.open(db) as reader:
+        report = verify_log(reader, load_public_key(certs), sealing_key=load_sealing_key(certs))
+    assert report.ok, report.failures
