@@ -132,6 +132,16 @@ class Settlement:
 
 
 @dataclass(frozen=True)
+class ProgressiveMeter:
+    """A progressive meter of the table as the server shows it, in whole cents."""
+
+    wager: str
+    name: str
+    amount: int
+    must_hit_by: int | None
+
+
+@dataclass(frozen=True)
 class RoundResult:
     """A completed round of this terminal, for the results and recall screens."""
 
@@ -164,6 +174,7 @@ class View:
     insurance: InsuranceOffer | None
     settlements: tuple[Settlement, ...]
     recent: tuple[RoundResult, ...]
+    meters: tuple[ProgressiveMeter, ...] = ()
 
     @property
     def my_seat(self) -> Seat | None:
@@ -260,6 +271,8 @@ def _view(data: dict[str, Any]) -> View:
         ),
         settlements=tuple(_settlement(s) for s in data["settlements"]),
         recent=tuple(_result(r) for r in data["recent"]),
+        # A server without progressives (or from before them) sends no "meters".
+        meters=tuple(_meter(m) for m in data.get("meters", ())),
     )
 
 
@@ -306,6 +319,15 @@ def _settlement(data: Any) -> Settlement:
         paid=_int(data["paid"]),
         outcome=str(data["outcome"]),
         line=str(data["line"]),
+    )
+
+
+def _meter(data: Any) -> ProgressiveMeter:
+    return ProgressiveMeter(
+        wager=str(data["wager"]),
+        name=str(data["name"]),
+        amount=_int(data["amount"]),
+        must_hit_by=_opt_int(data.get("must_hit_by")),
     )
 
 

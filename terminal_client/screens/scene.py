@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import pygame
 
 from shared.money import format_money
-from terminal_client.model import Countdown, Hand, TerminalModel, View
+from terminal_client.model import Countdown, Hand, ProgressiveMeter, TerminalModel, View
 from terminal_client.model.totals import hand_total
 from terminal_client.render import Layout, draw_button, draw_countdown_ring, draw_felt, draw_hand
 from terminal_client.render.anim import CardFrame, CardKey, CardMotion, dealer_key, seat_key
@@ -362,3 +362,72 @@ def draw_scene(
     mine = model.my_seat
     seat = None if mine is None else mine.seat
     _draw_my_hands(surface, layout, model.my_hands, model.hand_to_act, seat, cards)
+    draw_meters(surface, layout, view.meters)
+
+
+def meters_rect(layout: Layout) -> pygame.Rect:
+    """Where the progressive meters show: under the menu buttons (landscape), or a band under
+    the message bar (portrait)."""
+    s = layout.scale
+    if layout.portrait:
+        bar = layout.message_bar
+        right = layout.countdown_center[0] - layout.countdown_radius - round(12 * s)
+        return pygame.Rect(bar.left, bar.bottom + round(6 * s), right - bar.left, round(24 * s))
+    credits = layout.credits
+    top = credits.bottom + round((12 + 96 + 12) * s)
+    return pygame.Rect(credits.left, top, credits.width, round(110 * s))
+
+
+def draw_meters(
+    surface: pygame.Surface, layout: Layout, meters: Sequence[ProgressiveMeter]
+) -> None:
+    """The table's progressive meters as the server last sent them (633b.6(d), 633b.9(a),
+    605a.7: the progressive amounts are displayed), the largest first; a Must-Hit-By meter
+    shows what it must hit by. Nothing when the table has none."""
+    if not meters:
+        return
+    s = layout.scale
+    area = meters_rect(layout)
+    shown = sorted(meters, key=lambda m: -m.amount)
+    panel(surface, area, 150)
+    if layout.portrait:
+        text = "  \u2022  ".join(f"{m.name.upper()} {format_money(m.amount)}" for m in shown)
+        draw_text(
+            surface, text, area.center, round(20 * s), GOLD, bold=True, max_width=area.width - 16
+        )
+        return
+    pad = round(12 * s)
+    draw_text(
+        surface,
+        "PROGRESSIVE",
+        (area.centerx, area.top + round(6 * s)),
+        round(20 * s),
+        CREAM,
+        "midtop",
+        True,
+    )
+    rows = shown[:3]
+    pitch = (area.height - round(34 * s)) // max(1, len(rows))
+    for i, meter in enumerate(rows):
+        y = area.top + round(32 * s) + i * pitch
+        name = meter.name.replace(" Progressive", "").upper()
+        if meter.must_hit_by is not None:
+            name += f" (BY {format_money(meter.must_hit_by)})"
+        draw_text(
+            surface,
+            name,
+            (area.left + pad, y),
+            round(22 * s),
+            CREAM,
+            "topleft",
+            max_width=area.width // 2,
+        )
+        draw_text(
+            surface,
+            format_money(meter.amount),
+            (area.right - pad, y),
+            round(24 * s),
+            GOLD,
+            "topright",
+            True,
+        )

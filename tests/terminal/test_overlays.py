@@ -252,3 +252,50 @@ def test_out_of_service_shows_the_credits_safe(
     stack = ScreenStack()
     stack.push(OutOfServiceScreen(client.model, client))
     render_stack(stack, tmp_path, "out-of-service")
+
+
+# -- progressive meters ----------------------------------------------------------------------
+
+METERS = [
+    {
+        "wager": "blazing_7s",
+        "name": "Blazing 7's Progressive",
+        "amount": 215_317,
+        "must_hit_by": None,
+    },
+    {"wager": "super_4", "name": "Star Progressive", "amount": 5_012_345, "must_hit_by": None},
+]
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (1080, 1920)])
+def test_the_tables_progressive_meters_show_on_the_table(
+    client: TerminalClient, tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """The meters the server sends are drawn, largest first, clear of every other area; a
+    view without meters (an older server) draws none."""
+    from terminal_client.screens.scene import meters_rect
+
+    client.model.apply_view(sample_view(meters=METERS))
+    view = client.model.view
+    assert view is not None
+    assert [m.amount for m in view.meters] == [215_317, 5_012_345]
+    layout = Layout.for_window(size)
+    area = meters_rect(layout)
+    assert layout.window.contains(area)
+    others = dict(layout.named_rects())
+    others |= {b.target_id: pygame.Rect(b.rect) for b in menu_buttons(layout, client.model)}
+    for name, rect in others.items():
+        if name.startswith("seat") and layout.portrait:
+            continue
+        assert not area.colliderect(rect), f"meters overlap {name} at {size}"
+    stack = _stack(client)
+    with_meters = render_stack(stack, tmp_path, f"meters-{size[0]}x{size[1]}", size)
+    client.model.apply_view(sample_view())
+    assert client.model.view is not None and client.model.view.meters == ()
+    without = render_stack(stack, tmp_path, f"no-meters-{size[0]}x{size[1]}", size)
+    crop = (area.x, area.y, area.w, area.h)
+
+    def pixels(surface: Any) -> bytes:
+        return bytes(pygame.image.tobytes(surface.subsurface(crop).copy(), "RGB"))
+
+    assert pixels(with_meters) != pixels(without)
