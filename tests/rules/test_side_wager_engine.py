@@ -161,3 +161,92 @@ def test_after_the_round_a_wager_sees_every_hand_and_the_final_dealer_hand() -> 
     ctx = probe.seen[0]
     assert [[str(c) for c in h] for h in ctx.player_hands] == [["8H", "3H"], ["8C", "9D"]]
     assert [str(c) for c in ctx.dealer_cards] == ["6D", "TS", "5C"]
+
+
+def _offers(*entries: tuple[str, str, dict[str, Any]]) -> BlackjackRules:
+    side = []
+    for name, paytable, options in entries:
+        wager = REGISTRY[name]
+        amount = options.pop("_stake", None)
+        limits = SIDE if amount is None else WagerLimits(amount, amount, 100)
+        side.append(
+            SideWagerOffer(wager, wager.paytables[paytable], limits, tuple(sorted(options.items())))
+        )
+    return BlackjackRules(main_limits=MAIN, side_wagers=tuple(side))
+
+
+def _replays(rules: BlackjackRules, events: list[Any]) -> None:
+    from game_server.rules.blackjack.round import replay
+
+    assert replay(rules, events).phase == "complete"
+
+
+def test_envy_bonus_for_another_players_matching_suited_blackjack() -> None:
+    """633b.10(h)(5), (k): seat 1 (with the $5 wager and the Envy Bonus selected) is paid
+    $1,000 because seat 2 and the dealer hold Matching Suited Blackjacks; seat 2, whose own
+    hand it is, gets no Envy Bonus for it but wins its paytable line."""
+    rules = _offers(
+        ("blackjack_match", "Paytable A", {"amount": 500, "envy_bonus": True, "_stake": 500})
+    )
+    game = BlackjackRound(rules)
+    events = game.place_wagers(1, {"blackjack": 1_000, "blackjack_match": 500})
+    events += game.place_wagers(2, {"blackjack": 1_000, "blackjack_match": 500})
+    # seat 1: 9H 5C; seat 2: AS TS; dealer: TS (up) AS (hole) = same as seat 2.
+    events += game.deal(StackedShoe("9H AS TS 5C TS AS"))
+    settled = {(e.seat, e.wager): e for e in events if type(e) is WagerSettled}
+    bonus = settled[(1, "blackjack_match_bonus")]
+    assert (bonus.stake, bonus.paid) == (0, 100_000)
+    assert "Matching Suited Blackjack" in bonus.line
+    assert (2, "blackjack_match_bonus") not in settled
+    assert settled[(2, "blackjack_match")].line == "Matching Suited Blackjack"
+    _replays(rules, events)
+
+
+def test_no_envy_bonus_unless_the_rules_submission_selects_it() -> None:
+    rules = _offers(("blackjack_match", "Paytable A", {"amount": 500, "_stake": 500}))
+    game = BlackjackRound(rules)
+    events = game.place_wagers(1, {"blackjack": 1_000, "blackjack_match": 500})
+    events += game.place_wagers(2, {"blackjack": 1_000})
+    events += game.deal(StackedShoe("9H AS TS 5C TS AS"))
+    assert not [e for e in events if type(e) is WagerSettled and e.wager.endswith("_bonus")]
+
+
+def test_buster_cash_bonus_with_a_blackjack_and_an_eight_card_bust() -> None:
+    """633b.13(i): a Blackjack, a Buster wager of at least $5 and a dealer busting with 8
+    cards: Bonus Pay B1 adds $8,000 on top of the 633b.13(h) payout."""
+    rules = _offers(("buster", "Paytable A", {"bonus": "B1"}))
+    game = BlackjackRound(rules)
+    events = game.place_wagers(1, {"blackjack": 1_000, "buster": 500})
+    # player AS KD (Blackjack); dealer 2C 2D 2H 2S 3C 3D 2H = 16 in 7 cards, then TH: bust
+    events += game.deal(StackedShoe("AS 2C KD 2D 2H 2S 3C 3D 2H TH"))
+    settled = {e.wager: e for e in events if type(e) is WagerSettled}
+    assert settled["buster"].line == "8 or more cards"
+    assert settled["buster_bonus"].paid == 800_000
+    _replays(rules, events)
+
+
+def test_blazing_7s_deals_one_more_card_on_a_dealer_blackjack() -> None:
+    """633b.9(d)(4): two sevens against a dealer Blackjack: the player is dealt an
+    additional card; a third seven pays three sevens."""
+    rules = _offers(("blazing_7s", "Paytable B", {}))
+    game = BlackjackRound(rules)
+    events = game.place_wagers(1, {"blackjack": 1_000, "blazing_7s": 100})
+    events += game.deal(StackedShoe("7S AD 7C KS 7H"))
+    events += game.decline_insurance(1)  # an ace up: the insurance window comes first
+    assert [str(c) for c in game.seats[1].hands[0].cards] == ["7S", "7C", "7H"]
+    settled = {e.wager: e for e in events if type(e) is WagerSettled}
+    assert settled["blackjack"].outcome == "lost"
+    assert settled["blazing_7s"].line == "Three 7's"
+    _replays(rules, events)
+
+
+def test_blazing_7s_with_the_alternate_procedure_uses_the_dealers_up_card() -> None:
+    """633b.9(h): no additional card; the dealer's up card decides (a seven here)."""
+    rules = _offers(("blazing_7s", "Paytable B", {"third_seven": "dealer-up-card"}))
+    game = BlackjackRound(rules)
+    events = game.place_wagers(1, {"blackjack": 1_000, "blazing_7s": 100})
+    events += game.deal(StackedShoe("7S 7D 7C 9S TC"))
+    events += game.act(Action.STAND, 1, 0)  # 14 stands; the dealer's 16 draws
+    settled = {e.wager: e for e in events if type(e) is WagerSettled}
+    assert [str(c) for c in game.seats[1].hands[0].cards] == ["7S", "7C"]
+    assert settled["blazing_7s"].line == "Three 7's"

@@ -584,6 +584,7 @@ class BlackjackRound:
             if blackjack:
                 self._reveal_hole()
                 self._settle_against_dealer_blackjack()
+                self._deal_for_side_wagers_on_dealer_blackjack()
                 self._finish_round()
                 return
             self._settle_insurance()
@@ -920,6 +921,7 @@ class BlackjackRound:
         self._reveal_hole()
         if self.dealer_blackjack:
             self._settle_against_dealer_blackjack()
+            self._deal_for_side_wagers_on_dealer_blackjack()
             self._finish_round()
             return
         self._settle_insurance()
@@ -1049,6 +1051,8 @@ class BlackjackRound:
                 ),
             )
             line = offer.wager.evaluate(context, offer.paytable)
+            if offer.wager.bonuses is not None:
+                self._pay_bonuses(seat, name, context, offer)
             if line is None:
                 self._settle_seat(seat.number, name, stake, 0, LOST, LINE_NO_WIN)
                 continue
@@ -1063,6 +1067,48 @@ class BlackjackRound:
                 assert not isinstance(pay, MeterShare)
                 self._settle_seat(seat.number, name, stake, pay.total_return(stake), WON, line.name)
         due.clear()  # each wager settles once (AFTER_PEEK has two places it may happen)
+
+    def _pay_bonuses(
+        self, seat: Seat, name: str, context: SideWagerContext, offer: SideWagerOffer
+    ) -> None:
+        """Awards besides the paytable (Envy Bonus, cash bonus), each settled as a wager of
+        its own (``NAME_bonus``, no stake) so wallets and meters count it as paid out."""
+        bonuses = offer.wager.bonuses
+        assert bonuses is not None
+        seats = {
+            number: context
+            if other is seat
+            else _new(
+                SideWagerContext,
+                (
+                    other.initial,
+                    context.dealer_cards,
+                    context.decks,
+                    context.dealer_blackjack,
+                    tuple(tuple(h.cards) for h in other.hands),
+                    0,
+                    other.wagers.get(BLACKJACK, 0),
+                    _NO_WAGERS,
+                ),
+            )
+            for number, other in self.seats.items()
+            if other.initial
+        }
+        for line, cents in bonuses(context, seats):
+            self._settle_seat(seat.number, f"{name}_bonus", 0, cents, WON, line)
+
+    def _deal_for_side_wagers_on_dealer_blackjack(self) -> None:
+        """633b.9(d)(4): a seat whose side wager asks for it is dealt one more card to its
+        first hand when the dealer has Blackjack (the hand itself is already settled)."""
+        for seat in self.seats.values():
+            if not seat.hands or len(seat.hands) > 1 or len(seat.hands[0].cards) != 2:
+                continue
+            for name in seat.wagers:
+                offer = self.rules.offers.get(name)
+                draws = None if offer is None else offer.wager.draws_on_dealer_blackjack
+                if draws is not None and draws(seat.initial, offer.option_map):  # type: ignore[union-attr]
+                    self._deal_to(seat.hands[0])
+                    break
 
 
 def replay(rules: BlackjackRules, events: Sequence[Any]) -> BlackjackRound:

@@ -133,6 +133,9 @@ class SideWagerContext(NamedTuple):
 
 Evaluate = Callable[[SideWagerContext, Paytable], PaytableLine | None]
 
+#: An award besides a paytable line: (what it is for, cents).
+Bonus = tuple[str, int]
+
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
@@ -180,6 +183,13 @@ class SideWager:
     paytable_from_lines: Callable[[str, Mapping[str, str]], Paytable] | None = None
     """Builds a paytable the Rules Submission states line by line, for a wager whose
     paytable is not in the regulation (raises a RulesError naming what is wrong)."""
+    bonuses: Callable[[SideWagerContext, Mapping[int, SideWagerContext]], list[Bonus]] | None = None
+    """Awards besides the paytable, settled with the wager: given this seat's context and
+    every dealt seat's context (by seat number), each ``(line, cents)`` due to this seat
+    (633b.10(h)(5) Envy Bonus, 633b.13(i) cash bonus)."""
+    draws_on_dealer_blackjack: Callable[[tuple[Card, ...], Options], bool] | None = None
+    """Given the seat's first two cards and the options: whether the seat's hand is dealt one
+    more card when the dealer has Blackjack, to settle this wager (633b.9(d)(4))."""
     check_meter: Callable[[int, int, int], str | None] | None = None
     """For a progressive wager whose meter the Rules Submission sets: ``(wager, initial,
     reset)`` cents -> the problem citing the regulation, or None (633b.9(g))."""

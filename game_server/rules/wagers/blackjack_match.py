@@ -21,13 +21,14 @@ Entry points: :data:`BLACKJACK_MATCH`, :func:`classify`, :func:`envy_bonuses`,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import cache
 
 from game_server.rules.errors import RulesError
 from game_server.rules.wagers.base import (
     NO_OPTIONS,
+    Bonus,
     MeterSpec,
     Moment,
     Options,
@@ -197,6 +198,24 @@ def envy_bonuses(
     return [Fixed(table[line]) for other, line in winners_lines if other != seat and line in table]
 
 
+def bonuses(ctx: SideWagerContext, seats: Mapping[int, SideWagerContext]) -> list[Bonus]:
+    """The Envy Bonuses of this seat when the Rules Submission selects them (option
+    ``envy_bonus``), one per other seat holding Matching Suited Blackjacks with the dealer
+    (633b.10(h)(5), (k)); every dealt seat counts, whether or not it made the wager."""
+    if not ctx.options.get("envy_bonus") or not ctx.dealer_blackjack:
+        return []
+    seat = next(number for number, other in seats.items() if other is ctx)
+    dealer = (ctx.dealer_cards[0], ctx.dealer_cards[1])
+    lines = [
+        (number, classify((other.player_cards[0], other.player_cards[1]), dealer))
+        for number, other in sorted(seats.items())
+    ]
+    table = ENVY_BONUS.get(ctx.stake, {})
+    paid = envy_bonuses([(n, line) for n, line in lines if line is not None], seat, ctx.stake)
+    named = [line for n, line in lines if n != seat and line in table]
+    return [(f"Envy Bonus: {line}", bonus.cents) for line, bonus in zip(named, paid, strict=True)]
+
+
 def split_jackpot(amount_cents: int, winners: int) -> list[int]:
     """Each winner's equal share of a progressive amount won by ``winners`` players in the
     same round (633b.10(j)).
@@ -285,6 +304,7 @@ BLACKJACK_MATCH = SideWager(
     settles_at=Moment.AFTER_PEEK,
     paytables=PAYTABLES,
     evaluate=evaluate,
+    bonuses=bonuses,
     requires=("blackjack",),
     allowed_decks=frozenset({6, 8}),
     fixed_amounts=AMOUNTS,

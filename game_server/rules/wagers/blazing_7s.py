@@ -39,6 +39,7 @@ from collections.abc import Sequence
 
 from game_server.rules.wagers.base import (
     Moment,
+    Options,
     OptionSpec,
     Paytable,
     PaytableLine,
@@ -152,6 +153,15 @@ def third_card(ctx: SideWagerContext) -> Card | None:
     return first[1] if len(first) >= 2 else None
 
 
+def draws_on_dealer_blackjack(first_two: tuple[Card, ...], options: Options) -> bool:
+    """633b.9(d)(4): "If a dealer has Blackjack and the first two cards of the player are
+    sevens, the player shall be dealt an additional card" (not with the (h) procedure, where
+    the dealer's up card decides)."""
+    if options.get(THIRD_SEVEN_OPTION, PLAYER_DRAW) == DEALER_UP_CARD:
+        return False
+    return len(first_two) == 2 and all(_is_seven(c) for c in first_two)
+
+
 def evaluate(ctx: SideWagerContext, paytable: Paytable) -> PaytableLine | None:
     """633b.9(b), (d), (f), (h): settle once the round is over and the third card is known.
 
@@ -215,6 +225,7 @@ BLAZING_7S = SideWager(
     requires=("blackjack",),
     fixed_amounts=FIXED_AMOUNTS,
     check_meter=check_meter,
+    draws_on_dealer_blackjack=draws_on_dealer_blackjack,
     cites={"paytables": "(f)", "fixed_amounts": "(g)", "meters": "(g)", "requires": "(b)"},
     options={
         THIRD_SEVEN_OPTION: OptionSpec(

@@ -16,9 +16,10 @@ six paytables serves every shoe and the number of decks does not fix the paytabl
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from game_server.rules.wagers.base import (
+    Bonus,
     Moment,
     OptionSpec,
     Paytable,
@@ -80,6 +81,16 @@ def _is_blackjack(cards: Sequence[Card]) -> bool:
     return len(cards) == 2 and {BJ_VALUE[cards[0]], BJ_VALUE[cards[1]]} == {1, 10}
 
 
+def bonuses(ctx: SideWagerContext, seats: Mapping[int, SideWagerContext]) -> list[Bonus]:
+    """The 633b.13(i) cash bonus as an award of its own, when the Rules Submission offers
+    one (option ``bonus``) and it is due."""
+    option = ctx.options.get("bonus", "none")
+    cents = cash_bonus(ctx, option)
+    if not cents:
+        return []
+    return [(f"Bonus Pay {option}: dealer busts with {classify(ctx.dealer_cards)}", cents)]
+
+
 def cash_bonus(ctx: SideWagerContext, option: str | int | bool) -> int:
     """The 633b.13(i) cash bonus in cents, 0 when none is due.
 
@@ -106,6 +117,7 @@ BUSTER = SideWager(
     settles_at=Moment.AFTER_ROUND,
     paytables=PAYTABLES,
     evaluate=evaluate,
+    bonuses=bonuses,
     requires=("blackjack",),
     allowed_decks=frozenset({1, 6, 8}),
     cites={"paytables": "(h)", "allowed_decks": "(c)", "requires": "(a)"},
