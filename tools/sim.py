@@ -135,15 +135,17 @@ def table_wagers(rules: BlackjackRules, main_wager: int | None = None) -> dict[s
         main_wager: The Blackjack wager in cents; the table minimum if None.
 
     Returns:
-        ``{wager name: cents}``: each side wager at its minimum (its smallest fixed amount
-        for a fixed-amount wager), capped at its multiple of the main wager if it has one.
+        ``{wager name: cents}``: each side wager at its minimum (the table's one amount for a
+        fixed-amount wager), capped at its multiple of the main wager if it has one.
         The engine verifies every amount when the wagers are placed.
     """
     main = rules.main_limits.minimum if main_wager is None else main_wager
     wagers = {BLACKJACK: main}
     for offer in rules.side_wagers:
         wager = offer.wager
-        amount = min(wager.fixed_amounts) if wager.fixed_amounts else offer.limits.minimum
+        amount = offer.limits.minimum  # a fixed-amount wager's one amount (min = max)
+        if wager.max_multiple_of_main is not None:
+            amount = min(amount, main * wager.max_multiple_of_main)
         wagers[wager.name] = amount
     return wagers
 
@@ -440,6 +442,10 @@ class SimResult:
         return {"rounds": self.rounds, "wagers": wagers}
 
 
+#: The suffix of a bonus award's wager name (``blackjack_match_bonus``).
+BONUS_SUFFIX = "_bonus"
+
+
 def tally(events: Iterable[Any], result: SimResult) -> None:
     """Add one round's events to ``result``.
 
@@ -452,7 +458,9 @@ def tally(events: Iterable[Any], result: SimResult) -> None:
         kind = type(event)
         if kind is WagerSettled:
             name = event.wager
-            group = BLACKJACK if name == DOUBLE else name
+            # A double down goes with its Blackjack wager, a bonus award (Envy Bonus, cash
+            # bonus: "<wager>_bonus", no stake) with the wager it belongs to.
+            group = BLACKJACK if name == DOUBLE else name.removesuffix(BONUS_SUFFIX)
             round_totals[event.seat, group][1] += event.paid
             if name != DOUBLE:
                 wager_stats = stats.get(group)

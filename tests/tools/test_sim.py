@@ -256,3 +256,24 @@ def test_the_example_config_simulates() -> None:
     result = run_sim(SimSpec(config.rules, False, config.cut_card, 7, 1, 300, chunk_rounds=300))
     assert result.rounds == 300
     assert set(result.wagers) >= {BLACKJACK, "lucky_aces"}
+
+
+def test_every_side_wager_of_the_all_wagers_example_is_placed_and_tallied() -> None:
+    """The example table offering every wager of 633b.6-633b.13 simulates: each wager is
+    placed on every seat at its table amount (the one fixed amount for $5 Super 4, $1
+    Blackjack Match and Blazing 7's), and a bonus award counts with the wager it belongs to."""
+    path = example_config_path().with_name("fully-automated-all-side-wagers.toml")
+    config = load_config(path)
+    wagers = table_wagers(config.rules)
+    assert wagers["super_4"] == 500 and wagers["blackjack_match"] == 100
+    assert set(wagers) == {"blackjack", *config.rules.offers}
+    result = SimResult()
+    events = [
+        WagerPlaced(1, 0, "blackjack_match", 100),
+        WagerSettled(1, 0, "blackjack_match", 100, 0, "lost", "No win"),
+        WagerSettled(1, 0, "blackjack_match_bonus", 0, 20_000, "won", "Envy Bonus"),
+    ]
+    tally(events, result)
+    stats = result.wagers["blackjack_match"]
+    assert (stats.wagered, stats.paid) == (100, 20_000)
+    assert "blackjack_match_bonus" not in result.wagers

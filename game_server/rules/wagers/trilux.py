@@ -26,8 +26,7 @@ Entry points: :data:`TRILUX`, :func:`evaluate`, :func:`exact_counts`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from types import MappingProxyType
+from collections.abc import Mapping, Sequence
 
 from game_server.rules.errors import ActionNotAllowed
 from game_server.rules.poker import Category3
@@ -83,7 +82,7 @@ PAYTABLES = {
 }
 
 #: 633b.11(j)(1)-(5): the paytable for each number of decks.
-DECK_PAYTABLES = MappingProxyType({1: TLX_1, 2: TLX_2, 4: TLX_3, 6: TLX_3, 8: TLX_3})
+DECK_PAYTABLES: Mapping[int, str] = {1: TLX_1, 2: TLX_2, 4: TLX_3, 6: TLX_3, 8: TLX_3}
 
 #: 633b.11(d): the wager may not exceed two times the Blackjack wager.
 MAX_MULTIPLE_OF_MAIN = 2
