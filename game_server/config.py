@@ -90,7 +90,7 @@ from game_server.rules.blackjack.rules import (
 )
 from game_server.rules.errors import RulesError
 from game_server.rules.limits import WagerLimits
-from game_server.rules.wagers import REGISTRY
+from game_server.rules.wagers import REGISTRY, must_hit_by
 from game_server.rules.wagers.base import (
     MeterSpec,
     Paytable,
@@ -210,6 +210,38 @@ class Timers:
 
 
 @dataclass(frozen=True, slots=True)
+class MustHitBy:
+    """The Must-Hit-By Mystery Bonus a table offers (58 Pa. Code 633b.14).
+
+    Attributes:
+        configuration: "A" to "D" of 633b.14(c)(4).
+        minimum_wager: The configuration's minimum progressive wager, cents ($1, $2 or $5).
+        qualifying: The progressive wagers that qualify and contribute ((c)(1)-(2)).
+        meter: The meter id shared by linked tables (605a.8); None: this table's own.
+    """
+
+    configuration: str
+    minimum_wager: int
+    qualifying: tuple[str, ...]
+    meter: str | None = None
+
+    def spec(self) -> MeterSpec:
+        return must_hit_by.meter_spec(
+            must_hit_by.configuration(self.configuration, self.minimum_wager)
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "configuration": self.configuration,
+            "minimum_wager": self.minimum_wager,
+            "qualifying": list(self.qualifying),
+        }
+        if self.meter is not None:
+            out["meter"] = self.meter
+        return out
+
+
+@dataclass(frozen=True, slots=True)
 class TableConfig:
     """One table's Rules Submission, loaded and checked.
 
@@ -239,6 +271,7 @@ class TableConfig:
     timers: Timers
     chip_denominations: tuple[int, ...]
     source: str = field(default="<string>", compare=False)
+    must_hit_by: MustHitBy | None = None
 
     @property
     def shoe_cards(self) -> int:
@@ -291,6 +324,7 @@ class TableConfig:
             },
             "terminal": {"chip_denominations": list(self.chip_denominations)},
             "wagers": {offer.wager.name: _offer_dict(offer) for offer in rules.side_wagers},
+            **({} if self.must_hit_by is None else {_MUST_HIT_BY: self.must_hit_by.to_dict()}),
         }
 
     def config_hash(self) -> str:
@@ -461,6 +495,13 @@ _SCHEMA: Final[dict[str, dict[str, str]]] = {
 }
 _WAGER_SCHEMA: Final = {"paytable": '"Paytable A"', "min": '"1.00"', "max": '"100.00"'}
 _WAGERS: Final = "wagers"
+_MUST_HIT_BY: Final = "must_hit_by"
+_MUST_HIT_BY_SCHEMA: Final = {
+    "configuration": '"A"',
+    "minimum_wager": '"1.00"',
+    "qualifying": '["blazing_7s"]',
+    "meter": '"floor:mystery"',
+}
 
 #: Why a key must be stated, where a regulation says so.
 _MISSING_WHY: Final = {
@@ -693,7 +734,7 @@ class _Builder:
         self.problems.append(f"{where}: {message}")
 
     def build(self) -> TableConfig:
-        top = (*_SCHEMA, _WAGERS)
+        top = (*_SCHEMA, _WAGERS, _MUST_HIT_BY)
         for key in self.data:
             if key not in top:
                 self.add(
@@ -741,6 +782,7 @@ class _Builder:
         main_limits = self.main_limits(unit, main_min, main_max)
         offers = self.side_wagers(table_type, decks, unit, main_max)
         self.check_chips(chips, unit, main_min, offers)
+        mystery = self.must_hit_by(offers)
 
         rules: BlackjackRules | None = None
         if seats is not None and decks is not None and options is not None and countdown:
@@ -764,7 +806,61 @@ class _Builder:
             timers=_known(timers),
             chip_denominations=_known(chips),
             source=self.source,
+            must_hit_by=mystery,
         )
+
+    # ---------------------------------------------------------------------- [must_hit_by]
+
+    def must_hit_by(self, offers: tuple[SideWagerOffer, ...] | None) -> MustHitBy | None:
+        """The Must-Hit-By Mystery Bonus of 633b.14, if the table offers it."""
+        raw = self.data.get(_MUST_HIT_BY)
+        if raw is None:
+            return None
+        if not isinstance(raw, dict):
+            self.add(_MUST_HIT_BY, f"expected a table [{_MUST_HIT_BY}], got {_describe(raw)}")
+            return None
+        section = _Section(self.problems, _MUST_HIT_BY, raw, _MUST_HIT_BY_SCHEMA)
+        letter = section.text("configuration")
+        minimum = section.money("minimum_wager")
+        qualifying = section.raw("qualifying")
+        link = section.typed("meter", str, required=False)
+        before = len(self.problems)
+        if letter is not None and minimum is not None:
+            try:
+                must_hit_by.configuration(letter, minimum)
+            except RulesError as exc:
+                section.add("configuration", f"{exc} ({must_hit_by.SECTION}(c)(4))")
+        names: tuple[str, ...] = ()
+        if qualifying is not None:
+            if not isinstance(qualifying, list) or not all(isinstance(q, str) for q in qualifying):
+                section.add("qualifying", 'expected a list of wager names, e.g. ["blazing_7s"]')
+            else:
+                names = tuple(qualifying)
+        offered = {o.wager.name for o in offers or ()}
+        for name in names:
+            known = must_hit_by.QUALIFYING_WAGERS.get(name)
+            if known is None or not known.available:
+                usable = [n for n, q in must_hit_by.QUALIFYING_WAGERS.items() if q.available]
+                section.add(
+                    "qualifying",
+                    f"{name!r} is not a qualifying wager this build offers; choose "
+                    f"{_options(usable)} ({must_hit_by.SECTION}(c)(1))",
+                )
+            elif offers is not None and name not in offered:
+                section.add(
+                    "qualifying",
+                    f"{name} qualifies only where the table offers it; add [{_WAGERS}.{name}] "
+                    f"({must_hit_by.SECTION}(a))",
+                )
+        if not names and qualifying is not None and isinstance(qualifying, list):
+            section.add(
+                "qualifying", f"name at least one qualifying wager ({must_hit_by.SECTION}(c)(1))"
+            )
+        if link is not None and not _METER_ID.fullmatch(link):
+            section.add("meter", f"{link!r} is not a meter id: letters, digits and : _ - only")
+        if len(self.problems) > before or letter is None or minimum is None or not names:
+            return None
+        return MustHitBy(letter, minimum, names, link)
 
     # ---------------------------------------------------------------------------- [table]
 
@@ -1374,4 +1470,9 @@ def config_from_dict(data: Mapping[str, Any], source: str = "<logged config>") -
     }
     if wagers:
         rebuilt["wagers"] = wagers
+    mystery = data.get(_MUST_HIT_BY)
+    if isinstance(mystery, dict):
+        rebuilt[_MUST_HIT_BY] = {
+            k: (dollars(v) if k == "minimum_wager" else v) for k, v in mystery.items()
+        }
     return _Builder(rebuilt, source).build()

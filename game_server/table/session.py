@@ -19,15 +19,17 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from game_server.config import Shuffle, TableConfig
+from game_server.config import MustHitBy, Shuffle, TableConfig
 from game_server.eventlog import ROUND_CLOSE, NewEvent
 from game_server.keys import seal
+from game_server.rng.drbg import HmacDrbg, RandomStream
 from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.rules.blackjack.actions import Action
 from game_server.rules.blackjack.events import BLACKJACK, DEALER, ProgressiveWon, RoundCompleted
 from game_server.rules.blackjack.round import BlackjackRound, Phase
 from game_server.rules.events import to_dict
 from game_server.rules.meters import MeterBank
+from game_server.rules.wagers import must_hit_by
 from game_server.rules.wagers.base import MeterSpec
 from game_server.table.events import (
     CreditsIn,
@@ -160,6 +162,12 @@ def seal_context(table_id: str, shoe_number: int) -> bytes:
     return f"etg-shoe-seal/{table_id}/{shoe_number}".encode()
 
 
+#: The "wager" a Must-Hit-By meter is filed under in :func:`meter_specs`.
+MUST_HIT_BY = "must_hit_by"
+#: The seed source's stream number for the mystery trigger draws (shoes are numbered from 1).
+MYSTERY_STREAM = 0
+
+
 def meter_specs(config: TableConfig) -> dict[str, tuple[str, MeterSpec]]:
     """Each progressive meter a table's config names: meter id -> (wager, its spec).
 
@@ -175,6 +183,10 @@ def meter_specs(config: TableConfig) -> dict[str, tuple[str, MeterSpec]]:
             else:
                 meter_id = f"{config.table_id}:{offer.wager.name}:{spec.name}"
             found[meter_id] = (offer.wager.name, spec)
+    mystery = config.must_hit_by
+    if mystery is not None:
+        meter_id = mystery.meter or f"{config.table_id}:{MUST_HIT_BY}"
+        found[meter_id] = (MUST_HIT_BY, mystery.spec())
     return found
 
 
@@ -218,6 +230,7 @@ class TableSession:
         self.failed: BaseException | None = None
         #: The server's progressive meters (shared by the tables that link to one meter).
         self.meters = meters if meters is not None else MeterBank()
+        self._mystery_stream: RandomStream | None = None
         self.meter_specs = meter_specs(config)
         self._meter_of = {
             (wager, spec.name): meter_id for meter_id, (wager, spec) in self.meter_specs.items()
@@ -280,8 +293,24 @@ class TableSession:
             (None, TableOpened(config.to_dict(), config.config_hash(), SOFTWARE))
         ]
         for meter_id, (_, spec) in self.meter_specs.items():
-            items += [(None, ev) for ev in self.meters.link(meter_id, spec).events]
+            if spec.must_hit_by is None:
+                step = self.meters.link(meter_id, spec)
+            elif meter_id in self.meters:
+                step = self.meters.link(meter_id, spec)  # linked: drawn by the first table
+            else:
+                step = self.meters.commit(must_hit_by.open_meter(meter_id, spec, self._draw))
+            items += [(None, ev) for ev in step.events]
         return self._log(items)
+
+    def _draw(self, n: int) -> int:
+        """A whole number below ``n`` from the table's certified DRBG stream for the mystery
+        trigger (633b.14(c)(3)): seeded like the shoes, by the table's seed source."""
+        stream = self._mystery_stream
+        if stream is None:
+            seed, _ = self.shoes.seeds(MYSTERY_STREAM)
+            drbg = HmacDrbg(seed.entropy_input, seed.nonce, seed.personalization + b"/mystery")
+            stream = self._mystery_stream = RandomStream(drbg)
+        return stream.randbelow(n)
 
     # --------------------------------------------------------------- meters
 
@@ -290,6 +319,7 @@ class TableSession:
         (633b.6(f), 633b.9(g), 633b.10(f)), seat by seat."""
         items: list[tuple[str | None, Any]] = []
         offers = self.config.rules.offers
+        mystery = self.config.must_hit_by
         for seat, state in sorted(game.seats.items()):
             terminal = self.terminal_of.get(seat)
             for wager, stake in state.wagers.items():
@@ -300,7 +330,28 @@ class TableSession:
                     meter_id = self._meter_of[(wager, spec.name)]
                     step = self.meters.contribute(meter_id, stake, terminal)
                     items += [(terminal, ev) for ev in step.events]
+                if mystery is not None and wager in mystery.qualifying:
+                    items += self._mystery(mystery, wager, stake, state.wagers, terminal)
         return items
+
+    def _mystery(
+        self,
+        mystery: MustHitBy,
+        wager: str,
+        stake: int,
+        wagers: Mapping[str, int],
+        terminal: str,
+    ) -> list[tuple[str | None, Any]]:
+        """A qualifying wager feeds the Must-Hit-By meter; the contribution that takes it past
+        its trigger wins 100% of it (633b.14(c)(1)-(3), (7))."""
+        conf = must_hit_by.configuration(mystery.configuration, mystery.minimum_wager)
+        if not must_hit_by.qualifies(conf, wager, stake, wagers.get(BLACKJACK, 0)):
+            return []
+        meter_id = self._meter_of[(MUST_HIT_BY, must_hit_by.METER_NAME)]
+        step = self.meters.commit(
+            must_hit_by.contribute(self.meters.meter(meter_id), stake, terminal, self._draw)
+        )
+        return [(terminal, ev) for ev in step.events]
 
     def _award_progressives(self, events: Sequence[Any]) -> list[tuple[str | None, Any]]:
         """Pay the round's progressive wins from their meters: one award per meter and share,

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from game_server.config import TableConfig, example_config_path, parse_config
 from game_server.rng.shoe import StackedShoe
 from game_server.rules.blackjack.actions import Action
@@ -179,3 +181,73 @@ def test_a_restarted_server_resumes_the_meters_from_its_log(tmp_path: Any) -> No
     with EventLogReader.open(db) as reader:
         report = verify_log(reader, load_public_key(certs), sealing_key=load_sealing_key(certs))
     assert report.ok, report.failures
+
+
+MYSTERY = (
+    '[must_hit_by]\nconfiguration = "A"\nminimum_wager = "1.00"\nqualifying = ["blazing_7s"]\n'
+)
+
+
+def test_must_hit_by_meter_opens_with_a_secret_trigger_and_pays_the_crossing_player() -> None:
+    """633b.14(c)(3): a trigger drawn between the minimum and maximum by the table's DRBG;
+    the qualifying contribution that takes the meter past it wins 100% of the meter (c)(7);
+    the meter resets to the minimum and a new trigger is drawn. The trigger never reaches
+    a terminal's view."""
+    from game_server.rules.meters import MysteryAwarded, MysteryTriggerDrawn
+
+    sink = MemorySink()
+    table = session(config(MYSTERY), sink)
+    mystery_id = "BJ-01:must_hit_by"
+    meter = table.meters.meter(mystery_id)
+    trigger = meter.trigger
+    assert trigger is not None and 10_000 <= trigger <= 20_000  # Configuration A, $1
+    opened = [ev for _, ev in logged(sink) if type(ev) is MysteryTriggerDrawn]
+    assert [ev.trigger for ev in opened] == [trigger]
+    view = view_for(table, "T1")
+    assert str(trigger) not in str([m for m in view["meters"] if m["wager"] == "must_hit_by"])
+    # A linked table's players bring the meter to a few cents below its trigger (2% of the
+    # qualifying wagers, Configuration A); then this table's $1 wagers add 2 cents a round.
+    from game_server.rules.wagers import must_hit_by
+
+    gap = trigger - meter.amount_cents - 5
+    feed = must_hit_by.contribute(meter, gap * 50, "BJ-02/T9", table._draw)
+    table.meters.commit(feed)
+    assert not feed.paid and table.meters.meter(mystery_id).amount_cents == trigger - 5
+    rounds = 0
+    won: list[Any] = []
+    while not won and rounds < 10:
+        rounds += 1
+        table.start_round()
+        table.place_wagers("T1", {"blackjack": 1_000, "blazing_7s": 100})
+        table.place_wagers("T2", {"blackjack": 1_000})  # no qualifying wager: no contribution
+        events = stacked_deal(table, "9H 9D 5C 8S TC TC TC TC")
+        won = [e for e in events if type(e) is MysteryAwarded]
+        while table.round is not None and table.round.to_act is not None:
+            hand = table.round.to_act
+            table.act(table.terminal_of[hand.seat], Action.STAND, hand.index)
+        for terminal in ("T1",):
+            if table.ledger.wallets[terminal] < 5_000:
+                table.cash_in(terminal, 100_000, "top up")
+    (award,) = won
+    assert rounds == 3  # 2 cents a round from trigger - 5: the third round crosses
+    assert award.place == "T1" and award.paid == trigger + 1 and award.trigger == trigger
+    after = table.meters.meter(mystery_id)
+    assert after.amount_cents == 10_000 and after.trigger is not None
+    assert after.trigger != trigger or rounds > 0  # a new trigger was drawn
+    assert table.ledger.conserved() and after.balanced()
+
+
+def test_must_hit_by_config_is_checked_against_633b14() -> None:
+    from game_server.config import ConfigError
+
+    bad = MYSTERY.replace('"A"', '"E"')
+    with pytest.raises(ConfigError, match=r"633b\.14\(c\)\(4\)"):
+        config(bad)
+    unoffered = MYSTERY.replace('["blazing_7s"]', '["axman"]')
+    with pytest.raises(ConfigError, match=r"633b\.14\(c\)\(1\)"):
+        config(unoffered)
+    good = config(MYSTERY)
+    assert good.must_hit_by is not None
+    from game_server.config import config_from_dict
+
+    assert config_from_dict(good.to_dict()) == good
