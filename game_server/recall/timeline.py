@@ -45,11 +45,20 @@ from game_server.rules.blackjack.events import (
     DealerPeeked,
     Decision,
     HoleCardRevealed,
+    ProgressiveWon,
     RoundCompleted,
     WagerPlaced,
     WagerSettled,
 )
 from game_server.rules.errors import RulesError
+from game_server.rules.meters import (
+    MeterAwarded,
+    MeterContributed,
+    MeterOpened,
+    MeterReseeded,
+    MysteryAwarded,
+    MysteryTriggerDrawn,
+)
 from game_server.rules.wagers import REGISTRY
 from game_server.table.events import (
     CreditsIn,
@@ -303,6 +312,18 @@ class _Labels:
         return label
 
 
+_METER_KINDS: Final = frozenset(
+    {
+        MeterOpened,
+        MeterContributed,
+        MeterAwarded,
+        MeterReseeded,
+        MysteryTriggerDrawn,
+        MysteryAwarded,
+    }
+)
+
+
 def _card_text(card: Card) -> str:
     return card.symbol
 
@@ -440,10 +461,47 @@ def _describe(
         return TABLE_WHO, f"shoe {ev.shoe} committed: {ev.commitment}", data
     if kind is ShoeRevealed:
         return TABLE_WHO, f"shoe {ev.shoe} revealed", {"shoe": ev.shoe}
+    if kind is ProgressiveWon:
+        data = {
+            "seat": ev.seat,
+            "terminal": terminal,
+            "wager": ev.wager,
+            "meter": ev.meter,
+            "percent": ev.percent,
+            "line": ev.line,
+        }
+        text = (
+            f"{labels.seat(ev.seat)} {wager_title(ev.wager)} hits {ev.line}: {ev.percent}% of "
+            f"the {ev.meter or 'meter'}"
+        )
+        return who, text, data
+    if kind in _METER_KINDS:
+        data = dict(ev._asdict())
+        if "places" in data:
+            data["places"] = list(data["places"])
+        return who, _meter_text(ev), data
     if kind is TableOpened:
         data = {"config_hash": ev.config_hash}
         return TABLE_WHO, f"rules in force: config hash {ev.config_hash}", data
     return who, item.stored.kind.replace("_", " "), {}
+
+
+def _meter_text(ev: Any) -> str:
+    """One sentence for a progressive meter's event (millicents shown as money)."""
+    kind = type(ev)
+    amount = format_money(ev.amount // 1000) if hasattr(ev, "amount") else ""
+    if kind is MeterOpened:
+        return f"meter {ev.meter} ({ev.name}) opens at {format_money(ev.seed)}"
+    if kind is MeterContributed:
+        return f"{ev.place}'s {format_money(ev.wager)} wager feeds meter {ev.meter}: now {amount}"
+    if kind is MeterAwarded:
+        who = ", ".join(ev.places)
+        return f"meter {ev.meter} pays {ev.percent}% to {who}: {format_money(ev.share)} each"
+    if kind is MeterReseeded:
+        return f"meter {ev.meter} reset to {amount}"
+    if kind is MysteryTriggerDrawn:
+        return f"meter {ev.meter}: a new must-hit-by value is drawn (secret)"
+    return f"meter {ev.meter}: {ev.place} wins {format_money(ev.paid)} (must hit by)"
 
 
 def _fold(logged: LoggedRound, started: RoundStarted | None) -> tuple[Ledger | None, list[str]]:

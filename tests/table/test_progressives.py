@@ -180,7 +180,14 @@ def test_a_restarted_server_resumes_the_meters_from_its_log(tmp_path: Any) -> No
 
     with EventLogReader.open(db) as reader:
         report = verify_log(reader, load_public_key(certs), sealing_key=load_sealing_key(certs))
-    assert report.ok, report.failures
+        assert report.ok, report.failures
+        from game_server.recall.query import recall_round
+
+        timeline = recall_round(reader, 1, cfg.table_id)
+    fed = [e for e in timeline.entries if e.kind == "meter_contributed"]
+    assert [e.who for e in fed] == ["T1", "T2"]
+    assert all("$1.00 wager feeds meter" in e.text for e in fed)
+    assert fed[0].data["increment"] == 7_500  # 7.5% of $1, in millicents
 
 
 MYSTERY = (
