@@ -51,7 +51,12 @@ def format_math(result: WagerMath) -> list[str]:
         f"{'line':<36} {'combinations':>18} {'probability':>12} {'pays':>22} {'return':>9}",
     ]
     for line in result.lines:
-        share = "meter" if line.contribution is None else f"{float(line.contribution):9.5f}"
+        if line.line in result.simulated_lines:
+            share = "sim"
+        elif line.contribution is None:
+            share = "meter"
+        else:
+            share = f"{float(line.contribution):9.5f}"
         lines.append(
             f"{line.line:<36} {line.combinations:>18,} {float(line.probability):>12.8f} "
             f"{line.pays:>22} {share:>9}"
@@ -60,6 +65,8 @@ def format_math(result: WagerMath) -> list[str]:
     edge = f"house edge {float(result.house_edge) * 100:.4f}%"
     if result.meter_lines:
         edge += " (fixed lines only; the meter lines' return depends on the meter)"
+    if result.simulated_lines:
+        edge += "; lines marked sim depend on play: see etg sim"
     lines.append(edge)
     return lines
 

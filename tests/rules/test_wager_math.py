@@ -77,3 +77,34 @@ def test_refusals_name_what_is_wrong() -> None:
     wager = REGISTRY["lucky_aces"]
     with pytest.raises(MathError, match="'Paytable Z' is not a Lucky Aces paytable"):
         wager_math(wager, "Paytable Z", 6)
+
+
+@pytest.mark.parametrize("decks", [6, 8])
+def test_blazing_7s_first_two_card_lines_by_closed_form(decks: int) -> None:
+    """633b.9(b), (f): the first-two-card lines are counted exactly (two sevens 4D(4D-1),
+    one seven 2 x 4D x 48D of the (52D)(52D-1) ordered deals); the three-seven lines need
+    the third card and are left to etg sim."""
+    result = wager_math(REGISTRY["blazing_7s"], "Paytable A", decks)
+    counts = {line.line: line.combinations for line in result.lines}
+    sevens, others = 4 * decks, 48 * decks
+    assert counts["First two cards (two 7's)"] == sevens * (sevens - 1)
+    assert counts["Either of first two cards (one 7)"] == 2 * sevens * others
+    assert result.losing == others * (others - 1)
+    assert set(result.simulated_lines) == {
+        "Three 7's Same Suit",
+        "Three 7's Same Color",
+        "Three 7's",
+    }
+    total = perm(52 * decks, 2)
+    expected = Fraction(25 * sevens * (sevens - 1) + 2 * 2 * sevens * others, total) - Fraction(
+        others * (others - 1), total
+    )
+    assert result.house_edge == -expected
+
+
+def test_super_4_fixed_awards_are_counted_on_the_fixed_5_dollar_wager() -> None:
+    """633b.6(e), (i): the fixed lines are "Award $750" etc. on the $5 wager."""
+    result = wager_math(REGISTRY["super_4"], "Paytable 1\u2014Option 1", 6)
+    straight = next(line for line in result.lines if line.line == "Straight")
+    assert straight.win == Fraction(75_000, 500)
+    assert result.meter_lines  # the Star, Heart and Spade progressives

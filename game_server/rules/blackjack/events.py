@@ -17,6 +17,8 @@ DEALER = 0
 BLACKJACK = "blackjack"
 DOUBLE = "double"
 INSURANCE = "insurance"
+#: The TriLux Deluxe Press: winnings capping the initial Blackjack wager (633b.11(f)-(h)).
+TRILUX_PRESS = "trilux_press"
 
 # Outcomes of a settled wager.
 WON = "won"
@@ -27,7 +29,8 @@ SURRENDERED = "surrendered"
 
 @event("wager_placed")
 class WagerPlaced(NamedTuple):
-    """A wager was placed: at betting, or an insurance, double down or split wager."""
+    """A wager was placed: at betting, or an insurance, double down, split or TriLux Deluxe
+    Press (``trilux_press``) wager."""
 
     seat: int
     hand: int
@@ -55,8 +58,8 @@ class Decision(NamedTuple):
     """A player's decision, or the countdown's on the player's behalf (``auto``).
 
     ``action`` is an :class:`~game_server.rules.blackjack.actions.Action` value, or
-    ``"insurance"``, ``"no-insurance"`` or ``"even-money"``; ``amount`` is the insurance or
-    double down amount (0 otherwise).
+    ``"insurance"``, ``"no-insurance"`` or ``"even-money"``; ``amount`` is the insurance,
+    double down or TriLux Deluxe Press amount (0 otherwise).
     """
 
     seat: int

@@ -15,6 +15,7 @@ The procedure follows 58 Pa. Code 633a and 633b:
 - insurance and even money when the up card is an ace (633a.8), then the dealer's peek for
   Blackjack under an ace or ten-value up card (633b.5(o));
 - hit, stand, double down (633a.10), split (633a.11), late surrender (633a.9);
+- the TriLux Deluxe Press (633b.11(f)-(h)), where the table offers it: see :meth:`press`;
 - the dealer draws to 17 and stands on all 17s (633b.5(c)(2), (s)), or hits soft 17 if the
   Rules Submission says so;
 - settlement 1 to 1, Blackjack 3 to 2, push on equal totals (633b.5(t), (v)).
@@ -37,6 +38,7 @@ from game_server.rules.blackjack.events import (
     LOST,
     PUSHED,
     SURRENDERED,
+    TRILUX_PRESS,
     WON,
     CardDealt,
     DealerPeeked,
@@ -67,6 +69,13 @@ from game_server.rules.errors import (
     WrongPhase,
 )
 from game_server.rules.wagers.base import Moment, SideWagerContext, SideWagerOffer
+from game_server.rules.wagers.trilux import (
+    PRESS,
+    TRILUX,
+    PressNotAllowed,
+    refuse_press,
+    split_match,
+)
 from shared.cards import BJ_VALUE, Card
 from shared.money import MeterShare, format_money
 
@@ -90,6 +99,8 @@ LINE_SURRENDER = "Surrender: half returned (633a.9)"
 LINE_EVEN_MONEY = "Even money 1 to 1 (633a.8)"
 LINE_INSURANCE = "Insurance 2 to 1"
 LINE_NO_WIN = "No win"
+
+PRESS_DECISION = "press"
 
 
 class Phase(StrEnum):
@@ -226,6 +237,10 @@ class BlackjackRound:
             Moment.AFTER_HOLE_CARD: [],
             Moment.AFTER_ROUND: [],
         }
+        #: The TriLux Deluxe offer when it has the Press option (633b.11(f)), else None; and
+        #: the TriLux Deluxe winnings of each seat whose wager won, the most it may press.
+        self._press_offer = _press_offer(rules)
+        self._press_winnings: dict[int, int] = {}
 
     # ------------------------------------------------------------------ views
 
@@ -271,7 +286,10 @@ class BlackjackRound:
             (Action.SPLIT, self.can_split),
             (Action.SURRENDER, self.can_surrender),
         )
-        return frozenset(action for action, can in checks if can(seat, index))
+        legal = frozenset(action for action, can in checks if can(seat, index))
+        if self._press_offer is not None and self._refuse_press(seat, index, None) is None:
+            return legal | {Action.PRESS}
+        return legal
 
     # ---------------------------------------------------------------- betting
 
@@ -788,7 +806,9 @@ class BlackjackRound:
 
     def split(self, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
         """Split a pair into two hands, each with a wager equal to the original (633a.11(a));
-        the first hand is completed before the second gets its card (633a.11(b))."""
+        the first hand is completed before the second gets its card (633a.11(b)). A pressed
+        hand's new hand also carries a ``trilux_press`` wager of the pressed amount
+        (633b.11(h)); :meth:`split_cost` is what the split takes from the credits."""
         self.verify_split(seat, hand)
         current = self._play[self._cursor]
         state = self.seats[seat]
@@ -798,6 +818,11 @@ class BlackjackRound:
             Decision(seat, hand, "split", 0, auto),
             WagerPlaced(seat, new.index, BLACKJACK, amount),
         ]
+        pressed = current.wagers.get(TRILUX_PRESS)
+        if pressed is not None:
+            # 633b.11(h): the new hand matches the initial wager and the pressed portion.
+            new.wagers[TRILUX_PRESS] = pressed
+            out.append(WagerPlaced(seat, new.index, TRILUX_PRESS, pressed))
         second = current.remove_last()
         new.add(second)
         aces = current.has_ace
@@ -832,22 +857,137 @@ class BlackjackRound:
         return self._refuse_surrender(seat, hand) is None
 
     def surrender(self, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
-        """Give up the hand for half of the Blackjack wager back (633a.9)."""
+        """Give up the hand for half of the Blackjack wager back (633a.9).
+
+        A TriLux Deluxe Press is part of the capped Blackjack wager (633b.11(h): the winnings
+        are "added to the initial wager"), so half of it comes back too, settled next to the
+        Blackjack wager (each rounded down to the cent, as the Blackjack wager is).
+        """
         self.verify_surrender(seat, hand)
         current = self._play[self._cursor]
         out = self._out = [Decision(seat, hand, "surrender", 0, auto)]
-        stake = current.wagers[BLACKJACK]
-        self._settle(current, BLACKJACK, stake, stake // 2, SURRENDERED, LINE_SURRENDER)
+        for wager, stake in current.wagers.items():
+            self._settle(current, wager, stake, stake // 2, SURRENDERED, LINE_SURRENDER)
         current.settled = current.done = True
         self._advance()
         return out
+
+    # ------------------------------------------------------------ TriLux Press
+
+    def _refuse_press(self, seat: int, hand: int, amount: int | None) -> RulesError | None:
+        """58 Pa. Code 633b.11(f)-(g): the TriLux Deluxe Press, on a seat's initial hand as
+        its first decision, after its TriLux Deluxe wager won, once the dealer is known not
+        to have Blackjack; ``amount`` (None: not checked) of at most the winnings."""
+        if self._press_offer is None:
+            return ActionNotAllowed(
+                "this table does not offer the TriLux Deluxe Press (58 Pa. Code 633b.11(f), "
+                "Rules Submission)"
+            )
+        refusal = self._refuse_turn(seat, hand)
+        if refusal is not None:
+            return refusal
+        winnings = self._press_winnings.get(seat, 0)
+        if not winnings:
+            return PressNotAllowed(
+                f"seat {seat} has no TriLux Deluxe winnings to press: the Press is offered only "
+                "when the TriLux Deluxe wager wins (58 Pa. Code 633b.11(f))"
+            )
+        current = self._play[self._cursor]
+        if TRILUX_PRESS in self.seats[seat].hands[0].wagers:
+            return PressNotAllowed(
+                f"seat {seat} has already pressed its TriLux Deluxe winnings; the Press is "
+                "made once (58 Pa. Code 633b.11(f))"
+            )
+        if current.index != 0 or current.from_split or len(current.cards) != 2:
+            return PressNotAllowed(
+                "the TriLux Deluxe Press caps the initial Blackjack wager and is the first "
+                "decision on the initial hand, before any other (58 Pa. Code 633b.11(f))"
+            )
+        if self.dealer_blackjack is not False:
+            return PressNotAllowed(
+                "TriLux Deluxe winnings may not cap the Blackjack wager when the dealer has "
+                "Blackjack, and this table determines the dealer's Blackjack only after the "
+                "hands are played (58 Pa. Code 633b.11(g))"
+            )
+        if amount is None:
+            return None
+        return refuse_press(
+            amount,
+            winnings=winnings,
+            main=current.wagers[BLACKJACK],
+            dealer_blackjack=False,
+            unit=self.rules.main_limits.unit,
+        )
+
+    def verify_press(self, seat: int, hand: int, amount: int | None = None) -> None:
+        """Raise unless the hand may press ``amount`` (None: all) of the seat's TriLux Deluxe
+        winnings onto its initial Blackjack wager now (633b.11(f)-(g))."""
+        refusal = self._refuse_press(seat, hand, amount)
+        if refusal is not None:
+            raise refusal
+
+    def can_press(self, seat: int, hand: int, amount: int | None = None) -> bool:
+        """Whether :meth:`verify_press` accepts the Press (the terminal's Press button)."""
+        return self._press_offer is not None and self._refuse_press(seat, hand, amount) is None
+
+    def press_limit(self, seat: int) -> int:
+        """The most seat ``seat`` may press: its TriLux Deluxe winnings (0: none won)."""
+        return self._press_winnings.get(seat, 0)
+
+    def press(
+        self, seat: int, hand: int, amount: int | None = None, *, auto: bool = False
+    ) -> list[Any]:
+        """Cap the initial Blackjack wager with ``amount`` cents of the seat's TriLux Deluxe
+        winnings (None: all of them), 58 Pa. Code 633b.11(f).
+
+        The pressed amount is a wager of its own on the hand, ``trilux_press``, taken from
+        the player's credits (the TriLux Deluxe settlement already paid the winnings there).
+        It wins even money when the hand wins, is returned on a push, lost on a loss or bust
+        ((g)); a surrender returns half of it (:meth:`surrender`); a split matches it
+        ((h), :meth:`split_cost`). The hand still has to act: the Press draws no card.
+        """
+        self.verify_press(seat, hand, amount)
+        current = self._play[self._cursor]
+        if amount is None:
+            amount = self._press_winnings[seat]
+        out = self._out = [
+            Decision(seat, hand, PRESS_DECISION, amount, auto),
+            WagerPlaced(seat, hand, TRILUX_PRESS, amount),
+        ]
+        current.wagers[TRILUX_PRESS] = amount
+        return out
+
+    # ------------------------------------------------------------------ costs
+
+    def _hand(self, seat: int, hand: int) -> Hand:
+        state = self.seats.get(seat)
+        if state is not None:
+            for h in state.hands:
+                if h.index == hand:
+                    return h
+        raise SeatError(f"seat {seat} has no hand {hand + 1} in this round")
+
+    def split_cost(self, seat: int, hand: int) -> int:
+        """What splitting the hand takes from the player's credits, in cents: the initial
+        Blackjack wager (633a.11(a)) plus, on a pressed hand, the pressed TriLux Deluxe
+        winnings (633b.11(h))."""
+        wagers = self._hand(seat, hand).wagers
+        return split_match(wagers[BLACKJACK], wagers.get(TRILUX_PRESS, 0))
+
+    def double_cost(self, seat: int, hand: int) -> int:
+        """What a full double down of the hand takes from the credits, in cents: the initial
+        Blackjack wager (633a.10), pressed or not. 633b.11(h) lets a pressed hand double "in
+        accordance with 633a.10", whose additional wager may not exceed the original
+        Blackjack wager; unlike a split, the pressed portion is not matched."""
+        return self._hand(seat, hand).wagers[BLACKJACK]
 
     def countdown_action(self) -> Action:
         """What the countdown does for the hand to act when the player has not acted.
 
         The player is deemed to stand (633b.5(p)(2)); where the Rules Submission says so, a
         hard total of 11 or less is hit instead (the option 633b.5(z) names, explained in the
-        game rules icon of 633b.5(c)(2)).
+        game rules icon of 633b.5(c)(2)). It never presses TriLux Deluxe winnings: to collect
+        them is the option that needs no decision (633b.11(f)).
         """
         hand = self.to_act
         if hand is None:
@@ -861,16 +1001,31 @@ class BlackjackRound:
             return Action.HIT
         return Action.STAND
 
-    def act(self, action: Action, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
-        """Dispatch a player decision by name (the server's and the bots' entry point)."""
+    def act(
+        self,
+        action: Action,
+        seat: int,
+        hand: int,
+        *,
+        amount: int | None = None,
+        auto: bool = False,
+    ) -> list[Any]:
+        """Dispatch a player decision by name (the server's and the bots' entry point).
+
+        ``amount`` is read by a double down (None: the full original wager) and by the
+        TriLux Deluxe Press (None: all of the seat's TriLux Deluxe winnings, what the
+        terminal's button sends); the other decisions take none.
+        """
         if action is Action.HIT:
             return self.hit(seat, hand, auto=auto)
         if action is Action.STAND:
             return self.stand(seat, hand, auto=auto)
         if action is Action.DOUBLE:
-            return self.double(seat, hand, auto=auto)
+            return self.double(seat, hand, amount, auto=auto)
         if action is Action.SPLIT:
             return self.split(seat, hand, auto=auto)
+        if action is Action.PRESS:
+            return self.press(seat, hand, amount, auto=auto)
         return self.surrender(seat, hand, auto=auto)
 
     def _advance(self) -> None:
@@ -1065,7 +1220,10 @@ class BlackjackRound:
                 )
             else:
                 assert not isinstance(pay, MeterShare)
-                self._settle_seat(seat.number, name, stake, pay.total_return(stake), WON, line.name)
+                paid = pay.total_return(stake)
+                self._settle_seat(seat.number, name, stake, paid, WON, line.name)
+                if offer is self._press_offer:
+                    self._press_winnings[seat.number] = paid - stake  # 633b.11(f)
         due.clear()  # each wager settles once (AFTER_PEEK has two places it may happen)
 
     def _pay_bonuses(
@@ -1109,6 +1267,15 @@ class BlackjackRound:
                 if draws is not None and draws(seat.initial, offer.option_map):  # type: ignore[union-attr]
                     self._deal_to(seat.hands[0])
                     break
+
+
+def _press_offer(rules: BlackjackRules) -> SideWagerOffer | None:
+    """The table's TriLux Deluxe offer if its Rules Submission turns on the Press
+    (633b.11(f), option ``"press"``), else None."""
+    offer = rules.offers.get(TRILUX.name)
+    if offer is None or not offer.option_map.get(PRESS):
+        return None
+    return offer
 
 
 def replay(rules: BlackjackRules, events: Sequence[Any]) -> BlackjackRound:
@@ -1172,6 +1339,8 @@ def _replay_decision(game: BlackjackRound, ev: Decision) -> list[Any]:
     action = Action(ev.action)
     if action is Action.DOUBLE:
         return game.double(ev.seat, ev.hand, ev.amount, auto=ev.auto)
+    if action is Action.PRESS:
+        return game.press(ev.seat, ev.hand, ev.amount, auto=ev.auto)
     return game.act(action, ev.seat, ev.hand, auto=ev.auto)
 
 

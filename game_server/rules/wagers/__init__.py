@@ -9,6 +9,7 @@ Buster and the three-seven lines of Blazing 7's depend on play and are measured 
 
 from game_server.rules.wagers import (
     blackjack_match,
+    blazing_7s,
     lucky_aces,
     super_4,
     three_card_poker,
@@ -50,5 +51,18 @@ register(TOP_3, Exact(top_3.exact_counts, _THREE))
 register(TRILUX, Exact(trilux.exact_counts, _THREE))
 register(SUPER_4, Exact(super_4.exact_counts, _FOUR, stake=500))
 register(BLACKJACK_MATCH, Exact(blackjack_match.exact_counts, _FOUR))
+register(
+    BLAZING_7S,
+    Exact(
+        lambda decks, paytable, options: blazing_7s.first_two_counts(decks),
+        "ordered deals of the player's first two cards (two sevens may go on to three)",
+        by_simulation=tuple(
+            line.name
+            for line in BLAZING_7S.paytables["Paytable A"].lines
+            + BLAZING_7S.paytables["Paytable B"].lines
+            if line.name.startswith("Three")
+        ),
+    ),
+)
 
 __all__ = ["REGISTRY", "SideWager"]

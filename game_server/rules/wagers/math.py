@@ -46,6 +46,9 @@ class Exact:
     up card"."""
     stake: int | None = None
     """The fixed wager in cents, for fixed-cents awards (633b.6(e): $5)."""
+    by_simulation: tuple[str, ...] = ()
+    """Lines that depend on play, not counted (633b.9: the three-seven lines need the third
+    card): reported without a count and left out of the house edge, like meter lines."""
 
 
 #: The wagers ``etg math`` can count, by name (filled in by :func:`register`).
@@ -96,6 +99,7 @@ class WagerMath:
     losing: int
     house_edge: Fraction
     meter_lines: tuple[str, ...]
+    simulated_lines: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """``{"wager", "paytable", "decks", "lines", "house_edge", ...}`` (edge as a
@@ -112,6 +116,7 @@ class WagerMath:
             "losing": self.losing,
             "house_edge": float(self.house_edge),
             "meter_lines_excluded": list(self.meter_lines),
+            "simulated_lines_excluded": list(self.simulated_lines),
         }
 
 
@@ -200,15 +205,18 @@ def wager_math(
     for line in paytable.lines:
         combinations = counts.get(line.name, 0)
         probability = Fraction(combinations, total)
-        win = win_per_unit(line.pay, stake)
+        simulated = line.name in exact.by_simulation
+        win = None if simulated else win_per_unit(line.pay, stake)
         contribution = None if win is None else probability * win
+        lines.append(
+            LineMath(line.name, combinations, probability, str(line.pay), win, contribution)
+        )
+        if simulated:
+            continue
         if contribution is None:
             meter_lines.append(line.name)
         else:
             expected += contribution
-        lines.append(
-            LineMath(line.name, combinations, probability, str(line.pay), win, contribution)
-        )
     unknown = set(counts) - {line.name for line in paytable.lines} - {None}
     if unknown:
         raise MathError(f"counted lines not in {paytable.name}: {sorted(map(str, unknown))}")
@@ -226,4 +234,7 @@ def wager_math(
         losing=losing,
         house_edge=-expected,
         meter_lines=tuple(meter_lines),
+        simulated_lines=tuple(
+            line.name for line in paytable.lines if line.name in exact.by_simulation
+        ),
     )

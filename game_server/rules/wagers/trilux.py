@@ -12,11 +12,13 @@ is offered only with those.
 
 The Press (633b.11(f)-(h), the Rules Submission option ``"press"``): a player whose TriLux
 Deluxe wager wins may "cap" the initial Blackjack wager with all or a portion of those
-winnings, which then ride on the Blackjack hand. The pure rules are here; the engine asks
-them when it offers the Press, settles the hand and splits it:
+winnings, which then ride on the Blackjack hand. The pure rules are here; the engine
+(:meth:`~game_server.rules.blackjack.round.BlackjackRound.press`) asks them when it offers
+the Press, and settles and splits the pressed hand:
 
 - :func:`press_allowed`: not when the dealer has Blackjack ((g)).
-- :func:`press_limit`, :func:`verify_press`, :func:`can_press`: what may be pressed ((f)).
+- :func:`press_limit`, :func:`refuse_press`, :func:`verify_press`, :func:`can_press`: what
+  may be pressed ((f)).
 - :func:`pressed_hand_pays`: a winning pressed hand pays the pressed portion even money,
   a Blackjack included ((g)).
 - :func:`split_match`: a split needs the initial wager plus the pressed portion ((h)).
@@ -128,8 +130,10 @@ def press_allowed(dealer_blackjack: bool) -> bool:
     Blackjack.
 
     The wager is settled before anyone knows the hole card ((e)), so the engine offers the
-    Press once the dealer's Blackjack has been determined, or voids a Press made before
-    (the pressed winnings go back to the player) when the dealer turns out to have one.
+    Press only once the dealer is known not to have Blackjack: after the peek, or at once
+    under an up card that cannot make one. A table that does not peek under an ace or a
+    ten-value card never offers it under those up cards (the dealer's Blackjack is not known
+    before the hand is played).
     """
     return not dealer_blackjack
 
@@ -148,33 +152,62 @@ def press_limit(winnings: int, main: int) -> int:
     return winnings if main > 0 else 0
 
 
-def verify_press(amount: int, *, winnings: int, main: int, dealer_blackjack: bool) -> None:
-    """Raise :class:`PressNotAllowed` unless ``amount`` of the TriLux Deluxe winnings may cap
-    the initial Blackjack wager of ``main`` cents (633b.11(f)-(g))."""
+def refuse_press(
+    amount: int, *, winnings: int, main: int, dealer_blackjack: bool, unit: int = 1
+) -> PressNotAllowed | None:
+    """The :class:`PressNotAllowed` a Press of ``amount`` cents of the TriLux Deluxe winnings
+    onto an initial Blackjack wager of ``main`` cents would meet (633b.11(f)-(g)), or None.
+
+    ``unit`` is the table's wager unit: a portion of the winnings must be a multiple of it
+    (chips of the unit), all of the winnings may always be pressed, as a double down may
+    always be the full original wager.
+    """
     if not press_allowed(dealer_blackjack):
-        raise PressNotAllowed(
+        return PressNotAllowed(
             "TriLux Deluxe winnings may not cap the Blackjack wager when the dealer has "
             f"Blackjack ({SECTION}(g))"
         )
     limit = press_limit(winnings, main)
     if type(amount) is not int or amount <= 0:
-        raise PressNotAllowed(
+        return PressNotAllowed(
             f"a Press of {amount!r} is not a positive whole number of cents ({SECTION}(f))"
         )
     if amount > limit:
-        raise PressNotAllowed(
+        return PressNotAllowed(
             f"a Press of {format_money(amount)} is more than the TriLux Deluxe winnings of "
             f"{format_money(limit)}; press all or a portion of them ({SECTION}(f))"
         )
+    if amount != limit and amount % unit:
+        return PressNotAllowed(
+            f"a Press of {format_money(amount)} is not a multiple of the wager unit "
+            f"{format_money(unit)}; press all the winnings of {format_money(limit)} or a "
+            f"multiple of the unit ({SECTION}(f))"
+        )
+    return None
 
 
-def can_press(amount: int, *, winnings: int, main: int, dealer_blackjack: bool) -> bool:
+def verify_press(
+    amount: int, *, winnings: int, main: int, dealer_blackjack: bool, unit: int = 1
+) -> None:
+    """Raise :class:`PressNotAllowed` unless ``amount`` of the TriLux Deluxe winnings may cap
+    the initial Blackjack wager of ``main`` cents (633b.11(f)-(g))."""
+    refusal = refuse_press(
+        amount, winnings=winnings, main=main, dealer_blackjack=dealer_blackjack, unit=unit
+    )
+    if refusal is not None:
+        raise refusal
+
+
+def can_press(
+    amount: int, *, winnings: int, main: int, dealer_blackjack: bool, unit: int = 1
+) -> bool:
     """Whether :func:`verify_press` accepts the Press."""
-    try:
-        verify_press(amount, winnings=winnings, main=main, dealer_blackjack=dealer_blackjack)
-    except PressNotAllowed:
-        return False
-    return True
+    return (
+        refuse_press(
+            amount, winnings=winnings, main=main, dealer_blackjack=dealer_blackjack, unit=unit
+        )
+        is None
+    )
 
 
 def pressed_hand_pays(
@@ -186,6 +219,11 @@ def pressed_hand_pays(
     player has Blackjack; the initial wager is paid as usual: ``blackjack_pay`` (the table's
     Blackjack payout) on a Blackjack, even money otherwise. A losing hand loses both, a push
     returns both (the standard rules).
+
+    The engine settles the pressed portion as a wager of its own (``trilux_press``) next to
+    the Blackjack wager, for the same total. It pays a player Blackjack as soon as the dealer
+    is known not to have one, before the Press is offered, so a pressed Blackjack does not
+    occur there; ``blackjack=True`` serves tables that would hold the Blackjack for the Press.
     """
     main_win = blackjack_pay.win(main) if blackjack else main
     return main_win + pressed
@@ -193,7 +231,12 @@ def pressed_hand_pays(
 
 def split_match(main: int, pressed: int) -> int:
     """633b.11(h): the wager a split of a pressed hand needs on the new hand: the initial
-    Blackjack wager plus the pressed portion added to it."""
+    Blackjack wager plus the pressed portion added to it.
+
+    A double down is not such a match: (h) allows it "in accordance with 633a.10", whose
+    additional wager may not exceed the original Blackjack wager, so the pressed portion is
+    not doubled (the engine's ``double_cost``).
+    """
     return main + pressed
 
 
