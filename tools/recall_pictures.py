@@ -60,7 +60,7 @@ from game_server.rules.blackjack.round import BlackjackRound, replay
 from game_server.rules.errors import ReplayMismatch, RulesError
 from game_server.table.ledger import Ledger
 from game_server.table.session import MemorySink, SealedShoes, TableSession
-from game_server.table.views import view_for
+from game_server.table.views import settlement_view, view_for
 from shared.errors import ETGError
 from shared.money import format_money
 from terminal_client.model.state import TerminalModel
@@ -148,18 +148,6 @@ def default_terminal(logged: LoggedRound) -> str:
 
 def _no_shoe(number: int) -> Any:
     raise RecallPictureError("a recall picture deals no cards")  # pragma: no cover
-
-
-def _settlement(ev: WagerSettled) -> dict[str, Any]:
-    """A settlement as the live view gives it (``game_server.table.views``)."""
-    return {
-        "wager": ev.wager,
-        "hand": ev.hand,
-        "stake": ev.stake,
-        "paid": ev.paid,
-        "outcome": ev.outcome,
-        "line": ev.line,
-    }
 
 
 def _engine_states(logged: LoggedRound) -> list[BlackjackRound | None]:
@@ -277,7 +265,7 @@ def round_views(logged: LoggedRound, terminal: str | None = None) -> list[dict[s
         if type(ev) in ENGINE_KINDS:
             done += 1
             if type(ev) is WagerSettled and item.stored.terminal == terminal:
-                settlements.append(_settlement(ev))
+                settlements.append(settlement_view(ev))
         end = done
         while states[end] is None:
             end += 1

@@ -88,13 +88,13 @@ def view_for(table: RoundMachine | TableSession, terminal: str) -> dict[str, Any
                 "can_take_even_money": game.can_take_even_money(seat),
             }
     if machine is not None:
-        view["settlements"] = [_settlement(ev) for ev in machine.settlements(terminal)]
+        view["settlements"] = [settlement_view(ev) for ev in machine.settlements(terminal)]
         view["recent"] = [
             {
                 "round": result.round,
                 "dealer": list(result.dealer),
                 "dealer_total": result.dealer_total,
-                "settlements": [_settlement(ev) for _, ev in result.settlements],
+                "settlements": [settlement_view(ev) for _, ev in result.settlements],
                 "net": sum(ev.paid - ev.stake for _, ev in result.settlements),
             }
             for result in machine.recent_results(terminal)[:RECENT_IN_VIEW]
@@ -185,7 +185,8 @@ def _seats(game: BlackjackRound | None, mine: int | None) -> list[dict[str, Any]
     return out
 
 
-def _settlement(ev: WagerSettled) -> dict[str, Any]:
+def settlement_view(ev: WagerSettled) -> dict[str, Any]:
+    """A settlement as a terminal's view shows it (also used by recall pictures)."""
     return {
         "wager": ev.wager,
         "hand": ev.hand,

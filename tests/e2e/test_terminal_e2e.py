@@ -12,15 +12,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from test_server_e2e import server  # the server process, as the other e2e tests run it
 
 from game_server.config import example_config_path
 from game_server.eventlog import EventLogReader
@@ -50,50 +48,6 @@ def table(tmp_path: Path) -> dict[str, Path]:
     return {"certs": certs, "config": config, "db": tmp_path / "table.db"}
 
 
-@contextmanager
-def server(table: dict[str, Path]) -> Iterator[int]:
-    """``python -m game_server`` on an ephemeral port; yields the port, stops it after."""
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "game_server",
-            "--config",
-            str(table["config"]),
-            "--db",
-            str(table["db"]),
-            "--certs",
-            str(table["certs"]),
-            "--port",
-            "0",
-            "--next-round-delay",
-            "0.2",
-        ],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        port = None
-        assert process.stdout is not None
-        for line in process.stdout:  # the server prints its port at once, or exits
-            found = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
-            if found:
-                port = int(found.group(1))
-                break
-        assert port is not None, "the server did not start"
-        yield port
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-
 def touch_terminal(port: int, certs: Path, rounds: int) -> dict[str, Any]:
     """Run the touch-driven terminal as T1 until ``rounds`` rounds settled; its report."""
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
@@ -119,7 +73,7 @@ def test_a_terminal_plays_whole_rounds_by_touch_over_mutual_tls(table: dict[str,
     (chip, betting circle, DEAL, then the action buttons, declining insurance); the log
     shows each round settled with its wagers, exactly the wagers the terminal sent, credits
     conserved from the cash in to the end balance, and verifies."""
-    with server(table) as port:
+    with server(table) as (_process, port):
         operator = AmpClient(port, table["certs"], "operator")
         operator.call("Hello", version=1, software="e2e")
         operator.call("CashIn", request_id="in-T1", terminal="T1", amount=CASH_IN, reference="e2e")
