@@ -524,9 +524,14 @@ class TableSession:
             return self._log_engine(game.double(seat, hand, amount, auto=auto))
         if action is Action.SPLIT:
             game.verify_split(seat, hand)
-            current = game.to_act
-            assert current is not None
-            self._afford(terminal, current.wagers[BLACKJACK], "the split wager")
+            # After a TriLux Deluxe Press the new hand matches the pressed portion too
+            # (633b.11(h)).
+            self._afford(terminal, game.split_cost(seat, hand), "the split wager")
+        if action is Action.PRESS:
+            game.verify_press(seat, hand, amount)
+            pressed = game.press_limit(seat) if amount is None else amount
+            self._afford(terminal, pressed, "the TriLux Deluxe Press")
+            return self._log_engine(game.press(seat, hand, amount, auto=auto))
         return self._log_engine(game.act(action, seat, hand, auto=auto))
 
     @property

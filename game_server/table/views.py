@@ -77,9 +77,7 @@ def view_for(table: RoundMachine | TableSession, terminal: str) -> dict[str, Any
         if hand is not None:
             view["to_act"] = {"seat": hand.seat, "hand": hand.index}
             if hand.seat == seat:
-                view["actions"] = _affordable(
-                    game.legal_actions(), hand.wagers.get("blackjack", 0), view["credits"]
-                )
+                view["actions"] = _affordable(game, seat, hand.index, view["credits"])
         if seat is not None and seat in game.pending_insurance:
             main = game.seats[seat].wagers.get("blackjack", 0)
             view["insurance"] = {
@@ -121,14 +119,18 @@ def _meters(session: TableSession) -> list[dict[str, Any]]:
     return shown
 
 
-def _affordable(legal: Any, wager: int, credits: int) -> list[str]:
-    """The legal actions this terminal can pay for: a double down or a split stakes the
-    hand's wager again from the credits, so neither is offered when the credits fall short
+def _affordable(game: BlackjackRound, seat: int, hand: int, credits: int) -> list[str]:
+    """The legal actions this terminal can pay for: a double down, a split and a TriLux
+    Deluxe Press stake more from the credits, so none is offered when the credits fall short
     (the table would refuse it with InsufficientCredits)."""
-    actions = sorted(str(a) for a in legal)
-    if credits < wager:
-        actions = [a for a in actions if a not in ("double", "split")]
-    return actions
+    costs = {
+        "double": lambda: game.double_cost(seat, hand),
+        "split": lambda: game.split_cost(seat, hand),
+        "press": lambda: game.press_limit(seat),
+    }
+    return sorted(
+        str(a) for a in game.legal_actions() if str(a) not in costs or costs[str(a)]() <= credits
+    )
 
 
 def _countdown(machine: RoundMachine | None, game: BlackjackRound | None) -> dict[str, Any] | None:

@@ -32,6 +32,7 @@ ACTIONS: tuple[tuple[str, str], ...] = (
     ("double", "DOUBLE"),
     ("split", "SPLIT"),
     ("surrender", "SURRENDER"),
+    ("press", "PRESS"),  # TriLux Deluxe Press, 633b.11(f)
 )
 #: The main wager and the id of its betting circle.
 MAIN_WAGER = "blackjack"
@@ -108,7 +109,7 @@ _LANDSCAPE = _Design(
     # Left of the main circle, under seats 6 and 7; right of my hand (clear of its total
     # badge), under seats 1 to 3. Both end above the chip tray and the buttons.
     side_zones=((24, 650, 382, 264), (1484, 650, 412, 264)),
-    buttons=_row(830, 930, 200, 124, 16, 5),
+    buttons=_row(816, 930, 170, 124, 12, 6),
     chip_tray=(24, 920, 780, 150),
 )
 
@@ -123,7 +124,7 @@ _PORTRAIT = _Design(
     main_spot=(540, 1340, 115),
     # Either side of the main circle, between my hand and the buttons.
     side_zones=((24, 1228, 386, 266), (670, 1228, 386, 266)),
-    buttons=_row(24, 1500, 196, 140, 13, 5),
+    buttons=_row(24, 1500, 162, 140, 12, 6),
     chip_tray=(24, 1690, 1032, 200),
 )
 

@@ -40,7 +40,7 @@ from terminal_client.widgets import BetSpot, Button, ChipTray, hit_test
 BETTING_BUTTONS: tuple[tuple[str, str, str], ...] = (
     ("clear", "CLEAR", "hit"),
     ("rebet", "REBET", "stand"),
-    ("deal", "DEAL", "surrender"),
+    ("deal", "DEAL", "press"),
 )
 #: TriLux Deluxe may be at most this many times the Blackjack wager (58 Pa. Code 633b.11(b)).
 TRILUX = "trilux"

@@ -237,9 +237,10 @@ class BlackjackRound:
             Moment.AFTER_HOLE_CARD: [],
             Moment.AFTER_ROUND: [],
         }
-        #: The TriLux Deluxe offer when it has the Press option (633b.11(f)), else None; and
-        #: the TriLux Deluxe winnings of each seat whose wager won, the most it may press.
-        self._press_offer = _press_offer(rules)
+        #: The TriLux Deluxe offer when it has the Press option (633b.11(f)) and a seat
+        #: placed the wager (set by :meth:`deal`), else None; and the TriLux Deluxe winnings
+        #: of each seat whose wager won, the most it may press (empty at other tables).
+        self._press_offer: SideWagerOffer | None = None
         self._press_winnings: dict[int, int] = {}
 
     # ------------------------------------------------------------------ views
@@ -287,7 +288,14 @@ class BlackjackRound:
             (Action.SURRENDER, self.can_surrender),
         )
         legal = frozenset(action for action, can in checks if can(seat, index))
-        if self._press_offer is not None and self._refuse_press(seat, index, None) is None:
+        # The Press only after a TriLux Deluxe win, on the initial hand (633b.11(f)): the
+        # dict is empty at every other table and round.
+        if (
+            self._press_winnings
+            and index == 0
+            and seat in self._press_winnings
+            and self._refuse_press(seat, index, None) is None
+        ):
             return legal | {Action.PRESS}
         return legal
 
@@ -468,7 +476,9 @@ class BlackjackRound:
             deal_to(hand)
             seat.initial = tuple(hand.cards)
         self._deal_dealer(face_up=False)
-        self._settle_side_wagers(Moment.AFTER_DEAL)
+        if side_wagers[Moment.AFTER_DEAL]:
+            self._press_offer = _press_offer(self.rules)
+            self._settle_side_wagers(Moment.AFTER_DEAL)
         if self.rules.insurance and BJ_VALUE[self.dealer[0]] == 1:
             self.phase = Phase.INSURANCE
         else:
@@ -878,7 +888,7 @@ class BlackjackRound:
         """58 Pa. Code 633b.11(f)-(g): the TriLux Deluxe Press, on a seat's initial hand as
         its first decision, after its TriLux Deluxe wager won, once the dealer is known not
         to have Blackjack; ``amount`` (None: not checked) of at most the winnings."""
-        if self._press_offer is None:
+        if _press_offer(self.rules) is None:
             return ActionNotAllowed(
                 "this table does not offer the TriLux Deluxe Press (58 Pa. Code 633b.11(f), "
                 "Rules Submission)"
@@ -928,7 +938,7 @@ class BlackjackRound:
 
     def can_press(self, seat: int, hand: int, amount: int | None = None) -> bool:
         """Whether :meth:`verify_press` accepts the Press (the terminal's Press button)."""
-        return self._press_offer is not None and self._refuse_press(seat, hand, amount) is None
+        return bool(self._press_winnings) and self._refuse_press(seat, hand, amount) is None
 
     def press_limit(self, seat: int) -> int:
         """The most seat ``seat`` may press: its TriLux Deluxe winnings (0: none won)."""
