@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from game_server.config import TableConfig
 from game_server.rules.blackjack.rules import BlackjackRules, CountdownDefault, DoubleOn
+from game_server.rules.wagers.base import SideWagerOffer
 from shared.money import format_money
 
 #: The version of the rules document (changes only with its shape).
@@ -65,6 +66,35 @@ def _game_lines(rules: BlackjackRules) -> list[str]:
     return lines
 
 
+def _wager_notes(offer: SideWagerOffer) -> list[str]:
+    """What else the player should know about an offered wager: its one fixed amount, the
+    TriLux Deluxe Press (633b.11(f)-(h)), a meter it feeds, a bonus the table offers."""
+    wager, options = offer.wager, offer.option_map
+    notes = []
+    if wager.fixed_amounts and offer.limits.minimum == offer.limits.maximum:
+        notes.append(f"A fixed {format_money(offer.limits.minimum)} wager")
+    if wager.max_multiple_of_main is not None:
+        notes.append(f"At most {wager.max_multiple_of_main} times the Blackjack wager")
+    if options.get("press"):
+        notes.append(
+            "Press: a winning TriLux Deluxe may cap the Blackjack wager with all or part of its "
+            "winnings, paid even money if the hand wins; a split matches it (633b.11(f)-(h))"
+        )
+    if options.get("envy_bonus"):
+        notes.append(
+            "Envy Bonus: paid when another player and the dealer hold Matching Suited Blackjacks"
+        )
+    bonus = options.get("bonus")
+    if isinstance(bonus, str) and bonus != "none":
+        notes.append(f"Bonus Pay {bonus} with a Blackjack and a Buster wager of $5 or more")
+    for meter in offer.paytable.meters:
+        notes.append(
+            f"{meter.name}: starts at {format_money(meter.seed)}, resets to "
+            f"{format_money(meter.reseed)}, grows by {meter.increment_bp / 100:g}% of each wager"
+        )
+    return notes
+
+
 def rules_for(config: TableConfig) -> dict[str, Any]:
     """What the rules screen shows for ``config`` (see the module docstring)."""
     rules = config.rules
@@ -77,6 +107,7 @@ def rules_for(config: TableConfig) -> dict[str, Any]:
             "min": rules.main_limits.minimum,
             "max": rules.main_limits.maximum,
             "paytable": None,
+            "notes": [],
             "lines": [
                 {"hand": "Blackjack", "pays": "3 to 2"},
                 {"hand": "Any other winning hand", "pays": "1 to 1"},
@@ -97,6 +128,7 @@ def rules_for(config: TableConfig) -> dict[str, Any]:
                 "lines": [
                     {"hand": line.name, "pays": str(line.pay)} for line in offer.paytable.lines
                 ],
+                "notes": _wager_notes(offer),
             }
         )
     decision = _DECISION_DEFAULT[rules.countdown_default]

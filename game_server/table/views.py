@@ -80,9 +80,12 @@ def view_for(table: RoundMachine | TableSession, terminal: str) -> dict[str, Any
                 view["actions"] = _affordable(game, seat, hand.index, view["credits"])
         if seat is not None and seat in game.pending_insurance:
             main = game.seats[seat].wagers.get("blackjack", 0)
+            # At most half the Blackjack wager (633a.8), and no more than the credits hold:
+            # the terminal's INSURE button takes the largest insurance the table accepts.
+            most = min(main // 2, view["credits"])
             view["insurance"] = {
-                "can_insure": game.can_insure(seat),
-                "max": main // 2,
+                "can_insure": game.can_insure(seat) and most > 0,
+                "max": most,
                 "can_take_even_money": game.can_take_even_money(seat),
             }
     if machine is not None:

@@ -37,6 +37,7 @@ class WagerRules:
     maximum: int
     paytable: str | None
     lines: tuple[PaytableLine, ...]
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -147,6 +148,7 @@ def parse_rules(data: Any) -> Rules:
                         PaytableLine(_text(line["hand"]), _text(line["pays"]))
                         for line in w["lines"]
                     ),
+                    notes=tuple(_text(n) for n in w.get("notes", ())),
                 )
                 for w in doc["wagers"]
             ),

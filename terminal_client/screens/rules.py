@@ -57,6 +57,7 @@ class RulesScreen(PagedOverlay):
         rows = [(f"Wager {limits}", "")]
         if wager.paytable:
             rows.append((f"{wager.paytable} ({wager.section})", ""))
+        rows += [(note, "") for note in wager.notes]
         rows.append(("", ""))
         rows += [(line.hand, line.pays) for line in wager.lines]
         return rows
@@ -74,7 +75,11 @@ class RulesScreen(PagedOverlay):
         return rows
 
     def draw_page(self, surface: pygame.Surface, layout: Layout, box: pygame.Rect) -> None:
-        draw_lines(surface, layout, box, self.lines(), size=30, pitch=46)
+        rows = self.lines()
+        # Every row on the page: a long paytable (Super 4 has ten lines and five meters)
+        # gets a tighter pitch rather than losing its last lines.
+        pitch = max(24, min(46, int(box.height / layout.scale) // max(1, len(rows))))
+        draw_lines(surface, layout, box, rows, size=min(30, pitch * 2 // 3), pitch=pitch)
         state = self.model.document(Document.RULES)
         if state.value is None:
             y = box.top + round(46 * 4 * layout.scale)

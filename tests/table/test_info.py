@@ -71,3 +71,17 @@ def test_every_offered_side_wager_shows_the_selected_paytable_line_by_line() -> 
     )
     assert shown_b["wagers"][1]["paytable"] == other_paytable
     assert shown_b["wagers"][1]["lines"] != shown["lucky_aces"]["lines"]
+
+
+def test_a_wagers_notes_say_what_else_a_player_should_know() -> None:
+    """The Press (633b.11(f)-(h)), a fixed amount, a meter's seed and rate."""
+    path = example_config_path().with_name("fully-automated-all-side-wagers.toml")
+    text = path.read_text(encoding="utf-8").replace("press = false", "press = true")
+    from game_server.config import parse_config
+
+    shown = {w["wager"]: w for w in rules_for(parse_config(text))["wagers"]}
+    assert any(note.startswith("Press:") for note in shown["trilux"]["notes"])
+    assert "At most 2 times the Blackjack wager" in shown["trilux"]["notes"]
+    assert "A fixed $5.00 wager" in shown["super_4"]["notes"]
+    assert any("Star Progressive: starts at $50,000.00" in n for n in shown["super_4"]["notes"])
+    assert shown["blackjack"]["notes"] == []

@@ -194,3 +194,25 @@ def test_a_double_or_split_the_credits_cannot_pay_for_is_not_offered() -> None:
             session.act(terminal, Action.STAND, hand.index)
             game = session.round
     assert seen["short"] and seen["paid"]  # both cases met over the seeds
+
+
+def test_the_insurance_offer_is_no_more_than_the_credits_hold() -> None:
+    """633a.8 allows up to half the Blackjack wager; the offer is also capped by the credits,
+    so the INSURE button never sends what the table would refuse."""
+    from game_server.rng.shoe import StackedShoe
+
+    shoes = SealedShoes(CONFIG, simulation_seeds(5, CONFIG.table_id), KEY, "test-key")
+    session = TableSession(CONFIG, MemorySink(), shoes, {"T1": 1, "T2": 2})
+    session.open()
+    session.cash_in("T1", 1_200, "a little over the wager")
+    session.cash_in("T2", 100_000, "plenty")
+    session.start_round()
+    session.place_wagers("T1", {"blackjack": 1_000})
+    session.place_wagers("T2", {"blackjack": 1_000})
+    real, session.shoe = session.shoe, StackedShoe("9H 8D AD 7C 6S KS")
+    session.deal()
+    session.shoe = real
+    assert session.round is not None and session.round.phase is Phase.INSURANCE
+    short = view_for(session, "T1")["insurance"]
+    assert (short["max"], short["can_insure"]) == (200, True)
+    assert view_for(session, "T2")["insurance"]["max"] == 500
