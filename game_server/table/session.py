@@ -29,7 +29,7 @@ from game_server.rules.blackjack.events import BLACKJACK, DEALER, ProgressiveWon
 from game_server.rules.blackjack.round import BlackjackRound, Phase
 from game_server.rules.events import to_dict
 from game_server.rules.meters import MeterBank
-from game_server.rules.wagers import must_hit_by
+from game_server.rules.wagers import must_hit_by, super_4
 from game_server.rules.wagers.base import MeterSpec
 from game_server.table.events import (
     CreditsIn,
@@ -183,6 +183,10 @@ def meter_specs(config: TableConfig) -> dict[str, tuple[str, MeterSpec]]:
             else:
                 meter_id = f"{config.table_id}:{offer.wager.name}:{spec.name}"
             found[meter_id] = (offer.wager.name, spec)
+        extra = super_4.mystery_meter(offer.option_map) if offer.wager.name == "super_4" else None
+        if extra is not None:
+            base = link if isinstance(link, str) else f"{config.table_id}:{offer.wager.name}"
+            found[f"{base}:mystery"] = (offer.wager.name, extra)
     mystery = config.must_hit_by
     if mystery is not None:
         meter_id = mystery.meter or f"{config.table_id}:{MUST_HIT_BY}"
@@ -330,9 +334,21 @@ class TableSession:
                     meter_id = self._meter_of[(wager, spec.name)]
                     step = self.meters.contribute(meter_id, stake, terminal)
                     items += [(terminal, ev) for ev in step.events]
+                own = self._meter_of.get((wager, super_4.MYSTERY_METER))
+                if own is not None:  # 633b.6(j): every Super 4 wager feeds its mystery meter
+                    items += self._feed_mystery(own, stake, terminal)
                 if mystery is not None and wager in mystery.qualifying:
                     items += self._mystery(mystery, wager, stake, state.wagers, terminal)
         return items
+
+    def _feed_mystery(
+        self, meter_id: str, stake: int, terminal: str
+    ) -> list[tuple[str | None, Any]]:
+        """Feed a mystery meter; the contribution that takes it past its trigger wins it."""
+        step = self.meters.commit(
+            must_hit_by.contribute(self.meters.meter(meter_id), stake, terminal, self._draw)
+        )
+        return [(terminal, ev) for ev in step.events]
 
     def _mystery(
         self,
@@ -347,11 +363,9 @@ class TableSession:
         conf = must_hit_by.configuration(mystery.configuration, mystery.minimum_wager)
         if not must_hit_by.qualifies(conf, wager, stake, wagers.get(BLACKJACK, 0)):
             return []
-        meter_id = self._meter_of[(MUST_HIT_BY, must_hit_by.METER_NAME)]
-        step = self.meters.commit(
-            must_hit_by.contribute(self.meters.meter(meter_id), stake, terminal, self._draw)
+        return self._feed_mystery(
+            self._meter_of[(MUST_HIT_BY, must_hit_by.METER_NAME)], stake, terminal
         )
-        return [(terminal, ev) for ev in step.events]
 
     def _award_progressives(self, events: Sequence[Any]) -> list[tuple[str | None, Any]]:
         """Pay the round's progressive wins from their meters: one award per meter and share,

@@ -258,3 +258,23 @@ def test_must_hit_by_config_is_checked_against_633b14() -> None:
     from game_server.config import config_from_dict
 
     assert config_from_dict(good.to_dict()) == good
+
+
+def test_super_4_mystery_configuration_feeds_its_own_mystery_meter() -> None:
+    """633b.6(j): with a mystery configuration selected, every Super 4 wager feeds a mystery
+    meter opened at the configuration's reseed with a trigger up to its must-hit-by amount."""
+    super_4 = (
+        '[wagers.super_4]\npaytable = "Paytable 1\\u2014Option 1"\nmin = "5.00"\n'
+        'max = "5.00"\nmystery = 3\n'
+    )
+    table = session(config(super_4), MemorySink())
+    mystery_id = "BJ-01:super_4:mystery"
+    assert mystery_id in table.meter_specs
+    meter = table.meters.meter(mystery_id)
+    assert meter.amount_cents == 10_000 and meter.trigger is not None
+    assert 10_000 <= meter.trigger <= 20_000  # Configuration 3: $100 reseed, must hit by $200
+    table.start_round()
+    table.place_wagers("T1", {"blackjack": 1_000, "super_4": 500})
+    stacked_deal(table, "9H 5D 8C TS TC TC")
+    # 2% of $5 = 10 cents
+    assert table.meters.meter(mystery_id).amount == 10_000_000 + 10_000

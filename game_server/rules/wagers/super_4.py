@@ -206,6 +206,10 @@ MYSTERY_CONFIGURATIONS = (
     MysteryConfiguration(3, reseed=10_000, must_hit_by=20_000, increment_bp=200),
 )
 
+#: The option selecting a 633b.6(j) configuration, and the mystery meter's name.
+MYSTERY_OPTION = "mystery"
+MYSTERY_METER = "Super 4 Mystery Progressive"
+
 #: The suit numbers of :mod:`shared.cards` by the option's words.
 SUIT_OF_CHOICE = {"spades": SPADES, "hearts": HEARTS, "diamonds": DIAMONDS, "clubs": CLUBS}
 DEFAULT_CHOSEN_SUIT = "spades"
@@ -399,5 +403,20 @@ SUPER_4 = SideWager(
             cite="(a)(1)",
             text="The suit of the Royal Flush in Chosen Suit, paid from the Star Progressive.",
         ),
+        MYSTERY_OPTION: OptionSpec(
+            choices=(0, 1, 2, 3),
+            default=0,
+            cite="(j)",
+            text="The mystery progressive configuration of the table's progressive system "
+            "(0: none)",
+        ),
     },
 )
+
+
+def mystery_meter(options: Options) -> MeterSpec | None:
+    """The mystery progressive of 633b.6(j) the Rules Submission selects, or None."""
+    number = options.get(MYSTERY_OPTION, 0)
+    if not isinstance(number, int) or not 1 <= number <= len(MYSTERY_CONFIGURATIONS):
+        return None
+    return MYSTERY_CONFIGURATIONS[number - 1].meter(MYSTERY_METER)
