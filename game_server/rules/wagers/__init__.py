@@ -10,6 +10,7 @@ Buster and the three-seven lines of Blazing 7's depend on play and are measured 
 from game_server.rules.wagers import (
     blackjack_match,
     blazing_7s,
+    hybrid_side_wagers,
     lucky_aces,
     super_4,
     three_card_poker,
@@ -64,5 +65,22 @@ register(
         ),
     ),
 )
+
+# The optional wagers of the no-hole-card hybrid table (633b.5(x); 633a.13 paytables from the
+# Rules Submission): known to the registry and etg math; the table types they allow keep them
+# off the other tables.
+for _wager in (
+    hybrid_side_wagers.ROYAL_MATCH_21,
+    hybrid_side_wagers.BET_THE_SET,
+    hybrid_side_wagers.KINGS_BOUNTY,
+):
+    REGISTRY[_wager.name] = _wager
+    register(
+        _wager,
+        Exact(
+            hybrid_side_wagers.EXACT_COUNTS[_wager.name],
+            "ordered deals of the player's two cards and the dealer's up and hole cards",
+        ),
+    )
 
 __all__ = ["REGISTRY", "SideWager"]

@@ -7,7 +7,7 @@ card (633b.7(d), which refers to 633a.7(g)(8)); it is the wager the Top 3 wager 
 requires.
 
 Its paytable is **not** in the regulation text this product holds (633a.6 and 633a.13 could
-not be retrieved; see /work/shared/regs/notes/regs-633a.md), so the paytable is the one the
+not be retrieved; see the team's regulation notes, regs-633a.md), so the paytable is the one the
 certificate holder states in its Rules Submission (601a.2). Two commonly published tables of
 the Blackjack "3 card poker side bet" (sold as 21+3) are declared, neither of them regulation
 text:
