@@ -22,7 +22,7 @@ The file, with the example shipped in ``game_server/configs/fully-automated-blac
     [table]
     id = "BJ-01"               # 1 to 32 of A-Z a-z 0-9 _ -
     game = "blackjack"         # the games of this build: blackjack
-    type = "fully-automated"   # TableType; the hybrid types are not yet supported
+    type = "fully-automated"   # TableType; the server runs fully automated tables
     seats = 7                  # 1 to 7
     decks = 6                  # 1, 2, 4, 6 or 8 (633a.3)
     shuffle = "cut-card"       # "cut-card" or "every-round"
@@ -126,7 +126,10 @@ CONFIG_SCHEMA: Final = 1
 SUPPORTED_GAMES: Final = ("blackjack",)
 #: The table types this build can run. The hybrid types of 633b.5 are declared in
 #: :class:`TableType` but not built yet.
-SUPPORTED_TABLE_TYPES: Final = frozenset({TableType.FULLY_AUTOMATED})
+#: Table types a Rules Submission may state. The table server runs the fully automated table;
+#: the hybrid tables of 633b.5 are checked here and played by ``etg sim`` (their engines are in
+#: ``game_server.rules.hybrid``), and the server refuses them at start-up, saying so.
+SUPPORTED_TABLE_TYPES: Final = frozenset(TableType)
 
 CARDS_PER_DECK: Final = 52
 
@@ -400,9 +403,6 @@ def table_type_problems(table_type: TableType, rules: BlackjackRules) -> list[st
     out stands (633b.5(p)(2)) and the dealer peeks under an ace or a ten-value card (633b.5(o)).
     Without a hole card (633b.5(w)) there is no peek, and a pair splits into two hands at most
     (633b.5(z)).
-
-    This build refuses the hybrid types before it gets here, so these checks run only next to
-    that refusal; they are in place for when hybrid tables are built.
 
     Args:
         table_type: the kind of table.

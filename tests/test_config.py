@@ -372,14 +372,19 @@ def test_unit_is_even_so_that_3_to_2_is_exact() -> None:
     assert parse_config(edit(EXAMPLE, "limits.wager_unit", '"0.50"'))
 
 
-def test_hybrid_table_types_are_not_yet_supported() -> None:
-    """The hybrid tables of 633b.5 are declared but refused by this build, saying so."""
-    for kind in ("hybrid", "hybrid-no-hole-card"):
-        problems = problems_of(variant({"table.type": f'"{kind}"'}))
-        assert any(
-            p.startswith(f"table.type: '{kind}' tables") and "not yet supported" in p
-            for p in problems
-        ), problems
+def test_hybrid_tables_are_checked_and_the_table_server_refuses_them() -> None:
+    """The hybrid tables of 633b.5 are Rules Submissions like any other (checked, logged,
+    simulated); this build's table server runs fully automated tables only and says so."""
+    from game_server.table.session import MemorySink, SealedShoes, TableError, TableSession
+
+    for name in ("hybrid-three-position", "hybrid-no-hole-card"):
+        config = load_config(example_config_path().with_name(f"{name}.toml"))
+        assert config.table_type in (TableType.HYBRID, TableType.HYBRID_NO_HOLE_CARD)
+        shoes = SealedShoes(config, lambda n: (None, b""), bytes(32), "k")  # type: ignore[arg-type,return-value]
+        with pytest.raises(TableError, match=r"633b\.5.*fully automated tables only"):
+            TableSession(config, MemorySink(), shoes, {"T1": 1})
+    lucky = problems_of(variant({"table.type": '"hybrid"'}))
+    assert any("Lucky Aces is offered only on a fully automated" in p for p in lucky)
 
 
 def test_unknown_table_type_lists_the_options() -> None:
@@ -408,12 +413,13 @@ def test_hybrid_dealer_stands_on_soft_17() -> None:
     assert table_type_problems(TableType.FULLY_AUTOMATED, rules) == []
 
 
-def test_hybrid_soft_17_is_reported_with_the_type_refusal() -> None:
-    """A hybrid file that hits soft 17 hears about both, in one error."""
+def test_hybrid_soft_17_is_reported_with_the_other_problems() -> None:
+    """A hybrid file that hits soft 17 hears about it with every other problem, in one
+    error (here also the Lucky Aces wager, fully automated tables only, 633b.8(a))."""
     text = variant({"table.type": '"hybrid"', "blackjack.dealer_hits_soft_17": "true"})
     problems = problems_of(text)
-    assert any(p.startswith("table.type: ") for p in problems)
     assert any(p.startswith("blackjack.dealer_hits_soft_17: ") for p in problems)
+    assert any(p.startswith("wagers.lucky_aces: ") for p in problems)
 
 
 def test_fully_automated_table_may_hit_soft_17() -> None:

@@ -175,6 +175,7 @@ def sim(
         chunk_rounds=chunk_rounds or CHUNK_ROUNDS,
         main_wager=wager,
         table_id=f"sim-{config.table_id}",
+        table_type=config.table_type,
     )
     show_progress = not as_json and sys.stderr.isatty() and rounds > spec.chunk_rounds
     if show_progress:

@@ -39,8 +39,10 @@ from game_server.rules.blackjack.events import (
 from game_server.rules.blackjack.round import BlackjackRound, Phase
 from game_server.rules.blackjack.rules import BlackjackRules
 from game_server.rules.blackjack.strategy import BasicStrategy
+from game_server.rules.wagers.base import TableType
 from shared.cards import BJ_VALUE
 from shared.money import format_money
+from tools.sim_hybrid import NoHoleCardDriver, ThreePositionDriver
 
 #: Rounds per chunk of a simulation. Each chunk is a separate table (its own table id and
 #: shoes), so a result depends on the seed and the chunk size, never on the worker count.
@@ -512,6 +514,7 @@ class SimSpec:
     chunk_rounds: int = CHUNK_ROUNDS
     main_wager: int | None = None
     table_id: str = "sim"
+    table_type: TableType = TableType.FULLY_AUTOMATED
 
     def chunks(self) -> list[tuple[int, int]]:
         """``(chunk number, rounds)`` for every chunk, in order."""
@@ -522,10 +525,26 @@ class SimSpec:
             out.append((full, rest))
         return out
 
-    def driver(self, chunk: int) -> TableDriver:
+    def driver(self, chunk: int) -> TableDriver | NoHoleCardDriver | ThreePositionDriver:
         """The table driver of chunk ``chunk``: its own table id, so its own shoes."""
         cut = None if self.every_round else self.cut_card
         shoes = seeded_shoes(self.rules.decks, cut, self.seed, f"{self.table_id}-{chunk}")
+        if self.table_type is TableType.HYBRID_NO_HOLE_CARD:
+            return NoHoleCardDriver(
+                self.rules,
+                shoes,
+                self.seats,
+                table_wagers(self.rules, self.main_wager),
+                every_round=self.every_round,
+            )
+        if self.table_type is TableType.HYBRID:
+            return ThreePositionDriver(
+                self.rules,
+                shoes,
+                self.seats,
+                table_wagers(self.rules, self.main_wager),
+                every_round=self.every_round,
+            )
         return TableDriver(
             self.rules,
             shoes,

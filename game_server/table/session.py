@@ -30,7 +30,7 @@ from game_server.rules.blackjack.round import BlackjackRound, Phase
 from game_server.rules.events import to_dict
 from game_server.rules.meters import MeterBank
 from game_server.rules.wagers import must_hit_by, super_4
-from game_server.rules.wagers.base import MeterSpec
+from game_server.rules.wagers.base import MeterSpec, TableType
 from game_server.table.events import (
     CreditsIn,
     CreditsOut,
@@ -212,6 +212,12 @@ class TableSession:
         seats: Mapping[str, int],
         meters: MeterBank | None = None,
     ) -> None:
+        if config.table_type is not TableType.FULLY_AUTOMATED:
+            raise TableError(
+                f"table {config.table_id} is a {config.table_type} table (58 Pa. Code 633b.5): "
+                "this build's table server runs fully automated tables only; `etg sim` plays "
+                "the hybrid tables"
+            )
         for terminal, seat in seats.items():
             if not 1 <= seat <= config.rules.seats:
                 raise UnknownTerminal(

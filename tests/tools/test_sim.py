@@ -277,3 +277,32 @@ def test_every_side_wager_of_the_all_wagers_example_is_placed_and_tallied() -> N
     stats = result.wagers["blackjack_match"]
     assert (stats.wagered, stats.paid) == (100, 20_000)
     assert "blackjack_match_bonus" not in result.wagers
+
+
+@pytest.mark.parametrize(
+    ("name", "side"),
+    [
+        ("hybrid-three-position.toml", {"buzzer_beater"}),
+        ("hybrid-no-hole-card.toml", {"royal_match_21", "bet_the_set", "kings_bounty"}),
+    ],
+)
+def test_the_hybrid_tables_simulate_with_every_wager_settled(name: str, side: set[str]) -> None:
+    """633b.5: both hybrid tables play in etg sim (several players on the same cards); every
+    wager placed is settled for its full stake, whatever the players chose."""
+    config = load_config(example_config_path().with_name(name))
+    spec = SimSpec(
+        rules=config.rules,
+        every_round=False,
+        cut_card=config.cut_card,
+        seats=5,
+        seed=3,
+        rounds=300,
+        table_type=config.table_type,
+    )
+    result = run_sim(spec)
+    assert result.rounds == 300
+    assert set(result.wagers) == {"blackjack", *side}
+    for stats in result.wagers.values():
+        assert stats.wagered > 0 and stats.paid >= 0
+    again = run_sim(spec)
+    assert again.to_json() == result.to_json()  # a seed gives the same result

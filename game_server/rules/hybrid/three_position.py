@@ -132,6 +132,7 @@ from game_server.rules.hybrid.events import (
     Hybrid3WagerSettled,
 )
 from game_server.rules.limits import WagerLimits
+from game_server.rules.wagers.buzzer_beater import BUZZER_BEATER_21_PAYS, BUZZER_BEATER_PAYS
 from shared.cards import BJ_VALUE, Card
 from shared.money import ToOne, format_money
 
@@ -158,20 +159,9 @@ INSURANCE_DECISION = "insurance"
 NO_INSURANCE = "no-insurance"
 EVEN_MONEY = "even-money"
 
-#: 633b.5(v)(3), keyed by (player hand, dealer hand); "21" in the dealer column means "21 or
-#: Blackjack" as the table writes it.
-BUZZER_BEATER_PAYS: Mapping[tuple[str, str], ToOne] = {
-    ("Blackjack", "Blackjack"): ToOne(5, 1),
-    ("20", "20"): ToOne(5, 1),
-    ("20", "21"): ToOne(30, 1),
-    ("19", "19"): ToOne(5, 1),
-    ("19", "20"): ToOne(10, 1),
-    ("19", "21"): ToOne(10, 1),
-}
-
-#: What this engine pays a Buzzer Beater on a player 21 that is not Blackjack against a
-#: dealer 21 by default: (v)(3) has no line for it (module docstring).
-BUZZER_BEATER_21_PAYS = ToOne(5, 1)
+# BUZZER_BEATER_PAYS (633b.5(v)(3)) and BUZZER_BEATER_21_PAYS are the wager declaration's
+# data (rules/wagers/buzzer_beater.py): the Rules Submission, the rules screen and this
+# engine read one table.
 
 LINE_BLACKJACK = "Blackjack 3 to 2 (633b.5(v)(1))"
 LINE_BLACKJACK_NOW = "Blackjack 3 to 2, paid at once (633b.5(p)(1), (v)(1))"

@@ -22,6 +22,7 @@ from game_server.rules.wagers.base import SideWager
 from game_server.rules.wagers.blackjack_match import BLACKJACK_MATCH
 from game_server.rules.wagers.blazing_7s import BLAZING_7S
 from game_server.rules.wagers.buster import BUSTER
+from game_server.rules.wagers.buzzer_beater import BUZZER_BEATER
 from game_server.rules.wagers.lucky_aces import LUCKY_ACES
 from game_server.rules.wagers.math import Exact, register
 from game_server.rules.wagers.super_4 import SUPER_4
@@ -41,6 +42,7 @@ REGISTRY: dict[str, SideWager] = {
         BLAZING_7S,
         AXMAN,
         BUSTER,
+        BUZZER_BEATER,
     )
 }
 

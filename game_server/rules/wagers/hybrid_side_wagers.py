@@ -65,6 +65,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from functools import partial
 
 from game_server.rules.blackjack.hand import hand_total, is_blackjack
 from game_server.rules.errors import RulesError
@@ -262,10 +263,8 @@ def evaluate_kings_bounty(ctx: SideWagerContext, paytable: Paytable) -> Paytable
 def _builder(
     title: str, cite: str, line_names: tuple[str, ...]
 ) -> Callable[[str, Mapping[str, str]], Paytable]:
-    def build(name: str, lines: Mapping[str, str]) -> Paytable:
-        return paytable_from_lines(name, lines, title=title, cite=cite, line_names=line_names)
-
-    return build
+    # A partial of a module function (not a closure): offers travel to simulation workers.
+    return partial(paytable_from_lines, title=title, cite=cite, line_names=line_names)
 
 
 def paytable_from_lines(

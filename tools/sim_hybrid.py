@@ -1,0 +1,202 @@
+"""``etg sim`` for the hybrid tables of 58 Pa. Code 633b.5.
+
+:class:`ThreePositionDriver` plays whole rounds of the three-position table (633b.5(a)-(v))
+with basic-strategy players spread over positions 1 to 3 (several on one position), each
+deciding for himself on the community cards; the Buzzer Beater is placed when offered.
+:class:`NoHoleCardDriver` plays whole rounds of the no-hole-card table (633b.5(w)-(ee)) with a
+basic-strategy bot for every player: each player wagers the table's amounts (his side wagers
+too), answers insurance as basic strategy does (never), and decides his own hands; the players'
+decisions designate the community cards to their own hands or their own dealer hands, so one
+set of cards gives each player his own game. The driver returns the engine's events, which
+:func:`tools.sim.tally` counts like a fully automated table's.
+
+Entry points: :class:`ThreePositionDriver`, :class:`NoHoleCardDriver` (built by
+:meth:`tools.sim.SimSpec.driver` for a ``hybrid`` or ``hybrid-no-hole-card`` Rules Submission),
+:func:`three_position_rules`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from game_server.rules.blackjack.actions import Action
+from game_server.rules.blackjack.events import WagerPlaced, WagerSettled
+from game_server.rules.blackjack.rules import BlackjackRules
+from game_server.rules.blackjack.strategy import BasicStrategy
+from game_server.rules.hybrid.events import Hybrid3WagerPlaced, Hybrid3WagerSettled
+from game_server.rules.hybrid.no_hole_card import NoHoleCardRound
+from game_server.rules.hybrid.three_position import ThreePositionRound, ThreePositionRules
+from shared.cards import Card
+
+#: Shoe number -> a dealable shoe (tools.sim.ShoeFactory).
+ShoeFactory = Callable[[int], Any]
+
+
+class NoHoleCardDriver:
+    """Plays rounds of the no-hole-card hybrid table with ``players`` basic-strategy bots.
+
+    Args:
+        rules: The table's rules.
+        shoes: Makes shoe number ``n``.
+        players: How many players (terminals) play every round.
+        wagers: Each player's wagers (the table's amounts, side wagers included).
+        every_round: A new shoe every round (else until the shoe reaches its cut card).
+    """
+
+    def __init__(
+        self,
+        rules: BlackjackRules,
+        shoes: ShoeFactory,
+        players: int,
+        wagers: dict[str, int],
+        *,
+        every_round: bool = False,
+    ) -> None:
+        if not 1 <= players <= rules.seats:
+            raise ValueError(f"this table takes 1..{rules.seats} players, not {players}")
+        self.rules = rules
+        self.shoes = shoes
+        self.players = tuple(range(1, players + 1))
+        self.wagers = wagers
+        self.every_round = every_round
+        self.strategy = BasicStrategy(rules)
+        self.rounds = 0
+        self.shoe_number = -1
+        self._shoe: Any = None
+
+    def play_round(self) -> list[Any]:
+        """Play one round from the wagers to every player's last settlement."""
+        shoe = self._shoe
+        if shoe is None or self.every_round or shoe.needs_shuffle:
+            self.shoe_number += 1
+            shoe = self._shoe = self.shoes(self.shoe_number)
+        game = NoHoleCardRound(self.rules)
+        events: list[Any] = []
+        for player in self.players:
+            events += game.join(player, self.wagers)
+        events += game.deal(shoe)
+        while True:
+            waiting = game.pending()
+            if not waiting:
+                break
+            for player in waiting:
+                if game.pending_insurance(player):
+                    events += game.decline_insurance(player)
+                    continue
+                hand = game.to_act(player)
+                if hand is not None:
+                    events += game.act(player, self._decide(game, player, hand), hand)
+        self.rounds += 1
+        return events
+
+    def _decide(self, game: NoHoleCardRound, player: int, hand: int) -> Action:
+        cards: tuple[Card, ...] = game.hands(player)[hand]
+        up = game.up_card
+        assert up is not None
+        legal = game.legal_actions(player)
+        action = self.strategy.decide_cards(
+            cards,
+            up,
+            can_double=Action.DOUBLE in legal,
+            can_split=Action.SPLIT in legal,
+            can_surrender=Action.SURRENDER in legal,
+        )
+        if action not in legal:  # e.g. a hit on a hand the engine has just closed
+            return Action.STAND
+        return action
+
+
+def three_position_rules(rules: BlackjackRules) -> ThreePositionRules:
+    """The three-position engine's rules from a hybrid table's Rules Submission."""
+    offer = rules.offers.get("buzzer_beater")
+    return ThreePositionRules(
+        decks=rules.decks,
+        double_on=rules.double_on,
+        double_after_split=rules.double_after_split,
+        max_split_hands=rules.max_split_hands,
+        resplit_aces=rules.resplit_aces,
+        hit_split_aces=rules.hit_split_aces,
+        insurance=rules.insurance,
+        even_money=rules.even_money,
+        main_limits=rules.main_limits,
+        buzzer_beater=None if offer is None else offer.limits,
+    )
+
+
+class ThreePositionDriver:
+    """Plays rounds of the three-position hybrid table: player ``n`` sits at position
+    ``(n - 1) % 3 + 1``; its events come back in the fully automated table's form (player
+    number as the seat) so that :func:`tools.sim.tally` counts them."""
+
+    def __init__(
+        self,
+        rules: BlackjackRules,
+        shoes: ShoeFactory,
+        players: int,
+        wagers: dict[str, int],
+        *,
+        every_round: bool = False,
+    ) -> None:
+        if players < 1:
+            raise ValueError("a round needs at least one player")
+        self.rules = three_position_rules(rules)
+        self.strategy = BasicStrategy(rules)
+        self.shoes = shoes
+        self.players = {f"P{n}": (n - 1) % 3 + 1 for n in range(1, players + 1)}
+        self.wagers = wagers
+        self.every_round = every_round
+        self.rounds = 0
+        self.shoe_number = -1
+        self._shoe: Any = None
+
+    def play_round(self) -> list[Any]:
+        shoe = self._shoe
+        if shoe is None or self.every_round or shoe.needs_shuffle:
+            self.shoe_number += 1
+            shoe = self._shoe = self.shoes(self.shoe_number)
+        game = ThreePositionRound(self.rules)
+        events: list[Any] = []
+        for player, position in self.players.items():
+            events += game.join(player, position, self.wagers)
+        events += game.deal(shoe)
+        while not game.complete:
+            waiting = game.pending_players
+            if not waiting:
+                events += game.finish()
+                break
+            for player in waiting:
+                if player in game.pending_insurance:
+                    events += game.decline_insurance(player)
+                    continue
+                hand = game.to_act(player)
+                if hand is not None:
+                    events += game.act(player, self._decide(game, player, hand), hand)
+        self.rounds += 1
+        return [_as_table_event(ev) for ev in events]
+
+    def _decide(self, game: ThreePositionRound, player: str, hand: int) -> Action:
+        view = game.view(player)
+        cards = next(h.cards for h in view.hands if h.index == hand)
+        up = game.up_card
+        assert up is not None
+        legal = game.legal_actions(player)
+        action = self.strategy.decide_cards(
+            cards,
+            up,
+            can_double=Action.DOUBLE in legal,
+            can_split=Action.SPLIT in legal,
+            can_surrender=False,
+        )
+        return action if action in legal else Action.STAND
+
+
+def _as_table_event(ev: Any) -> Any:
+    """A three-position wager event in the fully automated table's form (seat = player)."""
+    kind = type(ev)
+    if kind is Hybrid3WagerPlaced:
+        return WagerPlaced(int(ev.player[1:]), ev.hand, ev.wager, ev.amount)
+    if kind is Hybrid3WagerSettled:
+        seat = int(ev.player[1:])
+        return WagerSettled(seat, ev.hand, ev.wager, ev.stake, ev.paid, ev.outcome, ev.line)
+    return ev
