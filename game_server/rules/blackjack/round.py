@@ -67,6 +67,7 @@ from game_server.rules.errors import (
     WagerError,
     WagerNotOffered,
     WrongPhase,
+    check_replayed_step,
 )
 from game_server.rules.wagers.base import Moment, SideWagerContext, SideWagerOffer
 from game_server.rules.wagers.trilux import (
@@ -1324,18 +1325,7 @@ def replay(rules: BlackjackRules, events: Sequence[Any]) -> BlackjackRound:
             raise
         except RulesError as exc:
             raise ReplayMismatch(f"event {i} ({ev.kind}) was refused on replay: {exc}") from exc
-        logged = list(events[i : i + len(produced)])
-        if produced != logged:
-            for k, (want, got) in enumerate(zip(logged, produced, strict=False)):
-                if want != got:
-                    raise ReplayMismatch(
-                        f"event {i + k} differs on replay: logged {want!r}, replay gives {got!r}"
-                    )
-            raise ReplayMismatch(
-                f"the step at event {i} produced {len(produced)} events on replay but the log "
-                f"has {len(logged)}"
-            )
-        i += len(produced)
+        i += check_replayed_step(events, i, produced)
     return game
 
 
