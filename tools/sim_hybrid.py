@@ -33,7 +33,23 @@ from shared.cards import Card
 ShoeFactory = Callable[[int], Any]
 
 
-class NoHoleCardDriver:
+class _Shoes:
+    """The shoe of each round: a new one every round, or the same until its cut card."""
+
+    shoes: ShoeFactory
+    every_round: bool
+    shoe_number: int
+    _shoe: Any
+
+    def _round_shoe(self) -> Any:
+        shoe = self._shoe
+        if shoe is None or self.every_round or shoe.needs_shuffle:
+            self.shoe_number += 1
+            shoe = self._shoe = self.shoes(self.shoe_number)
+        return shoe
+
+
+class NoHoleCardDriver(_Shoes):
     """Plays rounds of the no-hole-card hybrid table with ``players`` basic-strategy bots.
 
     Args:
@@ -67,10 +83,7 @@ class NoHoleCardDriver:
 
     def play_round(self) -> list[Any]:
         """Play one round from the wagers to every player's last settlement."""
-        shoe = self._shoe
-        if shoe is None or self.every_round or shoe.needs_shuffle:
-            self.shoe_number += 1
-            shoe = self._shoe = self.shoes(self.shoe_number)
+        shoe = self._round_shoe()
         game = NoHoleCardRound(self.rules)
         events: list[Any] = []
         for player in self.players:
@@ -124,7 +137,7 @@ def three_position_rules(rules: BlackjackRules) -> ThreePositionRules:
     )
 
 
-class ThreePositionDriver:
+class ThreePositionDriver(_Shoes):
     """Plays rounds of the three-position hybrid table: player ``n`` sits at position
     ``(n - 1) % 3 + 1``; its events come back in the fully automated table's form (player
     number as the seat) so that :func:`tools.sim.tally` counts them."""
@@ -151,10 +164,7 @@ class ThreePositionDriver:
         self._shoe: Any = None
 
     def play_round(self) -> list[Any]:
-        shoe = self._shoe
-        if shoe is None or self.every_round or shoe.needs_shuffle:
-            self.shoe_number += 1
-            shoe = self._shoe = self.shoes(self.shoe_number)
+        shoe = self._round_shoe()
         game = ThreePositionRound(self.rules)
         events: list[Any] = []
         for player, position in self.players.items():
