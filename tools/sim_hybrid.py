@@ -26,7 +26,8 @@ from game_server.rules.blackjack.rules import BlackjackRules
 from game_server.rules.blackjack.strategy import BasicStrategy
 from game_server.rules.hybrid.events import Hybrid3WagerPlaced, Hybrid3WagerSettled
 from game_server.rules.hybrid.no_hole_card import NoHoleCardRound
-from game_server.rules.hybrid.three_position import ThreePositionRound, ThreePositionRules
+from game_server.rules.hybrid.three_position import ThreePositionRound
+from game_server.table.hybrid_session import three_position_rules
 from shared.cards import Card
 
 #: Shoe number -> a dealable shoe (tools.sim.ShoeFactory).
@@ -118,23 +119,6 @@ class NoHoleCardDriver(_Shoes):
         if action not in legal:  # e.g. a hit on a hand the engine has just closed
             return Action.STAND
         return action
-
-
-def three_position_rules(rules: BlackjackRules) -> ThreePositionRules:
-    """The three-position engine's rules from a hybrid table's Rules Submission."""
-    offer = rules.offers.get("buzzer_beater")
-    return ThreePositionRules(
-        decks=rules.decks,
-        double_on=rules.double_on,
-        double_after_split=rules.double_after_split,
-        max_split_hands=rules.max_split_hands,
-        resplit_aces=rules.resplit_aces,
-        hit_split_aces=rules.hit_split_aces,
-        insurance=rules.insurance,
-        even_money=rules.even_money,
-        main_limits=rules.main_limits,
-        buzzer_beater=None if offer is None else offer.limits,
-    )
 
 
 class ThreePositionDriver(_Shoes):

@@ -4,6 +4,9 @@ The live table, crash recovery and ``etg verify`` all fold the same events throu
 :class:`Ledger`, so a wallet's balance is by construction the fold of the log (the [server]
 requirement "a wallet's balance always equals the fold of the log").
 
+The three-position hybrid engine's wager records (``Hybrid3WagerPlaced``,
+``Hybrid3WagerSettled``) fold exactly like ``WagerPlaced`` and ``WagerSettled``.
+
 Meters follow 58 Pa. Code 605a.5(d): coin in (every wager), coin out (what winning wagers
 paid), games played; per wager and per table; they are never reset.
 """
@@ -16,6 +19,7 @@ from typing import Any
 
 from game_server.rules.blackjack.events import RoundCompleted, WagerPlaced, WagerSettled
 from game_server.rules.errors import RulesError
+from game_server.rules.hybrid.events import Hybrid3WagerPlaced, Hybrid3WagerSettled
 from game_server.rules.meters import MeterAwarded, MysteryAwarded
 from game_server.table.events import CreditsIn, CreditsOut
 from shared.money import format_money
@@ -52,7 +56,7 @@ class Ledger:
     def apply(self, terminal: str | None, ev: Any) -> None:
         """Fold one event; ``terminal`` is the event's terminal in the log envelope."""
         kind = type(ev)
-        if kind is WagerPlaced:
+        if kind is WagerPlaced or kind is Hybrid3WagerPlaced:
             who = self._terminal(terminal, ev)
             balance = self.wallets.get(who, 0) - ev.amount
             if balance < 0:
@@ -64,7 +68,7 @@ class Ledger:
             meter = self._meter(ev.wager)
             meter.placed += 1
             meter.wagered += ev.amount
-        elif kind is WagerSettled:
+        elif kind is WagerSettled or kind is Hybrid3WagerSettled:
             who = self._terminal(terminal, ev)
             self.wallets[who] = self.wallets.get(who, 0) + ev.paid
             meter = self._meter(ev.wager)

@@ -194,7 +194,117 @@ def meter_specs(config: TableConfig) -> dict[str, tuple[str, MeterSpec]]:
     return found
 
 
-class TableSession:
+class TableBook:
+    """The bookkeeping every table shares, whatever its game: one logged step at a time
+    (save, then fold into wallets and meters), credits in and out, the credit check before a
+    wager, and the shoe's retirement. :class:`TableSession` (the fully automated table) and
+    :class:`~game_server.table.hybrid_session.HybridSession` (633b.5) build on it.
+
+    A subclass provides ``config``, ``sink``, ``ledger``, ``round``, ``round_id``, ``shoe``,
+    ``shoe_number``, ``_salt`` and ``failed``, and the methods ``_seat(terminal)`` (refuse a
+    terminal that may not play) and ``_in_play(terminal)``.
+    """
+
+    config: TableConfig
+    sink: EventSink
+    ledger: Ledger
+    round_id: int
+    shoe: Shoe | None
+    shoe_number: int
+    _salt: bytes
+    failed: BaseException | None
+
+    @property
+    def _round_open(self) -> bool:
+        """Whether a round is open (its events carry the round id; no cash out, no shoe
+        change meanwhile). Each table keeps its own kind of round in ``round``."""
+        return getattr(self, "round", None) is not None
+
+    def _seat(self, terminal: str) -> Any:
+        raise NotImplementedError
+
+    def _in_play(self, terminal: str) -> bool:
+        raise NotImplementedError
+
+    def _log(
+        self, items: Sequence[tuple[str | None, Any]], checkpoint: str | None = None
+    ) -> list[Any]:
+        """Append one step (save), then fold it into wallets and meters; return the events.
+
+        Every input is checked (rules, credits) before its step is built, so the fold of a
+        written step cannot fail.
+        """
+        self._check_not_failed()
+        table_id = self.config.table_id
+        round_id = self.round_id if self._round_open else None
+        step = [NewEvent(table_id, round_id, terminal, to_dict(ev)) for terminal, ev in items]
+        try:
+            self.sink.append(step, checkpoint=checkpoint)
+        except BaseException as exc:
+            # The engine may already be ahead of the log: take no more input (every later
+            # call raises LogWriteFailed); a restart recovers from what was saved.
+            self.failed = exc
+            raise
+        for terminal, ev in items:
+            self.ledger.apply(terminal, ev)
+        return [ev for _, ev in items]
+
+    def cash_in(self, terminal: str, amount: int, reference: str) -> list[Any]:
+        """Add credits to a terminal's wallet (an operator's cash in)."""
+        self._seat(terminal)
+        if type(amount) is not int or amount <= 0:
+            raise TableError(f"cash in amount {amount!r} is not a positive number of cents")
+        balance = self.ledger.wallets.get(terminal, 0) + amount
+        return self._log([(terminal, CreditsIn(terminal, amount, balance, reference))])
+
+    def cash_out(self, terminal: str, amount: int | None, reference: str) -> list[Any]:
+        """Pay credits out of a terminal's wallet (all of them when ``amount`` is None)."""
+        self._seat(terminal)
+        if self._round_open and self._in_play(terminal):
+            raise TableError(
+                f"terminal {terminal} has wagers in play; cash out after the round settles"
+            )
+        held = self.ledger.wallets.get(terminal, 0)
+        amount = held if amount is None else amount
+        if type(amount) is not int or amount <= 0:
+            raise TableError(f"cash out amount {amount!r} is not a positive number of cents")
+        if amount > held:
+            raise InsufficientCredits(
+                f"terminal {terminal} holds {format_money(held)}, less than the "
+                f"{format_money(amount)} asked for"
+            )
+        return self._log([(terminal, CreditsOut(terminal, amount, held - amount, reference))])
+
+    def balance(self, terminal: str) -> int:
+        return self.ledger.wallets.get(terminal, 0)
+
+    def retire_shoe(self) -> list[Any]:
+        """Reveal the current shoe's seed and salt (nothing when no shoe is in use)."""
+        if self.shoe is None:
+            return []
+        if self._round_open:
+            raise TableError("a shoe is retired only between rounds")
+        revealed = SealedShoes.reveal(self.shoe_number, self.shoe, self._salt)
+        self.shoe = None
+        return self._log([(None, revealed)])
+
+    def _check_not_failed(self) -> None:
+        if self.failed is not None:
+            raise LogWriteFailed(
+                f"the table is out of service since the event log refused a write "
+                f"({self.failed}); restart the server to recover from the log"
+            )
+
+    def _afford(self, terminal: str, amount: int, what: str) -> None:
+        held = self.ledger.wallets.get(terminal, 0)
+        if amount > held:
+            raise InsufficientCredits(
+                f"{what} of {format_money(amount)} is more than the {format_money(held)} "
+                f"credits of terminal {terminal}"
+            )
+
+
+class TableSession(TableBook):
     """The game flow of one table over the engine, writing every step to ``sink``.
 
     Args:
@@ -247,29 +357,6 @@ class TableSession:
         }
 
     # ---------------------------------------------------------------- logging
-
-    def _log(
-        self, items: Sequence[tuple[str | None, Any]], checkpoint: str | None = None
-    ) -> list[Any]:
-        """Append one step (save), then fold it into wallets and meters; return the events.
-
-        Every input is checked (rules, credits) before its step is built, so the fold of a
-        written step cannot fail.
-        """
-        self._check_not_failed()
-        table_id = self.config.table_id
-        round_id = self.round_id if self.round is not None else None
-        step = [NewEvent(table_id, round_id, terminal, to_dict(ev)) for terminal, ev in items]
-        try:
-            self.sink.append(step, checkpoint=checkpoint)
-        except BaseException as exc:
-            # The engine may already be ahead of the log: take no more input (every later
-            # call raises LogWriteFailed); a restart recovers from what was saved.
-            self.failed = exc
-            raise
-        for terminal, ev in items:
-            self.ledger.apply(terminal, ev)
-        return [ev for _, ev in items]
 
     def _log_engine(
         self, events: Sequence[Any], before: Sequence[tuple[str | None, Any]] = ()
@@ -392,35 +479,6 @@ class TableSession:
             items += [(who, ev) for ev in step.events]
         return items
 
-    def cash_in(self, terminal: str, amount: int, reference: str) -> list[Any]:
-        """Add credits to a terminal's wallet (an operator's cash in)."""
-        self._seat(terminal)
-        if type(amount) is not int or amount <= 0:
-            raise TableError(f"cash in amount {amount!r} is not a positive number of cents")
-        balance = self.ledger.wallets.get(terminal, 0) + amount
-        return self._log([(terminal, CreditsIn(terminal, amount, balance, reference))])
-
-    def cash_out(self, terminal: str, amount: int | None, reference: str) -> list[Any]:
-        """Pay credits out of a terminal's wallet (all of them when ``amount`` is None)."""
-        self._seat(terminal)
-        if self.round is not None and self._in_play(terminal):
-            raise TableError(
-                f"terminal {terminal} has wagers in play; cash out after the round settles"
-            )
-        held = self.ledger.wallets.get(terminal, 0)
-        amount = held if amount is None else amount
-        if type(amount) is not int or amount <= 0:
-            raise TableError(f"cash out amount {amount!r} is not a positive number of cents")
-        if amount > held:
-            raise InsufficientCredits(
-                f"terminal {terminal} holds {format_money(held)}, less than the "
-                f"{format_money(amount)} asked for"
-            )
-        return self._log([(terminal, CreditsOut(terminal, amount, held - amount, reference))])
-
-    def balance(self, terminal: str) -> int:
-        return self.ledger.wallets.get(terminal, 0)
-
     def start_round(self) -> list[Any]:
         """Open a round for wagers; retire the shoe and commit a new one when it is due."""
         self._check_not_failed()
@@ -446,24 +504,7 @@ class TableSession:
         )
         return events + self._log([(None, started)])
 
-    def retire_shoe(self) -> list[Any]:
-        """Reveal the current shoe's seed and salt (nothing when no shoe is in use)."""
-        if self.shoe is None:
-            return []
-        if self.round is not None:
-            raise TableError("a shoe is retired only between rounds")
-        revealed = SealedShoes.reveal(self.shoe_number, self.shoe, self._salt)
-        self.shoe = None
-        return self._log([(None, revealed)])
-
     # ------------------------------------------------------------------ round
-
-    def _check_not_failed(self) -> None:
-        if self.failed is not None:
-            raise LogWriteFailed(
-                f"the table is out of service since the event log refused a write "
-                f"({self.failed}); restart the server to recover from the log"
-            )
 
     def _seat(self, terminal: str) -> int:
         self._check_not_failed()
@@ -477,14 +518,6 @@ class TableSession:
         if self.round is None:
             raise NoRoundOpen("no round is open: wait for the next betting window")
         return self.round
-
-    def _afford(self, terminal: str, amount: int, what: str) -> None:
-        held = self.ledger.wallets.get(terminal, 0)
-        if amount > held:
-            raise InsufficientCredits(
-                f"{what} of {format_money(amount)} is more than the {format_money(held)} "
-                f"credits of terminal {terminal}"
-            )
 
     def _in_play(self, terminal: str) -> bool:
         game = self.round

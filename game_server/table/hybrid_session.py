@@ -1,0 +1,443 @@
+"""One hybrid table's game flow in stadium play: sealed shoes, rounds, wallets, the log.
+
+58 Pa. Code 633b.5: at a hybrid table any number of electronic wagering terminals take part
+in each round; none holds a seat. :class:`HybridSession` is the table layer over the two pure
+hybrid engines, chosen by the Rules Submission's table type:
+
+- ``hybrid``: :class:`~game_server.rules.hybrid.three_position.ThreePositionRound`
+  (633b.5(a)-(v)); a terminal chooses position 1, 2 or 3 when it joins a round, several
+  terminals may share one position, and the engine's player id is the terminal id.
+- ``hybrid-no-hole-card``:
+  :class:`~game_server.rules.hybrid.no_hole_card.NoHoleCardRound` (633b.5(w)-(ee)); the engine
+  numbers its players, so the terminals that join a round are numbered 1, 2, ... in the order
+  they joined. The number is never logged on its own: every event of a player is written with
+  its terminal in the log envelope (``NewEvent.terminal``), which is the mapping.
+
+As at :class:`~game_server.table.session.TableSession` (both build on
+:class:`~game_server.table.session.TableBook`: the log step, credits and shoe retirement),
+every input becomes one engine step; the step's events are appended to the log in ONE
+transaction and only then folded into the wallets by :class:`~game_server.table.ledger.Ledger`.
+A wager, insurance, double down or split is checked against the terminal's credits before the
+engine acts, so a logged step always folds.
+The step that completes a round also holds :class:`~game_server.table.events.RoundClosed`
+with every terminal's credits and is written with a round-close checkpoint.
+
+Entry point: :class:`HybridSession`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Generic, Protocol, TypeVar
+
+from game_server.config import TableConfig
+from game_server.eventlog import ROUND_CLOSE
+from game_server.rng.shoe import Shoe
+from game_server.rules.blackjack.actions import Action
+from game_server.rules.blackjack.events import BLACKJACK, RoundCompleted
+from game_server.rules.blackjack.rules import BlackjackRules
+from game_server.rules.errors import ActionNotAllowed
+from game_server.rules.hybrid.no_hole_card import NoHoleCardRound
+from game_server.rules.hybrid.three_position import ThreePositionRound, ThreePositionRules
+from game_server.rules.wagers.base import TableType
+from game_server.table.events import RoundClosed, RoundStarted, TableOpened
+from game_server.table.ledger import Ledger
+from game_server.table.session import (
+    SOFTWARE,
+    EventSink,
+    InsufficientCredits,
+    NoRoundOpen,
+    SealedShoes,
+    TableBook,
+    TableError,
+    UnknownTerminal,
+)
+
+__all__ = [
+    "HybridSession",
+    "InsufficientCredits",
+    "NotInRound",
+    "PositionRefused",
+    "three_position_rules",
+]
+
+#: ``RoundStarted.seats`` of a stadium terminal: it holds no seat (633b.5(l)).
+NO_SEAT = 0
+
+
+class NotInRound(TableError):
+    """A decision from a terminal that has placed no wager in the open round."""
+
+
+class PositionRefused(TableError):
+    """A join without a position at the three-position table, or with one at the
+    no-hole-card table (which has no player positions to choose)."""
+
+
+def three_position_rules(rules: BlackjackRules) -> ThreePositionRules:
+    """The three-position engine's rules from a hybrid table's Rules Submission.
+
+    (``etg sim`` uses it too.)"""
+    offer = rules.offers.get("buzzer_beater")
+    return ThreePositionRules(
+        decks=rules.decks,
+        double_on=rules.double_on,
+        double_after_split=rules.double_after_split,
+        max_split_hands=rules.max_split_hands,
+        resplit_aces=rules.resplit_aces,
+        hit_split_aces=rules.hit_split_aces,
+        insurance=rules.insurance,
+        even_money=rules.even_money,
+        main_limits=rules.main_limits,
+        buzzer_beater=None if offer is None else offer.limits,
+    )
+
+
+# ------------------------------------------------------------------- the engines, by terminal
+
+P = TypeVar("P")
+
+
+class _Wagers(Protocol):
+    @property
+    def wagers(self) -> Mapping[str, int]: ...
+
+
+class _Engine(Protocol[P]):
+    """What the session calls on either hybrid engine; ``P`` is its player id."""
+
+    @property
+    def players(self) -> Mapping[P, _Wagers]: ...
+
+    def verify_deal(self) -> None: ...
+
+    def deal(self, source: Shoe, /) -> list[Any]: ...
+
+    def verify_insurance(self, player: P, amount: int, /) -> None: ...
+
+    def insure(self, player: P, amount: int, /, *, auto: bool = ...) -> list[Any]: ...
+
+    def decline_insurance(self, player: P, /, *, auto: bool = ...) -> list[Any]: ...
+
+    def verify_double(self, player: P, hand: int, amount: int | None, /) -> None: ...
+
+    def verify_split(self, player: P, hand: int, /) -> None: ...
+
+    def act(
+        self,
+        player: P,
+        action: Action,
+        hand: int,
+        /,
+        *,
+        amount: int | None = ...,
+        auto: bool = ...,
+    ) -> list[Any]: ...
+
+    def countdown(self, player: P, /) -> list[Any]: ...
+
+
+class _Round(Generic[P]):
+    """One round's engine, addressed by terminal id: the only part that differs by table."""
+
+    engine: _Engine[P]
+
+    def player_of(self, terminal: str) -> P | None:
+        """The engine's id of a terminal that joined this round, else None."""
+        raise NotImplementedError
+
+    def terminal_of(self, ev: Any) -> str | None:
+        """The terminal an engine event belongs to (None: the dealer's, or everyone's)."""
+        raise NotImplementedError
+
+    def verify_join(self, terminal: str, wagers: Mapping[str, int], position: int | None) -> None:
+        raise NotImplementedError
+
+    def join(self, terminal: str, wagers: Mapping[str, int], position: int | None) -> list[Any]:
+        raise NotImplementedError
+
+    def finish(self) -> list[Any]:
+        raise TableError(
+            "only the three-position table finishes a round at once; at the no-hole-card "
+            "table the countdown acts for each player: countdown(terminal) (633b.5(z))"
+        )
+
+    def take_even_money(self, terminal: str, *, auto: bool) -> list[Any]:
+        raise ActionNotAllowed(
+            "even money is not offered at the hybrid table without a hole card (633b.5(z))"
+        )
+
+    def player(self, terminal: str) -> P:
+        player = self.player_of(terminal)
+        if player is None:
+            raise NotInRound(
+                f"terminal {terminal} has no wager in this round: join before the deal"
+            )
+        return player
+
+    def stake(self, terminal: str) -> int:
+        """The terminal's Blackjack wager: what a full double down or a split costs."""
+        return self.engine.players[self.player(terminal)].wagers[BLACKJACK]
+
+
+class _ThreePosition(_Round[str]):
+    """633b.5(a)-(v): the engine's player id is the terminal id."""
+
+    def __init__(self, rules: ThreePositionRules) -> None:
+        self.game = ThreePositionRound(rules)
+        self.engine = self.game
+
+    def player_of(self, terminal: str) -> str | None:
+        return terminal if terminal in self.game.players else None
+
+    def terminal_of(self, ev: Any) -> str | None:
+        player = getattr(ev, "player", None)  # every Hybrid3 event of a player names him
+        return player if isinstance(player, str) else None
+
+    def verify_join(self, terminal: str, wagers: Mapping[str, int], position: int | None) -> None:
+        if position is None:
+            raise PositionRefused(
+                f"terminal {terminal} must choose player position 1, 2 or 3 to join a round "
+                "(58 Pa. Code 633b.5(l))"
+            )
+        self.game.verify_join(terminal, position, wagers)
+
+    def join(self, terminal: str, wagers: Mapping[str, int], position: int | None) -> list[Any]:
+        assert position is not None
+        return self.game.join(terminal, position, wagers)
+
+    def finish(self) -> list[Any]:
+        return self.game.finish()
+
+    def take_even_money(self, terminal: str, *, auto: bool) -> list[Any]:
+        return self.game.take_even_money(self.player(terminal), auto=auto)
+
+
+class _NoHoleCard(_Round[int]):
+    """633b.5(w)-(ee): terminals are the engine's players 1, 2, ... in the order they joined."""
+
+    def __init__(self, rules: BlackjackRules) -> None:
+        self.game = NoHoleCardRound(rules)
+        self.engine = self.game
+        self.numbers: dict[str, int] = {}
+        self.terminals: dict[int, str] = {}
+
+    def player_of(self, terminal: str) -> int | None:
+        return self.numbers.get(terminal)
+
+    def terminal_of(self, ev: Any) -> str | None:
+        seat = getattr(ev, "seat", None)  # players are 1..n; dealer, community, all: <= 0
+        return self.terminals.get(seat) if isinstance(seat, int) else None
+
+    def _number(self, terminal: str) -> int:
+        return self.numbers.get(terminal, len(self.numbers) + 1)
+
+    def verify_join(self, terminal: str, wagers: Mapping[str, int], position: int | None) -> None:
+        if position is not None:
+            raise PositionRefused(
+                "the hybrid table without a hole card has no player positions to choose: "
+                "every player plays the one set of cards (58 Pa. Code 633b.5(y))"
+            )
+        number = self._number(terminal)
+        seats = self.game.rules.seats
+        if number > seats:
+            raise TableError(
+                f"this round already has {seats} players, the most this table's Rules "
+                f"Submission allows (table.seats); terminal {terminal} can join the next round"
+            )
+        self.game.verify_join(number, wagers)
+
+    def join(self, terminal: str, wagers: Mapping[str, int], position: int | None) -> list[Any]:
+        number = self._number(terminal)
+        events = self.game.join(number, wagers)
+        self.numbers[terminal] = number
+        self.terminals[number] = terminal
+        return events
+
+
+# ------------------------------------------------------------------------------- the session
+
+
+class HybridSession(TableBook):
+    """The game flow of one hybrid table in stadium play, writing every step to ``sink``.
+
+    Args:
+        config: the table's Rules Submission (type ``hybrid`` or ``hybrid-no-hole-card``).
+        sink: the event log (or a :class:`~game_server.table.session.MemorySink`).
+        shoes: the table's shoe maker.
+        terminals: the terminals allowed to play at this table (any number, no seats).
+
+    Raises:
+        TableError: the Rules Submission is not of a hybrid table.
+    """
+
+    def __init__(
+        self,
+        config: TableConfig,
+        sink: EventSink,
+        shoes: SealedShoes,
+        terminals: Iterable[str],
+    ) -> None:
+        if config.table_type is TableType.FULLY_AUTOMATED:
+            raise TableError(
+                f"table {config.table_id} is a {config.table_type} table: HybridSession runs "
+                "the hybrid tables of 58 Pa. Code 633b.5; TableSession runs this one"
+            )
+        self.config = config
+        self.sink = sink
+        self.shoes = shoes
+        self.terminals = frozenset(terminals)
+        self.ledger = Ledger()
+        self._config_hash = config.config_hash()
+        self._three_position = (
+            three_position_rules(config.rules) if config.table_type is TableType.HYBRID else None
+        )
+        self.round: _Round[Any] | None = None
+        self.round_id = 0
+        self.shoe: Shoe | None = None
+        self.shoe_number = 0
+        self._salt = b""
+        self.failed: BaseException | None = None
+
+    # ---------------------------------------------------------------- logging
+
+    def _log_engine(self, events: Sequence[Any]) -> list[Any]:
+        """Log an engine step, each event under its terminal; the step that completes the
+        round also closes it with every terminal's credits."""
+        game = self.round
+        assert game is not None
+        items = [(game.terminal_of(ev), ev) for ev in events]
+        if not events or type(events[-1]) is not RoundCompleted:
+            return self._log(items)
+        after = Ledger(wallets=dict(self.ledger.wallets))
+        after.apply_all(items)
+        terminals = tuple(sorted(self.terminals))
+        closed = RoundClosed(
+            self.round_id, terminals, tuple(after.wallets.get(t, 0) for t in terminals)
+        )
+        logged = self._log([*items, (None, closed)], ROUND_CLOSE)
+        self.round = None
+        return logged
+
+    def _seat(self, terminal: str) -> str:
+        """Refuse a terminal that may not play here (TableSession's ``_seat`` check)."""
+        self._check_not_failed()
+        if terminal not in self.terminals:
+            raise UnknownTerminal(f"terminal {terminal!r} is not a terminal of this table")
+        return terminal
+
+    def _in_play(self, terminal: str) -> bool:
+        return self.round is not None and self.round.player_of(terminal) is not None
+
+    def _open_round(self) -> _Round[Any]:
+        self._check_not_failed()
+        if self.round is None:
+            raise NoRoundOpen("no round is open: wait for the next betting window")
+        return self.round
+
+    def _playing(self, terminal: str) -> _Round[Any]:
+        self._seat(terminal)
+        return self._open_round()
+
+    # --------------------------------------------------------------- the table
+
+    def open(self) -> list[Any]:
+        """Log the Rules Submission in force (at start-up and after every change)."""
+        config = self.config
+        return self._log([(None, TableOpened(config.to_dict(), self._config_hash, SOFTWARE))])
+
+    def start_round(self) -> list[Any]:
+        """Open a round for wagers; retire the shoe and commit a new one when it is due (the
+        commitment is logged before the shoe's first card)."""
+        self._check_not_failed()
+        if self.round is not None:
+            raise TableError(f"round {self.round_id} is still open")
+        events: list[Any] = []
+        if self.shoe is None or self.shoe.needs_shuffle:
+            events += self.retire_shoe()
+            self.shoe_number += 1
+            self.shoe, committed, self._salt = self.shoes.new_shoe(self.shoe_number)
+            events += self._log([(None, committed)])
+        self.round_id += 1
+        rules = self._three_position
+        self.round = _NoHoleCard(self.config.rules) if rules is None else _ThreePosition(rules)
+        terminals = tuple(sorted(self.terminals))
+        started = RoundStarted(
+            self.round_id,
+            self.shoe_number,
+            self._config_hash,
+            (NO_SEAT,) * len(terminals),
+            terminals,
+            tuple(self.balance(t) for t in terminals),
+        )
+        return events + self._log([(None, started)])
+
+    # ------------------------------------------------------------------ round
+
+    def join(
+        self, terminal: str, wagers: Mapping[str, int], position: int | None = None
+    ) -> list[Any]:
+        """Place a terminal's wagers for the open round (debited from its credits); at the
+        three-position table it chooses its player position (633b.5(l)). No more bets once
+        the cards are dealt (633b.5(k))."""
+        game = self._playing(terminal)
+        game.verify_join(terminal, wagers, position)
+        self._afford(terminal, sum(wagers.values()), "the wagers")
+        return self._log_engine(game.join(terminal, wagers, position))
+
+    def deal(self) -> list[Any]:
+        """Deal the round from the current shoe (and run what needs no decision)."""
+        game = self._open_round()
+        assert self.shoe is not None
+        game.engine.verify_deal()
+        return self._log_engine(game.engine.deal(self.shoe))
+
+    def insure(self, terminal: str, amount: int, *, auto: bool = False) -> list[Any]:
+        """Place an insurance wager of ``amount`` (at most half the Blackjack wager, 633a.8)."""
+        game = self._playing(terminal)
+        player = game.player(terminal)
+        game.engine.verify_insurance(player, amount)
+        self._afford(terminal, amount, "the insurance wager")
+        return self._log_engine(game.engine.insure(player, amount, auto=auto))
+
+    def decline_insurance(self, terminal: str, *, auto: bool = False) -> list[Any]:
+        game = self._playing(terminal)
+        return self._log_engine(game.engine.decline_insurance(game.player(terminal), auto=auto))
+
+    def take_even_money(self, terminal: str, *, auto: bool = False) -> list[Any]:
+        """Even money on a Blackjack against a dealer ace (three-position table, 633a.8)."""
+        game = self._playing(terminal)
+        return self._log_engine(game.take_even_money(terminal, auto=auto))
+
+    def act(
+        self,
+        terminal: str,
+        action: Action,
+        hand: int,
+        *,
+        amount: int | None = None,
+        auto: bool = False,
+    ) -> list[Any]:
+        """A decision on one of the terminal's hands; a double down or split is checked
+        against the terminal's credits before the engine acts, then debited."""
+        game = self._playing(terminal)
+        player = game.player(terminal)
+        if action is Action.DOUBLE:
+            game.engine.verify_double(player, hand, amount)
+            cost = game.stake(terminal) if amount is None else amount
+            self._afford(terminal, cost, "the double down wager")
+        elif action is Action.SPLIT:
+            game.engine.verify_split(player, hand)
+            self._afford(terminal, game.stake(terminal), "the split wager")
+        return self._log_engine(game.engine.act(player, action, hand, amount=amount, auto=auto))
+
+    def countdown(self, terminal: str) -> list[Any]:
+        """The terminal's countdown ran out: the engine's default acts for it (633b.5(p)(2),
+        (z)), logged as ``auto``."""
+        game = self._playing(terminal)
+        return self._log_engine(game.engine.countdown(game.player(terminal)))
+
+    def finish(self) -> list[Any]:
+        """Three-position table: the countdown ran out for everyone; every pending answer is
+        declined and every hand still to act stands, then the round settles (633b.5(p)(2))."""
+        return self._log_engine(self._open_round().finish())
