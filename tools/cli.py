@@ -204,7 +204,9 @@ def _logged_sim(
     wager: int | None,
     as_json: bool,
 ) -> None:
+    from game_server.rules.wagers.base import TableType
     from tools.sim import SimResult, format_report, tally
+    from tools.sim_hybrid import as_table_event
     from tools.simlog import logged_rounds, run_logged_sim
 
     if workers != 1:
@@ -226,11 +228,12 @@ def _logged_sim(
         run_logged_sim(config, log_path, certs, rounds=rounds, seats=seats, seed=seed)
     result = SimResult()
     for events in logged_rounds(log_path):
-        tally(events, result)
+        tally([as_table_event(ev) for ev in events], result)  # a hybrid table's wagers too
     if as_json:
         click.echo(json.dumps(result.to_json()))
         return
-    click.echo(format_report(result, f"{rounds:,} logged rounds at {seats} seats -> {log_path}"))
+    places = "seats" if config.table_type is TableType.FULLY_AUTOMATED else "terminals"
+    click.echo(format_report(result, f"{rounds:,} logged rounds at {seats} {places} -> {log_path}"))
 
 
 @main.group()

@@ -12,7 +12,9 @@ set of cards gives each player his own game. The driver returns the engine's eve
 
 Entry points: :class:`ThreePositionDriver`, :class:`NoHoleCardDriver` (built by
 :meth:`tools.sim.SimSpec.driver` for a ``hybrid`` or ``hybrid-no-hole-card`` Rules Submission),
-:func:`three_position_rules`.
+:func:`three_position_rules`. :func:`no_hole_card_decision` and :func:`three_position_decision`
+are the players' decisions, shared with ``etg sim --log`` (:mod:`tools.simlog`), which plays the
+same players through the table layer.
 """
 
 from __future__ import annotations
@@ -32,6 +34,47 @@ from shared.cards import Card
 
 #: Shoe number -> a dealable shoe (tools.sim.ShoeFactory).
 ShoeFactory = Callable[[int], Any]
+
+
+def no_hole_card_decision(
+    strategy: BasicStrategy, game: NoHoleCardRound, player: int, hand: int
+) -> Action:
+    """Basic strategy for ``player``'s hand ``hand`` at the no-hole-card table, among the
+    decisions the engine allows (633b.5(z)); a stand when the chart's choice is not offered."""
+    cards: tuple[Card, ...] = game.hands(player)[hand]
+    up = game.up_card
+    assert up is not None
+    legal = game.legal_actions(player)
+    action = strategy.decide_cards(
+        cards,
+        up,
+        can_double=Action.DOUBLE in legal,
+        can_split=Action.SPLIT in legal,
+        can_surrender=Action.SURRENDER in legal,
+    )
+    if action not in legal:  # e.g. a hit on a hand the engine has just closed
+        return Action.STAND
+    return action
+
+
+def three_position_decision(
+    strategy: BasicStrategy, game: ThreePositionRound, player: str, hand: int
+) -> Action:
+    """Basic strategy for ``player``'s hand ``hand`` at the three-position table (no
+    surrender, 633b.5); a stand when the chart's choice is not offered."""
+    view = game.view(player)
+    cards = next(h.cards for h in view.hands if h.index == hand)
+    up = game.up_card
+    assert up is not None
+    legal = game.legal_actions(player)
+    action = strategy.decide_cards(
+        cards,
+        up,
+        can_double=Action.DOUBLE in legal,
+        can_split=Action.SPLIT in legal,
+        can_surrender=False,
+    )
+    return action if action in legal else Action.STAND
 
 
 class _Shoes:
@@ -100,25 +143,10 @@ class NoHoleCardDriver(_Shoes):
                     continue
                 hand = game.to_act(player)
                 if hand is not None:
-                    events += game.act(player, self._decide(game, player, hand), hand)
+                    action = no_hole_card_decision(self.strategy, game, player, hand)
+                    events += game.act(player, action, hand)
         self.rounds += 1
         return events
-
-    def _decide(self, game: NoHoleCardRound, player: int, hand: int) -> Action:
-        cards: tuple[Card, ...] = game.hands(player)[hand]
-        up = game.up_card
-        assert up is not None
-        legal = game.legal_actions(player)
-        action = self.strategy.decide_cards(
-            cards,
-            up,
-            can_double=Action.DOUBLE in legal,
-            can_split=Action.SPLIT in legal,
-            can_surrender=Action.SURRENDER in legal,
-        )
-        if action not in legal:  # e.g. a hit on a hand the engine has just closed
-            return Action.STAND
-        return action
 
 
 class ThreePositionDriver(_Shoes):
@@ -165,28 +193,16 @@ class ThreePositionDriver(_Shoes):
                     continue
                 hand = game.to_act(player)
                 if hand is not None:
-                    events += game.act(player, self._decide(game, player, hand), hand)
+                    action = three_position_decision(self.strategy, game, player, hand)
+                    events += game.act(player, action, hand)
         self.rounds += 1
-        return [_as_table_event(ev) for ev in events]
-
-    def _decide(self, game: ThreePositionRound, player: str, hand: int) -> Action:
-        view = game.view(player)
-        cards = next(h.cards for h in view.hands if h.index == hand)
-        up = game.up_card
-        assert up is not None
-        legal = game.legal_actions(player)
-        action = self.strategy.decide_cards(
-            cards,
-            up,
-            can_double=Action.DOUBLE in legal,
-            can_split=Action.SPLIT in legal,
-            can_surrender=False,
-        )
-        return action if action in legal else Action.STAND
+        return [as_table_event(ev) for ev in events]
 
 
-def _as_table_event(ev: Any) -> Any:
-    """A three-position wager event in the fully automated table's form (seat = player)."""
+def as_table_event(ev: Any) -> Any:
+    """A three-position wager event in the fully automated table's form (seat = the number of
+    player ``P<n>`` or terminal ``T<n>``), so that :func:`tools.sim.tally` counts it; any other
+    event unchanged."""
     kind = type(ev)
     if kind is Hybrid3WagerPlaced:
         return WagerPlaced(int(ev.player[1:]), ev.hand, ev.wager, ev.amount)

@@ -5,6 +5,14 @@ table plays them (sealed shoes, wallets, one transaction per step, a signed chec
 every round close), so recall and verification work on a simulated log as on a real one.
 Basic-strategy bots play every seat; each seat's terminal is cashed in at the start and topped
 up when its credits run low.
+
+The hybrid tables of 58 Pa. Code 633b.5 go through
+:class:`~game_server.table.hybrid_session.HybridSession` instead (stadium play, no seats):
+``--seats`` terminals join every round, at the three-position table terminal ``Tn`` on
+position ``(n - 1) % 3 + 1`` as in ``etg sim`` without a log (so four or more terminals share
+positions), and each decides by the basic strategy of :mod:`tools.sim_hybrid`.
+
+Entry points: :func:`run_logged_sim`, :func:`logged_rounds`.
 """
 
 from __future__ import annotations
@@ -14,6 +22,8 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from game_server.config import TableConfig
 from game_server.eventlog import EventLog, EventLogReader, system_clock
 from game_server.keys import key_id, load_public_key, load_sealing_key, load_signing_key
@@ -21,8 +31,14 @@ from game_server.rules.blackjack.actions import Action
 from game_server.rules.blackjack.round import BlackjackRound, Phase
 from game_server.rules.blackjack.strategy import BasicStrategy
 from game_server.rules.events import from_dict
+from game_server.rules.hybrid.no_hole_card import NoHoleCardRound
+from game_server.rules.hybrid.three_position import ThreePositionRound
+from game_server.rules.wagers.base import TableType
+from game_server.table.hybrid_session import HybridSession
 from game_server.table.session import SealedShoes, TableSession, simulation_seeds
 from shared.cards import BJ_VALUE
+from tools.sim import table_wagers
+from tools.sim_hybrid import no_hole_card_decision, three_position_decision
 
 #: Credits each simulated terminal starts with, and the top-up when it runs low.
 SIM_CREDITS = 1_000_000
@@ -91,18 +107,23 @@ def run_logged_sim(
     seats: int,
     seed: int,
     progress: Callable[[int], None] | None = None,
-) -> TableSession:
+) -> TableSession | HybridSession:
     """Play ``rounds`` rounds at ``seats`` seats and write the complete event log to ``db``.
 
     The shoes come from test seeds derived from ``seed`` (a simulation, not production); they
     are sealed with the shoe-sealing key of ``certs`` and revealed when retired, and the last
-    shoe is revealed at the end so that every card can be verified.
+    shoe is revealed at the end so that every card can be verified. A hybrid table (633b.5)
+    is played by :func:`run_logged_hybrid_sim` with ``seats`` terminals.
     """
     signing_key = load_signing_key(certs)
     sealing_key = load_sealing_key(certs)
     shoes = SealedShoes(
         config, simulation_seeds(seed, config.table_id), sealing_key, key_id(load_public_key(certs))
     )
+    if config.table_type is not TableType.FULLY_AUTOMATED:
+        return run_logged_hybrid_sim(
+            config, db, signing_key, shoes, rounds=rounds, terminals=seats, progress=progress
+        )
     terminals = {f"T{seat}": seat for seat in range(1, seats + 1)}
     strategy = BasicStrategy(config.rules)
     wagers = {"blackjack": config.rules.main_limits.minimum}
@@ -122,6 +143,118 @@ def run_logged_sim(
                 session.place_wagers(terminal, wagers)
             session.deal()
             play_bots(session, strategy)
+            if progress is not None:
+                progress(done + 1)
+        session.retire_shoe()
+    return session
+
+
+def play_hybrid_bots(session: HybridSession, strategy: BasicStrategy) -> None:
+    """Play the dealt round of a hybrid ``session`` to its close: every terminal in the round
+    declines insurance (as basic strategy does) and plays basic strategy on its own hands, in
+    the order of :mod:`tools.sim_hybrid`'s drivers; at the three-position table, once no one
+    has a decision left, the round is finished (633b.5(p)(2))."""
+    game = session.round
+    if game is None:  # the deal settled the round
+        return
+    engine = game.engine
+    if isinstance(engine, ThreePositionRound):
+        _play_three_position(session, engine, strategy)
+        return
+    assert isinstance(engine, NoHoleCardRound)
+    terminal_of = {
+        number: terminal
+        for terminal in session.terminals
+        if (number := game.player_of(terminal)) is not None
+    }
+    _play_no_hole_card(session, engine, terminal_of, strategy)
+
+
+def _round_open(session: HybridSession) -> bool:
+    """Whether the round is still open (each step may close it)."""
+    return session.round is not None
+
+
+def _play_three_position(
+    session: HybridSession, engine: ThreePositionRound, strategy: BasicStrategy
+) -> None:
+    while _round_open(session):
+        waiting = engine.pending_players
+        if not waiting:
+            session.finish()
+            return
+        for terminal in waiting:
+            if not _round_open(session):
+                return
+            if terminal in engine.pending_insurance:
+                session.decline_insurance(terminal)
+                continue
+            hand = engine.to_act(terminal)
+            if hand is not None:
+                session.act(
+                    terminal, three_position_decision(strategy, engine, terminal, hand), hand
+                )
+
+
+def _play_no_hole_card(
+    session: HybridSession,
+    engine: NoHoleCardRound,
+    terminal_of: dict[int, str],
+    strategy: BasicStrategy,
+) -> None:
+    while _round_open(session):
+        waiting = engine.pending()
+        if not waiting:
+            raise RuntimeError(f"round {session.round_id} waits for no one but did not close")
+        for number in waiting:
+            if not _round_open(session):
+                return
+            terminal = terminal_of[number]
+            if engine.pending_insurance(number):
+                session.decline_insurance(terminal)
+                continue
+            hand = engine.to_act(number)
+            if hand is not None:
+                session.act(terminal, no_hole_card_decision(strategy, engine, number, hand), hand)
+
+
+def run_logged_hybrid_sim(
+    config: TableConfig,
+    db: Path,
+    signing_key: Ed25519PrivateKey,
+    shoes: SealedShoes,
+    *,
+    rounds: int,
+    terminals: int,
+    progress: Callable[[int], None] | None = None,
+) -> HybridSession:
+    """Play ``rounds`` rounds of a hybrid table (633b.5) with ``terminals`` basic-strategy
+    terminals and write the complete event log to ``db`` (see :func:`run_logged_sim`).
+
+    Every terminal joins every round with the table's wagers (the Blackjack minimum and each
+    side wager offered, as ``etg sim`` places them); at the three-position table terminal
+    ``Tn`` plays position ``(n - 1) % 3 + 1`` (633b.5(l)). Each terminal is cashed in at the
+    start and topped up when its credits run low, as at the fully automated table.
+    """
+    names = [f"T{n}" for n in range(1, terminals + 1)]
+    three = config.table_type is TableType.HYBRID
+    positions = {name: (n % 3 + 1 if three else None) for n, name in enumerate(names)}
+    strategy = BasicStrategy(config.rules)
+    wagers = table_wagers(config.rules)
+    stake = sum(wagers.values())
+    with EventLog.create_or_open(db, signing_key, system_clock) as log:
+        session = HybridSession(config, log, shoes, names)
+        session.open()
+        for name in names:
+            session.cash_in(name, SIM_CREDITS, "sim")
+        for done in range(rounds):
+            session.start_round()
+            for name in names:
+                if session.balance(name) < 10 * stake:
+                    session.cash_in(name, SIM_CREDITS, "sim top-up")
+                session.join(name, wagers, positions[name])
+            session.deal()
+            play_hybrid_bots(session, strategy)
             if progress is not None:
                 progress(done + 1)
         session.retire_shoe()
