@@ -66,6 +66,9 @@ NEAREST: Final = 5
 
 _PLACED: Final = "wager_placed"
 _SETTLED: Final = "wager_settled"
+#: The three-position hybrid engine's wager records (58 Pa. Code 633b.5(a)-(v)).
+_PLACED_KINDS: Final = frozenset({_PLACED, "hybrid3_wager_placed"})
+_SETTLED_KINDS: Final = frozenset({_SETTLED, "hybrid3_wager_settled"})
 
 
 class RecallError(ETGError):
@@ -123,7 +126,8 @@ class Win:
     Attributes:
         seq: Its sequence number.
         terminal: The terminal it paid.
-        seat: Its seat.
+        seat: Its seat (at the three-position hybrid table, its player position; at the
+            no-hole-card table, the player's number in the round).
         hand: Its hand within the seat.
         wager: The wager's name.
         stake: The stake settled.
@@ -168,8 +172,10 @@ class RoundSummary:
         end: Time of its last event.
         events: How many events it has.
         terminals: The terminals its events concern, sorted.
-        wagered: Sum of its ``wager_placed`` amounts (every category).
-        paid: Sum of what its ``wager_settled`` paid back (stakes included).
+        wagered: Sum of its ``wager_placed`` (or ``hybrid3_wager_placed``) amounts (every
+            category).
+        paid: Sum of what its ``wager_settled`` (or ``hybrid3_wager_settled``) paid back
+            (stakes included).
         biggest_win: The settlement that paid the most among those that paid more than
             their stake, or None.
         complete: ``round_completed`` is logged.
@@ -228,9 +234,9 @@ def summarize(events: Sequence[StoredEvent]) -> RoundSummary:
         kind = stored.kind
         if stored.terminal is not None:
             terminals.add(stored.terminal)
-        if kind == _PLACED:
+        if kind in _PLACED_KINDS:
             wagered += stored.body["amount"]
-        elif kind == _SETTLED:
+        elif kind in _SETTLED_KINDS:
             body = stored.body
             amount = body["paid"]
             paid += amount
@@ -238,7 +244,7 @@ def summarize(events: Sequence[StoredEvent]) -> RoundSummary:
                 best = Win(
                     stored.seq,
                     stored.terminal,
-                    body["seat"],
+                    body["seat"] if "seat" in body else body["position"],
                     body["hand"],
                     body["wager"],
                     body["stake"],

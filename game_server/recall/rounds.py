@@ -9,11 +9,16 @@ The table writes, per table (see :mod:`game_server.table.session`)::
     round_closed                   balances after the round, in the round's last step
     credits_in / credits_out       wallet changes (inside or outside a round)
 
+At a hybrid table (58 Pa. Code 633b.5, :mod:`game_server.table.hybrid_session`) the engine's
+events are those of its table type's engine (:func:`engine_kinds`): terminals hold no seat
+(``round_started`` lists seat 0 for each) and every player's event names its terminal in the
+envelope.
+
 Every event of a round carries the round id in its envelope. :func:`walk` streams a log once,
 in order, and hands out each round with the config it was played under and the shoe it was
 dealt from; recall and ``etg verify`` both use it, so neither has its own idea of the format.
 
-Entry points: :func:`walk`, :func:`load_round`, :data:`ENGINE_KINDS`.
+Entry points: :func:`walk`, :func:`load_round`, :func:`engine_kinds`, :data:`ENGINE_KINDS`.
 """
 
 from __future__ import annotations
@@ -35,6 +40,15 @@ from game_server.rules.blackjack.events import (
     WagerSettled,
 )
 from game_server.rules.events import from_dict
+from game_server.rules.hybrid.events import (
+    Hybrid3CardUsed,
+    Hybrid3CommunityCard,
+    Hybrid3Decision,
+    Hybrid3WagerPlaced,
+    Hybrid3WagerSettled,
+)
+from game_server.rules.hybrid.no_hole_card import CardDesignated, DealerHandCompleted
+from game_server.rules.wagers.base import TableType
 from game_server.table.events import (
     RoundClosed,
     RoundStarted,
@@ -56,6 +70,45 @@ ENGINE_KINDS: frozenset[type] = frozenset(
         RoundCompleted,
     }
 )
+
+#: The kinds of record the three-position hybrid engine produces (633b.5(a)-(v)).
+HYBRID3_KINDS: frozenset[type] = frozenset(
+    {
+        Hybrid3WagerPlaced,
+        Hybrid3Decision,
+        Hybrid3CommunityCard,
+        Hybrid3CardUsed,
+        Hybrid3WagerSettled,
+        CardDealt,
+        DealerPeeked,
+        HoleCardRevealed,
+        RoundCompleted,
+    }
+)
+
+#: The kinds of record the hybrid engine without a hole card produces (633b.5(w)-(ee)).
+NO_HOLE_CARD_KINDS: frozenset[type] = frozenset(
+    {
+        WagerPlaced,
+        CardDealt,
+        Decision,
+        CardDesignated,
+        DealerHandCompleted,
+        WagerSettled,
+        RoundCompleted,
+    }
+)
+
+_KINDS_OF: dict[TableType, frozenset[type]] = {
+    TableType.FULLY_AUTOMATED: ENGINE_KINDS,
+    TableType.HYBRID: HYBRID3_KINDS,
+    TableType.HYBRID_NO_HOLE_CARD: NO_HOLE_CARD_KINDS,
+}
+
+
+def engine_kinds(table_type: TableType) -> frozenset[type]:
+    """The kinds of record the engine of ``table_type`` produces (what its replay is fed)."""
+    return _KINDS_OF[table_type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +163,10 @@ class LoggedRound:
         return any(type(item.event) is RoundCompleted for item in self.events)
 
     def engine_events(self) -> list[Logged]:
-        """The engine's records of the round, in log order (what replay is fed)."""
-        return [item for item in self.events if type(item.event) in ENGINE_KINDS]
+        """The engine's records of the round, in log order (what replay is fed): those of
+        the engine of the table type in force (:func:`engine_kinds`)."""
+        kinds = engine_kinds(self.config.table_type)
+        return [item for item in self.events if type(item.event) in kinds]
 
 
 def decode(stored: StoredEvent) -> Any:

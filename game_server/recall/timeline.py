@@ -22,6 +22,12 @@ thing:
   folds only this round's events, so each wager's meters are exactly what this round added
   to the table's never-reset meters (58 Pa. Code 605a.5(d)).
 
+At a hybrid table (58 Pa. Code 633b.5, stadium play) terminals hold no seat: a player is
+named by his terminal and his position (three-position table: ``"T1 (position 2)"``) or by
+his number in the round and his terminal (no-hole-card table, numbered in join order:
+``"player 1 (T1)"``); community cards, the cards a player used or had designated to his hand
+or to his own dealer hand, and each player's dealer hand completed get their sentences.
+
 The dealer's hole card is shown as ``"dealer hole card (face down)"`` where it was dealt; its
 value appears only at ``hole_card_revealed``. An entry's data names the face-down card only if
 the round reveals it later, so an interrupted round never discloses a card nobody has seen.
@@ -51,6 +57,20 @@ from game_server.rules.blackjack.events import (
     WagerSettled,
 )
 from game_server.rules.errors import RulesError
+from game_server.rules.hybrid.events import (
+    Hybrid3CardUsed,
+    Hybrid3CommunityCard,
+    Hybrid3Decision,
+    Hybrid3WagerPlaced,
+    Hybrid3WagerSettled,
+)
+from game_server.rules.hybrid.no_hole_card import (
+    ALL_PLAYERS,
+    COMMUNITY,
+    TO_DEALER,
+    CardDesignated,
+    DealerHandCompleted,
+)
 from game_server.rules.meters import (
     MeterAwarded,
     MeterContributed,
@@ -60,6 +80,7 @@ from game_server.rules.meters import (
     MysteryTriggerDrawn,
 )
 from game_server.rules.wagers import REGISTRY
+from game_server.rules.wagers.base import TableType
 from game_server.table.events import (
     CreditsIn,
     CreditsOut,
@@ -164,7 +185,7 @@ class Credits:
 
     Attributes:
         terminal: The terminal.
-        seat: Its seat, if it held one when the round started.
+        seat: Its seat, if it held one when the round started (None at a hybrid table).
         start: Credits at the start, from ``round_started`` (None if not logged).
         end: Credits at the end, from ``round_closed`` (None: the round did not close).
         wagered: Everything it wagered in the round (every category).
@@ -231,7 +252,9 @@ class Timeline:
         end: Time of its last event.
         complete: Every wager settled (``round_completed`` is logged).
         closed: ``round_closed`` (the end balances) is logged.
-        seats: Seat number -> terminal, from ``round_started``.
+        seats: Seat number -> terminal, from ``round_started``; at the hybrid table without a
+            hole card, player number in the round -> terminal (from the envelopes); empty at
+            the three-position table (no seats, 633b.5(l)).
         credits: Terminal -> its credits over the round.
         entries: The steps, in log order.
         meters: Wager -> what the round added to its meters.
@@ -290,24 +313,55 @@ class Timeline:
 
 
 class _Labels:
-    """Seat and hand labels: ``"seat 2 (T2)"``, with ``"hand 2"`` only for a split seat."""
+    """Seat and hand labels: ``"seat 2 (T2)"``, with ``"hand 2"`` only for a split seat.
 
-    def __init__(self, seats: Mapping[int, str], events: Iterable[Logged]) -> None:
+    At the hybrid tables: ``"player 1 (T1)"`` (no hole card: the player's number in the
+    round); ``"position 2"`` for a position's cards and ``"T1 (position 2)"`` for a player
+    (three-position table), ``"hand 2"`` only for a player who split."""
+
+    def __init__(
+        self,
+        seats: Mapping[int, str],
+        events: Iterable[Logged],
+        table_type: TableType = TableType.FULLY_AUTOMATED,
+    ) -> None:
+        self.table_type = table_type
         self.seats = dict(seats)
         hands: dict[int, set[int]] = {}
+        players: dict[str, set[int]] = {}
         for item in events:
-            seat = getattr(item.event, "seat", None)
-            hand = getattr(item.event, "hand", None)
-            if isinstance(seat, int) and isinstance(hand, int) and seat != DEALER:
+            ev = item.event
+            player = getattr(ev, "player", None)
+            if isinstance(player, str):
+                players.setdefault(player, set()).add(ev.hand)
+                continue
+            seat = getattr(ev, "seat", None)
+            hand = getattr(ev, "hand", None)
+            if type(ev) is CardDesignated and ev.target == TO_DEALER:
+                continue  # its ``hand`` is the card's place in the player's dealer hand
+            if isinstance(seat, int) and isinstance(hand, int) and seat > DEALER:
                 hands.setdefault(seat, set()).add(hand)
                 if item.stored.terminal is not None:
                     self.seats.setdefault(seat, item.stored.terminal)
         self.split = {seat for seat, numbers in hands.items() if len(numbers) > 1}
+        self.split_players = {p for p, numbers in players.items() if len(numbers) > 1}
 
     def seat(self, seat: int, hand: int | None = None) -> str:
         terminal = self.seats.get(seat)
-        label = f"seat {seat}" + (f" ({terminal})" if terminal else "")
+        if self.table_type is TableType.HYBRID:
+            label = f"position {seat}"
+        elif self.table_type is TableType.HYBRID_NO_HOLE_CARD:
+            label = f"player {seat}" + (f" ({terminal})" if terminal else "")
+        else:
+            label = f"seat {seat}" + (f" ({terminal})" if terminal else "")
         if hand is not None and seat in self.split:
+            label += f" hand {hand + 1}"
+        return label
+
+    def player(self, player: str, position: int, hand: int | None = None) -> str:
+        """A player of the three-position table: his terminal and position (633b.5(l))."""
+        label = f"{player} (position {position})"
+        if hand is not None and player in self.split_players:
             label += f" hand {hand + 1}"
         return label
 
@@ -375,6 +429,10 @@ def _describe(
                 data["revealed_seq"] = revealed.seq if revealed is not None else None
                 return who, f"dealer hole card (face down) {where}", data
             return who, f"dealer is dealt {_card_text(ev.card)} {where}", data
+        if ev.seat == ALL_PLAYERS:
+            return who, f"every player is dealt {_card_text(ev.card)} {where}", data
+        if ev.seat == COMMUNITY:
+            return who, f"community card {_card_text(ev.card)} is dealt {where}", data
         return who, f"{labels.seat(ev.seat, ev.hand)} is dealt {_card_text(ev.card)} {where}", data
     if kind is Decision:
         data = {
@@ -419,7 +477,29 @@ def _describe(
     if kind is RoundCompleted:
         data = {"dealer_cards": [str(c) for c in ev.dealer_cards], "dealer_total": ev.dealer_total}
         text = f"round complete: dealer's hand {_cards_text(ev.dealer_cards)} = {ev.dealer_total}"
+        if labels.table_type is TableType.HYBRID_NO_HOLE_CARD:
+            text = (
+                f"round complete: every player's dealer hand is final (the dealer's up card "
+                f"{_cards_text(ev.dealer_cards)}; the rest differs by player, 633b.5(y))"
+            )
         return DEALER_WHO, text, data
+    if kind in _HYBRID_KINDS:
+        return _describe_hybrid(item, labels)
+    if kind is RoundStarted and labels.table_type is not TableType.FULLY_AUTOMATED:
+        data = {
+            "round": ev.round,
+            "shoe": ev.shoe,
+            "config_hash": ev.config_hash,
+            "seats": list(ev.seats),
+            "terminals": list(ev.terminals),
+            "balances": list(ev.balances),
+        }
+        text = (
+            f"round {ev.round} opens for wagers, shoe {ev.shoe}; terminals "
+            f"{', '.join(ev.terminals) or 'none'} (stadium play, no seats); credits "
+            f"{_balances(ev.terminals, ev.balances) or 'none'}"
+        )
+        return TABLE_WHO, text, data
     if kind is RoundStarted:
         data = {
             "round": ev.round,
@@ -486,6 +566,94 @@ def _describe(
     return who, item.stored.kind.replace("_", " "), {}
 
 
+_HYBRID_KINDS: Final = frozenset(
+    {
+        Hybrid3WagerPlaced,
+        Hybrid3Decision,
+        Hybrid3CommunityCard,
+        Hybrid3CardUsed,
+        Hybrid3WagerSettled,
+        CardDesignated,
+        DealerHandCompleted,
+    }
+)
+
+
+def _describe_hybrid(item: Logged, labels: _Labels) -> tuple[str, str, dict[str, Any]]:
+    """``(who, text, data)`` of an event only a hybrid engine produces (633b.5)."""
+    ev = item.event
+    kind = type(ev)
+    terminal = item.stored.terminal
+    who = terminal if terminal is not None else TABLE_WHO
+    if kind is Hybrid3CommunityCard:
+        data = {"number": ev.number, "card": str(ev.card), "position": ev.position}
+        text = f"community card {ev.number} is {_card_text(ev.card)} (shoe position {ev.position})"
+        return TABLE_WHO, text, data
+    if kind is CardDesignated:
+        data = {
+            "seat": ev.seat,
+            "terminal": terminal,
+            "target": ev.target,
+            "hand": ev.hand,
+            "card": str(ev.card),
+            "position": ev.position,
+        }
+        card = f"{_card_text(ev.card)} (shoe position {ev.position})"
+        if ev.target == TO_DEALER:
+            place = "as its hole card" if ev.hand == 1 else f"as its card {ev.hand + 1}"
+            text = f"{labels.seat(ev.seat)}'s dealer hand takes community card {card} {place}"
+        else:
+            text = f"{labels.seat(ev.seat, ev.hand)} takes community card {card}"
+        return who, text, data
+    if kind is DealerHandCompleted:
+        data = {
+            "seat": ev.seat,
+            "terminal": terminal,
+            "dealer_cards": [str(c) for c in ev.dealer_cards],
+            "dealer_total": ev.dealer_total,
+            "blackjack": ev.blackjack,
+        }
+        total = "Blackjack" if ev.blackjack else str(ev.dealer_total)
+        text = (
+            f"{labels.seat(ev.seat)}'s dealer hand is complete: "
+            f"{_cards_text(ev.dealer_cards)} = {total}; his wagers are settled"
+        )
+        return who, text, data
+    label = labels.player(ev.player, ev.position, ev.hand)
+    data = {"player": ev.player, "position": ev.position, "hand": ev.hand, "terminal": terminal}
+    if kind is Hybrid3WagerPlaced:
+        data.update(wager=ev.wager, amount=ev.amount)
+        text = f"{label} wagers {format_money(ev.amount)} on {wager_title(ev.wager)}"
+        return who, text, data
+    if kind is Hybrid3Decision:
+        data.update(
+            action=ev.action,
+            amount=ev.amount,
+            auto=ev.auto,
+            by="countdown" if ev.auto else "player",
+        )
+        verb = _DECISION_TEXT.get(ev.action, ev.action + "s")
+        amount = f" {format_money(ev.amount)}" if ev.amount else ""
+        by = "by the countdown (no action in time)" if ev.auto else "by the player"
+        return who, f"{label} {verb}{amount}, {by}", data
+    if kind is Hybrid3CardUsed:
+        data.update(number=ev.number, card=str(ev.card))
+        return who, f"{label} uses community card {ev.number} ({_card_text(ev.card)})", data
+    data.update(
+        wager=ev.wager,
+        stake=ev.stake,
+        paid=ev.paid,
+        won=ev.paid - ev.stake if ev.paid > ev.stake else 0,
+        outcome=ev.outcome,
+        line=ev.line,
+    )
+    text = (
+        f"{label} {wager_title(ev.wager)} {ev.outcome} ({ev.line}): pays "
+        f"{format_money(ev.paid)} on a {format_money(ev.stake)} stake"
+    )
+    return who, text, data
+
+
 def _meter_text(ev: Any) -> str:
     """One sentence for a progressive meter's event (millicents shown as money)."""
     kind = type(ev)
@@ -534,8 +702,11 @@ def build_timeline(logged: LoggedRound, *, revealed_seq: int | None = None) -> T
     closed = logged.closed
     events = logged.events
     problems: list[str] = []
+    table_type = logged.config.table_type
     seats = dict(zip(started.seats, started.terminals, strict=False)) if started else {}
-    labels = _Labels(seats, events)
+    if table_type is not TableType.FULLY_AUTOMATED:
+        seats = {}  # stadium play: round_started lists seat 0 for every terminal (633b.5(l))
+    labels = _Labels(seats, events, table_type)
     hole = {item.event.position: item for item in events if type(item.event) is HoleCardRevealed}
     entries = []
     for item in events:
@@ -570,7 +741,7 @@ def build_timeline(logged: LoggedRound, *, revealed_seq: int | None = None) -> T
         end=events[-1].stored.time if events else "",
         complete=logged.complete,
         closed=closed is not None,
-        seats=seats,
+        seats=labels.seats,
         credits=credits,
         entries=tuple(entries),
         meters=meters,
@@ -601,6 +772,11 @@ def _shoe_info(
     return ShoeInfo(started.shoe, None, None, None, None, None, revealed_seq)
 
 
+_WAGER_KINDS: Final = frozenset(
+    {WagerPlaced, WagerSettled, Hybrid3WagerPlaced, Hybrid3WagerSettled}
+)
+
+
 def _credits(
     logged: LoggedRound,
     started: RoundStarted | None,
@@ -611,6 +787,8 @@ def _credits(
     start = dict(zip(started.terminals, started.balances, strict=False)) if started else {}
     end = dict(zip(closed.terminals, closed.balances, strict=False)) if closed else {}
     seat_of = dict(zip(started.terminals, started.seats, strict=False)) if started else {}
+    if logged.config.table_type is not TableType.FULLY_AUTOMATED:
+        seat_of = {}  # no seats at a hybrid table (633b.5(l))
     names = list(start)
     wagered: dict[str, int] = {}
     paid: dict[str, int] = {}
@@ -625,12 +803,13 @@ def _credits(
         elif kind is CreditsOut:
             who = ev.terminal
             cash_out[ev.terminal] = cash_out.get(ev.terminal, 0) + ev.amount
-        elif kind is WagerPlaced or kind is WagerSettled:
+        elif kind in _WAGER_KINDS:
             who = item.stored.terminal
             if who is None:
                 continue
-            totals = wagered if kind is WagerPlaced else paid
-            totals[who] = totals.get(who, 0) + (ev.amount if kind is WagerPlaced else ev.paid)
+            placed = kind is WagerPlaced or kind is Hybrid3WagerPlaced
+            totals = wagered if placed else paid
+            totals[who] = totals.get(who, 0) + (ev.amount if placed else ev.paid)
         else:
             continue
         if who is not None and who not in names:

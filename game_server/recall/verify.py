@@ -26,12 +26,20 @@ module checks, in one streaming pass over the log (DESIGN.md "Event log", "RNG a
 ``cards``
     every ``card_dealt`` and ``hole_card_revealed`` is the card at its position of that order.
 ``replay``
-    every round replays through the rules it was played under
-    (:func:`~game_server.rules.blackjack.round.replay`); the first differing event is named.
+    every round replays through the engine of its table type, under the rules it was played
+    under (:func:`~game_server.rules.blackjack.round.replay` for a fully automated table;
+    at a hybrid table, 58 Pa. Code 633b.5, :func:`~game_server.rules.hybrid.three_position.replay`
+    or :func:`~game_server.rules.hybrid.no_hole_card.replay`); the first differing event is
+    named.
 ``rounds``
     round ids go up by one per table, each round opens with ``round_started`` naming the
     hash of the config in force and a committed, unrevealed shoe, card positions strictly
-    increase within a shoe, and each event's envelope names the terminal of its seat.
+    increase within a shoe, and each event's envelope names the terminal of its seat. At a
+    hybrid table (stadium play: no seats, ``round_started`` lists seat 0 per terminal) a
+    player's event must name in its envelope a terminal of ``round_started``: the player's own
+    (three-position table), or the one that joined as that player number, numbers given in
+    join order (no-hole-card table); the dealer's and the community's cards name none. An
+    event of another table type's engine is a failure.
 ``ledger``
     every event folded through :class:`~game_server.table.ledger.Ledger` (the one definition
     of a balance); each balance the log states (``credits_in``/``credits_out``,
@@ -104,7 +112,7 @@ from game_server.eventlog import (
 )
 from game_server.eventlog.store import EventSource
 from game_server.keys import SealError, unseal
-from game_server.recall.rounds import Logged, LoggedRound, walk
+from game_server.recall.rounds import Logged, LoggedRound, engine_kinds, walk
 from game_server.rng.errors import BadDeckCount, BadSeedMaterial
 from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.rules.blackjack.events import (
@@ -113,12 +121,24 @@ from game_server.rules.blackjack.events import (
     DealerPeeked,
     Decision,
     HoleCardRevealed,
+    ProgressiveWon,
     RoundCompleted,
     WagerPlaced,
     WagerSettled,
 )
 from game_server.rules.blackjack.round import replay
 from game_server.rules.events import EVENT_TYPES
+from game_server.rules.hybrid import no_hole_card, three_position
+from game_server.rules.hybrid.events import (
+    Hybrid3CardUsed,
+    Hybrid3CommunityCard,
+    Hybrid3Decision,
+    Hybrid3WagerPlaced,
+    Hybrid3WagerSettled,
+)
+from game_server.rules.hybrid.no_hole_card import CardDesignated, DealerHandCompleted
+from game_server.rules.hybrid.three_position import ThreePositionRules
+from game_server.rules.wagers.base import TableType
 from game_server.table.events import (
     CreditsIn,
     CreditsOut,
@@ -128,6 +148,7 @@ from game_server.table.events import (
     ShoeRevealed,
     TableOpened,
 )
+from game_server.table.hybrid_session import three_position_rules
 from game_server.table.ledger import Ledger, LedgerError
 from game_server.table.session import seal_context
 from shared.cards import Card
@@ -380,6 +401,13 @@ class _Table:
     terminals: tuple[str, ...] = ()
     #: Between round_started and round_closed.
     round_open: bool = False
+    #: The type of the table in force (from the last table_opened).
+    table_type: TableType = TableType.FULLY_AUTOMATED
+    #: The checks of each kind of event at this table type.
+    handlers: dict[type, Callable[[StoredEvent, Any], None]] = field(default_factory=dict)
+    #: No-hole-card table, this round: player number -> terminal, and back (633b.5(w)-(ee)).
+    players: dict[int, str] = field(default_factory=dict)
+    numbers: dict[str, int] = field(default_factory=dict)
 
 
 class _CommitmentMismatch(ValueError):
@@ -446,6 +474,65 @@ class _Semantics:
             ShoeCommitted: self._shoe_committed,
             ShoeRevealed: self._shoe_revealed,
         }
+        # Every hybrid kind is foreign to the fully automated table (added to its checks
+        # without changing the check of any other kind).
+        hybrid_only = {
+            Hybrid3WagerPlaced,
+            Hybrid3Decision,
+            Hybrid3CommunityCard,
+            Hybrid3CardUsed,
+            Hybrid3WagerSettled,
+            CardDesignated,
+            DealerHandCompleted,
+        }
+        for kind in hybrid_only:
+            self._handlers[kind] = self._foreign
+        table_events: dict[type, Callable[[StoredEvent, Any], None]] = {
+            RoundStarted: self._round_started,
+            RoundClosed: self._round_closed,
+            CreditsIn: self._credits,
+            CreditsOut: self._credits,
+            TableOpened: self._table_opened,
+            ShoeCommitted: self._shoe_committed,
+            ShoeRevealed: self._shoe_revealed,
+        }
+        three: dict[type, Callable[[StoredEvent, Any], None]] = {
+            CardDealt: self._table_card,
+            DealerPeeked: self._dealer,
+            HoleCardRevealed: self._hole_revealed,
+            RoundCompleted: self._completed,
+            Hybrid3CommunityCard: self._table_card,
+            Hybrid3WagerPlaced: self._player_wager,
+            Hybrid3WagerSettled: self._player_wager,
+            Hybrid3Decision: self._player,
+            Hybrid3CardUsed: self._player,
+        }
+        no_hole: dict[type, Callable[[StoredEvent, Any], None]] = {
+            CardDealt: self._table_card,
+            RoundCompleted: self._completed,
+            WagerPlaced: self._numbered_wager,
+            WagerSettled: self._numbered_wager,
+            Decision: self._numbered,
+            CardDesignated: self._numbered,
+            DealerHandCompleted: self._numbered,
+        }
+        self._handlers_of: dict[TableType, dict[type, Callable[[StoredEvent, Any], None]]] = {
+            TableType.FULLY_AUTOMATED: self._handlers
+        }
+        for table_type, own in (
+            (TableType.HYBRID, three),
+            (TableType.HYBRID_NO_HOLE_CARD, no_hole),
+        ):
+            kinds = engine_kinds(table_type)
+            engines = set(self._handlers) | hybrid_only | {ProgressiveWon}
+            foreign = engines - kinds - set(table_events)
+            handlers: dict[type, Callable[[StoredEvent, Any], None]] = dict.fromkeys(
+                foreign, self._foreign
+            )
+            handlers.update(table_events)
+            handlers.update(own)
+            self._handlers_of[table_type] = handlers
+        self._three_rules: dict[tuple[str, int], ThreePositionRules] = {}
 
     # ------------------------------------------------------------ per event
 
@@ -455,9 +542,9 @@ class _Semantics:
             self._table_id = stored.table_id
             table = self.tables.get(stored.table_id)
             if table is None:
-                table = self.tables[stored.table_id] = _Table()
+                table = self.tables[stored.table_id] = _Table(handlers=self._handlers)
             self._table = table
-        handler = self._handlers.get(type(item.event))
+        handler = self._table.handlers.get(type(item.event))
         if handler is not None:
             handler(stored, item.event)
 
@@ -482,11 +569,14 @@ class _Semantics:
     def _wager(self, stored: StoredEvent, ev: Any) -> None:
         if stored.terminal != self._table.terminal_of.get(ev.seat):
             self._envelope(stored, ev.seat)
+        self._fold_wager(stored, ev)
+
+    def _fold_wager(self, stored: StoredEvent, ev: Any) -> None:
         try:
             self.ledger.apply(stored.terminal, ev)
         except LedgerError as exc:
             self.f.fail(stored.seq, "ledger", f"{stored.kind} at seq {stored.seq}: {exc}")
-            if stored.terminal is not None and type(ev) is WagerPlaced:
+            if stored.terminal is not None and type(ev) in (WagerPlaced, Hybrid3WagerPlaced):
                 # Fold it anyway (credit the shortfall) so one fault is reported once.
                 short = ev.amount - self.ledger.wallets.get(stored.terminal, 0)
                 self.ledger.wallets[stored.terminal] = ev.amount
@@ -544,20 +634,115 @@ class _Semantics:
         table = self._table
         if stored.terminal != table.terminal_of.get(ev.seat):
             self._envelope(stored, ev.seat)
-        shoe = table.dealing
-        position = ev.position
+        self._dealt(stored, ev.position, ev.card)
+
+    def _dealt(self, stored: StoredEvent, position: int, card: Card) -> None:
+        """A card that left the shoe: after the last one dealt from it, and the shoe's card."""
+        shoe = self._table.dealing
         if shoe is not None:
             if position <= shoe.last_position:
                 self.f.fail(
                     stored.seq,
                     "rounds",
-                    f"card_dealt at seq {stored.seq} is at position {position} of shoe "
+                    f"{stored.kind} at seq {stored.seq} is at position {position} of shoe "
                     f"{shoe.number}, not after the last card dealt from it (position "
                     f"{shoe.last_position})",
                 )
             else:
                 shoe.last_position = position
-        self._card(stored, position, ev.card)
+        self._card(stored, position, card)
+
+    # ------------------------------------------------------------ hybrid tables (633b.5)
+
+    def _foreign(self, stored: StoredEvent, ev: Any) -> None:
+        table = self._table
+        self.f.fail(
+            stored.seq,
+            "rounds",
+            f"{stored.kind} at seq {stored.seq} is not an event of the {table.table_type} "
+            f"table's engine (table {stored.table_id}): the rules in force never produce it",
+        )
+
+    def _table_card(self, stored: StoredEvent, ev: Any) -> None:
+        """A card of the dealer, of every player or of the community box: no terminal's."""
+        if stored.terminal is not None:
+            self.f.fail(
+                stored.seq,
+                "rounds",
+                f"{stored.kind} at seq {stored.seq} is a card of the table (the dealer's, every "
+                f"player's or a community card) but its envelope names terminal "
+                f"{stored.terminal}",
+            )
+        self._dealt(stored, ev.position, ev.card)
+
+    def _in_round(self, stored: StoredEvent, whose: str) -> bool:
+        """A player's event must name a terminal of round_started in its envelope."""
+        terminal = stored.terminal
+        if terminal is not None and terminal in self._table.terminals:
+            return True
+        self.f.fail(
+            stored.seq,
+            "rounds",
+            f"{stored.kind} at seq {stored.seq} is {whose} but its envelope names "
+            f"{'no terminal' if terminal is None else f'terminal {terminal}'}, not one of the "
+            f"terminals of round_started {list(self._table.terminals)}",
+        )
+        return False
+
+    def _player(self, stored: StoredEvent, ev: Any) -> None:
+        """Three-position table: a player is his terminal (633b.5(l))."""
+        if self._in_round(stored, f"player {ev.player}'s") and stored.terminal != ev.player:
+            self.f.fail(
+                stored.seq,
+                "rounds",
+                f"{stored.kind} at seq {stored.seq} is player {ev.player}'s but its envelope "
+                f"names terminal {stored.terminal}",
+            )
+
+    def _player_wager(self, stored: StoredEvent, ev: Any) -> None:
+        self._player(stored, ev)
+        self._fold_wager(stored, ev)
+
+    def _numbered(self, stored: StoredEvent, ev: Any) -> None:
+        """No-hole-card table: the terminals that join a round are players 1, 2, ... in the
+        order they joined; every event of a player names that terminal in its envelope."""
+        table = self._table
+        seat = ev.seat
+        if not self._in_round(stored, f"player {seat}'s"):
+            return
+        terminal = stored.terminal
+        assert terminal is not None
+        known = table.players.get(seat)
+        if known is None:
+            if terminal in table.numbers:
+                self.f.fail(
+                    stored.seq,
+                    "rounds",
+                    f"{stored.kind} at seq {stored.seq} names terminal {terminal} as player "
+                    f"{seat}, but it joined this round as player {table.numbers[terminal]}",
+                )
+                return
+            if seat != len(table.players) + 1:
+                self.f.fail(
+                    stored.seq,
+                    "rounds",
+                    f"{stored.kind} at seq {stored.seq}: terminal {terminal} joins as player "
+                    f"{seat}, but it is the round's player {len(table.players) + 1} (players "
+                    "are numbered in the order they join)",
+                )
+            table.players[seat] = terminal
+            table.numbers[terminal] = seat
+        elif known != terminal:
+            self.f.fail(
+                stored.seq,
+                "rounds",
+                f"{stored.kind} at seq {stored.seq} is player {seat}'s, who is terminal {known} "
+                f"in this round, but its envelope names terminal {terminal}",
+            )
+
+    def _numbered_wager(self, stored: StoredEvent, ev: Any) -> None:
+        self._numbered(stored, ev)
+        self._fold_wager(stored, ev)
 
     def _hole_revealed(self, stored: StoredEvent, ev: Any) -> None:
         self._dealer(stored, ev)
@@ -607,6 +792,9 @@ class _Semantics:
         self.ledger.apply(terminal, ev._replace(balance=after))
 
     def _table_opened(self, stored: StoredEvent, ev: Any) -> None:
+        table = self._table
+        table.table_type = _table_type(ev.config)
+        table.handlers = self._handlers_of[table.table_type]
         try:
             logged = hashlib.sha256(canonical_json(ev.config)).hexdigest()
         except ETGError as exc:
@@ -825,6 +1013,8 @@ class _Semantics:
             )
         table.terminal_of = dict(zip(ev.seats, ev.terminals, strict=False))
         table.terminals = ev.terminals
+        table.players = {}
+        table.numbers = {}
         wallets = self.ledger.wallets
         for terminal, balance in zip(ev.terminals, ev.balances, strict=False):
             self._stated(seq, "round_started", terminal, balance, wallets.get(terminal, 0))
@@ -895,7 +1085,7 @@ class _Semantics:
                 )
         engine = rnd.engine_events()
         try:
-            replay(rnd.config.rules, [item.event for item in engine])
+            self._replay(rnd, [item.event for item in engine])
         except Exception as exc:  # any refusal of a logged round is a finding
             seq, reason = _replay_failure(exc, engine, events[-1].seq)
             self.f.fail(seq, "replay", f"{where} does not replay through its rules: {reason}")
@@ -917,6 +1107,21 @@ class _Semantics:
                     f"{where} is not complete (no round_completed up to seq {last.seq}): its "
                     "wagers are still in play",
                 )
+
+    def _replay(self, rnd: LoggedRound, events: list[Any]) -> None:
+        """Replay a round through the engine of its table type (the live table's engine)."""
+        config = rnd.config
+        table_type = config.table_type
+        if table_type is TableType.HYBRID:
+            key = (rnd.table_id, rnd.config_seq)
+            rules = self._three_rules.get(key)
+            if rules is None:
+                rules = self._three_rules[key] = three_position_rules(config.rules)
+            three_position.replay(rules, events)
+        elif table_type is TableType.HYBRID_NO_HOLE_CARD:
+            no_hole_card.replay(config.rules, events)
+        else:
+            replay(config.rules, events)
 
     # ------------------------------------------------------------ the end
 
@@ -964,6 +1169,15 @@ class _Semantics:
                     f"{name} wagers settled {format_money(meter.settled)} of stakes, more than "
                     f"the {format_money(meter.wagered)} wagered",
                 )
+
+
+def _table_type(config: Any) -> TableType:
+    """The table type a logged config names (fully automated if it names none this build
+    knows: the walk then refuses the config itself)."""
+    try:
+        return TableType(config["table"]["type"])
+    except (KeyError, TypeError, ValueError):
+        return TableType.FULLY_AUTOMATED
 
 
 def _replay_failure(exc: Exception, engine: list[Logged], last_seq: int) -> tuple[int, str]:

@@ -1,0 +1,420 @@
+"""``etg verify`` and ``etg recall`` on the logs of hybrid tables (58 Pa. Code 633b.5).
+
+The logs are real signed event logs written by :class:`HybridSession` (stadium play: four
+terminals, two of them sharing player position 2 at the three-position table; the
+no-hole-card table numbers its players in join order). Each round is replayed through the
+engine of its table type; tampering is done as in ``test_verify.py``: on a copy with a raw
+sqlite3 connection, or by a dishonest session patched before it logs.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from contextlib import closing
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from verify_helpers import (
+    body,
+    copy_log,
+    drop_triggers,
+    raw,
+    readonly,
+    rehash_from,
+    restore_triggers,
+    seqs,
+    set_body,
+)
+
+from game_server.config import TableConfig, example_config_path, load_config
+from game_server.eventlog import EventLog, EventLogReader
+from game_server.keys import init_keys, key_id, load_public_key, load_sealing_key
+from game_server.recall.query import list_rounds, recall_round
+from game_server.recall.rounds import walk
+from game_server.recall.timeline import build_timeline, format_timeline
+from game_server.recall.verify import VerifyReport, verify_log
+from game_server.rules.blackjack.actions import Action
+from game_server.rules.blackjack.events import WagerSettled
+from game_server.rules.blackjack.strategy import BasicStrategy
+from game_server.rules.events import to_dict
+from game_server.rules.hybrid.events import Hybrid3WagerSettled
+from game_server.table.events import RoundClosed, RoundStarted
+from game_server.table.hybrid_session import HybridSession, _NoHoleCard, _ThreePosition
+from game_server.table.session import SealedShoes, simulation_seeds
+from tools.recall_cli import recall
+
+CONFIGS = Path(example_config_path()).parent
+THREE = load_config(CONFIGS / "hybrid-three-position.toml")
+NO_HOLE = load_config(CONFIGS / "hybrid-no-hole-card.toml")
+TABLES = [THREE, NO_HOLE]
+IDS = ["three-position", "no-hole-card"]
+TERMINALS = ("T1", "T2", "T3", "T4")
+#: Terminal -> position at the three-position table: T1 and T2 share position 2.
+POSITIONS = {"T1": 2, "T2": 2, "T3": 1, "T4": 3}
+BETS = {"T1": 1_000, "T2": 500, "T3": 2_500}
+ROUNDS = 12
+#: The settlement kind of each table type's engine.
+SETTLED = {"hybrid": "hybrid3_wager_settled", "hybrid-no-hole-card": "wager_settled"}
+
+
+class _Clock:
+    """A clock that moves one millisecond per reading."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(milliseconds=1)
+        return self.now
+
+
+def _decide(session: HybridSession, terminal: str, hand: int) -> Action:
+    """Basic strategy for the terminal's hand (as ``tools/sim_hybrid.py`` decides)."""
+    strategy = BasicStrategy(session.config.rules)
+    game = session.round
+    if isinstance(game, _ThreePosition):
+        engine3 = game.game
+        cards = next(h.cards for h in engine3.view(terminal).hands if h.index == hand)
+        up, legal, surrender = engine3.up_card, engine3.legal_actions(terminal), False
+    else:
+        assert isinstance(game, _NoHoleCard)
+        number = game.numbers[terminal]
+        cards = game.game.hands(number)[hand]
+        up, legal = game.game.up_card, game.game.legal_actions(number)
+        surrender = Action.SURRENDER in legal
+    assert up is not None
+    action = strategy.decide_cards(
+        cards,
+        up,
+        can_double=Action.DOUBLE in legal,
+        can_split=Action.SPLIT in legal,
+        can_surrender=surrender,
+    )
+    return action if action in legal else Action.STAND
+
+
+def _pending(session: HybridSession) -> tuple[str, ...]:
+    game = session.round
+    if isinstance(game, _ThreePosition):
+        return game.game.pending_players
+    assert isinstance(game, _NoHoleCard)
+    return tuple(game.terminals[n] for n in game.game.pending())
+
+
+def _waits_for_insurance(session: HybridSession, terminal: str) -> bool:
+    game = session.round
+    if isinstance(game, _ThreePosition):
+        return terminal in game.game.pending_insurance
+    assert isinstance(game, _NoHoleCard)
+    return game.game.pending_insurance(game.numbers[terminal])
+
+
+def _to_act(session: HybridSession, terminal: str) -> int | None:
+    game = session.round
+    if isinstance(game, _ThreePosition):
+        return game.game.to_act(terminal)
+    assert isinstance(game, _NoHoleCard)
+    return game.game.to_act(game.numbers[terminal])
+
+
+def play_round(session: HybridSession, bets: dict[str, int], countdown: str | None) -> None:
+    """One whole round: the terminals of ``bets`` join (in that order), the cards are dealt,
+    basic strategy plays every hand, the countdown acting for ``countdown``."""
+    three = session.config.table_type == "hybrid"
+    session.start_round()
+    for terminal, amount in bets.items():
+        session.join(terminal, {"blackjack": amount}, POSITIONS[terminal] if three else None)
+    session.deal()
+    while session.round is not None:
+        waiting = _pending(session)
+        if not waiting:
+            session.finish()
+            break
+        terminal = waiting[0]
+        if terminal == countdown:
+            session.countdown(terminal)
+        elif _waits_for_insurance(session, terminal):
+            session.decline_insurance(terminal)
+        else:
+            hand = _to_act(session, terminal)
+            assert hand is not None
+            session.act(terminal, _decide(session, terminal, hand), hand)
+
+
+def write_log(
+    config: TableConfig, directory: Path, *, patch: Callable[[], None] | None = None
+) -> tuple[Path, Path]:
+    """A real signed log of ``ROUNDS`` rounds at a hybrid table (every shoe revealed at the
+    end); returns the log and its certs directory. ``patch`` runs before the session starts
+    (a dishonest server)."""
+    certs = directory / "certs"
+    certs.mkdir()
+    init_keys(certs)
+    db = directory / "hybrid.db"
+    if patch is not None:
+        patch()
+    kid = key_id(load_public_key(certs))
+    with EventLog.create_or_open(db, certs, _Clock()) as log:
+        seeds = simulation_seeds(11, config.table_id)
+        shoes = SealedShoes(config, seeds, load_sealing_key(certs), kid)
+        session = HybridSession(config, log, shoes, TERMINALS)
+        session.open()
+        for terminal in TERMINALS:
+            session.cash_in(terminal, 50_000, "ticket")
+        for number in range(ROUNDS):
+            # The join order changes from round to round (players renumbered each round).
+            order = list(BETS.items())
+            bets = dict(order[number % 3 :] + order[: number % 3])
+            if number % 4 == 3:
+                bets["T4"] = 500
+            play_round(session, bets, "T3" if number % 5 == 2 else None)
+        session.cash_out("T2", None, "voucher")
+        session.retire_shoe()
+    return db, certs
+
+
+@pytest.fixture(scope="module", params=TABLES, ids=IDS)
+def clean(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """One clean log per hybrid table type, shared by the tests that tamper with copies."""
+    config: TableConfig = request.param
+    db, certs = write_log(config, tmp_path_factory.mktemp(config.table_type.value))
+    return config, db, certs
+
+
+def run(db: Path, certs: Path) -> VerifyReport:
+    with EventLogReader.open(db) as reader:
+        return verify_log(reader, load_public_key(certs), sealing_key=load_sealing_key(certs))
+
+
+def kind_seqs(db: Path, kind: str, round_id: int | None = None) -> list[int]:
+    with closing(readonly(db)) as conn:
+        return seqs(conn, kind, round_id)
+
+
+def tamper(db: Path, directory: Path, edit: Callable[[sqlite3.Connection], None]) -> Path:
+    path = copy_log(db, directory / "copy.db")
+    conn = raw(path)
+    try:
+        drop_triggers(conn)
+        edit(conn)
+        restore_triggers(conn)
+    finally:
+        conn.close()
+    return path
+
+
+# ----------------------------------------------------------------------------- verify
+
+
+def test_a_clean_hybrid_log_verifies(clean: Any) -> None:
+    """633b.5: a log written by the hybrid table passes every check of ``etg verify``: every
+    round replays through its table type's engine, every card is the committed shoe's, every
+    stated balance is the fold; nothing is left unchecked."""
+    _, db, certs = clean
+    report = run(db, certs)
+    assert report.failures == (), report.failures
+    assert report.warnings == ()
+    assert report.ok
+    counts = report.counts
+    assert counts.rounds == counts.rounds_replayed == ROUNDS
+    assert counts.shoes_checked == counts.shoes >= 1
+    assert counts.cards_checked > 4 * ROUNDS
+
+
+def test_a_rehashed_hybrid_settlement_is_named_by_the_replay_and_the_ledger(
+    clean: Any, tmp_path: Path
+) -> None:
+    """A hybrid settlement paid $50 more, the chain recomputed after it: the chain holds,
+    the replay through the hybrid engine names the settlement's seq, the round's closing
+    balances no longer fold, and the signed checkpoint after it fails."""
+    config, db, certs = clean
+    target = kind_seqs(db, SETTLED[config.table_type.value], round_id=4)[0]
+    closed = kind_seqs(db, "round_closed", round_id=4)[0]
+
+    def edit(conn: sqlite3.Connection) -> None:
+        event = body(conn, target)
+        set_body(conn, target, {**event, "paid": event["paid"] + 5_000})
+        rehash_from(conn, target)
+
+    report = run(tamper(db, tmp_path, edit), certs)
+    failing = {f.check for f in report.failures}
+    assert "chain" not in failing
+    assert report.first_failure is not None
+    assert (report.first_failure.seq, report.first_failure.check) == (target, "replay")
+    assert "differs on replay" in report.first_failure.reason
+    assert next(f.seq for f in report.failures if f.check == "ledger") == closed
+    assert {"replay", "ledger", "checkpoints", "conservation"} <= failing
+
+
+def test_an_edited_hybrid_settlement_is_named_by_the_chain(clean: Any, tmp_path: Path) -> None:
+    """The same settlement changed in place (chain not recomputed) is named by the hash chain
+    at its seq, and by the replay."""
+    config, db, certs = clean
+    target = kind_seqs(db, SETTLED[config.table_type.value], round_id=2)[0]
+
+    def edit(conn: sqlite3.Connection) -> None:
+        event = body(conn, target)
+        set_body(conn, target, {**event, "paid": event["paid"] + 100})
+
+    report = run(tamper(db, tmp_path, edit), certs)
+    assert report.first_failure is not None
+    assert (report.first_failure.seq, report.first_failure.check) == (target, "chain")
+    assert next(f.seq for f in report.failures if f.check == "replay") == target
+
+
+def test_a_player_event_under_another_terminal_is_named(clean: Any, tmp_path: Path) -> None:
+    """633b.5(l): a settlement filed, in its envelope, under a terminal that did not play the
+    hand (chain recomputed) is named by the round check at its seq."""
+    config, db, certs = clean
+    target = kind_seqs(db, SETTLED[config.table_type.value], round_id=3)[0]
+
+    def edit(conn: sqlite3.Connection) -> None:
+        (terminal,) = conn.execute(
+            "SELECT terminal FROM events WHERE seq = ?", (target,)
+        ).fetchone()
+        other = "T4" if terminal != "T4" else "T1"
+        conn.execute("UPDATE events SET terminal = ? WHERE seq = ?", (other, target))
+        rehash_from(conn, target)
+
+    report = run(tamper(db, tmp_path, edit), certs)
+    rounds = [f for f in report.failures if f.check == "rounds"]
+    assert rounds and rounds[0].seq == target
+    assert "envelope names terminal" in rounds[0].reason
+
+
+def test_a_dishonest_hybrid_server_is_named_by_the_replay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that pays one three-position settlement $1 more than 633b.5 gives (and folds
+    it into its wallets, so every balance agrees, every signature holds) is named by the
+    replay alone, at that settlement."""
+    log_engine = HybridSession._log_engine
+    paid: list[Hybrid3WagerSettled] = []
+
+    def overpay(self: HybridSession, events: Sequence[Any]) -> list[Any]:
+        if self.round_id == 3 and not paid:
+            events = list(events)
+            for index, ev in enumerate(events):
+                if type(ev) is Hybrid3WagerSettled:
+                    events[index] = ev._replace(paid=ev.paid + 100)
+                    paid.append(events[index])
+                    break
+        return log_engine(self, events)
+
+    db, certs = write_log(
+        THREE,
+        tmp_path,
+        patch=lambda: monkeypatch.setattr(HybridSession, "_log_engine", overpay),
+    )
+    with closing(readonly(db)) as conn:
+        target = next(
+            seq
+            for seq in seqs(conn, "hybrid3_wager_settled")
+            if body(conn, seq) == to_dict(paid[0])
+        )
+    report = run(db, certs)
+    assert {f.check for f in report.failures} == {"replay"}
+    assert report.first_failure is not None
+    assert (report.first_failure.seq, report.first_failure.check) == (target, "replay")
+
+
+def test_an_engine_event_of_another_table_type_is_named(clean: Any, tmp_path: Path) -> None:
+    """An engine event the table type's engine never produces (a fully automated
+    ``wager_settled`` at the three-position table, a ``hybrid3_wager_settled`` at the
+    no-hole-card table) is a round failure at its seq."""
+    config, db, certs = clean
+    target = kind_seqs(db, SETTLED[config.table_type.value], round_id=5)[0]
+
+    def edit(conn: sqlite3.Connection) -> None:
+        event = body(conn, target)
+        if config.table_type.value == "hybrid":
+            forged = WagerSettled(1, event["hand"], event["wager"], event["stake"], 0, "lost", "x")
+        else:
+            forged = Hybrid3WagerSettled(
+                "T1", 1, event["hand"], event["wager"], event["stake"], 0, "lost", "x"
+            )
+        set_body(conn, target, to_dict(forged))
+        rehash_from(conn, target)
+
+    report = run(tamper(db, tmp_path, edit), certs)
+    rounds = [f for f in report.failures if f.check == "rounds"]
+    assert rounds and rounds[0].seq == target
+    assert "not an event of the" in rounds[0].reason
+
+
+# ----------------------------------------------------------------------------- recall
+
+
+def test_the_timeline_gives_every_event_and_each_terminals_credits(clean: Any) -> None:
+    """GLI-11 game recall at a hybrid table: every event of each round in log order, each
+    with a sentence, and each terminal's credits at the start and end of the round are the
+    balances round_started and round_closed log, equal to the fold of the round."""
+    _, db, _ = clean
+    with EventLogReader.open(db) as reader:
+        rounds = [r for r in walk(reader.iter_events()) if r.started is not None]
+    assert len(rounds) == ROUNDS
+    for logged in rounds:
+        timeline = build_timeline(logged)
+        assert timeline.problems == ()
+        assert [e.seq for e in timeline.entries] == [item.seq for item in logged.events]
+        for entry in timeline.entries:
+            assert entry.text and entry.text != entry.kind.replace("_", " "), entry
+        started = logged.started
+        closed = logged.closed
+        assert isinstance(started, RoundStarted) and isinstance(closed, RoundClosed)
+        assert tuple(timeline.credits) == started.terminals
+        for terminal, start, end in zip(
+            started.terminals, started.balances, closed.balances, strict=True
+        ):
+            line = timeline.credits[terminal]
+            assert (line.start, line.end, line.folded_end) == (start, end, end)
+            assert line.seat is None
+            assert line.end == line.start - line.wagered + line.paid
+        assert timeline.complete and timeline.closed and timeline.games_played == 1
+
+
+def test_the_sentences_name_the_hybrid_steps(clean: Any) -> None:
+    """The steps particular to each hybrid table read as sentences: community cards and the
+    cards a player used (633b.5(q)); cards designated to a player's hand or his dealer hand
+    and a player's dealer hand completed (633b.5(y), (aa), (bb))."""
+    config, db, _ = clean
+    with EventLogReader.open(db) as reader:
+        texts = [
+            entry.text
+            for logged in walk(reader.iter_events())
+            for entry in build_timeline(logged).entries
+        ]
+    joined = "\n".join(texts)
+    if config.table_type.value == "hybrid":
+        assert "community card 1 is" in joined
+        assert "uses community card" in joined
+        assert "(position 2) wagers" in joined
+    else:
+        assert "every player is dealt" in joined
+        assert "'s dealer hand" in joined
+        assert "dealer hand is complete" in joined
+        assert "player 1 (T" in joined
+
+
+def test_recall_show_prints_a_hybrid_round(clean: Any) -> None:
+    """``etg recall show DB ROUND`` prints a hybrid round: its steps, its credits table, no
+    problem; ``etg recall list`` lists the hybrid rounds with what was wagered."""
+    config, db, _ = clean
+    with EventLogReader.open(db) as reader:
+        timeline = recall_round(reader, 4)
+        summaries = list_rounds(reader, last=ROUNDS)
+    assert len(summaries) == ROUNDS
+    assert all(s.wagered > 0 and s.complete for s in summaries)
+    result = CliRunner().invoke(recall, ["show", str(db), "4"])
+    assert result.exit_code == 0, result.output
+    assert f"Table {config.table_id}  round 4  complete" in result.output
+    for line in format_timeline(timeline):
+        assert line.rstrip() in result.output
+    assert "PROBLEM" not in result.output
+    listed = CliRunner().invoke(recall, ["list", str(db)])
+    assert listed.exit_code == 0, listed.output
+    assert config.table_id in listed.output
