@@ -38,6 +38,8 @@ from game_server.rules.blackjack.events import BLACKJACK, RoundCompleted
 from game_server.rules.blackjack.rules import BlackjackRules
 from game_server.rules.errors import ActionNotAllowed
 from game_server.rules.hybrid.no_hole_card import NoHoleCardRound
+from game_server.rules.hybrid.no_hole_card import Phase as NoHoleCardPhase
+from game_server.rules.hybrid.three_position import Phase as ThreePositionPhase
 from game_server.rules.hybrid.three_position import ThreePositionRound, ThreePositionRules
 from game_server.rules.wagers.base import TableType
 from game_server.table.events import RoundClosed, RoundStarted, TableOpened
@@ -156,6 +158,26 @@ class _Round(Generic[P]):
     def join(self, terminal: str, wagers: Mapping[str, int], position: int | None) -> list[Any]:
         raise NotImplementedError
 
+    #: Whether the countdown finishes the whole round at once (``finish()``) rather than
+    #: acting for each pending player (``countdown(terminal)``).
+    finishes_at_once = False
+
+    def pending_insurance(self) -> tuple[str, ...]:
+        """The terminals that still owe an answer to the insurance offer."""
+        raise NotImplementedError
+
+    def pending(self) -> tuple[str, ...]:
+        """The terminals the round waits for (an insurance answer or a decision)."""
+        raise NotImplementedError
+
+    def dealt(self) -> bool:
+        """Whether the cards are dealt (no more bets, 633b.5(k))."""
+        raise NotImplementedError
+
+    def community_dealt(self) -> int:
+        """How many community cards are out (a step of the no-hole-card table)."""
+        return 0
+
     def finish(self) -> list[Any]:
         raise TableError(
             "only the three-position table finishes a round at once; at the no-hole-card "
@@ -186,6 +208,17 @@ class _ThreePosition(_Round[str]):
     def __init__(self, rules: ThreePositionRules) -> None:
         self.game = ThreePositionRound(rules)
         self.engine = self.game
+
+    finishes_at_once = True
+
+    def pending_insurance(self) -> tuple[str, ...]:
+        return self.game.pending_insurance
+
+    def pending(self) -> tuple[str, ...]:
+        return self.game.pending_players
+
+    def dealt(self) -> bool:
+        return self.game.phase is not ThreePositionPhase.BETTING
 
     def player_of(self, terminal: str) -> str | None:
         return terminal if terminal in self.game.players else None
@@ -221,6 +254,18 @@ class _NoHoleCard(_Round[int]):
         self.engine = self.game
         self.numbers: dict[str, int] = {}
         self.terminals: dict[int, str] = {}
+
+    def pending_insurance(self) -> tuple[str, ...]:
+        return tuple(t for n, t in self.terminals.items() if self.game.pending_insurance(n))
+
+    def pending(self) -> tuple[str, ...]:
+        return tuple(self.terminals[n] for n in self.game.pending())
+
+    def dealt(self) -> bool:
+        return self.game.phase is not NoHoleCardPhase.BETTING
+
+    def community_dealt(self) -> int:
+        return len(self.game.community)
 
     def player_of(self, terminal: str) -> int | None:
         return self.numbers.get(terminal)
@@ -328,6 +373,29 @@ class HybridSession(TableBook):
 
     def _in_play(self, terminal: str) -> bool:
         return self.round is not None and self.round.player_of(terminal) is not None
+
+    # ------------------------------------------------------------ who the round waits for
+
+    def pending(self) -> tuple[str, ...]:
+        """The terminals the open round waits for (an insurance answer or a decision)."""
+        return () if self.round is None else self.round.pending()
+
+    def pending_insurance(self) -> tuple[str, ...]:
+        """The terminals that still owe an answer to the insurance offer."""
+        return () if self.round is None else self.round.pending_insurance()
+
+    def dealt(self) -> bool:
+        """Whether the open round's cards are dealt (no more bets, 633b.5(k))."""
+        return self.round is not None and self.round.dealt()
+
+    def community_dealt(self) -> int:
+        """How many community cards of the open round are out."""
+        return 0 if self.round is None else self.round.community_dealt()
+
+    @property
+    def finishes_at_once(self) -> bool:
+        """Whether the countdown finishes the round at once (three-position table)."""
+        return self.round is not None and self.round.finishes_at_once
 
     def _open_round(self) -> _Round[Any]:
         self._check_not_failed()
