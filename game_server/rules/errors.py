@@ -5,9 +5,6 @@ says what was wrong, and, where a regulation is the reason, the section. Nothing
 ``rules/`` catches and hides an error.
 """
 
-from collections.abc import Sequence
-from typing import Any
-
 from shared.errors import ETGError
 
 
@@ -49,24 +46,3 @@ class SeatError(RulesError):
 
 class ReplayMismatch(RulesError):
     """A logged round whose replay through the engine produced different events."""
-
-
-def check_replayed_step(logged: Sequence[Any], start: int, produced: Sequence[Any]) -> int:
-    """Compare a step the engine produced on replay with the logged events from ``start``;
-    return the number of events it covers. Every engine's ``replay`` uses it.
-
-    Raises:
-        ReplayMismatch: naming the first event that differs, or the step's length.
-    """
-    expected = list(logged[start : start + len(produced)])
-    if list(produced) != expected:
-        for k, (want, got) in enumerate(zip(expected, produced, strict=False)):
-            if want != got:
-                raise ReplayMismatch(
-                    f"event {start + k} differs on replay: logged {want!r}, replay gives {got!r}"
-                )
-        raise ReplayMismatch(
-            f"the step at event {start} produced {len(produced)} events on replay but the log "
-            f"has {len(expected)}"
-        )
-    return len(produced)

@@ -25,7 +25,7 @@ Entry points: :class:`BlackjackRound`, :func:`replay`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any, Protocol
 
@@ -61,14 +61,13 @@ from game_server.rules.errors import (
     ActionNotAllowed,
     BetOutOfLimits,
     NotYourTurn,
-    ReplayMismatch,
     RulesError,
     SeatError,
     WagerError,
     WagerNotOffered,
     WrongPhase,
-    check_replayed_step,
 )
+from game_server.rules.replaying import LoggedCards, replay_steps, seat_wagers
 from game_server.rules.wagers.base import Moment, SideWagerContext, SideWagerOffer
 from game_server.rules.wagers.trilux import (
     PRESS,
@@ -1297,35 +1296,20 @@ def replay(rules: BlackjackRules, events: Sequence[Any]) -> BlackjackRound:
     differs. Returns the replayed round.
     """
     cards = [(e.card, e.position) for e in events if type(e) is CardDealt]
-    source = _LoggedCards(cards)
+    source = LoggedCards(cards)
     game = BlackjackRound(rules)
-    i = 0
-    n = len(events)
-    while i < n:
-        ev = events[i]
+
+    def step(i: int, ev: Any) -> list[Any] | None:
         kind = type(ev)
-        try:
-            if game.phase is Phase.BETTING and kind is WagerPlaced:
-                wagers: dict[str, int] = {}
-                j = i
-                while j < n and type(events[j]) is WagerPlaced and events[j].seat == ev.seat:
-                    wagers[events[j].wager] = events[j].amount
-                    j += 1
-                produced = game.place_wagers(ev.seat, wagers)
-            elif game.phase is Phase.BETTING and kind is CardDealt:
-                produced = game.deal(source)
-            elif kind is Decision:
-                produced = _replay_decision(game, ev)
-            else:
-                raise ReplayMismatch(
-                    f"event {i} ({ev.kind}) is not the result of any input at this point "
-                    f"of the round ({game.phase} phase)"
-                )
-        except ReplayMismatch:
-            raise
-        except RulesError as exc:
-            raise ReplayMismatch(f"event {i} ({ev.kind}) was refused on replay: {exc}") from exc
-        i += check_replayed_step(events, i, produced)
+        if game.phase is Phase.BETTING and kind is WagerPlaced:
+            return game.place_wagers(ev.seat, seat_wagers(events, i))
+        if game.phase is Phase.BETTING and kind is CardDealt:
+            return game.deal(source)
+        if kind is Decision:
+            return _replay_decision(game, ev)
+        return None
+
+    replay_steps(events, step, lambda: game.phase)
     return game
 
 
@@ -1342,24 +1326,3 @@ def _replay_decision(game: BlackjackRound, ev: Decision) -> list[Any]:
     if action is Action.PRESS:
         return game.press(ev.seat, ev.hand, ev.amount, auto=ev.auto)
     return game.act(action, ev.seat, ev.hand, auto=ev.auto)
-
-
-class _LoggedCards:
-    """A card source that deals exactly the cards of a log, at their logged positions."""
-
-    def __init__(self, cards: Iterable[tuple[Card, int]]) -> None:
-        self._cards = list(cards)
-        self._next = 0
-
-    @property
-    def position(self) -> int:
-        if self._next >= len(self._cards):
-            raise ReplayMismatch("the replay needs a card that the log does not have")
-        return self._cards[self._next][1]
-
-    def draw(self) -> Card:
-        if self._next >= len(self._cards):
-            raise ReplayMismatch("the replay needs a card that the log does not have")
-        card = self._cards[self._next][0]
-        self._next += 1
-        return card

@@ -64,7 +64,7 @@ wagering terminals). Entry points: :class:`NoHoleCardRound`, :func:`replay`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple, Protocol
@@ -97,15 +97,14 @@ from game_server.rules.errors import (
     ActionNotAllowed,
     BetOutOfLimits,
     NotYourTurn,
-    ReplayMismatch,
     RulesError,
     SeatError,
     WagerError,
     WagerNotOffered,
     WrongPhase,
-    check_replayed_step,
 )
 from game_server.rules.events import event
+from game_server.rules.replaying import LoggedCards, replay_steps, seat_wagers
 from game_server.rules.wagers.base import Moment, SideWagerContext, SideWagerOffer
 from game_server.rules.wagers.hybrid_side_wagers import HYBRID_SIDE_WAGERS
 from shared.cards import BJ_VALUE, Card
@@ -1002,36 +1001,20 @@ def replay(rules: BlackjackRules, events: Sequence[Any]) -> NoHoleCardRound:
     must equal the logged ones exactly, or :class:`ReplayMismatch` names the first event that
     differs. Returns the replayed round.
     """
-    source = _LoggedCards((e.card, e.position) for e in events if type(e) is CardDealt)
+    source = LoggedCards((e.card, e.position) for e in events if type(e) is CardDealt)
     game = NoHoleCardRound(rules)
-    i = 0
-    n = len(events)
-    while i < n:
-        ev = events[i]
+
+    def step(i: int, ev: Any) -> list[Any] | None:
         kind = type(ev)
-        produced: list[Any]
-        try:
-            if game.phase is Phase.BETTING and kind is WagerPlaced:
-                wagers: dict[str, int] = {}
-                j = i
-                while j < n and type(events[j]) is WagerPlaced and events[j].seat == ev.seat:
-                    wagers[events[j].wager] = events[j].amount
-                    j += 1
-                produced = game.join(ev.seat, wagers)
-            elif game.phase is Phase.BETTING and kind is CardDealt:
-                produced = game.deal(source)
-            elif kind is Decision:
-                produced = _replay_decision(game, ev)
-            else:
-                raise ReplayMismatch(
-                    f"event {i} ({ev.kind}) is not the result of any input at this point "
-                    f"of the round ({game.phase} phase)"
-                )
-        except ReplayMismatch:
-            raise
-        except RulesError as exc:
-            raise ReplayMismatch(f"event {i} ({ev.kind}) was refused on replay: {exc}") from exc
-        i += check_replayed_step(events, i, produced)
+        if game.phase is Phase.BETTING and kind is WagerPlaced:
+            return game.join(ev.seat, seat_wagers(events, i))
+        if game.phase is Phase.BETTING and kind is CardDealt:
+            return game.deal(source)
+        if kind is Decision:
+            return _replay_decision(game, ev)
+        return None
+
+    replay_steps(events, step, lambda: game.phase)
     return game
 
 
@@ -1043,24 +1026,3 @@ def _replay_decision(game: NoHoleCardRound, ev: Decision) -> list[Any]:
     action = Action(ev.action)
     amount = ev.amount if action is Action.DOUBLE else None
     return game.act(ev.seat, action, ev.hand, amount=amount, auto=ev.auto)
-
-
-class _LoggedCards:
-    """A card source that deals exactly the cards of a log, at their logged positions."""
-
-    def __init__(self, cards: Iterable[tuple[Card, int]]) -> None:
-        self._cards = list(cards)
-        self._next = 0
-
-    @property
-    def position(self) -> int:
-        if self._next >= len(self._cards):
-            raise ReplayMismatch("the replay needs a card that the log does not have")
-        return self._cards[self._next][1]
-
-    def draw(self) -> Card:
-        if self._next >= len(self._cards):
-            raise ReplayMismatch("the replay needs a card that the log does not have")
-        card = self._cards[self._next][0]
-        self._next += 1
-        return card

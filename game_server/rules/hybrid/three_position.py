@@ -91,7 +91,7 @@ Readings of text that is not explicit (also listed in the report of this engine)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -116,13 +116,11 @@ from game_server.rules.errors import (
     ActionNotAllowed,
     BetOutOfLimits,
     NotYourTurn,
-    ReplayMismatch,
     RulesError,
     SeatError,
     WagerError,
     WagerNotOffered,
     WrongPhase,
-    check_replayed_step,
 )
 from game_server.rules.hybrid.events import (
     BUZZER_BEATER,
@@ -133,6 +131,7 @@ from game_server.rules.hybrid.events import (
     Hybrid3WagerSettled,
 )
 from game_server.rules.limits import WagerLimits
+from game_server.rules.replaying import LoggedCards, replay_steps
 from game_server.rules.wagers.buzzer_beater import BUZZER_BEATER_21_PAYS, BUZZER_BEATER_PAYS
 from shared.cards import BJ_VALUE, Card
 from shared.money import ToOne, format_money
@@ -1261,40 +1260,30 @@ def replay(rules: ThreePositionRules, events: Sequence[Any]) -> ThreePositionRou
     or :class:`~game_server.rules.errors.ReplayMismatch` names the first event that differs.
     """
     cards = [(e.card, e.position) for e in events if type(e) in (CardDealt, Hybrid3CommunityCard)]
-    source = _LoggedCards(cards)
+    source = LoggedCards(cards)
     game = ThreePositionRound(rules)
-    i = 0
-    n = len(events)
-    while i < n:
-        ev = events[i]
+
+    def step(i: int, ev: Any) -> list[Any] | None:
         kind = type(ev)
-        try:
-            if game.phase is Phase.BETTING and kind is Hybrid3WagerPlaced:
-                wagers: dict[str, int] = {}
-                j = i
-                while (
-                    j < n
-                    and type(events[j]) is Hybrid3WagerPlaced
-                    and events[j].player == ev.player
-                    and events[j].wager not in wagers
-                ):
-                    wagers[events[j].wager] = events[j].amount
-                    j += 1
-                produced = game.join(ev.player, ev.position, wagers)
-            elif game.phase is Phase.BETTING and kind is CardDealt:
-                produced = game.deal(source)
-            elif kind is Hybrid3Decision:
-                produced = _replay_decision(game, ev)
-            else:
-                raise ReplayMismatch(
-                    f"event {i} ({ev.kind}) is not the result of any input at this point "
-                    f"of the round ({game.phase} phase)"
-                )
-        except ReplayMismatch:
-            raise
-        except RulesError as exc:
-            raise ReplayMismatch(f"event {i} ({ev.kind}) was refused on replay: {exc}") from exc
-        i += check_replayed_step(events, i, produced)
+        if game.phase is Phase.BETTING and kind is Hybrid3WagerPlaced:
+            wagers: dict[str, int] = {}
+            j = i
+            while (
+                j < len(events)
+                and type(events[j]) is Hybrid3WagerPlaced
+                and events[j].player == ev.player
+                and events[j].wager not in wagers
+            ):
+                wagers[events[j].wager] = events[j].amount
+                j += 1
+            return game.join(ev.player, ev.position, wagers)
+        if game.phase is Phase.BETTING and kind is CardDealt:
+            return game.deal(source)
+        if kind is Hybrid3Decision:
+            return _replay_decision(game, ev)
+        return None
+
+    replay_steps(events, step, lambda: game.phase)
     return game
 
 
@@ -1307,24 +1296,3 @@ def _replay_decision(game: ThreePositionRound, ev: Hybrid3Decision) -> list[Any]
         return game.take_even_money(ev.player, auto=ev.auto)
     amount = ev.amount if ev.action == Action.DOUBLE.value else None
     return game.act(ev.player, ev.action, ev.hand, amount=amount, auto=ev.auto)
-
-
-class _LoggedCards:
-    """A card source that deals exactly the cards of a log, at their logged positions."""
-
-    def __init__(self, cards: Iterable[tuple[Card, int]]) -> None:
-        self._cards = list(cards)
-        self._next = 0
-
-    @property
-    def position(self) -> int:
-        if self._next >= len(self._cards):
-            raise ReplayMismatch("the replay needs a card that the log does not have")
-        return self._cards[self._next][1]
-
-    def draw(self) -> Card:
-        if self._next >= len(self._cards):
-            raise ReplayMismatch("the replay needs a card that the log does not have")
-        card = self._cards[self._next][0]
-        self._next += 1
-        return card

@@ -1,0 +1,100 @@
+"""What every engine's ``replay`` shares: the logged cards as a card source, and the loop that
+feeds a logged round back to a fresh engine one input at a time, checking that each step
+produces exactly the logged events (DESIGN.md "One round, as data", step 6).
+
+Entry points: :class:`LoggedCards`, :func:`replay_steps`, :func:`check_replayed_step`,
+:func:`seat_wagers`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from game_server.rules.blackjack.events import WagerPlaced
+from game_server.rules.errors import ReplayMismatch, RulesError
+from shared.cards import Card
+
+
+class LoggedCards:
+    """A card source that deals exactly the cards of a log, at their logged positions."""
+
+    def __init__(self, cards: Iterable[tuple[Card, int]]) -> None:
+        self._cards = list(cards)
+        self._next = 0
+
+    @property
+    def position(self) -> int:
+        if self._next >= len(self._cards):
+            raise ReplayMismatch("the replay needs a card that the log does not have")
+        return self._cards[self._next][1]
+
+    def draw(self) -> Card:
+        if self._next >= len(self._cards):
+            raise ReplayMismatch("the replay needs a card that the log does not have")
+        card = self._cards[self._next][0]
+        self._next += 1
+        return card
+
+
+def seat_wagers(events: Sequence[Any], i: int) -> dict[str, int]:
+    """The wagers one seat placed together: the run of ``wager_placed`` of that seat from
+    event ``i`` (one ``place_wagers`` or ``join`` input)."""
+    seat = events[i].seat
+    wagers: dict[str, int] = {}
+    while i < len(events) and type(events[i]) is WagerPlaced and events[i].seat == seat:
+        wagers[events[i].wager] = events[i].amount
+        i += 1
+    return wagers
+
+
+def check_replayed_step(logged: Sequence[Any], start: int, produced: Sequence[Any]) -> int:
+    """Compare a step the engine produced on replay with the logged events from ``start``;
+    return the number of events it covers.
+
+    Raises:
+        ReplayMismatch: naming the first event that differs, or the step's length.
+    """
+    expected = list(logged[start : start + len(produced)])
+    if list(produced) != expected:
+        for k, (want, got) in enumerate(zip(expected, produced, strict=False)):
+            if want != got:
+                raise ReplayMismatch(
+                    f"event {start + k} differs on replay: logged {want!r}, replay gives {got!r}"
+                )
+        raise ReplayMismatch(
+            f"the step at event {start} produced {len(produced)} events on replay but the log "
+            f"has {len(expected)}"
+        )
+    return len(produced)
+
+
+def replay_steps(
+    events: Sequence[Any],
+    step: Callable[[int, Any], list[Any] | None],
+    phase: Callable[[], object],
+) -> None:
+    """Feed a logged round back to an engine: ``step(i, event)`` gives the input that event
+    ``i`` starts to the engine and returns the events the engine produced, or None when no
+    input of the engine produces that event at this point (``phase()`` names where the
+    round is, for the message).
+
+    Raises:
+        ReplayMismatch: the first event the replay does not reproduce, or an input the
+            engine refuses on replay.
+    """
+    i = 0
+    while i < len(events):
+        ev = events[i]
+        try:
+            produced = step(i, ev)
+        except ReplayMismatch:
+            raise
+        except RulesError as exc:
+            raise ReplayMismatch(f"event {i} ({ev.kind}) was refused on replay: {exc}") from exc
+        if produced is None:
+            raise ReplayMismatch(
+                f"event {i} ({ev.kind}) is not the result of any input at this point "
+                f"of the round ({phase()} phase)"
+            )
+        i += check_replayed_step(events, i, produced)
