@@ -17,9 +17,11 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import NamedTuple
 
+from game_server.rules.errors import RulesError
 from game_server.rules.limits import WagerLimits
 from shared.cards import Card
-from shared.money import Pay
+from shared.errors import MoneyError
+from shared.money import MeterShare, Pay, parse_pay
 
 #: A wager's options from the Rules Submission (633b.6 chosen suit, 633b.9(h) procedure, ...).
 Options = Mapping[str, str | int | bool]
@@ -233,3 +235,56 @@ def context(
         main,
         options,
     )
+
+
+class PaytableLinesError(RulesError):
+    """A paytable from the Rules Submission that the wager cannot pay."""
+
+
+def stated_paytable(
+    name: str,
+    lines: Mapping[str, str],
+    *,
+    title: str,
+    cite: str,
+    line_names: tuple[str, ...],
+) -> Paytable:
+    """A paytable stated in the Rules Submission (601a.10(a)), line name to pay ("25 to 1",
+    "26 for 1"), for a wager whose paytable is not in our regulation text (``line_names`` are its
+    hands, highest first; ``title`` and ``cite`` name it in the errors).
+
+    A hand left out loses; the lines are ordered from the highest hand down.
+
+    Raises:
+        PaytableLinesError: no line, a name that is not a hand of the wager, a name given
+            twice, a pay that is not "a to b" or "a for 1" (these wagers have no meter).
+    """
+    canonical = {line.casefold(): line for line in line_names}
+    pays: dict[str, str] = {}
+    for given, text in lines.items():
+        line = canonical.get(given.strip().casefold())
+        if line is None:
+            raise PaytableLinesError(
+                f"{name}: {given!r} is not a {title} hand; the lines are "
+                f"{', '.join(repr(n) for n in line_names)} ({cite})"
+            )
+        if line in pays:
+            raise PaytableLinesError(f"{name}: the line {line!r} is given twice")
+        pays[line] = text
+    if not pays:
+        raise PaytableLinesError(f"{name}: a paytable needs at least one line")
+    built = []
+    for line in line_names:
+        if line not in pays:
+            continue
+        try:
+            pay = parse_pay(pays[line])
+        except MoneyError as error:
+            raise PaytableLinesError(f"{name}, line {line!r}: {error}") from None
+        if isinstance(pay, MeterShare):
+            raise PaytableLinesError(
+                f"{name}, line {line!r}: {pays[line]!r} is a meter share, and the {title} "
+                "wager has no progressive meter; write 'a to b' or 'a for 1'"
+            )
+        built.append(PaytableLine(line, pay))
+    return Paytable(name, tuple(built))

@@ -68,21 +68,21 @@ from fractions import Fraction
 from functools import partial
 
 from game_server.rules.blackjack.hand import hand_total, is_blackjack
-from game_server.rules.errors import RulesError
 from game_server.rules.wagers.base import (
     NO_OPTIONS,
     Moment,
     Options,
     Paytable,
     PaytableLine,
+    PaytableLinesError,  # noqa: F401 - this wager's error
     SideWager,
     SideWagerContext,
     TableType,
+    stated_paytable,
 )
 from game_server.rules.wagers.math import win_per_unit
 from shared.cards import CARDS, KING, QUEEN, SPADES, Card
-from shared.errors import MoneyError
-from shared.money import MeterShare, ToOne, parse_pay
+from shared.money import ToOne
 
 # ------------------------------------------------------------------------- line names
 
@@ -114,11 +114,6 @@ KINGS_BOUNTY_LINES = (
 )
 
 _NO_HOLE = frozenset({TableType.HYBRID_NO_HOLE_CARD})
-
-
-class PaytableLinesError(RulesError):
-    """A Royal Match 21, Bet the Set or King's Bounty paytable from the Rules Submission that
-    the wager cannot pay."""
 
 
 def _table(name: str, lines: Sequence[tuple[str, ToOne]]) -> Paytable:
@@ -267,52 +262,9 @@ def _builder(
     return partial(paytable_from_lines, title=title, cite=cite, line_names=line_names)
 
 
-def paytable_from_lines(
-    name: str,
-    lines: Mapping[str, str],
-    *,
-    title: str,
-    cite: str,
-    line_names: tuple[str, ...],
-) -> Paytable:
-    """A paytable stated in the Rules Submission (601a.10(a)), line name to pay ("25 to 1",
-    "26 for 1"), for one of the three wagers (``line_names`` are its hands, highest first).
-
-    A hand left out loses; the lines are ordered from the highest hand down.
-
-    Raises:
-        PaytableLinesError: no line, a name that is not a hand of the wager, a name given
-            twice, a pay that is not "a to b" or "a for 1" (these wagers have no meter).
-    """
-    canonical = {line.casefold(): line for line in line_names}
-    pays: dict[str, str] = {}
-    for given, text in lines.items():
-        line = canonical.get(given.strip().casefold())
-        if line is None:
-            raise PaytableLinesError(
-                f"{name}: {given!r} is not a {title} hand; the lines are "
-                f"{', '.join(repr(n) for n in line_names)} ({cite})"
-            )
-        if line in pays:
-            raise PaytableLinesError(f"{name}: the line {line!r} is given twice")
-        pays[line] = text
-    if not pays:
-        raise PaytableLinesError(f"{name}: a paytable needs at least one line")
-    built = []
-    for line in line_names:
-        if line not in pays:
-            continue
-        try:
-            pay = parse_pay(pays[line])
-        except MoneyError as error:
-            raise PaytableLinesError(f"{name}, line {line!r}: {error}") from None
-        if isinstance(pay, MeterShare):
-            raise PaytableLinesError(
-                f"{name}, line {line!r}: {pays[line]!r} is a meter share, and the {title} "
-                "wager has no progressive meter; write 'a to b' or 'a for 1'"
-            )
-        built.append(PaytableLine(line, pay))
-    return Paytable(name, tuple(built))
+#: A paytable stated line by line in the Rules Submission (601a.10(a)), for one of the three
+#: wagers: :func:`~game_server.rules.wagers.base.stated_paytable`.
+paytable_from_lines = stated_paytable
 
 
 # ---------------------------------------------------------------------- exact counts

@@ -49,7 +49,6 @@ from fractions import Fraction
 from functools import cache
 from itertools import combinations_with_replacement
 
-from game_server.rules.errors import RulesError
 from game_server.rules.poker import Category3, is_suited, rank_hand
 from game_server.rules.wagers.base import (
     NO_OPTIONS,
@@ -57,13 +56,14 @@ from game_server.rules.wagers.base import (
     Options,
     Paytable,
     PaytableLine,
+    PaytableLinesError,  # noqa: F401 - this wager's error
     SideWager,
     SideWagerContext,
+    stated_paytable,
 )
 from game_server.rules.wagers.math import win_per_unit
 from shared.cards import CARDS, Card
-from shared.errors import MoneyError
-from shared.money import MeterShare, ToOne, parse_pay
+from shared.money import ToOne
 
 SECTION = "58 Pa. Code 633a.6"
 NAME = "three_card_poker"
@@ -101,10 +101,6 @@ PAYTABLES = {
 }
 
 
-class PaytableLinesError(RulesError):
-    """A Three Card Poker paytable from the Rules Submission that this wager cannot pay."""
-
-
 def paytable_from_lines(name: str, lines: Mapping[str, str]) -> Paytable:
     """A paytable stated in the Rules Submission (601a.2), line name to pay.
 
@@ -116,35 +112,13 @@ def paytable_from_lines(name: str, lines: Mapping[str, str]) -> Paytable:
         PaytableLinesError: no line, a name that is not a hand of this wager, a name given
             twice, or a pay that is not "a to b" or "a for 1" (the wager has no meter).
     """
-    canonical = {line.casefold(): line for line in LINE_NAMES}
-    pays: dict[str, str] = {}
-    for given, text in lines.items():
-        line = canonical.get(given.strip().casefold())
-        if line is None:
-            raise PaytableLinesError(
-                f"{name}: {given!r} is not a Three Card Poker hand; the lines are "
-                f"{', '.join(repr(n) for n in LINE_NAMES)} ({SECTION}(e)(9))"
-            )
-        if line in pays:
-            raise PaytableLinesError(f"{name}: the line {line!r} is given twice")
-        pays[line] = text
-    if not pays:
-        raise PaytableLinesError(f"{name}: a paytable needs at least one line")
-    built = []
-    for line in LINE_NAMES:
-        if line not in pays:
-            continue
-        try:
-            pay = parse_pay(pays[line])
-        except MoneyError as error:
-            raise PaytableLinesError(f"{name}, line {line!r}: {error}") from None
-        if isinstance(pay, MeterShare):
-            raise PaytableLinesError(
-                f"{name}, line {line!r}: {pays[line]!r} is a meter share, and the Three Card "
-                "Poker wager has no progressive meter; write 'a to b' or 'a for 1'"
-            )
-        built.append(PaytableLine(line, pay))
-    return Paytable(name, tuple(built))
+    return stated_paytable(
+        name,
+        lines,
+        title="Three Card Poker",
+        cite=f"{SECTION}(e)(9)",
+        line_names=LINE_NAMES,
+    )
 
 
 def hands(cards: Sequence[Card]) -> tuple[Category3, ...]:
