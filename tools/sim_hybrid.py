@@ -29,7 +29,7 @@ from game_server.rules.blackjack.strategy import BasicStrategy
 from game_server.rules.hybrid.events import Hybrid3WagerPlaced, Hybrid3WagerSettled
 from game_server.rules.hybrid.no_hole_card import NoHoleCardRound
 from game_server.rules.hybrid.three_position import ThreePositionRound
-from game_server.table.hybrid_session import three_position_rules
+from game_server.table.hybrid_session import HybridSession, three_position_rules
 from shared.cards import Card
 
 #: Shoe number -> a dealable shoe (tools.sim.ShoeFactory).
@@ -75,6 +75,21 @@ def three_position_decision(
         can_surrender=False,
     )
     return action if action in legal else Action.STAND
+
+
+def session_decision(
+    strategy: BasicStrategy, session: HybridSession, terminal: str, hand: int
+) -> Action:
+    """Basic strategy for a terminal's hand at a hybrid table's open round, whichever table
+    it is (the drivers' decisions, addressed by terminal)."""
+    game = session.round
+    assert game is not None
+    player = game.player(terminal)
+    engine = game.engine
+    if isinstance(engine, ThreePositionRound):
+        return three_position_decision(strategy, engine, str(player), hand)
+    assert isinstance(engine, NoHoleCardRound)
+    return no_hole_card_decision(strategy, engine, int(player), hand)
 
 
 class _Shoes:

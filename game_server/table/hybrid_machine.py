@@ -105,20 +105,10 @@ ACCEPTS: Mapping[HybridState, frozenset[str]] = {
 # ------------------------------------------------------------ reading the engine by terminal
 
 
-def pending_insurance(session: HybridSession) -> tuple[str, ...]:
-    """The terminals that still owe an answer to the insurance offer."""
-    return session.pending_insurance()
-
-
-def pending(session: HybridSession) -> tuple[str, ...]:
-    """The terminals the round waits for (an insurance answer or a decision)."""
-    return session.pending()
-
-
 def _step_of(session: HybridSession) -> tuple[int, str, int]:
     """What names one step of the round for its shared countdown: the round, the window, and
     (no-hole-card table) how many community cards are out."""
-    kind = "insurance" if pending_insurance(session) else "decision"
+    kind = "insurance" if session.pending_insurance() else "decision"
     return (session.round_id, kind, session.community_dealt())
 
 
@@ -181,7 +171,7 @@ class HybridMachine:
 
     def pending(self) -> tuple[str, ...]:
         """The terminals the round in play waits for."""
-        return pending(self.session)
+        return self.session.pending()
 
     def rules(self, terminal: str) -> dict[str, Any]:
         """The rules screen's content for this table (every terminal sees the same)."""
@@ -339,16 +329,16 @@ class HybridMachine:
                 return
         elif where is HybridState.INSURANCE:
             # 633b.5(z), 633a.8: silence declines insurance (and even money).
-            for terminal in pending_insurance(session):
-                if terminal in pending_insurance(session):
+            for terminal in session.pending_insurance():
+                if terminal in session.pending_insurance():
                     self._log(session.decline_insurance(terminal, auto=True))
         elif where is HybridState.DECIDING:
             # 633b.5(p)(2), (z): every pending player gets the countdown's default.
             if session.finishes_at_once:
                 self._log(session.finish())
             else:
-                for terminal in pending(session):
-                    if terminal in pending(session):
+                for terminal in session.pending():
+                    if terminal in session.pending():
                         self._log(session.countdown(terminal))
         self._route()
 
@@ -368,7 +358,7 @@ class HybridMachine:
             if self._where is not HybridState.BETTING or self._countdown is None:
                 self._where = HybridState.BETTING
                 self._start_countdown("betting", session.config.timers.betting_seconds)
-        elif not pending(session) and session.finishes_at_once:
+        elif not session.pending() and session.finishes_at_once:
             # Nobody owes anything but the round is open: settle it.
             self._log(session.finish())
             self._route()

@@ -138,6 +138,8 @@ class _Engine(Protocol[P]):
 
     def countdown(self, player: P, /) -> list[Any]: ...
 
+    def to_act(self, player: P, /) -> int | None: ...
+
 
 class _Round(Generic[P]):
     """One round's engine, addressed by terminal id: the only part that differs by table."""
@@ -383,6 +385,16 @@ class HybridSession(TableBook):
     def pending_insurance(self) -> tuple[str, ...]:
         """The terminals that still owe an answer to the insurance offer."""
         return () if self.round is None else self.round.pending_insurance()
+
+    def to_act(self, terminal: str) -> int | None:
+        """The terminal's hand whose decision the round waits for, or None."""
+        game = self.round
+        player = None if game is None else game.player_of(terminal)
+        return None if game is None or player is None else game.engine.to_act(player)
+
+    def waits_for_insurance(self, terminal: str) -> bool:
+        """Whether the terminal still owes an answer to the insurance offer."""
+        return terminal in self.pending_insurance()
 
     def dealt(self) -> bool:
         """Whether the open round's cards are dealt (no more bets, 633b.5(k))."""

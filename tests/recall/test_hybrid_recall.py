@@ -37,15 +37,15 @@ from game_server.recall.query import list_rounds, recall_round
 from game_server.recall.rounds import walk
 from game_server.recall.timeline import build_timeline, format_timeline
 from game_server.recall.verify import VerifyReport, verify_log
-from game_server.rules.blackjack.actions import Action
 from game_server.rules.blackjack.events import WagerSettled
 from game_server.rules.blackjack.strategy import BasicStrategy
 from game_server.rules.events import to_dict
 from game_server.rules.hybrid.events import Hybrid3WagerSettled
 from game_server.table.events import RoundClosed, RoundStarted
-from game_server.table.hybrid_session import HybridSession, _NoHoleCard, _ThreePosition
+from game_server.table.hybrid_session import HybridSession
 from game_server.table.session import SealedShoes, simulation_seeds
 from tools.recall_cli import recall
+from tools.sim_hybrid import session_decision
 
 CONFIGS = Path(example_config_path()).parent
 THREE = load_config(CONFIGS / "hybrid-three-position.toml")
@@ -72,55 +72,6 @@ class _Clock:
         return self.now
 
 
-def _decide(session: HybridSession, terminal: str, hand: int) -> Action:
-    """Basic strategy for the terminal's hand (as ``tools/sim_hybrid.py`` decides)."""
-    strategy = BasicStrategy(session.config.rules)
-    game = session.round
-    if isinstance(game, _ThreePosition):
-        engine3 = game.game
-        cards = next(h.cards for h in engine3.view(terminal).hands if h.index == hand)
-        up, legal, surrender = engine3.up_card, engine3.legal_actions(terminal), False
-    else:
-        assert isinstance(game, _NoHoleCard)
-        number = game.numbers[terminal]
-        cards = game.game.hands(number)[hand]
-        up, legal = game.game.up_card, game.game.legal_actions(number)
-        surrender = Action.SURRENDER in legal
-    assert up is not None
-    action = strategy.decide_cards(
-        cards,
-        up,
-        can_double=Action.DOUBLE in legal,
-        can_split=Action.SPLIT in legal,
-        can_surrender=surrender,
-    )
-    return action if action in legal else Action.STAND
-
-
-def _pending(session: HybridSession) -> tuple[str, ...]:
-    game = session.round
-    if isinstance(game, _ThreePosition):
-        return game.game.pending_players
-    assert isinstance(game, _NoHoleCard)
-    return tuple(game.terminals[n] for n in game.game.pending())
-
-
-def _waits_for_insurance(session: HybridSession, terminal: str) -> bool:
-    game = session.round
-    if isinstance(game, _ThreePosition):
-        return terminal in game.game.pending_insurance
-    assert isinstance(game, _NoHoleCard)
-    return game.game.pending_insurance(game.numbers[terminal])
-
-
-def _to_act(session: HybridSession, terminal: str) -> int | None:
-    game = session.round
-    if isinstance(game, _ThreePosition):
-        return game.game.to_act(terminal)
-    assert isinstance(game, _NoHoleCard)
-    return game.game.to_act(game.numbers[terminal])
-
-
 def play_round(session: HybridSession, bets: dict[str, int], countdown: str | None) -> None:
     """One whole round: the terminals of ``bets`` join (in that order), the cards are dealt,
     basic strategy plays every hand, the countdown acting for ``countdown``."""
@@ -130,19 +81,23 @@ def play_round(session: HybridSession, bets: dict[str, int], countdown: str | No
         session.join(terminal, {"blackjack": amount}, POSITIONS[terminal] if three else None)
     session.deal()
     while session.round is not None:
-        waiting = _pending(session)
+        waiting = session.pending()
         if not waiting:
             session.finish()
             break
         terminal = waiting[0]
         if terminal == countdown:
             session.countdown(terminal)
-        elif _waits_for_insurance(session, terminal):
+        elif session.waits_for_insurance(terminal):
             session.decline_insurance(terminal)
         else:
-            hand = _to_act(session, terminal)
+            hand = session.to_act(terminal)
             assert hand is not None
-            session.act(terminal, _decide(session, terminal, hand), hand)
+            session.act(
+                terminal,
+                session_decision(BasicStrategy(session.config.rules), session, terminal, hand),
+                hand,
+            )
 
 
 def write_log(

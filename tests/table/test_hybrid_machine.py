@@ -24,10 +24,8 @@ from game_server.table.hybrid_machine import (
     HybridMachine,
     HybridState,
     TableClosed,
-    pending,
-    pending_insurance,
 )
-from game_server.table.hybrid_session import HybridSession, _NoHoleCard, _ThreePosition
+from game_server.table.hybrid_session import HybridSession
 from game_server.table.session import MemorySink, SealedShoes, TableError, simulation_seeds
 
 CONFIGS = Path(example_config_path()).parent
@@ -106,14 +104,6 @@ def until(machine: HybridMachine, clock: Clock, state: HybridState) -> None:
     raise AssertionError(f"no round reached {state}")
 
 
-def to_act(machine: HybridMachine, terminal: str) -> int | None:
-    game = machine.session.round
-    if isinstance(game, _ThreePosition):
-        return game.game.to_act(terminal)
-    assert isinstance(game, _NoHoleCard)
-    return game.game.to_act(game.numbers[terminal])
-
-
 @BOTH
 def test_betting_window_reopens_when_nobody_joined(config: TableConfig) -> None:
     """The betting window opens with the table; when it ends with nobody joined nothing is
@@ -181,9 +171,9 @@ def test_a_player_who_acts_is_not_overridden(config: TableConfig) -> None:
     machine, clock, sink, _ = make_table(config)
     machine.open()
     until(machine, clock, HybridState.DECIDING)
-    who = next(t for t in machine.pending() if to_act(machine, t) is not None)
+    who = next(t for t in machine.pending() if machine.session.to_act(t) is not None)
     others = [t for t in machine.pending() if t != who]
-    hand = to_act(machine, who)
+    hand = machine.session.to_act(who)
     assert hand is not None
     clock.advance(1)
     deadline = machine.deadline()
@@ -209,7 +199,7 @@ def test_insurance_window_declines_for_the_silent(config: TableConfig) -> None:
     machine.open()
     until(machine, clock, HybridState.INSURANCE)
     assert machine.countdown == "insurance"
-    silent = set(pending_insurance(machine.session))
+    silent = set(machine.session.pending_insurance())
     answering = sorted(silent)[0]
     silent.discard(answering)
     start = len(sink.steps)
@@ -218,7 +208,7 @@ def test_insurance_window_declines_for_the_silent(config: TableConfig) -> None:
     answers = [(t, ev) for t, ev in decisions(sink, start) if ev.action == "no-insurance"]
     assert (answering, False) in [(t, ev.auto) for t, ev in answers]
     assert {t for t, ev in answers if ev.auto} == silent
-    assert not pending_insurance(machine.session)
+    assert not machine.session.pending_insurance()
     assert machine.session.ledger.conserved()
 
 
@@ -299,7 +289,7 @@ def test_close_waits_for_the_round_in_play(config: TableConfig) -> None:
     run_out(machine, clock, 1)
     assert machine.machine_state is HybridState.CLOSED and machine.countdown is None
     assert machine.session.ledger.games_played == 1
-    assert machine.session.round is None and not pending(machine.session)
+    assert machine.session.round is None and not machine.session.pending()
 
 
 def test_each_community_card_step_gets_a_fresh_countdown() -> None:
@@ -312,7 +302,7 @@ def test_each_community_card_step_gets_a_fresh_countdown() -> None:
         clock.advance(1)
         start = machine.session.round_id
         for terminal in machine.pending():
-            hand = to_act(machine, terminal)
+            hand = machine.session.to_act(terminal)
             assert hand is not None
             machine.act(terminal, Action.HIT, hand)
         if machine.session.round is not None and machine.pending():

@@ -46,6 +46,7 @@ from game_server.table.session import (
     UnknownTerminal,
     simulation_seeds,
 )
+from tools.sim_hybrid import session_decision
 
 CONFIGS = Path(example_config_path()).parent
 THREE = load_config(CONFIGS / "hybrid-three-position.toml")
@@ -77,55 +78,6 @@ def step(session: HybridSession, call: Callable[..., list[Any]], *args: Any) -> 
     return events
 
 
-def decide(strategy: BasicStrategy, session: HybridSession, terminal: str, hand: int) -> Action:
-    """Basic strategy for the terminal's hand, as ``tools/sim_hybrid.py`` decides."""
-    game = session.round
-    if isinstance(game, _ThreePosition):
-        engine3 = game.game
-        cards = next(h.cards for h in engine3.view(terminal).hands if h.index == hand)
-        up, legal, surrender = engine3.up_card, engine3.legal_actions(terminal), False
-    else:
-        assert isinstance(game, _NoHoleCard)
-        number = game.numbers[terminal]
-        cards = game.game.hands(number)[hand]
-        up, legal = game.game.up_card, game.game.legal_actions(number)
-        surrender = Action.SURRENDER in legal
-    assert up is not None
-    action = strategy.decide_cards(
-        cards,
-        up,
-        can_double=Action.DOUBLE in legal,
-        can_split=Action.SPLIT in legal,
-        can_surrender=surrender,
-    )
-    return action if action in legal else Action.STAND
-
-
-def pending(session: HybridSession) -> tuple[str, ...]:
-    """The terminals the round waits for."""
-    game = session.round
-    if isinstance(game, _ThreePosition):
-        return game.game.pending_players
-    assert isinstance(game, _NoHoleCard)
-    return tuple(game.terminals[n] for n in game.game.pending())
-
-
-def waits_for_insurance(session: HybridSession, terminal: str) -> bool:
-    game = session.round
-    if isinstance(game, _ThreePosition):
-        return terminal in game.game.pending_insurance
-    assert isinstance(game, _NoHoleCard)
-    return game.game.pending_insurance(game.numbers[terminal])
-
-
-def to_act(session: HybridSession, terminal: str) -> int | None:
-    game = session.round
-    if isinstance(game, _ThreePosition):
-        return game.game.to_act(terminal)
-    assert isinstance(game, _NoHoleCard)
-    return game.game.to_act(game.numbers[terminal])
-
-
 def play_round(
     session: HybridSession, bets: dict[str, int], *, countdown: str | None = None
 ) -> None:
@@ -139,19 +91,19 @@ def play_round(
         step(session, session.join, terminal, {"blackjack": amount}, position)
     step(session, session.deal)
     while session.round is not None:
-        waiting = pending(session)
+        waiting = session.pending()
         if not waiting:
             step(session, session.finish)
             break
         terminal = waiting[0]
         if terminal == countdown:
             step(session, session.countdown, terminal)
-        elif waits_for_insurance(session, terminal):
+        elif session.waits_for_insurance(terminal):
             step(session, session.decline_insurance, terminal)
         else:
-            hand = to_act(session, terminal)
+            hand = session.to_act(terminal)
             assert hand is not None
-            action = decide(strategy, session, terminal, hand)
+            action = session_decision(strategy, session, terminal, hand)
             step(session, session.act, terminal, action, hand)
 
 
@@ -236,13 +188,13 @@ def test_no_hole_card_players_are_numbered_in_join_order() -> None:
     strategy = BasicStrategy(NO_HOLE.rules)
     session.deal()
     while session.round is not None:
-        terminal = pending(session)[0]
-        if waits_for_insurance(session, terminal):
+        terminal = session.pending()[0]
+        if session.waits_for_insurance(terminal):
             session.decline_insurance(terminal)
         else:
-            hand = to_act(session, terminal)
+            hand = session.to_act(terminal)
             assert hand is not None
-            session.act(terminal, decide(strategy, session, terminal, hand), hand)
+            session.act(terminal, session_decision(strategy, session, terminal, hand), hand)
     for owner, ev in logged(sink):
         seat = getattr(ev, "seat", None)
         if isinstance(seat, int) and seat > 0 and type(ev) is not CardDealt:
@@ -302,10 +254,10 @@ def test_double_and_split_need_the_credits(config: TableConfig) -> None:
         session.join("T1", {"blackjack": 1_000}, position)
         session.deal()
         while session.round is not None:
-            if waits_for_insurance(session, "T1"):
+            if session.waits_for_insurance("T1"):
                 session.decline_insurance("T1")
                 continue
-            hand = to_act(session, "T1")
+            hand = session.to_act("T1")
             assert hand is not None
             for action in (Action.DOUBLE, Action.SPLIT):
                 game = session.round
