@@ -94,7 +94,7 @@ def test_top_3_and_three_card_poker_settle_on_the_players_two_and_the_up_card() 
 @pytest.mark.parametrize(
     ("cards", "blackjack", "peeked"),
     [
-        ("9H TD 5C 8S TC", False, False),  # 10 up, no Blackjack: peeked, play goes on
+        ("9H TD 5C 8S TC", False, True),  # 10 up, no Blackjack: peeked, play goes on
         ("9H TD 5C AS", True, True),  # 10 up, Blackjack: peeked
         ("9H 5D 5C AS TC TC TC", False, False),  # 5 up: no peek needed, settled at once
     ],
@@ -115,7 +115,8 @@ def test_after_peek_settles_once_knowing_whether_the_dealer_has_blackjack(
     settled_at = next(
         i for i, e in enumerate(events) if type(e) is WagerSettled and e.wager == "probe"
     )
-    if DealerPeeked in kinds:
+    assert (DealerPeeked in kinds) is peeked
+    if peeked:
         assert kinds.index(DealerPeeked) < settled_at
     assert Decision not in kinds[:settled_at]
     if game.to_act is not None:
