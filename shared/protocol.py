@@ -26,7 +26,7 @@ from twisted.protocols import amp
 from shared.errors import ETGError
 
 #: Bumped on every incompatible change; the server refuses a terminal that speaks another.
-PROTOCOL_VERSION: Final = 1
+PROTOCOL_VERSION: Final = 2
 
 #: AMP's limit for one value; a view must fit in it.
 MAX_VALUE_BYTES: Final = amp.MAX_VALUE_LENGTH
@@ -139,9 +139,16 @@ class Hello(_Command):
 
 
 class PlaceWagers(_Command):
-    """Place this terminal's wagers for the open round: ``{"blackjack": 2500, ...}`` cents."""
+    """Place this terminal's wagers for the open round: ``{"blackjack": 2500, ...}`` cents.
 
-    arguments: ClassVar = [(b"request_id", amp.Unicode()), (b"wagers", Json())]
+    ``position`` is the position the player chooses at a three-position hybrid table, 1 to 3
+    (58 Pa. Code 633b.5(l)); absent at every other table. (Version 2 added it.)"""
+
+    arguments: ClassVar = [
+        (b"request_id", amp.Unicode()),
+        (b"wagers", Json()),
+        (b"position", amp.Integer(optional=True)),
+    ]
     response: ClassVar = [(b"view", Json())]
 
 

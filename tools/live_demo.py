@@ -29,6 +29,7 @@ from typing import Any, Final
 
 import click
 
+from shared.protocol import PROTOCOL_VERSION
 from tools.amp_client import AmpClient
 
 #: Demo money credited to each terminal, in cents.
@@ -272,7 +273,7 @@ def run_live_demo(
         follower.start_at_end()
         operator = AmpClient(port, certs, "operator")
         try:
-            operator.call("Hello", version=1, software="etg-live-demo")
+            operator.call("Hello", version=PROTOCOL_VERSION, software="etg-live-demo")
             for n in range(1, terminals + 1):
                 operator.call(
                     "CashIn",

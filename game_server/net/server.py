@@ -48,7 +48,7 @@ from game_server.net.pki import Identity, PkiError, Role
 from game_server.net.tls import identity_of
 from game_server.rules import errors as rules
 from game_server.rules.blackjack.actions import Action
-from game_server.table import session
+from game_server.table import hybrid_machine, hybrid_session, session
 from game_server.table.api import TableMachine, TableState
 from shared.errors import ETGError, MoneyError
 from shared.protocol import (
@@ -99,6 +99,8 @@ UNIDENTIFIED: Final = "(before Hello)"
 #: The machine's refusals and the declared error each becomes, most specific first.
 DOMAIN_ERRORS: Final[tuple[tuple[type[Exception], type[ProtocolError]], ...]] = (
     (rules.BetOutOfLimits, BetOutOfLimits),
+    (hybrid_machine.BettingClosed, RoundClosed),
+    (hybrid_session.NotInRound, NotYourTurn),
     (rules.WagerNotOffered, BadRequest),
     (rules.WagerError, BadRequest),
     (rules.SeatError, BadRequest),
@@ -539,7 +541,7 @@ class TerminalProtocol(amp.AMP):
 
     # Terminal commands
 
-    def place_wagers(self, request_id: str, wagers: Any) -> Any:
+    def place_wagers(self, request_id: str, wagers: Any, position: int | None = None) -> Any:
         def run() -> dict[str, Any]:
             terminal = self._terminal()
             if not isinstance(wagers, dict) or not all(
@@ -553,7 +555,7 @@ class TerminalProtocol(amp.AMP):
                 raise TableUnavailable(
                     f"the table is {machine.state.value}; wagers are taken when it opens"
                 )
-            self._call(machine.place_wagers, terminal, dict(wagers))
+            self._call(machine.place_wagers, terminal, dict(wagers), position)
             return self._view()
 
         return self._once(PlaceWagers.commandName, request_id, run)

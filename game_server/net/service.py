@@ -29,8 +29,10 @@ from game_server.recall.terminal import terminal_recall
 from game_server.rng import self_test
 from game_server.rng.entropy import EntropySource
 from game_server.table.api import TableMachine
+from game_server.table.hybrid_machine import HybridMachine
+from game_server.table.hybrid_session import HybridSession
 from game_server.table.machine import RoundMachine
-from game_server.table.recovery import open_tables
+from game_server.table.recovery import AnyTable, open_tables
 from game_server.table.router import TableRouter
 from game_server.table.session import production_seeds
 
@@ -53,6 +55,15 @@ def default_floor(config: TableConfig, port: int = 7400, tables: int = 1) -> Flo
     terminals = {f"T{i}": (i - 1) % seats + 1 for i in range(1, seats * tables + 1)}
     placed = {f"T{i}": names[(i - 1) // seats] for i in range(1, seats * tables + 1)}
     return FloorConfig(terminals=terminals, port=port, tables=placed if tables > 1 else {})
+
+
+def machine_for(session: AnyTable, reactor: Any, next_round_delay: float) -> TableMachine:
+    """The round machine of a recovered table: the fully automated table's
+    :class:`RoundMachine`, or a hybrid table's :class:`HybridMachine` (58 Pa. Code 633b.5,
+    stadium play: shared countdowns, any number of terminals)."""
+    if isinstance(session, HybridSession):
+        return HybridMachine(session, reactor, next_round_delay=next_round_delay)
+    return RoundMachine(session, reactor, next_round_delay=next_round_delay)
 
 
 def serve(
@@ -81,11 +92,11 @@ def serve(
         clock=system_clock,
         seeds=lambda table: production_seeds(entropy, table.table_id),
     )
-    machines: dict[str, RoundMachine] = {}
+    machines: dict[str, TableMachine] = {}
     for session, report in opened:
         table_id = session.config.table_id
         log.info("table {table}: {report}", table=table_id, report=report.describe())
-        machines[table_id] = RoundMachine(session, reactor, next_round_delay=next_round_delay)
+        machines[table_id] = machine_for(session, reactor, next_round_delay)
     machine: TableMachine = (
         next(iter(machines.values())) if tables == 1 else TableRouter(machines, floor.tables)
     )

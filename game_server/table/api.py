@@ -45,7 +45,13 @@ class TableMachine(Protocol):
 
     def out_of_service(self, reason: str) -> None: ...
 
-    def place_wagers(self, terminal: str, wagers: Mapping[str, int]) -> None: ...
+    def place_wagers(
+        self, terminal: str, wagers: Mapping[str, int], position: int | None = None
+    ) -> None:
+        """Place the terminal's wagers for the open round; ``position`` is the player
+        position chosen at a three-position hybrid table (58 Pa. Code 633b.5(l)), refused
+        at any other table."""
+        ...
 
     def answer_insurance(self, terminal: str, choice: str, amount: int) -> None: ...
 

@@ -139,6 +139,11 @@ class HybridMachine:
         self._step: tuple[int, str, int] | None = None
         self._outbox: list[list[Any]] = []
         self._listeners: list[TableListener] = []
+        from game_server.table.hybrid_views import HybridResults
+
+        # Each terminal's settlements, kept for its view once the engine let them go.
+        self.results = HybridResults(session)
+        self._listeners.append(self.results)
 
     # -------------------------------------------------------------------- reading
 
@@ -172,6 +177,13 @@ class HybridMachine:
     def pending(self) -> tuple[str, ...]:
         """The terminals the round in play waits for."""
         return self.session.pending()
+
+    def view(self, terminal: str) -> dict[str, Any]:
+        """The terminal's view (:func:`~game_server.table.hybrid_views.hybrid_view_for`)."""
+        from game_server.table.hybrid_views import hybrid_view_for
+
+        self.session._seat(terminal)
+        return hybrid_view_for(self, terminal, results=self.results)
 
     def rules(self, terminal: str) -> dict[str, Any]:
         """The rules screen's content for this table (every terminal sees the same)."""
@@ -223,6 +235,13 @@ class HybridMachine:
         """Join the open round with ``wagers`` (at the three-position table at ``position``
         1, 2 or 3, 633b.5(l)); only during the betting window (633b.5(k))."""
         self._run("join", self._join, terminal, wagers, position)
+
+    def place_wagers(
+        self, terminal: str, wagers: Mapping[str, int], position: int | None = None
+    ) -> None:
+        """:meth:`join` under the name every table answers to
+        (:class:`~game_server.table.api.TableMachine`)."""
+        self.join(terminal, wagers, position)
 
     def answer_insurance(self, terminal: str, choice: str, amount: int) -> None:
         """``choice`` is ``insurance`` (``amount`` cents), ``decline`` or ``even-money``."""

@@ -207,8 +207,8 @@ class _Round(Generic[P]):
 class _ThreePosition(_Round[str]):
     """633b.5(a)-(v): the engine's player id is the terminal id."""
 
-    def __init__(self, rules: ThreePositionRules) -> None:
-        self.game = ThreePositionRound(rules)
+    def __init__(self, rules: ThreePositionRules, game: ThreePositionRound | None = None) -> None:
+        self.game = ThreePositionRound(rules) if game is None else game
         self.engine = self.game
 
     finishes_at_once = True
@@ -251,11 +251,19 @@ class _ThreePosition(_Round[str]):
 class _NoHoleCard(_Round[int]):
     """633b.5(w)-(ee): terminals are the engine's players 1, 2, ... in the order they joined."""
 
-    def __init__(self, rules: BlackjackRules) -> None:
-        self.game = NoHoleCardRound(rules)
+    def __init__(
+        self,
+        rules: BlackjackRules,
+        game: NoHoleCardRound | None = None,
+        terminals: Mapping[int, str] | None = None,
+    ) -> None:
+        self.game = NoHoleCardRound(rules) if game is None else game
         self.engine = self.game
-        self.numbers: dict[str, int] = {}
-        self.terminals: dict[int, str] = {}
+        # A resumed round (crash recovery) names its players' terminals from the log.
+        self.terminals: dict[int, str] = {
+            n: terminals[n] for n in sorted(self.game.players) if terminals is not None
+        }
+        self.numbers: dict[str, int] = {t: n for n, t in self.terminals.items()}
 
     def pending_insurance(self) -> tuple[str, ...]:
         return tuple(t for n, t in self.terminals.items() if self.game.pending_insurance(n))
@@ -408,6 +416,19 @@ class HybridSession(TableBook):
     def finishes_at_once(self) -> bool:
         """Whether the countdown finishes the round at once (three-position table)."""
         return self.round is not None and self.round.finishes_at_once
+
+    def resume(
+        self, engine: ThreePositionRound | NoHoleCardRound, terminals: Mapping[int, str]
+    ) -> None:
+        """Make ``engine`` (an interrupted round rebuilt by its table's ``replay``) the open
+        round, so that the table continues it (crash recovery,
+        :mod:`game_server.table.recovery`). ``terminals`` names the terminal of each engine
+        player number at the no-hole-card table (from the log); the three-position table's
+        players are terminal ids already."""
+        if isinstance(engine, ThreePositionRound):
+            self.round = _ThreePosition(engine.rules, engine)
+        else:
+            self.round = _NoHoleCard(engine.rules, engine, terminals)
 
     def _open_round(self) -> _Round[Any]:
         self._check_not_failed()

@@ -151,6 +151,8 @@ def hybrid_view_for(
         "actions": [],
         "insurance": None,
         "settlements": [] if results is None else results.of(terminal),
+        # This terminal's wagers in the round (cents by wager name), from its join on.
+        "wagers": {} if player is None else _wagers(engine, player),
         "hybrid": _cards(engine, player),
     }
     if game is not None and player is not None:
@@ -188,6 +190,14 @@ def hybrid_view_for(
     return view
 
 
+def _wagers(engine: Any, player: Any) -> dict[str, int]:
+    state = engine.players[player]
+    wagers = dict(state.wagers)
+    if state.insurance:
+        wagers["insurance"] = state.insurance
+    return wagers
+
+
 def _decision_default(engine: Any, player: Any) -> str:
     if isinstance(engine, NoHoleCardRound):
         return str(engine.countdown_action(player))  # stand, or hit a hard 11 or less
@@ -216,8 +226,13 @@ def _three_position(game: ThreePositionRound, player: str | None) -> dict[str, A
         if len(game.dealer) > 1:
             shown.append({"hidden": True})
         dealer = {"cards": shown, "total": None, "hole_revealed": False}
+    chosen: dict[str, int] = {}
+    for state in game.players.values():
+        chosen[str(state.position)] = chosen.get(str(state.position), 0) + 1
     out: dict[str, Any] = {
         "position": None,
+        # How many players chose each position so far (633b.5(l)); who they are is theirs.
+        "chosen": dict(sorted(chosen.items())),
         "positions": [
             {"position": n, "cards": [str(c) for c in cards]}
             for n, cards in sorted(game.positions.items())

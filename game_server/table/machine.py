@@ -73,6 +73,11 @@ class UnknownInsuranceChoice(TableError):
     """An insurance answer that is not one of ``insurance``, ``decline``, ``even-money``."""
 
 
+class PositionNotOffered(TableError):
+    """A player position chosen at a table that has none to choose (633b.5(l) is the
+    three-position hybrid table's)."""
+
+
 class DelayedCall(Protocol):
     """What a countdown keeps of a scheduled call (Twisted's ``IDelayedCall``)."""
 
@@ -628,7 +633,15 @@ class RoundMachine:
         countdowns act for them otherwise), then the table is out of service."""
         self._run(self._machine.out_of_service, reason)
 
-    def place_wagers(self, terminal: str, wagers: Mapping[str, int]) -> None:
+    def place_wagers(
+        self, terminal: str, wagers: Mapping[str, int], position: int | None = None
+    ) -> None:
+        if position is not None:
+            raise PositionNotOffered(
+                f"this {self._core.session.config.table_type} table seats each terminal at "
+                "its own seat: a player position is chosen only at the three-position hybrid "
+                "table (58 Pa. Code 633b.5(l))"
+            )
         self._run(self._machine.place_wagers, terminal, wagers)
 
     def answer_insurance(self, terminal: str, choice: str, amount: int) -> None:

@@ -26,6 +26,10 @@ What :func:`recover_session` rebuilds:
   round's card source, so the next card drawn is the next card of the shoe. The round resumes
   in betting (with the wagers placed so far), in insurance (with the answers given so far) or
   at the hand to act. Nothing is logged for it: the round's next event follows its last one.
+  At a hybrid table (58 Pa. Code 633b.5) the round is rebuilt the same way by its table type's
+  engine (``three_position.replay`` or ``no_hole_card.replay``), every player of it must still
+  be a terminal of the table, and it resumes in betting, insurance or decisions, the
+  community cards still to come drawn from the same shoe.
 
 Configuration at restart (the choice made here): the table resumes under the Rules Submission
 it is given. If that differs from the last ``table_opened`` of the log, between rounds the
@@ -45,6 +49,7 @@ import json
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from game_server.config import TableConfig
@@ -63,9 +68,12 @@ from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.rules.blackjack.events import CardDealt
 from game_server.rules.blackjack.round import BlackjackRound, Phase, replay
 from game_server.rules.errors import RulesError
+from game_server.rules.hybrid import no_hole_card, three_position
+from game_server.rules.hybrid.events import Hybrid3CommunityCard
 from game_server.rules.meters import MeterBank
-from game_server.rules.wagers.base import MeterSpec
+from game_server.rules.wagers.base import MeterSpec, TableType
 from game_server.table.events import RoundStarted, ShoeCommitted, ShoeRevealed, TableOpened
+from game_server.table.hybrid_session import HybridSession, three_position_rules
 from game_server.table.ledger import Ledger
 from game_server.table.session import (
     SealedShoes,
@@ -77,6 +85,7 @@ from game_server.table.session import (
 )
 
 __all__ = [
+    "AnyTable",
     "ConfigChangedMidRound",
     "RecoveryError",
     "RecoveryReport",
@@ -87,6 +96,10 @@ __all__ = [
     "open_tables",
     "recover_session",
 ]
+
+
+#: The session of either kind of table: fully automated (633b.8) or hybrid (633b.5).
+AnyTable = TableSession | HybridSession
 
 
 class RecoveryError(TableError):
@@ -134,7 +147,7 @@ class RecoveryReport:
     completed_rounds: int = 0
     last_round_id: int = 0
     interrupted_round: int | None = None
-    phase: Phase | None = None
+    phase: StrEnum | None = None
     shoe_number: int = 0
     shoe_position: int | None = None
     cards_checked: int = 0
@@ -212,7 +225,8 @@ def _read_log(reader: EventLogReader, table_id: str) -> _Found:
         if started is not None:
             shoe_cards = found.cards.setdefault(started.shoe, [])
             for item in logged_round.events:
-                if type(item.event) is CardDealt:
+                # Every card that left the shoe: dealt, or a hybrid table's community card.
+                if type(item.event) in (CardDealt, Hybrid3CommunityCard):
                     shoe_cards.append((item.event.position, item.event.card))
         if logged_round.complete:
             found.completed += 1
@@ -303,6 +317,60 @@ def _resume_round(
     return game
 
 
+def _resume_hybrid_round(session: HybridSession, logged_round: LoggedRound) -> StrEnum:
+    """Make the interrupted round of a hybrid table (58 Pa. Code 633b.5) the session's open
+    round: its engine rebuilt by the table type's ``replay``, its players' terminals from the
+    log, the shoe in use as the source of the community cards still to come."""
+    config = session.config
+    started = logged_round.started
+    if started is None:
+        raise RecoveryError(
+            f"round {logged_round.round_id} has events but no round_started: the log does not "
+            "say how it began"
+        )
+    engine_items = logged_round.engine_events()
+    absent = sorted(
+        {i.stored.terminal for i in engine_items if i.stored.terminal} - session.terminals
+    )
+    if absent:
+        raise SeatingChanged(
+            f"round {started.round} is unfinished with terminals {', '.join(absent)}, which "
+            "this table no longer has; recover with the floor of that round, finish it, then "
+            "change the floor"
+        )
+    events = [item.event for item in engine_items]
+    game: three_position.ThreePositionRound | no_hole_card.NoHoleCardRound
+    try:
+        if config.table_type is TableType.HYBRID:
+            game = three_position.replay(three_position_rules(config.rules), events)
+            complete = game.phase is three_position.Phase.COMPLETE
+            betting = game.phase is three_position.Phase.BETTING
+        else:
+            game = no_hole_card.replay(config.rules, events)
+            complete = game.phase is no_hole_card.Phase.COMPLETE
+            betting = game.phase is no_hole_card.Phase.BETTING
+    except RulesError as exc:
+        raise RecoveryError(
+            f"round {started.round} does not replay from its logged events ({exc}); it cannot "
+            "be resumed"
+        ) from exc
+    if complete:
+        raise RecoveryError(f"round {started.round} replays complete but was not closed")
+    if not betting:
+        if session.shoe is None:
+            raise RecoveryError(f"round {started.round} was dealt but no shoe is in use")
+        game._source = session.shoe
+    # No-hole-card players are numbered 1.. in the order they joined; each event of a player
+    # was logged under his terminal.
+    numbers = {
+        item.event.seat: item.stored.terminal
+        for item in engine_items
+        if item.stored.terminal and isinstance(getattr(item.event, "seat", None), int)
+    }
+    session.resume(game, numbers)
+    return game.phase
+
+
 def recover_session(
     config: TableConfig,
     log: EventLog,
@@ -311,7 +379,7 @@ def recover_session(
     seats: Mapping[str, int],
     sealing_key: bytes,
     meters: MeterBank | None = None,
-) -> tuple[TableSession, RecoveryReport]:
+) -> tuple[AnyTable, RecoveryReport]:
     """Rebuild the table's session from its log so that it continues exactly where it stopped.
 
     Args:
@@ -326,7 +394,9 @@ def recover_session(
             (:func:`recover_meters`); None: rebuilt here from this table's config.
 
     Returns:
-        The session (its ``round`` is the interrupted round's engine, or None) and a report.
+        The session (a :class:`~game_server.table.hybrid_session.HybridSession` for a
+        hybrid table of 633b.5; its ``round`` is the interrupted round, or None) and a
+        report.
 
     Raises:
         ShoeUnprovable: the shoe in use cannot be unsealed or does not match its commitment
@@ -341,7 +411,12 @@ def recover_session(
     found = _read_log(reader, table_id)
     if meters is None:
         meters = recover_meters([config], reader)
-    session = TableSession(config, log, shoes, seats, meters)
+    hybrid = config.table_type is not TableType.FULLY_AUTOMATED
+    session: TableSession | HybridSession = (
+        HybridSession(config, log, shoes, seats)
+        if hybrid
+        else TableSession(config, log, shoes, seats, meters)
+    )
     session.ledger = found.ledger
     session.round_id = found.round_id
     session.shoe_number = found.shoe_number
@@ -372,10 +447,16 @@ def recover_session(
                 f"{logged}; restart with that Rules Submission to finish it, then change to "
                 f"{config.config_hash()}"
             )
-        session.round = _resume_round(config, interrupted, session.shoe, seats)
         report.interrupted_round = interrupted.round_id
-        report.phase = session.round.phase
-    elif changed or any(meter_id not in meters for meter_id in session.meter_specs):
+        if isinstance(session, HybridSession):
+            report.phase = _resume_hybrid_round(session, interrupted)
+        else:
+            session.round = _resume_round(config, interrupted, session.shoe, seats)
+            report.phase = session.round.phase
+    elif changed or (
+        isinstance(session, TableSession)
+        and any(meter_id not in meters for meter_id in session.meter_specs)
+    ):
         if found.opened is not None and session.shoe is not None:
             report.retired_shoe = session.shoe_number
             session.retire_shoe()
@@ -428,7 +509,7 @@ def open_tables(
     *,
     clock: Clock,
     seeds: Callable[[TableConfig], SeedSource],
-) -> tuple[EventLog, list[tuple[TableSession, RecoveryReport]]]:
+) -> tuple[EventLog, list[tuple[AnyTable, RecoveryReport]]]:
     """Create or open one event log and resume every table of ``configs`` from it.
 
     The tables share the log (each event names its table); each is recovered by
@@ -475,7 +556,7 @@ def open_table_reporting(
     *,
     clock: Clock,
     seeds: SeedSource,
-) -> tuple[TableSession, RecoveryReport]:
+) -> tuple[AnyTable, RecoveryReport]:
     """:func:`open_table`, also returning the :class:`RecoveryReport`."""
     _, tables = open_tables(
         [config], db_path, certs_dir, lambda _: seats, clock=clock, seeds=lambda _: seeds
@@ -491,7 +572,7 @@ def open_table(
     *,
     clock: Clock,
     seeds: SeedSource,
-) -> TableSession:
+) -> AnyTable:
     """Create or open the table's event log and resume the table from it.
 
     A new log is opened with the Rules Submission (``table_opened``); an existing one is

@@ -1,7 +1,8 @@
 """Several tables behind one server: each terminal's operations go to its own table.
 
 DESIGN.md: a server runs one table "or a group of tables". :class:`TableRouter` implements
-:class:`~game_server.table.api.TableMachine` over one :class:`RoundMachine` per table, routing
+:class:`~game_server.table.api.TableMachine` over one machine per table (a
+:class:`RoundMachine` or a hybrid table's :class:`HybridMachine`), routing
 every terminal operation by the terminal's table (the floor file says which), and scoping the
 listener so that a step of one table pushes views only to that table's terminals.
 
@@ -14,8 +15,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from game_server.rules.blackjack.actions import Action
-from game_server.table.api import TableListener, TableState
-from game_server.table.machine import RoundMachine
+from game_server.table.api import TableListener, TableMachine, TableState
 from game_server.table.session import UnknownTerminal
 
 
@@ -38,14 +38,14 @@ class TableRouter:
         table_of: terminal id -> table id.
     """
 
-    def __init__(self, machines: Mapping[str, RoundMachine], table_of: Mapping[str, str]) -> None:
+    def __init__(self, machines: Mapping[str, TableMachine], table_of: Mapping[str, str]) -> None:
         unknown = set(table_of.values()) - set(machines)
         if unknown:
             raise UnknownTerminal(f"terminals are placed at tables this server lacks: {unknown}")
         self.machines = dict(machines)
         self.table_of = dict(table_of)
 
-    def _machine(self, terminal: str) -> RoundMachine:
+    def _machine(self, terminal: str) -> TableMachine:
         table = self.table_of.get(terminal)
         if table is None:
             raise UnknownTerminal(f"terminal {terminal!r} holds no seat at this server's tables")
@@ -70,8 +70,10 @@ class TableRouter:
         for machine in self.machines.values():
             machine.out_of_service(reason)
 
-    def place_wagers(self, terminal: str, wagers: Mapping[str, int]) -> None:
-        self._machine(terminal).place_wagers(terminal, wagers)
+    def place_wagers(
+        self, terminal: str, wagers: Mapping[str, int], position: int | None = None
+    ) -> None:
+        self._machine(terminal).place_wagers(terminal, wagers, position)
 
     def answer_insurance(self, terminal: str, choice: str, amount: int) -> None:
         self._machine(terminal).answer_insurance(terminal, choice, amount)

@@ -26,6 +26,7 @@ from game_server.eventlog import EventLogReader
 from game_server.keys import init_keys, load_public_key
 from game_server.net.pki import init_pki
 from game_server.recall.verify import verify_log
+from shared.protocol import PROTOCOL_VERSION
 from tools.amp_client import AmpClient, AmpError, tls_context
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,7 +91,7 @@ def server(table: dict[str, Path], *extra: str) -> Iterator[tuple[subprocess.Pop
 
 def hello(port: int, certs: Path, who: str) -> tuple[AmpClient, dict[str, Any]]:
     client = AmpClient(port, certs, who)
-    answer = client.call("Hello", version=1, software="e2e")
+    answer = client.call("Hello", version=PROTOCOL_VERSION, software="e2e")
     return client, answer
 
 
@@ -240,7 +241,7 @@ def _try_hello(port: int, context: ssl.SSLContext) -> str:
         ):
             client = AmpClient.__new__(AmpClient)
             client.sock, client.buffer, client.tag, client.pushed = sock, b"", 0, []
-            client.call("Hello", version=1, software="e2e")
+            client.call("Hello", version=PROTOCOL_VERSION, software="e2e")
             return "accepted"
     except (ssl.SSLError, ConnectionError, OSError):
         return "refused"

@@ -25,6 +25,7 @@ from game_server.eventlog import EventLogReader
 from game_server.keys import init_keys, load_public_key
 from game_server.net.pki import init_pki
 from game_server.recall.verify import verify_log
+from shared.protocol import PROTOCOL_VERSION
 from tools.amp_client import AmpClient
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,7 +76,7 @@ def test_a_terminal_plays_whole_rounds_by_touch_over_mutual_tls(table: dict[str,
     conserved from the cash in to the end balance, and verifies."""
     with server(table) as (_process, port):
         operator = AmpClient(port, table["certs"], "operator")
-        operator.call("Hello", version=1, software="e2e")
+        operator.call("Hello", version=PROTOCOL_VERSION, software="e2e")
         operator.call("CashIn", request_id="in-T1", terminal="T1", amount=CASH_IN, reference="e2e")
         operator.close()
         report = touch_terminal(port, table["certs"], ROUNDS)

@@ -47,8 +47,13 @@ class FakeMachine:
         self._record("out_of_service", reason)
         self.state = TableState.OUT_OF_SERVICE
 
-    def place_wagers(self, terminal: str, wagers: Mapping[str, int]) -> None:
-        self._record("place_wagers", terminal, dict(wagers))
+    def place_wagers(
+        self, terminal: str, wagers: Mapping[str, int], position: int | None = None
+    ) -> None:
+        if position is None:
+            self._record("place_wagers", terminal, dict(wagers))
+        else:
+            self._record("place_wagers", terminal, dict(wagers), position)
 
     def answer_insurance(self, terminal: str, choice: str, amount: int) -> None:
         self._record("answer_insurance", terminal, choice, amount)

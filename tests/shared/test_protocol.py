@@ -34,11 +34,23 @@ json_values = st.recursive(
 )
 
 
-@given(st.dictionaries(st.text(min_size=1, max_size=12), st.integers(0, 10**9), max_size=6))
-def test_place_wagers_round_trip(wagers: dict[str, int]) -> None:
-    """PlaceWagers' arguments encode to an AMP box and decode to the same values."""
-    box = PlaceWagers.makeArguments({"request_id": "r-1", "wagers": wagers}, None)
-    assert PlaceWagers.parseArguments(box, None) == {"request_id": "r-1", "wagers": wagers}
+@given(
+    st.dictionaries(st.text(min_size=1, max_size=12), st.integers(0, 10**9), max_size=6),
+    st.none() | st.integers(1, 3),
+)
+def test_place_wagers_round_trip(wagers: dict[str, int], position: int | None) -> None:
+    """PlaceWagers' arguments encode to an AMP box and decode to the same values; the
+    three-position table's ``position`` (633b.5(l)) is optional and absent means None."""
+    arguments: dict[str, Any] = {"request_id": "r-1", "wagers": wagers}
+    if position is not None:
+        arguments["position"] = position
+    box = PlaceWagers.makeArguments(arguments, None)
+    assert (b"position" in box) is (position is not None)
+    assert PlaceWagers.parseArguments(box, None) == {
+        "request_id": "r-1",
+        "wagers": wagers,
+        "position": position,
+    }
 
 
 @given(json_values)
@@ -78,7 +90,7 @@ def test_every_command_declares_the_domain_errors() -> None:
     for command in {*TERMINAL_COMMANDS, *OPERATOR_COMMANDS}:
         assert set(command.allErrors) >= everything - {VersionMismatch}, command
     assert set(Hello.allErrors) >= everything
-    assert PROTOCOL_VERSION == 1
+    assert PROTOCOL_VERSION == 2
 
 
 @pytest.mark.parametrize("bad", ["", "x" * 65, "caf\u00e9", "a\nb"])

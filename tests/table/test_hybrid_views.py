@@ -289,3 +289,27 @@ def test_view_size_with_seven_terminals(config: TableConfig) -> None:
         settle(machine, clock)
         for terminal in TERMINALS:
             assert len(json.dumps(hybrid_view_for(machine, terminal, results=results))) < 8 * 1024
+
+
+@BOTH
+def test_the_view_carries_the_terminals_own_wagers_from_its_join(config: TableConfig) -> None:
+    """From its join on, a terminal sees its own wagers (and no other terminal's); before it
+    joins it sees none."""
+    machine, _clock, _ = make_table(config)
+    assert machine.view("T1")["wagers"] == {}
+    join(machine, "T1", 2)
+    assert machine.view("T1")["wagers"] == BET
+    assert machine.view("T2")["wagers"] == {}
+    roundtrip(machine.view("T1"))
+
+
+def test_three_position_betting_view_says_how_many_chose_each_position() -> None:
+    """633b.5(l): while bets are open every terminal sees how many players chose each
+    position (not who), so that a player can join a position already in play."""
+    machine, _clock, _ = make_table(THREE)
+    assert machine.view("T3")["hybrid"]["chosen"] == {}
+    join(machine, "T1", 2)
+    join(machine, "T2", 2)
+    join(machine, "T4", 3)
+    for terminal in ("T1", "T3"):
+        assert machine.view(terminal)["hybrid"]["chosen"] == {"2": 2, "3": 1}

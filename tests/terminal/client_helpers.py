@@ -176,8 +176,8 @@ class ViewMachine(FakeMachine):
         self.credits = 100_000
         self.next_view: dict[str, Any] | None = None
 
-    def place_wagers(self, terminal: str, wagers: Any) -> None:
-        super().place_wagers(terminal, wagers)
+    def place_wagers(self, terminal: str, wagers: Any, position: int | None = None) -> None:
+        super().place_wagers(terminal, wagers, position)
         self.credits -= sum(wagers.values())
 
     def view(self, terminal: str) -> dict[str, Any]:
