@@ -265,15 +265,28 @@ class Autoplay:
     :func:`basic_strategy` within the legal actions the server sent. It acts at most once
     per situation (a refused intent is not repeated; the countdown default then acts).
 
+    At a hybrid table (58 Pa. Code 633b.5) it plays the same way on its own hand's cards and
+    the up card of the dealer hand it faces; at the three-position table it joins at
+    ``position`` (633b.5(l)); with none given, at a position of its own (from its terminal
+    id, so that several demo bots spread over the three). With no card to go by it stands.
+
     Args:
         client: Where the intents go (the terminal's network client).
         wager: The wager to place (the view's limits give its minimum).
+        position: The position to choose at a three-position hybrid table (1 to 3).
     """
 
-    def __init__(self, client: Any, wager: str = "blackjack") -> None:
+    def __init__(self, client: Any, wager: str = "blackjack", position: int | None = None) -> None:
         self.client = client
         self.wager = wager
+        self.position = position
         self._done: set[tuple[Any, ...]] = set()
+
+    def position_for(self, terminal: str | None) -> int:
+        """The position this bot chooses at a three-position table."""
+        if self.position is not None:
+            return self.position
+        return 1 + sum(map(ord, terminal or "")) % 3
 
     def _once(self, key: tuple[Any, ...]) -> bool:
         if key in self._done:
@@ -294,7 +307,12 @@ class Autoplay:
             limits = view.limits.get(self.wager)
             affordable = limits is not None and view.credits >= limits.minimum
             if limits is not None and affordable and self._once(("bet", view.round, view.phase)):
-                self.client.place_wagers({self.wager: limits.minimum})
+                hybrid = model.hybrid
+                if hybrid is not None and hybrid.three_position:
+                    position = self.position_for(view.terminal)
+                    self.client.place_wagers({self.wager: limits.minimum}, position)
+                else:
+                    self.client.place_wagers({self.wager: limits.minimum})
             return
         if view.insurance is not None and seat is not None and not seat.insurance_decided:
             if not model.is_waiting(IntentKind.INSURANCE) and self._once(("ins", view.round)):
@@ -305,9 +323,17 @@ class Autoplay:
             return
         hand = next((h for h in seat.hands if h.index == hand_index), None)
         up = view.dealer.cards[0] if view.dealer.cards else None
+        legal = model.legal_actions
+        if model.hybrid is not None and (hand is None or not hand.cards or up is None):
+            # No card to go by at a hybrid table: stand (the countdown's default, 633b.5(p)(2)).
+            action = "stand" if "stand" in legal else None
+            key = ("act", view.round, hand_index, 0, len(seat.hands))
+            if action is not None and self._once(key):
+                self.client.act(action, hand_index)
+            return
         if hand is None or up is None:
             return
-        action = basic_strategy(hand.cards, up, model.legal_actions)
+        action = basic_strategy(hand.cards, up, legal)
         key = ("act", view.round, hand_index, len(hand.cards), len(seat.hands))
         if action is not None and self._once(key):
             self.client.act(action, hand_index)

@@ -1,7 +1,8 @@
 """The pure model of what this terminal knows, updated only from server messages.
 
 No pygame and no Twisted here: the network client (:mod:`terminal_client.net`) feeds it,
-the screens read it. Entry points: :class:`TerminalModel`, :func:`hand_total`.
+the screens read it. Entry points: :class:`TerminalModel`, :func:`hand_total`; a hybrid
+table's view (633b.5) is :func:`parse_hybrid_view`'s.
 """
 
 from terminal_client.model.documents import (
@@ -12,6 +13,17 @@ from terminal_client.model.documents import (
     WagerRules,
     parse_recall,
     parse_rules,
+)
+from terminal_client.model.hybrid import (
+    HYBRID_TABLE_TYPES,
+    CommunityCard,
+    HybridDealer,
+    HybridHand,
+    HybridView,
+    NoHoleCardCards,
+    ThreePositionCards,
+    is_hybrid,
+    parse_hybrid_view,
 )
 from terminal_client.model.state import (
     NEEDS_UPDATE_TEXT,
@@ -42,8 +54,10 @@ from terminal_client.model.view import (
 )
 
 __all__ = [
+    "HYBRID_TABLE_TYPES",
     "NEEDS_UPDATE_TEXT",
     "VIEW_VERSION",
+    "CommunityCard",
     "Connection",
     "ConnectionState",
     "Countdown",
@@ -52,9 +66,13 @@ __all__ = [
     "DocumentState",
     "ErrorNotice",
     "Hand",
+    "HybridDealer",
+    "HybridHand",
+    "HybridView",
     "InsuranceOffer",
     "Intent",
     "IntentKind",
+    "NoHoleCardCards",
     "ProgressiveMeter",
     "Recall",
     "RecalledGame",
@@ -64,12 +82,15 @@ __all__ = [
     "Seat",
     "Settlement",
     "TerminalModel",
+    "ThreePositionCards",
     "Total",
     "View",
     "WagerLimits",
     "WagerRules",
     "format_total",
     "hand_total",
+    "is_hybrid",
+    "parse_hybrid_view",
     "parse_recall",
     "parse_rules",
     "parse_view",

@@ -23,6 +23,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from terminal_client.model.documents import Recall, Rules, parse_recall, parse_rules
+from terminal_client.model.hybrid import HybridView, is_hybrid, parse_hybrid_view
 from terminal_client.model.view import (
     Countdown,
     Hand,
@@ -126,6 +127,7 @@ class TerminalModel:
 
     def __init__(self) -> None:
         self._view: View | None = None
+        self._hybrid: HybridView | None = None
         self._connection = Connection(ConnectionState.CONNECTING)
         self._pending: dict[str, Intent] = {}
         self._error: ErrorNotice | None = None
@@ -138,9 +140,15 @@ class TerminalModel:
     def apply_view(self, data: Any) -> None:
         """Take a view the server sent. A view of another version puts the terminal in
         :attr:`ConnectionState.NEEDS_UPDATE`; a malformed one is an error notice and the
-        last good view stays."""
+        last good view stays. A hybrid table's view (its ``"table_type"``, 633b.5) is read
+        by :func:`~terminal_client.model.hybrid.parse_hybrid_view`: :attr:`hybrid` holds it
+        and :attr:`view` its common part."""
         try:
-            self._view = parse_view(data)
+            if is_hybrid(data):
+                hybrid = parse_hybrid_view(data)
+                self._view, self._hybrid = hybrid.view, hybrid
+            else:
+                self._view, self._hybrid = parse_view(data), None
         except ViewVersionError as exc:
             self._needs_update(str(exc))
         except MalformedView as exc:
@@ -274,6 +282,11 @@ class TerminalModel:
     def view(self) -> View | None:
         """The last view the server sent (``None`` before the first)."""
         return self._view
+
+    @property
+    def hybrid(self) -> HybridView | None:
+        """The last view when it is of a hybrid table (633b.5), with its cards; else None."""
+        return self._hybrid
 
     @property
     def credits(self) -> int | None:

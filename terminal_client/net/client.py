@@ -193,10 +193,14 @@ class TerminalClient:
     # ----------------------------------------------------------------------------------------
     # Intents
 
-    def place_wagers(self, wagers: Mapping[str, int]) -> Intent | None:
-        """Place wagers for the open round (``{"blackjack": 2500}`` cents). Returns the
-        intent sent, or ``None`` when one is already waiting or the terminal is offline."""
-        return self._intend(IntentKind.PLACE_WAGERS, wagers=dict(wagers))
+    def place_wagers(self, wagers: Mapping[str, int], position: int | None = None) -> Intent | None:
+        """Place wagers for the open round (``{"blackjack": 2500}`` cents); ``position``
+        (1 to 3) is the player position chosen at a three-position hybrid table (58 Pa. Code
+        633b.5(l)) and is sent only when given. Returns the intent sent, or ``None`` when one
+        is already waiting or the terminal is offline."""
+        if position is None:
+            return self._intend(IntentKind.PLACE_WAGERS, wagers=dict(wagers))
+        return self._intend(IntentKind.PLACE_WAGERS, wagers=dict(wagers), position=position)
 
     def act(self, action: str, hand: int, amount: int = 0) -> Intent | None:
         """A decision on one of this terminal's hands (``amount``: a double for less)."""

@@ -50,6 +50,15 @@ SIDE_WAGERS: tuple[tuple[str, str], ...] = (
     ("axman", "AXMAN"),
     ("buster", "BUSTER"),
 )
+#: The side wagers of the hybrid tables (58 Pa. Code 633b.5(m): Buzzer Beater at the
+#: three-position table; 633b.5(x): the others at the table without a hole card), laid out
+#: after those above.
+HYBRID_SIDE_WAGERS: tuple[tuple[str, str], ...] = (
+    ("buzzer_beater", "BUZZER BEATER"),
+    ("royal_match_21", "ROYAL MATCH 21"),
+    ("bet_the_set", "BET THE SET"),
+    ("kings_bounty", "KING'S BOUNTY"),
+)
 #: The circles without a list of wagers (:meth:`Layout.bet_spots` with ``wagers=None``).
 BET_SPOTS: tuple[tuple[str, str], ...] = (("lucky_aces", "LUCKY ACES"), (MAIN_SPOT, "BET"))
 DEFAULT_WAGERS: tuple[str, ...] = (MAIN_WAGER, "lucky_aces")
@@ -134,14 +143,15 @@ def spot_label(wager: str) -> str:
     wager this terminal does not know shows its name upper-cased, underscores as spaces."""
     if wager == MAIN_WAGER:
         return "BET"
-    return dict(SIDE_WAGERS).get(wager) or wager.replace("_", " ").replace("-", " ").upper()
+    known = dict((*SIDE_WAGERS, *HYBRID_SIDE_WAGERS))
+    return known.get(wager) or wager.replace("_", " ").replace("-", " ").upper()
 
 
 def side_wagers(wagers: Iterable[str]) -> tuple[str, ...]:
     """The side wagers among ``wagers`` in circle order: the known ones in
-    :data:`SIDE_WAGERS` order, then any others by name."""
+    :data:`SIDE_WAGERS` then :data:`HYBRID_SIDE_WAGERS` order, then any others by name."""
     names = set(wagers) - {MAIN_WAGER}
-    known = [wager for wager, _ in SIDE_WAGERS if wager in names]
+    known = [wager for wager, _ in (*SIDE_WAGERS, *HYBRID_SIDE_WAGERS) if wager in names]
     return (*known, *sorted(names - set(known)))
 
 

@@ -8,6 +8,12 @@ Entry points: :func:`screen_for`, :class:`ScreenStack`; the app is
 from terminal_client.screens.base import Handled, IntentSender, Screen, ScreenStack
 from terminal_client.screens.choose import screen_for
 from terminal_client.screens.credits import CashOutScreen
+from terminal_client.screens.hybrid import (
+    HybridBettingScreen,
+    HybridPlayScreen,
+    HybridResultsScreen,
+    hybrid_screen_for,
+)
 from terminal_client.screens.overlay import PagedOverlay, menu_buttons
 from terminal_client.screens.recall import RecallScreen
 from terminal_client.screens.rules import RulesScreen
@@ -32,6 +38,9 @@ __all__ = [
     "CashOutScreen",
     "ConnectionLostScreen",
     "Handled",
+    "HybridBettingScreen",
+    "HybridPlayScreen",
+    "HybridResultsScreen",
     "IntentSender",
     "NeedsUpdateScreen",
     "OutOfServiceScreen",
@@ -45,6 +54,7 @@ __all__ = [
     "ScreenStack",
     "betting_open",
     "enabled_actions",
+    "hybrid_screen_for",
     "menu_buttons",
     "screen_for",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from terminal_client.model import ConnectionState, TerminalModel
 from terminal_client.screens.base import Screen
+from terminal_client.screens.hybrid import hybrid_screen_for
 from terminal_client.screens.status import (
     AttractScreen,
     ConnectionLostScreen,
@@ -29,6 +30,8 @@ def screen_for(model: TerminalModel) -> type[Screen]:
         return OutOfServiceScreen
     if view.state not in (None, "open"):
         return AttractScreen
+    if model.hybrid is not None:
+        return hybrid_screen_for(model)  # 633b.5: a hybrid table's screens
     if betting_open(model):
         if not model.credits and model.my_seat is None and not model.pending:
             return AttractScreen

@@ -36,7 +36,7 @@ SPOT_WAGERS: dict[str, str] = {
     "axman": "axman",
     "buster": "buster",
 }
-#: Each wager's title (58 Pa. Code 633b.6-633b.13 for the side wagers).
+#: Each wager's title (58 Pa. Code 633b.5-633b.13 for the side wagers).
 WAGER_NAMES: dict[str, str] = {
     "blackjack": "Blackjack",
     "lucky_aces": "Lucky Aces",
@@ -48,6 +48,11 @@ WAGER_NAMES: dict[str, str] = {
     "blazing_7s": "Blazing 7's",
     "axman": "AxMan",
     "buster": "Buster Blackjack",
+    # The hybrid tables' side wagers (633b.5(m), (x)).
+    "buzzer_beater": "Buzzer Beater",
+    "royal_match_21": "Royal Match 21",
+    "bet_the_set": "Bet the Set",
+    "kings_bounty": "King's Bounty",
 }
 DIM = (150, 170, 150)
 
@@ -186,6 +191,11 @@ class SceneScreen(Screen):
     :func:`draw_scene`. ``None`` (the default) draws every card in its place."""
 
     cards: CardFrame | None = None
+
+    def draw_table(self, surface: pygame.Surface, layout: Layout) -> None:
+        """The table under the screen's own pieces: :func:`draw_scene` (a hybrid table's
+        screens draw theirs, :mod:`terminal_client.screens.hybrid`)."""
+        draw_scene(surface, layout, self.model, cards=self.cards)
 
 
 def shoe_point(layout: Layout) -> tuple[int, int]:

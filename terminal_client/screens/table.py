@@ -30,7 +30,6 @@ from terminal_client.screens.scene import (
     draw_countdown,
     draw_credits,
     draw_message,
-    draw_scene,
     panel,
     wager_name,
 )
@@ -134,8 +133,12 @@ class BettingScreen(SceneScreen):
 
     # What it allows -------------------------------------------------------------------------
 
+    def placed(self) -> dict[str, int]:
+        """The wagers this terminal has in the round, as the server's view shows them."""
+        return _placed(self.model)
+
     def _open(self) -> bool:
-        return betting_open(self.model) and not _placed(self.model)
+        return betting_open(self.model) and not self.placed()
 
     def _chip(self) -> int | None:
         chips = self.model.chips
@@ -157,7 +160,7 @@ class BettingScreen(SceneScreen):
 
     def spots(self, layout: Layout) -> tuple[BetSpot, ...]:
         """A circle for each wager the table offers, with what is staked on it."""
-        shown = self.pending if self._open() else _placed(self.model)
+        shown = self.pending if self._open() else self.placed()
         offered = self.model.limits
         open_ = self._open()
         return tuple(
@@ -251,13 +254,13 @@ class BettingScreen(SceneScreen):
             return error.message
         if self.note:
             return self.note
-        if _placed(self.model):
+        if self.placed():
             return "Bet accepted \u2022 good luck"
         return "PLACE YOUR BETS"
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         s = layout.scale
-        draw_scene(surface, layout, self.model, cards=self.cards)
+        self.draw_table(surface, layout)
         for spot in self.spots(layout):
             limits = self.model.limits[spot_wager(spot.id)]
             if spot.id != MAIN_SPOT:
@@ -268,7 +271,7 @@ class BettingScreen(SceneScreen):
             text = limits_text(limits.minimum, limits.maximum)
             top = (spot.center[0], spot.center[1] - spot.radius - round(34 * s))
             draw_text(surface, text, top, round(22 * s), CREAM, "midtop")
-        shown = self.pending if self._open() else _placed(self.model)
+        shown = self.pending if self._open() else self.placed()
         bet = layout.my_hand
         panel(
             surface,
@@ -385,7 +388,7 @@ class PlayScreen(SceneScreen):
         return "Please wait \u2022 " + model.phase_name
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
-        draw_scene(surface, layout, self.model, cards=self.cards)
+        self.draw_table(surface, layout)
         placed = _placed(self.model)
         for spot in layout.bet_spots(_spot_amounts(placed), (*self.model.limits, *placed)):
             if spot.amount:
@@ -426,9 +429,13 @@ class ResultsScreen(SceneScreen):
     def handle(self, intent: Intent) -> Handled | None:
         return menu_tap(intent, self.model, self.client)
 
+    def results_centery(self, layout: Layout) -> int:
+        """Where the results panel is centred (over the seats)."""
+        return layout.seats[3].centery - round(50 * layout.scale)
+
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         s = layout.scale
-        draw_scene(surface, layout, self.model, cards=self.cards)
+        self.draw_table(surface, layout)
         if self.cards is not None:
             # The dealer's last cards are still landing: the outcome waits for them.
             draw_buttons(surface, menu_buttons(layout, self.model))
@@ -438,7 +445,7 @@ class ResultsScreen(SceneScreen):
         results = self.model.results
         rows = max(1, len(results))
         box = centre_panel(layout, 1000, 150 + 56 * rows)
-        box.centery = layout.seats[3].centery - round(50 * s)
+        box.centery = self.results_centery(layout)
         panel(surface, box, 215)
         net = sum(r.net for r in results)
         if net > 0:
