@@ -210,7 +210,8 @@ def _read(ranks: Iterable[int], flush: bool, scheme: int) -> dict[Category, Hand
     if quads:
         found[cats.FOUR_OF_A_KIND] = HandRank(cats.FOUR_OF_A_KIND, kind(quads[0], 4))
     if n == 5 and sorted(counts.values()) == [2, 3]:
-        found[cats.FULL_HOUSE] = HandRank(cats.FULL_HOUSE, (trips[0], pairs[-1]))
+        pair = next(r for r in distinct if counts[r] == 2)  # may rank above the trips
+        found[cats.FULL_HOUSE] = HandRank(cats.FULL_HOUSE, (trips[0], pair))
     if flush:
         found[cats.FLUSH] = HandRank(cats.FLUSH, every)
     if top is not None:

@@ -437,3 +437,14 @@ def test_best_of_is_the_best_subset(cards: list[Card]) -> None:
     assert best_of(cards, 5, KD) == max(rank_hand(s, KD) for s in combinations(cards, 5))
     if len(cards) >= 4:
         assert best_of(cards, 4) == max(rank_hand(s) for s in combinations(cards, 4))
+
+
+def test_full_house_ranks_by_its_trips_then_its_pair_whichever_is_higher() -> None:
+    """653a.6(b)(4): nines full of kings beat nines full of tens (a pair above the trips;
+    the tie-break once read the trips twice, so these two tied), and tens full of twos beat
+    nines full of aces."""
+    kings = best_of(parse_cards("9C 9D 9H KS KD"), 5)
+    tens = best_of(parse_cards("9C 9D 9S TS TD"), 5)
+    assert kings.ranks == (9, KING) and tens.ranks == (9, 10)
+    assert kings > tens
+    assert best_of(parse_cards("TC TD TH 2S 2D"), 5) > best_of(parse_cards("9C 9D 9H AS AD"), 5)
