@@ -4,6 +4,13 @@ Every deal of the cards the wager looks at is counted exactly (see
 :mod:`game_server.rules.wagers.math`): per paytable line the number of combinations, the
 probability, the pay and its contribution to the return, and the house edge as a fraction
 of the wager. ``--all`` prints every paytable and deck count the regulation allows.
+
+Ultimate Texas Hold 'Em (58 Pa. Code 653a.12, one deck, :mod:`game_server.rules.uth.math`):
+``etg math uth_trips --paytable "Paytable A"`` (exact, every seven-card hand; also
+``uth_progressive`` and ``uth_five_card``, fixed lines exact), and ``etg math uth_blind
+--paytable "Paytable A" --hands 1000000 --seed 1`` (the Blind needs the dealer's hand and the
+player's decisions: a seeded simulation with the near-optimal strategy). ``uth-trips`` is
+accepted for ``uth_trips``.
 """
 
 from __future__ import annotations
@@ -13,6 +20,12 @@ from typing import Any
 
 import click
 
+from game_server.rules.uth.math import (
+    UTH_MATH,
+    BlindSimulation,
+    blind_simulation,
+)
+from game_server.rules.uth.paytables import BLIND_PAYTABLES
 from game_server.rules.wagers import REGISTRY
 from game_server.rules.wagers.base import SideWager
 from game_server.rules.wagers.math import EXACT, WagerMath, wager_math
@@ -71,16 +84,102 @@ def format_math(result: WagerMath) -> list[str]:
     return lines
 
 
+def format_blind(result: BlindSimulation, paytables: list[str]) -> list[str]:
+    """The Blind simulation's report as lines of text."""
+    lines = [
+        "Ultimate Texas Hold 'Em Blind (58 Pa. Code 653a.12(b)), Ante + Blind + Play",
+        f"simulated: {result.hands:,} hands, seed {result.seed}, near-optimal strategy "
+        f"(river fold rate {result.folds:.4f}, average wager {result.average_wager:.4f} Antes)",
+    ]
+    for name in paytables:
+        lines.append(
+            f"{name}: Blind result {result.blind_result[name]:+.5f} "
+            f"(+/- {result.blind_error[name]:.5f}) per Ante; "
+            f"house edge {-result.hand_result[name] * 100:.3f}% of the Ante "
+            f"(+/- {result.hand_error[name] * 100:.3f}%)"
+        )
+    return lines
+
+
+def _uth(
+    wager: str,
+    paytable: str | None,
+    decks: int | None,
+    every: bool,
+    as_json: bool,
+    hands: int,
+    seed: int,
+) -> None:
+    """``etg math uth_*``: Ultimate Texas Hold 'Em (one deck, 653a.12)."""
+    if decks not in (None, 1):
+        raise click.UsageError("Ultimate Texas Hold 'Em is dealt from one 52-card deck (--decks 1)")
+    if wager == "uth_blind":
+        if every:
+            names = list(BLIND_PAYTABLES)
+        elif paytable is None:
+            raise click.UsageError("give --paytable or --all")
+        elif paytable not in BLIND_PAYTABLES:
+            choices = ", ".join(f'"{n}"' for n in BLIND_PAYTABLES)
+            raise click.BadParameter(f"{paytable!r} is not a Blind paytable; choose {choices}")
+        else:
+            names = [paytable]
+        simulated = blind_simulation(hands, seed)
+        if as_json:
+            click.echo(json.dumps(simulated.to_json(), indent=2))
+            return
+        for line in format_blind(simulated, names):
+            click.echo(line)
+        return
+    exact = UTH_MATH.get(wager)
+    if exact is None:
+        known = ", ".join(sorted([*UTH_MATH, "uth_blind"]))
+        raise click.BadParameter(f"no wager {wager!r}; Ultimate Texas Hold 'Em has: {known}")
+    if every:
+        names = list(exact.paytables)
+    elif paytable is None:
+        raise click.UsageError("give --paytable, or --all")
+    else:
+        names = [paytable]
+    results = [exact.compute(name) for name in names]  # MathError: etg's exit 2
+    if as_json:
+        data: Any = [r.to_json() for r in results] if every else results[0].to_json()
+        click.echo(json.dumps(data, indent=2))
+        return
+    for i, result in enumerate(results):
+        if i:
+            click.echo("")
+        for line in format_math(result):
+            click.echo(line)
+
+
 @click.command("math")
 @click.argument("wager")
 @click.option("--paytable", help='The paytable as the regulation names it ("Paytable A").')
 @click.option("--decks", type=click.IntRange(1, 8), help="Decks in the shoe.")
 @click.option("--all", "every", is_flag=True, help="Every paytable and deck count allowed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option(
+    "--hands",
+    type=click.IntRange(1),
+    default=1_000_000,
+    show_default=True,
+    help="uth_blind: hands to simulate.",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="uth_blind: the seed.")
 def math_command(
-    wager: str, paytable: str | None, decks: int | None, every: bool, as_json: bool
+    wager: str,
+    paytable: str | None,
+    decks: int | None,
+    every: bool,
+    as_json: bool,
+    hands: int,
+    seed: int,
 ) -> None:
-    """Exact house edge of WAGER, line by line (cards-only wagers)."""
+    """Exact house edge of WAGER, line by line (cards-only wagers); for Ultimate Texas
+    Hold 'Em, uth_trips, uth_progressive, uth_five_card (exact) and uth_blind (simulated)."""
+    if wager.lower().startswith("uth"):
+        _uth(wager.lower().replace("-", "_"), paytable, decks, every, as_json, hands, seed)
+        return
     side = _wager(wager)
     if every:
         pairs = allowed(side)
