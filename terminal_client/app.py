@@ -45,8 +45,8 @@ class TerminalApp:
         on_quit: Called when the window is closed.
         poll: Where intents come from (default :func:`terminal_client.input.poll_intents`).
         autoplay: Called with the model on every tick, before drawing (:class:`Autoplay`).
-        after_draw: Called with the model and the surface at the end of every tick
-            (:class:`Screenshots`).
+        after_draw: Called with the model and the surface at the end of every tick in which
+            no card is in motion (:class:`Screenshots`).
     """
 
     def __init__(
@@ -163,7 +163,8 @@ class TerminalApp:
             self.dirty = True
         if self.dirty:
             self.draw(layout)
-        if self._after_draw is not None:
+        if self._after_draw is not None and not self.cards.frame().moving:
+            # Once the cards have landed: a screenshot shows the round as the player saw it.
             self._after_draw(self.model, self._surface_provider())
 
     def _decision_due(self) -> bool:

@@ -322,7 +322,7 @@ def demo(
     if live:
         from tools.live_demo import run_live_demo
 
-        run_live_demo(data_dir, terminals, rounds, click.echo)
+        run_live_demo(data_dir, terminals, rounds, click.echo, rules=config_path)
         return
     from tools.demo import run_demo
 

@@ -52,8 +52,9 @@ def has_display(env: dict[str, str] | os._Environ[str] = os.environ) -> bool:
     return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
 
 
-def prepare(data_dir: Path, terminals: int) -> tuple[Path, Path]:
-    """Make the certificates, keys (if missing) and the demo config under ``data_dir``.
+def prepare(data_dir: Path, terminals: int, rules: Path | None = None) -> tuple[Path, Path]:
+    """Make the certificates, keys (if missing) and the demo config under ``data_dir``:
+    ``rules`` (default: the shipped fully automated table) with the demo's countdowns.
 
     Returns:
         The certificates folder and the config file.
@@ -71,7 +72,7 @@ def prepare(data_dir: Path, terminals: int) -> tuple[Path, Path]:
             add_terminal(certs, f"T{n}")
     if not (certs / SIGNING_KEY_FILE).exists():
         init_keys(certs)
-    text = example_config_path().read_text()
+    text = (example_config_path() if rules is None else rules).read_text()
     for timer, seconds in DEMO_TIMERS.items():
         text = re.sub(rf"^{timer} = \d+", f"{timer} = {seconds}", text, flags=re.M)
     config = data_dir / "demo.toml"
@@ -139,17 +140,21 @@ def round_lines(events: list[Any]) -> list[str]:
         f"round {completed.round_id}: dealer {dealer} ({body.get('dealer_total')})".rstrip()
     )
     for event in events:
-        if event.kind != "wager_settled":
+        if event.kind not in _SETTLED:
             continue
         b = event.body
         net = b["paid"] - b["stake"]
-        who = event.terminal or f"seat {b['seat']}"
+        who = event.terminal or f"seat {b.get('seat')}"
         lines.append(
             f"  {who} hand {b['hand'] + 1} {b['wager']}: {b['outcome']} "
             f"stake {_money(b['stake'])} paid {_money(b['paid'])} (net {'+' if net >= 0 else '-'}"
             f"{_money(abs(net))}) - {b['line']}"
         )
     return lines
+
+
+#: The settlement events of every table type (the three-position hybrid table has its own).
+_SETTLED: Final = ("wager_settled", "hybrid3_wager_settled")
 
 
 class LogFollower:
@@ -186,7 +191,7 @@ class LogFollower:
         rounds: list[list[str]] = []
         for event in reader.iter_events(self.next_seq):
             self.next_seq = event.seq + 1
-            if event.kind in ("wager_settled", "round_completed"):
+            if event.kind in (*_SETTLED, "round_completed"):
                 self._pending.append(event)
             if event.kind == "round_completed":
                 rounds.append(round_lines(self._pending))
@@ -214,6 +219,7 @@ def run_live_demo(
     *,
     headless: bool | None = None,
     every: int | None = None,
+    rules: Path | None = None,
 ) -> int:
     """Run the live demo (see the module doc) until ``rounds`` rounds settled or Ctrl-C.
 
@@ -225,6 +231,8 @@ def run_live_demo(
         headless: Force bot-driven terminals without windows (default: when no display).
         every: Rounds between two screenshots of a headless terminal (default 5, or
             ``rounds`` when fewer).
+        rules: The table's Rules Submission (default: the shipped fully automated table;
+            the hybrid tables' examples run too).
 
     Returns:
         The number of rounds that settled.
@@ -234,7 +242,7 @@ def run_live_demo(
     data_dir = data_dir.resolve()
     headless = not has_display() if headless is None else headless
     every = every or min(5, rounds or 5)
-    certs, config = prepare(data_dir, terminals)
+    certs, config = prepare(data_dir, terminals, rules)
     logs = data_dir / "logs"
     logs.mkdir(exist_ok=True)
     shots = data_dir / "screenshots"
@@ -384,12 +392,31 @@ def _wait_screenshots(shots: Path, terminals: int, timeout: float = 5.0) -> None
     default=None,
     help="Rounds between two screenshots of a headless terminal (default 5).",
 )
+@click.option(
+    "--config",
+    "rules",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="The table's Rules Submission (default: the shipped fully automated table), e.g. "
+    "game_server/configs/hybrid-three-position.toml.",
+)
 def demo_live(
-    data_dir: Path, terminals: int, rounds: int | None, headless: bool, every: int | None
+    data_dir: Path,
+    terminals: int,
+    rounds: int | None,
+    headless: bool,
+    every: int | None,
+    rules: Path | None,
 ) -> None:
     """The real table server and terminals on this machine; each settled round printed."""
     run_live_demo(
-        data_dir, terminals, rounds, click.echo, headless=True if headless else None, every=every
+        data_dir,
+        terminals,
+        rounds,
+        click.echo,
+        headless=True if headless else None,
+        every=every,
+        rules=rules,
     )
 
 

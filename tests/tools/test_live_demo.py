@@ -78,3 +78,56 @@ def test_basic_strategy_stays_within_the_legal_actions() -> None:
     assert basic_strategy(("AS", "7H"), "8D", both) == "stand"
     assert basic_strategy(("TS", "7H"), "AD", frozenset({"hit"})) == "hit"
     assert basic_strategy(("TS", "7H"), "AD", frozenset()) is None
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to look for processes")
+@pytest.mark.parametrize("table", ["hybrid-three-position", "hybrid-no-hole-card"])
+def test_headless_demo_at_a_hybrid_table_with_three_terminals(tmp_path: Path, table: str) -> None:
+    """End to end at a hybrid table (58 Pa. Code 633b.5): the real server, three real
+    terminals (headless, bot-played through their own screens) over mutual TLS; rounds
+    settle for all three, each saves a screenshot, and the log verifies."""
+    from contextlib import closing
+
+    from game_server.eventlog import EventLogReader
+    from game_server.keys import load_public_key, load_sealing_key
+    from game_server.recall.verify import verify_log
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    data = tmp_path / "demo"
+    rules = ROOT / "game_server" / "configs" / f"{table}.toml"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tools.live_demo",
+            "--data",
+            str(data),
+            "--terminals",
+            "3",
+            "--rounds",
+            "2",
+            "--config",
+            str(rules),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    settled = [line for line in done.stdout.splitlines() if line.startswith("round ")]
+    assert len(settled) >= 2, done.stdout
+    for terminal in ("T1", "T2", "T3"):
+        assert f"  {terminal} hand 1 blackjack:" in done.stdout, done.stdout
+        shots = list((data / "screenshots").glob(f"{terminal}-round*.png"))
+        assert shots, f"no screenshot of {terminal}: {done.stdout}"
+    with closing(EventLogReader.open(data / "demo.db")) as reader:
+        report = verify_log(
+            reader,
+            load_public_key(data / "certs"),
+            sealing_key=load_sealing_key(data / "certs"),
+        )
+    assert report.ok, report.first_failure
+    assert _running(data) == []
