@@ -27,7 +27,9 @@ Cost on a log of 1,000,000 events (``tools.recall_cli.bench_recall``):
   ``(terminal, time)``, ``(table_id, time)`` or ``(time)`` index that stops after ``last``
   rounds) and one ``(table_id, round_id)`` index read per round found: milliseconds.
 - With ``wager`` or ``min_payout`` the rounds that qualify may be anywhere in the log, so the
-  query walks, newest first, the ``wager_placed`` (or ``wager_settled``) events that match the
+  query walks, newest first, the ``wager_placed`` (or ``wager_settled``) events, and the
+  three-position hybrid table's ``hybrid3_wager_placed`` (``hybrid3_wager_settled``), that
+  match the
   other filters -- through the ``(terminal, time)`` index with ``terminal``, the ``(table_id,
   time)`` index with ``table``, else the ``(kind)`` index -- testing each body with
   ``json_extract``, and stops after ``last`` rounds. A common wager answers in milliseconds;
@@ -42,6 +44,7 @@ A round id that a table used twice (round numbers restarted) conflates in the
 
 from __future__ import annotations
 
+import heapq
 import sqlite3
 from collections.abc import Generator, Sequence
 from contextlib import closing
@@ -337,7 +340,7 @@ def _filters(
 
 def _candidates(
     reader: EventLogReader,
-    kind: str,
+    kinds: frozenset[str],
     test: str,
     value: object,
     terminal: str | None,
@@ -345,16 +348,29 @@ def _candidates(
     since: datetime | None,
     until: datetime | None,
 ) -> Generator[tuple[str, int], None, None]:
-    """``(table_id, round_id)`` of the events of ``kind`` that pass ``test`` and every
-    filter, newest first (repeats included)."""
+    """``(table_id, round_id)`` of the events of ``kinds`` (a wager event of every table
+    type: the three-position hybrid table logs its own) that pass ``test`` and every filter,
+    newest first (repeats included): one index walk per kind, merged in the walks' order."""
     where, params, order = _filters(terminal, table, since, until)
-    kind_term = "+kind = ?" if terminal is not None or table is not None else "kind = ?"
+    by_time = terminal is not None or table is not None
+    kind_term = "+kind = ?" if by_time else "kind = ?"
     sql = (
-        "SELECT table_id, round_id FROM events WHERE "
+        "SELECT time, seq, table_id, round_id FROM events WHERE "
         + " AND ".join([kind_term, "round_id IS NOT NULL", *where, test])
         + f" ORDER BY {order}"
     )
-    yield from _iter_rows(reader, sql, [kind, *params, value])
+    walks = [_iter_rows(reader, sql, [kind, *params, value]) for kind in sorted(kinds)]
+    try:
+        merged = heapq.merge(
+            *walks,
+            key=(lambda row: (row[0], row[1])) if by_time else (lambda row: row[1]),
+            reverse=True,
+        )
+        for row in merged:
+            yield row[2], row[3]
+    finally:
+        for walk in walks:
+            walk.close()
 
 
 def _matches(
@@ -416,10 +432,12 @@ def list_rounds(
             return [summarize(reader.events_for_round(s.table_id, s.round_id)) for s in spans]
         if min_payout is not None:
             test = "json_extract(body, '$.paid') >= ?"
-            keys = _candidates(reader, _SETTLED, test, min_payout, terminal, table, since, until)
+            keys = _candidates(
+                reader, _SETTLED_KINDS, test, min_payout, terminal, table, since, until
+            )
         else:
             test = "json_extract(body, '$.wager') = ?"
-            keys = _candidates(reader, _PLACED, test, wager, terminal, table, since, until)
+            keys = _candidates(reader, _PLACED_KINDS, test, wager, terminal, table, since, until)
         after = None if since is None else format_time(since)
         before = None if until is None else format_time(until)
         found: list[RoundSummary] = []
@@ -432,7 +450,7 @@ def list_rounds(
                 events = reader.events_for_round(*key)
                 if wager is not None and min_payout is not None:
                     placed = any(
-                        e.kind == _PLACED
+                        e.kind in _PLACED_KINDS
                         and e.body.get("wager") == wager
                         and _matches(e, terminal, after, before)
                         for e in events

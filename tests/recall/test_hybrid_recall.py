@@ -373,3 +373,38 @@ def test_recall_show_prints_a_hybrid_round(clean: Any) -> None:
     listed = CliRunner().invoke(recall, ["list", str(db)])
     assert listed.exit_code == 0, listed.output
     assert config.table_id in listed.output
+
+
+def test_recall_list_finds_hybrid_rounds_by_wager_and_by_payout(clean: Any) -> None:
+    """``etg recall list --wager`` and ``--min-payout`` at a hybrid table: exactly the rounds
+    whose logged wager events qualify (the three-position table logs its own
+    ``hybrid3_wager_placed`` / ``hybrid3_wager_settled``), with and without a terminal."""
+    config, db, _ = clean
+    placed_kind = "hybrid3_wager_placed" if config is THREE else "wager_placed"
+    settled_kind = SETTLED[str(config.table_type)]
+    with EventLogReader.open(db) as reader:
+        events = list(reader.iter_events())
+        every = {s.round_id for s in list_rounds(reader, last=ROUNDS)}
+
+        def rounds_where(
+            kind: str, test: Callable[[Any], bool], who: str | None = None
+        ) -> set[int]:
+            return {
+                e.round_id
+                for e in events
+                if e.kind == kind
+                and e.round_id is not None
+                and test(e.body)
+                and (who is None or e.terminal == who)
+            }
+
+        doubled = rounds_where(placed_kind, lambda b: b["wager"] == "double")
+        big = rounds_where(settled_kind, lambda b: b["paid"] >= 2_000)
+        big_t3 = rounds_where(settled_kind, lambda b: b["paid"] >= 2_000, "T3")
+        assert doubled and big and big_t3 and big_t3 < every, "change the seed: no case"
+        assert {s.round_id for s in list_rounds(reader, last=ROUNDS, wager="double")} == doubled
+        assert {s.round_id for s in list_rounds(reader, last=ROUNDS, min_payout=2_000)} == big
+        found = list_rounds(reader, last=ROUNDS, min_payout=2_000, terminal="T3")
+        assert {s.round_id for s in found} == big_t3
+        ids = [s.round_id for s in list_rounds(reader, last=ROUNDS, wager="blackjack")]
+        assert ids == sorted(every, reverse=True), "newest first"
