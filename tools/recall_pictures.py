@@ -30,6 +30,13 @@ How a picture is made:
    (:mod:`game_server.recall.timeline`), the terminal's credits at the start, now and at the
    end; and a band with the terminal's settlements (won/lost/push and paid).
 
+At a hybrid table (58 Pa. Code 633b.5) the same is done with the table type's engine
+(``three_position.replay`` / ``no_hole_card.replay``) and the hybrid view
+(:func:`~game_server.table.hybrid_views.hybrid_view_for`, drawn by
+:func:`terminal_client.screens.hybrid.draw_hybrid_scene`): the player's position or shared
+cards, the community box with his own use of each card, his dealer hand. An event inside an
+engine step shows the table as it was before the step (its cards appear with its last event).
+
 The terminal never imports ``game_server``: this module, in ``tools``, is where the two meet
 (DESIGN.md "Layout and the import rule"). Pygame runs headless (SDL's dummy driver) when
 there is no display. Entry points: :func:`round_views`, :func:`write_pictures`.
@@ -38,14 +45,14 @@ there is no display. Entry points: :func:`round_views`, :func:`write_pictures`.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 import pygame
 
-from game_server.recall.rounds import ENGINE_KINDS, LoggedRound
+from game_server.recall.rounds import ENGINE_KINDS, LoggedRound, engine_kinds
 from game_server.recall.timeline import Timeline, wager_title
 from game_server.rules.blackjack.events import (
     BLACKJACK,
@@ -58,6 +65,11 @@ from game_server.rules.blackjack.events import (
 )
 from game_server.rules.blackjack.round import BlackjackRound, replay
 from game_server.rules.errors import ReplayMismatch, RulesError
+from game_server.rules.hybrid import no_hole_card, three_position
+from game_server.rules.hybrid.events import Hybrid3WagerPlaced, Hybrid3WagerSettled
+from game_server.rules.wagers.base import TableType
+from game_server.table.hybrid_session import HybridSession, three_position_rules
+from game_server.table.hybrid_views import hybrid_view_for
 from game_server.table.ledger import Ledger
 from game_server.table.session import MemorySink, SealedShoes, TableSession
 from game_server.table.views import settlement_view, view_for
@@ -66,6 +78,7 @@ from shared.money import format_money
 from terminal_client.model.state import TerminalModel
 from terminal_client.render.draw import CREAM, GOLD, draw_text
 from terminal_client.render.layout import Layout
+from terminal_client.screens.hybrid import draw_hybrid_scene
 from terminal_client.screens.scene import draw_scene, panel
 
 #: The size of a picture when none is asked for (the terminal's landscape design grid).
@@ -83,6 +96,9 @@ _OUTCOME_TEXT: Final = {
     "surrendered": "surrendered",
 }
 _HAND_WAGERS: Final = frozenset({BLACKJACK, DOUBLE})
+#: The wager events of every table type (the three-position hybrid table has its own).
+_PLACED: Final = (WagerPlaced, Hybrid3WagerPlaced)
+_SETTLED: Final = (WagerSettled, Hybrid3WagerSettled)
 _DIM: Final = (200, 210, 200)
 
 
@@ -135,7 +151,7 @@ def default_terminal(logged: LoggedRound) -> str:
         RecallPictureError: the round has no terminal at all.
     """
     for item in logged.events:
-        if type(item.event) is WagerPlaced and item.stored.terminal is not None:
+        if type(item.event) in _PLACED and item.stored.terminal is not None:
             return item.stored.terminal
     seats = round_seats(logged)
     if not seats:
@@ -150,19 +166,36 @@ def _no_shoe(number: int) -> Any:
     raise RecallPictureError("a recall picture deals no cards")  # pragma: no cover
 
 
-def _engine_states(logged: LoggedRound) -> list[BlackjackRound | None]:
+def _replayer(logged: LoggedRound) -> tuple[Callable[[list[Any]], Any], Any]:
+    """How the round's table type replays a prefix of engine events, and its fresh engine."""
+    config = logged.config
+    if config.table_type is TableType.HYBRID:
+        rules = three_position_rules(config.rules)
+        return (
+            lambda events: three_position.replay(rules, events),
+            three_position.ThreePositionRound(rules),
+        )
+    if config.table_type is TableType.HYBRID_NO_HOLE_CARD:
+        return (
+            lambda events: no_hole_card.replay(config.rules, events),
+            no_hole_card.NoHoleCardRound(config.rules),
+        )
+    return (lambda events: replay(config.rules, events)), BlackjackRound(config.rules)
+
+
+def _engine_states(logged: LoggedRound) -> list[Any]:
     """``states[k]``: the engine after the first ``k`` engine events of the round, or None
     where ``k`` falls inside an engine step (that prefix does not replay).
 
     Raises:
         RecallPictureError: the whole round does not replay (the log is damaged).
     """
-    rules = logged.config.rules
+    again, fresh = _replayer(logged)
     events = [item.event for item in logged.engine_events()]
-    states: list[BlackjackRound | None] = [BlackjackRound(rules)]
+    states: list[Any] = [fresh]
     for k in range(1, len(events) + 1):
         try:
-            states.append(replay(rules, events[:k]))
+            states.append(again(events[:k]))
         except ReplayMismatch as exc:
             if k == len(events):
                 raise RecallPictureError(
@@ -230,6 +263,8 @@ def round_views(logged: LoggedRound, terminal: str | None = None) -> list[dict[s
         RecallPictureError: ``terminal`` did not take part in the round, or the round does
             not replay.
     """
+    if logged.config.table_type is not TableType.FULLY_AUTOMATED:
+        return _hybrid_round_views(logged, terminal)
     seats = round_seats(logged)
     if terminal is None:
         terminal = default_terminal(logged)
@@ -273,6 +308,67 @@ def round_views(logged: LoggedRound, terminal: str | None = None) -> list[dict[s
         view = view_for(session, terminal)
         if end > done:
             _take_back(view, engine[done:end])
+        view["settlements"] = list(settlements)
+        views.append(view)
+    return views
+
+
+def _hybrid_round_views(logged: LoggedRound, terminal: str | None) -> list[dict[str, Any]]:
+    """:func:`round_views` at a hybrid table (58 Pa. Code 633b.5): the hybrid view
+    (:func:`~game_server.table.hybrid_views.hybrid_view_for`) of a stand-in session holding
+    the replayed round. An event inside an engine step shows the table as it was before that
+    step (the step's cards appear with its last event)."""
+    players: list[str] = []
+    for item in logged.engine_events():
+        who = item.stored.terminal
+        if who is not None and who not in players:
+            players.append(who)
+    if terminal is None:
+        terminal = default_terminal(logged)
+    if terminal not in players:
+        raise RecallPictureError(
+            f"terminal {terminal!r} played no hand in round {logged.round_id} of table "
+            f"{logged.table_id}; its players are: {', '.join(players) or 'none'}"
+        )
+    states = _engine_states(logged)
+    started = logged.started
+    shoes = SealedShoes(logged.config, _no_shoe, b"", "recall")
+    terminals = players if started is None else [*started.terminals, *players]
+    session = HybridSession(logged.config, MemorySink(), shoes, terminals)
+    session.round_id = logged.round_id
+    ledger = Ledger()
+    fold = started is not None
+    if started is not None:
+        ledger.wallets.update(zip(started.terminals, started.balances, strict=False))
+    session.ledger = ledger
+    # The no-hole-card table numbers its players; each player's events name his terminal.
+    numbers = {
+        item.event.seat: item.stored.terminal
+        for item in logged.engine_events()
+        if item.stored.terminal is not None and isinstance(getattr(item.event, "seat", None), int)
+    }
+    kinds = engine_kinds(logged.config.table_type)
+    settlements: list[dict[str, Any]] = []
+    views: list[dict[str, Any]] = []
+    done = 0
+    for item in logged.events:
+        ev = item.event
+        try:
+            if fold:
+                ledger.apply(item.stored.terminal, ev)
+        except RulesError as exc:
+            raise RecallPictureError(
+                f"seq {item.seq}: the round's events do not fold into balances: {exc}"
+            ) from None
+        if type(ev) in kinds:
+            done += 1
+            if type(ev) in _SETTLED and item.stored.terminal == terminal:
+                settlements.append({"round": logged.round_id, **settlement_view(ev)})
+        end = done
+        while states[end] is None:
+            end -= 1
+        session.resume(states[end], numbers)
+        view = hybrid_view_for(session, terminal)
         view["settlements"] = list(settlements)
         views.append(view)
     return views
@@ -377,7 +473,10 @@ def draw_recall_picture(surface: pygame.Surface, view: dict[str, Any], caption: 
     model.apply_view(view)
     if model.view is None:  # pragma: no cover - round_views builds views parse_view reads
         raise RecallPictureError(f"event {caption.index}: the view is not one the terminal reads")
-    draw_scene(surface, layout, model)
+    if model.hybrid is not None:
+        draw_hybrid_scene(surface, layout, model.hybrid, dealt=bool(view["hybrid"]))
+    else:
+        draw_scene(surface, layout, model)
     s = layout.scale
     top = layout.credits.top
     band = pygame.Rect(

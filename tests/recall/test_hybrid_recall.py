@@ -408,3 +408,53 @@ def test_recall_list_finds_hybrid_rounds_by_wager_and_by_payout(clean: Any) -> N
         assert {s.round_id for s in found} == big_t3
         ids = [s.round_id for s in list_rounds(reader, last=ROUNDS, wager="blackjack")]
         assert ids == sorted(every, reverse=True), "newest first"
+
+
+# ----------------------------------------------------------------------- recall pictures
+
+
+def test_recall_pictures_of_a_hybrid_round_show_what_its_player_saw(
+    clean: Any, tmp_path: Path
+) -> None:
+    """``etg recall show --png/--frames`` at a hybrid table: one view per logged event of
+    the player's own table (633b.5: his hands, the community cards, his dealer hand), the
+    hole card face down until its reveal is logged, credits folded event by event to the
+    balance ``round_closed`` logs, his settlements as logged; every frame drawn."""
+    from tools.recall_pictures import round_views, write_pictures
+
+    config, db, _ = clean
+    with EventLogReader.open(db) as reader:
+        logged = next(r for r in walk(reader.iter_events()) if r.round_id == 3)
+        timeline = recall_round(reader, 3)
+    closed = next(item.event for item in logged.events if type(item.event) is RoundClosed)
+    for terminal in ("T1", "T3"):
+        views = round_views(logged, terminal)
+        assert len(views) == len(logged.events)
+        final = views[-1]
+        assert (
+            final["credits"] == dict(zip(closed.terminals, closed.balances, strict=True))[terminal]
+        )
+        settled = [
+            item.event
+            for item in logged.events
+            if item.stored.terminal == terminal
+            and type(item.event) in (WagerSettled, Hybrid3WagerSettled)
+        ]
+        assert [(s["wager"], s["paid"]) for s in final["settlements"]] == [
+            (ev.wager, ev.paid) for ev in settled
+        ]
+        assert final["hybrid"]["hands"], "the player's own hands"
+        if config is THREE:
+            dealer = [v["hybrid"]["dealer"] for v in views]
+            hidden = [k for k, d in enumerate(dealer) if not d["hole_revealed"]]
+            shown = [k for k, d in enumerate(dealer) if d["hole_revealed"]]
+            assert hidden and shown and max(hidden) < min(shown)
+            for k in hidden:
+                # Nothing of the hole card's value before its reveal.
+                assert all(not isinstance(c, str) for c in dealer[k]["cards"][1:])
+                assert dealer[k]["total"] is None
+    written = write_pictures(
+        logged, timeline, png=tmp_path / "final.png", frames=tmp_path / "frames", terminal="T1"
+    )
+    assert len(written) == len(logged.events) + 1
+    assert all(path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for path in written)
