@@ -458,3 +458,46 @@ def test_recall_pictures_of_a_hybrid_round_show_what_its_player_saw(
     )
     assert len(written) == len(logged.events) + 1
     assert all(path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for path in written)
+
+
+def test_terminal_recall_gives_each_player_his_own_hybrid_games(clean: Any) -> None:
+    """GetRecall at a hybrid table: a terminal's last 10 games, each with its own wagers,
+    hands, decisions, results and credits; the dealer hand it faced (at the no-hole-card
+    table its own, 633b.5(aa)); the community cards; nothing of the other players. The
+    terminal's recall screen reads the document."""
+    from game_server.recall.terminal import terminal_recall
+    from terminal_client.model.documents import parse_recall
+
+    config, db, _ = clean
+    with EventLogReader.open(db) as reader:
+        recalled = {t: terminal_recall(reader, t) for t in ("T1", "T2", "T3")}
+        events = list(reader.iter_events())
+    for terminal, document in recalled.items():
+        games = document["games"]
+        assert len(games) == 10
+        assert [g["round"] for g in games] == list(range(ROUNDS, ROUNDS - 10, -1))
+        parse_recall(document)
+        for game in games:
+            placed = sum(
+                e.body["amount"]
+                for e in events
+                if e.round_id == game["round"]
+                and e.terminal == terminal
+                and e.kind in ("hybrid3_wager_placed", "wager_placed")
+            )
+            paid = sum(
+                e.body["paid"]
+                for e in events
+                if e.round_id == game["round"]
+                and e.terminal == terminal
+                and e.kind == SETTLED[str(config.table_type)]
+            )
+            assert (game["wagered"], game["paid"]) == (placed, paid)
+            assert game["hands"] and all(h["cards"] for h in game["hands"])
+            assert game["credits_end"] - game["credits_start"] == paid - placed
+            assert all(terminal in d for d in game["decisions"]) or config is NO_HOLE
+    if config is THREE:
+        # T1 and T2 share position 2 (633b.5(l)): the same first cards, their own hands.
+        for one, two in zip(recalled["T1"]["games"], recalled["T2"]["games"], strict=True):
+            assert one["position"] == two["position"] == 2
+            assert one["hands"][0]["cards"][:2] == two["hands"][0]["cards"][:2]
