@@ -24,6 +24,11 @@ of the ratios of the two peers measured back to back in the same repetition.
   spent shuffling new shoes.
 - ``shuffle_vs_systemrandom``: from :func:`tools.bench_rng.shuffle_vs_systemrandom` (seconds
   per 8-deck certified shoe over seconds per ``SystemRandom().shuffle``).
+- ``uth_rank7_vs_best_of``: seven-card hands per second of Ultimate Texas Hold 'Em's evaluator
+  (:func:`game_server.rules.uth.hands.rank7`, 653a.6) over those of the general ranker it
+  replaced (:func:`game_server.rules.poker.best_of`, the best five of seven by trying all 21),
+  on the same seeded hands (the evaluator's tables are warmed first; it is the steady state
+  of a table that has dealt for a while).
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ from game_server.rules.blackjack.rules import BlackjackRules
 from game_server.rules.limits import WagerLimits
 from game_server.rules.wagers.base import SideWagerOffer
 from game_server.rules.wagers.lucky_aces import LUCKY_ACES, PAYTABLES
+from shared.cards import CARDS, Card
 from tools.sim import Dealable, ShoeFactory, TableDriver, seeded_shoes
 
 #: Decks of every benchmark shoe.
@@ -59,16 +65,18 @@ class BenchSizes:
         one_seat_rounds: Rounds per sample of ``engine_vs_blackjack21`` (each side).
         full_seat_rounds: Rounds per sample of ``full_seat_rounds_per_s``.
         shuffle_number: Shuffles per sample of ``shuffle_vs_systemrandom`` (each side).
+        uth_hands: Seven-card hands per sample of ``uth_rank7_vs_best_of`` (each side).
     """
 
     one_seat_rounds: int = 20_000
     full_seat_rounds: int = 10_000
     shuffle_number: int = 20
+    uth_hands: int = 20_000
 
     @classmethod
     def quick(cls) -> BenchSizes:
         """About a tenth of the default work."""
-        return cls(one_seat_rounds=2_000, full_seat_rounds=1_000, shuffle_number=5)
+        return cls(one_seat_rounds=2_000, full_seat_rounds=1_000, shuffle_number=5, uth_hands=2_000)
 
 
 class HitBelow17:
@@ -210,6 +218,32 @@ def time_full_table(
 # --------------------------------------------------------------------------- the run
 
 
+def uth_hands(count: int, seed: int) -> list[list[Card]]:
+    """``count`` seven-card hands from one deck each, from a seeded (non-certified) stream:
+    the benchmark's input, not a deal."""
+    import random
+
+    rng = random.Random(seed)
+    deck = list(CARDS)
+    return [rng.sample(deck, 7) for _ in range(count)]
+
+
+def time_uth_evaluators(hands: list[list[Card]]) -> tuple[float, float]:
+    """Hands per second of ``rank7`` and of ``best_of`` on the same hands."""
+    from game_server.rules.poker import best_of
+    from game_server.rules.uth.hands import rank7
+
+    start = time.perf_counter()
+    for hand in hands:
+        rank7(hand)
+    ours = len(hands) / (time.perf_counter() - start)
+    start = time.perf_counter()
+    for hand in hands:
+        best_of(hand, 5)
+    peer = len(hands) / (time.perf_counter() - start)
+    return ours, peer
+
+
 def run_bench(
     sizes: BenchSizes | None = None,
     *,
@@ -247,6 +281,12 @@ def run_bench(
     shuffle_ours: list[float] = []
     shuffle_peer: list[float] = []
     shuffle_ratios: list[float] = []
+    uth_ours: list[float] = []
+    uth_peer: list[float] = []
+    uth_ratios: list[float] = []
+    from game_server.rules.uth.hands import warm
+
+    warm()  # fill the evaluator's tables, as a table that has dealt for a while has
     for rep in range(repeats):
         # Alternate which peer goes first so that drift (heat, other load) favours neither.
         if rep % 2:
@@ -267,6 +307,10 @@ def run_bench(
         shuffle_ours.append(shuffle["ours_s"])
         shuffle_peer.append(shuffle["systemrandom_s"])
         shuffle_ratios.append(shuffle["ratio"])
+        fast, slow = time_uth_evaluators(uth_hands(sizes.uth_hands, seed=rep))
+        uth_ours.append(fast)
+        uth_peer.append(slow)
+        uth_ratios.append(fast / slow)
         if progress is not None:
             progress(
                 f"repetition {rep + 1}/{repeats}: ours {a:,.0f} vs blackjack21 {b:,.0f} "
@@ -281,6 +325,7 @@ def run_bench(
         "engine_vs_blackjack21": median(ratios),
         "full_seat_rounds_per_s": full_rate,
         "shuffle_vs_systemrandom": median(shuffle_ratios),
+        "uth_rank7_vs_best_of": median(uth_ratios),
         "details": {
             "repeats": repeats,
             "python": f"{platform.python_implementation()} {sys.version.split()[0]}",
@@ -313,12 +358,18 @@ def run_bench(
                 "systemrandom_s": median(shuffle_peer),
                 "ratios": shuffle_ratios,
             },
+            "uth_evaluator": {
+                "hands_per_sample": sizes.uth_hands,
+                "rank7_hands_per_s": median(uth_ours),
+                "best_of_hands_per_s": median(uth_peer),
+                "ratios": uth_ratios,
+            },
         },
     }
 
 
 def format_bench(figures: dict[str, Any]) -> str:
-    """A small table of the three figures, their targets and the peers' own numbers."""
+    """A small table of the figures, their targets and the peers' own numbers."""
     details = figures["details"]
     one = details["engine_vs_blackjack21"]
     full = details["full_seat"]
@@ -345,6 +396,13 @@ def format_bench(figures: dict[str, Any]) -> str:
             "<= 2.0",
             f"8-deck shoe {1e3 * shuffle['ours_s']:.3f} ms vs SystemRandom "
             f"{1e3 * shuffle['systemrandom_s']:.3f} ms",
+        ),
+        (
+            "uth_rank7_vs_best_of",
+            f"{figures['uth_rank7_vs_best_of']:.1f}x",
+            ">= 10",
+            f"7-card hands: rank7 {details['uth_evaluator']['rank7_hands_per_s']:,.0f}/s vs "
+            f"best_of {details['uth_evaluator']['best_of_hands_per_s']:,.0f}/s",
         ),
     ]
     widths = [max(len(row[i]) for row in rows) for i in range(4)]

@@ -140,13 +140,15 @@ def test_python_dash_m_tools_runs_the_command() -> None:
 
 
 def test_bench_runs_end_to_end_at_a_tiny_size() -> None:
-    """A smoke test: the benchmark returns its three figures and details (no timing checked)."""
-    figures = run_bench(BenchSizes(50, 20, 1), repeats=1)
+    """A smoke test: the benchmark returns its four figures and details (no timing checked)."""
+    figures = run_bench(BenchSizes(50, 20, 1, 30), repeats=1)
     assert set(figures) == {
         "engine_vs_blackjack21",
         "full_seat_rounds_per_s",
         "shuffle_vs_systemrandom",
+        "uth_rank7_vs_best_of",
         "details",
     }
+    assert figures["details"]["uth_evaluator"]["hands_per_sample"] == 30
     assert figures["details"]["full_seat"]["side_wagers"] == ["lucky_aces"]
     assert "engine_vs_blackjack21" in format_bench(figures)
