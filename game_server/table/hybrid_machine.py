@@ -46,8 +46,8 @@ from twisted.logger import Logger
 from game_server.rules.blackjack.actions import Action
 from game_server.table.api import TableListener, TableState
 from game_server.table.events import CreditsOut
+from game_server.table.hybrid_info import hybrid_rules_for
 from game_server.table.hybrid_session import HybridSession
-from game_server.table.info import rules_for
 from game_server.table.machine import (
     INSURANCE_CHOICES,
     DelayedCall,
@@ -187,7 +187,7 @@ class HybridMachine:
 
     def rules(self, terminal: str) -> dict[str, Any]:
         """The rules screen's content for this table (every terminal sees the same)."""
-        return rules_for(self.session.config)
+        return hybrid_rules_for(self.session.config)
 
     def meters(self) -> dict[str, Any]:
         """The never-reset meters (605a.5(d)) and wallets, integer cents, JSON-ready."""
