@@ -131,30 +131,34 @@ def round_lines(events: list[Any]) -> list[str]:
     """The lines of a settled round from its ``wager_settled`` and ``round_completed``
     events (the round's last events)."""
     lines: list[str] = []
-    completed = next((e for e in events if e.kind == "round_completed"), None)
+    completed = next((e for e in events if e.kind in _COMPLETED), None)
     if completed is None:
         return lines
     body = completed.body
     dealer = " ".join(str(c) for c in body.get("dealer_cards", ()))
-    lines.append(
-        f"round {completed.round_id}: dealer {dealer} ({body.get('dealer_total')})".rstrip()
-    )
+    shown = body.get("dealer_hand", body.get("dealer_total"))
+    board = " ".join(str(c) for c in body.get("board", ()))
+    on_board = f", board {board}" if board else ""
+    lines.append(f"round {completed.round_id}: dealer {dealer} ({shown}){on_board}".rstrip())
     for event in events:
         if event.kind not in _SETTLED:
             continue
         b = event.body
         net = b["paid"] - b["stake"]
         who = event.terminal or f"seat {b.get('seat')}"
+        hand = f" hand {b['hand'] + 1}" if "hand" in b else ""
         lines.append(
-            f"  {who} hand {b['hand'] + 1} {b['wager']}: {b['outcome']} "
+            f"  {who}{hand} {b['wager']}: {b['outcome']} "
             f"stake {_money(b['stake'])} paid {_money(b['paid'])} (net {'+' if net >= 0 else '-'}"
             f"{_money(abs(net))}) - {b['line']}"
         )
     return lines
 
 
-#: The settlement events of every table type (the three-position hybrid table has its own).
-_SETTLED: Final = ("wager_settled", "hybrid3_wager_settled")
+#: The settlement and round-end events of every table type and game (the three-position
+#: hybrid table and Ultimate Texas Hold 'Em have their own).
+_SETTLED: Final = ("wager_settled", "hybrid3_wager_settled", "uth_wager_settled")
+_COMPLETED: Final = ("round_completed", "uth_round_completed")
 
 
 class LogFollower:
@@ -191,9 +195,9 @@ class LogFollower:
         rounds: list[list[str]] = []
         for event in reader.iter_events(self.next_seq):
             self.next_seq = event.seq + 1
-            if event.kind in (*_SETTLED, "round_completed"):
+            if event.kind in (*_SETTLED, *_COMPLETED):
                 self._pending.append(event)
-            if event.kind == "round_completed":
+            if event.kind in _COMPLETED:
                 rounds.append(round_lines(self._pending))
                 self._pending = []
         return rounds
