@@ -398,7 +398,8 @@ def test_only_blackjack_is_supported() -> None:
     """A game this build does not deal is refused with the list of games it does."""
     problem = only_problem(edit(EXAMPLE, "table.game", '"baccarat"'))
     assert (
-        problem == "table.game: 'baccarat' is not a game this build deals; it supports 'blackjack'"
+        problem
+        == "table.game: 'baccarat' is not a game this build deals; it supports 'blackjack' or 'uth'"
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -102,7 +103,12 @@ _CONFIG = click.option(
 @main.command()
 @_CONFIG
 @click.option("--rounds", type=click.IntRange(min=1), default=100_000, show_default=True)
-@click.option("--seats", type=click.IntRange(1, 7), default=7, show_default=True)
+@click.option(
+    "--seats",
+    type=click.IntRange(1, 10),
+    default=None,
+    help="Seats played.  [default: 7; at an Ultimate Texas Hold 'Em table, all its seats]",
+)
 @click.option("--seed", type=int, default=1, show_default=True, help="Simulation seed.")
 @click.option(
     "--workers",
@@ -122,7 +128,8 @@ _CONFIG = click.option(
     "--wager",
     callback=_money,
     default=None,
-    help="Blackjack wager in dollars, e.g. 25.00. Default: the table minimum.",
+    help="Blackjack wager (the Ante at an Ultimate Texas Hold 'Em table) in dollars, e.g. "
+    "25.00. Default: the table minimum.",
 )
 @click.option(
     "--log",
@@ -143,7 +150,7 @@ _CONFIG = click.option(
 def sim(
     config_path: Path | None,
     rounds: int,
-    seats: int,
+    seats: int | None,
     seed: int,
     workers: int,
     chunk_rounds: int | None,
@@ -155,12 +162,17 @@ def sim(
     """Play many rounds with basic strategy and report the return to player of each wager.
 
     Every seat places the main wager and every side wager the table offers, at its minimum.
+    An Ultimate Texas Hold 'Em table (game = "uth") is played with the strategy of
+    game_server.rules.uth.strategy: Ante, Blind, Play, Trips, Progressive Payout and Five
+    Card Hand Bonus are each reported, and ante+blind+play together.
     The result depends only on the config, --rounds, --seats, --seed, --wager and
     --chunk-rounds, not on --workers.
     """
     from tools.sim import CHUNK_ROUNDS, SimSpec, format_report, run_sim
 
     config = _load(config_path)
+    if seats is None:
+        seats = config.rules.seats if config.uth is not None else 7
     _check_seats(config, seats)
     if log_path is not None:
         _logged_sim(config, log_path, certs, rounds, seats, seed, workers, wager, as_json)
@@ -176,6 +188,7 @@ def sim(
         main_wager=wager,
         table_id=f"sim-{config.table_id}",
         table_type=config.table_type,
+        uth=config.uth,
     )
     show_progress = not as_json and sys.stderr.isatty() and rounds > spec.chunk_rounds
     if show_progress:
@@ -190,6 +203,12 @@ def sim(
         f"{rounds:,} rounds at {seats} seat{'s' * (seats != 1)} of {config.table_id} "
         f"({config.rules.decks} decks, {config.shuffle.value}), basic strategy, seed {seed}"
     )
+    if config.uth is not None:
+        title = (
+            f"{rounds:,} rounds of Ultimate Texas Hold 'Em at {seats} seat"
+            f"{'s' * (seats != 1)} of {config.table_id} (one 52-card deck per round), "
+            f"rules.uth.strategy, seed {seed}"
+        )
     click.echo(format_report(result, title))
 
 
@@ -213,9 +232,12 @@ def _logged_sim(
         raise click.BadParameter("a log has one writer: use --workers 1 with --log")
     if wager is not None:
         raise click.BadParameter("--wager is not available with --log (the table minimum)")
+    from tools.sim import run_logged_uth_sim
+
+    run: Callable[..., object] = run_logged_sim if config.uth is None else run_logged_uth_sim
     if sys.stderr.isatty() and not as_json:
         with click.progressbar(length=rounds, label="Simulating", file=sys.stderr) as bar:
-            run_logged_sim(
+            run(
                 config,
                 log_path,
                 certs,
@@ -225,7 +247,7 @@ def _logged_sim(
                 progress=lambda done: bar.update(1),
             )
     else:
-        run_logged_sim(config, log_path, certs, rounds=rounds, seats=seats, seed=seed)
+        run(config, log_path, certs, rounds=rounds, seats=seats, seed=seed)
     result = SimResult()
     for events in logged_rounds(log_path):
         tally([as_table_event(ev) for ev in events], result)  # a hybrid table's wagers too

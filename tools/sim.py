@@ -14,7 +14,17 @@ number of worker processes. :class:`SimResult` holds exact integer totals per wa
 return to player and its 95% confidence interval are computed from them (see
 :meth:`WagerStats.ci95`).
 
-Entry points: :class:`TableDriver`, :func:`run_sim`, :func:`format_report`.
+An Ultimate Texas Hold 'Em table (``game = "uth"``, 58 Pa. Code 653a) is played by
+:class:`UthDriver` over the pure :class:`~game_server.rules.uth.game.UthRound`: every seat
+places the Ante at the minimum (or ``--wager``), the equal Blind and every other wager the
+table offers at its minimum, decides with :mod:`game_server.rules.uth.strategy`, and each round
+is dealt from its own certified one-deck shoe; the meters are fed and awarded through a
+:class:`~game_server.rules.meters.MeterBank`, and the Magic Card and Lucky Bonus come from
+:func:`~game_server.table.uth_session.bonus_draws` as at the live table. :func:`tally`
+reports each wager (the Envy Bonus with the Progressive Payout, the Magic Card and Lucky
+Bonus with their Five Card Hand Bonus) and ``ante+blind+play``, the base game together.
+
+Entry points: :class:`TableDriver`, :class:`UthDriver`, :func:`run_sim`, :func:`format_report`.
 """
 
 from __future__ import annotations
@@ -24,8 +34,12 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
+from game_server.config import TableConfig
+from game_server.eventlog import EventLog, system_clock
+from game_server.keys import key_id, load_public_key, load_sealing_key, load_signing_key
 from game_server.rng.entropy import EntropySource
 from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.rules.blackjack.actions import Action
@@ -39,7 +53,27 @@ from game_server.rules.blackjack.events import (
 from game_server.rules.blackjack.round import BlackjackRound, Phase
 from game_server.rules.blackjack.rules import BlackjackRules
 from game_server.rules.blackjack.strategy import BasicStrategy
+from game_server.rules.meters import MeterBank
+from game_server.rules.uth import strategy as uth_strategy
+from game_server.rules.uth.events import (
+    ANTE,
+    BLIND,
+    ENVY,
+    FIVE_CARD_DEALER,
+    FIVE_CARD_PLAYER,
+    LUCKY,
+    MAGIC,
+    PLAY,
+    PROGRESSIVE,
+    TRIPS,
+    UthWagerPlaced,
+    UthWagerSettled,
+)
+from game_server.rules.uth.game import MULTIPLES, UthRound
+from game_server.rules.uth.rules import UthRules
 from game_server.rules.wagers.base import TableType
+from game_server.table.session import SealedShoes, simulation_seeds
+from game_server.table.uth_session import UthSession, bonus_draws
 from shared.cards import BJ_VALUE
 from shared.money import format_money
 from tools.sim_hybrid import NoHoleCardDriver, ThreePositionDriver
@@ -410,8 +444,9 @@ class SimResult:
             self.wagers.setdefault(name, WagerStats()).merge(stats)
 
     def ordered(self) -> list[tuple[str, WagerStats]]:
-        """``(name, stats)`` per wager: Blackjack, then insurance, then side wagers by name."""
-        rank = {BLACKJACK: 0, INSURANCE: 1}
+        """``(name, stats)`` per wager: Blackjack, then insurance, then side wagers by name
+        (Ultimate Texas Hold 'Em: the base game, Ante, Blind, Play, then the others)."""
+        rank = {BLACKJACK: 0, INSURANCE: 1, UTH_BASE: 0, ANTE: 1, BLIND: 1, PLAY: 1}
         return sorted(self.wagers.items(), key=lambda item: (rank.get(item[0], 2), item[0]))
 
     @property
@@ -448,17 +483,48 @@ class SimResult:
 BONUS_SUFFIX = "_bonus"
 
 
+#: Ultimate Texas Hold 'Em: the base game's three wagers, also reported together.
+UTH_BASE = "ante+blind+play"
+_UTH_BASE_WAGERS = frozenset({ANTE, BLIND, PLAY})
+
+
+def _uth_group(name: str) -> str:
+    """The wager an Ultimate Texas Hold 'Em settlement is reported under: the Envy Bonus with
+    the Progressive Payout, a Magic Card or Lucky Bonus with its Five Card Hand Bonus."""
+    if name == ENVY:
+        return PROGRESSIVE
+    return name.removesuffix(MAGIC).removesuffix(LUCKY)
+
+
+def _tally_uth(
+    event: Any, round_totals: dict[tuple[int, str], list[int]], result: SimResult
+) -> None:
+    group = _uth_group(event.wager)
+    groups = [group, UTH_BASE] if group in _UTH_BASE_WAGERS else [group]
+    for name in groups:
+        entry = round_totals.setdefault((event.seat, name), [0, 0])
+        if type(event) is UthWagerPlaced:
+            entry[0] += event.amount
+        else:
+            entry[1] += event.paid
+            result.wagers.setdefault(name, WagerStats()).lines[event.line] += 1
+
+
 def tally(events: Iterable[Any], result: SimResult) -> None:
     """Add one round's events to ``result``.
 
     Every wager is grouped per seat: the double down and split wagers of a seat go with its
-    ``"blackjack"`` placement, every other wager (insurance, each side wager) is its own.
+    ``"blackjack"`` placement, every other wager (insurance, each side wager) is its own. An
+    Ultimate Texas Hold 'Em round's wagers each are their own, and the Ante, Blind and Play
+    also count together under :data:`UTH_BASE`.
     """
     round_totals: dict[tuple[int, str], list[int]] = {}
     stats = result.wagers
     for event in events:
         kind = type(event)
-        if kind is WagerSettled:
+        if kind is UthWagerPlaced or kind is UthWagerSettled:
+            _tally_uth(event, round_totals, result)
+        elif kind is WagerSettled:
             name = event.wager
             # A double down goes with its Blackjack wager, a bonus award (Envy Bonus, cash
             # bonus: "<wager>_bonus", no stake) with the wager it belongs to.
@@ -501,8 +567,11 @@ class SimSpec:
         seed: The simulation seed.
         rounds: Rounds in all.
         chunk_rounds: Rounds per chunk.
-        main_wager: The Blackjack wager in cents; the table minimum if None.
+        main_wager: The Blackjack wager in cents (the Ante at an Ultimate Texas Hold 'Em
+            table); the table minimum if None.
         table_id: Prefix of each chunk's table id (the chunk number is appended).
+        uth: An Ultimate Texas Hold 'Em table's rules (``config.uth``): the chunks are then
+            played by :class:`UthDriver`.
     """
 
     rules: BlackjackRules
@@ -515,6 +584,7 @@ class SimSpec:
     main_wager: int | None = None
     table_id: str = "sim"
     table_type: TableType = TableType.FULLY_AUTOMATED
+    uth: UthRules | None = None
 
     def chunks(self) -> list[tuple[int, int]]:
         """``(chunk number, rounds)`` for every chunk, in order."""
@@ -525,8 +595,19 @@ class SimSpec:
             out.append((full, rest))
         return out
 
-    def driver(self, chunk: int) -> TableDriver | NoHoleCardDriver | ThreePositionDriver:
+    def driver(
+        self, chunk: int
+    ) -> TableDriver | NoHoleCardDriver | ThreePositionDriver | UthDriver:
         """The table driver of chunk ``chunk``: its own table id, so its own shoes."""
+        if self.uth is not None:
+            table_id = f"{self.table_id}-{chunk}"
+            return UthDriver(
+                self.uth,
+                seeded_decks(self.seed, table_id),
+                self.seats,
+                self.main_wager,
+                table_id,
+            )
         cut = None if self.every_round else self.cut_card
         shoes = seeded_shoes(self.rules.decks, cut, self.seed, f"{self.table_id}-{chunk}")
         if self.table_type is TableType.HYBRID_NO_HOLE_CARD:
@@ -552,6 +633,139 @@ class SimSpec:
             every_round=self.every_round,
             main_wager=self.main_wager,
         )
+
+
+def seeded_decks(seed: int, table_id: str) -> Callable[[int], Shoe]:
+    """One certified 52-card deck per round (Ultimate Texas Hold 'Em), seeded for simulation."""
+
+    def make(number: int) -> Shoe:
+        return Shoe(1, ShoeSeed.from_test_seed(seed, table_id, number))
+
+    return make
+
+
+def uth_wagers(rules: UthRules, ante: int | None = None) -> dict[str, int]:
+    """What a simulated Ultimate Texas Hold 'Em seat places: the Ante (the minimum if None),
+    the equal Blind, and every offered wager at its minimum (653a.7, 653a.12)."""
+    amount = rules.ante_limits.minimum if ante is None else ante
+    wagers = {ANTE: amount, BLIND: amount}
+    if rules.trips_paytable is not None:
+        wagers[TRIPS] = rules.trips_limits.minimum
+    if rules.progressive_amounts:
+        wagers[PROGRESSIVE] = min(rules.progressive_amounts)
+    if rules.five_card_amounts:
+        wagers[FIVE_CARD_PLAYER] = min(rules.five_card_amounts)
+        wagers[FIVE_CARD_DEALER] = min(rules.five_card_amounts)
+    return wagers
+
+
+class UthDriver:
+    """Plays whole Ultimate Texas Hold 'Em rounds through the engine with the strategy of
+    :mod:`game_server.rules.uth.strategy` on every seat, as the live table would: a new deck
+    per round, the meters fed at the deal and awarded at settlement, the Magic Card and Lucky
+    Bonus drawn from the round deck's seed.
+
+    Args:
+        rules: The table's UTH rules.
+        decks: Makes the deck of round ``n`` (1, 2, ...).
+        seats: Seats played (1..``seats``).
+        ante: The Ante in cents; the table minimum if None.
+        table_id: The table's name (the meters' betting positions).
+    """
+
+    def __init__(
+        self,
+        rules: UthRules,
+        decks: Callable[[int], Shoe],
+        seats: int,
+        ante: int | None = None,
+        table_id: str = "sim",
+    ) -> None:
+        if not 1 <= seats <= rules.seats:
+            raise ValueError(f"seats must be within 1..{rules.seats}, got {seats}")
+        self.rules = rules
+        self.decks = decks
+        self.seats = seats
+        self.table_id = table_id
+        self.wagers = uth_wagers(rules, ante)
+        self.meters = MeterBank()
+        for meter_id, spec in rules.meters().items():
+            self.meters.link(meter_id, spec)
+        self.rounds = 0
+
+    def play_round(self) -> list[Any]:
+        """Play one round; return every event the engine produced."""
+        self.rounds += 1
+        deck = self.decks(self.rounds)
+        rules = self.rules
+        game = UthRound(rules, self.table_id)
+        out: list[Any] = []
+        for seat in range(1, self.seats + 1):
+            out += game.place_wagers(seat, self.wagers)
+        for meter_id, stake, place in game.contributions():
+            self.meters.contribute(meter_id, stake, place)
+        out += game.deal(deck)
+        while game.phase in MULTIPLES:
+            for seat in game.pending:
+                action, multiple = uth_strategy.decide(game, seat)
+                out += game.decide(seat, action, multiple)
+        magic, lucky = bonus_draws(deck.seed, rules)
+        meters = {m: self.meters.meter(m) for m in rules.meters()}
+        out += game.settle(meters, magic, lucky)
+        for step in game.meter_steps():
+            self.meters.commit(step)
+        return out
+
+
+#: Credits each terminal of a logged Ultimate Texas Hold 'Em simulation starts with (cents).
+UTH_SIM_CREDITS = 1_000_000
+
+
+def run_logged_uth_sim(
+    config: TableConfig,
+    db: Path,
+    certs: Path,
+    *,
+    rounds: int,
+    seats: int,
+    seed: int,
+    progress: Callable[[int], None] | None = None,
+) -> UthSession:
+    """``etg sim --log`` of an Ultimate Texas Hold 'Em table: ``rounds`` rounds at ``seats``
+    seats (terminals ``T1``..) played through the live table's :class:`UthSession` with the
+    strategy, the complete signed event log written to ``db`` (decks from test seeds sealed
+    with the keys of ``certs``; the last deck revealed at the end so that every card and draw
+    verifies)."""
+    rules = config.uth
+    if rules is None:
+        raise ValueError(f"table {config.table_id} is not an Ultimate Texas Hold 'Em table")
+    shoes = SealedShoes(
+        config,
+        simulation_seeds(seed, config.table_id),
+        load_sealing_key(certs),
+        key_id(load_public_key(certs)),
+    )
+    terminals = {f"T{seat}": seat for seat in range(1, seats + 1)}
+    wagers = uth_wagers(rules)
+    most = sum(wagers.values()) + 4 * wagers[ANTE]
+    with EventLog.create_or_open(db, load_signing_key(certs), system_clock) as log:
+        session = UthSession(config, log, shoes, terminals)
+        session.open()
+        for done in range(rounds):
+            session.start_round()
+            for terminal in terminals:
+                if session.balance(terminal) < most:
+                    session.cash_in(terminal, UTH_SIM_CREDITS, "sim top-up")
+                session.place_wagers(terminal, wagers)
+            session.deal()
+            while session.round is not None:
+                terminal = session.pending()[0]
+                action, multiple = uth_strategy.decide(session.round, terminals[terminal])
+                session.decide(terminal, action, multiple)
+            if progress is not None:
+                progress(done + 1)
+        session.retire_shoe()
+    return session
 
 
 def run_chunk(spec: SimSpec, chunk: int, rounds: int) -> SimResult:

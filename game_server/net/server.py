@@ -16,8 +16,11 @@ as data" step 2). The peer is who its client certificate says
    :data:`ANSWERS_KEPT` request ids of each terminal (and of the operator) is kept, and a
    retry with the same id, on this or a later connection, gets it again and changes nothing.
 
-The machine's refusals become the protocol's declared errors with the machine's sentence
-(:data:`DOMAIN_ERRORS`). Anything undeclared is logged and the connection dropped. A box
+An ``Act``'s ``action`` is a Blackjack :class:`~game_server.rules.blackjack.actions.Action`,
+unless the machine parses its own decisions (``parse_action``: an Ultimate Texas Hold 'Em
+table's "check", "bet" and "fold", with the Play multiple as ``amount``); the wire format is
+the same. The machine's refusals become the protocol's declared errors with the machine's
+sentence (:data:`DOMAIN_ERRORS`). Anything undeclared is logged and the connection dropped. A box
 over :data:`MAX_BOX_BYTES`, a malformed box, or an unknown command is logged (the first two
 drop the connection; AMP answers ``UNHANDLED`` to the last). A terminal that drops keeps its
 seat and wagers: the machine's countdowns act for it, and its next ``Hello`` returns its view.
@@ -48,7 +51,7 @@ from game_server.net.pki import Identity, PkiError, Role
 from game_server.net.tls import identity_of
 from game_server.rules import errors as rules
 from game_server.rules.blackjack.actions import Action
-from game_server.table import hybrid_machine, hybrid_session, session
+from game_server.table import hybrid_machine, hybrid_session, session, uth_machine
 from game_server.table.api import TableMachine, TableState
 from shared.errors import ETGError, MoneyError
 from shared.protocol import (
@@ -100,6 +103,7 @@ UNIDENTIFIED: Final = "(before Hello)"
 DOMAIN_ERRORS: Final[tuple[tuple[type[Exception], type[ProtocolError]], ...]] = (
     (rules.BetOutOfLimits, BetOutOfLimits),
     (hybrid_machine.BettingClosed, RoundClosed),
+    (uth_machine.BettingClosed, RoundClosed),
     (hybrid_session.NotInRound, NotYourTurn),
     (rules.WagerNotOffered, BadRequest),
     (rules.WagerError, BadRequest),
@@ -563,15 +567,23 @@ class TerminalProtocol(amp.AMP):
     def act(self, request_id: str, action: str, hand: int, amount: int) -> Any:
         def run() -> dict[str, Any]:
             terminal = self._terminal()
-            try:
-                decision = Action(action)
-            except ValueError:
-                choices = ", ".join(a.value for a in Action)
-                raise BadRequest(f"{action!r} is not an action; one of {choices}") from None
+            machine = self.factory.machine
+            # A table whose game has its own decisions parses the action name itself (an
+            # Ultimate Texas Hold 'Em table: check, bet, fold); Blackjack's are Action.
+            parse = getattr(machine, "parse_action", None)
+            decision: Any
+            if callable(parse):
+                decision = self._call(parse, action)
+            else:
+                try:
+                    decision = Action(action)
+                except ValueError:
+                    choices = ", ".join(a.value for a in Action)
+                    raise BadRequest(f"{action!r} is not an action; one of {choices}") from None
             if hand < 0 or amount < 0:
                 raise BadRequest(f"hand {hand} and amount {amount} cannot be negative")
             self._playing()
-            self._call(self.factory.machine.act, terminal, decision, hand, amount or None)
+            self._call(machine.act, terminal, decision, hand, amount or None)
             return self._view()
 
         return self._once(Act.commandName, request_id, run)

@@ -35,6 +35,8 @@ from game_server.table.machine import RoundMachine
 from game_server.table.recovery import AnyTable, open_tables
 from game_server.table.router import TableRouter
 from game_server.table.session import production_seeds
+from game_server.table.uth_machine import UthMachine
+from game_server.table.uth_session import UthSession, parse_decision
 
 log = Logger()
 
@@ -57,10 +59,23 @@ def default_floor(config: TableConfig, port: int = 7400, tables: int = 1) -> Flo
     return FloorConfig(terminals=terminals, port=port, tables=placed if tables > 1 else {})
 
 
+class UthTableRouter(TableRouter):
+    """The router of a server whose tables all deal Ultimate Texas Hold 'Em (``--tables K``
+    copies one Rules Submission): it parses an ``Act``'s decision as each
+    :class:`UthMachine` does, so the AMP server hands the tables UTH decisions."""
+
+    @staticmethod
+    def parse_action(action: str) -> Any:
+        return parse_decision(action)
+
+
 def machine_for(session: AnyTable, reactor: Any, next_round_delay: float) -> TableMachine:
     """The round machine of a recovered table: the fully automated table's
-    :class:`RoundMachine`, or a hybrid table's :class:`HybridMachine` (58 Pa. Code 633b.5,
-    stadium play: shared countdowns, any number of terminals)."""
+    :class:`RoundMachine`, a hybrid table's :class:`HybridMachine` (58 Pa. Code 633b.5,
+    stadium play: shared countdowns, any number of terminals), or an Ultimate Texas Hold 'Em
+    table's :class:`UthMachine` (653a: one shared decision countdown per street)."""
+    if isinstance(session, UthSession):
+        return UthMachine(session, reactor, next_round_delay=next_round_delay)
     if isinstance(session, HybridSession):
         return HybridMachine(session, reactor, next_round_delay=next_round_delay)
     return RoundMachine(session, reactor, next_round_delay=next_round_delay)
@@ -97,8 +112,9 @@ def serve(
         table_id = session.config.table_id
         log.info("table {table}: {report}", table=table_id, report=report.describe())
         machines[table_id] = machine_for(session, reactor, next_round_delay)
+    router = UthTableRouter if config.uth is not None else TableRouter
     machine: TableMachine = (
-        next(iter(machines.values())) if tables == 1 else TableRouter(machines, floor.tables)
+        next(iter(machines.values())) if tables == 1 else router(machines, floor.tables)
     )
     reader = EventLogReader.open(db)
     factory = TableServerFactory(

@@ -14,11 +14,18 @@ events are those of its table type's engine (:func:`engine_kinds`): terminals ho
 (``round_started`` lists seat 0 for each) and every player's event names its terminal in the
 envelope.
 
+At an Ultimate Texas Hold 'Em table (``game = "uth"``, 58 Pa. Code 653a,
+:mod:`game_server.table.uth_session`) they are the UTH engine's (:data:`UTH_KINDS`, by
+:func:`engine_kinds_for`), with the meter awards and reseeds its settlement produces; each
+round is dealt from a shoe of one deck committed before it and revealed at the next round's
+start.
+
 Every event of a round carries the round id in its envelope. :func:`walk` streams a log once,
 in order, and hands out each round with the config it was played under and the shoe it was
 dealt from; recall and ``etg verify`` both use it, so neither has its own idea of the format.
 
-Entry points: :func:`walk`, :func:`load_round`, :func:`engine_kinds`, :data:`ENGINE_KINDS`.
+Entry points: :func:`walk`, :func:`load_round`, :func:`engine_kinds`, :func:`engine_kinds_for`,
+:data:`ENGINE_KINDS`.
 """
 
 from __future__ import annotations
@@ -48,6 +55,19 @@ from game_server.rules.hybrid.events import (
     Hybrid3WagerSettled,
 )
 from game_server.rules.hybrid.no_hole_card import CardDesignated, DealerHandCompleted
+from game_server.rules.meters import MeterAwarded, MeterReseeded
+from game_server.rules.uth.events import (
+    UthCardDealt,
+    UthDealerRevealed,
+    UthDecision,
+    UthHandShown,
+    UthPayoutCapped,
+    UthRoundCompleted,
+    UthSettlementStarted,
+    UthStreetStarted,
+    UthWagerPlaced,
+    UthWagerSettled,
+)
 from game_server.rules.wagers.base import TableType
 from game_server.table.events import (
     RoundClosed,
@@ -99,6 +119,27 @@ NO_HOLE_CARD_KINDS: frozenset[type] = frozenset(
     }
 )
 
+#: The kinds of record the Ultimate Texas Hold 'Em engine produces (653a), with the meter
+#: records its settlement produces (the deal's contributions are the table's, not the engine's).
+UTH_KINDS: frozenset[type] = frozenset(
+    {
+        UthWagerPlaced,
+        UthCardDealt,
+        UthStreetStarted,
+        UthDecision,
+        UthDealerRevealed,
+        UthHandShown,
+        UthSettlementStarted,
+        UthWagerSettled,
+        UthPayoutCapped,
+        MeterAwarded,
+        MeterReseeded,
+        UthRoundCompleted,
+    }
+)
+#: Every kind that completes a round, whatever the game.
+COMPLETED_KINDS: frozenset[type] = frozenset({RoundCompleted, UthRoundCompleted})
+
 _KINDS_OF: dict[TableType, frozenset[type]] = {
     TableType.FULLY_AUTOMATED: ENGINE_KINDS,
     TableType.HYBRID: HYBRID3_KINDS,
@@ -109,6 +150,13 @@ _KINDS_OF: dict[TableType, frozenset[type]] = {
 def engine_kinds(table_type: TableType) -> frozenset[type]:
     """The kinds of record the engine of ``table_type`` produces (what its replay is fed)."""
     return _KINDS_OF[table_type]
+
+
+def engine_kinds_for(config: TableConfig) -> frozenset[type]:
+    """The kinds of record the engine of ``config``'s game and table type produces."""
+    if config.uth is not None:
+        return UTH_KINDS
+    return engine_kinds(config.table_type)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,12 +208,12 @@ class LoggedRound:
 
     @property
     def complete(self) -> bool:
-        return any(type(item.event) is RoundCompleted for item in self.events)
+        return any(type(item.event) in COMPLETED_KINDS for item in self.events)
 
     def engine_events(self) -> list[Logged]:
         """The engine's records of the round, in log order (what replay is fed): those of
         the engine of the table type in force (:func:`engine_kinds`)."""
-        kinds = engine_kinds(self.config.table_type)
+        kinds = engine_kinds_for(self.config)
         return [item for item in self.events if type(item.event) in kinds]
 
 

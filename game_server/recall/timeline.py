@@ -28,6 +28,12 @@ his number in the round and his terminal (no-hole-card table, numbered in join o
 ``"player 1 (T1)"``); community cards, the cards a player used or had designated to his hand
 or to his own dealer hand, and each player's dealer hand completed get their sentences.
 
+At an Ultimate Texas Hold 'Em table (58 Pa. Code 653a) the steps are the UTH engine's: each
+seat's two cards, the dealer's two (face down: their values appear in the data only if the
+round reveals them, ``uth_dealer_revealed``), the flop, turn and river, every decision of
+each street (by the player or by the countdown), the hands shown with their categories, the
+Magic Card and Lucky Bonus drawn, and every settlement with its 653a.12 paytable line.
+
 The dealer's hole card is shown as ``"dealer hole card (face down)"`` where it was dealt; its
 value appears only at ``hole_card_revealed``. An entry's data names the face-down card only if
 the round reveals it later, so an interrupted round never discloses a card nobody has seen.
@@ -79,6 +85,24 @@ from game_server.rules.meters import (
     MysteryAwarded,
     MysteryTriggerDrawn,
 )
+from game_server.rules.uth.events import (
+    BOARD,
+    ENVY,
+    LUCKY,
+    MAGIC,
+    UthCardDealt,
+    UthDealerRevealed,
+    UthDecision,
+    UthHandShown,
+    UthPayoutCapped,
+    UthRoundCompleted,
+    UthSettlementStarted,
+    UthStreetStarted,
+    UthWagerPlaced,
+    UthWagerSettled,
+)
+from game_server.rules.uth.events import DEALER as UTH_DEALER
+from game_server.rules.uth.game import WAGER_TITLES as UTH_TITLES
 from game_server.rules.wagers import REGISTRY
 from game_server.rules.wagers.base import TableType
 from game_server.table.events import (
@@ -91,6 +115,7 @@ from game_server.table.events import (
     TableOpened,
 )
 from game_server.table.ledger import Ledger
+from game_server.table.uth_session import UthLedger
 from shared.cards import Card
 from shared.money import format_money
 
@@ -100,6 +125,16 @@ DEALER_WHO: Final = "dealer"
 TABLE_WHO: Final = "table"
 
 _MAIN_TITLES: Final = {BLACKJACK: "Blackjack", DOUBLE: "Double down", INSURANCE: "Insurance"}
+#: Ultimate Texas Hold 'Em wagers and awards (653a.12).
+_UTH_TITLES: Final = {
+    **UTH_TITLES,
+    "play": "Play",
+    ENVY: "Envy Bonus",
+    "five_card_player" + MAGIC: "Magic Card (player's hand)",
+    "five_card_player" + LUCKY: "Lucky Bonus (player's hand)",
+    "five_card_dealer" + MAGIC: "Magic Card (dealer's hand)",
+    "five_card_dealer" + LUCKY: "Lucky Bonus (dealer's hand)",
+}
 _DECISION_TEXT: Final = {
     "insurance": "takes insurance",
     "no-insurance": "declines insurance",
@@ -113,6 +148,8 @@ def wager_title(name: str) -> str:
     "Lucky Aces"``; an unknown name is shown as logged."""
     if name in _MAIN_TITLES:
         return _MAIN_TITLES[name]
+    if name in _UTH_TITLES:
+        return _UTH_TITLES[name]
     side = REGISTRY.get(name)
     return side.title if side is not None else name
 
@@ -261,6 +298,7 @@ class Timeline:
         games_played: What the round added to the games-played meter (1 if complete).
         problems: Inconsistencies found while building it (a fold that does not give the
             logged balances, a config hash that differs); empty for a sound log.
+        game: ``"blackjack"`` or ``"uth"`` (Ultimate Texas Hold 'Em).
     """
 
     table_id: str
@@ -278,6 +316,7 @@ class Timeline:
     meters: Mapping[str, MeterChange]
     games_played: int
     problems: tuple[str, ...]
+    game: str = "blackjack"
 
     @property
     def status(self) -> str:
@@ -289,6 +328,7 @@ class Timeline:
         """The structured form of ``etg recall show --json`` (integer cents)."""
         return {
             "table": self.table_id,
+            "game": self.game,
             "round": self.round_id,
             "status": self.status,
             "complete": self.complete,
@@ -485,6 +525,8 @@ def _describe(
         return DEALER_WHO, text, data
     if kind in _HYBRID_KINDS:
         return _describe_hybrid(item, labels)
+    if kind in _UTH_KINDS:
+        return _describe_uth(item, labels, hole)
     if kind is RoundStarted and labels.table_type is not TableType.FULLY_AUTOMATED:
         data = {
             "round": ev.round,
@@ -654,6 +696,145 @@ def _describe_hybrid(item: Logged, labels: _Labels) -> tuple[str, str, dict[str,
     return who, text, data
 
 
+_UTH_KINDS: Final = frozenset(
+    {
+        UthWagerPlaced,
+        UthCardDealt,
+        UthStreetStarted,
+        UthDecision,
+        UthDealerRevealed,
+        UthHandShown,
+        UthSettlementStarted,
+        UthWagerSettled,
+        UthPayoutCapped,
+        UthRoundCompleted,
+    }
+)
+_STREETS: Final = {"preflop": "before the flop", "flop": "on the flop", "river": "at the river"}
+
+
+def _describe_uth(
+    item: Logged, labels: _Labels, revealed: Mapping[int, Logged]
+) -> tuple[str, str, dict[str, Any]]:
+    """``(who, text, data)`` of an Ultimate Texas Hold 'Em event (653a); ``revealed`` holds
+    the ``uth_dealer_revealed`` under the key 0 when the round reveals the dealer's cards."""
+    ev = item.event
+    kind = type(ev)
+    terminal = item.stored.terminal
+    who = terminal if terminal is not None else TABLE_WHO
+    if kind is UthWagerPlaced:
+        data = {"seat": ev.seat, "terminal": terminal, "wager": ev.wager, "amount": ev.amount}
+        text = f"{labels.seat(ev.seat)} wagers {format_money(ev.amount)} on {wager_title(ev.wager)}"
+        return who, text, data
+    if kind is UthCardDealt:
+        data = {
+            "seat": ev.seat,
+            "terminal": terminal,
+            "position": ev.position,
+            "face_up": ev.face_up,
+            "card": str(ev.card),
+        }
+        where = f"(deck position {ev.position})"
+        if ev.seat == BOARD:
+            return TABLE_WHO, f"community card {_card_text(ev.card)} is dealt {where}", data
+        if ev.seat == UTH_DEALER:
+            shown = revealed.get(UTH_DEALER)
+            data["card"] = str(ev.card) if shown is not None else None
+            data["revealed_seq"] = shown.seq if shown is not None else None
+            return DEALER_WHO, f"dealer is dealt a card face down {where}", data
+        return who, f"{labels.seat(ev.seat)} is dealt {_card_text(ev.card)} {where}", data
+    if kind is UthStreetStarted:
+        data = {"street": ev.street, "seats": list(ev.seats)}
+        seats = ", ".join(labels.seat(s) for s in ev.seats)
+        return TABLE_WHO, f"decisions {_STREETS.get(ev.street, ev.street)}: {seats}", data
+    if kind is UthDecision:
+        data = {
+            "seat": ev.seat,
+            "terminal": terminal,
+            "street": ev.street,
+            "action": ev.action,
+            "multiple": ev.multiple,
+            "auto": ev.auto,
+            "by": "countdown" if ev.auto else "player",
+        }
+        verb = {"check": "checks", "fold": "folds"}.get(
+            ev.action, f"makes the Play Wager of {ev.multiple} times the Ante"
+        )
+        by = "by the countdown (no action in time)" if ev.auto else "by the player"
+        street = _STREETS.get(ev.street, ev.street)
+        return who, f"{labels.seat(ev.seat)} {verb} {street}, {by}", data
+    if kind is UthDealerRevealed:
+        data = {
+            "cards": [str(c) for c in ev.cards],
+            "hand": ev.hand,
+            "five": [str(c) for c in ev.five],
+            "qualifies": ev.qualifies,
+        }
+        text = f"dealer reveals {_cards_text(ev.cards)}: {ev.hand} ({_cards_text(ev.five)}), " + (
+            "qualifies" if ev.qualifies else "does not qualify"
+        )
+        return DEALER_WHO, text, data
+    if kind is UthHandShown:
+        data = {
+            "seat": ev.seat,
+            "terminal": terminal,
+            "hand": ev.hand,
+            "five": [str(c) for c in ev.five],
+            "folded": ev.folded,
+        }
+        folded = " (folded)" if ev.folded else ""
+        text = f"{labels.seat(ev.seat)} holds {ev.hand} ({_cards_text(ev.five)}){folded}"
+        return who, text, data
+    if kind is UthSettlementStarted:
+        data = {
+            "magic_card": [str(c) for c in ev.magic_card],
+            "lucky_position": ev.lucky_position,
+            "meters": [list(m) for m in ev.meters],
+        }
+        parts = []
+        if ev.magic_card:
+            parts.append(f"Magic Card {_cards_text(ev.magic_card)}")
+        if ev.lucky_position is not None:
+            lucky = "the dealer" if ev.lucky_position == 0 else labels.seat(ev.lucky_position)
+            parts.append(f"Lucky Bonus position {lucky}")
+        drawn = "; drawn: " + ", ".join(parts) if parts else ""
+        return TABLE_WHO, f"settlement begins{drawn}", data
+    if kind is UthWagerSettled:
+        data = {
+            "seat": ev.seat,
+            "terminal": terminal,
+            "wager": ev.wager,
+            "stake": ev.stake,
+            "paid": ev.paid,
+            "from_meter": ev.from_meter,
+            "won": ev.paid - ev.stake if ev.paid > ev.stake else 0,
+            "outcome": ev.outcome,
+            "line": ev.line,
+        }
+        text = (
+            f"{labels.seat(ev.seat)} {wager_title(ev.wager)} {ev.outcome} ({ev.line}): pays "
+            f"{format_money(ev.paid)} on a {format_money(ev.stake)} stake"
+        )
+        return who, text, data
+    if kind is UthPayoutCapped:
+        data = {"seat": ev.seat, "terminal": terminal, "uncapped": ev.uncapped, "cap": ev.cap}
+        text = (
+            f"{labels.seat(ev.seat)}: winnings of {format_money(ev.uncapped)} limited to the "
+            f"maximum payout {format_money(ev.cap)} (653a.12(f))"
+        )
+        return who, text, data
+    data = {
+        "dealer_cards": [str(c) for c in ev.dealer_cards],
+        "board": [str(c) for c in ev.board],
+        "dealer_hand": ev.dealer_hand,
+    }
+    text = (
+        f"round complete: dealer {_cards_text(ev.dealer_cards)}, board "
+        f"{_cards_text(ev.board)}: {ev.dealer_hand}"
+    )
+    return DEALER_WHO, text, data
+
+
 def _meter_text(ev: Any) -> str:
     """One sentence for a progressive meter's event (millicents shown as money)."""
     kind = type(ev)
@@ -674,7 +855,7 @@ def _meter_text(ev: Any) -> str:
 
 def _fold(logged: LoggedRound, started: RoundStarted | None) -> tuple[Ledger | None, list[str]]:
     """A fresh ledger, wallets seeded with the start balances, folded over the round."""
-    ledger = Ledger()
+    ledger = UthLedger() if logged.config.uth is not None else Ledger()
     if started is not None:
         ledger.wallets.update(zip(started.terminals, started.balances, strict=False))
     try:
@@ -708,6 +889,10 @@ def build_timeline(logged: LoggedRound, *, revealed_seq: int | None = None) -> T
         seats = {}  # stadium play: round_started lists seat 0 for every terminal (633b.5(l))
     labels = _Labels(seats, events, table_type)
     hole = {item.event.position: item for item in events if type(item.event) is HoleCardRevealed}
+    game = "uth" if logged.config.uth is not None else "blackjack"
+    if game == "uth":
+        shown = [i for i in events if type(i.event) is UthDealerRevealed]
+        hole = {UTH_DEALER: shown[0]} if shown else {}
     entries = []
     for item in events:
         who, text, data = _describe(item, labels, hole)
@@ -747,6 +932,7 @@ def build_timeline(logged: LoggedRound, *, revealed_seq: int | None = None) -> T
         meters=meters,
         games_played=ledger.games_played if ledger is not None else int(logged.complete),
         problems=tuple(problems),
+        game=game,
     )
 
 
@@ -773,8 +959,16 @@ def _shoe_info(
 
 
 _WAGER_KINDS: Final = frozenset(
-    {WagerPlaced, WagerSettled, Hybrid3WagerPlaced, Hybrid3WagerSettled}
+    {
+        WagerPlaced,
+        WagerSettled,
+        Hybrid3WagerPlaced,
+        Hybrid3WagerSettled,
+        UthWagerPlaced,
+        UthWagerSettled,
+    }
 )
+_PLACED_KINDS: Final = frozenset({WagerPlaced, Hybrid3WagerPlaced, UthWagerPlaced})
 
 
 def _credits(
@@ -807,7 +1001,7 @@ def _credits(
             who = item.stored.terminal
             if who is None:
                 continue
-            placed = kind is WagerPlaced or kind is Hybrid3WagerPlaced
+            placed = kind in _PLACED_KINDS
             totals = wagered if placed else paid
             totals[who] = totals.get(who, 0) + (ev.amount if placed else ev.paid)
         else:

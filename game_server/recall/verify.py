@@ -29,8 +29,12 @@ module checks, in one streaming pass over the log (DESIGN.md "Event log", "RNG a
     every round replays through the engine of its table type, under the rules it was played
     under (:func:`~game_server.rules.blackjack.round.replay` for a fully automated table;
     at a hybrid table, 58 Pa. Code 633b.5, :func:`~game_server.rules.hybrid.three_position.replay`
-    or :func:`~game_server.rules.hybrid.no_hole_card.replay`); the first differing event is
-    named.
+    or :func:`~game_server.rules.hybrid.no_hole_card.replay`; at an Ultimate Texas Hold 'Em
+    table, 58 Pa. Code 653a, :func:`~game_server.rules.uth.game.replay`); the first differing
+    event is named. At an Ultimate Texas Hold 'Em table the Magic Card and Lucky Bonus
+    position of each round (``uth_settlement_started``) must also be what
+    :func:`~game_server.table.uth_session.bonus_draws` gives for the seed of the round's
+    deck, once that seed is known (revealed, or unsealed with the sealing key): ``cards``.
 ``rounds``
     round ids go up by one per table, each round opens with ``round_started`` naming the
     hash of the config in force and a committed, unrevealed shoe, card positions strictly
@@ -84,6 +88,7 @@ A valid key that did not sign the log is not unusable input: every checkpoint th
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -99,6 +104,7 @@ from typing import Any, Final
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from game_server.config import config_from_dict
 from game_server.eventlog import (
     CHAIN_FORMAT,
     TRIGGERS,
@@ -138,6 +144,20 @@ from game_server.rules.hybrid.events import (
 )
 from game_server.rules.hybrid.no_hole_card import CardDesignated, DealerHandCompleted
 from game_server.rules.hybrid.three_position import ThreePositionRules
+from game_server.rules.uth import game as uth_game
+from game_server.rules.uth.events import (
+    UthCardDealt,
+    UthDealerRevealed,
+    UthDecision,
+    UthHandShown,
+    UthPayoutCapped,
+    UthRoundCompleted,
+    UthSettlementStarted,
+    UthStreetStarted,
+    UthWagerPlaced,
+    UthWagerSettled,
+)
+from game_server.rules.uth.rules import UthRules
 from game_server.rules.wagers.base import TableType
 from game_server.table.events import (
     CreditsIn,
@@ -149,8 +169,9 @@ from game_server.table.events import (
     TableOpened,
 )
 from game_server.table.hybrid_session import three_position_rules
-from game_server.table.ledger import Ledger, LedgerError
+from game_server.table.ledger import LedgerError
 from game_server.table.session import seal_context
+from game_server.table.uth_session import UthLedger, bonus_draws
 from shared.cards import Card
 from shared.codec import canonical_json
 from shared.errors import ETGError
@@ -387,6 +408,10 @@ class _Shoe:
     rounds: int = 0
     #: Cards waiting for the order: (seq, kind, position, card).
     pending: list[tuple[int, str, int, Card]] = field(default_factory=list)
+    #: The seed, once revealed or unsealed (Ultimate Texas Hold 'Em draws are checked by it).
+    seed: ShoeSeed | None = None
+    #: Ultimate Texas Hold 'Em draws waiting for the seed: (seq, rules, magic card, lucky).
+    draws: list[tuple[int, UthRules, tuple[Card, ...], int | None]] = field(default_factory=list)
 
 
 @dataclass
@@ -408,6 +433,8 @@ class _Table:
     #: No-hole-card table, this round: player number -> terminal, and back (633b.5(w)-(ee)).
     players: dict[int, str] = field(default_factory=dict)
     numbers: dict[str, int] = field(default_factory=dict)
+    #: The Ultimate Texas Hold 'Em rules in force (None at a Blackjack table).
+    uth: UthRules | None = None
 
 
 class _CommitmentMismatch(ValueError):
@@ -446,7 +473,9 @@ class _Semantics:
     def __init__(self, findings: _Findings, sealing_key: bytes | None) -> None:
         self.f = findings
         self.sealing_key = sealing_key
-        self.ledger = Ledger()
+        # The one fold of the log; Blackjack's records fold as in Ledger, and UthLedger adds
+        # the Ultimate Texas Hold 'Em records (what a meter paid is ``progressive_paid``).
+        self.ledger = UthLedger()
         #: Per terminal: the balance the log last stated minus the fold at that point.
         self.offset: dict[str, int] = {}
         self.tables: dict[str, _Table] = {}
@@ -485,7 +514,19 @@ class _Semantics:
             CardDesignated,
             DealerHandCompleted,
         }
-        for kind in hybrid_only:
+        uth_only = {
+            UthWagerPlaced,
+            UthCardDealt,
+            UthStreetStarted,
+            UthDecision,
+            UthDealerRevealed,
+            UthHandShown,
+            UthSettlementStarted,
+            UthWagerSettled,
+            UthPayoutCapped,
+            UthRoundCompleted,
+        }
+        for kind in hybrid_only | uth_only:
             self._handlers[kind] = self._foreign
         table_events: dict[type, Callable[[StoredEvent, Any], None]] = {
             RoundStarted: self._round_started,
@@ -524,7 +565,7 @@ class _Semantics:
             (TableType.HYBRID_NO_HOLE_CARD, no_hole),
         ):
             kinds = engine_kinds(table_type)
-            engines = set(self._handlers) | hybrid_only | {ProgressiveWon}
+            engines = set(self._handlers) | hybrid_only | uth_only | {ProgressiveWon}
             foreign = engines - kinds - set(table_events)
             handlers: dict[type, Callable[[StoredEvent, Any], None]] = dict.fromkeys(
                 foreign, self._foreign
@@ -533,6 +574,27 @@ class _Semantics:
             handlers.update(own)
             self._handlers_of[table_type] = handlers
         self._three_rules: dict[tuple[str, int], ThreePositionRules] = {}
+        # Ultimate Texas Hold 'Em (653a): every Blackjack and hybrid engine kind is foreign.
+        uth: dict[type, Callable[[StoredEvent, Any], None]] = dict.fromkeys(
+            (set(self._handlers) | hybrid_only | {ProgressiveWon}) - set(table_events),
+            self._foreign,
+        )
+        uth.update(table_events)
+        uth.update(
+            {
+                UthCardDealt: self._uth_card,
+                UthWagerPlaced: self._wager,
+                UthWagerSettled: self._wager,
+                UthDecision: self._seated,
+                UthHandShown: self._seated,
+                UthPayoutCapped: self._seated,
+                UthStreetStarted: self._dealer,
+                UthDealerRevealed: self._dealer,
+                UthSettlementStarted: self._uth_draws,
+                UthRoundCompleted: self._completed,
+            }
+        )
+        self._uth_handlers = uth
 
     # ------------------------------------------------------------ per event
 
@@ -576,7 +638,11 @@ class _Semantics:
             self.ledger.apply(stored.terminal, ev)
         except LedgerError as exc:
             self.f.fail(stored.seq, "ledger", f"{stored.kind} at seq {stored.seq}: {exc}")
-            if stored.terminal is not None and type(ev) in (WagerPlaced, Hybrid3WagerPlaced):
+            if stored.terminal is not None and type(ev) in (
+                WagerPlaced,
+                Hybrid3WagerPlaced,
+                UthWagerPlaced,
+            ):
                 # Fold it anyway (credit the shortfall) so one fault is reported once.
                 short = ev.amount - self.ledger.wallets.get(stored.terminal, 0)
                 self.ledger.wallets[stored.terminal] = ev.amount
@@ -651,6 +717,47 @@ class _Semantics:
             else:
                 shoe.last_position = position
         self._card(stored, position, card)
+
+    # ------------------------------------------------- Ultimate Texas Hold 'Em (653a)
+
+    def _uth_card(self, stored: StoredEvent, ev: Any) -> None:
+        """A player's card names its seat's terminal; the dealer's and the board's none."""
+        seat = ev.seat if ev.seat >= 1 else DEALER
+        expected = None if seat == DEALER else self._table.terminal_of.get(seat)
+        if stored.terminal != expected:
+            self._envelope(stored, seat)
+        self._dealt(stored, ev.position, ev.card)
+
+    def _uth_draws(self, stored: StoredEvent, ev: Any) -> None:
+        """653a.12(e)(3): the Magic Card and Lucky Bonus position must be the draws of the
+        round deck's seed (checked once the seed is known)."""
+        self._dealer(stored, ev)
+        table = self._table
+        shoe = table.dealing
+        if shoe is None or table.uth is None:
+            return
+        shoe.draws.append((stored.seq, table.uth, tuple(ev.magic_card), ev.lucky_position))
+        if shoe.seed is not None:
+            self._check_draws(shoe)
+
+    def _check_draws(self, shoe: _Shoe) -> None:
+        seed = shoe.seed
+        if seed is None:
+            return
+        for seq, rules, magic, lucky in shoe.draws:
+            want_magic, want_lucky = bonus_draws(seed, rules)
+            wanted = () if want_magic is None else (want_magic,)
+            self.cards_checked += 1
+            if tuple(magic) != wanted or lucky != want_lucky:
+                self.f.fail(
+                    seq,
+                    "cards",
+                    f"uth_settlement_started at seq {seq} draws Magic Card "
+                    f"{[str(c) for c in magic]} and Lucky position {lucky}, but the seed of "
+                    f"shoe {shoe.number} draws {[str(c) for c in wanted]} and {want_lucky} "
+                    "(653a.12(e)(3): the draws come from the certified RNG)",
+                )
+        shoe.draws = []
 
     # ------------------------------------------------------------ hybrid tables (633b.5)
 
@@ -795,6 +902,12 @@ class _Semantics:
         table = self._table
         table.table_type = _table_type(ev.config)
         table.handlers = self._handlers_of[table.table_type]
+        table.uth = None
+        if _game(ev.config) == UTH_GAME:
+            table.handlers = self._uth_handlers
+            # A config this build refuses is reported by the walk itself.
+            with contextlib.suppress(ETGError):
+                table.uth = config_from_dict(ev.config).uth
         try:
             logged = hashlib.sha256(canonical_json(ev.config)).hexdigest()
         except ETGError as exc:
@@ -900,6 +1013,7 @@ class _Semantics:
                 )
             if self.sealing_key is not None:
                 self._cross_check(shoe, seed, salt, seq)
+            shoe.seed = seed
         self._settle(shoe, order)
 
     def _cross_check(self, shoe: _Shoe, seed: ShoeSeed, salt: bytes, seq: int) -> None:
@@ -941,7 +1055,9 @@ class _Semantics:
             return None
         seed, salt = secret
         try:
-            return _regenerate(shoe.decks, seed, salt, shoe.commitment)
+            order = _regenerate(shoe.decks, seed, salt, shoe.commitment)
+            shoe.seed = seed
+            return order
         except (BadDeckCount, ValueError) as exc:
             self.f.fail(
                 shoe.committed_seq,
@@ -952,8 +1068,9 @@ class _Semantics:
             return None
 
     def _settle(self, shoe: _Shoe, order: tuple[Card, ...]) -> None:
-        """The shoe's order is known: check the cards that waited for it."""
+        """The shoe's order is known: check the cards (and draws) that waited for it."""
         shoe.order = order
+        self._check_draws(shoe)
         self.shoes_checked += 1
         size = len(order)
         matched = 0
@@ -1112,7 +1229,9 @@ class _Semantics:
         """Replay a round through the engine of its table type (the live table's engine)."""
         config = rnd.config
         table_type = config.table_type
-        if table_type is TableType.HYBRID:
+        if config.uth is not None:
+            uth_game.replay(config.uth, events, rnd.table_id)
+        elif table_type is TableType.HYBRID:
             key = (rnd.table_id, rnd.config_seq)
             rules = self._three_rules.get(key)
             if rules is None:
@@ -1150,7 +1269,10 @@ class _Semantics:
         stated = sum(ledger.wallets.values()) + sum(self.offset.values())
         in_play = ledger.in_play
         house = ledger.house_result
-        off = ledger.credits_in - ledger.credits_out - stated - in_play - house
+        # What the progressive meters paid into wallets is funded by the house (0 unless a
+        # meter paid through a settlement: UthLedger).
+        paid = ledger.progressive_paid
+        off = ledger.credits_in - ledger.credits_out - stated - in_play - house + paid
         if off:
             self.f.fail(
                 last_seq,
@@ -1169,6 +1291,17 @@ class _Semantics:
                     f"{name} wagers settled {format_money(meter.settled)} of stakes, more than "
                     f"the {format_money(meter.wagered)} wagered",
                 )
+
+
+#: ``[table] game`` of an Ultimate Texas Hold 'Em table.
+UTH_GAME: Final = "uth"
+
+
+def _game(config: Any) -> object:
+    try:
+        return config["table"]["game"]
+    except (KeyError, TypeError):
+        return None
 
 
 def _table_type(config: Any) -> TableType:

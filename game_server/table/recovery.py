@@ -30,6 +30,10 @@ What :func:`recover_session` rebuilds:
   engine (``three_position.replay`` or ``no_hole_card.replay``), every player of it must still
   be a terminal of the table, and it resumes in betting, insurance or decisions, the
   community cards still to come drawn from the same shoe.
+  At an Ultimate Texas Hold 'Em table (``game = "uth"``, 58 Pa. Code 653a) the round is
+  rebuilt by :func:`game_server.rules.uth.replay` (wagers, cards, decisions) and resumes in
+  betting or at the street it stopped on; its one-deck shoe is positioned after the last card
+  dealt from it, and the wallets fold through :class:`~game_server.table.uth_session.UthLedger`.
 
 Configuration at restart (the choice made here): the table resumes under the Rules Submission
 it is given. If that differs from the last ``table_opened`` of the log, between rounds the
@@ -71,6 +75,8 @@ from game_server.rules.errors import RulesError
 from game_server.rules.hybrid import no_hole_card, three_position
 from game_server.rules.hybrid.events import Hybrid3CommunityCard
 from game_server.rules.meters import MeterBank
+from game_server.rules.uth import game as uth_game
+from game_server.rules.uth.events import UthCardDealt
 from game_server.rules.wagers.base import MeterSpec, TableType
 from game_server.table.events import RoundStarted, ShoeCommitted, ShoeRevealed, TableOpened
 from game_server.table.hybrid_session import HybridSession, three_position_rules
@@ -83,6 +89,7 @@ from game_server.table.session import (
     meter_specs,
     seal_context,
 )
+from game_server.table.uth_session import UthLedger, UthSession
 
 __all__ = [
     "AnyTable",
@@ -98,8 +105,9 @@ __all__ = [
 ]
 
 
-#: The session of either kind of table: fully automated (633b.8) or hybrid (633b.5).
-AnyTable = TableSession | HybridSession
+#: The session of any table: fully automated Blackjack (633b.8), hybrid (633b.5), or
+#: Ultimate Texas Hold 'Em (653a).
+AnyTable = TableSession | HybridSession | UthSession
 
 
 class RecoveryError(TableError):
@@ -195,8 +203,8 @@ class _Found:
     cards: dict[int, list[tuple[int, Any]]] = field(default_factory=dict)
 
 
-def _read_log(reader: EventLogReader, table_id: str) -> _Found:
-    found = _Found()
+def _read_log(reader: EventLogReader, table_id: str, ledger: Ledger | None = None) -> _Found:
+    found = _Found() if ledger is None else _Found(ledger=ledger)
 
     def on_event(item: Logged) -> None:
         stored = item.stored
@@ -226,7 +234,7 @@ def _read_log(reader: EventLogReader, table_id: str) -> _Found:
             shoe_cards = found.cards.setdefault(started.shoe, [])
             for item in logged_round.events:
                 # Every card that left the shoe: dealt, or a hybrid table's community card.
-                if type(item.event) in (CardDealt, Hybrid3CommunityCard):
+                if type(item.event) in (CardDealt, Hybrid3CommunityCard, UthCardDealt):
                     shoe_cards.append((item.event.position, item.event.card))
         if logged_round.complete:
             found.completed += 1
@@ -371,6 +379,40 @@ def _resume_hybrid_round(session: HybridSession, logged_round: LoggedRound) -> S
     return game.phase
 
 
+def _resume_uth_round(
+    session: UthSession, logged_round: LoggedRound, seats: Mapping[str, int]
+) -> StrEnum:
+    """Make the interrupted round of an Ultimate Texas Hold 'Em table the session's open
+    round: rebuilt by :func:`game_server.rules.uth.replay`, the deck in use its card source."""
+    started = logged_round.started
+    if started is None:
+        raise RecoveryError(
+            f"round {logged_round.round_id} has events but no round_started: the log does not "
+            "say how it began"
+        )
+    for seat, terminal in zip(started.seats, started.terminals, strict=True):
+        if seats.get(terminal) != seat:
+            raise SeatingChanged(
+                f"round {started.round} is unfinished with terminal {terminal} at seat {seat}; "
+                "recover with the seating of that round, finish it, then change seats"
+            )
+    events = [item.event for item in logged_round.engine_events()]
+    try:
+        game = uth_game.replay(session.rules, events, session.config.table_id)
+    except RulesError as exc:
+        raise RecoveryError(
+            f"round {started.round} does not replay from its logged events ({exc}); it cannot "
+            "be resumed"
+        ) from exc
+    if game.phase in (uth_game.Phase.SHOWDOWN, uth_game.Phase.COMPLETE):
+        raise RecoveryError(f"round {started.round} replays to its showdown but was not closed")
+    try:
+        session.resume(game)
+    except TableError as exc:
+        raise RecoveryError(str(exc)) from exc
+    return game.phase
+
+
 def recover_session(
     config: TableConfig,
     log: EventLog,
@@ -408,15 +450,17 @@ def recover_session(
         LedgerError: the log folds to an impossible balance.
     """
     table_id = config.table_id
-    found = _read_log(reader, table_id)
+    found = _read_log(reader, table_id, UthLedger() if config.uth is not None else None)
     if meters is None:
         meters = recover_meters([config], reader)
     hybrid = config.table_type is not TableType.FULLY_AUTOMATED
-    session: TableSession | HybridSession = (
-        HybridSession(config, log, shoes, seats)
-        if hybrid
-        else TableSession(config, log, shoes, seats, meters)
-    )
+    session: AnyTable
+    if config.uth is not None:
+        session = UthSession(config, log, shoes, seats, meters)
+    elif hybrid:
+        session = HybridSession(config, log, shoes, seats)
+    else:
+        session = TableSession(config, log, shoes, seats, meters)
     session.ledger = found.ledger
     session.round_id = found.round_id
     session.shoe_number = found.shoe_number
@@ -450,11 +494,13 @@ def recover_session(
         report.interrupted_round = interrupted.round_id
         if isinstance(session, HybridSession):
             report.phase = _resume_hybrid_round(session, interrupted)
+        elif isinstance(session, UthSession):
+            report.phase = _resume_uth_round(session, interrupted, seats)
         else:
             session.round = _resume_round(config, interrupted, session.shoe, seats)
             report.phase = session.round.phase
     elif changed or (
-        isinstance(session, TableSession)
+        isinstance(session, TableSession | UthSession)
         and any(meter_id not in meters for meter_id in session.meter_specs)
     ):
         if found.opened is not None and session.shoe is not None:
@@ -490,6 +536,9 @@ def recover_meters(configs: Sequence[TableConfig], reader: EventLogReader) -> Me
     """
     specs: dict[str, MeterSpec] = {}
     for config in configs:
+        if config.uth is not None:
+            specs.update(config.uth.meters())
+            continue
         for meter_id, (_, spec) in meter_specs(config).items():
             specs[meter_id] = spec
     if not specs:

@@ -1,0 +1,76 @@
+"""The rules screen of an Ultimate Texas Hold 'Em table (info.rules_for): the procedure, the
+countdowns and every 653a.12 paytable offered, named and paid as the regulation writes it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from game_server.config import example_config_path, load_config
+from game_server.table.info import rules_for
+
+CONFIG = load_config(Path(example_config_path()).parent / "uth.toml")
+
+
+def lines(shown: dict[str, object], wager: str) -> dict[str, str]:
+    wagers = shown["wagers"]
+    assert isinstance(wagers, list)
+    entry = next(w for w in wagers if w["wager"] == wager)
+    return {line["hand"]: line["pays"] for line in entry["lines"]}
+
+
+def test_every_paytable_of_653a12_is_shown_as_the_regulation_names_it() -> None:
+    shown = rules_for(CONFIG)
+    assert shown["game"] == "Ultimate Texas Hold 'Em"
+    assert json.loads(json.dumps(shown)) == shown
+    assert [w["wager"] for w in shown["wagers"]] == [
+        "ante",
+        "blind",
+        "trips",
+        "progressive",
+        "five_card_player",
+        "five_card_dealer",
+    ]
+    assert lines(shown, "blind") == {
+        "Royal flush": "500 to 1",
+        "Straight flush": "50 to 1",
+        "Four-of-a-kind": "10 to 1",
+        "Full house": "3 to 1",
+        "Flush": "3 to 2",
+        "Straight": "1 to 1",
+        "Less than a straight": "Push",
+    }
+    trips = lines(shown, "trips")
+    assert trips["Royal flush"] == "50 to 1" and trips["Three-of-a-kind"] == "3 to 1"
+    assert trips["Full house"] == "9 to 1"  # Paytable A
+    progressive = lines(shown, "progressive")
+    assert progressive["Royal flush"] == "100% of meter"
+    assert progressive["Four-of-a-kind"] == "300 for 1"
+    five = lines(shown, "five_card_player")
+    assert five == {
+        "Royal flush": "100% of meter",
+        "Straight flush": "10% of meter",
+        "Four-of-a-kind": "500 for 1",
+        "Full house": "100 for 1",
+        "Flush": "50 for 1",
+    }
+    notes = " ".join(n for w in shown["wagers"] for n in w["notes"])
+    for words in ("Envy Bonus", "Magic Card", "20 for 1", "Lucky Bonus", "5 for 1", "$10,000"):
+        assert words in notes, words
+    text = " ".join(shown["lines"])
+    assert "Play 4 or 3 times the Ante" in text and "$50,000.00" in text
+    assert "pair or better" in text
+    decision = next(c for c in shown["countdowns"] if c["for"] == "decision")
+    assert decision["then"] == "the hand checks before the river and folds at the river"
+
+
+def test_paytable_b_and_no_maximum_are_shown_as_selected() -> None:
+    text = Path(example_config_path()).parent.joinpath("uth.toml").read_text()
+    text = text.replace('blind_paytable = "Paytable A"', 'blind_paytable = "Paytable B"')
+    text = text.replace('max_payout = "50000.00"', 'max_payout = "none"')
+    from game_server.config import parse_config
+
+    shown = rules_for(parse_config(text))
+    blind = lines(shown, "blind")
+    assert "Straight" not in blind and blind["Less than a flush"] == "Push"
+    assert not any("maximum" in line.lower() for line in shown["lines"])
