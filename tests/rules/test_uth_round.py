@@ -19,7 +19,7 @@ from game_server.rules.uth.events import (
     UthWagerSettled,
 )
 from game_server.rules.uth.game import Action, Phase, StackedDeck, UthRound
-from game_server.rules.uth.rules import UthRules
+from game_server.rules.uth.rules import BonusOn, UthRules
 from game_server.rules.wagers.base import MeterSpec
 from shared.cards import Card, parse_cards
 
@@ -318,10 +318,35 @@ def test_653a_12_e_2_dealer_hand_jackpot_is_divided_among_its_bettors() -> None:
     assert award.places == ("uth/1", "uth/2") and award.share == jackpot // 2
 
 
-def test_653a_12_e_3_magic_card_pays_20_for_1() -> None:
-    """653a.12(e)(3), 653a.1: the drawn card among the player's two cards pays the Magic Card
-    bonus 20 for 1 on the Five Card Hand Bonus Wager, besides its paytable result."""
-    game = UthRound(rules(magic_card_bonus=True))
+def test_653a_12_e_3_magic_card_pays_20_for_1_on_a_winning_hand_by_default() -> None:
+    """653a.12(e)(3), 653a.1: by default (``BonusOn.WINNING_HAND``) the drawn card among the
+    player's two cards pays the Magic Card bonus 20 for 1 on a Five Card Hand Bonus Wager
+    whose hand wins a line of (e)(1), besides that line; on a losing hand it pays nothing."""
+    magic = parse_cards("4H")[0]
+    wagers = {1: {**ANTE, "five_card_player": 500}}
+    flush = play_round(
+        UthRound(rules(magic_card_bonus=True)),
+        wagers,
+        stack({1: "AH 4H"}, "KS KD", "2H 7H JH 9S 4C"),
+        magic_card=magic,
+    )
+    assert paid(flush, 1)["five_card_player"] == 500 * 50  # Flush 50 for 1 (e)(1)
+    assert paid(flush, 1)["five_card_player_magic_card"] == 10_000
+    losing = play_round(
+        UthRound(rules(magic_card_bonus=True)),
+        wagers,
+        stack({1: "AH 4H"}, "KS KD", "2C 7H JH 9S 4C"),
+        magic_card=magic,
+    )
+    assert paid(losing, 1)["five_card_player"] == 0
+    assert "five_card_player_magic_card" not in paid(losing, 1)
+
+
+def test_653a_12_e_3_magic_card_on_every_hand_when_the_rules_submission_says_so() -> None:
+    """653a.12(e)(3), 653a.1 read as ``BonusOn.EVERY_HAND``: the drawn card among the
+    player's two cards pays the Magic Card bonus 20 for 1 on the Five Card Hand Bonus Wager,
+    besides its paytable result, even on a losing hand."""
+    game = UthRound(rules(magic_card_bonus=True, bonus_on=BonusOn.EVERY_HAND))
     magic = parse_cards("4H")[0]
     events = play_round(
         game,
@@ -336,7 +361,7 @@ def test_653a_12_e_3_magic_card_pays_20_for_1() -> None:
 def test_653a_12_e_3_magic_card_on_the_dealers_hand() -> None:
     """653a.12(e)(3), 653a.1: the drawn card among the dealer's cards pays every dealer-hand
     bettor; a card elsewhere pays nothing."""
-    game = UthRound(rules(magic_card_bonus=True))
+    game = UthRound(rules(magic_card_bonus=True, bonus_on=BonusOn.EVERY_HAND))
     events = play_round(
         game,
         {1: {**ANTE, "five_card_dealer": 100}, 2: {**ANTE, "five_card_player": 100}},
@@ -349,11 +374,15 @@ def test_653a_12_e_3_magic_card_on_the_dealers_hand() -> None:
 
 def test_653a_12_e_3_lucky_bonus_for_the_drawn_seat_or_dealer() -> None:
     """653a.12(e)(3), 653a.1: the drawn position pays the Lucky Bonus 5 for 1: a seat's
-    player-hand wager, or (position 0) every dealer-hand wager."""
+    player-hand wager, or (position 0) every dealer-hand wager (``BonusOn.EVERY_HAND``; by
+    default a hand with no winning line gets none)."""
     wagers = {1: {**ANTE, "five_card_player": 100}, 2: {**ANTE, "five_card_dealer": 100}}
     deck = ({1: "2H 2D", 2: "3S 4D"}, "KS 7D", "QS JC 9C 6D 8C")
-    seat = play_round(UthRound(rules(lucky_bonus=True)), wagers, stack(*deck), lucky_position=1)
-    dealer = play_round(UthRound(rules(lucky_bonus=True)), wagers, stack(*deck), lucky_position=0)
+    every = rules(lucky_bonus=True, bonus_on=BonusOn.EVERY_HAND)
+    seat = play_round(UthRound(every), wagers, stack(*deck), lucky_position=1)
+    dealer = play_round(UthRound(every), wagers, stack(*deck), lucky_position=0)
+    default = play_round(UthRound(rules(lucky_bonus=True)), wagers, stack(*deck), lucky_position=1)
+    assert "five_card_player_lucky_bonus" not in paid(default, 1)  # no winning line
     assert paid(seat, 1)["five_card_player_lucky_bonus"] == 500
     assert "five_card_dealer_lucky_bonus" not in paid(seat, 2)
     assert paid(dealer, 2)["five_card_dealer_lucky_bonus"] == 500

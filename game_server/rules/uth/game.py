@@ -41,7 +41,8 @@ research notes ``regs-653a.md``, which quote the Pennsylvania rack cards):
   - 653a.12(e)(3): Magic Card (20 for 1) when one of the hand's two cards is the drawn card,
     Lucky Bonus (5 for 1) when the hand's position (a seat, or 0 for the dealer) is drawn,
     each "an additional payout" (653a.1): an award of its own of 20 (5) times the wager,
-    with no stake, whatever the wager's paytable result;
+    with no stake, on a wager whose hand wins a line of (e)(1) (or on every wager, as the
+    Rules Submission states: :class:`~game_server.rules.uth.rules.BonusOn`);
   - 653a.12(f): the maximum payout per hand limits the winnings of the Ante, Blind, Play and
     Trips Wagers together, in that order; never the Progressive Payout or Five Card Hand
     Bonus. (f) names the wagers of 653a.7(d)(1)-(2), whose text is not held; since it names
@@ -118,6 +119,7 @@ from game_server.rules.uth.rules import (
     FLOP_MULTIPLES,
     PREFLOP_MULTIPLES,
     RIVER_MULTIPLES,
+    BonusOn,
     FiveCardHand,
     UthRules,
 )
@@ -125,8 +127,10 @@ from game_server.rules.wagers.base import PaytableLine
 from shared.cards import Card
 from shared.money import Fixed, ForOne, MeterShare, format_money
 
-#: Where the Play and fold rule comes from: 653a.7 and 653a.11 are not held (regs-653a.md).
-PLAY_RULE = "653a.7, procedure per regs-653a.md"
+#: Where the Play and fold rule comes from. 653a.7 (wagers) and 653a.11 (completion of each
+#: round) are not in the text we hold: the procedure follows the research notes
+#: (regs-653a.md), and a line shown to a player names the sections, not the notes.
+PLAY_RULE = "653a.7, 653a.11"
 WAGER_TITLES = {
     ANTE: "Ante",
     BLIND: "Blind",
@@ -138,9 +142,9 @@ WAGER_TITLES = {
 
 
 LINE_WIN = "Win 1 to 1 (653a.12(a))"
-LINE_TIE = "Tie: push (regs-653a.md)"
-LINE_DEALER_WINS = "Dealer's hand wins"
-LINE_NOT_QUALIFIED = "Dealer does not qualify: Ante pushes (regs-653a.md)"
+LINE_TIE = "Tie: push (653a.11)"
+LINE_DEALER_WINS = "Dealer's hand wins (653a.11)"
+LINE_NOT_QUALIFIED = "Dealer does not qualify: Ante pushes (653a.11)"
 _B = "(653a.12(b))"
 
 
@@ -324,14 +328,14 @@ class UthRound:
         if ante is None or blind is None:
             raise WagerNotOffered(
                 "a player places an Ante Wager and an equal Blind Wager before any other "
-                "wager (653a.7; regs-653a.md)"
+                "wager (653a.7)"
             )
         if ANTE in wagers:
             self.rules.ante_limits.verify("Ante", ante)
         if blind != ante:
             raise WagerError(
                 f"the Blind Wager ({format_money(blind)}) must equal the Ante Wager "
-                f"({format_money(ante)}) (653a.7; regs-653a.md)"
+                f"({format_money(ante)}) (653a.7)"
             )
         rules = self.rules
         if TRIPS in wagers:
@@ -941,9 +945,15 @@ class UthRound:
                 stake = s.wagers[wager]
                 self._settled(s.number, wager, stake, line.pay.total_return(stake), WON, text)
         bonuses: list[PaytableLine] = []
-        if rules.magic_card_bonus and magic_card is not None and magic_card in cards:
+        if line is None and rules.bonus_on is BonusOn.WINNING_HAND:
+            pass  # the bonuses are additional to a winning hand's payout (BonusOn)
+        elif rules.magic_card_bonus and magic_card is not None and magic_card in cards:
             bonuses.append(MAGIC_CARD)
-        if rules.lucky_bonus and lucky:
+        if (
+            rules.lucky_bonus
+            and lucky
+            and (line is not None or rules.bonus_on is BonusOn.EVERY_HAND)
+        ):
             bonuses.append(LUCKY_BONUS)
         for bonus in bonuses:
             name = wager + (MAGIC if bonus is MAGIC_CARD else LUCKY)

@@ -65,6 +65,24 @@ class FiveCardHand(StrEnum):
     BEST_OF_SEVEN = "best-of-seven"
 
 
+class BonusOn(StrEnum):
+    """Which Five Card Hand Bonus Wagers the Magic Card and Lucky Bonus pay (653a.12(e)(3)).
+
+    653a.1 calls each "an additional payout to a player who placed a Five Card Hand Bonus
+    Wager" whose card matches the drawn card (whose position is drawn), and (e)(3) lists them
+    in the wager's paytable as "Magic Card 20 for 1" and "Lucky Bonus 5 for 1". Read as a
+    payout on EVERY such wager, the two alone return about 0.77 + 0.71 of the wager at six
+    seats (a Magic Card is one of the hand's two cards 2 times in 52; a Lucky position is one
+    of seven), so that the wager returns about 187% (``etg sim`` on ``uth.toml``): a reading
+    no table could offer. The default therefore pays them only on a wager whose hand wins a
+    line of the (e)(1) paytable ("additional" to a winning payout). The Rules Submission
+    states which; ``every-hand`` is there for a Board that reads it the other way.
+    """
+
+    WINNING_HAND = "winning-hand"
+    EVERY_HAND = "every-hand"
+
+
 @dataclass(frozen=True, slots=True)
 class UthRules:
     """Every rule the engine needs for one table. Money in cents.
@@ -86,6 +104,7 @@ class UthRules:
         five_card_hand: Which cards form the Five Card Hand Bonus hand (:class:`FiveCardHand`).
         magic_card_bonus: Pay the Magic Card bonus (653a.12(e)(3)).
         lucky_bonus: Pay the Lucky Bonus (653a.12(e)(3)).
+        bonus_on: Which Five Card Hand Bonus Wagers the two bonuses pay (:class:`BonusOn`).
         max_payout: The most payable to a player on a single hand for the Ante, Blind, Play
             and Trips Wagers (653a.12(f)), or None: no limit.
         side_wagers_settle_on_fold: Trips, Progressive Payout and Five Card Hand Bonus still
@@ -107,6 +126,7 @@ class UthRules:
     five_card_hand: FiveCardHand = FiveCardHand.HOLE_AND_FLOP
     magic_card_bonus: bool = False
     lucky_bonus: bool = False
+    bonus_on: BonusOn = BonusOn.WINNING_HAND
     max_payout: int | None = None
     side_wagers_settle_on_fold: bool = True
 
@@ -132,6 +152,13 @@ class UthRules:
             choices = ", ".join(f'"{c.value}"' for c in FiveCardHand)
             raise UthRulesError(
                 f"five_card_hand {self.five_card_hand!r} is not one of {choices} (653a.12(e)(2))"
+            ) from None
+        try:
+            object.__setattr__(self, "bonus_on", BonusOn(self.bonus_on))
+        except ValueError:
+            choices = ", ".join(f'"{c.value}"' for c in BonusOn)
+            raise UthRulesError(
+                f"bonus_on {self.bonus_on!r} is not one of {choices} (653a.12(e)(3))"
             ) from None
         self._check_progressive()
         self._check_five_card()
