@@ -28,8 +28,8 @@ Cost on a log of 1,000,000 events (``tools.recall_cli.bench_recall``):
   rounds) and one ``(table_id, round_id)`` index read per round found: milliseconds.
 - With ``wager`` or ``min_payout`` the rounds that qualify may be anywhere in the log, so the
   query walks, newest first, the ``wager_placed`` (or ``wager_settled``) events, and the
-  three-position hybrid table's ``hybrid3_wager_placed`` (``hybrid3_wager_settled``), that
-  match the
+  three-position hybrid table's ``hybrid3_wager_placed`` (``hybrid3_wager_settled``) and
+  Ultimate Texas Hold 'Em's ``uth_wager_placed`` (``uth_wager_settled``), that match the
   other filters -- through the ``(terminal, time)`` index with ``terminal``, the ``(table_id,
   time)`` index with ``table``, else the ``(kind)`` index -- testing each body with
   ``json_extract``, and stops after ``last`` rounds. A common wager answers in milliseconds;
@@ -70,8 +70,9 @@ NEAREST: Final = 5
 _PLACED: Final = "wager_placed"
 _SETTLED: Final = "wager_settled"
 #: The three-position hybrid engine's wager records (58 Pa. Code 633b.5(a)-(v)).
-_PLACED_KINDS: Final = frozenset({_PLACED, "hybrid3_wager_placed"})
-_SETTLED_KINDS: Final = frozenset({_SETTLED, "hybrid3_wager_settled"})
+_PLACED_KINDS: Final = frozenset({_PLACED, "hybrid3_wager_placed", "uth_wager_placed"})
+_SETTLED_KINDS: Final = frozenset({_SETTLED, "hybrid3_wager_settled", "uth_wager_settled"})
+_COMPLETED_KINDS: Final = frozenset({"round_completed", "uth_round_completed"})
 
 
 class RecallError(ETGError):
@@ -248,13 +249,13 @@ def summarize(events: Sequence[StoredEvent]) -> RoundSummary:
                     stored.seq,
                     stored.terminal,
                     body["seat"] if "seat" in body else body["position"],
-                    body["hand"],
+                    body.get("hand", 0),  # a Hold 'Em seat has one hand
                     body["wager"],
                     body["stake"],
                     amount,
                     body["line"],
                 )
-        elif kind == "round_completed":
+        elif kind in _COMPLETED_KINDS:
             complete = True
     assert first.round_id is not None
     return RoundSummary(
