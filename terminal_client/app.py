@@ -19,10 +19,12 @@ import pygame
 from twisted.internet import task
 from twisted.internet.interfaces import IReactorTime
 
+from shared.cards import parse_card
 from terminal_client.input import HitTest, PressTracker, Quit, Resize, poll_intents
 from terminal_client.input import Intent as InputIntent
 from terminal_client.model import IntentKind, TerminalModel
 from terminal_client.model.totals import hand_total
+from terminal_client.model.uth import ANTE, BET, BLIND, CHECK, FOLD, Decision, UthView
 from terminal_client.render import Layout
 from terminal_client.render.anim import CardAnimation
 from terminal_client.screens import IntentSender, ScreenStack, screen_for
@@ -260,6 +262,42 @@ def basic_strategy(cards: tuple[str, ...], dealer_up: str, legal: frozenset[str]
     return sorted(legal)[0]
 
 
+def _ranks(cards: tuple[str, ...]) -> list[int]:
+    return [parse_card(c).rank for c in cards]
+
+
+def uth_strategy(
+    hole: tuple[str, ...], board: tuple[str, ...], street: str | None, legal: tuple[Decision, ...]
+) -> Decision | None:
+    """A tiny Ultimate Texas Hold 'Em strategy (the terminal may not import the server's),
+    limited to the ``legal`` decisions; ``None`` when nothing is legal.
+
+    Pre-flop: bet 4x (else 3x) with a pair or an ace, else check. Flop: bet 2x with a pair
+    made with a hole card (a pocket pair, or a hole card's rank on the board), else check.
+    Turn and river: bet 1x with a pair or better made with a hole card, else fold. A wanted
+    decision that is not legal falls back to check, then fold, then the first legal one.
+    """
+    if not legal:
+        return None
+    holes = _ranks(hole)
+    boards = set(_ranks(board))
+    pocket_pair = len(holes) == 2 and holes[0] == holes[1]
+    paired = pocket_pair or any(r in boards for r in holes)
+    wanted: list[tuple[str, int]] = []
+    if street == "preflop" and (pocket_pair or 14 in holes):
+        wanted += [(BET, 4), (BET, 3)]
+    elif street == "flop" and paired:
+        wanted.append((BET, 2))
+    elif street == "river" and paired:
+        wanted.append((BET, 1))
+    wanted += [(CHECK, 0), (FOLD, 0)]
+    for action, multiple in wanted:
+        for decision in legal:
+            if decision.action == action and decision.multiple == multiple:
+                return decision
+    return legal[0]
+
+
 class Autoplay:
     """A bot for demos: on each tick it places the table minimum on the main wager when
     betting is open and it has no wager in the round, declines insurance and plays
@@ -301,6 +339,9 @@ class Autoplay:
         view = model.view
         if view is None or model.pending:
             return
+        if model.uth is not None:
+            self._uth(model, model.uth)
+            return
         seat = view.my_seat
         if seat is None and (
             view.phase == "betting" or (view.phase is None and view.state == "open")
@@ -338,6 +379,24 @@ class Autoplay:
         key = ("act", view.round, hand_index, len(hand.cards), len(seat.hands))
         if action is not None and self._once(key):
             self.client.act(action, hand_index)
+
+    def _uth(self, model: TerminalModel, uth: UthView) -> None:
+        view = uth.view
+        if not uth.joined:
+            if view.phase == "betting" or view.machine == "betting":
+                limits = view.limits.get(ANTE)
+                if limits is None or view.credits < 2 * limits.minimum:
+                    return
+                if self._once(("uth-bet", view.round, view.phase)):
+                    self.client.place_wagers({ANTE: limits.minimum, BLIND: limits.minimum})
+            return
+        # In the round: the next round's betting (whatever its id) bets again.
+        self._done = {key for key in self._done if key[0] != "uth-bet"}
+        if not model.my_turn or model.is_waiting(IntentKind.ACT):
+            return
+        decision = uth_strategy(uth.hole, uth.board, uth.street, uth.legal)
+        if decision is not None and self._once(("uth-act", view.round, view.phase)):
+            self.client.act(decision.action, 0, decision.multiple)
 
 
 class Screenshots:

@@ -2,7 +2,8 @@
 
 No pygame and no Twisted here: the network client (:mod:`terminal_client.net`) feeds it,
 the screens read it. Entry points: :class:`TerminalModel`, :func:`hand_total`; a hybrid
-table's view (633b.5) is :func:`parse_hybrid_view`'s.
+table's view (633b.5) is :func:`parse_hybrid_view`'s, an Ultimate Texas Hold 'Em table's
+(653a) :func:`parse_uth_view`'s.
 """
 
 from terminal_client.model.documents import (
@@ -37,6 +38,15 @@ from terminal_client.model.state import (
     TerminalModel,
 )
 from terminal_client.model.totals import Total, format_total, hand_total
+from terminal_client.model.uth import (
+    Decision,
+    PokerHand,
+    UthDealer,
+    UthSeat,
+    UthView,
+    is_uth,
+    parse_uth_view,
+)
 from terminal_client.model.view import (
     VIEW_VERSION,
     Countdown,
@@ -62,6 +72,7 @@ __all__ = [
     "ConnectionState",
     "Countdown",
     "Dealer",
+    "Decision",
     "Document",
     "DocumentState",
     "ErrorNotice",
@@ -73,6 +84,7 @@ __all__ = [
     "Intent",
     "IntentKind",
     "NoHoleCardCards",
+    "PokerHand",
     "ProgressiveMeter",
     "Recall",
     "RecalledGame",
@@ -84,15 +96,20 @@ __all__ = [
     "TerminalModel",
     "ThreePositionCards",
     "Total",
+    "UthDealer",
+    "UthSeat",
+    "UthView",
     "View",
     "WagerLimits",
     "WagerRules",
     "format_total",
     "hand_total",
     "is_hybrid",
+    "is_uth",
     "parse_hybrid_view",
     "parse_recall",
     "parse_rules",
+    "parse_uth_view",
     "parse_view",
     "phase_name",
 ]

@@ -6,6 +6,11 @@ Both are read into frozen dataclasses by :func:`parse_rules` and :func:`parse_re
 document of another version raises :class:`~terminal_client.model.view.ViewVersionError`, a
 malformed one :class:`~terminal_client.model.view.MalformedView` (the screens then say so
 rather than guess). Money is integer cents; a face-down card is ``None``.
+
+A recalled game of an Ultimate Texas Hold 'Em table (``"game": "uth"``, 58 Pa. Code 653a;
+``game_server.recall.terminal``) has this terminal's two cards as its one hand, the
+community cards, each hand's name (the dealer's once revealed), and the Magic Card and
+Lucky Bonus position drawn (653a.12(e)(3)).
 """
 
 from __future__ import annotations
@@ -89,6 +94,20 @@ class RecalledGame:
     dealer_total: int | None
     decisions: tuple[str, ...]
     results: tuple[RecalledResult, ...]
+    #: ``"uth"`` for an Ultimate Texas Hold 'Em game, else ``"blackjack"``.
+    game: str = "blackjack"
+    #: Ultimate Texas Hold 'Em: the community cards, the names of this terminal's hand and
+    #: of the dealer's (``None`` when not shown), the Magic Card and Lucky Bonus position.
+    board: tuple[str, ...] = ()
+    hand_name: str | None = None
+    dealer_hand_name: str | None = None
+    magic_card: str | None = None
+    lucky_position: int | None = None
+    #: A hybrid Blackjack table (58 Pa. Code 633b.5): the player position chosen at the
+    #: three-position table (None at the table without a hole card); ``board`` holds the
+    #: round's community cards.
+    hybrid: bool = False
+    position: int | None = None
 
 
 @dataclass(frozen=True)
@@ -157,7 +176,57 @@ def parse_rules(data: Any) -> Rules:
         raise MalformedView(f"the server sent rules this terminal cannot read: {exc!r}") from None
 
 
+def _hand_name(hand: Any) -> str | None:
+    if hand is None:
+        return None
+    name = _text(hand["name"])
+    return f"{name} (folded)" if hand.get("folded") is True else name
+
+
+def _uth_game(g: dict[str, Any]) -> RecalledGame:
+    """An Ultimate Texas Hold 'Em game (653a): its one hand is this terminal's two cards."""
+    dealer = g["dealer"]
+    magic = g["magic_card"]
+    return RecalledGame(
+        table=_text(g["table"]),
+        round=_int(g["round"]),
+        status=_text(g["status"]),
+        start=_text(g["start"]),
+        end=_text(g["end"]),
+        seat=_int(g["seat"]),
+        credits_start=_opt_int(g["credits_start"]),
+        credits_end=_opt_int(g["credits_end"]),
+        wagered=_int(g["wagered"]),
+        paid=_int(g["paid"]),
+        wagers=tuple((_text(k), _int(v)) for k, v in dict(g["wagers"]).items()),
+        hands=(tuple(_text(c) for c in g["cards"]),),
+        dealer_cards=tuple(None if c is None else _text(c) for c in dealer["cards"]),
+        dealer_total=None,
+        decisions=tuple(_text(d) for d in g["decisions"]),
+        results=tuple(
+            RecalledResult(
+                wager=_text(r["wager"]),
+                title=_text(r["title"]),
+                hand=0,
+                stake=_int(r["stake"]),
+                paid=_int(r["paid"]),
+                outcome=_text(r["outcome"]),
+                line=_text(r["line"]),
+            )
+            for r in g["results"]
+        ),
+        game="uth",
+        board=tuple(_text(c) for c in g["board"]),
+        hand_name=_hand_name(g["hand"]),
+        dealer_hand_name=_hand_name(dealer["hand"]),
+        magic_card=None if magic is None else _text(magic),
+        lucky_position=_opt_int(g["lucky_position"]),
+    )
+
+
 def _game(g: dict[str, Any]) -> RecalledGame:
+    if g.get("game") == "uth":
+        return _uth_game(g)
     return RecalledGame(
         table=_text(g["table"]),
         round=_int(g["round"]),
@@ -173,6 +242,9 @@ def _game(g: dict[str, Any]) -> RecalledGame:
         hands=tuple(tuple(_text(c) for c in h["cards"]) for h in g["hands"]),
         dealer_cards=tuple(None if c is None else _text(c) for c in g["dealer"]["cards"]),
         dealer_total=_opt_int(g["dealer"]["total"]),
+        board=tuple(_text(c) for c in g.get("community", ())),
+        hybrid="community" in g,
+        position=_opt_int(g.get("position")),
         decisions=tuple(_text(d) for d in g["decisions"]),
         results=tuple(
             RecalledResult(

@@ -24,6 +24,7 @@ from typing import Any, Final
 
 from terminal_client.model.documents import Recall, Rules, parse_recall, parse_rules
 from terminal_client.model.hybrid import HybridView, is_hybrid, parse_hybrid_view
+from terminal_client.model.uth import UthView, is_uth, parse_uth_view
 from terminal_client.model.view import (
     Countdown,
     Hand,
@@ -128,6 +129,7 @@ class TerminalModel:
     def __init__(self) -> None:
         self._view: View | None = None
         self._hybrid: HybridView | None = None
+        self._uth: UthView | None = None
         self._connection = Connection(ConnectionState.CONNECTING)
         self._pending: dict[str, Intent] = {}
         self._error: ErrorNotice | None = None
@@ -142,13 +144,18 @@ class TerminalModel:
         :attr:`ConnectionState.NEEDS_UPDATE`; a malformed one is an error notice and the
         last good view stays. A hybrid table's view (its ``"table_type"``, 633b.5) is read
         by :func:`~terminal_client.model.hybrid.parse_hybrid_view`: :attr:`hybrid` holds it
-        and :attr:`view` its common part."""
+        and :attr:`view` its common part; an Ultimate Texas Hold 'Em table's view (its
+        ``"game": "uth"``, 653a) likewise by
+        :func:`~terminal_client.model.uth.parse_uth_view` into :attr:`uth`."""
         try:
-            if is_hybrid(data):
+            if is_uth(data):
+                uth = parse_uth_view(data)
+                self._view, self._hybrid, self._uth = uth.view, None, uth
+            elif is_hybrid(data):
                 hybrid = parse_hybrid_view(data)
-                self._view, self._hybrid = hybrid.view, hybrid
+                self._view, self._hybrid, self._uth = hybrid.view, hybrid, None
             else:
-                self._view, self._hybrid = parse_view(data), None
+                self._view, self._hybrid, self._uth = parse_view(data), None, None
         except ViewVersionError as exc:
             self._needs_update(str(exc))
         except MalformedView as exc:
@@ -287,6 +294,11 @@ class TerminalModel:
     def hybrid(self) -> HybridView | None:
         """The last view when it is of a hybrid table (633b.5), with its cards; else None."""
         return self._hybrid
+
+    @property
+    def uth(self) -> UthView | None:
+        """The last view when it is of an Ultimate Texas Hold 'Em table (653a); else None."""
+        return self._uth
 
     @property
     def credits(self) -> int | None:

@@ -31,6 +31,12 @@ from terminal_client.screens.table import (
     betting_open,
     enabled_actions,
 )
+from terminal_client.screens.uth import (
+    UthBettingScreen,
+    UthPlayScreen,
+    UthResultsScreen,
+    uth_screen_for,
+)
 
 __all__ = [
     "AttractScreen",
@@ -52,9 +58,13 @@ __all__ = [
     "RulesScreen",
     "Screen",
     "ScreenStack",
+    "UthBettingScreen",
+    "UthPlayScreen",
+    "UthResultsScreen",
     "betting_open",
     "enabled_actions",
     "hybrid_screen_for",
     "menu_buttons",
     "screen_for",
+    "uth_screen_for",
 ]

@@ -14,6 +14,7 @@ from terminal_client.screens.status import (
     RefusedScreen,
 )
 from terminal_client.screens.table import BettingScreen, PlayScreen, ResultsScreen, betting_open
+from terminal_client.screens.uth import uth_screen_for
 
 
 def screen_for(model: TerminalModel) -> type[Screen]:
@@ -30,6 +31,8 @@ def screen_for(model: TerminalModel) -> type[Screen]:
         return OutOfServiceScreen
     if view.state not in (None, "open"):
         return AttractScreen
+    if model.uth is not None:
+        return uth_screen_for(model)  # 653a: an Ultimate Texas Hold 'Em table's screens
     if model.hybrid is not None:
         return hybrid_screen_for(model)  # 633b.5: a hybrid table's screens
     if betting_open(model):

@@ -3,7 +3,9 @@ each, newest first (GLI-11 "Game Recall"; AGCO Standards 13.1.1).
 
 Each page shows what the log holds for that game: the table and round, the credits at its
 start and end, the wagers by category, the dealer's cards and this terminal's hands, every
-decision (the countdown's marked as such) and each wager's result. Opening the screen asks
+decision (the countdown's marked as such) and each wager's result; an Ultimate Texas Hold
+'Em game (653a) also its community cards, each hand's name and the Magic Card and Lucky
+Bonus position drawn. Opening the screen asks
 the server (``GetRecall``); the terminal never builds recall from its own memory.
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import pygame
 
+from shared.cards import parse_card
 from shared.money import format_money
 from terminal_client.model import Document, RecalledGame, TerminalModel
 from terminal_client.model.totals import hand_total
@@ -19,6 +22,7 @@ from terminal_client.render.draw import CREAM, GOLD, draw_text
 from terminal_client.screens.base import IntentSender
 from terminal_client.screens.overlay import PagedOverlay, draw_lines, status_text
 from terminal_client.screens.scene import wager_name
+from terminal_client.screens.uth import uth_wager_title
 
 _OUTCOMES = {"won": "WON", "lost": "LOST", "pushed": "PUSH", "surrendered": "SURRENDERED"}
 
@@ -61,17 +65,30 @@ class RecallScreen(PagedOverlay):
         """The page's rows of text: credits, wagers, decisions, results."""
         status = "" if game.status == "complete" else " (in progress)"
         rows = [
-            (f"Table {game.table}, round {game.round}, seat {game.seat}{status}", ""),
+            (f"Table {game.table}, round {game.round}{_place(game)}{status}", ""),
             (f"Started {game.start[:19].replace('T', ' ')} UTC", ""),
             ("Credits at start", _money(game.credits_start)),
             ("Credits at end", _money(game.credits_end)),
         ]
         rows += [(f"Wagered on {wager_name(name)}", _money(cents)) for name, cents in game.wagers]
         rows.append(("Total paid back", _money(game.paid)))
+        if game.magic_card is not None:
+            rows.append(("Magic Card drawn (653a.12(e)(3))", parse_card(game.magic_card).symbol))
+        if game.lucky_position is not None:
+            lucky = game.lucky_position
+            where = "dealer" if lucky == 0 else f"seat {lucky}"
+            rows.append(("Lucky Bonus position drawn", where))
         return rows
 
     def results(self, game: RecalledGame) -> list[tuple[str, str]]:
         rows = []
+        if game.game == "uth":
+            # 653a.12: the short title (its line already names the wager's paytable).
+            for result in game.results:
+                outcome = _OUTCOMES.get(result.outcome, result.outcome.upper())
+                what = f"{uth_wager_title(result.wager)}: {outcome}"
+                rows.append((f"{what} ({result.line})", f"paid {_money(result.paid)}"))
+            return rows
         for result in game.results:
             hand = f" hand {result.hand + 1}" if len(game.hands) > 1 else ""
             outcome = _OUTCOMES.get(result.outcome, result.outcome.upper())
@@ -108,6 +125,9 @@ class RecallScreen(PagedOverlay):
         body.height = decisions.bottom - body.top
         lines = [(d, "") for d in game.decisions] or [("No decisions (none were needed)", "")]
         draw_lines(surface, layout, body, lines, size=24, pitch=32)
+        if game.game == "uth":
+            self._draw_uth_cards(surface, layout, right, game)
+            return
         # Cards: the dealer's, then each of this terminal's hands.
         card_h = round(150 * s)
         y = right.top
@@ -122,6 +142,19 @@ class RecallScreen(PagedOverlay):
             card_h,
         )
         y += card_h + round(50 * s)
+        if game.hybrid and game.board:
+            # 633b.5(q), (y)(4): the round's community cards, in the order they were drawn.
+            small = round(card_h * 0.6)
+            draw_text(
+                surface, "Community cards", (right.left, y), round(25 * s), GOLD, "topleft", True
+            )
+            draw_hand(
+                surface,
+                pygame.Rect(right.left, y + round(32 * s), right.width, small),
+                game.board,
+                small,
+            )
+            y += small + round(44 * s)
         for index, cards in enumerate(game.hands):
             label = "Your hand" if len(game.hands) == 1 else f"Hand {index + 1}"
             total = hand_total(cards).text if cards else ""
@@ -140,3 +173,38 @@ class RecallScreen(PagedOverlay):
         draw_lines(surface, layout, results, self.results(game), size=24, pitch=32)
         if not game.results:
             draw_text(surface, "Not settled yet", results.topleft, round(24 * s), CREAM, "topleft")
+
+    def _draw_uth_cards(
+        self, surface: pygame.Surface, layout: Layout, area: pygame.Rect, game: RecalledGame
+    ) -> None:
+        """An Ultimate Texas Hold 'Em game (653a): the dealer's two cards, the community
+        cards and this terminal's two cards, each with its hand's name, then the results."""
+        s = layout.scale
+        card_h = round(112 * s)
+        y = area.top
+        rows = (
+            ("Dealer", game.dealer_hand_name, game.dealer_cards),
+            ("Community cards", None, game.board),
+            ("Your cards", game.hand_name, game.hands[0] if game.hands else ()),
+        )
+        for label, name, cards in rows:
+            title = f"{label}: {name}" if name else label
+            draw_text(surface, title, (area.left, y), round(25 * s), GOLD, "topleft", True)
+            draw_hand(
+                surface,
+                pygame.Rect(area.left, y + round(32 * s), area.width, card_h),
+                tuple(cards),
+                card_h,
+            )
+            y += card_h + round(44 * s)
+        results = pygame.Rect(area.left, y, area.width, area.bottom - y)
+        draw_lines(surface, layout, results, self.results(game), size=20, pitch=26)
+        if not game.results:
+            draw_text(surface, "Not settled yet", results.topleft, round(24 * s), CREAM, "topleft")
+
+
+def _place(game: RecalledGame) -> str:
+    """Where the player sat: a seat, a hybrid table's position, or nothing (stadium play)."""
+    if not game.hybrid:
+        return f", seat {game.seat}"
+    return "" if game.position is None else f", position {game.position}"

@@ -25,6 +25,17 @@ MAIN_RULES: tuple[str, ...] = (
     "Insurance pays 2 to 1",
 )
 
+#: What an Ultimate Texas Hold 'Em table's rules icon says before the server answers
+#: (653a.7 and 653a.11 as regs-653a.md gives them; 653a.12(a)-(b)).
+UTH_MAIN_RULES: tuple[str, ...] = (
+    "Ultimate Texas Hold 'Em: an Ante and an equal Blind",
+    "Before the flop: check, or bet 4x or 3x the Ante",
+    "On the flop: check, or bet 2x the Ante",
+    "After the turn and river: bet 1x the Ante, or fold",
+    "The dealer qualifies with a pair or better",
+    "Ante and Play pay 1 to 1; the Blind pays its paytable",
+)
+
 _COUNTDOWN_NAMES = {"betting": "Betting", "insurance": "Insurance", "decision": "Each decision"}
 
 
@@ -64,7 +75,8 @@ class RulesScreen(PagedOverlay):
 
     def _main_lines(self, rules: Rules | None) -> list[tuple[str, str]]:
         if rules is None:
-            return [(line, "") for line in MAIN_RULES]
+            main = UTH_MAIN_RULES if self.model.uth is not None else MAIN_RULES
+            return [(line, "") for line in main]
         rows = [(line, "") for line in rules.lines]
         rows.append(("", ""))
         for countdown in rules.countdowns:

@@ -53,6 +53,14 @@ WAGER_NAMES: dict[str, str] = {
     "royal_match_21": "Royal Match 21",
     "bet_the_set": "Bet the Set",
     "kings_bounty": "King's Bounty",
+    # Ultimate Texas Hold 'Em (653a.7, 653a.12).
+    "ante": "Ante",
+    "blind": "Blind",
+    "play": "Play",
+    "trips": "Trips",
+    "progressive": "Progressive Payout",
+    "five_card_player": "Five Card Hand Bonus (your hand)",
+    "five_card_dealer": "Five Card Hand Bonus (dealer's hand)",
 }
 DIM = (150, 170, 150)
 

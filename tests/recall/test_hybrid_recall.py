@@ -496,6 +496,30 @@ def test_terminal_recall_gives_each_player_his_own_hybrid_games(clean: Any) -> N
             assert game["hands"] and all(h["cards"] for h in game["hands"])
             assert game["credits_end"] - game["credits_start"] == paid - placed
             assert all(terminal in d for d in game["decisions"]) or config is NO_HOLE
+    # The terminal reads and draws it: the community cards, the position or no seat.
+    import pygame
+
+    from terminal_client.model import Document, TerminalModel
+    from terminal_client.render import Layout
+    from terminal_client.screens.recall import RecallScreen
+
+    class _Client:
+        def request_recall(self) -> bool:
+            return True
+
+    model = TerminalModel()
+    model.apply_document_requested(Document.RECALL)
+    model.apply_document(Document.RECALL, recalled["T1"])
+    parsed = model.recall
+    assert parsed is not None and all(g.hybrid for g in parsed.games)
+    for game, sent in zip(parsed.games, recalled["T1"]["games"], strict=True):
+        assert game.board == tuple(sent["community"])
+    screen = RecallScreen(model, _Client())  # type: ignore[arg-type]
+    heading = screen.summary(parsed.games[0])[0][0]
+    assert "seat" not in heading
+    assert ("position 2" in heading) is (config is THREE)
+    surface = pygame.Surface((1280, 720))
+    screen.draw(surface, Layout.for_window((1280, 720)))
     if config is THREE:
         # T1 and T2 share position 2 (633b.5(l)): the same first cards, their own hands.
         for one, two in zip(recalled["T1"]["games"], recalled["T2"]["games"], strict=True):
