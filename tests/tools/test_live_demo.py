@@ -81,11 +81,21 @@ def test_basic_strategy_stays_within_the_legal_actions() -> None:
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to look for processes")
-@pytest.mark.parametrize("table", ["hybrid-three-position", "hybrid-no-hole-card"])
-def test_headless_demo_at_a_hybrid_table_with_three_terminals(tmp_path: Path, table: str) -> None:
-    """End to end at a hybrid table (58 Pa. Code 633b.5): the real server, three real
-    terminals (headless, bot-played through their own screens) over mutual TLS; rounds
-    settle for all three, each saves a screenshot, and the log verifies."""
+@pytest.mark.parametrize(
+    ("table", "wager"),
+    [
+        ("hybrid-three-position", "hand 1 blackjack:"),
+        ("hybrid-no-hole-card", "hand 1 blackjack:"),
+        ("uth", "ante:"),
+    ],
+)
+def test_headless_demo_at_a_hybrid_or_uth_table_with_three_terminals(
+    tmp_path: Path, table: str, wager: str
+) -> None:
+    """End to end at a hybrid table (58 Pa. Code 633b.5) and an Ultimate Texas Hold 'Em
+    table (653a): the real server, three real terminals (headless, bot-played through their
+    own screens) over mutual TLS; rounds settle for all three, each saves a screenshot, and
+    the log verifies."""
     from contextlib import closing
 
     from game_server.eventlog import EventLogReader
@@ -120,7 +130,7 @@ def test_headless_demo_at_a_hybrid_table_with_three_terminals(tmp_path: Path, ta
     settled = [line for line in done.stdout.splitlines() if line.startswith("round ")]
     assert len(settled) >= 2, done.stdout
     for terminal in ("T1", "T2", "T3"):
-        assert f"  {terminal} hand 1 blackjack:" in done.stdout, done.stdout
+        assert f"  {terminal} {wager}" in done.stdout, done.stdout
         shots = list((data / "screenshots").glob(f"{terminal}-round*.png"))
         assert shots, f"no screenshot of {terminal}: {done.stdout}"
     with closing(EventLogReader.open(data / "demo.db")) as reader:
