@@ -37,6 +37,10 @@ At a hybrid table (58 Pa. Code 633b.5) the same is done with the table type's en
 cards, the community box with his own use of each card, his dealer hand. An event inside an
 engine step shows the table as it was before the step (its cards appear with its last event).
 
+At an Ultimate Texas Hold 'Em table (58 Pa. Code 653a) the views are the Hold 'Em view
+(:func:`~game_server.table.uth_views.uth_view_for`), the settlements and draws kept by the
+live table's own listener, drawn by :func:`terminal_client.screens.uth.draw_uth_scene`.
+
 The terminal never imports ``game_server``: this module, in ``tools``, is where the two meet
 (DESIGN.md "Layout and the import rule"). Pygame runs headless (SDL's dummy driver) when
 there is no display. Entry points: :func:`round_views`, :func:`write_pictures`.
@@ -52,7 +56,7 @@ from typing import Any, Final
 
 import pygame
 
-from game_server.recall.rounds import ENGINE_KINDS, LoggedRound, engine_kinds
+from game_server.recall.rounds import ENGINE_KINDS, LoggedRound, engine_kinds, engine_kinds_for
 from game_server.recall.timeline import Timeline, wager_title
 from game_server.rules.blackjack.events import (
     BLACKJACK,
@@ -67,11 +71,17 @@ from game_server.rules.blackjack.round import BlackjackRound, replay
 from game_server.rules.errors import ReplayMismatch, RulesError
 from game_server.rules.hybrid import no_hole_card, three_position
 from game_server.rules.hybrid.events import Hybrid3WagerPlaced, Hybrid3WagerSettled
+from game_server.rules.uth.events import UthWagerPlaced
+from game_server.rules.uth.game import UthRound
+from game_server.rules.uth.game import replay as uth_replay
 from game_server.rules.wagers.base import TableType
 from game_server.table.hybrid_session import HybridSession, three_position_rules
 from game_server.table.hybrid_views import hybrid_view_for
 from game_server.table.ledger import Ledger
 from game_server.table.session import MemorySink, SealedShoes, TableSession
+from game_server.table.uth_machine import UthResults
+from game_server.table.uth_session import UthLedger, UthSession, uth_rules
+from game_server.table.uth_views import uth_view_for
 from game_server.table.views import settlement_view, view_for
 from shared.errors import ETGError
 from shared.money import format_money
@@ -80,6 +90,7 @@ from terminal_client.render.draw import CREAM, GOLD, draw_text
 from terminal_client.render.layout import Layout
 from terminal_client.screens.hybrid import draw_hybrid_scene
 from terminal_client.screens.scene import draw_scene, panel
+from terminal_client.screens.uth import draw_uth_scene
 
 #: The size of a picture when none is asked for (the terminal's landscape design grid).
 DEFAULT_SIZE: Final = (1920, 1080)
@@ -97,7 +108,7 @@ _OUTCOME_TEXT: Final = {
 }
 _HAND_WAGERS: Final = frozenset({BLACKJACK, DOUBLE})
 #: The wager events of every table type (the three-position hybrid table has its own).
-_PLACED: Final = (WagerPlaced, Hybrid3WagerPlaced)
+_PLACED: Final = (WagerPlaced, Hybrid3WagerPlaced, UthWagerPlaced)
 _SETTLED: Final = (WagerSettled, Hybrid3WagerSettled)
 _DIM: Final = (200, 210, 200)
 
@@ -169,6 +180,12 @@ def _no_shoe(number: int) -> Any:
 def _replayer(logged: LoggedRound) -> tuple[Callable[[list[Any]], Any], Any]:
     """How the round's table type replays a prefix of engine events, and its fresh engine."""
     config = logged.config
+    if config.uth is not None:
+        uth = uth_rules(config)
+        return (
+            lambda events: uth_replay(uth, events, config.table_id),
+            UthRound(uth, config.table_id),
+        )
     if config.table_type is TableType.HYBRID:
         rules = three_position_rules(config.rules)
         return (
@@ -263,6 +280,8 @@ def round_views(logged: LoggedRound, terminal: str | None = None) -> list[dict[s
         RecallPictureError: ``terminal`` did not take part in the round, or the round does
             not replay.
     """
+    if logged.config.uth is not None:
+        return _uth_round_views(logged, terminal)
     if logged.config.table_type is not TableType.FULLY_AUTOMATED:
         return _hybrid_round_views(logged, terminal)
     seats = round_seats(logged)
@@ -374,6 +393,55 @@ def _hybrid_round_views(logged: LoggedRound, terminal: str | None) -> list[dict[
     return views
 
 
+def _uth_round_views(logged: LoggedRound, terminal: str | None) -> list[dict[str, Any]]:
+    """:func:`round_views` at an Ultimate Texas Hold 'Em table (58 Pa. Code 653a): the Hold
+    'Em view (:func:`~game_server.table.uth_views.uth_view_for`) of a stand-in session holding
+    the replayed round, its settlements and draws kept by the live table's own listener
+    (:class:`~game_server.table.uth_machine.UthResults`) fed the logged events one by one. An
+    event inside an engine step shows the table as it was before that step."""
+    seats = round_seats(logged)
+    if terminal is None:
+        terminal = default_terminal(logged)
+    elif terminal not in seats:
+        known = ", ".join(sorted(seats)) or "none"
+        raise RecallPictureError(
+            f"terminal {terminal!r} held no seat in round {logged.round_id} of table "
+            f"{logged.table_id}; its terminals are: {known}"
+        )
+    states = _engine_states(logged)
+    shoes = SealedShoes(logged.config, _no_shoe, b"", "recall")
+    session = UthSession(logged.config, MemorySink(), shoes, seats)
+    session.round_id = logged.round_id
+    ledger = UthLedger()
+    started = logged.started
+    fold = started is not None
+    if started is not None:
+        ledger.wallets.update(zip(started.terminals, started.balances, strict=False))
+    session.ledger = ledger
+    results = UthResults(session)
+    kinds = engine_kinds_for(logged.config)
+    views: list[dict[str, Any]] = []
+    done = 0
+    for item in logged.events:
+        ev = item.event
+        try:
+            if fold:
+                ledger.apply(item.stored.terminal, ev)
+        except RulesError as exc:
+            raise RecallPictureError(
+                f"seq {item.seq}: the round's events do not fold into balances: {exc}"
+            ) from None
+        if type(ev) in kinds:
+            done += 1
+        end = done
+        while states[end] is None:
+            end -= 1
+        session.round = states[end]
+        results.step_logged([ev])
+        views.append(uth_view_for(session, terminal, results=results))
+    return views
+
+
 # -- pictures --------------------------------------------------------------------------------
 
 
@@ -473,7 +541,9 @@ def draw_recall_picture(surface: pygame.Surface, view: dict[str, Any], caption: 
     model.apply_view(view)
     if model.view is None:  # pragma: no cover - round_views builds views parse_view reads
         raise RecallPictureError(f"event {caption.index}: the view is not one the terminal reads")
-    if model.hybrid is not None:
+    if model.uth is not None:
+        draw_uth_scene(surface, layout, model.uth, dealt=bool(view["uth"]["hole"]))
+    elif model.hybrid is not None:
         draw_hybrid_scene(surface, layout, model.hybrid, dealt=bool(view["hybrid"]))
     else:
         draw_scene(surface, layout, model)

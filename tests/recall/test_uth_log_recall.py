@@ -259,3 +259,49 @@ def test_recall_list_sums_and_finds_uth_rounds(clean: tuple[Path, Path]) -> None
             if e.kind == "uth_wager_placed" and e.body["wager"] == "trips"
         }
         assert [s.round_id for s in trips] == sorted(with_trips, reverse=True)
+
+
+def test_recall_pictures_of_a_uth_round_show_what_the_player_saw(
+    clean: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """``etg recall show --png/--frames`` at a Hold 'Em table: one view per logged event,
+    the dealer's and the other seat's cards face down until the logged showdown, the player's
+    own two cards from the deal, credits folded to the balance ``round_closed`` logs, and his
+    settlements as logged; every frame drawn."""
+    from game_server.recall.rounds import walk
+    from game_server.rules.uth.events import UthDealerRevealed, UthWagerSettled
+    from game_server.table.events import RoundClosed
+    from tools.recall_pictures import round_views, write_pictures
+
+    db, _ = clean
+    with EventLogReader.open(db) as reader:
+        logged = next(r for r in walk(reader.iter_events()) if r.round_id == 3)
+        timeline = build_timeline(logged)
+    kinds = [type(item.event) for item in logged.events]
+    revealed = kinds.index(UthDealerRevealed)
+    closed = next(item.event for item in logged.events if type(item.event) is RoundClosed)
+    for terminal, seat in SEATS.items():
+        views = round_views(logged, terminal)
+        assert len(views) == len(logged.events)
+        # Nothing of a hidden card before the reveal is logged (an event inside the
+        # showdown's step shows the table before that step); all of them at the end.
+        for view in views[:revealed]:
+            assert all(isinstance(c, dict) for c in view["uth"]["dealer"]["cards"])
+            for other in (s for s in view["uth"]["seats"] if not s["mine"]):
+                assert all(isinstance(c, dict) for c in other["cards"])
+        final = views[-1]
+        assert all(isinstance(c, str) for c in final["uth"]["dealer"]["cards"])
+        assert final["uth"]["hole"] and all(isinstance(c, str) for c in final["uth"]["hole"])
+        balances = dict(zip(closed.terminals, closed.balances, strict=True))
+        assert final["credits"] == balances[terminal]
+        settled = [
+            (item.event.wager, item.event.paid)
+            for item in logged.events
+            if type(item.event) is UthWagerSettled and item.event.seat == seat
+        ]
+        assert [(s["wager"], s["paid"]) for s in final["settlements"]] == settled
+    written = write_pictures(
+        logged, timeline, png=tmp_path / "final.png", frames=tmp_path / "frames", terminal="T2"
+    )
+    assert len(written) == len(logged.events) + 1
+    assert all(path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for path in written)
