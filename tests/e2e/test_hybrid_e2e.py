@@ -15,15 +15,13 @@ from __future__ import annotations
 import json
 import re
 import signal
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import pytest
+from test_server_e2e import server  # the server process, as the other e2e tests run it
 
 from game_server.config import example_config_path
 from game_server.eventlog import EventLogReader
@@ -61,49 +59,6 @@ def table(tmp_path: Path, kind: str) -> dict[str, Any]:
         "db": tmp_path / "table.db",
         "three": kind == "hybrid-three-position",
     }
-
-
-@contextmanager
-def server(table: dict[str, Any]) -> Iterator[tuple[subprocess.Popen[str], int]]:
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "game_server",
-            "--config",
-            str(table["config"]),
-            "--db",
-            str(table["db"]),
-            "--certs",
-            str(table["certs"]),
-            "--port",
-            "0",
-            "--next-round-delay",
-            "0.3",
-        ],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        port = None
-        assert process.stdout is not None
-        for line in process.stdout:
-            found = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
-            if found:
-                port = int(found.group(1))
-                break
-        assert port is not None, "the server did not start"
-        yield process, port
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
 
 
 def hello(port: int, certs: Path, who: str) -> tuple[AmpClient, dict[str, Any]]:
