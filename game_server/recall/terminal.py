@@ -21,6 +21,7 @@ JSON-ready (integers and text). Entry point: :func:`terminal_recall`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 from game_server.eventlog import EventLogReader
@@ -87,17 +88,7 @@ def game_of(timeline: Timeline, terminal: str) -> dict[str, Any] | None:
         elif entry.kind == "decision":
             decisions.append(entry.text)
         elif entry.kind == "wager_settled":
-            results.append(
-                {
-                    "wager": data["wager"],
-                    "title": wager_title(data["wager"]),
-                    "hand": data["hand"],
-                    "stake": data["stake"],
-                    "paid": data["paid"],
-                    "outcome": data["outcome"],
-                    "line": data["line"],
-                }
-            )
+            results.append(_result(data))
     if not wagers and not results:
         return None
     credits = timeline.credits.get(terminal)
@@ -148,17 +139,7 @@ def hybrid_game_of(logged: LoggedRound, timeline: Timeline, terminal: str) -> di
         if entry.kind in _HYBRID_PLACED:
             wagers[data["wager"]] = wagers.get(data["wager"], 0) + data["amount"]
         elif entry.kind in _HYBRID_SETTLED:
-            results.append(
-                {
-                    "wager": data["wager"],
-                    "title": wager_title(data["wager"]),
-                    "hand": data["hand"],
-                    "stake": data["stake"],
-                    "paid": data["paid"],
-                    "outcome": data["outcome"],
-                    "line": data["line"],
-                }
-            )
+            results.append(_result(data))
         elif entry.kind in _HYBRID_DECISIONS:
             decisions.append(entry.text)
     if not wagers and not results:
@@ -253,17 +234,7 @@ def _uth_game_of(timeline: Timeline, terminal: str) -> dict[str, Any] | None:
         elif kind == "uth_hand_shown":
             hand = {"name": data["hand"], "five": data["five"], "folded": data["folded"]}
         elif kind == "uth_wager_settled":
-            results.append(
-                {
-                    "wager": data["wager"],
-                    "title": wager_title(data["wager"]),
-                    "stake": data["stake"],
-                    "paid": data["paid"],
-                    "from_meter": data["from_meter"],
-                    "outcome": data["outcome"],
-                    "line": data["line"],
-                }
-            )
+            results.append(_result(data))
     if not wagers and not results:
         return None
     credits = timeline.credits.get(terminal)
@@ -288,3 +259,20 @@ def _uth_game_of(timeline: Timeline, terminal: str) -> dict[str, Any] | None:
         "decisions": decisions,
         "results": results,
     }
+
+
+def _result(data: Mapping[str, Any]) -> dict[str, Any]:
+    """One settlement of this terminal as recall shows it: the logged fields, the wager's
+    title, and its hand or what the meter paid where the game logs them."""
+    result = {
+        "wager": data["wager"],
+        "title": wager_title(data["wager"]),
+        "stake": data["stake"],
+        "paid": data["paid"],
+        "outcome": data["outcome"],
+        "line": data["line"],
+    }
+    for optional in ("hand", "from_meter"):
+        if optional in data:
+            result[optional] = data[optional]
+    return result
