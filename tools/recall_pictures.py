@@ -49,14 +49,14 @@ there is no display. Entry points: :func:`round_views`, :func:`write_pictures`.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 import pygame
 
-from game_server.recall.rounds import ENGINE_KINDS, LoggedRound, engine_kinds, engine_kinds_for
+from game_server.recall.rounds import Logged, LoggedRound, engine_kinds_for
 from game_server.recall.timeline import Timeline, wager_title
 from game_server.rules.blackjack.events import (
     BLACKJACK,
@@ -266,6 +266,50 @@ def _less(wagers: dict[str, int], name: str, amount: int) -> None:
         wagers.pop(name, None)
 
 
+def _seated(logged: LoggedRound, terminal: str | None) -> tuple[dict[str, int], str]:
+    """The round's seats and the terminal whose views are drawn (default
+    :func:`default_terminal`), refusing one that held no seat in it."""
+    seats = round_seats(logged)
+    if terminal is None:
+        return seats, default_terminal(logged)
+    if terminal not in seats:
+        known = ", ".join(sorted(seats)) or "none"
+        raise RecallPictureError(
+            f"terminal {terminal!r} held no seat in round {logged.round_id} of table "
+            f"{logged.table_id}; its terminals are: {known}"
+        )
+    return seats, terminal
+
+
+def _folded(
+    logged: LoggedRound, ledger: Ledger, states: Sequence[Any], *, forward: bool
+) -> Iterator[tuple[Logged, int, int]]:
+    """Each event of the round, once folded into ``ledger`` (started from ``round_started``'s
+    balances; without them credits are not folded), with the number of engine events up to
+    and including it and the index in ``states`` of the engine to show: inside an engine step
+    (a prefix that does not replay) the end of that step (``forward``) or the state before
+    it."""
+    started = logged.started
+    if started is not None:
+        ledger.wallets.update(zip(started.terminals, started.balances, strict=False))
+    kinds = engine_kinds_for(logged.config)
+    done = 0
+    for item in logged.events:
+        try:
+            if started is not None:
+                ledger.apply(item.stored.terminal, item.event)
+        except RulesError as exc:
+            raise RecallPictureError(
+                f"seq {item.seq}: the round's events do not fold into balances: {exc}"
+            ) from None
+        if type(item.event) in kinds:
+            done += 1
+        end = done
+        while states[end] is None:
+            end += 1 if forward else -1
+        yield item, done, end
+
+
 def round_views(logged: LoggedRound, terminal: str | None = None) -> list[dict[str, Any]]:
     """The v1 view ``terminal`` would have had after each logged event of the round.
 
@@ -284,45 +328,19 @@ def round_views(logged: LoggedRound, terminal: str | None = None) -> list[dict[s
         return _uth_round_views(logged, terminal)
     if logged.config.table_type is not TableType.FULLY_AUTOMATED:
         return _hybrid_round_views(logged, terminal)
-    seats = round_seats(logged)
-    if terminal is None:
-        terminal = default_terminal(logged)
-    elif terminal not in seats:
-        known = ", ".join(sorted(seats)) or "none"
-        raise RecallPictureError(
-            f"terminal {terminal!r} held no seat in round {logged.round_id} of table "
-            f"{logged.table_id}; its terminals are: {known}"
-        )
+    seats, terminal = _seated(logged, terminal)
     states = _engine_states(logged)
     shoes = SealedShoes(logged.config, _no_shoe, b"", "recall")
     session = TableSession(logged.config, MemorySink(), shoes, seats)
     session.round_id = logged.round_id
-    started = logged.started
-    ledger = Ledger()
-    fold = started is not None  # without the start balances, credits are not folded (0)
-    if started is not None:
-        ledger.wallets.update(zip(started.terminals, started.balances, strict=False))
-    session.ledger = ledger
+    session.ledger = ledger = Ledger()
     engine = [item.event for item in logged.engine_events()]
     settlements: list[dict[str, Any]] = []
     views: list[dict[str, Any]] = []
-    done = 0  # engine events up to and including this one
-    for item in logged.events:
+    for item, done, end in _folded(logged, ledger, states, forward=True):
         ev = item.event
-        try:
-            if fold:
-                ledger.apply(item.stored.terminal, ev)
-        except RulesError as exc:
-            raise RecallPictureError(
-                f"seq {item.seq}: the round's events do not fold into balances: {exc}"
-            ) from None
-        if type(ev) in ENGINE_KINDS:
-            done += 1
-            if type(ev) is WagerSettled and item.stored.terminal == terminal:
-                settlements.append(settlement_view(ev))
-        end = done
-        while states[end] is None:
-            end += 1
+        if type(ev) is WagerSettled and item.stored.terminal == terminal:
+            settlements.append(settlement_view(ev))
         session.round = states[end]  # kept after round_closed: the final table
         view = view_for(session, terminal)
         if end > done:
@@ -355,37 +373,18 @@ def _hybrid_round_views(logged: LoggedRound, terminal: str | None) -> list[dict[
     terminals = players if started is None else [*started.terminals, *players]
     session = HybridSession(logged.config, MemorySink(), shoes, terminals)
     session.round_id = logged.round_id
-    ledger = Ledger()
-    fold = started is not None
-    if started is not None:
-        ledger.wallets.update(zip(started.terminals, started.balances, strict=False))
-    session.ledger = ledger
+    session.ledger = ledger = Ledger()
     # The no-hole-card table numbers its players; each player's events name his terminal.
     numbers = {
         item.event.seat: item.stored.terminal
         for item in logged.engine_events()
         if item.stored.terminal is not None and isinstance(getattr(item.event, "seat", None), int)
     }
-    kinds = engine_kinds(logged.config.table_type)
     settlements: list[dict[str, Any]] = []
     views: list[dict[str, Any]] = []
-    done = 0
-    for item in logged.events:
-        ev = item.event
-        try:
-            if fold:
-                ledger.apply(item.stored.terminal, ev)
-        except RulesError as exc:
-            raise RecallPictureError(
-                f"seq {item.seq}: the round's events do not fold into balances: {exc}"
-            ) from None
-        if type(ev) in kinds:
-            done += 1
-            if type(ev) in _SETTLED and item.stored.terminal == terminal:
-                settlements.append({"round": logged.round_id, **settlement_view(ev)})
-        end = done
-        while states[end] is None:
-            end -= 1
+    for item, _, end in _folded(logged, ledger, states, forward=False):
+        if type(item.event) in _SETTLED and item.stored.terminal == terminal:
+            settlements.append({"round": logged.round_id, **settlement_view(item.event)})
         session.resume(states[end], numbers)
         view = hybrid_view_for(session, terminal)
         view["settlements"] = list(settlements)
@@ -399,45 +398,17 @@ def _uth_round_views(logged: LoggedRound, terminal: str | None) -> list[dict[str
     the replayed round, its settlements and draws kept by the live table's own listener
     (:class:`~game_server.table.uth_machine.UthResults`) fed the logged events one by one. An
     event inside an engine step shows the table as it was before that step."""
-    seats = round_seats(logged)
-    if terminal is None:
-        terminal = default_terminal(logged)
-    elif terminal not in seats:
-        known = ", ".join(sorted(seats)) or "none"
-        raise RecallPictureError(
-            f"terminal {terminal!r} held no seat in round {logged.round_id} of table "
-            f"{logged.table_id}; its terminals are: {known}"
-        )
+    seats, terminal = _seated(logged, terminal)
     states = _engine_states(logged)
     shoes = SealedShoes(logged.config, _no_shoe, b"", "recall")
     session = UthSession(logged.config, MemorySink(), shoes, seats)
     session.round_id = logged.round_id
-    ledger = UthLedger()
-    started = logged.started
-    fold = started is not None
-    if started is not None:
-        ledger.wallets.update(zip(started.terminals, started.balances, strict=False))
-    session.ledger = ledger
+    session.ledger = ledger = UthLedger()
     results = UthResults(session)
-    kinds = engine_kinds_for(logged.config)
     views: list[dict[str, Any]] = []
-    done = 0
-    for item in logged.events:
-        ev = item.event
-        try:
-            if fold:
-                ledger.apply(item.stored.terminal, ev)
-        except RulesError as exc:
-            raise RecallPictureError(
-                f"seq {item.seq}: the round's events do not fold into balances: {exc}"
-            ) from None
-        if type(ev) in kinds:
-            done += 1
-        end = done
-        while states[end] is None:
-            end -= 1
+    for item, _, end in _folded(logged, ledger, states, forward=False):
         session.round = states[end]
-        results.step_logged([ev])
+        results.step_logged([item.event])
         views.append(uth_view_for(session, terminal, results=results))
     return views
 
