@@ -11,20 +11,17 @@ conserve credits.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import pytest
+from crash_log import Crash, Sink, events, verified_fold
 from twisted.internet.task import Clock
 
 from game_server.config import TableConfig, example_config_path, load_config
-from game_server.eventlog import EventLog, EventLogReader, NewEvent, system_clock
-from game_server.keys import init_keys, load_public_key, load_sealing_key
-from game_server.recall.verify import verify_log
+from game_server.eventlog import EventLog, system_clock
+from game_server.keys import init_keys
 from game_server.rules.blackjack.actions import Action
-from game_server.rules.events import from_dict
 from game_server.rules.hybrid import no_hole_card, three_position
 from game_server.table.hybrid_machine import HybridMachine, HybridState
 from game_server.table.hybrid_session import HybridSession
@@ -41,28 +38,6 @@ ROUNDS = 6
 TERMINALS = {"T1": 1, "T2": 2, "T3": 3}
 POSITIONS = {"T1": 1, "T2": 3, "T3": 3}
 BET = {"blackjack": 1_000}
-
-
-class Crash(Exception):
-    """The process dies before this append reaches the log."""
-
-
-class Sink:
-    """The event log, counting appends; the append after ``limit`` of them crashes."""
-
-    def __init__(self, log: EventLog, limit: int | None = None) -> None:
-        self.log = log
-        self.limit = limit
-        self.appends = 0
-        self.crashed = False
-
-    def append(self, step: Sequence[NewEvent], *, checkpoint: str | None = None) -> Any:
-        if self.limit is not None and self.appends >= self.limit:
-            self.crashed = True  # a countdown's callback swallows it: play() looks here
-            raise Crash
-        stored = self.log.append(step, checkpoint=checkpoint)
-        self.appends += 1
-        return stored
 
 
 @pytest.fixture(scope="module")
@@ -134,27 +109,8 @@ def play(config: TableConfig, session: HybridSession, rounds: int = ROUNDS) -> H
     return machine
 
 
-def events(db: Path) -> list[tuple[str, int | None, str | None, dict[str, Any]]]:
-    """The log's events without what legitimately differs between two runs (the random
-    nonce of each sealed seed, the times)."""
-    out = []
-    with closing(EventLogReader.open(db)) as reader:
-        for stored in reader.iter_events():
-            body = dict(stored.body)
-            body.pop("sealed_seed", None)
-            out.append((stored.table_id, stored.round_id, stored.terminal, body))
-    return out
-
-
 def check_log(db: Path, certs: Path) -> Ledger:
-    with closing(EventLogReader.open(db)) as reader:
-        report = verify_log(reader, load_public_key(certs), sealing_key=load_sealing_key(certs))
-        assert report.ok, [f.reason for f in report.failures]
-        ledger = Ledger()
-        for stored in reader.iter_events():
-            ledger.apply(stored.terminal, from_dict(stored.body))
-    assert ledger.conserved()
-    return ledger
+    return verified_fold(db, certs, Ledger())
 
 
 @pytest.fixture(scope="module")

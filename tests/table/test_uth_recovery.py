@@ -11,19 +11,16 @@ the log of an uninterrupted run with the same seed, verify, and conserve credits
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import pytest
+from crash_log import Crash, Sink, events, verified_fold
 from twisted.internet.task import Clock
 
 from game_server.config import example_config_path, load_config
-from game_server.eventlog import EventLog, EventLogReader, NewEvent, system_clock
-from game_server.keys import init_keys, load_public_key, load_sealing_key
-from game_server.recall.verify import verify_log
-from game_server.rules.events import from_dict
+from game_server.eventlog import EventLog, system_clock
+from game_server.keys import init_keys
 from game_server.rules.uth import strategy
 from game_server.rules.uth.game import Action
 from game_server.table.recovery import RecoveryReport, SeatingChanged, open_tables
@@ -50,28 +47,6 @@ WAGERS = {
 #: A script that has not finished after this many inputs is stuck.
 MAX_INPUTS = 2_000
 _NAMES = {Action.CHECK: "check", Action.PLAY: "bet", Action.FOLD: "fold"}
-
-
-class Crash(Exception):
-    """The process dies before this append reaches the log."""
-
-
-class Sink:
-    """The event log, counting appends; the append after ``limit`` of them crashes."""
-
-    def __init__(self, log: EventLog, limit: int | None = None) -> None:
-        self.log = log
-        self.limit = limit
-        self.appends = 0
-        self.crashed = False
-
-    def append(self, step: Sequence[NewEvent], *, checkpoint: str | None = None) -> Any:
-        if self.limit is not None and self.appends >= self.limit:
-            self.crashed = True  # a countdown's callback swallows it: play() looks here
-            raise Crash
-        stored = self.log.append(step, checkpoint=checkpoint)
-        self.appends += 1
-        return stored
 
 
 @pytest.fixture(scope="module")
@@ -137,27 +112,8 @@ def play(session: UthSession, rounds: int = ROUNDS) -> UthMachine:
     raise AssertionError(f"{rounds} rounds not played in {MAX_INPUTS} inputs")
 
 
-def events(db: Path) -> list[tuple[str, int | None, str | None, dict[str, Any]]]:
-    """The log's events without what legitimately differs between two runs (the random
-    nonce of each sealed seed)."""
-    out = []
-    with closing(EventLogReader.open(db)) as reader:
-        for stored in reader.iter_events():
-            body = dict(stored.body)
-            body.pop("sealed_seed", None)
-            out.append((stored.table_id, stored.round_id, stored.terminal, body))
-    return out
-
-
 def check_log(db: Path, certs: Path) -> UthLedger:
-    with closing(EventLogReader.open(db)) as reader:
-        report = verify_log(reader, load_public_key(certs), sealing_key=load_sealing_key(certs))
-        assert report.ok, [f.reason for f in report.failures]
-        ledger = UthLedger()
-        for stored in reader.iter_events():
-            ledger.apply(stored.terminal, from_dict(stored.body))
-    assert ledger.conserved()
-    return ledger
+    return verified_fold(db, certs, UthLedger())
 
 
 @pytest.fixture(scope="module")
