@@ -21,42 +21,39 @@ step of the round instead of one per hand:
   countdown for each new community-card step; the three-position table has one for its play.
 * *between*: the round settled; the next round starts after ``next_round_delay`` seconds.
 
-``close()`` and ``out_of_service()`` take effect at once when no wager is in play, else when
-the round in play has settled (what the players leave, the countdowns do); meanwhile joins
-are refused. An unexpected error in a timer callback takes the table out of service.
+What every stadium table shares is :class:`~game_server.table.stadium.StadiumMachine`'s:
+``close()`` and ``out_of_service()`` wait for the round in play to settle (meanwhile joins are
+refused), an unexpected error in a timer callback takes the table out of service, and the
+steps an input logged are sent once it is done (save, then send).
 
 The states, and the inputs each accepts, are declared in ONE table, :data:`ACCEPTS`; an input
 a state does not accept is refused before any code runs. Where the round goes next is read
-from the engine in one place, :meth:`HybridMachine._route`.
-
-Save, then send: every session call logs its step before it returns; the steps an input
-produced are handed to the listeners once the input (and the transitions it caused) is done.
+from the engine in one place, :meth:`HybridMachine._route` (the dealt round's steps in
+:meth:`HybridMachine._route_dealt`).
 
 Entry point: :class:`HybridMachine`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Collection, Mapping
 from enum import StrEnum
 from typing import Any
 
 from twisted.logger import Logger
 
 from game_server.rules.blackjack.actions import Action
-from game_server.table.api import TableListener, TableState
-from game_server.table.events import CreditsOut
 from game_server.table.hybrid_info import hybrid_rules_for
 from game_server.table.hybrid_session import HybridSession
 from game_server.table.machine import (
     INSURANCE_CHOICES,
-    DelayedCall,
     ReactorTime,
     TableClosed,
     TableOutOfService,
     UnknownInsuranceChoice,
 )
 from game_server.table.session import TableError
+from game_server.table.stadium import OPERATOR, StadiumMachine
 
 log = Logger(namespace="game_server.table.hybrid_machine")
 
@@ -86,7 +83,6 @@ class HybridState(StrEnum):
     OUT_OF_SERVICE = "out_of_service"
 
 
-_OPERATOR = frozenset({"open", "close", "out_of_service", "cash_in", "cash_out"})
 _PLAY = frozenset({"answer_insurance", "act"})
 
 #: The inputs each state accepts; any other is refused before it changes anything. (The
@@ -94,12 +90,12 @@ _PLAY = frozenset({"answer_insurance", "act"})
 #: between rounds.) In the closed states a terminal's wager or decision is refused with
 #: :class:`TableClosed` / :class:`TableOutOfService`.
 ACCEPTS: Mapping[HybridState, frozenset[str]] = {
-    HybridState.CLOSED: _OPERATOR,
-    HybridState.BETTING: _OPERATOR | _PLAY | {"join", "expired"},
-    HybridState.INSURANCE: _OPERATOR | _PLAY | {"expired"},
-    HybridState.DECIDING: _OPERATOR | _PLAY | {"expired"},
-    HybridState.BETWEEN: _OPERATOR | {"pause_over"},
-    HybridState.OUT_OF_SERVICE: _OPERATOR,
+    HybridState.CLOSED: OPERATOR,
+    HybridState.BETTING: OPERATOR | _PLAY | {"join", "expired"},
+    HybridState.INSURANCE: OPERATOR | _PLAY | {"expired"},
+    HybridState.DECIDING: OPERATOR | _PLAY | {"expired"},
+    HybridState.BETWEEN: OPERATOR | {"pause_over"},
+    HybridState.OUT_OF_SERVICE: OPERATOR,
 }
 
 # ------------------------------------------------------------ reading the engine by terminal
@@ -115,7 +111,7 @@ def _step_of(session: HybridSession) -> tuple[int, str, int]:
 # ------------------------------------------------------------------------------ the machine
 
 
-class HybridMachine:
+class HybridMachine(StadiumMachine[HybridSession, HybridState]):
     """The live hybrid table in stadium play over a :class:`HybridSession`.
 
     Args:
@@ -124,21 +120,17 @@ class HybridMachine:
         next_round_delay: seconds between a round's settlement and the next betting window.
     """
 
+    _ACCEPTS = ACCEPTS
+    _CLOSED = HybridState.CLOSED
+    _BETTING = HybridState.BETTING
+    _BETWEEN = HybridState.BETWEEN
+    _OUT_OF_SERVICE = HybridState.OUT_OF_SERVICE
+    _TABLE_NOUN = "hybrid table"
+
     def __init__(
         self, session: HybridSession, clock: ReactorTime, next_round_delay: float = 0.0
     ) -> None:
-        self.session = session
-        self._clock = clock
-        self._next_round_delay = next_round_delay
-        self._where = HybridState.CLOSED
-        self._stop: TableState | None = None
-        self._stop_reason = ""
-        self._countdown: str | None = None
-        self._deadline: float | None = None
-        self._call: DelayedCall | None = None
-        self._step: tuple[int, str, int] | None = None
-        self._outbox: list[list[Any]] = []
-        self._listeners: list[TableListener] = []
+        super().__init__(session, clock, next_round_delay, log)
         from game_server.table.hybrid_views import HybridResults
 
         # Each terminal's settlements, kept for its view once the engine let them go.
@@ -146,37 +138,6 @@ class HybridMachine:
         self._listeners.append(self.results)
 
     # -------------------------------------------------------------------- reading
-
-    @property
-    def state(self) -> TableState:
-        """What the table does with new rounds (a pending stop is already reported)."""
-        if self._where is HybridState.CLOSED:
-            return TableState.CLOSED
-        if self._where is HybridState.OUT_OF_SERVICE:
-            return TableState.OUT_OF_SERVICE
-        return self._stop if self._stop is not None else TableState.OPEN
-
-    @property
-    def machine_state(self) -> HybridState:
-        return self._where
-
-    @property
-    def countdown(self) -> str | None:
-        """What the running countdown is for: betting, insurance, decision or next-round."""
-        return self._countdown
-
-    def deadline(self) -> float | None:
-        """Clock seconds when the running countdown ends (None when none runs)."""
-        return self._deadline
-
-    def seconds_left(self) -> float | None:
-        if self._deadline is None:
-            return None
-        return max(0.0, self._deadline - self._clock.seconds())
-
-    def pending(self) -> tuple[str, ...]:
-        """The terminals the round in play waits for."""
-        return self.session.pending()
 
     def view(self, terminal: str) -> dict[str, Any]:
         """The terminal's view (:func:`~game_server.table.hybrid_views.hybrid_view_for`)."""
@@ -189,47 +150,7 @@ class HybridMachine:
         """The rules screen's content for this table (every terminal sees the same)."""
         return hybrid_rules_for(self.session.config)
 
-    def meters(self) -> dict[str, Any]:
-        """The never-reset meters (605a.5(d)) and wallets, integer cents, JSON-ready."""
-        ledger = self.session.ledger
-        return {
-            "table": self.session.config.table_id,
-            "games_played": ledger.games_played,
-            "progressive_paid": ledger.progressive_paid,
-            "credits_in": ledger.credits_in,
-            "credits_out": ledger.credits_out,
-            "in_play": ledger.in_play,
-            "house_result": ledger.house_result,
-            "wallets": dict(sorted(ledger.wallets.items())),
-            "wagers": {
-                name: {
-                    "placed": m.placed,
-                    "wagered": m.wagered,
-                    "settled": m.settled,
-                    "paid": m.paid,
-                    "won": m.won,
-                }
-                for name, m in sorted(ledger.meters.items())
-            },
-        }
-
-    def add_listener(self, listener: TableListener) -> None:
-        self._listeners.append(listener)
-
     # --------------------------------------------------------------------- inputs
-
-    def open(self) -> None:
-        """Open the table (or return it to service, or withdraw a pending stop)."""
-        self._run("open", self._open)
-
-    def close(self) -> None:
-        """Close the table; a round with wagers in play settles first."""
-        self._run("close", self._request_stop, TableState.CLOSED, "")
-
-    def out_of_service(self, reason: str) -> None:
-        """Stop dealing; a round with wagers in play settles first (the countdowns act for
-        the players who leave it), then the table is out of service."""
-        self._run("out_of_service", self._request_stop, TableState.OUT_OF_SERVICE, reason)
 
     def join(self, terminal: str, wagers: Mapping[str, int], position: int | None = None) -> None:
         """Join the open round with ``wagers`` (at the three-position table at ``position``
@@ -251,66 +172,18 @@ class HybridMachine:
         """A player's decision on one of his hands (``amount``: a double down's)."""
         self._run("act", self._act, terminal, action, hand, amount)
 
-    def cash_in(self, terminal: str, amount: int, reference: str) -> int:
-        """Add credits; returns the terminal's new balance."""
-        self._run("cash_in", self._book, self.session.cash_in, terminal, amount, reference)
-        return self.session.balance(terminal)
-
-    def cash_out(self, terminal: str, amount: int | None, reference: str) -> int:
-        """Pay credits out (all when ``amount`` is None); returns the amount paid. Refused
-        while the terminal has wagers in play."""
-        paid: list[int] = []
-
-        def book() -> None:
-            events = self.session.cash_out(terminal, amount, reference)
-            self._log(events)
-            paid.extend(ev.amount for ev in events if type(ev) is CreditsOut)
-
-        self._run("cash_out", book)
-        return sum(paid)
-
     # ---------------------------------------------------------------- behaviours
 
-    def _refuse(self, name: str) -> None:
-        """Refuse an input the state does not accept, before it changes anything."""
-        where = self._where
-        if name in ACCEPTS[where]:
-            return
-        if where is HybridState.CLOSED:
-            raise TableClosed("the table is closed: wagers and decisions wait until it opens")
-        if where is HybridState.OUT_OF_SERVICE:
-            raise TableOutOfService(
-                f"the table is out of service ({self._stop_reason}): wagers and decisions "
-                "wait until the operator returns it to service"
-            )
+    def _not_accepted(self, name: str) -> TableError:
         if name == "join":
-            raise BettingClosed(
+            return BettingClosed(
                 "no more bets: this round's cards are dealt or the round is over; join in the "
                 "next betting window (58 Pa. Code 633b.5(k))"
             )
-        raise TableError(f"{name} is not accepted while the table is {where}")
-
-    def _open(self) -> None:
-        self._stop = None
-        if self._where in (HybridState.CLOSED, HybridState.OUT_OF_SERVICE):
-            if self.session.round is None:
-                self._start_round()
-            self._route()
-
-    def _request_stop(self, stop: TableState, reason: str) -> None:
-        idle = self._where is HybridState.BETWEEN or (
-            self._where is HybridState.BETTING and not self._joined()
-        )
-        if self._where in (HybridState.CLOSED, HybridState.OUT_OF_SERVICE) or idle:
-            self._halt(stop, reason)
-        elif stop is TableState.OUT_OF_SERVICE or self._stop is None:
-            self._stop, self._stop_reason = stop, reason
+        return super()._not_accepted(name)
 
     def _join(self, terminal: str, wagers: Mapping[str, int], position: int | None) -> None:
-        if self._stop is TableState.OUT_OF_SERVICE:
-            raise TableOutOfService("the table goes out of service after this round: no new bets")
-        if self._stop is TableState.CLOSED:
-            raise TableClosed("the table closes after this round: no new bets")
+        self._refuse_bets_while_stopping()
         self._log(self.session.join(terminal, wagers, position))
 
     def _answer(self, terminal: str, choice: str, amount: int) -> None:
@@ -331,22 +204,11 @@ class HybridMachine:
         self._log(self.session.act(terminal, action, hand, amount=amount))
         self._route()
 
-    def _book(self, call: Callable[..., list[Any]], *args: Any) -> None:
-        self._log(call(*args))
-
-    def _expired(self) -> None:
-        """The running countdown ran out: the countdown default for whoever is silent."""
+    def _act_for_silent(self, where: HybridState) -> None:
+        """The insurance window or the decision countdown ran out: the countdown default for
+        whoever is silent."""
         session = self.session
-        where = self._where
-        self._cancel_countdown()
-        self._step = None
-        if where is HybridState.BETTING:
-            if self._joined():
-                self._log(session.deal())
-            else:
-                self._start_countdown("betting", session.config.timers.betting_seconds)
-                return
-        elif where is HybridState.INSURANCE:
+        if where is HybridState.INSURANCE:
             # 633b.5(z), 633a.8: silence declines insurance (and even money).
             for terminal in session.pending_insurance():
                 if terminal in session.pending_insurance():
@@ -356,28 +218,15 @@ class HybridMachine:
             if session.finishes_at_once:
                 self._log(session.finish())
             else:
-                for terminal in session.pending():
-                    if terminal in session.pending():
-                        self._log(session.countdown(terminal))
-        self._route()
-
-    def _pause_over(self) -> None:
-        self._cancel_countdown()
-        self._start_round()
-        self._route()
+                self._count_down_pending()
 
     # ------------------------------------------------------------------- routing
 
-    def _route(self) -> None:
-        """Move to where the engine left the round, starting the countdown a new step needs."""
+    def _route_dealt(self) -> None:
+        """Move to where the engine left the dealt round, starting the countdown a new step
+        (the insurance offer, the decisions) needs; a round nobody owes anything settles."""
         session = self.session
-        if session.round is None:
-            self._round_over()
-        elif not session.dealt():
-            if self._where is not HybridState.BETTING or self._countdown is None:
-                self._where = HybridState.BETTING
-                self._start_countdown("betting", session.config.timers.betting_seconds)
-        elif not session.pending() and session.finishes_at_once:
+        if not session.pending() and session.finishes_at_once:
             # Nobody owes anything but the round is open: settle it.
             self._log(session.finish())
             self._route()
@@ -393,96 +242,10 @@ class HybridMachine:
                     self._where = HybridState.DECIDING
                     self._start_countdown("decision", timers.decision_seconds)
 
-    def _round_over(self) -> None:
-        self._cancel_countdown()
-        self._step = None
-        self._where = HybridState.BETWEEN
-        if self._stop is not None:
-            self._halt(self._stop, self._stop_reason)
-        elif self._next_round_delay <= 0:
-            self._start_round()
-            self._route()
-        else:
-            self._where = HybridState.BETWEEN
-            self._start_countdown("next-round", self._next_round_delay)
-
-    def _halt(self, stop: TableState, reason: str) -> None:
-        self._cancel_countdown()
-        self._step = None
-        self._stop = None
-        if stop is TableState.CLOSED:
-            self._where = HybridState.CLOSED
-            return
-        self._where = HybridState.OUT_OF_SERVICE
-        self._stop_reason = reason
-        log.warn(
-            "hybrid table {table} is out of service: {reason}",
-            table=self.session.config.table_id,
-            reason=reason,
-        )
-
-    def _start_round(self) -> None:
-        # start_round logs each of its records as a step of its own: send them the same way.
-        for ev in self.session.start_round():
-            self._log([ev])
-
-    def _joined(self) -> bool:
+    def _wagered(self) -> bool:
+        """Whether any terminal joined the open round."""
         game = self.session.round
         return game is not None and bool(game.engine.players)
 
-    # ----------------------------------------------------------------- plumbing
-
-    def _log(self, events: list[Any]) -> None:
-        self._outbox.append(events)
-
-    def _start_countdown(self, kind: str, seconds: float) -> None:
-        self._cancel_countdown()
-        self._countdown = kind
-        self._deadline = self._clock.seconds() + seconds
-        self._call = self._clock.callLater(seconds, self._expire, kind)
-
-    def _cancel_countdown(self) -> None:
-        if self._call is not None and self._call.active():
-            self._call.cancel()
-        self._call = None
-        self._countdown = None
-        self._deadline = None
-
-    def _run(self, name: str, behaviour: Callable[..., None], *args: Any) -> None:
-        """Refuse the input or run it; then send every step it logged."""
-        try:
-            self._refuse(name)
-            behaviour(*args)
-        finally:
-            self._flush()
-
-    def _flush(self) -> None:
-        """Then send: hand each logged step to every listener; a listener's error is logged."""
-        terminals = tuple(sorted(self.session.terminals))
-        while self._outbox:
-            events = self._outbox.pop(0)
-            for listener in list(self._listeners):
-                try:
-                    listener.step_logged(events, terminals)
-                except Exception:
-                    log.failure("listener {listener} failed on a logged step", listener=listener)
-
-    def _expire(self, kind: str) -> None:
-        """A countdown ran out (called by the clock: never raises into it)."""
-        self._call = None
-        try:
-            if kind == "next-round":
-                self._run("pause_over", self._pause_over)
-            else:
-                self._run("expired", self._expired)
-        except Exception as error:
-            log.failure("the {kind} countdown failed; the table goes out of service", kind=kind)
-            try:
-                self._run(
-                    "out_of_service",
-                    self._halt,
-                    TableState.OUT_OF_SERVICE,
-                    f"error in the {kind} countdown: {error}",
-                )
-            except Exception:
-                log.failure("the hybrid table could not be taken out of service")
+    def _terminals(self) -> Collection[str]:
+        return self.session.terminals
