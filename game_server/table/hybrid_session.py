@@ -31,7 +31,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 from game_server.config import TableConfig
-from game_server.eventlog import ROUND_CLOSE
 from game_server.rng.shoe import Shoe
 from game_server.rules.blackjack.actions import Action
 from game_server.rules.blackjack.events import BLACKJACK, RoundCompleted
@@ -42,7 +41,7 @@ from game_server.rules.hybrid.no_hole_card import Phase as NoHoleCardPhase
 from game_server.rules.hybrid.three_position import Phase as ThreePositionPhase
 from game_server.rules.hybrid.three_position import ThreePositionRound, ThreePositionRules
 from game_server.rules.wagers.base import TableType
-from game_server.table.events import RoundClosed, RoundStarted, TableOpened
+from game_server.table.events import RoundStarted, TableOpened
 from game_server.table.ledger import Ledger
 from game_server.table.session import (
     SOFTWARE,
@@ -364,15 +363,7 @@ class HybridSession(TableBook):
         items = [(game.terminal_of(ev), ev) for ev in events]
         if not events or type(events[-1]) is not RoundCompleted:
             return self._log(items)
-        after = Ledger(wallets=dict(self.ledger.wallets))
-        after.apply_all(items)
-        terminals = tuple(sorted(self.terminals))
-        closed = RoundClosed(
-            self.round_id, terminals, tuple(after.wallets.get(t, 0) for t in terminals)
-        )
-        logged = self._log([*items, (None, closed)], ROUND_CLOSE)
-        self.round = None
-        return logged
+        return self._log_closing(items, sorted(self.terminals))
 
     def _seat(self, terminal: str) -> str:
         """Refuse a terminal that may not play here (TableSession's ``_seat`` check)."""

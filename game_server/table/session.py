@@ -208,6 +208,8 @@ class TableBook:
     config: TableConfig
     sink: EventSink
     ledger: Ledger
+    #: The round in play (each table its own kind), None between rounds.
+    round: Any
     round_id: int
     shoe: Shoe | None
     shoe_number: int
@@ -248,6 +250,21 @@ class TableBook:
         for terminal, ev in items:
             self.ledger.apply(terminal, ev)
         return [ev for _, ev in items]
+
+    def _log_closing(
+        self, items: Sequence[tuple[str | None, Any]], terminals: Sequence[str]
+    ) -> list[Any]:
+        """Log the step that completes the round together with its ``round_closed``: each of
+        ``terminals``' credits once the step is folded (with this table's kind of ledger).
+        The round is then over."""
+        after = type(self.ledger)(wallets=dict(self.ledger.wallets))
+        after.apply_all(items)
+        closed = RoundClosed(
+            self.round_id, tuple(terminals), tuple(after.wallets.get(t, 0) for t in terminals)
+        )
+        logged = self._log([*items, (None, closed)], ROUND_CLOSE)
+        self.round = None
+        return logged
 
     def cash_in(self, terminal: str, amount: int, reference: str) -> list[Any]:
         """Add credits to a terminal's wallet (an operator's cash in)."""
@@ -370,15 +387,7 @@ class TableSession(TableBook):
         closes = bool(events) and type(events[-1]) is RoundCompleted
         if not closes:
             return self._log(items)
-        after = Ledger(wallets=dict(self.ledger.wallets))
-        after.apply_all(items)
-        terminals = tuple(self.terminal_of[s] for s in sorted(self.terminal_of))
-        closed = RoundClosed(
-            self.round_id, terminals, tuple(after.wallets.get(t, 0) for t in terminals)
-        )
-        logged = self._log([*items, (None, closed)], ROUND_CLOSE)
-        self.round = None
-        return logged
+        return self._log_closing(items, [self.terminal_of[s] for s in sorted(self.terminal_of)])
 
     # --------------------------------------------------------------- the table
 

@@ -40,7 +40,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from game_server.config import TableConfig
-from game_server.eventlog import ROUND_CLOSE
 from game_server.rng.drbg import HmacDrbg, RandomStream
 from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.rules.errors import RulesError
@@ -54,7 +53,7 @@ from game_server.rules.uth.events import (
 from game_server.rules.uth.game import Action, Phase, UthRound
 from game_server.rules.uth.rules import UthRules
 from game_server.rules.wagers.base import MeterSpec
-from game_server.table.events import RoundClosed, RoundStarted, TableOpened
+from game_server.table.events import RoundStarted, TableOpened
 from game_server.table.ledger import Ledger, LedgerError
 from game_server.table.session import (
     SOFTWARE,
@@ -243,15 +242,7 @@ class UthSession(TableBook):
         items = list(before) + [(self._terminal_of_event(ev), ev) for ev in events]
         if not events or type(events[-1]) is not UthRoundCompleted:
             return self._log(items)
-        after = UthLedger(wallets=dict(self.ledger.wallets))
-        after.apply_all(items)
-        terminals = tuple(self.terminal_of[s] for s in sorted(self.terminal_of))
-        closed = RoundClosed(
-            self.round_id, terminals, tuple(after.wallets.get(t, 0) for t in terminals)
-        )
-        logged = self._log([*items, (None, closed)], ROUND_CLOSE)
-        self.round = None
-        return logged
+        return self._log_closing(items, [self.terminal_of[s] for s in sorted(self.terminal_of)])
 
     # --------------------------------------------------------------- the table
 
