@@ -274,12 +274,12 @@ def _uth_rules_for(config: TableConfig, rules: UthRules) -> dict[str, Any]:
             }
         )
     if rules.five_card_amounts:
-        hand = (
-            "the player's two cards and the flop"
-            if rules.five_card_hand.value == "hole-and-flop"
-            else "the best five of the seven cards"
-        )
+        flop = rules.five_card_hand.value == "hole-and-flop"
         bonus = []
+        if (rules.magic_card_bonus or rules.lucky_bonus) and rules.bonus_on.value == "winning-hand":
+            bonus.append(
+                "The Magic Card and Lucky Bonus are paid with a winning hand (653a.12(e)(3))"
+            )
         if rules.magic_card_bonus:
             bonus.append(
                 f"{MAGIC_CARD.name}: {MAGIC_CARD.pay} when one of the hand's two cards is the "
@@ -291,6 +291,11 @@ def _uth_rules_for(config: TableConfig, rules: UthRules) -> dict[str, Any]:
                 "drawn for the round (653a.12(e)(3))"
             )
         for name, whose in (("five_card_player", "player's"), ("five_card_dealer", "dealer's")):
+            hand = (
+                f"the {whose} two cards and the flop"
+                if flop
+                else f"the best five of the {whose} seven cards"
+            )
             wagers.append(
                 {
                     "wager": name,

@@ -74,3 +74,25 @@ def test_paytable_b_and_no_maximum_are_shown_as_selected() -> None:
     blind = lines(shown, "blind")
     assert "Straight" not in blind and blind["Less than a flush"] == "Push"
     assert not any("maximum" in line.lower() for line in shown["lines"])
+
+
+def test_each_five_card_wager_names_its_own_hand_and_when_the_bonuses_pay() -> None:
+    """653a.12(e)(2): the wager on the dealer's hand is on the dealer's two cards and the
+    flop, the player's on his; (e)(3) as the Rules Submission reads it (``bonus_on``): with a
+    winning hand, said on the rules screen, or on every hand, not said."""
+    from dataclasses import replace
+
+    from game_server.rules.uth.rules import BonusOn
+
+    def notes(config: object) -> dict[str, list[str]]:
+        shown = rules_for(config)  # type: ignore[arg-type]
+        return {w["wager"]: w["notes"] for w in shown["wagers"]}
+
+    shown = notes(CONFIG)
+    assert "the dealer's two cards and the flop" in shown["five_card_dealer"][0]
+    assert "the player's two cards and the flop" in shown["five_card_player"][0]
+    assert CONFIG.uth is not None and CONFIG.uth.bonus_on is BonusOn.WINNING_HAND
+    winning = "paid with a winning hand (653a.12(e)(3))"
+    assert any(winning in n for n in shown["five_card_player"])
+    every = replace(CONFIG, uth=replace(CONFIG.uth, bonus_on=BonusOn.EVERY_HAND))
+    assert not any(winning in n for n in notes(every)["five_card_player"])
