@@ -28,10 +28,10 @@ Top-level keys (as :func:`game_server.table.views.view_for` where they apply):
   hand ``five_card_player`` and on the dealer's hand ``five_card_dealer``).
 - ``chips``: the chip denominations.
 - ``countdown``: None, or ``{"for": "betting" | "decision" | "next-round",
-  "seconds_left": int, "then": "deal" | "check" | "fold" | "next round"}``. The decision
-  countdown is SHARED by every seat of a street (one countdown per street, like the hybrid
-  tables' stadium play): when it runs out every seat still to decide checks (preflop, flop)
-  or folds (river). ``then`` says which.
+  "seconds_left": int, "then": "deal" | "check" | "fold" | "next round" | None}``. The
+  decision countdown is SHARED by every seat of a street (one countdown per street, like the
+  hybrid tables' stadium play): when it runs out every seat still to decide checks (preflop,
+  flop) or folds (river). ``then`` says which, to a seat still to decide (None to the others).
 - ``to_act``: the seats that still have to decide on this street (a list; every seat decides
   at the same time, in any order), [] when none.
 - ``actions``: THIS terminal's legal decisions as strings, a subset of ["check", "bet",
@@ -181,7 +181,7 @@ def uth_view_for(
         "credits": credits,
         "limits": limits,
         "chips": list(config.chip_denominations),
-        "countdown": _countdown(machine, game if live else None),
+        "countdown": _countdown(machine, game if live else None, seat),
         "to_act": sorted(game.pending) if live and game is not None else [],
         "actions": sorted({entry["action"] for entry in legal}),
         "settlements": [] if results is None else results.of(terminal),
@@ -210,12 +210,16 @@ def _legal(game: UthRound, seat: int | None, credits: int) -> list[dict[str, Any
     return out
 
 
-def _countdown(machine: UthMachine | None, game: UthRound | None) -> dict[str, Any] | None:
+def _countdown(
+    machine: UthMachine | None, game: UthRound | None, seat: int | None
+) -> dict[str, Any] | None:
+    """The running countdown; a decision countdown says what it does only to a seat that
+    still has to decide (for the others it does nothing)."""
     if machine is None or machine.countdown is None:
         return None
     kind = machine.countdown
     then = {"betting": "deal", "next-round": "next round"}.get(kind)
-    if kind == "decision" and game is not None:
+    if kind == "decision" and game is not None and seat in game.pending:
         then = "fold" if game.phase is Phase.RIVER else "check"
     return {"for": kind, "seconds_left": whole_seconds(machine.seconds_left()), "then": then}
 

@@ -139,6 +139,9 @@ def test_legal_decisions_and_their_multiples_street_by_street() -> None:
     assert view["countdown"]["then"] == "check"
     machine.act("T1", "check", 0, 0)
     assert machine.view("T1")["actions"] == [] and machine.view("T1")["to_act"] == [2]
+    # The countdown now does nothing for T1: it says so only to T2.
+    assert machine.view("T1")["countdown"]["then"] is None
+    assert machine.view("T2")["countdown"]["then"] == "check"
     machine.act("T2", "check", 0, 0)
     assert machine.view("T1")["uth"]["legal"][1] == {
         "action": "bet",
