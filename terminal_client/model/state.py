@@ -135,6 +135,7 @@ class TerminalModel:
         self._error: ErrorNotice | None = None
         self._errors = 0
         self._documents: dict[Document, DocumentState] = {d: DocumentState() for d in Document}
+        self._accepted: dict[IntentKind, Intent] = {}
 
     # ----------------------------------------------------------------------------------------
     # Changes (only from what the server said or the connection did)
@@ -162,10 +163,18 @@ class TerminalModel:
             self._notice("MALFORMED_VIEW", str(exc))
 
     def apply_answer(self, request_id: str, data: Any) -> None:
-        """The server answered the intent ``request_id`` with a view."""
-        self._pending.pop(request_id, None)
+        """The server answered the intent ``request_id`` with a view (it took it)."""
+        intent = self._pending.pop(request_id, None)
+        if intent is not None:
+            self._accepted[intent.kind] = intent
         self._error = None
         self.apply_view(data)
+
+    def accepted(self, kind: IntentKind) -> Intent | None:
+        """The last intent of ``kind`` the server took (the last bet placed, with its
+        position at a three-position table): what REBET and the next round's betting offer
+        again."""
+        return self._accepted.get(kind)
 
     def apply_error(self, code: str, message: str, request_id: str | None = None) -> None:
         """The server refused something with a declared error (``code`` as on the wire,

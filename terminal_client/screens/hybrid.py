@@ -267,7 +267,9 @@ class HybridBettingScreen(BettingScreen):
 
     def __init__(self, model: TerminalModel, client: IntentSender) -> None:
         super().__init__(model, client)
-        self.position: int | None = None
+        # The position of the last bet the server took stays chosen in the next round.
+        last = model.accepted(IntentKind.PLACE_WAGERS)
+        self.position: int | None = None if last is None else last.arguments.get("position")
 
     @property
     def hybrid(self) -> HybridView | None:

@@ -127,7 +127,9 @@ class BettingScreen(SceneScreen):
         super().__init__(model, client)
         self.selected: int | None = None
         self.pending: dict[str, int] = {}
-        self.last_bet: dict[str, int] = {}
+        # REBET offers the last bet the server took, also in a later round.
+        last = model.accepted(IntentKind.PLACE_WAGERS)
+        self.last_bet: dict[str, int] = {} if last is None else dict(last.arguments["wagers"])
         self.note = ""
         self.countdown = LocalCountdown()
 

@@ -543,3 +543,31 @@ def test_autoplay_plays_whole_hybrid_rounds_through_the_app(config: Any) -> None
     assert all(s[1] == {"blackjack": config.rules.main_limits.minimum} for s in joins)
     assert any(s[0] == "act" for s in client.sent)
     assert {HybridBettingScreen, HybridResultsScreen} <= seen
+
+
+def test_the_next_rounds_betting_keeps_the_position_and_offers_rebet() -> None:
+    """After a round, the betting screen of the next one has the position of the last bet the
+    server took already chosen (633b.5(l)) and REBET offers that bet; a bet the server
+    refused is not remembered."""
+    from terminal_client.model import Intent, IntentKind
+
+    table = make_table(THREE)
+    model = model_of(table.view())
+    refused = Intent.make(IntentKind.PLACE_WAGERS, "r-0", wagers={"blackjack": 9_999}, position=3)
+    assert model.apply_sent(refused)
+    model.apply_error("BET_OUT_OF_LIMITS", "too much", "r-0")
+    assert model.accepted(IntentKind.PLACE_WAGERS) is None
+    took = Intent.make(IntentKind.PLACE_WAGERS, "r-1", wagers={"blackjack": 1_000}, position=2)
+    assert model.apply_sent(took)
+    table.machine.join("T1", {"blackjack": 1_000}, 2)
+    model.apply_answer("r-1", table.view())
+    assert model.accepted(IntentKind.PLACE_WAGERS) is took
+    model.apply_view(make_table(THREE).view())  # the next round's betting window
+    later = screen_for(model)(model, RecordingClient())
+    assert isinstance(later, HybridBettingScreen) and later._open()
+    assert later.position == 2 and later.last_bet == {"blackjack": 1_000}
+    layout = Layout.for_window((1920, 1080))
+    assert next(b for b in later.buttons(layout) if b.id == "rebet").enabled
+    assert later.handle(Tap("button:rebet")) is not None
+    assert later.pending == {"blackjack": 1_000}
+    assert next(b for b in later.buttons(layout) if b.id == "deal").enabled
