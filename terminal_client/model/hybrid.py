@@ -28,7 +28,7 @@ Entry points: :func:`parse_hybrid_view`, :func:`is_hybrid`, :data:`HYBRID_TABLE_
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -138,11 +138,16 @@ class ThreePositionCards:
     used: tuple[int, ...]
     hands: tuple[HybridHand, ...]
     dealer: HybridDealer
+    #: How many players chose each position so far this round (from the betting window on).
+    counts: Mapping[int, int] = field(default_factory=dict)
 
     @property
     def chosen(self) -> frozenset[int]:
-        """The positions some player chose this round (those dealt cards)."""
-        return frozenset(p.position for p in self.positions)
+        """The positions some player chose this round (while bets are open, and those dealt
+        cards)."""
+        return frozenset(p.position for p in self.positions) | {
+            n for n, count in self.counts.items() if count > 0
+        }
 
 
 @dataclass(frozen=True)
@@ -334,7 +339,12 @@ def _three_position(data: dict[str, Any]) -> ThreePositionCards:
     for chosen in (position, *(p.position for p in positions)):
         if chosen is not None and chosen not in POSITIONS:
             raise ValueError(f"position {chosen} does not exist: positions are 1 to 3")
+    counts = {int(k): _int(v) for k, v in _dict(data.get("chosen", {})).items()}
+    for chosen in counts:
+        if chosen not in POSITIONS:
+            raise ValueError(f"position {chosen} does not exist: positions are 1 to 3")
     return ThreePositionCards(
+        counts=counts,
         position=position,
         positions=positions,
         community=tuple(community),

@@ -147,7 +147,8 @@ def position_tiles(hybrid: HybridView) -> tuple[PositionTile, ...]:
     tiles = []
     for number in POSITIONS:
         mine = number == cards.position
-        note = "YOU" if mine else "IN PLAY" if number in dealt else ""
+        played = "PLAYED" if hybrid.view.phase == "complete" else "IN PLAY"
+        note = "YOU" if mine else played if number in dealt else ""
         tiles.append(PositionTile(f"POSITION {number}", dealt.get(number, ()), note, mine))
     return tuple(tiles)
 
@@ -394,8 +395,10 @@ class HybridBettingScreen(BettingScreen):
         chosen = self.chosen_position()
         hybrid = self.hybrid
         others: frozenset[int] = frozenset()
+        counts: dict[int, int] = {}
         if hybrid is not None and isinstance(hybrid.cards, ThreePositionCards):
-            others = hybrid.cards.chosen  # the positions dealt cards (the view's word)
+            others = hybrid.cards.chosen  # the positions players chose (the view's word)
+            counts = dict(hybrid.cards.counts)
         s = layout.scale
         for button in self.position_buttons(layout):
             number = int(button.id.removeprefix("position-"))
@@ -410,7 +413,9 @@ class HybridBettingScreen(BettingScreen):
                     max(3, round(6 * s)),
                     border_radius=max(6, rect.height // 5),
                 )
-            note = "YOUR POSITION" if mine else "CHOSEN BY A PLAYER" if number in others else ""
+            taken = counts.get(number, 0)
+            by = f"CHOSEN BY {taken} PLAYERS" if taken > 1 else "CHOSEN BY A PLAYER"
+            note = "YOUR POSITION" if mine else by if number in others else ""
             if note:
                 draw_text(
                     surface,

@@ -371,3 +371,18 @@ def test_place_wagers_sends_the_position_only_when_given() -> None:
 def sample_hybrid_betting() -> dict[str, Any]:
     """T1's betting view at a fresh three-position table."""
     return make_table(THREE).view()
+
+
+def test_the_betting_view_says_how_many_chose_each_position() -> None:
+    """633b.5(l): while bets are open the view counts the players on each position; the
+    model reads the counts (a position outside 1-3 is a malformed view)."""
+    table = make_table(THREE)
+    table.join("T2", 3)
+    table.join("T3", 3)
+    hybrid = parse_hybrid_view(table.view("T1"))
+    assert isinstance(hybrid.cards, ThreePositionCards)
+    assert hybrid.cards.chosen == frozenset({3}) and dict(hybrid.cards.counts) == {3: 2}
+    bad = table.view("T1")
+    bad["hybrid"]["chosen"] = {"4": 1}
+    with pytest.raises(MalformedView, match="position 4"):
+        parse_hybrid_view(bad)
