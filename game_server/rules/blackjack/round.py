@@ -55,7 +55,7 @@ from game_server.rules.blackjack.rules import (
     INSURANCE_PAYS,
     BlackjackRules,
     CountdownDefault,
-    DoubleOn,
+    double_down_refusal,
 )
 from game_server.rules.errors import (
     ActionNotAllowed,
@@ -725,38 +725,14 @@ class BlackjackRound:
         if refusal is not None:
             return refusal
         current = self._play[self._cursor]
-        rules = self.rules
-        if len(current.cards) != 2:
-            return ActionNotAllowed(
-                "a double down is allowed only on the first two cards (633a.10)"
-            )
-        if current.from_split and not rules.double_after_split:
-            return ActionNotAllowed(
-                "this table does not allow a double down after a split (633a.10(c), "
-                "Rules Submission)"
-            )
-        if current.split_aces and not rules.hit_split_aces:
-            return ActionNotAllowed("split aces receive one card each (633a.11)")
-        if rules.double_on is not DoubleOn.ANY:
-            low = 9 if rules.double_on is DoubleOn.NINE_TO_ELEVEN else 10
-            if current.soft or not low <= current.total <= 11:
-                return ActionNotAllowed(
-                    f"this table allows a double down only on a hard {low} to 11, not on "
-                    f"{'soft ' if current.soft else ''}{current.total} (Rules Submission)"
-                )
-        if amount is not None:
-            original = current.wagers[BLACKJACK]
-            if type(amount) is not int or not 0 < amount <= original:
-                return BetOutOfLimits(
-                    f"a double down wager must be more than $0 and at most the original wager "
-                    f"{format_money(original)} (633a.10(a))"
-                )
-            if amount != original and amount % rules.main_limits.unit:
-                return BetOutOfLimits(
-                    f"a double down wager of {format_money(amount)} is not a multiple of the "
-                    f"wager unit {format_money(rules.main_limits.unit)}"
-                )
-        return None
+        return double_down_refusal(
+            self.rules,
+            current.cards,
+            from_split=current.from_split,
+            split_aces=current.split_aces,
+            original=current.wagers[BLACKJACK],
+            amount=amount,
+        )
 
     def verify_double(self, seat: int, hand: int, amount: int | None = None) -> None:
         refusal = self._refuse_double(seat, hand, amount)

@@ -9,13 +9,17 @@ all 17s (58 Pa. Code 633b.5(c)(2)), Blackjack pays 3 to 2 (633b.5(v)(1)), insura
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Protocol
 
+from game_server.rules.blackjack.hand import hand_total
+from game_server.rules.errors import ActionNotAllowed, BetOutOfLimits, RulesError
 from game_server.rules.limits import WagerLimits
 from game_server.rules.wagers.base import SideWagerOffer
-from shared.money import ToOne
+from shared.cards import Card
+from shared.money import ToOne, format_money
 
 #: 633b.5(v)(1): a player Blackjack is paid at 3 to 2; everything else at 1 to 1.
 BLACKJACK_PAYS = ToOne(3, 2)
@@ -88,3 +92,67 @@ class BlackjackRules:
 
     def side_wager(self, name: str) -> SideWagerOffer | None:
         return self.offers.get(name)
+
+
+class DoublingRules(Protocol):
+    """What :func:`double_down_refusal` reads of a table's rules (a
+    :class:`BlackjackRules`, or the three-position hybrid table's own rules)."""
+
+    @property
+    def double_on(self) -> DoubleOn: ...
+
+    @property
+    def double_after_split(self) -> bool: ...
+
+    @property
+    def hit_split_aces(self) -> bool: ...
+
+    @property
+    def main_limits(self) -> WagerLimits: ...
+
+
+def double_down_refusal(
+    rules: DoublingRules,
+    cards: Sequence[Card],
+    *,
+    from_split: bool,
+    split_aces: bool,
+    original: int,
+    amount: int | None,
+) -> RulesError | None:
+    """Why a hand of ``cards`` may not double down under ``rules`` (633a.10), or None.
+
+    The checks every Blackjack table shares (the fully automated table and both hybrid
+    tables of 633b.5): the first two cards only; after a split only where the Rules
+    Submission allows it; split aces take one card each unless it lets them be hit
+    (633a.11); the totals the Rules Submission allows; and a double for less (``amount``)
+    above $0, at most the ``original`` wager and in whole wager units. Whose turn it is, and
+    the credits, are the caller's."""
+    if len(cards) != 2:
+        return ActionNotAllowed("a double down is allowed only on the first two cards (633a.10)")
+    if from_split and not rules.double_after_split:
+        return ActionNotAllowed(
+            "this table does not allow a double down after a split (633a.10, Rules Submission)"
+        )
+    if split_aces and not rules.hit_split_aces:
+        return ActionNotAllowed("split aces receive one card each (633a.11)")
+    if rules.double_on is not DoubleOn.ANY:
+        low = 9 if rules.double_on is DoubleOn.NINE_TO_ELEVEN else 10
+        total, soft = hand_total(cards)
+        if soft or not low <= total <= 11:
+            return ActionNotAllowed(
+                f"this table allows a double down only on a hard {low} to 11, not on "
+                f"{'soft ' if soft else ''}{total} (633a.10, Rules Submission)"
+            )
+    if amount is not None:
+        if type(amount) is not int or not 0 < amount <= original:
+            return BetOutOfLimits(
+                "a double down wager must be more than $0 and at most the original wager "
+                f"{format_money(original)} (633a.10)"
+            )
+        if amount != original and amount % rules.main_limits.unit:
+            return BetOutOfLimits(
+                f"a double down wager of {format_money(amount)} is not a multiple of the "
+                f"wager unit {format_money(rules.main_limits.unit)}"
+            )
+    return None

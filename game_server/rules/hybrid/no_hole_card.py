@@ -91,7 +91,7 @@ from game_server.rules.blackjack.rules import (
     INSURANCE_PAYS,
     BlackjackRules,
     CountdownDefault,
-    DoubleOn,
+    double_down_refusal,
 )
 from game_server.rules.errors import (
     ActionNotAllowed,
@@ -576,36 +576,15 @@ class NoHoleCardRound:
         if refusal is not None:
             return refusal
         current = self.players[seat].hands[hand]
-        rules = self.rules
-        if len(current.cards) != 2:
-            return ActionNotAllowed(
-                "a double down is allowed only on the first two cards (633a.10)"
-            )
-        if current.from_split and not rules.double_after_split:
-            return ActionNotAllowed(
-                "this table does not allow a double down after a split (633a.10, Rules Submission)"
-            )
-        if rules.double_on is not DoubleOn.ANY:
-            low = 9 if rules.double_on is DoubleOn.NINE_TO_ELEVEN else 10
-            total, soft = hand_total(current.cards)
-            if soft or not low <= total <= 11:
-                return ActionNotAllowed(
-                    f"this table allows a double down only on a hard {low} to 11 (633a.10, "
-                    "Rules Submission)"
-                )
-        if amount is not None:
-            original = current.wagers[BLACKJACK]
-            if type(amount) is not int or not 0 < amount <= original:
-                return BetOutOfLimits(
-                    "a double down wager must be more than $0 and at most the original "
-                    f"wager {format_money(original)} (633a.10)"
-                )
-            if amount != original and amount % rules.main_limits.unit:
-                return BetOutOfLimits(
-                    f"a double down wager of {format_money(amount)} is not a multiple of the "
-                    f"wager unit {format_money(rules.main_limits.unit)}"
-                )
-        return None
+        # Split aces need no check here: they are done at their one card (633b.5(aa)(3)(i)).
+        return double_down_refusal(
+            self.rules,
+            current.cards,
+            from_split=current.from_split,
+            split_aces=False,
+            original=current.wagers[BLACKJACK],
+            amount=amount,
+        )
 
     def _refuse_split(self, seat: int, hand: int) -> RulesError | None:
         """633b.5(z), 633a.11: two cards identical in value, for a total of two hands."""

@@ -111,7 +111,13 @@ from game_server.rules.blackjack.events import (
 )
 from game_server.rules.blackjack.hand import hand_total, is_blackjack
 from game_server.rules.blackjack.round import Phase
-from game_server.rules.blackjack.rules import BLACKJACK_PAYS, EVEN, INSURANCE_PAYS, DoubleOn
+from game_server.rules.blackjack.rules import (
+    BLACKJACK_PAYS,
+    EVEN,
+    INSURANCE_PAYS,
+    DoubleOn,
+    double_down_refusal,
+)
 from game_server.rules.errors import (
     ActionNotAllowed,
     BetOutOfLimits,
@@ -941,38 +947,14 @@ class ThreePositionRound:
         if refusal is not None:
             return refusal
         _, current = self._current(player_id)
-        rules = self.rules
-        if len(current.cards) != 2:
-            return ActionNotAllowed(
-                "a double down is allowed only on the first two cards (633a.10)"
-            )
-        if current.from_split and not rules.double_after_split:
-            return ActionNotAllowed(
-                "this table does not allow a double down after a split (633a.10, Rules Submission)"
-            )
-        if current.split_aces and not rules.hit_split_aces:
-            return ActionNotAllowed("split aces receive one card each (633a.11)")
-        if rules.double_on is not DoubleOn.ANY:
-            low = 9 if rules.double_on is DoubleOn.NINE_TO_ELEVEN else 10
-            total, soft = hand_total(current.cards)
-            if soft or not low <= total <= 11:
-                return ActionNotAllowed(
-                    f"this table allows a double down only on a hard {low} to 11, not on "
-                    f"{'soft ' if soft else ''}{total} (633a.10, Rules Submission)"
-                )
-        if amount is not None:
-            original = current.wagers[BLACKJACK]
-            if type(amount) is not int or not 0 < amount <= original:
-                return BetOutOfLimits(
-                    f"a double down wager must be more than $0 and at most the original wager "
-                    f"{format_money(original)} (633a.10)"
-                )
-            if amount != original and amount % rules.main_limits.unit:
-                return BetOutOfLimits(
-                    f"a double down wager of {format_money(amount)} is not a multiple of the "
-                    f"wager unit {format_money(rules.main_limits.unit)}"
-                )
-        return None
+        return double_down_refusal(
+            self.rules,
+            current.cards,
+            from_split=current.from_split,
+            split_aces=current.split_aces,
+            original=current.wagers[BLACKJACK],
+            amount=amount,
+        )
 
     def verify_double(
         self, player_id: str, hand: int | None = None, amount: int | None = None
