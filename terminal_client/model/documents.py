@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from shared.errors import ETGError
+from terminal_client.model import fields
 from terminal_client.model.view import MalformedView, ViewVersionError
 
 RULES_VERSION: Final = 1
@@ -127,47 +128,33 @@ def _check(data: Any, version: int, what: str) -> dict[str, Any]:
     return data
 
 
-def _int(value: Any) -> int:
-    if type(value) is not int:
-        raise TypeError(f"expected an integer, got {value!r}")
-    return value
-
-
-def _opt_int(value: Any) -> int | None:
-    return None if value is None else _int(value)
-
-
-def _text(value: Any) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"expected text, got {value!r}")
-    return value
-
-
 def parse_rules(data: Any) -> Rules:
     """Read a ``GetRules`` answer (see the module docstring)."""
     doc = _check(data, RULES_VERSION, "rules")
     try:
         return Rules(
-            table=_text(doc["table"]),
-            game=_text(doc["game"]),
-            lines=tuple(_text(line) for line in doc["lines"]),
+            table=fields.as_str(doc["table"]),
+            game=fields.as_str(doc["game"]),
+            lines=tuple(fields.as_str(line) for line in doc["lines"]),
             countdowns=tuple(
-                CountdownRule(_text(c["for"]), _int(c["seconds"]), _text(c["then"]))
+                CountdownRule(
+                    fields.as_str(c["for"]), fields.as_int(c["seconds"]), fields.as_str(c["then"])
+                )
                 for c in doc["countdowns"]
             ),
             wagers=tuple(
                 WagerRules(
-                    wager=_text(w["wager"]),
-                    title=_text(w["title"]),
-                    section=_text(w["section"]),
-                    minimum=_int(w["min"]),
-                    maximum=_int(w["max"]),
-                    paytable=None if w["paytable"] is None else _text(w["paytable"]),
+                    wager=fields.as_str(w["wager"]),
+                    title=fields.as_str(w["title"]),
+                    section=fields.as_str(w["section"]),
+                    minimum=fields.as_int(w["min"]),
+                    maximum=fields.as_int(w["max"]),
+                    paytable=None if w["paytable"] is None else fields.as_str(w["paytable"]),
                     lines=tuple(
-                        PaytableLine(_text(line["hand"]), _text(line["pays"]))
+                        PaytableLine(fields.as_str(line["hand"]), fields.as_str(line["pays"]))
                         for line in w["lines"]
                     ),
-                    notes=tuple(_text(n) for n in w.get("notes", ())),
+                    notes=tuple(fields.as_str(n) for n in w.get("notes", ())),
                 )
                 for w in doc["wagers"]
             ),
@@ -179,7 +166,7 @@ def parse_rules(data: Any) -> Rules:
 def _hand_name(hand: Any) -> str | None:
     if hand is None:
         return None
-    name = _text(hand["name"])
+    name = fields.as_str(hand["name"])
     return f"{name} (folded)" if hand.get("folded") is True else name
 
 
@@ -188,39 +175,39 @@ def _uth_game(g: dict[str, Any]) -> RecalledGame:
     dealer = g["dealer"]
     magic = g["magic_card"]
     return RecalledGame(
-        table=_text(g["table"]),
-        round=_int(g["round"]),
-        status=_text(g["status"]),
-        start=_text(g["start"]),
-        end=_text(g["end"]),
-        seat=_int(g["seat"]),
-        credits_start=_opt_int(g["credits_start"]),
-        credits_end=_opt_int(g["credits_end"]),
-        wagered=_int(g["wagered"]),
-        paid=_int(g["paid"]),
-        wagers=tuple((_text(k), _int(v)) for k, v in dict(g["wagers"]).items()),
-        hands=(tuple(_text(c) for c in g["cards"]),),
-        dealer_cards=tuple(None if c is None else _text(c) for c in dealer["cards"]),
+        table=fields.as_str(g["table"]),
+        round=fields.as_int(g["round"]),
+        status=fields.as_str(g["status"]),
+        start=fields.as_str(g["start"]),
+        end=fields.as_str(g["end"]),
+        seat=fields.as_int(g["seat"]),
+        credits_start=fields.opt_int(g["credits_start"]),
+        credits_end=fields.opt_int(g["credits_end"]),
+        wagered=fields.as_int(g["wagered"]),
+        paid=fields.as_int(g["paid"]),
+        wagers=tuple((fields.as_str(k), fields.as_int(v)) for k, v in dict(g["wagers"]).items()),
+        hands=(tuple(fields.as_str(c) for c in g["cards"]),),
+        dealer_cards=tuple(None if c is None else fields.as_str(c) for c in dealer["cards"]),
         dealer_total=None,
-        decisions=tuple(_text(d) for d in g["decisions"]),
+        decisions=tuple(fields.as_str(d) for d in g["decisions"]),
         results=tuple(
             RecalledResult(
-                wager=_text(r["wager"]),
-                title=_text(r["title"]),
+                wager=fields.as_str(r["wager"]),
+                title=fields.as_str(r["title"]),
                 hand=0,
-                stake=_int(r["stake"]),
-                paid=_int(r["paid"]),
-                outcome=_text(r["outcome"]),
-                line=_text(r["line"]),
+                stake=fields.as_int(r["stake"]),
+                paid=fields.as_int(r["paid"]),
+                outcome=fields.as_str(r["outcome"]),
+                line=fields.as_str(r["line"]),
             )
             for r in g["results"]
         ),
         game="uth",
-        board=tuple(_text(c) for c in g["board"]),
+        board=tuple(fields.as_str(c) for c in g["board"]),
         hand_name=_hand_name(g["hand"]),
         dealer_hand_name=_hand_name(dealer["hand"]),
-        magic_card=None if magic is None else _text(magic),
-        lucky_position=_opt_int(g["lucky_position"]),
+        magic_card=None if magic is None else fields.as_str(magic),
+        lucky_position=fields.opt_int(g["lucky_position"]),
     )
 
 
@@ -228,33 +215,33 @@ def _game(g: dict[str, Any]) -> RecalledGame:
     if g.get("game") == "uth":
         return _uth_game(g)
     return RecalledGame(
-        table=_text(g["table"]),
-        round=_int(g["round"]),
-        status=_text(g["status"]),
-        start=_text(g["start"]),
-        end=_text(g["end"]),
-        seat=_int(g["seat"]),
-        credits_start=_opt_int(g["credits_start"]),
-        credits_end=_opt_int(g["credits_end"]),
-        wagered=_int(g["wagered"]),
-        paid=_int(g["paid"]),
-        wagers=tuple((_text(k), _int(v)) for k, v in dict(g["wagers"]).items()),
-        hands=tuple(tuple(_text(c) for c in h["cards"]) for h in g["hands"]),
-        dealer_cards=tuple(None if c is None else _text(c) for c in g["dealer"]["cards"]),
-        dealer_total=_opt_int(g["dealer"]["total"]),
-        board=tuple(_text(c) for c in g.get("community", ())),
+        table=fields.as_str(g["table"]),
+        round=fields.as_int(g["round"]),
+        status=fields.as_str(g["status"]),
+        start=fields.as_str(g["start"]),
+        end=fields.as_str(g["end"]),
+        seat=fields.as_int(g["seat"]),
+        credits_start=fields.opt_int(g["credits_start"]),
+        credits_end=fields.opt_int(g["credits_end"]),
+        wagered=fields.as_int(g["wagered"]),
+        paid=fields.as_int(g["paid"]),
+        wagers=tuple((fields.as_str(k), fields.as_int(v)) for k, v in dict(g["wagers"]).items()),
+        hands=tuple(tuple(fields.as_str(c) for c in h["cards"]) for h in g["hands"]),
+        dealer_cards=tuple(None if c is None else fields.as_str(c) for c in g["dealer"]["cards"]),
+        dealer_total=fields.opt_int(g["dealer"]["total"]),
+        board=tuple(fields.as_str(c) for c in g.get("community", ())),
         hybrid="community" in g,
-        position=_opt_int(g.get("position")),
-        decisions=tuple(_text(d) for d in g["decisions"]),
+        position=fields.opt_int(g.get("position")),
+        decisions=tuple(fields.as_str(d) for d in g["decisions"]),
         results=tuple(
             RecalledResult(
-                wager=_text(r["wager"]),
-                title=_text(r["title"]),
-                hand=_int(r["hand"]),
-                stake=_int(r["stake"]),
-                paid=_int(r["paid"]),
-                outcome=_text(r["outcome"]),
-                line=_text(r["line"]),
+                wager=fields.as_str(r["wager"]),
+                title=fields.as_str(r["title"]),
+                hand=fields.as_int(r["hand"]),
+                stake=fields.as_int(r["stake"]),
+                paid=fields.as_int(r["paid"]),
+                outcome=fields.as_str(r["outcome"]),
+                line=fields.as_str(r["line"]),
             )
             for r in g["results"]
         ),
@@ -265,7 +252,7 @@ def parse_recall(data: Any) -> Recall:
     """Read a ``GetRecall`` answer (see the module docstring)."""
     doc = _check(data, RECALL_VERSION, "game recall")
     try:
-        return Recall(_text(doc["terminal"]), tuple(_game(g) for g in doc["games"]))
+        return Recall(fields.as_str(doc["terminal"]), tuple(_game(g) for g in doc["games"]))
     except (KeyError, TypeError, ValueError, AttributeError, ETGError) as exc:
         raise MalformedView(
             f"the server sent game recall this terminal cannot read: {exc!r}"

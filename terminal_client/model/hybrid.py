@@ -33,6 +33,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from shared.errors import ETGError
+from terminal_client.model import fields
 from terminal_client.model.totals import format_total, hand_total
 from terminal_client.model.view import (
     VIEW_VERSION,
@@ -238,108 +239,66 @@ def parse_hybrid_view(data: Any) -> HybridView:
 # Reading ------------------------------------------------------------------------------------
 
 
-def _int(value: Any) -> int:
-    if type(value) is not int:
-        raise TypeError(f"expected an integer, got {value!r}")
-    return value
-
-
-def _opt_int(value: Any) -> int | None:
-    return None if value is None else _int(value)
-
-
-def _opt_str(value: Any) -> str | None:
-    if value is not None and not isinstance(value, str):
-        raise TypeError(f"expected text, got {value!r}")
-    return value
-
-
-def _bool(value: Any) -> bool:
-    if type(value) is not bool:
-        raise TypeError(f"expected true or false, got {value!r}")
-    return value
-
-
-def _list(value: Any) -> list[Any]:
-    if not isinstance(value, list):
-        raise TypeError(f"expected a list, got {value!r}")
-    return value
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise TypeError(f"expected an object, got {value!r}")
-    return value
-
-
-def _card(value: Any) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"expected a card, got {value!r}")
-    hand_total([value])  # raises CardError for a text that is not a card
-    return value
-
-
-def _cents(mapping: Any) -> Mapping[str, int]:
-    return MappingProxyType({str(k): _int(v) for k, v in _dict(mapping).items()})
-
-
 def _hand(data: Any, community: tuple[int, ...] | None = None) -> HybridHand:
-    data = _dict(data)
-    cards = tuple(_card(c) for c in _list(data["cards"]))
+    data = fields.as_dict(data)
+    cards = tuple(fields.as_card(c) for c in fields.as_list(data["cards"]))
     if community is None:
-        community = tuple(_int(k) for k in _list(data["community"]))
+        community = tuple(fields.as_int(k) for k in fields.as_list(data["community"]))
         if len(community) != len(cards):
             raise ValueError(f"hand {data['index']} has {len(cards)} cards but {community!r}")
     return HybridHand(
-        index=_int(data["index"]),
+        index=fields.as_int(data["index"]),
         cards=cards,
         community=community,
-        total=_int(data["total"]),
-        soft=_bool(data["soft"]),
-        wagers=_cents(data["wagers"]),
-        done=_bool(data["done"]),
-        settled=_bool(data["settled"]),
+        total=fields.as_int(data["total"]),
+        soft=fields.as_bool(data["soft"]),
+        wagers=fields.cents(data["wagers"]),
+        done=fields.as_bool(data["done"]),
+        settled=fields.as_bool(data["settled"]),
     )
 
 
 def _three_position(data: dict[str, Any]) -> ThreePositionCards:
-    dealer = _dict(data["dealer"])
+    dealer = fields.as_dict(data["dealer"])
     dealer_cards = tuple(
-        None if isinstance(c, dict) and c.get("hidden") is True else _card(c)
-        for c in _list(dealer["cards"])
+        None if isinstance(c, dict) and c.get("hidden") is True else fields.as_card(c)
+        for c in fields.as_list(dealer["cards"])
     )
-    revealed = _bool(dealer["hole_revealed"])
+    revealed = fields.as_bool(dealer["hole_revealed"])
     if revealed and None in dealer_cards:
         raise ValueError("the hole card is revealed but still hidden in the view")
-    _opt_int(dealer["total"])
+    fields.opt_int(dealer["total"])
     shown = [c for c in dealer_cards if c is not None]
-    hands = tuple(_hand(h) for h in _list(data["hands"]))
-    used = tuple(_int(k) for k in _list(data["used"]))
+    hands = tuple(_hand(h) for h in fields.as_list(data["hands"]))
+    used = tuple(fields.as_int(k) for k in fields.as_list(data["used"]))
     in_hand = {k: h.index for h in hands for k in h.community if k}
     community = []
-    for i, entry in enumerate(_list(data["community"]), start=1):
-        entry = _dict(entry)
-        number = _int(entry["number"])
+    for i, entry in enumerate(fields.as_list(data["community"]), start=1):
+        entry = fields.as_dict(entry)
+        number = fields.as_int(entry["number"])
         if number != i:
             raise ValueError(f"community card {i} is numbered {number}")
         mine = number in used
         community.append(
             CommunityCard(
                 number,
-                _card(entry["card"]),
+                fields.as_card(entry["card"]),
                 TO_HAND if mine else None,
                 in_hand.get(number) if mine else None,
             )
         )
-    position = _opt_int(data["position"])
+    position = fields.opt_int(data["position"])
     positions = tuple(
-        PositionCards(_int(p["position"]), tuple(_card(c) for c in _list(p["cards"])))
-        for p in map(_dict, _list(data["positions"]))
+        PositionCards(
+            fields.as_int(p["position"]),
+            tuple(fields.as_card(c) for c in fields.as_list(p["cards"])),
+        )
+        for p in map(fields.as_dict, fields.as_list(data["positions"]))
     )
     for chosen in (position, *(p.position for p in positions)):
         if chosen is not None and chosen not in POSITIONS:
             raise ValueError(f"position {chosen} does not exist: positions are 1 to 3")
-    counts = {int(k): _int(v) for k, v in _dict(data.get("chosen", {})).items()}
+    counts = {int(k): fields.as_int(v) for k, v in fields.as_dict(data.get("chosen", {})).items()}
     for chosen in counts:
         if chosen not in POSITIONS:
             raise ValueError(f"position {chosen} does not exist: positions are 1 to 3")
@@ -359,11 +318,15 @@ def _three_position(data: dict[str, Any]) -> ThreePositionCards:
 
 
 def _no_hole_card(data: dict[str, Any]) -> NoHoleCardCards:
-    community_raw = [_dict(e) for e in _list(data["community"])]
-    numbers = {_int(e["position"]): i for i, e in enumerate(community_raw, start=1)}
+    community_raw = [fields.as_dict(e) for e in fields.as_list(data["community"])]
+    numbers = {fields.as_int(e["position"]): i for i, e in enumerate(community_raw, start=1)}
     designations = []
-    for entry in map(_dict, _list(data["designations"])):
-        position, to, index = _int(entry["position"]), str(entry["to"]), _int(entry["index"])
+    for entry in map(fields.as_dict, fields.as_list(data["designations"])):
+        position, to, index = (
+            fields.as_int(entry["position"]),
+            str(entry["to"]),
+            fields.as_int(entry["index"]),
+        )
         if position not in numbers or to not in (TO_HAND, TO_DEALER):
             raise ValueError(f"a designation of no community card dealt: {entry!r}")
         designations.append((numbers[position], to, index))
@@ -374,26 +337,26 @@ def _no_hole_card(data: dict[str, Any]) -> NoHoleCardCards:
         community.append(
             CommunityCard(
                 number=i,
-                card=_card(entry["card"]),
+                card=fields.as_card(entry["card"]),
                 use=None if use is None else use[0],
                 hand=use[1] if use is not None and use[0] == TO_HAND else None,
-                position=_int(entry["position"]),
+                position=fields.as_int(entry["position"]),
             )
         )
     hands = []
-    for raw in _list(data["hands"]):
-        index = _int(_dict(raw)["index"])
+    for raw in fields.as_list(data["hands"]):
+        index = fields.as_int(fields.as_dict(raw)["index"])
         drawn = tuple(n for n, to, i in designations if to == TO_HAND and i == index)
-        count = len(_list(raw["cards"]))
+        count = len(fields.as_list(raw["cards"]))
         if len(drawn) > count:
             raise ValueError(f"hand {index} holds {count} cards but {len(drawn)} designated")
         hands.append(_hand(raw, (0,) * (count - len(drawn)) + drawn))
-    up_card = None if data["up_card"] is None else _card(data["up_card"])
+    up_card = None if data["up_card"] is None else fields.as_card(data["up_card"])
     dealer: HybridDealer | None = None
     if data["dealer"] is not None:
-        raw_dealer = _dict(data["dealer"])
-        cards = tuple(_card(c) for c in _list(raw_dealer["cards"]))
-        _opt_int(raw_dealer["total"])
+        raw_dealer = fields.as_dict(data["dealer"])
+        cards = tuple(fields.as_card(c) for c in fields.as_list(raw_dealer["cards"]))
+        fields.opt_int(raw_dealer["total"])
         to_dealer = sorted((i, n) for n, to, i in designations if to == TO_DEALER)
         marks = [0] * len(cards)
         for place, number in to_dealer:
@@ -407,22 +370,22 @@ def _no_hole_card(data: dict[str, Any]) -> NoHoleCardCards:
             community=tuple(marks),
         )
     return NoHoleCardCards(
-        first_cards=tuple(_card(c) for c in _list(data["first_cards"])),
+        first_cards=tuple(fields.as_card(c) for c in fields.as_list(data["first_cards"])),
         up_card=up_card,
         community=tuple(community),
         hands=tuple(hands),
         dealer=dealer,
-        status=_opt_str(data["status"]),
+        status=fields.opt_str(data["status"]),
     )
 
 
 def _settlement(data: Any) -> tuple[Any, Settlement]:
-    data = _dict(data)
+    data = fields.as_dict(data)
     return data["round"], Settlement(
         wager=str(data["wager"]),
-        hand=_int(data["hand"]),
-        stake=_int(data["stake"]),
-        paid=_int(data["paid"]),
+        hand=fields.as_int(data["hand"]),
+        stake=fields.as_int(data["stake"]),
+        paid=fields.as_int(data["paid"]),
         outcome=str(data["outcome"]),
         line=str(data["line"]),
     )
@@ -443,15 +406,15 @@ def _common_hand(hand: HybridHand) -> Hand:
 
 def _hybrid(data: dict[str, Any]) -> HybridView:
     table_type = str(data["table_type"])
-    block = _dict(data["hybrid"])
+    block = fields.as_dict(data["hybrid"])
     cards: ThreePositionCards | NoHoleCardCards = (
         _three_position(block) if table_type == THREE_POSITION else _no_hole_card(block)
     )
-    joined = _bool(data["joined"])
+    joined = fields.as_bool(data["joined"])
     countdown = data["countdown"]
     insurance = data["insurance"]
     to_act = data["to_act"]
-    settled = [_settlement(s) for s in _list(data["settlements"])]
+    settled = [_settlement(s) for s in fields.as_list(data["settlements"])]
     rounds = {r for r, _ in settled}
     if len(rounds) > 1:
         raise ValueError(f"settlements of several rounds: {sorted(map(str, rounds))}")
@@ -477,42 +440,42 @@ def _hybrid(data: dict[str, Any]) -> HybridView:
         common_dealer = Dealer(shown, hand_total(shown).text if shown else None, False)
     else:
         common_dealer = Dealer(dealer.cards, dealer.total_text, dealer.hole_revealed)
-    hand_to_act = None if to_act is None else _int(_dict(to_act)["hand"])
+    hand_to_act = None if to_act is None else fields.as_int(fields.as_dict(to_act)["hand"])
     if hand_to_act is not None and not joined:
         raise ValueError("a hand to act for a terminal that did not join the round")
     view = View(
-        table=_opt_str(data["table"]),
-        state=_opt_str(data["state"]),
-        machine=_opt_str(data["machine"]),
+        table=fields.opt_str(data["table"]),
+        state=fields.opt_str(data["state"]),
+        machine=fields.opt_str(data["machine"]),
         round=data["round"],
-        phase=_opt_str(data["phase"]),
-        terminal=_opt_str(data["terminal"]),
+        phase=fields.opt_str(data["phase"]),
+        terminal=fields.opt_str(data["terminal"]),
         seat=STADIUM_SEAT if joined else None,
-        credits=_int(data["credits"]),
+        credits=fields.as_int(data["credits"]),
         limits=MappingProxyType(
             {
-                str(name): WagerLimits(_int(lim["min"]), _int(lim["max"]))
-                for name, lim in _dict(data["limits"]).items()
+                str(name): WagerLimits(fields.as_int(lim["min"]), fields.as_int(lim["max"]))
+                for name, lim in fields.as_dict(data["limits"]).items()
             }
         ),
-        chips=tuple(_int(c) for c in _list(data["chips"])),
+        chips=tuple(fields.as_int(c) for c in fields.as_list(data["chips"])),
         countdown=None
         if countdown is None
         else Countdown(
             str(countdown["for"]),
-            _int(countdown["seconds_left"]),
-            _opt_str(countdown["then"]),
+            fields.as_int(countdown["seconds_left"]),
+            fields.opt_str(countdown["then"]),
         ),
         dealer=common_dealer,
         seats=seats,
         to_act=None if hand_to_act is None else (STADIUM_SEAT, hand_to_act),
-        actions=frozenset(str(a) for a in _list(data["actions"])),
+        actions=frozenset(str(a) for a in fields.as_list(data["actions"])),
         insurance=None
         if insurance is None
         else InsuranceOffer(
-            _bool(insurance["can_insure"]),
-            _int(insurance["max"]),
-            _bool(insurance["can_take_even_money"]),
+            fields.as_bool(insurance["can_insure"]),
+            fields.as_int(insurance["max"]),
+            fields.as_bool(insurance["can_take_even_money"]),
         ),
         settlements=tuple(s for _, s in settled),
         recent=(),

@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
 
-from shared.cards import parse_card
 from shared.errors import ETGError
+from terminal_client.model import fields
 from terminal_client.model.view import (
     VIEW_VERSION,
     Countdown,
@@ -229,68 +229,21 @@ def parse_uth_view(data: Any) -> UthView:
 # Reading ------------------------------------------------------------------------------------
 
 
-def _int(value: Any) -> int:
-    if type(value) is not int:
-        raise TypeError(f"expected an integer, got {value!r}")
-    return value
-
-
-def _opt_int(value: Any) -> int | None:
-    return None if value is None else _int(value)
-
-
-def _str(value: Any) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"expected text, got {value!r}")
-    return value
-
-
-def _opt_str(value: Any) -> str | None:
-    return None if value is None else _str(value)
-
-
-def _bool(value: Any) -> bool:
-    if type(value) is not bool:
-        raise TypeError(f"expected true or false, got {value!r}")
-    return value
-
-
-def _list(value: Any) -> list[Any]:
-    if not isinstance(value, list):
-        raise TypeError(f"expected a list, got {value!r}")
-    return value
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise TypeError(f"expected an object, got {value!r}")
-    return value
-
-
-def _card(value: Any) -> str:
-    parse_card(_str(value))  # raises CardError for a text that is not a card
-    return str(value)
-
-
 def _maybe_hidden(value: Any) -> str | None:
     """A card's text, or None for a ``{"hidden": true}`` placeholder."""
     if isinstance(value, dict) and value.get("hidden") is True:
         return None
-    return _card(value)
+    return fields.as_card(value)
 
 
 def _hand(value: Any) -> PokerHand | None:
     if value is None:
         return None
-    data = _dict(value)
-    five = tuple(_card(c) for c in _list(data["five"]))
+    data = fields.as_dict(value)
+    five = tuple(fields.as_card(c) for c in fields.as_list(data["five"]))
     if len(five) != 5:
         raise ValueError(f"a hand's best five has five cards, got {five!r}")
-    return PokerHand(_str(data["name"]), five, _str(data["category"]))
-
-
-def _cents(mapping: Any) -> Mapping[str, int]:
-    return MappingProxyType({_str(k): _int(v) for k, v in _dict(mapping).items()})
+    return PokerHand(fields.as_str(data["name"]), five, fields.as_str(data["category"]))
 
 
 def _limits(data: Any) -> tuple[dict[str, WagerLimits], dict[str, tuple[int, ...]]]:
@@ -299,18 +252,18 @@ def _limits(data: Any) -> tuple[dict[str, WagerLimits], dict[str, tuple[int, ...
     limits: dict[str, WagerLimits] = {}
     amounts: dict[str, tuple[int, ...]] = {}
     equals: dict[str, str] = {}
-    for name, raw in _dict(data).items():
-        entry = _dict(raw)
+    for name, raw in fields.as_dict(data).items():
+        entry = fields.as_dict(raw)
         if "amounts" in entry:
-            offered = tuple(sorted({_int(a) for a in _list(entry["amounts"])}))
+            offered = tuple(sorted({fields.as_int(a) for a in fields.as_list(entry["amounts"])}))
             if not offered or offered[0] <= 0:
                 raise ValueError(f"wager {name!r} offers no positive fixed amount: {offered!r}")
             amounts[name] = offered
             limits[name] = WagerLimits(offered[0], offered[-1])
         elif "equals" in entry:
-            equals[name] = _str(entry["equals"])
+            equals[name] = fields.as_str(entry["equals"])
         else:
-            limits[name] = WagerLimits(_int(entry["min"]), _int(entry["max"]))
+            limits[name] = WagerLimits(fields.as_int(entry["min"]), fields.as_int(entry["max"]))
     for name, other in equals.items():
         if other not in limits:
             raise ValueError(f"wager {name!r} equals {other!r}, which has no limits")
@@ -321,20 +274,20 @@ def _limits(data: Any) -> tuple[dict[str, WagerLimits], dict[str, tuple[int, ...
 
 
 def _seat(data: Any) -> UthSeat:
-    data = _dict(data)
-    status = _str(data["status"])
+    data = fields.as_dict(data)
+    status = fields.as_str(data["status"])
     if status not in SEAT_STATUSES:
         raise ValueError(f"seat status {status!r} is not one of {SEAT_STATUSES}")
-    multiple = _int(data["play_multiple"])
+    multiple = fields.as_int(data["play_multiple"])
     if multiple not in (0, 1, 2, 3, 4):
         raise ValueError(f"a Play multiple is 0 to 4, got {multiple}")
-    cards = tuple(_maybe_hidden(c) for c in _list(data["cards"]))
+    cards = tuple(_maybe_hidden(c) for c in fields.as_list(data["cards"]))
     if len(cards) not in (0, 2):
         raise ValueError(f"a seat holds two cards, got {len(cards)}")
     return UthSeat(
-        seat=_int(data["seat"]),
-        mine=_bool(data["mine"]),
-        wagers=_cents(data["wagers"]),
+        seat=fields.as_int(data["seat"]),
+        mine=fields.as_bool(data["mine"]),
+        wagers=fields.cents(data["wagers"]),
         status=status,
         play_multiple=multiple,
         cards=cards,
@@ -344,15 +297,15 @@ def _seat(data: Any) -> UthSeat:
 
 def _legal(data: Any) -> tuple[Decision, ...]:
     out: list[Decision] = []
-    for raw in map(_dict, _list(data)):
-        action = _str(raw["action"])
+    for raw in map(fields.as_dict, fields.as_list(data)):
+        action = fields.as_str(raw["action"])
         if action not in DECISIONS:
             raise ValueError(f"decision {action!r} is not one of {DECISIONS}")
         if action != BET:
             out.append(Decision(action))
             continue
-        multiples = [_int(m) for m in _list(raw["multiples"])]
-        stakes = [_int(a) for a in _list(raw["amounts"])]
+        multiples = [fields.as_int(m) for m in fields.as_list(raw["multiples"])]
+        stakes = [fields.as_int(a) for a in fields.as_list(raw["amounts"])]
         if len(multiples) != len(stakes):
             raise ValueError(f"a bet's multiples {multiples} and amounts {stakes} differ in length")
         out.extend(Decision(BET, m, a) for m, a in zip(multiples, stakes, strict=True))
@@ -360,50 +313,50 @@ def _legal(data: Any) -> tuple[Decision, ...]:
 
 
 def _settlement(data: Any) -> tuple[Any, Settlement]:
-    data = _dict(data)
+    data = fields.as_dict(data)
     return data["round"], Settlement(
-        wager=_str(data["wager"]),
+        wager=fields.as_str(data["wager"]),
         hand=0,
-        stake=_int(data["stake"]),
-        paid=_int(data["paid"]),
-        outcome=_str(data["outcome"]),
-        line=_str(data["line"]),
+        stake=fields.as_int(data["stake"]),
+        paid=fields.as_int(data["paid"]),
+        outcome=fields.as_str(data["outcome"]),
+        line=fields.as_str(data["line"]),
     )
 
 
 def _meter(data: Any) -> ProgressiveMeter:
-    data = _dict(data)
+    data = fields.as_dict(data)
     return ProgressiveMeter(
-        wager=_str(data["wager"]),
-        name=_str(data["name"]),
-        amount=_int(data["amount"]),
-        must_hit_by=_opt_int(data.get("must_hit_by")),
+        wager=fields.as_str(data["wager"]),
+        name=fields.as_str(data["name"]),
+        amount=fields.as_int(data["amount"]),
+        must_hit_by=fields.opt_int(data.get("must_hit_by")),
     )
 
 
 def _uth(data: dict[str, Any]) -> UthView:
-    block = _dict(data["uth"])
+    block = fields.as_dict(data["uth"])
     limits, amounts = _limits(data["limits"])
-    seats = tuple(_seat(s) for s in _list(block["seats"]))
+    seats = tuple(_seat(s) for s in fields.as_list(block["seats"]))
     if len({s.seat for s in seats}) != len(seats):
         raise ValueError(f"a seat is listed twice: {[s.seat for s in seats]}")
     mine = [s for s in seats if s.mine]
     if len(mine) > 1:
         raise ValueError("more than one seat is marked as this terminal's")
-    seat_number = _opt_int(data["seat"])
+    seat_number = fields.opt_int(data["seat"])
     if mine and mine[0].seat != seat_number:
         raise ValueError(
             f"this terminal's hand is at seat {mine[0].seat}, its seat is {seat_number}"
         )
-    hole = tuple(_card(c) for c in _list(block["hole"]))
+    hole = tuple(fields.as_card(c) for c in fields.as_list(block["hole"]))
     if len(hole) not in (0, 2):
         raise ValueError(f"the hole holds two cards, got {hole!r}")
-    board = tuple(_card(c) for c in _list(block["board"]))
+    board = tuple(fields.as_card(c) for c in fields.as_list(block["board"]))
     if len(board) not in (0, 3, 5):
         raise ValueError(f"the board holds 0, 3 or 5 cards, got {len(board)}")
-    raw_dealer = _dict(block["dealer"])
-    dealer_cards = tuple(_maybe_hidden(c) for c in _list(raw_dealer["cards"]))
-    revealed = _bool(raw_dealer["revealed"])
+    raw_dealer = fields.as_dict(block["dealer"])
+    dealer_cards = tuple(_maybe_hidden(c) for c in fields.as_list(raw_dealer["cards"]))
+    revealed = fields.as_bool(raw_dealer["revealed"])
     if revealed and None in dealer_cards:
         raise ValueError("the dealer's cards are revealed but still hidden in the view")
     qualifies = raw_dealer["qualifies"]
@@ -411,9 +364,9 @@ def _uth(data: dict[str, Any]) -> UthView:
         cards=dealer_cards,
         revealed=revealed,
         hand=_hand(raw_dealer["hand"]),
-        qualifies=None if qualifies is None else _bool(qualifies),
+        qualifies=None if qualifies is None else fields.as_bool(qualifies),
     )
-    actions = frozenset(_str(a) for a in _list(data["actions"]))
+    actions = frozenset(fields.as_str(a) for a in fields.as_list(data["actions"]))
     if not actions <= set(DECISIONS):
         raise ValueError(f"actions {sorted(actions)} are not among {DECISIONS}")
     # The decisions offered are the actions the view gives, bets with the multiples of
@@ -421,8 +374,8 @@ def _uth(data: dict[str, Any]) -> UthView:
     legal = tuple(d for d in _legal(block["legal"]) if d.action in actions)
     missing = {a for a in actions if a != BET} - {d.action for d in legal}
     legal += tuple(Decision(a) for a in DECISIONS if a in missing)
-    to_act = tuple(_int(s) for s in _list(data["to_act"]))
-    settled = [_settlement(s) for s in _list(data["settlements"])]
+    to_act = tuple(fields.as_int(s) for s in fields.as_list(data["to_act"]))
+    settled = [_settlement(s) for s in fields.as_list(data["settlements"])]
     rounds = {r for r, _ in settled}
     if len(rounds) > 1:
         raise ValueError(f"settlements of several rounds: {sorted(map(str, rounds))}")
@@ -435,23 +388,25 @@ def _uth(data: dict[str, Any]) -> UthView:
             hands = (Hand(0, hole, 0, False, "", s.wagers, s.status != "waiting", False),)
         common_seats.append(Seat(s.seat, s.mine, s.wagers, True, hands))
     mine_to_act = seat_number is not None and seat_number in to_act
-    lucky = _opt_int(block["lucky_position"])
+    lucky = fields.opt_int(block["lucky_position"])
     magic = block["magic_card"]
     view = View(
-        table=_opt_str(data["table"]),
-        state=_opt_str(data["state"]),
-        machine=_opt_str(data["machine"]),
+        table=fields.opt_str(data["table"]),
+        state=fields.opt_str(data["state"]),
+        machine=fields.opt_str(data["machine"]),
         round=data["round"],
-        phase=_opt_str(data["phase"]),
-        terminal=_opt_str(data["terminal"]),
+        phase=fields.opt_str(data["phase"]),
+        terminal=fields.opt_str(data["terminal"]),
         seat=seat_number,
-        credits=_int(data["credits"]),
+        credits=fields.as_int(data["credits"]),
         limits=MappingProxyType(limits),
-        chips=tuple(_int(c) for c in _list(data["chips"])),
+        chips=tuple(fields.as_int(c) for c in fields.as_list(data["chips"])),
         countdown=None
         if countdown is None
         else Countdown(
-            _str(countdown["for"]), _int(countdown["seconds_left"]), _opt_str(countdown["then"])
+            fields.as_str(countdown["for"]),
+            fields.as_int(countdown["seconds_left"]),
+            fields.opt_str(countdown["then"]),
         ),
         dealer=Dealer(dealer_cards, None, revealed),
         seats=tuple(common_seats),
@@ -460,7 +415,7 @@ def _uth(data: dict[str, Any]) -> UthView:
         insurance=None,
         settlements=tuple(s for _, s in settled),
         recent=(),
-        meters=tuple(_meter(m) for m in _list(data.get("meters", []))),
+        meters=tuple(_meter(m) for m in fields.as_list(data.get("meters", []))),
     )
     return UthView(
         view=view,
@@ -471,7 +426,7 @@ def _uth(data: dict[str, Any]) -> UthView:
         legal=legal,
         amounts=MappingProxyType(amounts),
         to_act=to_act,
-        magic_card=None if magic is None else _card(magic),
+        magic_card=None if magic is None else fields.as_card(magic),
         lucky_position=lucky,
         settled_round=next(iter(rounds)) if rounds else None,
     )

@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from shared.errors import ETGError
+from terminal_client.model import fields
 from terminal_client.model.totals import hand_total
 
 #: The view version this terminal reads.
@@ -211,62 +212,44 @@ def parse_view(data: Any) -> View:
         raise MalformedView(f"the server sent a view this terminal cannot read: {exc!r}") from None
 
 
-def _int(value: Any) -> int:
-    if type(value) is not int:
-        raise TypeError(f"expected an integer, got {value!r}")
-    return value
-
-
-def _opt_int(value: Any) -> int | None:
-    return None if value is None else _int(value)
-
-
-def _opt_str(value: Any) -> str | None:
-    if value is not None and not isinstance(value, str):
-        raise TypeError(f"expected text, got {value!r}")
-    return value
-
-
-def _cents(mapping: Any) -> Mapping[str, int]:
-    return MappingProxyType({str(k): _int(v) for k, v in dict(mapping).items()})
-
-
 def _view(data: dict[str, Any]) -> View:
     countdown = data["countdown"]
     insurance = data["insurance"]
     to_act = data["to_act"]
     return View(
-        table=_opt_str(data["table"]),
-        state=_opt_str(data["state"]),
-        machine=_opt_str(data["machine"]),
+        table=fields.opt_str(data["table"]),
+        state=fields.opt_str(data["state"]),
+        machine=fields.opt_str(data["machine"]),
         round=data["round"],
-        phase=_opt_str(data["phase"]),
-        terminal=_opt_str(data["terminal"]),
-        seat=_opt_int(data["seat"]),
-        credits=_int(data["credits"]),
+        phase=fields.opt_str(data["phase"]),
+        terminal=fields.opt_str(data["terminal"]),
+        seat=fields.opt_int(data["seat"]),
+        credits=fields.as_int(data["credits"]),
         limits=MappingProxyType(
             {
-                str(name): WagerLimits(_int(lim["min"]), _int(lim["max"]))
+                str(name): WagerLimits(fields.as_int(lim["min"]), fields.as_int(lim["max"]))
                 for name, lim in dict(data["limits"]).items()
             }
         ),
-        chips=tuple(_int(c) for c in data["chips"]),
+        chips=tuple(fields.as_int(c) for c in data["chips"]),
         countdown=None
         if countdown is None
         else Countdown(
             str(countdown["for"]),
-            _int(countdown["seconds_left"]),
-            _opt_str(countdown["then"]),
+            fields.as_int(countdown["seconds_left"]),
+            fields.opt_str(countdown["then"]),
         ),
         dealer=_dealer(data["dealer"]),
         seats=tuple(_seat(s) for s in data["seats"]),
-        to_act=None if to_act is None else (_int(to_act["seat"]), _int(to_act["hand"])),
+        to_act=None
+        if to_act is None
+        else (fields.as_int(to_act["seat"]), fields.as_int(to_act["hand"])),
         actions=frozenset(str(a) for a in data["actions"]),
         insurance=None
         if insurance is None
         else InsuranceOffer(
             bool(insurance["can_insure"]),
-            _int(insurance["max"]),
+            fields.as_int(insurance["max"]),
             bool(insurance["can_take_even_money"]),
         ),
         settlements=tuple(_settlement(s) for s in data["settlements"]),
@@ -288,9 +271,9 @@ def _dealer(data: Any) -> Dealer:
 
 def _seat(data: Any) -> Seat:
     return Seat(
-        seat=_int(data["seat"]),
+        seat=fields.as_int(data["seat"]),
         mine=bool(data["mine"]),
-        wagers=_cents(data["wagers"]),
+        wagers=fields.cents(data["wagers"]),
         insurance_decided=bool(data["insurance_decided"]),
         hands=tuple(_hand(h) for h in data["hands"]),
     )
@@ -300,12 +283,12 @@ def _hand(data: Any) -> Hand:
     cards = tuple(str(c) for c in data["cards"])
     total = hand_total(cards)
     return Hand(
-        index=_int(data["index"]),
+        index=fields.as_int(data["index"]),
         cards=cards,
         total=total.best,
         soft=total.soft,
         total_text=total.text,
-        wagers=_cents(data["wagers"]),
+        wagers=fields.cents(data["wagers"]),
         done=bool(data["done"]),
         settled=bool(data["settled"]),
     )
@@ -314,9 +297,9 @@ def _hand(data: Any) -> Hand:
 def _settlement(data: Any) -> Settlement:
     return Settlement(
         wager=str(data["wager"]),
-        hand=_int(data["hand"]),
-        stake=_int(data["stake"]),
-        paid=_int(data["paid"]),
+        hand=fields.as_int(data["hand"]),
+        stake=fields.as_int(data["stake"]),
+        paid=fields.as_int(data["paid"]),
         outcome=str(data["outcome"]),
         line=str(data["line"]),
     )
@@ -326,8 +309,8 @@ def _meter(data: Any) -> ProgressiveMeter:
     return ProgressiveMeter(
         wager=str(data["wager"]),
         name=str(data["name"]),
-        amount=_int(data["amount"]),
-        must_hit_by=_opt_int(data.get("must_hit_by")),
+        amount=fields.as_int(data["amount"]),
+        must_hit_by=fields.opt_int(data.get("must_hit_by")),
     )
 
 
@@ -335,7 +318,7 @@ def _result(data: Any) -> RoundResult:
     return RoundResult(
         round=data["round"],
         dealer=tuple(str(c) for c in data["dealer"]),
-        dealer_total=_opt_int(data["dealer_total"]),
+        dealer_total=fields.opt_int(data["dealer_total"]),
         settlements=tuple(_settlement(s) for s in data["settlements"]),
-        net=_int(data["net"]),
+        net=fields.as_int(data["net"]),
     )
