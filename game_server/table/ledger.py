@@ -145,3 +145,26 @@ class Ledger:
             + self.house_result
             - self.progressive_paid
         )
+
+    def report(self) -> dict[str, Any]:
+        """The never-reset meters (605a.5(d)) and the wallets, integer cents, JSON-ready:
+        what every table's ``ReadMeters`` answers with (beside its own progressives)."""
+        return {
+            "games_played": self.games_played,
+            "progressive_paid": self.progressive_paid,
+            "credits_in": self.credits_in,
+            "credits_out": self.credits_out,
+            "in_play": self.in_play,
+            "house_result": self.house_result,
+            "wallets": dict(sorted(self.wallets.items())),
+            "wagers": {
+                name: {
+                    "placed": m.placed,
+                    "wagered": m.wagered,
+                    "settled": m.settled,
+                    "paid": m.paid,
+                    "won": m.won,
+                }
+                for name, m in sorted(self.meters.items())
+            },
+        }

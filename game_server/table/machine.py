@@ -592,30 +592,14 @@ class RoundMachine:
 
     def meters(self) -> dict[str, Any]:
         """The never-reset meters (605a.5(d)) and wallets, integer cents, JSON-ready."""
-        ledger = self._core.session.ledger
+        session = self._core.session
         return {
-            "table": self._core.session.config.table_id,
-            "games_played": ledger.games_played,
-            "progressive_paid": ledger.progressive_paid,
+            "table": session.config.table_id,
+            **session.ledger.report(),
             "progressives": {
-                meter_id: self._core.session.meters.meter(meter_id).snapshot()
-                for meter_id in self._core.session.meter_specs
-                if meter_id in self._core.session.meters
-            },
-            "credits_in": ledger.credits_in,
-            "credits_out": ledger.credits_out,
-            "in_play": ledger.in_play,
-            "house_result": ledger.house_result,
-            "wallets": dict(sorted(ledger.wallets.items())),
-            "wagers": {
-                name: {
-                    "placed": m.placed,
-                    "wagered": m.wagered,
-                    "settled": m.settled,
-                    "paid": m.paid,
-                    "won": m.won,
-                }
-                for name, m in sorted(ledger.meters.items())
+                meter_id: session.meters.meter(meter_id).snapshot()
+                for meter_id in session.meter_specs
+                if meter_id in session.meters
             },
         }
 

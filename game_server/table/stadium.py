@@ -172,27 +172,7 @@ class StadiumMachine(Generic[SessionT, StateT]):
 
     def meters(self) -> dict[str, Any]:
         """The never-reset meters (605a.5(d)) and wallets, integer cents, JSON-ready."""
-        ledger = self.session.ledger
-        return {
-            "table": self.session.config.table_id,
-            "games_played": ledger.games_played,
-            "progressive_paid": ledger.progressive_paid,
-            "credits_in": ledger.credits_in,
-            "credits_out": ledger.credits_out,
-            "in_play": ledger.in_play,
-            "house_result": ledger.house_result,
-            "wallets": dict(sorted(ledger.wallets.items())),
-            "wagers": {
-                name: {
-                    "placed": m.placed,
-                    "wagered": m.wagered,
-                    "settled": m.settled,
-                    "paid": m.paid,
-                    "won": m.won,
-                }
-                for name, m in sorted(ledger.meters.items())
-            },
-        }
+        return {"table": self.session.config.table_id, **self.session.ledger.report()}
 
     def add_listener(self, listener: TableListener) -> None:
         self._listeners.append(listener)
