@@ -41,7 +41,7 @@ from game_server.rules.hybrid.no_hole_card import Phase as NoHoleCardPhase
 from game_server.rules.hybrid.three_position import Phase as ThreePositionPhase
 from game_server.rules.hybrid.three_position import ThreePositionRound, ThreePositionRules
 from game_server.rules.wagers.base import TableType
-from game_server.table.events import RoundStarted, TableOpened
+from game_server.table.events import TableOpened
 from game_server.table.ledger import Ledger
 from game_server.table.session import (
     SOFTWARE,
@@ -438,31 +438,14 @@ class HybridSession(TableBook):
         config = self.config
         return self._log([(None, TableOpened(config.to_dict(), self._config_hash, SOFTWARE))])
 
-    def start_round(self) -> list[Any]:
-        """Open a round for wagers; retire the shoe and commit a new one when it is due (the
-        commitment is logged before the shoe's first card)."""
-        self._check_not_failed()
-        if self.round is not None:
-            raise TableError(f"round {self.round_id} is still open")
-        events: list[Any] = []
-        if self.shoe is None or self.shoe.needs_shuffle:
-            events += self.retire_shoe()
-            self.shoe_number += 1
-            self.shoe, committed, self._salt = self.shoes.new_shoe(self.shoe_number)
-            events += self._log([(None, committed)])
-        self.round_id += 1
+    def _new_round(self) -> _Round[Any]:
         rules = self._three_position
-        self.round = _NoHoleCard(self.config.rules) if rules is None else _ThreePosition(rules)
+        return _NoHoleCard(self.config.rules) if rules is None else _ThreePosition(rules)
+
+    def _places(self) -> tuple[tuple[int, ...], tuple[str, ...]]:
+        """Stadium play: every terminal of the table, none with a seat."""
         terminals = tuple(sorted(self.terminals))
-        started = RoundStarted(
-            self.round_id,
-            self.shoe_number,
-            self._config_hash,
-            (NO_SEAT,) * len(terminals),
-            terminals,
-            tuple(self.balance(t) for t in terminals),
-        )
-        return events + self._log([(None, started)])
+        return (NO_SEAT,) * len(terminals), terminals
 
     # ------------------------------------------------------------------ round
 

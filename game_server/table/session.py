@@ -213,6 +213,8 @@ class TableBook:
     round_id: int
     shoe: Shoe | None
     shoe_number: int
+    shoes: SealedShoes
+    _config_hash: str
     _salt: bytes
     failed: BaseException | None
 
@@ -294,6 +296,40 @@ class TableBook:
 
     def balance(self, terminal: str) -> int:
         return self.ledger.wallets.get(terminal, 0)
+
+    def _new_round(self) -> Any:
+        """A fresh round of this table's game, open for wagers."""
+        raise NotImplementedError
+
+    def _places(self) -> tuple[tuple[int, ...], tuple[str, ...]]:
+        """The seats and the terminals a new round starts with (``round_started``)."""
+        raise NotImplementedError
+
+    def start_round(self) -> list[Any]:
+        """Open a round for wagers; retire the shoe and commit a new one when it is due (the
+        commitment is logged before the shoe's first card); log who sits where with their
+        credits (``round_started``)."""
+        self._check_not_failed()
+        if self.round is not None:
+            raise TableError(f"round {self.round_id} is still open")
+        events: list[Any] = []
+        if self.shoe is None or self.shoe.needs_shuffle:
+            events += self.retire_shoe()
+            self.shoe_number += 1
+            self.shoe, committed, self._salt = self.shoes.new_shoe(self.shoe_number)
+            events += self._log([(None, committed)])
+        self.round_id += 1
+        self.round = self._new_round()
+        seats, terminals = self._places()
+        started = RoundStarted(
+            self.round_id,
+            self.shoe_number,
+            self._config_hash,
+            seats,
+            terminals,
+            tuple(self.balance(t) for t in terminals),
+        )
+        return events + self._log([(None, started)])
 
     def retire_shoe(self) -> list[Any]:
         """Reveal the current shoe's seed and salt (nothing when no shoe is in use)."""
@@ -488,30 +524,12 @@ class TableSession(TableBook):
             items += [(who, ev) for ev in step.events]
         return items
 
-    def start_round(self) -> list[Any]:
-        """Open a round for wagers; retire the shoe and commit a new one when it is due."""
-        self._check_not_failed()
-        if self.round is not None:
-            raise TableError(f"round {self.round_id} is still open")
-        events: list[Any] = []
-        if self.shoe is None or self.shoe.needs_shuffle:
-            events += self.retire_shoe()
-            self.shoe_number += 1
-            self.shoe, committed, self._salt = self.shoes.new_shoe(self.shoe_number)
-            events += self._log([(None, committed)])
-        self.round_id += 1
-        self.round = BlackjackRound(self.config.rules)
-        seats = sorted(self.terminal_of)
-        terminals = tuple(self.terminal_of[s] for s in seats)
-        started = RoundStarted(
-            self.round_id,
-            self.shoe_number,
-            self._config_hash,
-            tuple(seats),
-            terminals,
-            tuple(self.ledger.wallets.get(t, 0) for t in terminals),
-        )
-        return events + self._log([(None, started)])
+    def _new_round(self) -> BlackjackRound:
+        return BlackjackRound(self.config.rules)
+
+    def _places(self) -> tuple[tuple[int, ...], tuple[str, ...]]:
+        seats = tuple(sorted(self.terminal_of))
+        return seats, tuple(self.terminal_of[s] for s in seats)
 
     # ------------------------------------------------------------------ round
 

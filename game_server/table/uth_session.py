@@ -53,7 +53,7 @@ from game_server.rules.uth.events import (
 from game_server.rules.uth.game import Action, Phase, UthRound
 from game_server.rules.uth.rules import UthRules
 from game_server.rules.wagers.base import MeterSpec
-from game_server.table.events import RoundStarted, TableOpened
+from game_server.table.events import TableOpened
 from game_server.table.ledger import Ledger, LedgerError
 from game_server.table.session import (
     SOFTWARE,
@@ -256,30 +256,14 @@ class UthSession(TableBook):
             items += [(None, ev) for ev in self.meters.link(meter_id, spec).events]
         return self._log(items)
 
-    def start_round(self) -> list[Any]:
-        """Open a round for wagers with a new committed deck (the previous one revealed)."""
-        self._check_not_failed()
-        if self.round is not None:
-            raise TableError(f"round {self.round_id} is still open")
-        events: list[Any] = []
-        if self.shoe is None or self.shoe.needs_shuffle:
-            events += self.retire_shoe()
-            self.shoe_number += 1
-            self.shoe, committed, self._salt = self.shoes.new_shoe(self.shoe_number)
-            events += self._log([(None, committed)])
-        self.round_id += 1
-        self.round = UthRound(self.rules, self.config.table_id)
-        seats = sorted(self.terminal_of)
-        terminals = tuple(self.terminal_of[s] for s in seats)
-        started = RoundStarted(
-            self.round_id,
-            self.shoe_number,
-            self._config_hash,
-            tuple(seats),
-            terminals,
-            tuple(self.ledger.wallets.get(t, 0) for t in terminals),
-        )
-        return events + self._log([(None, started)])
+    def _new_round(self) -> UthRound:
+        """A new round: its deck is committed fresh (``shuffle = "every-round"``), the
+        previous one revealed."""
+        return UthRound(self.rules, self.config.table_id)
+
+    def _places(self) -> tuple[tuple[int, ...], tuple[str, ...]]:
+        seats = tuple(sorted(self.terminal_of))
+        return seats, tuple(self.terminal_of[s] for s in seats)
 
     def resume(self, game: UthRound) -> None:
         """Make ``game`` (an interrupted round rebuilt by :func:`~game_server.rules.uth.replay`)
