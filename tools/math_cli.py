@@ -141,6 +141,11 @@ def _uth(
     else:
         names = [paytable]
     results = [exact.compute(name) for name in names]  # MathError: etg's exit 2
+    _print(results, every, as_json)
+
+
+def _print(results: list[Any], every: bool, as_json: bool) -> None:
+    """Each result's table (a blank line between two), or JSON: a list with ``--all``."""
     if as_json:
         data: Any = [r.to_json() for r in results] if every else results[0].to_json()
         click.echo(json.dumps(data, indent=2))
@@ -188,12 +193,4 @@ def math_command(
             raise click.UsageError("give --paytable and --decks, or --all")
         pairs = [(paytable, decks)]
     results = [wager_math(side, name, d) for name, d in pairs]  # MathError: etg's exit 2
-    if as_json:
-        data: Any = [r.to_json() for r in results] if every else results[0].to_json()
-        click.echo(json.dumps(data, indent=2))
-        return
-    for i, result in enumerate(results):
-        if i:
-            click.echo("")
-        for line in format_math(result):
-            click.echo(line)
+    _print(results, every, as_json)
