@@ -93,12 +93,23 @@ def session_decision(
 
 
 class _Shoes:
-    """The shoe of each round: a new one every round, or the same until its cut card."""
+    """What both drivers share: the players' wagers, basic strategy, the count of rounds,
+    and the shoe of each round (a new one every round, or the same until its cut card)."""
 
-    shoes: ShoeFactory
-    every_round: bool
-    shoe_number: int
-    _shoe: Any
+    def __init__(
+        self,
+        rules: BlackjackRules,
+        shoes: ShoeFactory,
+        wagers: dict[str, int],
+        every_round: bool,
+    ) -> None:
+        self.shoes = shoes
+        self.wagers = wagers
+        self.every_round = every_round
+        self.strategy = BasicStrategy(rules)
+        self.rounds = 0
+        self.shoe_number = -1
+        self._shoe: Any = None
 
     def _round_shoe(self) -> Any:
         shoe = self._shoe
@@ -130,15 +141,9 @@ class NoHoleCardDriver(_Shoes):
     ) -> None:
         if not 1 <= players <= rules.seats:
             raise ValueError(f"this table takes 1..{rules.seats} players, not {players}")
+        super().__init__(rules, shoes, wagers, every_round)
         self.rules = rules
-        self.shoes = shoes
         self.players = tuple(range(1, players + 1))
-        self.wagers = wagers
-        self.every_round = every_round
-        self.strategy = BasicStrategy(rules)
-        self.rounds = 0
-        self.shoe_number = -1
-        self._shoe: Any = None
 
     def play_round(self) -> list[Any]:
         """Play one round from the wagers to every player's last settlement."""
@@ -180,15 +185,9 @@ class ThreePositionDriver(_Shoes):
     ) -> None:
         if players < 1:
             raise ValueError("a round needs at least one player")
+        super().__init__(rules, shoes, wagers, every_round)
         self.rules = three_position_rules(rules)
-        self.strategy = BasicStrategy(rules)
-        self.shoes = shoes
         self.players = {f"P{n}": (n - 1) % 3 + 1 for n in range(1, players + 1)}
-        self.wagers = wagers
-        self.every_round = every_round
-        self.rounds = 0
-        self.shoe_number = -1
-        self._shoe: Any = None
 
     def play_round(self) -> list[Any]:
         shoe = self._round_shoe()
