@@ -54,7 +54,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from game_server.config import TableConfig
 from game_server.eventlog import Clock, EventLog, EventLogReader
@@ -289,13 +289,9 @@ def _position_shoe(shoe: Shoe, number: int, cards: list[tuple[int, Any]]) -> int
     return len(cards)
 
 
-def _resume_round(
-    config: TableConfig,
-    logged_round: LoggedRound,
-    shoe: Shoe | None,
-    seats: Mapping[str, int],
-) -> BlackjackRound:
-    """The engine of an interrupted round, in the state after its last logged step."""
+def _started(logged_round: LoggedRound, seats: Mapping[str, int] | None = None) -> RoundStarted:
+    """The ``round_started`` of an interrupted round; with ``seats``, checked against the
+    seating recovery is given (a seated table's terminals must hold the same seats)."""
     started = logged_round.started
     if started is None:
         raise RecoveryError(
@@ -303,19 +299,38 @@ def _resume_round(
             "say how it began"
         )
     for seat, terminal in zip(started.seats, started.terminals, strict=True):
-        if seats.get(terminal) != seat:
+        if seats is not None and seats.get(terminal) != seat:
             raise SeatingChanged(
                 f"round {started.round} is unfinished with terminal {terminal} at seat {seat}; "
                 "recover with the seating of that round, finish it, then change seats"
             )
-    engine = [item.event for item in logged_round.engine_events()]
+    return started
+
+
+_G = TypeVar("_G")
+
+
+def _replayed(started: RoundStarted, rebuild: Callable[[], _G]) -> _G:
+    """The interrupted round rebuilt by its engine's replay, or why it cannot be resumed."""
     try:
-        game = replay(config.rules, engine)
+        return rebuild()
     except RulesError as exc:
         raise RecoveryError(
             f"round {started.round} does not replay from its logged events ({exc}); it cannot "
             "be resumed"
         ) from exc
+
+
+def _resume_round(
+    config: TableConfig,
+    logged_round: LoggedRound,
+    shoe: Shoe | None,
+    seats: Mapping[str, int],
+) -> BlackjackRound:
+    """The engine of an interrupted round, in the state after its last logged step."""
+    started = _started(logged_round, seats)
+    engine = [item.event for item in logged_round.engine_events()]
+    game = _replayed(started, lambda: replay(config.rules, engine))
     if game.phase is Phase.COMPLETE:
         raise RecoveryError(f"round {started.round} replays complete but was not closed")
     if game.phase is not Phase.BETTING:
@@ -330,12 +345,7 @@ def _resume_hybrid_round(session: HybridSession, logged_round: LoggedRound) -> S
     round: its engine rebuilt by the table type's ``replay``, its players' terminals from the
     log, the shoe in use as the source of the community cards still to come."""
     config = session.config
-    started = logged_round.started
-    if started is None:
-        raise RecoveryError(
-            f"round {logged_round.round_id} has events but no round_started: the log does not "
-            "say how it began"
-        )
+    started = _started(logged_round)
     engine_items = logged_round.engine_events()
     absent = sorted(
         {i.stored.terminal for i in engine_items if i.stored.terminal} - session.terminals
@@ -348,23 +358,15 @@ def _resume_hybrid_round(session: HybridSession, logged_round: LoggedRound) -> S
         )
     events = [item.event for item in engine_items]
     game: three_position.ThreePositionRound | no_hole_card.NoHoleCardRound
-    try:
-        if config.table_type is TableType.HYBRID:
-            game = three_position.replay(three_position_rules(config.rules), events)
-            complete = game.phase is three_position.Phase.COMPLETE
-            betting = game.phase is three_position.Phase.BETTING
-        else:
-            game = no_hole_card.replay(config.rules, events)
-            complete = game.phase is no_hole_card.Phase.COMPLETE
-            betting = game.phase is no_hole_card.Phase.BETTING
-    except RulesError as exc:
-        raise RecoveryError(
-            f"round {started.round} does not replay from its logged events ({exc}); it cannot "
-            "be resumed"
-        ) from exc
-    if complete:
+    if config.table_type is TableType.HYBRID:
+        rules = three_position_rules(config.rules)
+        game = _replayed(started, lambda: three_position.replay(rules, events))
+    else:
+        game = _replayed(started, lambda: no_hole_card.replay(config.rules, events))
+    # Both engines name their phases "betting", ..., "complete".
+    if game.phase == "complete":
         raise RecoveryError(f"round {started.round} replays complete but was not closed")
-    if not betting:
+    if game.phase != "betting":
         if session.shoe is None:
             raise RecoveryError(f"round {started.round} was dealt but no shoe is in use")
         game._source = session.shoe
@@ -384,26 +386,11 @@ def _resume_uth_round(
 ) -> StrEnum:
     """Make the interrupted round of an Ultimate Texas Hold 'Em table the session's open
     round: rebuilt by :func:`game_server.rules.uth.replay`, the deck in use its card source."""
-    started = logged_round.started
-    if started is None:
-        raise RecoveryError(
-            f"round {logged_round.round_id} has events but no round_started: the log does not "
-            "say how it began"
-        )
-    for seat, terminal in zip(started.seats, started.terminals, strict=True):
-        if seats.get(terminal) != seat:
-            raise SeatingChanged(
-                f"round {started.round} is unfinished with terminal {terminal} at seat {seat}; "
-                "recover with the seating of that round, finish it, then change seats"
-            )
+    started = _started(logged_round, seats)
     events = [item.event for item in logged_round.engine_events()]
-    try:
-        game = uth_game.replay(session.rules, events, session.config.table_id)
-    except RulesError as exc:
-        raise RecoveryError(
-            f"round {started.round} does not replay from its logged events ({exc}); it cannot "
-            "be resumed"
-        ) from exc
+    game = _replayed(
+        started, lambda: uth_game.replay(session.rules, events, session.config.table_id)
+    )
     if game.phase in (uth_game.Phase.SHOWDOWN, uth_game.Phase.COMPLETE):
         raise RecoveryError(f"round {started.round} replays to its showdown but was not closed")
     try:
