@@ -61,7 +61,13 @@ def _stop_reactor(result: object, reactor: Any) -> None:
     callback=_size,
     help="Window size when not in kiosk mode, WxH.",
 )
-@click.option("--fps", type=click.IntRange(5, 60), default=30, show_default=True)
+@click.option(
+    "--fps",
+    type=click.IntRange(5, 60),
+    default=30,
+    show_default=True,
+    help="Frames per second of the screen's tick (it redraws only what changed).",
+)
 @click.option(
     "--autoplay",
     is_flag=True,

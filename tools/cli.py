@@ -66,6 +66,7 @@ class _Etg(click.Group):
 
 
 @click.group(cls=_Etg, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="etg", message="etg %(version)s")
 def main() -> None:
     """Fully automated electronic table games: operator and investigator tools."""
 
@@ -102,7 +103,13 @@ _CONFIG = click.option(
 
 @main.command()
 @_CONFIG
-@click.option("--rounds", type=click.IntRange(min=1), default=100_000, show_default=True)
+@click.option(
+    "--rounds",
+    type=click.IntRange(min=1),
+    default=100_000,
+    show_default=True,
+    help="Rounds to play.",
+)
 @click.option(
     "--seats",
     type=click.IntRange(1, 10),
@@ -201,7 +208,8 @@ def sim(
         return
     title = (
         f"{rounds:,} rounds at {seats} seat{'s' * (seats != 1)} of {config.table_id} "
-        f"({config.rules.decks} decks, {config.shuffle.value}), basic strategy, seed {seed}"
+        f"({config.rules.decks} deck{'s' * (config.rules.decks != 1)}, "
+        f"{config.shuffle.value}), basic strategy, seed {seed}"
     )
     if config.uth is not None:
         title = (
@@ -300,7 +308,13 @@ certs.add_command(list_certs)
     default=None,
     help="Rounds to play (console: 10; --live: until Ctrl-C).",
 )
-@click.option("--seats", type=click.IntRange(1, 7), default=3, show_default=True)
+@click.option(
+    "--seats",
+    type=click.IntRange(1, 7),
+    default=3,
+    show_default=True,
+    help="Seats with a basic-strategy bot in the console story (not with --live).",
+)
 @click.option(
     "--seed",
     type=int,
@@ -321,7 +335,13 @@ certs.add_command(list_certs)
     help="The real thing: the table server and player terminals (windows with a display, "
     "headless basic-strategy bots with screenshots without one).",
 )
-@click.option("--terminals", type=click.IntRange(1, 7), default=2, show_default=True)
+@click.option(
+    "--terminals",
+    type=click.IntRange(1, 7),
+    default=2,
+    show_default=True,
+    help="With --live: how many player terminals (T1, T2, ...) to start.",
+)
 @click.option(
     "--data",
     "data_dir",

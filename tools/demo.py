@@ -233,7 +233,8 @@ def run_demo(
     narrator = Narrator(config.rules)
     result = SimResult()
     echo(
-        f"Table {config.table_id}: {config.rules.decks} decks, {config.shuffle.value} shuffle, "
+        f"Table {config.table_id}: {config.rules.decks} deck{'s' * (config.rules.decks != 1)}, "
+        f"{config.shuffle.value} shuffle, "
         f"{seats} seat{'s' * (seats != 1)} with basic-strategy bots, {source}"
     )
     for number in range(1, rounds + 1):

@@ -59,7 +59,8 @@ def allowed(wager: SideWager) -> list[tuple[str, int]]:
 def format_math(result: WagerMath) -> list[str]:
     """The report as lines of text."""
     lines = [
-        f"{result.title} ({result.section}), {result.paytable}, {result.decks} decks",
+        f"{result.title} ({result.section}), {result.paytable}, "
+        f"{result.decks} deck{'s' * (result.decks != 1)}",
         f"counted: {result.total:,} {result.counted}",
         f"{'line':<36} {'combinations':>18} {'probability':>12} {'pays':>22} {'return':>9}",
     ]

@@ -284,8 +284,8 @@ def show_command(
 ) -> None:
     """Round ROUND of the log at DB, step by step in the order it was played.
 
-    With --png or --frames it also draws the table as the terminal showed it
-    (:mod:`tools.recall_pictures`); the files written are listed on stderr.
+    With --png or --frames it also draws the table as the terminal showed it, with the
+    terminal's own drawing code; the files written are listed on stderr.
     """
     with _reading(db, immutable) as reader:
         if png is None and frames is None:

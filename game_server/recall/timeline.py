@@ -369,8 +369,12 @@ class _Labels:
         self.seats = dict(seats)
         hands: dict[int, set[int]] = {}
         players: dict[str, set[int]] = {}
+        #: The seats that placed a wager in the round (the others had nobody playing).
+        self.wagered: set[int] = set()
         for item in events:
             ev = item.event
+            if type(ev) in _PLACED_KINDS and isinstance(getattr(ev, "seat", None), int):
+                self.wagered.add(ev.seat)
             player = getattr(ev, "player", None)
             if isinstance(player, str):
                 players.setdefault(player, set()).add(ev.hand)
@@ -397,6 +401,13 @@ class _Labels:
         if hand is not None and seat in self.split:
             label += f" hand {hand + 1}"
         return label
+
+    def drawn_seat(self, seat: int) -> str:
+        """A seat the table game system drew (the Lucky Bonus position, 653a.12(e)(3)):
+        ``"seat 6 (no player)"`` when nobody wagered there this round, whoever holds it."""
+        if seat in self.wagered:
+            return self.seat(seat)
+        return f"seat {seat} (no player)"
 
     def player(self, player: str, position: int, hand: int | None = None) -> str:
         """A player of the three-position table: his terminal and position (633b.5(l))."""
@@ -795,7 +806,8 @@ def _describe_uth(
         if ev.magic_card:
             parts.append(f"Magic Card {_cards_text(ev.magic_card)}")
         if ev.lucky_position is not None:
-            lucky = "the dealer" if ev.lucky_position == 0 else labels.seat(ev.lucky_position)
+            drawn = ev.lucky_position
+            lucky = "the dealer" if drawn == 0 else labels.drawn_seat(drawn)
             parts.append(f"Lucky Bonus position {lucky}")
         drawn = "; drawn: " + ", ".join(parts) if parts else ""
         return TABLE_WHO, f"settlement begins{drawn}", data
@@ -1049,6 +1061,17 @@ def _money_or_dash(cents: int | None) -> str:
     return "-" if cents is None else format_money(cents)
 
 
+def _idle(line: Credits) -> bool:
+    """A terminal that took no part in the round: no credits at its start or end, nothing
+    wagered, paid, credited or cashed out (its row would be all zeros)."""
+    return (
+        not line.start
+        and not line.end
+        and not line.folded_end
+        and not (line.wagered or line.paid or line.credits_in or line.credits_out)
+    )
+
+
 def format_timeline(timeline: Timeline) -> list[str]:
     """The text of ``etg recall show``: header, credits, the steps, the meter changes."""
     tl = timeline
@@ -1059,7 +1082,11 @@ def format_timeline(timeline: Timeline) -> list[str]:
     ]
     shoe = tl.shoe
     if shoe is not None:
-        size = f"{shoe.decks} decks" if shoe.decks is not None else "decks unknown"
+        size = (
+            f"{shoe.decks} deck{'s' * (shoe.decks != 1)}"
+            if shoe.decks is not None
+            else "decks unknown"
+        )
         cut = f", cut card at {shoe.cut_card}" if shoe.cut_card is not None else ""
         committed = (
             f"committed at seq {shoe.committed_seq}: {shoe.commitment}"
@@ -1078,7 +1105,10 @@ def format_timeline(timeline: Timeline) -> list[str]:
         f"  {'Credits':<16}{'start':>14}{'wagered':>12}{'paid':>12}{'in/out':>12}{'end':>14}"
     )
     unclosed = False
+    idle = [name for name, line in tl.credits.items() if _idle(line)]
     for name, line in tl.credits.items():
+        if name in idle:
+            continue
         who = f"{name}" + (f" (seat {line.seat})" if line.seat is not None else "")
         moved = line.credits_in - line.credits_out
         end = _money_or_dash(line.end)
@@ -1090,6 +1120,8 @@ def format_timeline(timeline: Timeline) -> list[str]:
             f"{format_money(line.paid):>12}{format_money(moved) if moved else '-':>12}"
             f"{end:>14}"
         )
+    if idle:
+        out.append(f"  not shown: {', '.join(idle)} (no credits and no wager this round)")
     if unclosed:
         out.append(
             "  * no round_closed is logged: credits after the logged steps (a Ledger fold), "

@@ -305,3 +305,52 @@ def test_recall_pictures_of_a_uth_round_show_what_the_player_saw(
     )
     assert len(written) == len(logged.events) + 1
     assert all(path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for path in written)
+
+
+def test_recall_show_leaves_out_absent_seats_and_names_an_empty_lucky_seat(
+    tmp_path: Path,
+) -> None:
+    """653a.12(e)(3): the Lucky Bonus position is drawn among every seat; when it falls on a
+    seat where nobody wagered, recall says "(no player)" rather than naming the terminal
+    that merely holds the seat; and the credits table leaves out the terminals that had no
+    credits and no wager in the round, naming them on one line."""
+    seats = {f"T{n}": n for n in range(1, 7)}
+    certs = tmp_path / "certs"
+    init_keys(certs)
+    db = tmp_path / "uth.db"
+    log, tables = open_tables(
+        [CONFIG],
+        db,
+        certs,
+        lambda _: seats,
+        clock=system_clock,
+        seeds=lambda table: simulation_seeds(4, table.table_id),
+    )
+    session = tables[0][0]
+    assert isinstance(session, UthSession)
+    session.cash_in("T1", 200_000, "test")
+    for _ in range(8):
+        session.start_round()
+        session.place_wagers("T1", EVERYTHING)
+        session.deal()
+        while session.round is not None:
+            action, multiple = strategy.decide(session.round, 1)
+            session.decide("T1", action, multiple)
+    log.close()
+    empty_draws = 0
+    with closing(EventLogReader.open(db)) as reader:
+        for round_id in range(1, 9):
+            logged = fetch_round(reader, CONFIG.table_id, round_id)
+            assert logged is not None
+            text = format_timeline(build_timeline(logged))
+            drawn = next(line for line in text if "settlement begins" in line)
+            lucky = drawn.rsplit("Lucky Bonus position ", 1)[1]
+            if lucky not in ("the dealer", "seat 1 (T1)"):
+                empty_draws += 1
+                assert lucky.endswith("(no player)"), drawn
+                assert "(T" not in lucky, drawn
+            table = text[text.index(next(t for t in text if t.lstrip().startswith("Credits"))) :]
+            credit_rows = [line for line in table[: table.index("")] if line.startswith("  T")]
+            assert [row.split()[0] for row in credit_rows] == ["T1"], text
+            assert "  not shown: T2, T3, T4, T5, T6 (no credits and no wager this round)" in text
+    assert empty_draws, "no round drew an empty seat: choose another seed"

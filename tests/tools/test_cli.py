@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -152,3 +153,38 @@ def test_bench_runs_end_to_end_at_a_tiny_size() -> None:
     assert figures["details"]["uth_evaluator"]["hands_per_sample"] == 30
     assert figures["details"]["full_seat"]["side_wagers"] == ["lucky_aces"]
     assert "engine_vs_blackjack21" in format_bench(figures)
+
+
+def _commands(command: click.Command, path: tuple[str, ...]) -> list[tuple[str, click.Command]]:
+    found = [(" ".join(path), command)]
+    if isinstance(command, click.Group):
+        for name, sub in sorted(command.commands.items()):
+            found += _commands(sub, (*path, name))
+    return found
+
+
+@pytest.mark.parametrize(("path", "command"), _commands(main, ("etg",)))
+def test_every_help_page_is_plain_text_and_every_option_is_explained(
+    path: str, command: click.Command, runner: CliRunner
+) -> None:
+    """``--help`` of every command shows no Sphinx markup (``:mod:`...```) and explains
+    every option (a newcomer reads these pages first)."""
+    args = path.split()[1:]
+    shown = runner.invoke(main, [*args, "--help"])
+    assert shown.exit_code == 0, shown.output
+    assert not re.search(r":(mod|func|class|meth|attr|data):`", shown.output), shown.output
+    unexplained = [
+        param.opts[0]
+        for param in command.params
+        if isinstance(param, click.Option) and not param.hidden and not param.help
+    ]
+    assert unexplained == [], f"{path}: options without help: {unexplained}"
+
+
+def test_version_names_the_package(runner: CliRunner) -> None:
+    """``etg --version`` prints the installed version."""
+    from importlib.metadata import version
+
+    shown = runner.invoke(main, ["--version"])
+    assert shown.exit_code == 0
+    assert shown.output.strip() == f"etg {version('etg')}"
