@@ -82,7 +82,7 @@ class TerminalApp:
         self._autoplay = autoplay
         self._after_draw = after_draw
         self._layout: Layout | None = None
-        self._seen: tuple[Any, ...] | None = None
+        self._seen: int | None = None
         self._loop: task.LoopingCall | None = None
         self._decision_was_due = False
 
@@ -116,12 +116,11 @@ class TerminalApp:
         return self._layout
 
     def _model_changed(self) -> bool:
-        model = self.model
-        seen = (model.view, model.connection, model.pending, model.last_error)
+        """Whether the model took anything since the last frame: a view, an answer, a
+        refusal, the connection, or a document (the rules arriving under an open overlay)."""
+        seen = self.model.revision
         old, self._seen = self._seen, seen
-        if old is None:
-            return True
-        return old[0] is not seen[0] or old[1:] != seen[1:]
+        return old != seen
 
     def tick(self) -> None:
         """Pick the screen, handle the player's intents, advance time, draw if needed."""

@@ -136,6 +136,13 @@ class TerminalModel:
         self._errors = 0
         self._documents: dict[Document, DocumentState] = {d: DocumentState() for d in Document}
         self._accepted: dict[IntentKind, Intent] = {}
+        self._revision = 0
+
+    @property
+    def revision(self) -> int:
+        """A number that grows with every change of what the model holds (a view, an answer,
+        a refusal, a document, the connection): the app redraws when it has moved."""
+        return self._revision
 
     # ----------------------------------------------------------------------------------------
     # Changes (only from what the server said or the connection did)
@@ -148,6 +155,7 @@ class TerminalModel:
         and :attr:`view` its common part; an Ultimate Texas Hold 'Em table's view (its
         ``"game": "uth"``, 653a) likewise by
         :func:`~terminal_client.model.uth.parse_uth_view` into :attr:`uth`."""
+        self._revision += 1
         try:
             if is_uth(data):
                 uth = parse_uth_view(data)
@@ -164,6 +172,7 @@ class TerminalModel:
 
     def apply_answer(self, request_id: str, data: Any) -> None:
         """The server answered the intent ``request_id`` with a view (it took it)."""
+        self._revision += 1
         intent = self._pending.pop(request_id, None)
         if intent is not None:
             self._accepted[intent.kind] = intent
@@ -179,6 +188,7 @@ class TerminalModel:
     def apply_error(self, code: str, message: str, request_id: str | None = None) -> None:
         """The server refused something with a declared error (``code`` as on the wire,
         e.g. ``"BET_OUT_OF_LIMITS"``) and its sentence; ``request_id`` is no longer pending."""
+        self._revision += 1
         if request_id is not None:
             self._pending.pop(request_id, None)
         if code == VERSION_MISMATCH_CODE:
@@ -191,6 +201,7 @@ class TerminalModel:
         same kind still awaits its answer or when the terminal is not connected."""
         if self._connection.state is not ConnectionState.CONNECTED or self.is_waiting(intent.kind):
             return False
+        self._revision += 1
         self._pending[intent.request_id] = intent
         self._error = None
         return True
@@ -201,6 +212,7 @@ class TerminalModel:
         state = self._documents[which]
         if self._connection.state is not ConnectionState.CONNECTED or state.waiting:
             return False
+        self._revision += 1
         self._documents[which] = DocumentState(state.value, waiting=True)
         return True
 
@@ -208,6 +220,7 @@ class TerminalModel:
         """The server answered a request for ``which``. A document of another version puts
         the terminal in :attr:`ConnectionState.NEEDS_UPDATE`; a malformed one keeps the last
         good copy and records why."""
+        self._revision += 1
         state = self._documents[which]
         try:
             value: Rules | Recall = (
@@ -224,10 +237,12 @@ class TerminalModel:
 
     def apply_document_error(self, which: Document, message: str) -> None:
         """The server refused a request for ``which`` (or the connection dropped first)."""
+        self._revision += 1
         self._documents[which] = DocumentState(self._documents[which].value, error=message)
 
     def apply_connection(self, state: ConnectionState, message: str = "") -> None:
         """The connection changed. Once the terminal needs an update it stays so."""
+        self._revision += 1
         if self._connection.state is ConnectionState.NEEDS_UPDATE:
             return
         if state is ConnectionState.NEEDS_UPDATE:
@@ -237,6 +252,7 @@ class TerminalModel:
 
     def apply_retry_at(self, when: float) -> None:
         """The next connection attempt starts at ``when`` (reactor seconds)."""
+        self._revision += 1
         if self._connection.state in (ConnectionState.CONNECTED, ConnectionState.NEEDS_UPDATE):
             return
         self._connection = Connection(self._connection.state, self._connection.message, when)

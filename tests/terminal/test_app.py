@@ -193,3 +193,35 @@ def test_an_overlay_stays_open_as_the_round_moves_on_until_a_decision_is_due(
     app.stack.push(RecallScreen(app.model, app.client))  # opened again during its turn
     app.run_headless(2)
     assert isinstance(app.stack.top, RecallScreen)  # the player chose to look: it stays
+
+
+def test_the_rules_overlay_fills_in_when_the_paytables_arrive(
+    app: TerminalApp, table: MemoryTable
+) -> None:
+    """The RULES overlay shows "Loading ..." until the server's answer arrives, then the
+    next frame draws the paytables without any tap (no NEXT and PREVIOUS needed)."""
+    from terminal_client.model import Document
+    from terminal_client.screens import RulesScreen
+
+    app.run_headless(1)
+    app.stack.push(RulesScreen(app.model, app.client))  # asks the server: not delivered yet
+    app.run_headless(1)
+    assert app.model.document(Document.RULES).waiting
+    surface = app._surface_provider()
+    loading = surface.copy()
+    draws = app.draws
+    app.run_headless(5)
+    assert app.draws == draws  # nothing changed: nothing drawn
+    table.flush()  # the server's GetRules answer reaches the model
+    assert app.model.document(Document.RULES).value is not None
+    app.run_headless(1)
+    assert app.draws == draws + 1
+    screen = app.stack.top
+    assert isinstance(screen, RulesScreen)
+    box = screen.content(app.layout())
+    changed = sum(
+        loading.get_at((x, y)) != surface.get_at((x, y))
+        for x in range(box.left, box.right, 7)
+        for y in range(box.top, box.bottom, 7)
+    )
+    assert changed > 100, "the overlay still shows the loading page"
