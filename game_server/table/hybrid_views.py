@@ -176,7 +176,9 @@ def hybrid_view_for(
                 "can_take_even_money": isinstance(engine, ThreePositionRound)
                 and engine.can_take_even_money(player),
             }
-    if machine is not None and machine.countdown is not None:
+    idle = machine is not None and machine.countdown == "betting" and not machine.wagered()
+    if machine is not None and machine.countdown is not None and not idle:
+        # An idle betting window (nobody's wager) deals nothing at zero: no countdown shown.
         kind = machine.countdown
         then = _COUNTDOWN_THEN.get(kind)
         if kind == "decision":

@@ -165,6 +165,11 @@ class StadiumMachine(Generic[SessionT, StateT]):
             return None
         return max(0.0, self._deadline - self._clock.seconds())
 
+    def wagered(self) -> bool:
+        """Whether anyone placed a wager on the open round: only then does the betting
+        countdown deal when it runs out (with nobody's wager it starts over)."""
+        return self._wagered()
+
     def pending(self) -> tuple[str, ...]:
         """The terminals the round in play waits for (at a table that plays by streets, the
         current street)."""

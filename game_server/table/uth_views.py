@@ -32,6 +32,8 @@ Top-level keys (as :func:`game_server.table.views.view_for` where they apply):
   decision countdown is SHARED by every seat of a street (one countdown per street, like the
   hybrid tables' stadium play): when it runs out every seat still to decide checks (preflop,
   flop) or folds (river). ``then`` says which, to a seat still to decide (None to the others).
+  While nobody has wagered on the open round the betting window starts over at zero and
+  deals nothing: no countdown is shown then.
 - ``to_act``: the seats that still have to decide on this street (a list; every seat decides
   at the same time, in any order), [] when none.
 - ``actions``: THIS terminal's legal decisions as strings, a subset of ["check", "bet",
@@ -218,6 +220,8 @@ def _countdown(
     if machine is None or machine.countdown is None:
         return None
     kind = machine.countdown
+    if kind == "betting" and not machine.wagered():
+        return None  # nobody's wager: the window starts over at zero and deals nothing
     then = {"betting": "deal", "next-round": "next round"}.get(kind)
     if kind == "decision" and game is not None and seat in game.pending:
         then = "fold" if game.phase is Phase.RIVER else "check"

@@ -256,12 +256,18 @@ def test_insurance_offer_only_to_the_terminal_it_concerns(config: TableConfig) -
 
 @BOTH
 def test_betting_view_and_bare_session_view(config: TableConfig) -> None:
-    """Before the deal every terminal sees the betting countdown and its limits; a bare
-    session has no countdown nor machine state."""
-    machine, _clock, _ = make_table(config)
+    """Before the deal every terminal sees its limits, and the betting countdown once
+    somebody has wagered (an idle window starts over at zero and deals nothing, so none is
+    shown then); a bare session has no countdown nor machine state."""
+    machine, clock, _ = make_table(config)
     view = hybrid_view_for(machine, "T1")
     assert view["v"] == 1 and view["table_type"] == str(config.table_type)
     assert view["machine"] == "betting" and view["state"] == "open"
+    assert machine.countdown == "betting" and view["countdown"] is None
+    clock.advance(config.timers.betting_seconds)  # nobody bet: the window starts over
+    assert hybrid_view_for(machine, "T2")["countdown"] is None
+    join(machine, "T2", 1)
+    view = hybrid_view_for(machine, "T1")
     assert view["countdown"]["for"] == "betting" and view["countdown"]["then"] == "deal"
     assert view["limits"]["blackjack"]["min"] == config.rules.main_limits.minimum
     assert view["credits"] == 1_000_000

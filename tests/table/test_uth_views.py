@@ -188,3 +188,24 @@ def test_the_view_has_the_shared_keys_and_the_settlements_of_the_last_round() ->
     assert 0 <= after["uth"]["lucky_position"] <= 6
     bare = uth_view_for(machine.session, "T1")
     assert bare["state"] is None and bare["countdown"] is None
+
+
+def test_the_betting_countdown_shows_only_once_somebody_has_wagered() -> None:
+    """An idle betting window (nobody's wager) starts over at zero and deals nothing: the
+    view shows no countdown then, rather than one stuck at "0 then: deal"; the first wager
+    brings the countdown that deals."""
+    shoes = SealedShoes(CONFIG, simulation_seeds(9, CONFIG.table_id), bytes(32), "k")
+    session = UthSession(CONFIG, MemorySink(), shoes, SEATS)
+    session.open()
+    clock = task.Clock()
+    machine = UthMachine(session, clock, next_round_delay=3.0)
+    machine.cash_in("T1", 100_000, "test")
+    machine.open()
+    assert machine.countdown == "betting"
+    assert uth_view_for(machine, "T1")["countdown"] is None
+    clock.advance(CONFIG.timers.betting_seconds)  # the window starts over
+    assert machine.countdown == "betting"
+    assert uth_view_for(machine, "T1")["countdown"] is None
+    machine.place_wagers("T1", BET)
+    shown = uth_view_for(machine, "T2")["countdown"]
+    assert shown is not None and shown["for"] == "betting" and shown["then"] == "deal"
