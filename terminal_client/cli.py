@@ -1,19 +1,122 @@
 """``etg terminal``: run one player terminal against a table server over TLS.
 
 Kiosk mode is fullscreen with no cursor; otherwise the terminal runs in a window of
-``--size``. Entry point: :func:`terminal` (a click command; ``python -m terminal_client``).
+``--size`` (at ``--position``), titled with the terminal and its table once connected.
+Without a display it stops at once and says so (unless ``SDL_VIDEODRIVER`` asks for a
+windowless driver, as the headless demo bots do); stderr gets one line each time the
+connection changes (connecting, cannot reach HOST:PORT and retrying, connected, lost).
+
+Entry point: :func:`terminal` (a click command; ``python -m terminal_client``).
 """
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import click
 
+from terminal_client.model import ConnectionState, TerminalModel
+from terminal_client.net.client import UNREACHABLE
 from terminal_client.net.tls import TerminalTlsError
 
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+
+#: SDL video drivers that open no window (SDL falls back to ``offscreen`` without a display).
+WINDOWLESS: Final = ("offscreen", "dummy")
+
+#: Why the terminal stops when no window can open.
+NO_DISPLAY: Final = (
+    "no display: neither DISPLAY nor WAYLAND_DISPLAY is set, so no window can open. Run the "
+    "terminal on the kiosk's display, or set SDL_VIDEODRIVER=dummy to run it without a "
+    "window (a demo bot with --autoplay)"
+)
+
+
+def display_problem(env: Mapping[str, str], platform: str | None = None) -> str | None:
+    """Why no window can open here (before SDL tries), or None: on Linux (``platform``,
+    default ``sys.platform``) a window needs ``DISPLAY`` or ``WAYLAND_DISPLAY``, unless
+    ``SDL_VIDEODRIVER`` chose a driver."""
+    platform = sys.platform if platform is None else platform
+    if env.get("SDL_VIDEODRIVER"):
+        return None
+    if platform.startswith("linux") and not (env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")):
+        return NO_DISPLAY
+    return None
+
+
+def window_title(model: TerminalModel, server: str) -> str:
+    """The window's title: the terminal, its game and table once the table answered
+    (``"T1 \u2022 Blackjack \u2022 table BJ-01"``), else what it connects to."""
+    view = model.view
+    if view is None:
+        return f"ETG terminal \u2022 connecting to {server}"
+    if model.uth is not None:
+        game = "Ultimate Texas Hold 'Em"
+    elif model.hybrid is not None:
+        kind = "three positions" if model.hybrid.three_position else "no hole card"
+        game = f"Hybrid Blackjack ({kind})"
+    else:
+        game = "Blackjack"
+    who = view.terminal or "terminal"
+    return f"{who} \u2022 {game} \u2022 table {view.table}"
+
+
+class ConnectionReport:
+    """Says where the connection to the table is, one line each time that changes
+    (retries that fail the same way say nothing new).
+
+    Args:
+        model: The terminal's model (the network client keeps its connection state).
+        server: The table's ``HOST:PORT``, as the operator gave it.
+        echo: Writes one line (stderr).
+        seconds: The clock of the retry delays (the reactor's ``seconds``).
+    """
+
+    def __init__(
+        self,
+        model: TerminalModel,
+        server: str,
+        echo: Callable[[str], Any],
+        seconds: Callable[[], float],
+    ) -> None:
+        self.model = model
+        self.server = server
+        self.echo = echo
+        self.seconds = seconds
+        self._said: tuple[ConnectionState, str] | None = None
+
+    def __call__(self) -> None:
+        connection = self.model.connection
+        now = (connection.state, connection.message)
+        if now == self._said:
+            return
+        self._said = now
+        self.echo(f"etg terminal: {self.line()}")
+
+    def line(self) -> str:
+        """The sentence for the connection as it is now."""
+        model = self.model
+        connection = model.connection
+        state = connection.state
+        if state is ConnectionState.CONNECTING:
+            return f"connecting to the table at {self.server}"
+        if state is ConnectionState.CONNECTED:
+            view = model.view
+            where = "" if view is None else f" (table {view.table}, terminal {view.terminal})"
+            return f"connected to the table at {self.server}{where}"
+        if state is ConnectionState.LOST:
+            retry = connection.retry_in(self.seconds())
+            again = "; retrying" + ("" if retry is None else f", next try in {retry} s")
+            message = connection.message
+            reason = message.removeprefix(f"{UNREACHABLE}: ")
+            if reason != message:
+                return f"cannot reach the table at {self.server} ({reason.rstrip('.')}){again}"
+            return f"{message} ({self.server}){again}"
+        return connection.message or str(state)
 
 
 def _host_port(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, int]:
@@ -30,6 +133,18 @@ def _size(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, 
     return int(width), int(height)
 
 
+def _position(
+    ctx: click.Context, param: click.Parameter, value: str | None
+) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    x, _, y = value.partition(",")
+    try:
+        return int(x), int(y)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not X,Y, e.g. 0,40") from None
+
+
 def _display_surface() -> Any:
     import pygame
 
@@ -37,6 +152,10 @@ def _display_surface() -> Any:
     if surface is None:  # pragma: no cover - the window was closed under us
         raise click.ClickException("the terminal's window is gone")
     return surface
+
+
+def _to_stderr(line: str) -> None:
+    click.echo(line, err=True)
 
 
 def _stop_reactor(result: object, reactor: Any) -> None:
@@ -54,6 +173,12 @@ def _stop_reactor(result: object, reactor: Any) -> None:
     help="The name on the server's certificate (default: the server's host).",
 )
 @click.option("--kiosk", is_flag=True, help="Fullscreen with no cursor.")
+@click.option(
+    "--position",
+    default=None,
+    callback=_position,
+    help="Where the window's top left corner goes on the screen, X,Y (not with --kiosk).",
+)
 @click.option(
     "--size",
     default="1280x720",
@@ -93,6 +218,7 @@ def terminal(
     ca: Path,
     hostname: str | None,
     kiosk: bool,
+    position: tuple[int, int] | None,
     size: tuple[int, int],
     fps: int,
     autoplay: bool = False,
@@ -110,23 +236,43 @@ def terminal(
     except TerminalTlsError as exc:
         raise click.ClickException(str(exc)) from None
 
+    problem = display_problem(os.environ)
+    if problem is not None:
+        raise click.ClickException(problem)
+    if position is not None and not kiosk:
+        os.environ["SDL_VIDEO_WINDOW_POS"] = f"{position[0]},{position[1]}"
+
     import pygame
+    from twisted.internet import task
 
     from terminal_client.app import Autoplay, Screenshots, TerminalApp
-    from terminal_client.model import TerminalModel
     from terminal_client.net import TerminalClient
 
     reactor: Any = _reactor
     pygame.display.init()
+    if pygame.display.get_driver() in WINDOWLESS and not os.environ.get("SDL_VIDEODRIVER"):
+        pygame.quit()
+        raise click.ClickException(NO_DISPLAY)
     pygame.font.init()
-    pygame.display.set_caption("Blackjack terminal")
+    server_name = f"{host}:{port}"
+    model = TerminalModel()
+    shown = {"title": window_title(model, server_name)}
+    pygame.display.set_caption(shown["title"])
     if kiosk:
         pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
         pygame.mouse.set_visible(False)
     else:
         pygame.display.set_mode(size, pygame.RESIZABLE)
 
-    model = TerminalModel()
+    report = ConnectionReport(model, server_name, _to_stderr, reactor.seconds)
+
+    def watch() -> None:
+        report()
+        title = window_title(model, server_name)
+        if title != shown["title"]:
+            shown["title"] = title
+            pygame.display.set_caption(title)
+
     client = TerminalClient(tls_endpoint(reactor, host, port, options), model, reactor)
     app = TerminalApp(
         model,
@@ -141,6 +287,7 @@ def terminal(
     )
     client.start()
     app.start()
+    task.LoopingCall(watch).start(0.25)
     try:
         reactor.run()
     finally:

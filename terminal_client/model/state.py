@@ -137,6 +137,7 @@ class TerminalModel:
         self._documents: dict[Document, DocumentState] = {d: DocumentState() for d in Document}
         self._accepted: dict[IntentKind, Intent] = {}
         self._revision = 0
+        self._ever_connected = False
 
     @property
     def revision(self) -> int:
@@ -248,6 +249,8 @@ class TerminalModel:
         if state is ConnectionState.NEEDS_UPDATE:
             self._needs_update(message)
             return
+        if state is ConnectionState.CONNECTED:
+            self._ever_connected = True
         self._connection = Connection(state, message)
 
     def apply_retry_at(self, when: float) -> None:
@@ -271,6 +274,12 @@ class TerminalModel:
     def connection(self) -> Connection:
         """The connection's state, message and next retry."""
         return self._connection
+
+    @property
+    def ever_connected(self) -> bool:
+        """True once the table answered at least once: a terminal that never reached it is
+        still connecting, not one that lost its connection."""
+        return self._ever_connected
 
     @property
     def needs_update(self) -> bool:

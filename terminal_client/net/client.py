@@ -73,6 +73,9 @@ _DOCUMENTS: Final[Mapping[Document, tuple[type[amp.Command], str]]] = {
 #: the server's as not from our CA), or the server's certificate names another host.
 _TLS_REFUSALS: Final = (SSL.Error, VerificationError)
 
+#: How a failed connection attempt begins its message (the reason follows after ": ").
+UNREACHABLE: Final = "cannot reach the table server"
+
 #: The code of a refusal that is not one of the protocol's declared errors.
 UNDECLARED: Final = "PROTOCOL_ERROR"
 
@@ -357,9 +360,7 @@ class TerminalClient:
         if _is(failure, *_TLS_REFUSALS):
             self.model.apply_connection(*_certificate_refused(failure))
         else:
-            self.model.apply_connection(
-                ConnectionState.LOST, f"cannot reach the table server: {failure.value}"
-            )
+            self.model.apply_connection(ConnectionState.LOST, f"{UNREACHABLE}: {failure.value}")
 
     def _retry_delay(self, attempt: int) -> float:
         delay = self._policy(attempt)

@@ -59,21 +59,29 @@ class ConnectionLostScreen(Screen):
         self.retry_in = retry
         return changed
 
-    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
-        connecting = self.model.connection.state is ConnectionState.CONNECTING
-        title = "CONNECTING TO THE TABLE" if connecting else "CONNECTION TO THE TABLE LOST"
+    def text(self) -> tuple[str, list[str]]:
+        """The title and the lines: a terminal that never reached the table is still
+        connecting (nothing was lost); one that was connected lost its connection."""
+        model = self.model
         lines = []
-        if not connecting:
+        if not model.ever_connected:
+            title = "CONNECTING TO THE TABLE"
+            if model.connection.state is ConnectionState.LOST:
+                lines.append("The table does not answer yet.")
+        else:
+            title = "CONNECTION TO THE TABLE LOST"
             lines.append("Your credits and bets are safe with the table.")
         if self.retry_in is not None:
             lines.append(f"Trying again in {self.retry_in} s")
         else:
             lines.append("Trying to reach the table\u2026")
-        if self.model.credits is not None:
-            lines.append(
-                f"Credits (last known from the server): {format_money(self.model.credits)}"
-            )
+        if model.credits is not None:
+            lines.append(f"Credits (last known from the server): {format_money(model.credits)}")
         lines.append("If this lasts, please call an attendant.")
+        return title, lines
+
+    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
+        title, lines = self.text()
         _lines(surface, layout, title, lines)
 
 
