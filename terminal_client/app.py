@@ -24,10 +24,10 @@ from terminal_client.input import HitTest, PressTracker, Quit, Resize, poll_inte
 from terminal_client.input import Intent as InputIntent
 from terminal_client.model import IntentKind, TerminalModel
 from terminal_client.model.totals import hand_total
-from terminal_client.model.uth import ANTE, BET, BLIND, CHECK, FOLD, Decision, UthView
+from terminal_client.model.uth import ANTE, BET, BLIND, CHECK, FOLD, PLAY, Decision, UthView
 from terminal_client.render import Layout
 from terminal_client.render.anim import CardAnimation
-from terminal_client.screens import IntentSender, ScreenStack, screen_for
+from terminal_client.screens import IntentSender, ScreenStack, betting_open, screen_for
 from terminal_client.screens.scene import SceneScreen
 
 #: ``poll(hit_test, tracker, window_size) -> intents`` (default: the pygame event queue).
@@ -201,6 +201,9 @@ class TerminalApp:
 
 # Demo bots and screenshots (``--autoplay``, ``--screenshots``) -------------------------------
 
+#: TriLux Deluxe, at most twice the Blackjack wager (58 Pa. Code 633b.11(b)).
+TRILUX: Final = "trilux"
+
 #: Hard totals that stand against a dealer up card of 2 to 6 (12 only against 4 to 6).
 _STAND_LOW: Final = range(2, 7)
 
@@ -297,11 +300,56 @@ def uth_strategy(
     return legal[0]
 
 
+def demo_wagers(model: TerminalModel, main: str = "blackjack") -> dict[str, int]:
+    """What a demo bot stakes on a round: the main wager at its minimum and every side
+    wager the table offers at its smallest amount, so that a newcomer sees each of them
+    played (at an Ultimate Texas Hold 'Em table the Ante with its equal Blind, Trips, and
+    the smallest fixed amount of each bonus wager). TriLux Deluxe is left out when its
+    minimum is over twice the Blackjack wager (633b.11(b)); with too few credits for all
+    of them, the main wager alone. Empty when the main wager is not offered or affordable.
+    """
+    view = model.view
+    if view is None:
+        return {}
+    credits = view.credits
+    uth = model.uth
+    if uth is not None:
+        ante = view.limits.get(ANTE)
+        if ante is None or credits < 2 * ante.minimum:
+            return {}
+        wagers = {ANTE: ante.minimum, BLIND: ante.minimum}
+        for name, limits in view.limits.items():
+            if name in wagers or name == PLAY:
+                continue
+            fixed = uth.amounts.get(name)
+            wagers[name] = min(fixed) if fixed else limits.minimum
+    else:
+        first = view.limits.get(main)
+        if first is None or credits < first.minimum:
+            return {}
+        wagers = {main: first.minimum}
+        for name, side in view.limits.items():
+            if name == main or (name == TRILUX and side.minimum > 2 * first.minimum):
+                continue
+            wagers[name] = side.minimum
+    if sum(wagers.values()) > credits:
+        # Too little for all of them: the main wager alone (a side wager may need another,
+        # e.g. Top 3 the Three Card Poker wager, 633b.7(a), which only the table knows).
+        wagers = {name: cents for name, cents in wagers.items() if name in (ANTE, BLIND, main)}
+    return wagers
+
+
 class Autoplay:
-    """A bot for demos: on each tick it places the table minimum on the main wager when
-    betting is open and it has no wager in the round, declines insurance and plays
-    :func:`basic_strategy` within the legal actions the server sent. It acts at most once
-    per situation (a refused intent is not repeated; the countdown default then acts).
+    """A bot for demos: on each tick it stakes :func:`demo_wagers` (the main wager's minimum
+    and every side wager the table offers) when betting is open and it has no wager in the
+    round, declines insurance and plays :func:`basic_strategy` within the legal actions
+    the server sent. It acts at most once per situation (a refused decision is not
+    repeated; the countdown default then acts); a refused bet with side wagers is tried
+    again with the main wager alone.
+
+    With ``think`` seconds it waits that long in each new situation before acting, as a
+    person would (the demo's windows and screenshots then show the decision before it is
+    taken); ``now`` is the clock (the reactor's ``seconds``).
 
     At a hybrid table (58 Pa. Code 633b.5) it plays the same way on its own hand's cards and
     the up card of the dealer hand it faces; at the three-position table it joins at
@@ -310,15 +358,31 @@ class Autoplay:
 
     Args:
         client: Where the intents go (the terminal's network client).
-        wager: The wager to place (the view's limits give its minimum).
+        wager: The main wager (the view's limits give its minimum).
         position: The position to choose at a three-position hybrid table (1 to 3).
+        think: Seconds to wait in each new situation before acting.
+        now: The clock ``think`` is measured on (needed when ``think`` > 0).
     """
 
-    def __init__(self, client: Any, wager: str = "blackjack", position: int | None = None) -> None:
+    def __init__(
+        self,
+        client: Any,
+        wager: str = "blackjack",
+        position: int | None = None,
+        *,
+        think: float = 0.0,
+        now: Callable[[], float] | None = None,
+    ) -> None:
+        if think > 0 and now is None:
+            raise ValueError("a bot that thinks needs a clock (now)")
         self.client = client
         self.wager = wager
         self.position = position
+        self.think = think
+        self._now = now
         self._done: set[tuple[Any, ...]] = set()
+        self._seen: dict[tuple[Any, ...], float] = {}
+        self._bet: str | None = None  # the request id of the last bet with side wagers
 
     def position_for(self, terminal: str | None) -> int:
         """The position this bot chooses at a three-position table."""
@@ -327,12 +391,42 @@ class Autoplay:
         return 1 + sum(map(ord, terminal or "")) % 3
 
     def _once(self, key: tuple[Any, ...]) -> bool:
+        """True the first time ``key`` is ready to act on (after ``think`` seconds)."""
         if key in self._done:
             return False
+        if self.think > 0 and self._now is not None:
+            now = self._now()
+            first = self._seen.setdefault(key, now)
+            if now - first < self.think:
+                return False
         if len(self._done) > 1000:
             self._done.clear()
+            self._seen.clear()
         self._done.add(key)
         return True
+
+    def _place(self, model: TerminalModel, key: tuple[Any, ...]) -> None:
+        """Stake :func:`demo_wagers` once per betting window; the main wager alone if the
+        table refused that bet."""
+        error = model.last_error
+        wagers = demo_wagers(model, self.wager)
+        main = {self.wager, ANTE, BLIND}
+        if self._bet is not None and error is not None and error.request_id == self._bet:
+            self._bet = None
+            wagers = {name: cents for name, cents in wagers.items() if name in main}
+            key = (*key, "main only")
+        if not wagers or not self._once(key):
+            return
+        hybrid = model.hybrid
+        if hybrid is not None and hybrid.three_position:
+            view = model.view
+            sent = self.client.place_wagers(
+                wagers, self.position_for(None if view is None else view.terminal)
+            )
+        else:
+            sent = self.client.place_wagers(wagers)
+        # The network client returns the intent sent (a recording fake may not).
+        self._bet = getattr(sent, "request_id", None) if set(wagers) - main else None
 
     def __call__(self, model: TerminalModel) -> None:
         view = model.view
@@ -345,15 +439,7 @@ class Autoplay:
         if seat is None and (
             view.phase == "betting" or (view.phase is None and view.state == "open")
         ):
-            limits = view.limits.get(self.wager)
-            affordable = limits is not None and view.credits >= limits.minimum
-            if limits is not None and affordable and self._once(("bet", view.round, view.phase)):
-                hybrid = model.hybrid
-                if hybrid is not None and hybrid.three_position:
-                    position = self.position_for(view.terminal)
-                    self.client.place_wagers({self.wager: limits.minimum}, position)
-                else:
-                    self.client.place_wagers({self.wager: limits.minimum})
+            self._place(model, ("bet", view.round, view.phase))
             return
         if view.insurance is not None and seat is not None and not seat.insurance_decided:
             if not model.is_waiting(IntentKind.INSURANCE) and self._once(("ins", view.round)):
@@ -383,11 +469,7 @@ class Autoplay:
         view = uth.view
         if not uth.joined:
             if view.phase == "betting" or view.machine == "betting":
-                limits = view.limits.get(ANTE)
-                if limits is None or view.credits < 2 * limits.minimum:
-                    return
-                if self._once(("uth-bet", view.round, view.phase)):
-                    self.client.place_wagers({ANTE: limits.minimum, BLIND: limits.minimum})
+                self._place(model, ("uth-bet", view.round, view.phase))
             return
         # In the round: the next round's betting (whatever its id) bets again.
         self._done = {key for key in self._done if key[0] != "uth-bet"}
@@ -399,31 +481,83 @@ class Autoplay:
 
 
 class Screenshots:
-    """Saves the drawn frame to ``directory/<terminal>-round<k>.png`` when a round shows its
-    results: the first one this terminal sees, then every ``every``-th.
+    """Saves the drawn frame as ``directory/<terminal>-round<k>.png`` when a round shows its
+    results: the first round this terminal sees, then every ``every``-th, and always the
+    latest (a round that is neither stays only until the next round's results replace it,
+    so the last round of a demo is always there).
+
+    With ``screens`` it also keeps this terminal's latest betting, play and results screens
+    as ``<terminal>-betting.png``, ``-play.png`` and ``-results.png``: the betting screen once
+    its bet is in, the play screen when a decision is this terminal's, the results screen
+    of each round (the pictures of ``docs/screens``).
 
     Args:
         directory: Where the PNG files go (created if missing).
-        every: Rounds between two screenshots.
+        every: Rounds between two kept screenshots.
+        screens: Also keep the latest screen of each kind.
     """
 
-    def __init__(self, directory: Path, every: int = 1) -> None:
+    def __init__(self, directory: Path, every: int = 1, screens: bool = False) -> None:
         self.directory = directory
         self.every = max(1, every)
+        self.screens = screens
         self.seen = 0
         self.saved: list[Path] = []
         self._last: Any = None
+        self._passing: Path | None = None  # the latest round's picture, not one to keep
+        self._shot: dict[str, Any] = {}  # per kind of screen: the situation last saved
 
     def __call__(self, model: TerminalModel, surface: pygame.Surface) -> None:
         view = model.view
-        if view is None or view.phase != "complete" or view.round == self._last:
+        if view is None:
             return
-        self._last = view.round
+        if view.phase == "complete" and view.round != self._last:
+            self._round(view.terminal or "terminal", view.round, surface)
+        if self.screens:
+            self._screen(model, surface)
+
+    def _round(self, name: str, round_id: Any, surface: pygame.Surface) -> None:
+        self._last = round_id
         self.seen += 1
-        if (self.seen - 1) % self.every:
+        path = self._save(surface, f"{name}-round{round_id}.png")
+        if self._passing is not None and self._passing != path:
+            self._passing.unlink(missing_ok=True)
+            self.saved.remove(self._passing)
+        self._passing = None if (self.seen - 1) % self.every == 0 else path
+
+    def _screen(self, model: TerminalModel, surface: pygame.Surface) -> None:
+        view = model.view
+        assert view is not None
+        role = getattr(screen_for(model), "role", None)
+        if role == "betting" and betting_open(model) and in_round(model):
+            situation: Any = view.round
+        elif role == "play" and model.my_turn and not model.pending:
+            hands = tuple(len(hand.cards) for hand in model.my_hands)
+            situation = (view.round, view.phase, model.hand_to_act, hands)
+        elif role == "results" and view.phase == "complete":
+            situation = view.round
+        else:
             return
+        if self._shot.get(role) == situation:
+            return
+        self._shot[role] = situation
+        path = self._save(surface, f"{view.terminal or 'terminal'}-{role}.png")
+        if self.saved.count(path) > 1:
+            self.saved.remove(path)
+
+    def _save(self, surface: pygame.Surface, name: str) -> Path:
         self.directory.mkdir(parents=True, exist_ok=True)
-        name = view.terminal or "terminal"
-        path = self.directory / f"{name}-round{view.round}.png"
+        path = self.directory / name
         pygame.image.save(surface, str(path))
         self.saved.append(path)
+        return path
+
+
+def in_round(model: TerminalModel) -> bool:
+    """Whether this terminal has wagers in the round (at a hybrid or Ultimate Texas Hold
+    'Em table: joined it)."""
+    if model.uth is not None:
+        return model.uth.joined
+    if model.hybrid is not None:
+        return model.hybrid.joined
+    return model.my_seat is not None

@@ -209,7 +209,20 @@ def _stop_reactor(result: object, reactor: Any) -> None:
     type=click.IntRange(min=1),
     default=1,
     show_default=True,
-    help="With --screenshots: the first round seen, then every N-th round.",
+    help="With --screenshots: the first round seen, then every N-th round (and the latest).",
+)
+@click.option(
+    "--every-screen",
+    is_flag=True,
+    help="With --screenshots: also keep the latest betting, play and results screen as "
+    "<terminal>-betting.png, -play.png, -results.png.",
+)
+@click.option(
+    "--think",
+    type=click.FloatRange(0, 10),
+    default=0.6,
+    show_default=True,
+    help="With --autoplay: seconds the bot leaves each situation on the screen before it acts.",
 )
 def terminal(
     server: tuple[str, int],
@@ -224,6 +237,8 @@ def terminal(
     autoplay: bool = False,
     screenshots: Path | None = None,
     every: int = 1,
+    every_screen: bool = False,
+    think: float = 0.6,
 ) -> None:
     """Run a player terminal connected to the table at --server over TLS."""
     from twisted.internet import reactor as _reactor
@@ -282,8 +297,8 @@ def terminal(
         fps=fps,
         present=pygame.display.flip,
         on_quit=lambda: client.stop().addBoth(_stop_reactor, reactor),
-        autoplay=Autoplay(client) if autoplay else None,
-        after_draw=None if screenshots is None else Screenshots(screenshots, every),
+        autoplay=Autoplay(client, think=think, now=reactor.seconds) if autoplay else None,
+        after_draw=(None if screenshots is None else Screenshots(screenshots, every, every_screen)),
     )
     client.start()
     app.start()

@@ -3,18 +3,22 @@
 :func:`run_live_demo` makes the certificates and keys under the data folder if missing,
 writes a demo table config with short countdowns, starts ``python -m game_server`` on a free
 port, credits every terminal with demo money through the operator certificate (a small
-blocking AMP client over stdlib TLS), then starts the terminals: windows when a display is
-available (``DISPLAY`` or ``WAYLAND_DISPLAY``), otherwise headless terminals
-(``SDL_VIDEODRIVER=dummy``) played by bots (``--autoplay``) that save a PNG of their screen
-into ``<data>/screenshots/`` every few rounds. Each settled round is printed from the event
-log, read-only, once a second. It stops after ``rounds`` rounds (or on Ctrl-C); the
-terminals and the server always get SIGTERM, then SIGKILL after 5 seconds.
+blocking AMP client over stdlib TLS), then starts the terminals: windows side by side when
+a display is available (``DISPLAY`` or ``WAYLAND_DISPLAY``; :func:`window_places`), each
+titled with its terminal and table, otherwise headless terminals (``SDL_VIDEODRIVER=dummy``)
+played by bots (``--autoplay``, also in windows with ``--bots``) that stake every wager the
+table offers and save a PNG of their screen into ``<data>/screenshots/`` every few rounds
+and of the last round. Each settled round is printed from the event log, read-only, once a
+second, with each wager's title (and at the table without a hole card each player's own
+dealer hand). It stops after ``rounds`` rounds (or on Ctrl-C); the terminals and the server
+always get SIGTERM, then SIGKILL after 5 seconds.
 
 Entry points: :func:`run_live_demo`, :func:`demo_live` (click), ``python -m tools.live_demo``.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import signal
@@ -127,28 +131,49 @@ def _money(cents: int) -> str:
     return f"{cents / 100:,.2f}"
 
 
+def _cards(cards: Any) -> str:
+    return " ".join(str(c) for c in cards)
+
+
 def round_lines(events: list[Any]) -> list[str]:
-    """The lines of a settled round from its ``wager_settled`` and ``round_completed``
-    events (the round's last events)."""
+    """The lines of a settled round from its settlement, dealer-hand and round-end events
+    (the round's last events): the dealer's cards, then each wager with its title, outcome
+    and money. At the table without a hole card (633b.5(y)) every player has his own dealer
+    hand: the round's line gives the shared up card and each player's dealer hand comes
+    before his wagers."""
+    from game_server.recall.timeline import wager_title
+
     lines: list[str] = []
     completed = next((e for e in events if e.kind in _COMPLETED), None)
     if completed is None:
         return lines
+    own = {e.terminal: e.body for e in events if e.kind == _OWN_DEALER_HAND}
     body = completed.body
-    dealer = " ".join(str(c) for c in body.get("dealer_cards", ()))
+    dealer = _cards(body.get("dealer_cards", ()))
     shown = body.get("dealer_hand", body.get("dealer_total"))
-    board = " ".join(str(c) for c in body.get("board", ()))
+    board = _cards(body.get("board", ()))
     on_board = f", board {board}" if board else ""
-    lines.append(f"round {completed.round_id}: dealer {dealer} ({shown}){on_board}".rstrip())
+    if own:
+        head = (
+            f"round {completed.round_id}: dealer's up card {dealer}; each player's own dealer hand"
+        )
+    else:
+        head = f"round {completed.round_id}: dealer {dealer} ({shown}){on_board}"
+    lines.append(head.rstrip())
     for event in events:
         if event.kind not in _SETTLED:
             continue
         b = event.body
-        net = b["paid"] - b["stake"]
         who = event.terminal or f"seat {b.get('seat')}"
-        hand = f" hand {b['hand'] + 1}" if "hand" in b else ""
+        hand = own.pop(who, None)
+        if hand is not None:
+            lines.append(
+                f"  {who} dealer hand {_cards(hand['dealer_cards'])} ({hand['dealer_total']})"
+            )
+        net = b["paid"] - b["stake"]
+        which = f" hand {b['hand'] + 1}" if "hand" in b else ""
         lines.append(
-            f"  {who}{hand} {b['wager']}: {b['outcome']} "
+            f"  {who}{which} {wager_title(b['wager'])}: {b['outcome']} "
             f"stake {_money(b['stake'])} paid {_money(b['paid'])} (net {'+' if net >= 0 else '-'}"
             f"{_money(abs(net))}) - {b['line']}"
         )
@@ -159,6 +184,8 @@ def round_lines(events: list[Any]) -> list[str]:
 #: hybrid table and Ultimate Texas Hold 'Em have their own).
 _SETTLED: Final = ("wager_settled", "hybrid3_wager_settled", "uth_wager_settled")
 _COMPLETED: Final = ("round_completed", "uth_round_completed")
+#: A player's own dealer hand at the table without a hole card (633b.5(y)(4)).
+_OWN_DEALER_HAND: Final = "nhc_dealer_hand_completed"
 
 
 class LogFollower:
@@ -168,6 +195,8 @@ class LogFollower:
         self.db = db
         self.reader: Any = None
         self.next_seq = 1
+        #: The id of the last round that settled (the demo waits for its screenshots).
+        self.last_round: int | None = None
         self._pending: list[Any] = []
 
     def start_at_end(self) -> None:
@@ -195,11 +224,12 @@ class LogFollower:
         rounds: list[list[str]] = []
         for event in reader.iter_events(self.next_seq):
             self.next_seq = event.seq + 1
-            if event.kind in (*_SETTLED, *_COMPLETED):
+            if event.kind in (*_SETTLED, *_COMPLETED, _OWN_DEALER_HAND):
                 self._pending.append(event)
             if event.kind in _COMPLETED:
                 rounds.append(round_lines(self._pending))
                 self._pending = []
+                self.last_round = event.round_id
         return rounds
 
     def close(self) -> None:
@@ -224,6 +254,8 @@ def run_live_demo(
     headless: bool | None = None,
     every: int | None = None,
     rules: Path | None = None,
+    bots: bool = False,
+    screens: bool = False,
 ) -> int:
     """Run the live demo (see the module doc) until ``rounds`` rounds settled or Ctrl-C.
 
@@ -237,6 +269,10 @@ def run_live_demo(
             ``rounds`` when fewer).
         rules: The table's Rules Submission (default: the shipped fully automated table;
             the hybrid tables' examples run too).
+        bots: Bot-played terminals with screenshots in windows too (headless ones always
+            are).
+        screens: The bots also keep their latest betting, play and results screens
+            (``<terminal>-betting.png`` ...).
 
     Returns:
         The number of rounds that settled.
@@ -296,12 +332,21 @@ def run_live_demo(
                 )
         finally:
             operator.close()
-        echo(f"credited {_money(DEMO_CREDITS)} to each of T1..T{terminals}")
+        names = "T1" if terminals == 1 else f"each of T1..T{terminals}"
+        echo(f"credited {_money(DEMO_CREDITS)} to {names}")
         env = dict(os.environ)
         extra: list[str] = []
+        places: list[list[str]] = [[] for _ in range(terminals)]
         if headless:
             env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+        else:
+            places = [
+                ["--position", f"{x},{y}", "--size", f"{w}x{h}"]
+                for x, y, w, h in window_places(terminals, desktop_size())
+            ]
+        if headless or bots:
             extra = ["--autoplay", "--screenshots", str(shots), "--every", str(every)]
+            extra += ["--every-screen"] if screens else []
         for n in range(1, terminals + 1):
             name = f"T{n}"
             processes.append(
@@ -321,12 +366,15 @@ def run_live_demo(
                         "--ca",
                         str(certs / "ca.pem"),
                         *extra,
+                        *places[n - 1],
                     ],
                     logs / f"{name}.log",
                     env,
                 )
             )
-        how = f"headless bots, screenshots in {shots}" if headless else "windows"
+        how = "headless bots" if headless else "windows side by side"
+        how += f", bots with screenshots in {shots}" if bots and not headless else ""
+        how += f", screenshots in {shots}" if headless else ""
         echo(f"started {terminals} terminal(s) ({how}); Ctrl-C stops the demo")
         while rounds is None or settled < rounds:
             for lines in follower.poll():
@@ -340,8 +388,8 @@ def run_live_demo(
             if server.poll() is not None:
                 raise click.ClickException(f"the table server stopped; see {server_log}")
             time.sleep(1.0)
-        if headless:
-            _wait_screenshots(shots, terminals)
+        if (headless or bots) and follower.last_round is not None:
+            _wait_screenshots(shots, terminals, follower.last_round)
         echo(f"{settled} round(s) settled; stopping")
     except KeyboardInterrupt:
         echo(f"interrupted after {settled} round(s); stopping")
@@ -360,13 +408,55 @@ def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-def _wait_screenshots(shots: Path, terminals: int, timeout: float = 5.0) -> None:
-    """Give each headless terminal a moment to save the screenshot of the last round."""
+def _wait_screenshots(shots: Path, terminals: int, last: int, timeout: float = 15.0) -> None:
+    """Give each bot a moment to save the screenshot of round ``last`` (the round the demo
+    stops after: its results show once the dealer's cards have landed)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if all(any(shots.glob(f"T{n}-round*.png")) for n in range(1, terminals + 1)):
+        if all((shots / f"T{n}-round{last}.png").exists() for n in range(1, terminals + 1)):
             return
         time.sleep(0.2)
+
+
+def desktop_size() -> tuple[int, int]:
+    """The size of the screen the demo's windows open on (1920x1080 if SDL cannot tell)."""
+    import pygame
+
+    try:
+        pygame.display.init()
+        sizes = pygame.display.get_desktop_sizes()
+    except pygame.error:
+        sizes = []
+    finally:
+        pygame.display.quit()
+    return sizes[0] if sizes and min(sizes[0]) >= 320 else (1920, 1080)
+
+
+#: Room left above each window for its title bar, and between two windows, in pixels.
+TITLE_BAR: Final = 32
+GAP: Final = 8
+
+
+def window_places(count: int, desktop: tuple[int, int]) -> list[tuple[int, int, int, int]]:
+    """Where the demo's ``count`` terminal windows go on a screen of ``desktop`` pixels:
+    (x, y, width, height) of each, side by side in a grid (two windows: one row), each
+    16:9, as large as its cell allows up to 1280x720 and at least 640x360, none over
+    another while the screen has room."""
+    columns = count if count <= 2 else math.ceil(math.sqrt(count))
+    rows = math.ceil(count / columns)
+    cell_w, cell_h = desktop[0] // columns, desktop[1] // rows
+    width = min(1280, cell_w - GAP, (cell_h - TITLE_BAR - GAP) * 16 // 9)
+    width = max(640, width)
+    height = width * 9 // 16
+    return [
+        (
+            (i % columns) * cell_w + (cell_w - width) // 2,
+            (i // columns) * cell_h + TITLE_BAR,
+            width,
+            height,
+        )
+        for i in range(count)
+    ]
 
 
 @click.command("demo-live")
@@ -397,6 +487,11 @@ def _wait_screenshots(shots: Path, terminals: int, timeout: float = 5.0) -> None
     help="Rounds between two screenshots of a headless terminal (default 5).",
 )
 @click.option(
+    "--bots",
+    is_flag=True,
+    help="Bot-played terminals with screenshots, in windows too.",
+)
+@click.option(
     "--config",
     "rules",
     type=click.Path(dir_okay=False, exists=True, path_type=Path),
@@ -410,6 +505,7 @@ def demo_live(
     rounds: int | None,
     headless: bool,
     every: int | None,
+    bots: bool,
     rules: Path | None,
 ) -> None:
     """The real table server and terminals on this machine; each settled round printed."""
@@ -421,6 +517,7 @@ def demo_live(
         headless=True if headless else None,
         every=every,
         rules=rules,
+        bots=bots,
     )
 
 

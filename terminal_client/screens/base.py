@@ -49,6 +49,9 @@ class Screen:
     #: Screens that cover the whole window hide nothing below them from drawing, but an
     #: overlay (``opaque = False``) lets the screen below show through.
     opaque = True
+    #: What the screen is in a round, whatever the game: ``"betting"``, ``"play"``,
+    #: ``"results"`` (None for the others); the demo's screenshots are named after it.
+    role: str | None = None
 
     def __init__(self, model: TerminalModel, client: IntentSender) -> None:
         self.model = model

@@ -123,6 +123,8 @@ class BettingScreen(SceneScreen):
     """Chips from the server's configuration; a tap on a betting circle adds the selected
     chip to a bet held here until DEAL sends it as one PlaceWagers."""
 
+    role = "betting"
+
     def __init__(self, model: TerminalModel, client: IntentSender) -> None:
         super().__init__(model, client)
         self.selected: int | None = None
@@ -317,6 +319,8 @@ class PlayScreen(SceneScreen):
     """The round in play: cards, totals, the server's legal actions as buttons on this
     terminal's turn, the insurance offer, and the countdown with what it does at zero."""
 
+    role = "play"
+
     def __init__(self, model: TerminalModel, client: IntentSender) -> None:
         super().__init__(model, client)
         self.countdown = LocalCountdown()
@@ -417,6 +421,8 @@ def settlement_line(settlement: Settlement, hands: int) -> tuple[str, str, str]:
 
 class ResultsScreen(SceneScreen):
     """Each wager of this terminal won, lost or pushed and what it paid (model.results)."""
+
+    role = "results"
 
     def __init__(self, model: TerminalModel, client: IntentSender) -> None:
         super().__init__(model, client)

@@ -626,6 +626,8 @@ class UthPlayScreen(SceneScreen):
     """The round in play: the cards, the street's decision buttons lit from the view's
     legal decisions, the wagers on their spots, and the countdown with what it does."""
 
+    role = "play"
+
     def __init__(self, model: TerminalModel, client: IntentSender) -> None:
         super().__init__(model, client)
         self.countdown = LocalCountdown()
@@ -715,6 +717,8 @@ def results_title(uth: UthView) -> str:
 class UthResultsScreen(SceneScreen):
     """Each hand's best five and category, whether the dealer qualifies, and each wager of
     this terminal with its paytable line and what it paid."""
+
+    role = "results"
 
     def __init__(self, model: TerminalModel, client: IntentSender) -> None:
         super().__init__(model, client)

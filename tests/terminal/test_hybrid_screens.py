@@ -509,8 +509,10 @@ class MachineClient:
 @pytest.mark.parametrize("config", [THREE, NO_HOLE], ids=["three-position", "no-hole-card"])
 def test_autoplay_plays_whole_hybrid_rounds_through_the_app(config: Any) -> None:
     """The demo bot joins every round (at the three-position table at a position of its
-    own), answers insurance and decides with the view's actions until rounds settle; the
-    app draws each screen on the way and nothing it sends is refused."""
+    own) with the Blackjack minimum and every side wager the table offers at its minimum
+    (a newcomer sees them played), answers insurance and decides with the view's actions
+    until rounds settle; the app draws each screen on the way and nothing it sends is
+    refused."""
     table = make_table(config, seed=7)
     model = TerminalModel()
     from terminal_client.model import ConnectionState
@@ -540,7 +542,10 @@ def test_autoplay_plays_whole_hybrid_rounds_through_the_app(config: Any) -> None
     assert len(joins) >= 4
     expected = bot.position_for("T1") if config is THREE else None
     assert {s[2] for s in joins} == {expected}
-    assert all(s[1] == {"blackjack": config.rules.main_limits.minimum} for s in joins)
+    sides = {o.wager.name: o.limits.minimum for o in config.rules.side_wagers}
+    assert sides, "the example hybrid tables offer side wagers"
+    wanted = {"blackjack": config.rules.main_limits.minimum, **sides}
+    assert all(s[1] == wanted for s in joins)
     assert any(s[0] == "act" for s in client.sent)
     assert {HybridBettingScreen, HybridResultsScreen} <= seen
 

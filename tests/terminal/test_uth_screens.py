@@ -590,9 +590,10 @@ class MachineClient:
 
 
 def test_autoplay_plays_whole_uth_rounds_through_the_app() -> None:
-    """The demo bot bets the minimum Ante and Blind every round and decides with the
-    view's legal decisions until rounds settle; the app draws each screen on the way and
-    nothing it sends is refused."""
+    """The demo bot bets the minimum Ante and Blind and every other wager the table offers
+    (Trips at its minimum, each bonus at its smallest fixed amount) every round, so that a
+    newcomer sees them all, and decides with the view's legal decisions until rounds
+    settle; the app draws each screen on the way and nothing it sends is refused."""
     table = Table(seed=7)
     model = TerminalModel()
     model.apply_connection(ConnectionState.CONNECTED)
@@ -617,7 +618,14 @@ def test_autoplay_plays_whole_uth_rounds_through_the_app() -> None:
     assert client.refused == []
     assert len(settled_rounds) >= 4
     bets = [s for s in client.sent if s[0] == "place_wagers"]
-    assert len(bets) >= 4 and all(s[1] == MAIN and s[2] is None for s in bets)
+    limits = table.view()["limits"]
+    offered = {
+        name: min(limit["amounts"]) if "amounts" in limit else limit.get("min")
+        for name, limit in limits.items()
+    }
+    offered["blind"] = offered["ante"]
+    assert set(offered) > set(MAIN)
+    assert len(bets) >= 4 and all(s[1] == offered and s[2] is None for s in bets)
     acts = [s for s in client.sent if s[0] == "act"]
     assert acts and all(s[2] == 0 for s in acts)
     assert {a[1] for a in acts} <= {"check", "bet", "fold"}
@@ -634,3 +642,49 @@ def test_deal_with_an_ante_under_the_minimum_says_so_and_sends_nothing() -> None
     assert screen.pending == {"ante": 100, "blind": 100}
     tap(screen, "button:deal")
     assert client.sent == [] and "Ante minimum is $5.00" in screen.message()
+
+
+def test_screenshots_keep_the_latest_round_and_each_kind_of_screen(tmp_path: Path) -> None:
+    """The demo bots' screenshots: the first round, every n-th and always the latest (the
+    last round of a demo is never missing), and with ``screens`` this terminal's latest
+    betting screen (its bet in), play screen (its decision, before the bot takes it) and
+    results screen."""
+    from terminal_client.app import Screenshots
+
+    table = Table(seed=7)
+    model = TerminalModel()
+    model.apply_connection(ConnectionState.CONNECTED)
+    client = MachineClient(table, "T1", model)
+    client.refresh()
+    bot = Autoplay(client, think=0.5, now=table.clock.seconds)
+    shots = Screenshots(tmp_path, every=3, screens=True)
+    surface = pygame.Surface((1280, 720))
+    app = TerminalApp(
+        model,
+        client,
+        table.clock,
+        lambda: surface,
+        poll=lambda *a: [],
+        autoplay=bot,
+        after_draw=shots,
+    )
+    settled: list[Any] = []
+    for _ in range(2000):
+        app.tick()
+        uth = model.uth
+        if uth is not None and uth.results_current and uth.view.round not in settled:
+            settled.append(uth.view.round)
+        if len(settled) == 5 and shots.seen == 5:
+            break
+        seconds = table.machine.seconds_left()
+        table.clock.advance(min(0.25, seconds) if seconds else 0.25)
+        client.refresh()
+    assert len(settled) == 5 and client.refused == []
+    rounds = sorted(tmp_path.glob("T1-round*.png"))
+    kept = {settled[0], settled[3], settled[4]}
+    assert {p.name for p in rounds} == {f"T1-round{r}.png" for r in kept}
+    for role in ("betting", "play", "results"):
+        path = tmp_path / f"T1-{role}.png"
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", role
+    assert sorted(set(shots.saved)) == sorted(shots.saved)
+    assert all(path.exists() for path in shots.saved)

@@ -5,15 +5,16 @@ running."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-pytest.importorskip("pygame")
+pygame = pytest.importorskip("pygame")
 
-from terminal_client.app import basic_strategy
+from terminal_client.app import basic_strategy  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,10 +61,16 @@ def test_headless_demo_plays_rounds_saves_screenshots_and_stops(tmp_path: Path) 
     settled = [line for line in done.stdout.splitlines() if line.startswith("round ")]
     assert len(settled) >= 2, done.stdout
     assert "  T" in done.stdout  # the wagers settled in each round
+    # The bots stake the side wager the table offers; the console names wagers by title.
     for terminal in ("T1", "T2"):
-        shots = list((data / "screenshots").glob(f"{terminal}-round*.png"))
-        assert shots, f"no screenshot of {terminal}: {done.stdout}"
-        assert shots[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert f"  {terminal} hand 1 Lucky Aces:" in done.stdout, done.stdout
+        assert f"  {terminal} hand 1 Blackjack:" in done.stdout, done.stdout
+    assert "lucky_aces" not in done.stdout
+    last = settled[-1].split(":")[0].removeprefix("round ")
+    for terminal in ("T1", "T2"):
+        shot = data / "screenshots" / f"{terminal}-round{last}.png"
+        assert shot.exists(), f"no screenshot of {terminal}'s last round: {done.stdout}"
+        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert _running(data) == []
 
 
@@ -84,9 +91,9 @@ def test_basic_strategy_stays_within_the_legal_actions() -> None:
 @pytest.mark.parametrize(
     ("table", "wager"),
     [
-        ("hybrid-three-position", "hand 1 blackjack:"),
-        ("hybrid-no-hole-card", "hand 1 blackjack:"),
-        ("uth", "ante:"),
+        ("hybrid-three-position", "hand 1 Blackjack:"),
+        ("hybrid-no-hole-card", "hand 1 Blackjack:"),
+        ("uth", "Ante:"),
     ],
 )
 def test_headless_demo_at_a_hybrid_or_uth_table_with_three_terminals(
@@ -98,6 +105,7 @@ def test_headless_demo_at_a_hybrid_or_uth_table_with_three_terminals(
     the log verifies."""
     from contextlib import closing
 
+    from game_server.config import load_config
     from game_server.eventlog import EventLogReader
     from game_server.keys import load_public_key, load_sealing_key
     from game_server.recall.verify import verify_log
@@ -129,8 +137,14 @@ def test_headless_demo_at_a_hybrid_or_uth_table_with_three_terminals(
     assert done.returncode == 0, done.stdout + done.stderr
     settled = [line for line in done.stdout.splitlines() if line.startswith("round ")]
     assert len(settled) >= 2, done.stdout
+    offered = load_config(rules)
+    titles = [offer.wager.title for offer in offered.rules.side_wagers]
+    if offered.uth is not None:
+        titles = ["Blind", "Trips", "Progressive Payout", "Five Card Hand Bonus"]
     for terminal in ("T1", "T2", "T3"):
         assert f"  {terminal} {wager}" in done.stdout, done.stdout
+        for title in titles:  # every wager the table offers, placed by each bot
+            assert re.search(rf"  {terminal} (hand 1 )?{re.escape(title)}", done.stdout), title
         shots = list((data / "screenshots").glob(f"{terminal}-round*.png"))
         assert shots, f"no screenshot of {terminal}: {done.stdout}"
     with closing(EventLogReader.open(data / "demo.db")) as reader:
@@ -141,3 +155,61 @@ def test_headless_demo_at_a_hybrid_or_uth_table_with_three_terminals(
         )
     assert report.ok, report.first_failure
     assert _running(data) == []
+
+
+def test_demo_windows_sit_side_by_side_on_the_screen() -> None:
+    """Two windows on a 1920x1080 screen: one row, left and right, 16:9, inside the screen
+    and clear of each other (they used to open at the same place). Any number of windows
+    never overlap and are at least 640x360 (seven on 1920x1080 may run past the bottom)."""
+    from tools.live_demo import window_places
+
+    left, right = window_places(2, (1920, 1080))
+    assert left[1] == right[1] and left[0] + left[2] <= right[0]
+    for count, screen in ((2, (1920, 1080)), (2, (2560, 1440)), (1, (800, 600)), (7, (1920, 1080))):
+        rects = [pygame.Rect(place) for place in window_places(count, screen)]
+        assert len(rects) == count
+        for i, rect in enumerate(rects):
+            assert abs(rect.width * 9 - rect.height * 16) < 16
+            assert rect.width >= 640 and rect.height >= 360
+            assert not any(rect.colliderect(other) for other in rects[i + 1 :])
+            if count <= 2:
+                assert rect.right <= screen[0] and rect.bottom <= screen[1]
+    assert max(place[2] for place in window_places(1, (3840, 2160))) == 1280
+
+
+class _Event:
+    def __init__(self, kind: str, terminal: str | None, body: dict, round_id: int = 4) -> None:
+        self.kind, self.terminal, self.body, self.round_id = kind, terminal, body, round_id
+
+
+def test_the_no_hole_card_round_line_gives_each_player_his_dealer_hand() -> None:
+    """633b.5(y)(4): at the table without a hole card each player has his own dealer hand;
+    the console gives the shared up card, then each player's dealer hand before his wagers,
+    each wager by its title (not one dealer card followed by every player's loss)."""
+    from tools.live_demo import round_lines
+
+    def settled(terminal: str, wager: str, paid: int) -> _Event:
+        body = {"wager": wager, "hand": 0, "stake": 500, "paid": paid, "outcome": "x", "line": "l"}
+        return _Event("wager_settled", terminal, body)
+
+    events = [
+        settled("T1", "royal_match_21", 0),
+        settled("T1", "blackjack", 1000),
+        _Event(
+            "nhc_dealer_hand_completed",
+            "T1",
+            {"dealer_cards": ["9H", "6S", "8D"], "dealer_total": 23},
+        ),
+        settled("T2", "blackjack", 0),
+        _Event(
+            "nhc_dealer_hand_completed", "T2", {"dealer_cards": ["9H", "QS"], "dealer_total": 19}
+        ),
+        _Event("round_completed", None, {"dealer_cards": ["9H"], "dealer_total": 9}),
+    ]
+    lines = round_lines(events)
+    assert lines[0] == "round 4: dealer's up card 9H; each player's own dealer hand"
+    assert lines[1] == "  T1 dealer hand 9H 6S 8D (23)"
+    assert lines[2].startswith("  T1 hand 1 Royal Match 21: x stake 5.00 paid 0.00")
+    assert lines[3].startswith("  T1 hand 1 Blackjack: x stake 5.00 paid 10.00 (net +5.00)")
+    assert lines[4] == "  T2 dealer hand 9H QS (19)"
+    assert lines[5].startswith("  T2 hand 1 Blackjack:") and len(lines) == 6
