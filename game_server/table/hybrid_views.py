@@ -37,6 +37,7 @@ from game_server.table.events import RoundStarted
 from game_server.table.hybrid_machine import HybridMachine
 from game_server.table.hybrid_session import HybridSession
 from game_server.table.machine import whole_seconds
+from game_server.table.views import table_actions
 
 __all__ = ["VIEW_VERSION", "HybridResults", "hybrid_view_for"]
 
@@ -149,6 +150,7 @@ def hybrid_view_for(
         "countdown": None,
         "to_act": None,
         "actions": [],
+        "table_actions": table_actions(config.rules),
         "insurance": None,
         "settlements": [] if results is None else results.of(terminal),
         # This terminal's wagers in the round (cents by wager name), from its join on.

@@ -4,17 +4,21 @@
 history). The dealer's hole card never leaves the server before the engine turns it up
 (``hole_revealed``): until then it is ``{"hidden": true}``, and nothing in the view depends on
 its value (DESIGN.md "One round, as data", step 5). Legal actions and the insurance offer are
-given only to the terminal they concern. The view stays far below AMP's 64 KiB value limit.
+given only to the terminal they concern. ``table_actions`` lists every decision the table
+offers under its Rules Submission (:func:`table_actions`), so that a terminal draws a button
+for each of them only. The view stays far below AMP's 64 KiB value limit.
 
-Entry point: :func:`view_for`.
+Entry points: :func:`view_for`, :func:`table_actions`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from game_server.rules.blackjack.actions import Action
 from game_server.rules.blackjack.events import WagerSettled
 from game_server.rules.blackjack.round import BlackjackRound
+from game_server.rules.blackjack.rules import BlackjackRules
 from game_server.table.machine import RoundMachine, whole_seconds
 from game_server.table.session import TableSession
 
@@ -22,6 +26,19 @@ VIEW_VERSION = 1
 
 #: How many completed rounds the view repeats (for reconnects and the results screen).
 RECENT_IN_VIEW = 5
+
+
+def table_actions(rules: BlackjackRules) -> list[str]:
+    """The decisions a Blackjack table offers at all under ``rules``: hit, stand, double
+    down and split; late surrender where the Rules Submission allows it (633a.9); the
+    TriLux Deluxe Press where TriLux Deluxe is offered (633b.11(f)). Which of them is legal
+    for a hand at a moment is ``actions``."""
+    offered = [Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT]
+    if rules.late_surrender:
+        offered.append(Action.SURRENDER)
+    if any(offer.wager.name == "trilux" for offer in rules.side_wagers):
+        offered.append(Action.PRESS)
+    return [str(action) for action in offered]
 
 
 def view_for(table: RoundMachine | TableSession, terminal: str) -> dict[str, Any]:
@@ -67,6 +84,7 @@ def view_for(table: RoundMachine | TableSession, terminal: str) -> dict[str, Any
         "seats": _seats(game, seat),
         "to_act": None,
         "actions": [],
+        "table_actions": table_actions(rules),
         "insurance": None,
         "settlements": [],
         "recent": [],

@@ -47,6 +47,7 @@ from terminal_client.model.view import (
     View,
     ViewVersionError,
     WagerLimits,
+    table_actions,
 )
 
 #: The three-position table (633b.5(a)-(v)).
@@ -479,6 +480,7 @@ def _hybrid(data: dict[str, Any]) -> HybridView:
         ),
         settlements=tuple(s for _, s in settled),
         recent=(),
+        table_actions=table_actions(data),
     )
     return HybridView(
         table_type=table_type,

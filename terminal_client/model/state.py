@@ -373,6 +373,19 @@ class TerminalModel:
         return frozenset() if self._view is None else self._view.actions
 
     @property
+    def table_actions(self) -> frozenset[str]:
+        """Every decision the table offers (a button each, lit when legal): as the server's
+        view says; from a server that does not say, hit, stand, double down and split, the
+        Press where TriLux Deluxe is offered, and whatever is legal now."""
+        view = self._view
+        if view is None:
+            return frozenset()
+        if view.table_actions is not None:
+            return view.table_actions | view.actions
+        press = {"press"} if "trilux" in view.limits else set()
+        return frozenset({"hit", "stand", "double", "split", *press}) | view.actions
+
+    @property
     def countdown(self) -> Countdown | None:
         """The running countdown: ``kind``, ``seconds_left`` and what it does at zero."""
         return None if self._view is None else self._view.countdown

@@ -176,6 +176,9 @@ class View:
     settlements: tuple[Settlement, ...]
     recent: tuple[RoundResult, ...]
     meters: tuple[ProgressiveMeter, ...] = ()
+    #: Every decision the table offers under its Rules Submission (a button is drawn for
+    #: each, lit when it is in ``actions``); None from a server that does not say.
+    table_actions: frozenset[str] | None = None
 
     @property
     def my_seat(self) -> Seat | None:
@@ -256,7 +259,16 @@ def _view(data: dict[str, Any]) -> View:
         recent=tuple(_result(r) for r in data["recent"]),
         # A server without progressives (or from before them) sends no "meters".
         meters=tuple(_meter(m) for m in data.get("meters", ())),
+        table_actions=table_actions(data),
     )
+
+
+def table_actions(data: dict[str, Any]) -> frozenset[str] | None:
+    """The view's ``table_actions`` (a server from before them sends none: None)."""
+    offered = data.get("table_actions")
+    if offered is None:
+        return None
+    return frozenset(fields.as_str(a) for a in fields.as_list(offered))
 
 
 def _dealer(data: Any) -> Dealer:

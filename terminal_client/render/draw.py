@@ -241,10 +241,32 @@ def draw_countdown_ring(
     )
 
 
+def button_text_size(labels: list[tuple[str, pygame.Rect]]) -> int:
+    """One text size for a row of buttons ``(label, rect)``: the largest at which every
+    label fits its button (a long label such as SURRENDER no longer gets a smaller font
+    than its neighbours)."""
+    sizes = []
+    for label, rect in labels:
+        size = int(rect.height * 0.32)
+        while size > 8 and get_font(size, True).size(label)[0] > int(rect.width * 0.86):
+            size = int(size * 0.9)
+        sizes.append(size)
+    return min(sizes, default=8)
+
+
 def draw_button(
-    surface: pygame.Surface, rect: pygame.Rect, text: str, enabled: bool, pressed: bool = False
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    text: str,
+    enabled: bool,
+    pressed: bool = False,
+    *,
+    danger: bool = False,
+    text_size: int | None = None,
 ) -> None:
-    """A rounded push button: gold when ``enabled``, grey when not, sunk while ``pressed``."""
+    """A rounded push button: gold when ``enabled`` (deep red with cream letters for a
+    ``danger`` choice that gives up a wager), grey when not, sunk while ``pressed``;
+    ``text_size`` (default: what fits) is the size of its label."""
     rect = pygame.Rect(rect)
     radius = max(6, rect.height // 5)
     if enabled and not pressed:
@@ -252,6 +274,8 @@ def draw_button(
     face = rect.move(0, max(2, rect.height // 30)) if pressed else rect
     if not enabled:
         top, bottom, ink, edge = (92, 98, 95), (70, 75, 72), (150, 156, 152), (110, 116, 112)
+    elif danger:
+        top, bottom, ink, edge = (178, 48, 52), (120, 20, 26), CREAM, (236, 150, 140)
     elif pressed:
         top, bottom, ink, edge = (196, 146, 46), (160, 112, 28), (40, 26, 8), GOLD_DARK
     else:
@@ -262,7 +286,7 @@ def draw_button(
         surface,
         text,
         face.center,
-        int(rect.height * 0.32),
+        text_size or int(rect.height * 0.32),
         ink,
         bold=True,
         max_width=int(rect.width * 0.86),

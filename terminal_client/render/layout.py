@@ -34,6 +34,12 @@ ACTIONS: tuple[tuple[str, str], ...] = (
     ("surrender", "SURRENDER"),
     ("press", "PRESS"),  # TriLux Deluxe Press, 633b.11(f)
 )
+#: The choices that give up a wager (633a.9 surrender, 653a.7 fold): each has the slot of
+#: SURRENDER, where no harmless choice of any game ever goes, so that a tap meant for the
+#: last decision's CHECK or STAND cannot give up a hand; they are drawn in a colour of their
+#: own.
+DESTRUCTIVE: frozenset[str] = frozenset({"surrender", "fold"})
+DESTRUCTIVE_SLOT = "surrender"
 #: The main wager and the id of its betting circle.
 MAIN_WAGER = "blackjack"
 MAIN_SPOT = "main"
@@ -296,8 +302,13 @@ class Layout:
             raise ValueError(f"seat {number} does not exist: seats are 1..{SEAT_COUNT}")
         return self.seats[number - 1]
 
-    def buttons(self, enabled: frozenset[str] | set[str] | None = None) -> tuple[Button, ...]:
-        """The action buttons; those not named in ``enabled`` are disabled (None: all on)."""
+    def buttons(
+        self,
+        enabled: frozenset[str] | set[str] | None = None,
+        shown: frozenset[str] | set[str] | None = None,
+    ) -> tuple[Button, ...]:
+        """The action buttons of the actions ``shown`` (None: all), each in its own slot;
+        those not named in ``enabled`` are disabled (None: all on)."""
         return tuple(
             Button(
                 action,
@@ -306,6 +317,7 @@ class Layout:
                 enabled is None or action in enabled,
             )
             for action, label in ACTIONS
+            if shown is None or action in shown
         )
 
     def spot_circles(

@@ -50,7 +50,6 @@ from terminal_client.render.hybrid import (
     draw_position_tiles,
     hybrid_areas,
 )
-from terminal_client.render.layout import ACTIONS
 from terminal_client.screens.base import Handled, IntentSender, Screen
 from terminal_client.screens.overlay import menu_buttons
 from terminal_client.screens.scene import (
@@ -74,10 +73,6 @@ from terminal_client.screens.table import (
 )
 from terminal_client.widgets import Button
 
-#: The decisions a hybrid table may offer (633b.5(p)(2), (z); surrender where the Rules
-#: Submission of the no-hole-card table allows it): each has a button, lit only when the
-#: server's view offers it. Any other action the view offers gets a button too.
-HYBRID_ACTIONS = frozenset({"hit", "stand", "double", "split", "surrender"})
 #: The position buttons' ids (target ``"button:position-1"`` ...).
 POSITION_BUTTON = "position-{}"
 #: The table printing under the dealer (633b.5(c)(2), (v)(1)-(2), (ee)).
@@ -440,13 +435,7 @@ class HybridPlayScreen(PlayScreen):
     def buttons(self, layout: Layout) -> tuple[Button, ...]:
         if self.model.insurance is not None:
             return super().buttons(layout)
-        enabled = enabled_actions(self.model)
-        offered = self.model.legal_actions
-        return tuple(
-            Button(action, _rect_box(layout.action_buttons[action]), label, action in enabled)
-            for action, label in ACTIONS
-            if action in HYBRID_ACTIONS or action in offered
-        )
+        return layout.buttons(enabled_actions(self.model), self.model.table_actions)
 
     def message(self) -> str:
         text = super().message()

@@ -17,7 +17,8 @@ from terminal_client.model import Countdown, Hand, ProgressiveMeter, TerminalMod
 from terminal_client.model.totals import hand_total
 from terminal_client.render import Layout, draw_button, draw_countdown_ring, draw_felt, draw_hand
 from terminal_client.render.anim import CardFrame, CardKey, CardMotion, dealer_key, seat_key
-from terminal_client.render.draw import CREAM, GOLD, draw_text
+from terminal_client.render.draw import CREAM, GOLD, button_text_size, draw_text
+from terminal_client.render.layout import DESTRUCTIVE
 from terminal_client.screens.base import Screen
 from terminal_client.widgets import Button
 
@@ -188,8 +189,18 @@ def draw_message(surface: pygame.Surface, layout: Layout, message: str) -> None:
 
 
 def draw_buttons(surface: pygame.Surface, buttons: Sequence[Button]) -> None:
+    """A row of buttons, every label at one size; a choice that gives up a wager (FOLD,
+    SURRENDER: :data:`~terminal_client.render.layout.DESTRUCTIVE`) in its own colour."""
+    size = button_text_size([(b.label, pygame.Rect(b.rect)) for b in buttons])
     for button in buttons:
-        draw_button(surface, pygame.Rect(button.rect), button.label, button.enabled)
+        draw_button(
+            surface,
+            pygame.Rect(button.rect),
+            button.label,
+            button.enabled,
+            danger=button.id in DESTRUCTIVE,
+            text_size=size,
+        )
 
 
 class SceneScreen(Screen):

@@ -344,7 +344,7 @@ class PlayScreen(SceneScreen):
                 for choice, label, slot in INSURANCE_BUTTONS
                 if choice != "even-money" or offer.can_take_even_money
             )
-        return layout.buttons(enabled_actions(self.model))
+        return layout.buttons(enabled_actions(self.model), self.model.table_actions)
 
     def hit_test(self, layout: Layout, pos: tuple[int, int]) -> str | None:
         if (menu := menu_hit(layout, self.model, pos)) is not None:

@@ -56,7 +56,7 @@ from terminal_client.model.uth import (
 from terminal_client.render import Layout, draw_chip, draw_felt
 from terminal_client.render.anim import CardFrame, dealer_key, seat_key
 from terminal_client.render.draw import CREAM, GOLD, draw_text
-from terminal_client.render.layout import ACTIONS
+from terminal_client.render.layout import DESTRUCTIVE_SLOT
 from terminal_client.render.table import draw_bet_spot, draw_hand, hand_rects
 from terminal_client.render.uth import (
     BEST_RING,
@@ -123,16 +123,22 @@ WAGER_TITLES: Final[Mapping[str, str]] = {
 #: Awards with no stake, named after the Five Card Hand Bonus wager that earned them
 #: (653a.12(e)(3)).
 AWARD_SUFFIXES: Final = (("_magic_card", "Magic Card"), ("_lucky_bonus", "Lucky Bonus"))
-#: The decision buttons of each street: (button id, label, decision, Play multiple).
-STREET_BUTTONS: Final[Mapping[str, tuple[tuple[str, str, str, int], ...]]] = {
+#: The decision buttons of each street: (button id, label, decision, Play multiple, slot of
+#: the button row). CHECK keeps the first slot and the largest bet the second on every
+#: street; FOLD takes the slot kept for a choice that gives up the hand
+#: (:data:`~terminal_client.render.layout.DESTRUCTIVE_SLOT`), never CHECK's: a player who
+#: checked the flop and taps the same place at the river folds nothing.
+STREET_BUTTONS: Final[Mapping[str, tuple[tuple[str, str, str, int, str], ...]]] = {
     "preflop": (
-        ("check", "CHECK", CHECK, 0),
-        ("bet-4", "BET 4X", BET, 4),
-        ("bet-3", "BET 3X", BET, 3),
+        ("check", "CHECK", CHECK, 0, "hit"),
+        ("bet-4", "BET 4X", BET, 4, "stand"),
+        ("bet-3", "BET 3X", BET, 3, "double"),
     ),
-    "flop": (("check", "CHECK", CHECK, 0), ("bet-2", "BET 2X", BET, 2)),
-    "river": (("fold", "FOLD", FOLD, 0), ("bet-1", "BET 1X", BET, 1)),
+    "flop": (("check", "CHECK", CHECK, 0, "hit"), ("bet-2", "BET 2X", BET, 2, "stand")),
+    "river": (("bet-1", "BET 1X", BET, 1, "stand"), ("fold", "FOLD", FOLD, 0, DESTRUCTIVE_SLOT)),
 }
+#: The slots for a decision the view offers that its street's buttons have not.
+SPARE_SLOTS: Final = ("split", "press")
 STREET_NAMES: Final[Mapping[str, str]] = {
     "preflop": "PRE-FLOP",
     "flop": "FLOP",
@@ -593,24 +599,31 @@ class UthBettingScreen(BettingScreen):
 
 
 def decision_buttons(model: TerminalModel, layout: Layout) -> tuple[Button, ...]:
-    """The street's decision buttons, each lit exactly when the view's legal decisions hold
-    it (on this terminal's turn, no decision awaiting its answer); a decision the view
-    offers that the street's set has not gets a button too. None once the Play Wager is
-    made or the hand folded."""
+    """The street's decision buttons (:data:`STREET_BUTTONS`), each lit exactly when the
+    view's legal decisions hold it (on this terminal's turn, no decision awaiting its
+    answer); a decision the view offers that the street's set has not gets a button too,
+    in a spare slot. None once the Play Wager is made or the hand folded."""
     uth = model.uth
     if uth is None or uth.street is None or uth.play_multiple or uth.folded:
         return ()
     wanted = list(STREET_BUTTONS[uth.street])
+    spare = iter(SPARE_SLOTS)
     for d in uth.legal:
-        if not any(d.action == a and d.multiple == m for _, _, a, m in wanted):
+        if not any(d.action == a and d.multiple == m for _, _, a, m, _ in wanted):
             bid = f"bet-{d.multiple}" if d.action == BET else d.action
             label = f"BET {d.multiple}X" if d.action == BET else d.action.upper()
-            wanted.append((bid, label, d.action, d.multiple))
+            slot = DESTRUCTIVE_SLOT if d.action == FOLD else next(spare, None)
+            if slot is not None:
+                wanted.append((bid, label, d.action, d.multiple, slot))
     live = model.my_turn and not model.is_waiting(IntentKind.ACT)
-    slots = [layout.action_buttons[name] for name, _ in ACTIONS]
     return tuple(
-        Button(bid, _rect_box(slot), label, live and uth.decision(action, multiple) is not None)
-        for (bid, label, action, multiple), slot in zip(wanted, slots, strict=False)
+        Button(
+            bid,
+            _rect_box(layout.action_buttons[slot]),
+            label,
+            live and uth.decision(action, multiple) is not None,
+        )
+        for bid, label, action, multiple, slot in wanted
     )
 
 

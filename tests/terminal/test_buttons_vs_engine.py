@@ -28,7 +28,7 @@ from game_server.rules.blackjack.actions import Action
 from game_server.rules.blackjack.round import BlackjackRound, Phase
 from game_server.rules.blackjack.rules import DoubleOn
 from game_server.table.session import MemorySink, SealedShoes, TableSession, simulation_seeds
-from game_server.table.views import view_for
+from game_server.table.views import table_actions, view_for
 from terminal_client.model import ConnectionState, TerminalModel
 from terminal_client.render import Layout
 from terminal_client.screens import PlayScreen, screen_for
@@ -37,7 +37,6 @@ from terminal_client.screens.table import INSURANCE_BUTTONS
 KEY = bytes(range(32))
 CONFIG = load_config(example_config_path())
 LAYOUT = Layout.for_window((1280, 720))
-ACTIONS = tuple(str(a) for a in Action)
 BET = 1_000
 
 
@@ -98,9 +97,9 @@ def engine_buttons(game: BlackjackRound, seat: int) -> dict[str, bool]:
         return expected
     hand = game.to_act
     ours = hand is not None and hand.seat == seat
-    return {
+    return {  # a button for each decision the table offers at all (table_actions)
         action: ours and bool(getattr(game, f"can_{action}")(seat, hand.index))  # type: ignore[union-attr]
-        for action in ACTIONS
+        for action in table_actions(game.rules)
     }
 
 

@@ -403,7 +403,7 @@ def test_the_ante_stops_at_its_maximum_and_the_credits() -> None:
 BUTTONS = {
     "preflop": ["check", "bet-4", "bet-3"],
     "flop": ["check", "bet-2"],
-    "river": ["fold", "bet-1"],
+    "river": ["bet-1", "fold"],
 }
 SENDS = {
     "check": ("check", 0),
@@ -418,7 +418,7 @@ SENDS = {
 @pytest.mark.parametrize("street", ["preflop", "flop", "river"])
 def test_the_decision_buttons_are_exactly_the_views_legal_decisions(street: str) -> None:
     """Each street shows its buttons (pre-flop CHECK, BET 4X, BET 3X; flop CHECK, BET 2X;
-    river FOLD, BET 1X), each lit exactly when the view's legal decisions hold it; each
+    river BET 1X, FOLD), each lit exactly when the view's legal decisions hold it; each
     sends Act with the action and the Play multiple as ``amount``, hand 0, and the real
     machine takes it."""
     layout = Layout.for_window((1920, 1080))
