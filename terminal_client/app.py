@@ -3,7 +3,8 @@ threads) that picks the screen from the model, routes intents to the top screen 
 only when something changed. Cards dealt and the hole card turned are animated by the app's
 one :class:`~terminal_client.render.anim.CardAnimation`, which outlives the screens (the deal
 starts on the betting screen and lands on the play screen); while cards move every frame is
-drawn, once they rest nothing is.
+drawn, once they rest nothing is. Each tick plays the sounds it calls for
+(:mod:`terminal_client.sound`) when the app has a player for them.
 
 Entry point: :class:`TerminalApp`; the command line is :mod:`terminal_client.cli`.
 """
@@ -29,6 +30,7 @@ from terminal_client.render import Layout
 from terminal_client.render.anim import CardAnimation
 from terminal_client.screens import IntentSender, ScreenStack, betting_open, screen_for
 from terminal_client.screens.scene import SceneScreen
+from terminal_client.sound import SoundCues, Sounds
 
 #: ``poll(hit_test, tracker, window_size) -> intents`` (default: the pygame event queue).
 Poll = Callable[[HitTest, PressTracker, tuple[int, int]], list[InputIntent]]
@@ -49,6 +51,8 @@ class TerminalApp:
         autoplay: Called with the model on every tick, before drawing (:class:`Autoplay`).
         after_draw: Called with the model and the surface at the end of every tick in which
             no card is in motion (:class:`Screenshots`).
+        sounds: Plays the cues each tick calls for (:class:`~terminal_client.sound.Sounds`;
+            default none: silent).
     """
 
     def __init__(
@@ -64,6 +68,7 @@ class TerminalApp:
         poll: Poll = poll_intents,
         autoplay: Callable[[TerminalModel], Any] | None = None,
         after_draw: Callable[[TerminalModel, pygame.Surface], Any] | None = None,
+        sounds: Sounds | None = None,
     ) -> None:
         self.model = model
         self.client = client
@@ -81,6 +86,8 @@ class TerminalApp:
         self._poll = poll
         self._autoplay = autoplay
         self._after_draw = after_draw
+        self._sounds = sounds
+        self.cues = SoundCues()
         self._layout: Layout | None = None
         self._seen: int | None = None
         self._loop: task.LoopingCall | None = None
@@ -162,6 +169,9 @@ class TerminalApp:
         self.cards.update(self.model, now)
         if self._cards_moved():
             self.dirty = True
+        if self._sounds is not None:
+            for cue in self.cues.update(self.model, self.cards.frame(), now):
+                self._sounds.play(cue)
         if self.dirty:
             self.draw(layout)
         if self._after_draw is not None and not self.cards.frame().moving:
@@ -529,7 +539,7 @@ class Screenshots:
         view = model.view
         assert view is not None
         role = getattr(screen_for(model), "role", None)
-        if role == "betting" and betting_open(model) and in_round(model):
+        if role == "betting" and betting_open(model) and model.in_round:
             situation: Any = view.round
         elif role == "play" and model.my_turn and not model.pending:
             hands = tuple(len(hand.cards) for hand in model.my_hands)
@@ -551,13 +561,3 @@ class Screenshots:
         pygame.image.save(surface, str(path))
         self.saved.append(path)
         return path
-
-
-def in_round(model: TerminalModel) -> bool:
-    """Whether this terminal has wagers in the round (at a hybrid or Ultimate Texas Hold
-    'Em table: joined it)."""
-    if model.uth is not None:
-        return model.uth.joined
-    if model.hybrid is not None:
-        return model.hybrid.joined
-    return model.my_seat is not None

@@ -218,6 +218,13 @@ def _stop_reactor(result: object, reactor: Any) -> None:
     "<terminal>-betting.png, -play.png, -results.png.",
 )
 @click.option(
+    "--volume",
+    type=click.IntRange(0, 100),
+    default=60,
+    show_default=True,
+    help="Sound volume, 0 (silent) to 100: cards dealt, chips, a win, the last seconds.",
+)
+@click.option(
     "--think",
     type=click.FloatRange(0, 10),
     default=0.6,
@@ -239,6 +246,7 @@ def terminal(
     every: int = 1,
     every_screen: bool = False,
     think: float = 0.6,
+    volume: int = 60,
 ) -> None:
     """Run a player terminal connected to the table at --server over TLS."""
     from twisted.internet import reactor as _reactor
@@ -262,6 +270,7 @@ def terminal(
 
     from terminal_client.app import Autoplay, Screenshots, TerminalApp
     from terminal_client.net import TerminalClient
+    from terminal_client.sound import Sounds
 
     reactor: Any = _reactor
     pygame.display.init()
@@ -280,6 +289,9 @@ def terminal(
         pygame.display.set_mode(size, pygame.RESIZABLE)
 
     report = ConnectionReport(model, server_name, _to_stderr, reactor.seconds)
+    sounds = Sounds.open(volume / 100)
+    if sounds.silent is not None and volume:
+        _to_stderr(f"etg terminal: sound off: {sounds.silent}")
 
     def watch() -> None:
         report()
@@ -298,7 +310,8 @@ def terminal(
         present=pygame.display.flip,
         on_quit=lambda: client.stop().addBoth(_stop_reactor, reactor),
         autoplay=Autoplay(client, think=think, now=reactor.seconds) if autoplay else None,
-        after_draw=(None if screenshots is None else Screenshots(screenshots, every, every_screen)),
+        after_draw=None if screenshots is None else Screenshots(screenshots, every, every_screen),
+        sounds=sounds,
     )
     client.start()
     app.start()

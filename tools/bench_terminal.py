@@ -3,7 +3,8 @@
 Entry point: :func:`bench_terminal`, which returns a dict of figures and asserts nothing
 (DESIGN.md "Tests": benchmarks are not timed tests). Every figure is a median of
 ``repeats`` repetitions, each measured back to back with a peer in the same run, so that a
-ratio survives a shared, noisy machine. All at 1920x1080 on SDL's dummy video driver.
+ratio survives a shared, noisy machine. All at 1920x1080 on SDL's dummy video driver, the
+app drawing its card faces and playing its sounds (into SDL's dummy audio driver).
 
 - ``frame_ms`` (target p95 <= 10 ms while cards animate): the views of one whole round at
   a seven-seat table, built by the real server (:func:`game_server.table.views.view_for` on
@@ -154,13 +155,19 @@ def _percentile(values: Sequence[float], fraction: float) -> float:
 
 
 def _app(clock: Any, surface: Any) -> Any:
+    """The terminal app as it runs: card faces, and its sounds played through SDL's dummy
+    audio driver (mixed, then discarded), so that their cost is in every figure."""
     from terminal_client.app import TerminalApp
     from terminal_client.model import ConnectionState, TerminalModel
+    from terminal_client.sound import Sounds
 
     model = TerminalModel()
     model.apply_connection(ConnectionState.CONNECTED)
     client: Any = _NoClient()
-    return TerminalApp(model, client, clock, lambda: surface, fps=FPS, poll=_no_input)
+    sounds = Sounds.open(0.6)
+    return TerminalApp(
+        model, client, clock, lambda: surface, fps=FPS, poll=_no_input, sounds=sounds
+    )
 
 
 def frame_times(

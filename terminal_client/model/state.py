@@ -350,6 +350,16 @@ class TerminalModel:
         return None if self._view is None else self._view.my_seat
 
     @property
+    def in_round(self) -> bool:
+        """Whether this terminal has wagers in the round (at a hybrid or Ultimate Texas
+        Hold 'Em table: it joined the round)."""
+        if self._uth is not None:
+            return self._uth.joined
+        if self._hybrid is not None:
+            return self._hybrid.joined
+        return self.my_seat is not None
+
+    @property
     def my_hands(self) -> tuple[Hand, ...]:
         """This terminal's hands in the current round."""
         seat = self.my_seat

@@ -12,7 +12,9 @@ from functools import lru_cache
 
 import pygame
 
-from shared.cards import parse_card
+from terminal_client.render.cards import BACK_RED as BACK_RED
+from terminal_client.render.cards import CARD_FACE as CARD_FACE
+from terminal_client.render.cards import card_image
 from terminal_client.render.fonts import get_font
 
 Color = tuple[int, int, int]
@@ -25,10 +27,6 @@ GOLD = (232, 190, 84)
 GOLD_DARK = (176, 128, 36)
 CREAM = (250, 246, 232)
 INK = (24, 24, 28)
-CARD_RED = (200, 16, 46)
-CARD_FACE = (252, 251, 246)
-CARD_EDGE = (150, 150, 150)
-BACK_RED = (128, 20, 32)
 SHADOW = (0, 0, 0, 90)
 WHITE = (255, 255, 255)
 
@@ -107,10 +105,11 @@ def felt_image(width: int, height: int) -> pygame.Surface:
 
 
 def draw_card(surface: pygame.Surface, rect: pygame.Rect, card_text: str | None) -> None:
-    """A playing card in ``rect``: the face of ``card_text`` ("AS", "10D", "7c") with rank and
-    suit symbol in red or black, or the back when ``card_text`` is None (a hidden card).
+    """A playing card in ``rect``: the face of ``card_text`` ("AS", "10D", "7c": indices,
+    pips or a court figure) or the back when ``card_text`` is None (a hidden card).
 
-    Each card is painted once per size (:func:`card_image`) and copied after that."""
+    Each card is painted once per size (:func:`~terminal_client.render.cards.card_image`)
+    and copied after that."""
     rect = pygame.Rect(rect)
     radius = max(3, rect.width // 10)
     _shadow(surface, rect, radius, max(2, rect.width // 25))
@@ -136,63 +135,6 @@ def draw_card_turning(
     radius = max(3, narrow.width // 10)
     _shadow(surface, narrow, radius, max(2, rect.width // 25))
     surface.blit(image, narrow)
-
-
-@lru_cache(maxsize=256)
-def card_image(card_text: str | None, width: int, height: int) -> pygame.Surface:
-    """The card of :func:`draw_card` without its shadow, on a transparent surface of
-    ``width`` x ``height`` (cached by card and size; the caller must not draw on it)."""
-    image = pygame.Surface((width, height), pygame.SRCALPHA)
-    _draw_card_body(image, image.get_rect(), card_text, max(3, width // 10))
-    return image
-
-
-def _draw_card_body(
-    surface: pygame.Surface, rect: pygame.Rect, card_text: str | None, radius: int
-) -> None:
-    if card_text is None:
-        _draw_card_back(surface, rect, radius)
-        return
-    card = parse_card(card_text)
-    color = CARD_RED if card.suit in ("H", "D") else INK
-    symbol = card.symbol
-    rank, suit = symbol[:-1], symbol[-1]
-    pygame.draw.rect(surface, CARD_FACE, rect, border_radius=radius)
-    pygame.draw.rect(surface, CARD_EDGE, rect, width=max(1, rect.width // 60), border_radius=radius)
-    corner = pygame.Surface((int(rect.width * 0.36), int(rect.height * 0.42)), pygame.SRCALPHA)
-    rank_size = int(rect.height * (0.2 if len(rank) == 1 else 0.17))
-    cw = corner.get_width()
-    draw_text(corner, rank, (cw // 2, 0), rank_size, color, "midtop", bold=True)
-    draw_text(
-        corner, suit, (cw // 2, int(rect.height * 0.2)), int(rect.height * 0.17), color, "midtop"
-    )
-    pad = max(2, rect.width // 16)
-    surface.blit(corner, (rect.left + pad, rect.top + pad // 2))
-    flipped = pygame.transform.rotate(corner, 180)
-    surface.blit(flipped, flipped.get_rect(bottomright=(rect.right - pad, rect.bottom - pad // 2)))
-    draw_text(surface, suit, rect.center, int(rect.height * 0.42), color)
-
-
-def _draw_card_back(surface: pygame.Surface, rect: pygame.Rect, radius: int) -> None:
-    pygame.draw.rect(surface, CARD_FACE, rect, border_radius=radius)
-    inset = max(3, rect.width // 14)
-    inner = rect.inflate(-2 * inset, -2 * inset)
-    pattern = pygame.Surface(inner.size, pygame.SRCALPHA)
-    pygame.draw.rect(pattern, BACK_RED, pattern.get_rect(), border_radius=max(2, radius // 2))
-    step = max(6, inner.width // 6)
-    line = (196, 70, 80)
-    for x in range(-inner.height, inner.width + inner.height, step):
-        pygame.draw.line(pattern, line, (x, 0), (x + inner.height, inner.height), 2)
-        pygame.draw.line(pattern, line, (x, inner.height), (x + inner.height, 0), 2)
-    mask = pygame.Surface(inner.size, pygame.SRCALPHA)
-    pygame.draw.rect(mask, WHITE, mask.get_rect(), border_radius=max(2, radius // 2))
-    pattern.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
-    surface.blit(pattern, inner)
-    gold = inner.inflate(-inset, -inset)
-    pygame.draw.rect(
-        surface, GOLD, gold, width=max(1, inset // 3), border_radius=max(2, radius // 2)
-    )
-    pygame.draw.rect(surface, CARD_EDGE, rect, width=max(1, rect.width // 60), border_radius=radius)
 
 
 def _ring_points(
