@@ -64,6 +64,17 @@ def draw_text(
     return rect
 
 
+def fit_text(text: str, size: int, width: int, bold: bool = False) -> str:
+    """``text`` as it fits ``width`` at two thirds of ``size`` or more (:func:`draw_text`
+    shrinks it that far, not to an unreadable size): whole, else cut with an ellipsis."""
+    font = get_font(max(8, size * 2 // 3), bold)
+    if font.size(text)[0] <= width:
+        return text
+    while text and font.size(text + "\u2026")[0] > width:
+        text = text[:-1]
+    return text.rstrip(" ,") + "\u2026"
+
+
 def _shadow(surface: pygame.Surface, rect: pygame.Rect, radius: int, offset: int) -> None:
     surface.blit(_shade(rect.width, rect.height, radius), rect.move(offset, offset))
 

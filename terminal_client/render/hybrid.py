@@ -47,40 +47,41 @@ class HybridAreas:
     hands: pygame.Rect
     legend: pygame.Rect
     felt_line: tuple[int, int]
+    #: The results screen's panel: the legend's column (landscape) or place (portrait).
+    results: pygame.Rect
 
 
-#: (position buttons, positions panel, community box, hands, legend, felt line), design px.
-_LANDSCAPE: tuple[tuple[Box, ...], Box, Box, Box, Box, tuple[int, int]] = (
+#: (position buttons, positions panel, community box, hands, legend, felt line, results),
+#: design px.
+_Areas = tuple[tuple[Box, ...], Box, Box, Box, Box, tuple[int, int], Box]
+_LANDSCAPE: _Areas = (
     ((495, 452, 290, 180), (815, 452, 290, 180), (1135, 452, 290, 180)),
     (24, 228, 440, 410),
     (480, 405, 960, 250),
     (640, 700, 840, 210),
     (1484, 330, 412, 300),
     (960, 372),
+    (1484, 330, 412, 724),
 )
-_PORTRAIT: tuple[tuple[Box, ...], Box, Box, Box, Box, tuple[int, int]] = (
+_PORTRAIT: _Areas = (
     ((24, 590, 336, 220), (372, 590, 336, 220), (720, 590, 336, 220)),
     (24, 570, 1032, 176),
     (24, 756, 1032, 250),
     (60, 1030, 960, 294),
     (24, 1334, 1032, 160),
     (490, 532),
+    (24, 1334, 1032, 556),
 )
 
 
 def hybrid_areas(layout: Layout) -> HybridAreas:
     """The hybrid table's areas for ``layout``'s window."""
-    buttons, positions, community, hands, legend, line = (
+    buttons, positions, community, hands, legend, line, results = (
         _PORTRAIT if layout.portrait else _LANDSCAPE
     )
     ox, oy = layout.origin
     s = layout.scale
-
-    def box(b: Box) -> pygame.Rect:
-        x, y, w, h = b
-        left, top = round(ox + x * s), round(oy + y * s)
-        return pygame.Rect(left, top, round(ox + (x + w) * s) - left, round(oy + (y + h) * s) - top)
-
+    box = layout.design_rect
     return HybridAreas(
         position_buttons=tuple(box(b) for b in buttons),
         positions=box(positions),
@@ -88,6 +89,7 @@ def hybrid_areas(layout: Layout) -> HybridAreas:
         hands=box(hands),
         legend=box(legend),
         felt_line=(round(ox + line[0] * s), round(oy + line[1] * s)),
+        results=box(results),
     )
 
 
@@ -99,11 +101,15 @@ def _shade(surface: pygame.Surface, rect: pygame.Rect, alpha: int = 140) -> None
     pygame.draw.rect(surface, GOLD, rect, width=2, border_radius=radius)
 
 
+def _tag_radius(card_width: int) -> int:
+    return max(9, card_width // 5)
+
+
 def _number_tag(
     surface: pygame.Surface, card: pygame.Rect, number: int, ring: tuple[int, ...]
 ) -> None:
     """A community card's number in a small disc on the top right corner of ``card``."""
-    radius = max(9, card.width // 5)
+    radius = _tag_radius(card.width)
     centre = (card.right - radius // 2, card.top + radius // 2)
     pygame.draw.circle(surface, (20, 20, 24), centre, radius)
     pygame.draw.circle(surface, ring, centre, radius, max(2, radius // 6))
@@ -313,10 +319,13 @@ def draw_marked_hand(
     motions: Sequence[CardMotion] | None = None,
     shoe: tuple[int, int] | None = None,
 ) -> pygame.Rect:
-    """:func:`draw_hand`, with each community card's number on its corner (once landed)."""
-    covered = draw_hand(surface, area, cards, card_h, motions=motions, shoe=shoe)
+    """:func:`draw_hand`, with each community card's number on its corner (once landed).
+    The cards lie side by side when the area holds them, so that a number never covers the
+    next card's index."""
+    gap = _tag_radius(int(card_h / CARD_ASPECT)) if any(community) else None
+    covered = draw_hand(surface, area, cards, card_h, motions=motions, shoe=shoe, gap=gap)
     for i, (number, rect) in enumerate(
-        zip(community, hand_rects(area, len(cards), card_h), strict=False)
+        zip(community, hand_rects(area, len(cards), card_h, gap), strict=False)
     ):
         if number and (motions is None or i >= len(motions) or motions[i].landed):
             _number_tag(surface, rect, number, ring)
@@ -381,8 +390,11 @@ def draw_hand_tiles(
 def draw_legend(
     surface: pygame.Surface, area: pygame.Rect, title: str, lines: Sequence[str], scale: float
 ) -> None:
-    """A panel with a title and a few short lines (what the table is, what the rings mean)."""
+    """A panel with a title and a few short lines (what the table is, what the rings mean),
+    as tall as they need (at most ``area``)."""
     s = scale
+    area = pygame.Rect(area)
+    area.height = min(area.height, round((44 + 28 * len(lines) + 12) * s))
     _shade(surface, area, 120)
     draw_text(
         surface,

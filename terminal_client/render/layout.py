@@ -296,6 +296,15 @@ class Layout:
     def window(self) -> pygame.Rect:
         return pygame.Rect((0, 0), self.size)
 
+    def design_rect(self, box: Box) -> pygame.Rect:
+        """A rectangle of the design grid (x, y, width, height in design pixels) in window
+        pixels, as every named area is placed."""
+        x, y, w, h = box
+        ox, oy = self.origin
+        s = self.scale
+        left, top = round(ox + x * s), round(oy + y * s)
+        return pygame.Rect(left, top, round(ox + (x + w) * s) - left, round(oy + (y + h) * s) - top)
+
     def seat(self, number: int) -> pygame.Rect:
         """The area of seat ``number`` (1..7)."""
         if not 1 <= number <= SEAT_COUNT:

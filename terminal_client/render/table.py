@@ -62,12 +62,18 @@ class TableView:
     felt_lines: tuple[str, ...] = ("BLACKJACK PAYS 3 TO 2", "Dealer stands on all 17s")
 
 
-def hand_rects(area: pygame.Rect, count: int, card_h: int) -> tuple[pygame.Rect, ...]:
-    """Where :func:`draw_hand` puts each of ``count`` cards in ``area`` (left to right)."""
+def hand_rects(
+    area: pygame.Rect, count: int, card_h: int, gap: int | None = None
+) -> tuple[pygame.Rect, ...]:
+    """Where :func:`draw_hand` puts each of ``count`` cards in ``area`` (left to right):
+    fanned, each over the last, or side by side ``gap`` apart when a gap is given and the
+    area holds them."""
     if count <= 0:
         return ()
     card_w = int(card_h / CARD_ASPECT)
     step = min(int(card_w * 0.62), (area.width - card_w) // max(1, count - 1) or card_w)
+    if gap is not None and count * card_w + (count - 1) * gap <= area.width:
+        step = card_w + gap
     total_w = card_w + step * (count - 1)
     left = area.centerx - total_w // 2
     return tuple(pygame.Rect(left + i * step, area.top, card_w, card_h) for i in range(count))
@@ -81,16 +87,18 @@ def draw_hand(
     *,
     motions: Sequence[CardMotion] | None = None,
     shoe: tuple[int, int] | None = None,
+    gap: int | None = None,
 ) -> pygame.Rect:
-    """Cards fanned left to right, centred in ``area``, overlapping when space is short;
-    returns the area the cards cover.
+    """Cards fanned left to right, centred in ``area``, overlapping when space is short
+    (side by side ``gap`` apart when a gap is given and they fit); returns the area the
+    cards cover.
 
     With ``motions`` (one :class:`~terminal_client.render.anim.CardMotion` per card) a card
     in flight is drawn on its way from ``shoe`` (a point; default the top right of
     ``area``) to its place, a card still in the shoe is not drawn and a turning card is
     drawn narrowed (:func:`~terminal_client.render.draw.draw_card_turning`).
     """
-    rects = hand_rects(area, len(cards), card_h)
+    rects = hand_rects(area, len(cards), card_h, gap)
     if not rects:
         return pygame.Rect(area.centerx, area.top, 0, card_h)
     start = shoe if shoe is not None else area.topright

@@ -11,13 +11,14 @@ dealer, menu, credits, message bar, countdown, meters, chip tray and buttons sta
 :class:`Layout` puts them.
 
 The drawing functions take plain values (card texts, labels, cents: :class:`HandBlock`,
-:class:`ResultRow`) and change nothing but the surface's pixels; cards, chips, spots,
+) and change nothing but the surface's pixels; cards, chips, spots,
 buttons and text are drawn by :mod:`terminal_client.render.draw`,
 :func:`~terminal_client.render.table.draw_hand` and
 :func:`~terminal_client.render.table.draw_bet_spot`.
 
 Entry points: :func:`uth_areas`, :func:`main_spot_circles`, :func:`bonus_spot_circles`,
-:func:`draw_board`, :func:`draw_hand_blocks`, :func:`draw_results_rows`.
+:func:`draw_board`, :func:`draw_hand_blocks`; the results panel is
+:func:`terminal_client.render.results.draw_results_panel`.
 """
 
 from __future__ import annotations
@@ -27,9 +28,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from shared.money import format_money
 from terminal_client.render.draw import CREAM, GOLD, draw_card, draw_text
-from terminal_client.render.fonts import get_font
 from terminal_client.render.layout import Layout, side_spot_circles
 from terminal_client.render.table import CARD_ASPECT
 
@@ -336,114 +335,21 @@ def draw_hand_blocks(
                 draw_card(surface, rect, card)
 
 
-@dataclass(frozen=True)
-class ResultRow:
-    """One settled wager: what it was, the paytable line, the outcome word, what it paid
-    (cents, stake included) and whether it won."""
-
-    what: str
-    line: str
-    outcome: str
-    paid: int
-    won: bool
-
-
-def draw_results_rows(
-    surface: pygame.Surface,
-    area: pygame.Rect,
-    title: str,
-    rows: Sequence[ResultRow],
-    scale: float,
-) -> None:
-    """The results panel: the title (YOU WIN ...), then one row per settlement on two
-    lines: what, the outcome and what it paid; the paytable line small under it. Rows
-    shrink to fit."""
-    s = scale
-    shade(surface, area, 215)
-    pad = round(14 * s)
-    draw_text(
-        surface,
-        title,
-        (area.centerx, area.top + round(10 * s)),
-        round(36 * s),
-        GOLD,
-        "midtop",
-        bold=True,
-        max_width=area.width - 2 * pad,
-    )
-    if not rows:
-        return
-    top = area.top + round(56 * s)
-    wide = area.width >= round(700 * s)
-    pitch = min(round(64 * s), (area.bottom - pad - top) // len(rows))
-    size = max(9, min(round(28 * s), pitch * 9 // 20))
-    small = max(8, min(round(22 * s), pitch * 7 // 20))
-    for i, row in enumerate(rows):
-        y = top + i * pitch
-        color = GOLD if row.won else (LOST if row.outcome == "LOST" else CREAM)
-        paid = format_money(row.paid)
-        draw_text(
-            surface,
-            row.what,
-            (area.left + pad, y),
-            size,
-            CREAM,
-            "topleft",
-            bold=True,
-            max_width=area.width // 2 - pad,
-        )
-        if wide:
-            at = (area.left + area.width * 3 // 4 - pad, y)
-            draw_text(surface, row.outcome, at, size, color, "topright", bold=True)
-            draw_text(surface, f"paid {paid}", (area.right - pad, y), size, CREAM, "topright")
-        else:
-            draw_text(
-                surface,
-                f"{row.outcome}  {paid}",
-                (area.right - pad, y),
-                size,
-                color,
-                "topright",
-                bold=True,
-                max_width=area.width // 2 - pad,
-            )
-        if row.line:
-            draw_text(
-                surface,
-                fit_text(row.line, small, area.width - 2 * pad),
-                (area.left + pad, y + size + round(2 * s)),
-                small,
-                DIM,
-                "topleft",
-                max_width=area.width - 2 * pad,
-            )
-
-
-def fit_text(text: str, size: int, width: int) -> str:
-    """``text`` as it fits ``width`` at two thirds of ``size`` or more (:func:`draw_text`
-    shrinks it that far, not to an unreadable size): whole, else without its closing
-    citation, else cut with an ellipsis."""
-    font = get_font(max(8, size * 2 // 3))
-    if font.size(text)[0] <= width:
-        return text
-    if text.endswith(")") and " (" in text:
-        text = text[: text.rindex(" (")]
-        if font.size(text)[0] <= width:
-            return text
-    while text and font.size(text + "\u2026")[0] > width:
-        text = text[:-1]
-    return text + "\u2026"
-
-
 def draw_info_lines(
     surface: pygame.Surface,
     area: pygame.Rect,
     title: str,
     lines: Sequence[tuple[str, str]],
     scale: float,
+    *,
+    fit: bool = False,
 ) -> None:
-    """A panel with a title and rows of ``(left text, right text)``."""
+    """A panel with a title and rows of ``(left text, right text)``; with ``fit`` only as
+    tall as its rows need (at most ``area``)."""
     s = scale
+    if fit:
+        area = pygame.Rect(area)
+        area.height = min(area.height, round((48 + 34 * len(lines) + 8) * s))
     shade(surface, area, 130)
     pad = round(14 * s)
     draw_text(

@@ -38,6 +38,7 @@ from terminal_client.model.hybrid import (
 from terminal_client.render import Layout, draw_button, draw_felt
 from terminal_client.render.anim import CardFrame, dealer_key, seat_key
 from terminal_client.render.draw import CREAM, GOLD, draw_text
+from terminal_client.render.elements import element
 from terminal_client.render.hybrid import (
     DEALER_RING,
     CommunityTile,
@@ -69,6 +70,7 @@ from terminal_client.screens.table import (
     ResultsScreen,
     _rect_box,
     betting_open,
+    draw_placed_spots,
     enabled_actions,
 )
 from terminal_client.widgets import Button
@@ -222,18 +224,25 @@ def draw_hybrid_scene(
     s = layout.scale
     draw_felt(surface, layout.window)
     areas = hybrid_areas(layout)
-    draw_text(surface, FELT_LINE, areas.felt_line, round(22 * s), GOLD, "midtop", bold=True)
+    with element(surface, "table printing") as target:
+        draw_text(target, FELT_LINE, areas.felt_line, round(22 * s), GOLD, "midtop", bold=True)
     if hybrid is None:
         return
-    _draw_dealer(surface, layout, hybrid, cards)
+    with element(surface, "dealer") as target:
+        _draw_dealer(target, layout, hybrid, cards)
     if legend:
         title, lines = _legend(hybrid)
-        draw_legend(surface, areas.legend, title, lines, s)
+        with element(surface, "legend") as target:
+            draw_legend(target, areas.legend, title, lines, s)
     if not dealt:
         return
-    draw_position_tiles(surface, areas.positions, position_tiles(hybrid), s)
+    with element(surface, "positions") as target:
+        draw_position_tiles(target, areas.positions, position_tiles(hybrid), s)
     if community:
-        draw_community_box(surface, areas.community, community_tiles(hybrid), s)
+        settled = hybrid.view.phase == "complete"
+        empty = "No community card was drawn this round" if settled else "No community card yet"
+        with element(surface, "community cards") as target:
+            draw_community_box(target, areas.community, community_tiles(hybrid), s, empty=empty)
     to_act = hybrid.view.to_act
     tiles = []
     for hand in hybrid.hands:
@@ -250,7 +259,8 @@ def draw_hybrid_scene(
                 motions=motions,
             )
         )
-    draw_hand_tiles(surface, areas.hands, tiles, s, shoe=shoe_point(layout))
+    with element(surface, "your hands") as target:
+        draw_hand_tiles(target, areas.hands, tiles, s, shoe=shoe_point(layout))
 
 
 # Betting ------------------------------------------------------------------------------------
@@ -456,8 +466,9 @@ class HybridPlayScreen(PlayScreen):
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         self.draw_table(surface, layout)
+        draw_placed_spots(surface, layout, self.model)
         draw_buttons(surface, self.buttons(layout))
-        draw_buttons(surface, menu_buttons(layout, self.model))
+        draw_buttons(surface, menu_buttons(layout, self.model), "menu")
         draw_credits(surface, layout, self.model.credits, "CREDITS")
         draw_message(surface, layout, self.message())
         draw_countdown(surface, layout, self.model.countdown, self.countdown)
@@ -467,14 +478,12 @@ class HybridPlayScreen(PlayScreen):
 
 
 class HybridResultsScreen(ResultsScreen):
-    """Each wager of this terminal won, lost or pushed and what it paid, over the round's
-    cards (the results panel of the fully automated table)."""
+    """The round's result in the message bar and each wager of this terminal in a panel in
+    the legend's column, over the round's cards (the community box stays: which card went
+    where is part of the outcome)."""
 
     def draw_table(self, surface: pygame.Surface, layout: Layout) -> None:
-        # The results panel takes the community box's place (the hands keep their numbers).
-        draw_hybrid_scene(
-            surface, layout, self.model.hybrid, cards=self.cards, legend=False, community=False
-        )
+        draw_hybrid_scene(surface, layout, self.model.hybrid, cards=self.cards, legend=False)
 
-    def results_centery(self, layout: Layout) -> int:
-        return hybrid_areas(layout).community.centery
+    def results_area(self, layout: Layout) -> pygame.Rect:
+        return hybrid_areas(layout).results

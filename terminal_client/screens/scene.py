@@ -18,6 +18,7 @@ from terminal_client.model.totals import hand_total
 from terminal_client.render import Layout, draw_button, draw_countdown_ring, draw_felt, draw_hand
 from terminal_client.render.anim import CardFrame, CardKey, CardMotion, dealer_key, seat_key
 from terminal_client.render.draw import CREAM, GOLD, button_text_size, draw_text
+from terminal_client.render.elements import element
 from terminal_client.render.layout import DESTRUCTIVE
 from terminal_client.screens.base import Screen
 from terminal_client.widgets import Button
@@ -123,84 +124,92 @@ def draw_countdown(
     """The ring with the seconds left, and what happens at zero under it ("then: stand")."""
     if countdown is None or clock.seconds is None:
         return
-    draw_countdown_ring(
-        surface,
-        layout.countdown_center,
-        layout.countdown_radius,
-        clock.seconds / clock.full,
-        str(clock.seconds),
-    )
-    if countdown.then:
-        cx, cy = layout.countdown_center
-        below = (cx, cy + layout.countdown_radius + round(6 * layout.scale))
-        draw_text(
-            surface,
-            f"then: {countdown.then}",
-            below,
-            round(26 * layout.scale),
-            CREAM,
-            "midtop",
-            bold=True,
-            max_width=round(layout.countdown_radius * 2.6),
+    with element(surface, "countdown") as target:
+        draw_countdown_ring(
+            target,
+            layout.countdown_center,
+            layout.countdown_radius,
+            clock.seconds / clock.full,
+            str(clock.seconds),
         )
+        if countdown.then:
+            cx, cy = layout.countdown_center
+            below = (cx, cy + layout.countdown_radius + round(6 * layout.scale))
+            draw_text(
+                target,
+                f"then: {countdown.then}",
+                below,
+                round(26 * layout.scale),
+                CREAM,
+                "midtop",
+                bold=True,
+                max_width=round(layout.countdown_radius * 2.6),
+            )
 
 
 def draw_credits(surface: pygame.Surface, layout: Layout, credits: int | None, label: str) -> None:
     s = layout.scale
     rect = layout.credits
-    panel(surface, rect)
-    draw_text(
-        surface,
-        label,
-        (rect.left + round(18 * s), rect.centery),
-        round(22 * s),
-        GOLD,
-        "midleft",
-        bold=True,
-        max_width=round(rect.width * 0.36),
-    )
-    text = "--" if credits is None else format_money(credits)
-    draw_text(
-        surface,
-        text,
-        (rect.right - round(18 * s), rect.centery),
-        round(38 * s),
-        CREAM,
-        "midright",
-        bold=True,
-        max_width=round(rect.width * 0.6),
-    )
+    with element(surface, "credits") as target:
+        panel(target, rect)
+        draw_text(
+            target,
+            label,
+            (rect.left + round(18 * s), rect.centery),
+            round(22 * s),
+            GOLD,
+            "midleft",
+            bold=True,
+            max_width=round(rect.width * 0.36),
+        )
+        text = "--" if credits is None else format_money(credits)
+        draw_text(
+            target,
+            text,
+            (rect.right - round(18 * s), rect.centery),
+            round(38 * s),
+            CREAM,
+            "midright",
+            bold=True,
+            max_width=round(rect.width * 0.6),
+        )
 
 
-def draw_message(surface: pygame.Surface, layout: Layout, message: str) -> None:
+def draw_message(
+    surface: pygame.Surface, layout: Layout, message: str, color: tuple[int, int, int] = CREAM
+) -> None:
     if not message:
         return
     bar = layout.message_bar
-    panel(surface, bar)
-    draw_text(
-        surface,
-        message,
-        bar.center,
-        round(38 * layout.scale),
-        CREAM,
-        bold=True,
-        max_width=bar.width - round(30 * layout.scale),
-    )
+    with element(surface, "message") as target:
+        panel(target, bar)
+        draw_text(
+            target,
+            message,
+            bar.center,
+            round(38 * layout.scale),
+            color,
+            bold=True,
+            max_width=bar.width - round(30 * layout.scale),
+        )
 
 
-def draw_buttons(surface: pygame.Surface, buttons: Sequence[Button]) -> None:
+def draw_buttons(surface: pygame.Surface, buttons: Sequence[Button], name: str = "buttons") -> None:
     """A row of buttons, every label at one size; a choice that gives up a wager (FOLD,
     SURRENDER: :data:`~terminal_client.render.layout.DESTRUCTIVE`) in its own colour."""
+    if not buttons:
+        return
     size = button_text_size([(b.label, pygame.Rect(b.rect)) for b in buttons])
-    for button in buttons:
-        draw_button(
-            surface,
-            pygame.Rect(button.rect),
-            button.label,
-            button.enabled,
-            danger=button.id in DESTRUCTIVE,
-            text_size=size,
-        )
+    with element(surface, name) as target:
+        for button in buttons:
+            draw_button(
+                target,
+                pygame.Rect(button.rect),
+                button.label,
+                button.enabled,
+                danger=button.id in DESTRUCTIVE,
+                text_size=size,
+            )
 
 
 class SceneScreen(Screen):
@@ -244,53 +253,84 @@ def _shown_total(
 def _draw_seats(
     surface: pygame.Surface, layout: Layout, view: View, frame: CardFrame | None = None
 ) -> None:
+    """The seven seats: an empty one is a faint outline with its number; another player's
+    shows his first hand small with its total and stake; this terminal's is rimmed in gold
+    and says YOU with its total and stake (its cards are drawn large below, not twice)."""
     s = layout.scale
     seats = {seat.seat: seat for seat in view.seats}
     for number, area in enumerate(layout.seats, start=1):
         seat = seats.get(number)
         mine = number == view.seat
-        shade = pygame.Surface(area.size, pygame.SRCALPHA)
-        radius = max(6, area.width // 8)
-        pygame.draw.rect(shade, (0, 0, 0, 50), shade.get_rect(), border_radius=radius)
-        surface.blit(shade, area)
-        rim = GOLD if mine else (200, 170, 90)
-        pygame.draw.rect(surface, rim, area, width=3 if mine else 1, border_radius=radius)
-        name = "YOU" if mine else f"SEAT {number}"
-        draw_text(
-            surface,
-            name,
-            (area.centerx, area.bottom - round(6 * s)),
-            round(20 * s),
-            CREAM if seat else DIM,
-            "midbottom",
-            max_width=area.width - 8,
-        )
-        if seat is None or not seat.hands:
-            continue
-        hand = seat.hands[0]
-        hand_area = area.inflate(-round(10 * s), 0).move(0, round(10 * s))
-        keys = [seat_key(number, hand.index, i) for i in range(len(hand.cards))]
-        motions = _motions(frame, keys)
-        draw_hand(
-            surface,
-            hand_area,
-            hand.cards,
-            round(area.height * 0.5),
-            motions=motions,
-            shoe=shoe_point(layout),
-        )
-        stake = sum(seat.wagers.values())
-        total = _shown_total(hand.cards, motions, hand.total_text)
-        info = " \u2022 ".join(t for t in (total, format_money(stake)) if t)
-        draw_text(
-            surface,
-            info,
-            (area.centerx, area.bottom - round(34 * s)),
-            round(20 * s),
-            GOLD,
-            "midbottom",
-            max_width=area.width - 8,
-        )
+        with element(surface, f"seat {number}") as target:
+            radius = max(6, area.width // 8)
+            shade = pygame.Surface(area.size, pygame.SRCALPHA)
+            if seat is None and not mine:
+                pygame.draw.rect(shade, (*GOLD, 60), shade.get_rect(), 1, border_radius=radius)
+                target.blit(shade, area)
+                draw_text(
+                    target,
+                    f"SEAT {number}",
+                    (area.centerx, area.bottom - round(6 * s)),
+                    round(18 * s),
+                    DIM,
+                    "midbottom",
+                    max_width=area.width - 8,
+                )
+                continue
+            pygame.draw.rect(shade, (0, 0, 0, 70), shade.get_rect(), border_radius=radius)
+            target.blit(shade, area)
+            rim = GOLD if mine else (200, 170, 90)
+            pygame.draw.rect(target, rim, area, width=3 if mine else 1, border_radius=radius)
+            draw_text(
+                target,
+                "YOU" if mine else f"SEAT {number}",
+                (area.centerx, area.bottom - round(6 * s)),
+                round(22 * s) if mine else round(20 * s),
+                GOLD if mine else CREAM,
+                "midbottom",
+                bold=mine,
+                max_width=area.width - 8,
+            )
+            if seat is None or not seat.hands:
+                continue
+            hand = seat.hands[0]
+            keys = [seat_key(number, hand.index, i) for i in range(len(hand.cards))]
+            motions = _motions(frame, keys)
+            stake = sum(seat.wagers.values())
+            total = _shown_total(hand.cards, motions, hand.total_text)
+            if mine:
+                hands = len(seat.hands)
+                what = f"{hands} HANDS" if hands > 1 else total
+                info = " \u2022 ".join(t for t in (what, format_money(stake)) if t)
+                draw_text(
+                    target,
+                    info,
+                    (area.centerx, area.centery - round(8 * s)),
+                    round(26 * s),
+                    CREAM,
+                    bold=True,
+                    max_width=area.width - 12,
+                )
+                continue
+            hand_area = area.inflate(-round(10 * s), 0).move(0, round(10 * s))
+            draw_hand(
+                target,
+                hand_area,
+                hand.cards,
+                round(area.height * 0.5),
+                motions=motions,
+                shoe=shoe_point(layout),
+            )
+            info = " \u2022 ".join(t for t in (total, format_money(stake)) if t)
+            draw_text(
+                target,
+                info,
+                (area.centerx, area.bottom - round(34 * s)),
+                round(20 * s),
+                GOLD,
+                "midbottom",
+                max_width=area.width - 8,
+            )
 
 
 def _draw_my_hands(
@@ -343,6 +383,10 @@ def _draw_my_hands(
         )
 
 
+#: The table printing under the dealer (633b.5(c)(2)).
+FELT_LINES: tuple[str, ...] = ("BLACKJACK PAYS 3 TO 2", "INSURANCE PAYS 2 TO 1")
+
+
 def draw_scene(
     surface: pygame.Surface,
     layout: Layout,
@@ -360,37 +404,42 @@ def draw_scene(
     draw_felt(surface, layout.window)
     view = model.view
     dealer = layout.dealer
-    draw_text(surface, "DEALER", (dealer.centerx, dealer.top), round(26 * s), GOLD, "midtop", True)
-    for i, line in enumerate(("BLACKJACK PAYS 3 TO 2", "INSURANCE PAYS 2 TO 1")):
-        y = dealer.bottom + round((14 + 34 * i) * s)
+    with element(surface, "table printing") as target:
+        for i, line in enumerate(FELT_LINES):
+            y = dealer.bottom + round((14 + 34 * i) * s)
+            draw_text(
+                target,
+                line,
+                (layout.window.centerx, y),
+                round((30 - 6 * i) * s),
+                GOLD,
+                "midtop",
+                bold=i == 0,
+            )
+    with element(surface, "dealer") as target:
         draw_text(
-            surface,
-            line,
-            (layout.window.centerx, y),
-            round((30 - 6 * i) * s),
-            GOLD,
-            "midtop",
-            bold=i == 0,
+            target, "DEALER", (dealer.centerx, dealer.top), round(26 * s), GOLD, "midtop", True
         )
-    if view is None:
-        return
-    dealt = view.dealer.cards
-    motions = _motions(cards, [dealer_key(i) for i in range(len(dealt))])
-    draw_hand(
-        surface,
-        dealer.move(0, round(40 * s)),
-        dealt,
-        round(dealer.height * 0.62),
-        motions=motions,
-        shoe=shoe_point(layout),
-    )
-    total = _shown_total(dealt, motions, view.dealer.total_text)
-    if total:
-        draw_text(surface, total, dealer.midbottom, round(28 * s), CREAM, "midbottom")
+        if view is None:
+            return
+        dealt = view.dealer.cards
+        motions = _motions(cards, [dealer_key(i) for i in range(len(dealt))])
+        draw_hand(
+            target,
+            dealer.move(0, round(40 * s)),
+            dealt,
+            round(dealer.height * 0.62),
+            motions=motions,
+            shoe=shoe_point(layout),
+        )
+        total = _shown_total(dealt, motions, view.dealer.total_text)
+        if total:
+            draw_text(target, total, dealer.midbottom, round(28 * s), CREAM, "midbottom")
     _draw_seats(surface, layout, view, cards)
     mine = model.my_seat
     seat = None if mine is None else mine.seat
-    _draw_my_hands(surface, layout, model.my_hands, model.hand_to_act, seat, cards)
+    with element(surface, "your hands") as target:
+        _draw_my_hands(target, layout, model.my_hands, model.hand_to_act, seat, cards)
     draw_meters(surface, layout, view.meters)
 
 
@@ -415,6 +464,13 @@ def draw_meters(
     shows what it must hit by. Nothing when the table has none."""
     if not meters:
         return
+    with element(surface, "meters") as target:
+        _draw_meters(target, layout, meters)
+
+
+def _draw_meters(
+    surface: pygame.Surface, layout: Layout, meters: Sequence[ProgressiveMeter]
+) -> None:
     s = layout.scale
     area = meters_rect(layout)
     shown = sorted(meters, key=lambda m: -m.amount)

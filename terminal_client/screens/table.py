@@ -17,15 +17,18 @@ from terminal_client.input import Intent, Key, Tap
 from terminal_client.model import IntentKind, Settlement, TerminalModel
 from terminal_client.render import Layout, draw_chip
 from terminal_client.render.draw import CREAM, GOLD, draw_text
+from terminal_client.render.elements import element
 from terminal_client.render.layout import MAIN_SPOT, MAIN_WAGER
+from terminal_client.render.results import ResultRow, draw_results_panel
 from terminal_client.render.table import draw_bet_spot
 from terminal_client.screens.base import Handled, IntentSender
 from terminal_client.screens.overlay import menu_buttons, menu_hit, menu_tap
+from terminal_client.screens.results import headline, net_text, outcome_word, plain_detail
 from terminal_client.screens.scene import (
     SPOT_WAGERS,
+    WAGER_NAMES,
     LocalCountdown,
     SceneScreen,
-    centre_panel,
     draw_buttons,
     draw_countdown,
     draw_credits,
@@ -50,17 +53,6 @@ INSURANCE_BUTTONS: tuple[tuple[str, str, str], ...] = (
     ("decline", "NO THANKS", "stand"),
     ("even-money", "EVEN MONEY", "double"),
 )
-OUTCOMES: dict[str, str] = {
-    "win": "WON",
-    "won": "WON",
-    "blackjack": "BLACKJACK",
-    "lose": "LOST",
-    "lost": "LOST",
-    "loss": "LOST",
-    "push": "PUSH",
-    "surrender": "SURRENDERED",
-    "surrendered": "SURRENDERED",
-}
 
 
 def betting_open(model: TerminalModel) -> bool:
@@ -309,10 +301,21 @@ class BettingScreen(SceneScreen):
                 )
             draw_chip(surface, slot.center, slot.cents, radius)
         draw_buttons(surface, self.buttons(layout))
-        draw_buttons(surface, menu_buttons(layout, self.model))
+        draw_buttons(surface, menu_buttons(layout, self.model), "menu")
         draw_credits(surface, layout, self.model.credits, "CREDITS")
         draw_message(surface, layout, self.message())
         draw_countdown(surface, layout, self.model.countdown, self.countdown)
+
+
+def draw_placed_spots(surface: pygame.Surface, layout: Layout, model: TerminalModel) -> None:
+    """The betting circles with this terminal's chips on them, while the round is played."""
+    placed = _placed(model)
+    with element(surface, "wagers") as target:
+        for spot in layout.bet_spots(_spot_amounts(placed), (*model.limits, *placed)):
+            if spot.amount:
+                # A side circle keeps its label over the chip (the note's text is not shown).
+                note = "" if spot.id == MAIN_SPOT else spot.label
+                draw_bet_spot(target, spot, layout.scale, note=note)
 
 
 class PlayScreen(SceneScreen):
@@ -395,32 +398,50 @@ class PlayScreen(SceneScreen):
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         self.draw_table(surface, layout)
-        placed = _placed(self.model)
-        for spot in layout.bet_spots(_spot_amounts(placed), (*self.model.limits, *placed)):
-            if spot.amount:
-                # A side circle keeps its label over the chip (the note's text is not shown).
-                note = "" if spot.id == MAIN_SPOT else spot.label
-                draw_bet_spot(surface, spot, layout.scale, note=note)
+        draw_placed_spots(surface, layout, self.model)
         draw_buttons(surface, self.buttons(layout))
-        draw_buttons(surface, menu_buttons(layout, self.model))
+        draw_buttons(surface, menu_buttons(layout, self.model), "menu")
         draw_credits(surface, layout, self.model.credits, "CREDITS")
         draw_message(surface, layout, self.message())
         draw_countdown(surface, layout, self.model.countdown, self.countdown)
 
 
-def settlement_line(settlement: Settlement, hands: int) -> tuple[str, str, str]:
-    """(what, outcome, what it paid) of one settled wager, for the results panel."""
+#: Where the results panel goes (design px): where the betting circles and chips were, which
+#: the results screen has not (landscape: left of this terminal's hands, under seats 5 to
+#: 7; portrait: under its hands).
+RESULTS_AREA: dict[bool, tuple[int, int, int, int]] = {
+    False: (24, 640, 560, 420),
+    True: (24, 1240, 1032, 650),
+}
+#: The wagers whose title a paytable line may repeat (the main wager's "Blackjack 3 to 2"
+#: says the player had a Blackjack, and stays).
+_TITLES: frozenset[str] = frozenset(WAGER_NAMES.values()) - {"Blackjack"}
+
+
+def results_area(layout: Layout) -> pygame.Rect:
+    """The results panel's area in ``layout``'s window."""
+    return layout.design_rect(RESULTS_AREA[layout.portrait])
+
+
+def result_row(settlement: Settlement, hands: int) -> ResultRow:
+    """One settled wager as the results panel shows it: its name (with the hand when this
+    terminal split), the outcome, what it won or lost net, the reason in plain words."""
     what = wager_name(settlement.wager)
-    if hands > 1:
+    if hands > 1 and settlement.wager in (MAIN_WAGER, "double"):
         what += f" \u2022 hand {settlement.hand + 1}"
-    if settlement.line:
-        what += f" ({settlement.line})"
-    outcome = OUTCOMES.get(settlement.outcome.lower(), settlement.outcome.upper())
-    return what, outcome, f"paid {format_money(settlement.paid)}"
+    return ResultRow(
+        what=what,
+        detail=plain_detail(settlement.line, _TITLES),
+        outcome=outcome_word(settlement.outcome),
+        net=settlement.net,
+        amount=net_text(settlement.net),
+    )
 
 
 class ResultsScreen(SceneScreen):
-    """Each wager of this terminal won, lost or pushed and what it paid (model.results)."""
+    """The round's result for this terminal in the message bar (YOU WIN $31.00), and each
+    of its wagers, with what it won or lost net and why in plain words, in a panel where its
+    bets were (model.results)."""
 
     role = "results"
 
@@ -437,67 +458,28 @@ class ResultsScreen(SceneScreen):
     def handle(self, intent: Intent) -> Handled | None:
         return menu_tap(intent, self.model, self.client)
 
-    def results_centery(self, layout: Layout) -> int:
-        """Where the results panel is centred (over the seats)."""
-        return layout.seats[3].centery - round(50 * layout.scale)
+    def rows(self) -> tuple[ResultRow, ...]:
+        """The panel's rows, in the server's order of settlement."""
+        hands = len(self.model.my_hands)
+        return tuple(result_row(s, hands) for s in self.model.results)
+
+    def results_area(self, layout: Layout) -> pygame.Rect:
+        """Where the panel goes (a hybrid table's screen puts it elsewhere)."""
+        return results_area(layout)
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
-        s = layout.scale
         self.draw_table(surface, layout)
+        draw_buttons(surface, menu_buttons(layout, self.model), "menu")
+        draw_credits(surface, layout, self.model.credits, "CREDITS")
+        draw_countdown(surface, layout, self.model.countdown, self.countdown)
         if self.cards is not None:
             # The dealer's last cards are still landing: the outcome waits for them.
-            draw_buttons(surface, menu_buttons(layout, self.model))
-            draw_credits(surface, layout, self.model.credits, "CREDITS")
-            draw_countdown(surface, layout, self.model.countdown, self.countdown)
+            draw_message(surface, layout, "RESULTS")
             return
         results = self.model.results
-        rows = max(1, len(results))
-        box = centre_panel(layout, 1000, 150 + 56 * rows)
-        box.centery = self.results_centery(layout)
-        panel(surface, box, 215)
-        net = sum(r.net for r in results)
-        if net > 0:
-            title = f"YOU WIN {format_money(net)}"
-        elif net < 0:
-            title = f"YOU LOSE {format_money(-net)}"
-        else:
-            title = "PUSH" if results else "NO WAGERS THIS ROUND"
-        draw_text(
-            surface,
-            title,
-            (box.centerx, box.top + round(18 * s)),
-            round(46 * s),
-            GOLD,
-            "midtop",
-            bold=True,
-        )
-        hands = len(self.model.my_hands)
-        for i, settlement in enumerate(results):
-            y = box.top + round((100 + 56 * i) * s)
-            what, outcome, paid = settlement_line(settlement, hands)
-            draw_text(
-                surface,
-                what,
-                (box.left + round(30 * s), y),
-                round(30 * s),
-                CREAM,
-                "topleft",
-                max_width=round(480 * s),
+        title = headline((r.net for r in results), bool(results))
+        draw_message(surface, layout, title, GOLD if title.startswith("YOU WIN") else CREAM)
+        with element(surface, "results") as target:
+            draw_results_panel(
+                target, self.results_area(layout), "YOUR WAGERS", self.rows(), layout.scale
             )
-            color = GOLD if settlement.net > 0 else CREAM
-            draw_text(
-                surface,
-                outcome,
-                (box.left + round(620 * s), y),
-                round(30 * s),
-                color,
-                "midtop",
-                bold=True,
-            )
-            draw_text(
-                surface, paid, (box.right - round(30 * s), y), round(30 * s), CREAM, "topright"
-            )
-        draw_buttons(surface, menu_buttons(layout, self.model))
-        draw_credits(surface, layout, self.model.credits, "CREDITS")
-        draw_message(surface, layout, "RESULTS")
-        draw_countdown(surface, layout, self.model.countdown, self.countdown)

@@ -56,22 +56,23 @@ from terminal_client.model.uth import (
 from terminal_client.render import Layout, draw_chip, draw_felt
 from terminal_client.render.anim import CardFrame, dealer_key, seat_key
 from terminal_client.render.draw import CREAM, GOLD, draw_text
+from terminal_client.render.elements import element
 from terminal_client.render.layout import DESTRUCTIVE_SLOT
+from terminal_client.render.results import ResultRow, draw_results_panel
 from terminal_client.render.table import draw_bet_spot, draw_hand, hand_rects
 from terminal_client.render.uth import (
     BEST_RING,
     HandBlock,
-    ResultRow,
     bonus_spot_circles,
     draw_board,
     draw_hand_blocks,
     draw_info_lines,
-    draw_results_rows,
     main_spot_circles,
     uth_areas,
 )
 from terminal_client.screens.base import Handled, IntentSender, Screen
 from terminal_client.screens.overlay import menu_buttons, menu_hit, menu_tap
+from terminal_client.screens.results import headline, net_text, outcome_word, plain_detail
 from terminal_client.screens.scene import (
     LocalCountdown,
     SceneScreen,
@@ -144,14 +145,6 @@ STREET_NAMES: Final[Mapping[str, str]] = {
     "flop": "FLOP",
     "river": "TURN AND RIVER",
 }
-OUTCOME_WORDS: Final[Mapping[str, str]] = {
-    "won": "WON",
-    "win": "WON",
-    "lost": "LOST",
-    "lose": "LOST",
-    "pushed": "PUSH",
-    "push": "PUSH",
-}
 #: The table printing (regs-653a.md: the dealer qualifies with a pair or better).
 FELT_LINE: Final = "ULTIMATE TEXAS HOLD 'EM \u2022 DEALER QUALIFIES WITH A PAIR OR BETTER"
 
@@ -199,15 +192,32 @@ def _in(card: str | None, cards: frozenset[str]) -> bool:
     return card is not None and str(parse_card(card)) in cards
 
 
+#: The names a Hold 'Em paytable line gives its own wager (left out of the plain words).
+LINE_TITLES: Final = (
+    "Ante",
+    "Blind",
+    "Play",
+    "Trips",
+    "Progressive Payout",
+    "Envy Bonus",
+    *(
+        f"{what} ({whose}'s hand)"
+        for what in ("Five Card Hand Bonus", "Magic Card", "Lucky Bonus")
+        for whose in ("player", "dealer")
+    ),
+)
+
+
 def result_rows(uth: UthView) -> tuple[ResultRow, ...]:
-    """The results panel's rows: every settlement of this terminal, in the server's order."""
+    """The results panel's rows: every settlement of this terminal, in the server's order,
+    with what it won or lost net of its stake and the reason in plain words."""
     return tuple(
         ResultRow(
             what=uth_wager_title(s.wager),
-            line=s.line,
-            outcome=OUTCOME_WORDS.get(s.outcome.lower(), s.outcome.upper()),
-            paid=s.paid,
-            won=s.net > 0,
+            detail=plain_detail(s.line, LINE_TITLES),
+            outcome=outcome_word(s.outcome),
+            net=s.net,
+            amount=net_text(s.net),
         )
         for s in uth.view.settlements
     )
@@ -235,6 +245,8 @@ def hand_blocks(uth: UthView) -> tuple[HandBlock, ...]:
         where = "" if lucky is None else "DEALER" if lucky == 0 else f"SEAT {lucky}"
         if lucky is not None and lucky == uth.view.seat:
             where += " (YOU)"
+        elif lucky and lucky not in {seat.seat for seat in uth.seats}:
+            where += " (NO PLAYER)"
         if uth.magic_card is not None:
             magic = parse_card(uth.magic_card).symbol
             note = f"LUCKY BONUS: {where}" if where else ""
@@ -331,9 +343,26 @@ def draw_spots(
         draw_text(surface, "=", mid, round(40 * s), GOLD, bold=True)
 
 
+def ring_rect(card: pygame.Rect, scale: float) -> pygame.Rect:
+    """The outline of a card of a hand's best five: just outside the card, inside the gap
+    (:func:`card_gap`) that keeps it clear of its neighbour's."""
+    return card.inflate(2 * round(4 * scale), 2 * round(4 * scale))
+
+
+def card_gap(scale: float) -> int:
+    """The space between two cards of a Hold 'Em hand: two outlines and a margin."""
+    return 2 * round(4 * scale) + max(4, round(8 * scale))
+
+
+def _ring(surface: pygame.Surface, card: pygame.Rect, scale: float) -> None:
+    pygame.draw.rect(surface, BEST_RING, ring_rect(card, scale), max(2, round(4 * scale)), 6)
+
+
 def _draw_dealer(
     surface: pygame.Surface, layout: Layout, uth: UthView, frame: CardFrame | None
 ) -> None:
+    """The dealer's two cards side by side (face down until revealed), each of his best five
+    outlined, and his hand's name and whether it qualifies."""
     s = layout.scale
     area = layout.dealer
     draw_text(surface, "DEALER", (area.centerx, area.top), round(26 * s), GOLD, "midtop", True)
@@ -341,13 +370,15 @@ def _draw_dealer(
     motions = _motions(frame, [dealer_key(i) for i in range(len(cards))])
     card_h = round(area.height * 0.62)
     cards_area = area.move(0, round(40 * s))
-    draw_hand(surface, cards_area, cards, card_h, motions=motions, shoe=shoe_point(layout))
+    gap = card_gap(s)
+    draw_hand(surface, cards_area, cards, card_h, motions=motions, shoe=shoe_point(layout), gap=gap)
     dealer = uth.dealer
     if dealer.hand is not None and (motions is None or all(m.landed for m in motions)):
         best = _same_cards(dealer.hand.five)
-        for card, rect in zip(cards, hand_rects(cards_area, len(cards), card_h), strict=False):
+        places = hand_rects(cards_area, len(cards), card_h, gap)
+        for card, rect in zip(cards, places, strict=False):
             if _in(card, best):
-                pygame.draw.rect(surface, BEST_RING, rect.inflate(8, 8), max(2, round(4 * s)), 6)
+                _ring(surface, rect, s)
         text = dealer.hand.name
         if dealer.qualifies is not None:
             text += " \u2022 " + ("QUALIFIES" if dealer.qualifies else "DOES NOT QUALIFY")
@@ -372,45 +403,69 @@ def draw_uth_scene(
     dealt: bool = True,
 ) -> None:
     """The felt, the table printing, the dealer's two cards (face down until revealed), the
-    five community card places and, once ``dealt``, this player's two cards (each card of a
-    hand's best five ringed once it is known); the progressive meters. With ``cards`` the
-    cards in it move as at every table."""
+    five community card places and, once ``dealt``, this player's two cards side by side
+    (each card of a hand's best five outlined once it is known; a folded hand dimmed, and
+    said so above it); the progressive meters. With ``cards`` the cards in it move as at
+    every table."""
     s = layout.scale
     draw_felt(surface, layout.window)
     areas = uth_areas(layout)
-    draw_text(
-        surface,
-        FELT_LINE,
-        areas.felt_line,
-        round(22 * s),
-        GOLD,
-        "midtop",
-        bold=True,
-        max_width=areas.board.width,
-    )
+    with element(surface, "table printing") as target:
+        draw_text(
+            target,
+            FELT_LINE,
+            areas.felt_line,
+            round(22 * s),
+            GOLD,
+            "midtop",
+            bold=True,
+            max_width=areas.board.width,
+        )
     if uth is None:
         return
-    _draw_dealer(surface, layout, uth, cards)
+    with element(surface, "dealer") as target:
+        _draw_dealer(target, layout, uth, cards)
     mine = uth.my_hand
     best = _same_cards(mine.five) if mine is not None else frozenset()
-    draw_board(surface, areas.board, uth.board, s, best)
+    with element(surface, "board") as target:
+        draw_board(target, areas.board, uth.board, s, best)
     draw_meters(surface, layout, uth.view.meters)
     if not dealt or not uth.hole:
         return
-    hole = areas.hole
-    draw_text(surface, "YOUR CARDS", (hole.centerx, hole.top), round(22 * s), GOLD, "midtop", True)
-    seat = uth.view.seat
-    keys = [seat_key(seat, 0, i) for i in range(len(uth.hole))]
-    motions = _motions(cards, keys)
+    with element(surface, "your cards") as target:
+        _draw_hole(target, layout, uth, best, cards)
+
+
+def _draw_hole(
+    surface: pygame.Surface,
+    layout: Layout,
+    uth: UthView,
+    best: frozenset[str],
+    frame: CardFrame | None,
+) -> None:
+    s = layout.scale
+    hole = uth_areas(layout).hole
+    title = "YOUR CARDS \u2022 FOLDED" if uth.folded else "YOUR CARDS"
+    draw_text(surface, title, (hole.centerx, hole.top), round(22 * s), GOLD, "midtop", True)
+    keys = [seat_key(uth.view.seat, 0, i) for i in range(len(uth.hole))]
+    motions = _motions(frame, keys)
     cards_area = pygame.Rect(hole.left, hole.top + round(30 * s), hole.width, hole.height)
     card_h = hole.height - round(40 * s)
-    draw_hand(surface, cards_area, uth.hole, card_h, motions=motions, shoe=shoe_point(layout))
-    if best and (motions is None or all(m.landed for m in motions)):
-        for card, rect in zip(uth.hole, hand_rects(cards_area, 2, card_h), strict=False):
+    gap = card_gap(s)
+    draw_hand(
+        surface, cards_area, uth.hole, card_h, motions=motions, shoe=shoe_point(layout), gap=gap
+    )
+    landed = motions is None or all(m.landed for m in motions)
+    places = hand_rects(cards_area, len(uth.hole), card_h, gap)
+    if uth.folded and landed:
+        for rect in places:  # a folded hand is dimmed, its cards still readable
+            veil = pygame.Surface(rect.size, pygame.SRCALPHA)
+            veil.fill((0, 0, 0, 110))
+            surface.blit(veil, rect)
+    elif best and landed:
+        for card, rect in zip(uth.hole, places, strict=False):
             if _in(card, best):
-                pygame.draw.rect(surface, BEST_RING, rect.inflate(8, 8), max(2, round(4 * s)), 6)
-    if uth.folded:
-        draw_text(surface, "FOLDED", hole.center, round(48 * s), (235, 120, 110), bold=True)
+                _ring(surface, rect, s)
 
 
 def _status(uth: UthView) -> list[tuple[str, str]]:
@@ -589,7 +644,7 @@ class UthBettingScreen(BettingScreen):
                 )
             draw_chip(surface, slot.center, slot.cents, radius)
         draw_buttons(surface, self.buttons(layout))
-        draw_buttons(surface, menu_buttons(layout, self.model))
+        draw_buttons(surface, menu_buttons(layout, self.model), "menu")
         draw_credits(surface, layout, self.model.credits, "CREDITS")
         draw_message(surface, layout, self.message())
         draw_countdown(surface, layout, shown_countdown(self.model), self.countdown)
@@ -708,7 +763,7 @@ class UthPlayScreen(SceneScreen):
             draw_spots(surface, layout, uth, spots_for(layout, uth, dict(uth.wagers), False))
             draw_info_lines(surface, uth_areas(layout).info, "THIS ROUND", _status(uth), s)
         draw_buttons(surface, self.buttons(layout))
-        draw_buttons(surface, menu_buttons(layout, self.model))
+        draw_buttons(surface, menu_buttons(layout, self.model), "menu")
         draw_credits(surface, layout, self.model.credits, "CREDITS")
         draw_message(surface, layout, self.message())
         draw_countdown(surface, layout, shown_countdown(self.model), self.countdown)
@@ -718,13 +773,9 @@ class UthPlayScreen(SceneScreen):
 
 
 def results_title(uth: UthView) -> str:
+    """The round's result for this terminal (YOU WIN $15.00)."""
     settlements = uth.view.settlements
-    net = sum(r.net for r in settlements)
-    if net > 0:
-        return f"YOU WIN {format_money(net)}"
-    if net < 0:
-        return f"YOU LOSE {format_money(-net)}"
-    return "PUSH" if settlements else "NO WAGERS THIS ROUND"
+    return headline((r.net for r in settlements), bool(settlements))
 
 
 class UthResultsScreen(SceneScreen):
@@ -750,15 +801,21 @@ class UthResultsScreen(SceneScreen):
         s = layout.scale
         uth = self.model.uth
         draw_uth_scene(surface, layout, uth, cards=self.cards)
-        if uth is not None and self.cards is None:
-            # The outcome waits for the dealer's cards to land face up.
-            areas = uth_areas(layout)
-            draw_hand_blocks(surface, areas.hands, hand_blocks(uth), s)
-            draw_results_rows(surface, areas.results, results_title(uth), result_rows(uth), s)
-            others = other_hands(uth)
-            if others:
-                draw_info_lines(surface, areas.others, "OTHER HANDS", others, s)
-        draw_buttons(surface, menu_buttons(layout, self.model))
+        draw_buttons(surface, menu_buttons(layout, self.model), "menu")
         draw_credits(surface, layout, self.model.credits, "CREDITS")
-        draw_message(surface, layout, "RESULTS")
         draw_countdown(surface, layout, shown_countdown(self.model), self.countdown)
+        if uth is None or self.cards is not None:
+            # The outcome waits for the dealer's cards to land face up.
+            draw_message(surface, layout, "RESULTS")
+            return
+        title = results_title(uth)
+        draw_message(surface, layout, title, GOLD if title.startswith("YOU WIN") else CREAM)
+        areas = uth_areas(layout)
+        with element(surface, "hands") as target:
+            draw_hand_blocks(target, areas.hands, hand_blocks(uth), s)
+        with element(surface, "results") as target:
+            draw_results_panel(target, areas.results, "YOUR WAGERS", result_rows(uth), s)
+        others = other_hands(uth)
+        if others:
+            with element(surface, "other hands") as target:
+                draw_info_lines(target, areas.others, "OTHER HANDS", others, s, fit=True)

@@ -285,30 +285,38 @@ def test_every_hybrid_screen_state_renders(size: tuple[int, int], tmp_path: Path
 
 
 def test_the_results_show_the_settlements(tmp_path: Path) -> None:
-    """The results panel lists each settlement (wager, outcome, paid) as the fully automated
-    table does, over the round's cards."""
+    """The results panel lists each settlement in a player's words: the wager, the outcome,
+    what it won or lost net of its stake and the reason without the paragraph it cites (the
+    citation is for recall); the round's result is the message."""
+    from terminal_client.screens.results import net_text, plain_detail
+
     table = find_round(THREE, {"T1": 2}, lambda t: True, seed=11)
     table.settle()
     view = table.view()
     screen = screen_of(view)
     assert isinstance(screen, HybridResultsScreen)
     lines: list[str] = []
-    import terminal_client.screens.table as table_screens
+    import terminal_client.render.results as panel
 
-    original = table_screens.draw_text
+    original = panel.draw_text
 
     def recording(surface: Any, text: str, *args: Any, **kwargs: Any) -> Any:
         lines.append(text)
         return original(surface, text, *args, **kwargs)
 
-    table_screens.draw_text = recording  # type: ignore[assignment]
+    panel.draw_text = recording  # type: ignore[assignment]
     try:
         draw(screen, (1280, 720), tmp_path, "hybrid-results-lines")
     finally:
-        table_screens.draw_text = original  # type: ignore[assignment]
+        panel.draw_text = original  # type: ignore[assignment]
+    assert view["settlements"]
     for settlement in view["settlements"]:
-        assert any(settlement["line"] in line for line in lines)
-        assert f"paid ${settlement['paid'] // 100:,}.{settlement['paid'] % 100:02d}" in lines
+        net = settlement["paid"] - settlement["stake"]
+        assert net_text(net) in lines
+        detail = plain_detail(settlement["line"])
+        if detail:
+            assert detail in lines
+    assert not [line for line in lines if "633" in line or "paid" in line]
 
 
 # Betting ---------------------------------------------------------------------------------------

@@ -285,8 +285,11 @@ def test_the_board_fills_its_five_places_as_dealt(size: tuple[int, int], tmp_pat
 
 
 def test_the_results_show_hands_qualifying_and_every_settlement(tmp_path: Path) -> None:
-    """653a.12: the results list each settlement of T1 with its line (the Blind with its
-    paytable line) and the hands panel shows the dealer's and T1's best five."""
+    """653a.12: the results list each settlement of T1 with what it won or lost net of its
+    stake (the Ante "LOST -$5.00", not "LOST $0.00"; a win counts the win, not the stake
+    returned) and the reason in plain words without its citation (the Blind's "Flush pays
+    3 to 2", not "Blind Paytable A: Flush 3 to 2 (653a.12(b))"); the hands panel shows the
+    dealer's and T1's best five."""
     from terminal_client.screens.uth import hand_blocks, result_rows
 
     view = completed().view()
@@ -294,10 +297,15 @@ def test_the_results_show_hands_qualifying_and_every_settlement(tmp_path: Path) 
     uth = screen.model.uth
     assert uth is not None
     rows = result_rows(uth)
-    assert [r.line for r in rows] == [s["line"] for s in view["settlements"]]
-    assert [r.paid for r in rows] == [s["paid"] for s in view["settlements"]]
-    blind = next(r for r in rows if r.what == "Blind")
-    assert "Paytable A" in blind.line or "Fold" in blind.line or "Tie" in blind.line
+    settled = view["settlements"]
+    assert [r.net for r in rows] == [s["paid"] - s["stake"] for s in settled]
+    for row, settlement in zip(rows, settled, strict=True):
+        net = settlement["paid"] - settlement["stake"]
+        sign = "+" if net > 0 else "\u2212" if net < 0 else ""
+        assert row.amount == f"{sign}${abs(net) // 100:,}.{abs(net) % 100:02d}"
+        assert "653a" not in row.detail and "Paytable" not in row.detail
+        assert row.outcome in ("WON", "LOST", "PUSH")
+    assert any(r.net < 0 for r in rows)
     blocks = hand_blocks(uth)
     assert [b.title for b in blocks][:2] == ["DEALER", "YOU"]
     drawn = view["uth"]["magic_card"] is not None or view["uth"]["lucky_position"] is not None
