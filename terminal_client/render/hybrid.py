@@ -389,9 +389,9 @@ def draw_hand_tiles(
 
 def draw_legend(
     surface: pygame.Surface, area: pygame.Rect, title: str, lines: Sequence[str], scale: float
-) -> None:
+) -> pygame.Rect:
     """A panel with a title and a few short lines (what the table is, what the rings mean),
-    as tall as they need (at most ``area``)."""
+    as tall as they need (at most ``area``); returns the panel's rectangle."""
     s = scale
     area = pygame.Rect(area)
     area.height = min(area.height, round((44 + 28 * len(lines) + 12) * s))
@@ -420,3 +420,4 @@ def draw_legend(
             "topleft",
             max_width=area.width - round(28 * s),
         )
+    return area

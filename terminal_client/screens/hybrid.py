@@ -51,6 +51,7 @@ from terminal_client.render.hybrid import (
     draw_position_tiles,
     hybrid_areas,
 )
+from terminal_client.render.results import ResultRow, draw_results_panel
 from terminal_client.screens.base import Handled, IntentSender, Screen
 from terminal_client.screens.overlay import menu_buttons
 from terminal_client.screens.scene import (
@@ -72,6 +73,7 @@ from terminal_client.screens.table import (
     betting_open,
     draw_placed_spots,
     enabled_actions,
+    result_row,
 )
 from terminal_client.widgets import Button
 
@@ -371,7 +373,7 @@ class HybridBettingScreen(BettingScreen):
     def draw_table(self, surface: pygame.Surface, layout: Layout) -> None:
         hybrid = self.hybrid
         open_ = betting_open(self.model)
-        draw_hybrid_scene(surface, layout, hybrid, cards=self.cards, dealt=not open_, legend=False)
+        draw_hybrid_scene(surface, layout, hybrid, cards=self.cards, dealt=not open_)
         if hybrid is None or not open_ or hybrid.three_position:
             return
         # 633b.5(y): one set of cards for every player.
@@ -462,10 +464,11 @@ class HybridPlayScreen(PlayScreen):
         return text
 
     def draw_table(self, surface: pygame.Surface, layout: Layout) -> None:
-        draw_hybrid_scene(surface, layout, self.model.hybrid, cards=self.cards)
+        draw_hybrid_scene(surface, layout, self.model.hybrid, cards=self.cards, legend=False)
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         self.draw_table(surface, layout)
+        self.draw_side(surface, layout)
         draw_placed_spots(surface, layout, self.model)
         draw_buttons(surface, self.buttons(layout))
         draw_buttons(surface, menu_buttons(layout, self.model), "menu")
@@ -473,8 +476,34 @@ class HybridPlayScreen(PlayScreen):
         draw_message(surface, layout, self.message())
         draw_countdown(surface, layout, self.model.countdown, self.countdown)
 
+    # Results ------------------------------------------------------------------------------------------
 
-# Results ------------------------------------------------------------------------------------------
+    def draw_side(self, surface: pygame.Surface, layout: Layout) -> None:
+        """The right-hand column: the wagers of this round already settled (the side wagers
+        settle as soon as their cards are out), then the legend."""
+        hybrid = self.model.hybrid
+        if hybrid is None:
+            return
+        s = layout.scale
+        column = hybrid_areas(layout).results.copy()
+        column.height = round(310 * s)
+        rows = self.rows()
+        if rows and self.cards is None:
+            with element(surface, "settled") as target:
+                box = draw_results_panel(target, column, "SETTLED", rows, s)
+            column = pygame.Rect(column.left, box.bottom + round(12 * s), column.width, 0)
+            column.height = round(300 * s)
+        title, lines = _legend(hybrid)
+        with element(surface, "legend") as target:
+            draw_legend(target, column, title, lines, s)
+
+    def rows(self) -> tuple[ResultRow, ...]:
+        """This round's settlements so far (none before the deal's side wagers settle)."""
+        hybrid = self.model.hybrid
+        if hybrid is None or not hybrid.results_current:
+            return ()
+        hands = len(self.model.my_hands)
+        return tuple(result_row(s, hands) for s in hybrid.view.settlements)
 
 
 class HybridResultsScreen(ResultsScreen):

@@ -248,10 +248,8 @@ def hand_blocks(uth: UthView) -> tuple[HandBlock, ...]:
         elif lucky and lucky not in {seat.seat for seat in uth.seats}:
             where += " (NO PLAYER)"
         if uth.magic_card is not None:
-            magic = parse_card(uth.magic_card).symbol
-            note = f"LUCKY BONUS: {where}" if where else ""
-            blocks.append(HandBlock("MAGIC CARD", magic, note, ()))
-        else:
+            blocks.append(HandBlock("MAGIC CARD", parse_card(uth.magic_card).symbol, "", ()))
+        if where:
             blocks.append(HandBlock("LUCKY BONUS", where, "", ()))
     return tuple(blocks)
 

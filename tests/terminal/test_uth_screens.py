@@ -308,8 +308,8 @@ def test_the_results_show_hands_qualifying_and_every_settlement(tmp_path: Path) 
     assert any(r.net < 0 for r in rows)
     blocks = hand_blocks(uth)
     assert [b.title for b in blocks][:2] == ["DEALER", "YOU"]
-    drawn = view["uth"]["magic_card"] is not None or view["uth"]["lucky_position"] is not None
-    assert len(blocks) == 2 + drawn
+    drawn = (view["uth"]["magic_card"] is not None) + (view["uth"]["lucky_position"] is not None)
+    assert len(blocks) == 2 + drawn  # the Magic Card and the Lucky Bonus each on a line
     assert blocks[0].note in ("QUALIFIES", "DOES NOT QUALIFY")
     assert blocks[0].five == tuple(view["uth"]["dealer"]["hand"]["five"])
     size = (1920, 1080)
