@@ -476,8 +476,6 @@ class HybridPlayScreen(PlayScreen):
         draw_message(surface, layout, self.message())
         draw_countdown(surface, layout, self.model.countdown, self.countdown)
 
-    # Results ------------------------------------------------------------------------------------------
-
     def draw_side(self, surface: pygame.Surface, layout: Layout) -> None:
         """The right-hand column: the wagers of this round already settled (the side wagers
         settle as soon as their cards are out), then the legend."""
@@ -504,6 +502,9 @@ class HybridPlayScreen(PlayScreen):
             return ()
         hands = len(self.model.my_hands)
         return tuple(result_row(s, hands) for s in hybrid.view.settlements)
+
+
+# Results ------------------------------------------------------------------------------------------
 
 
 class HybridResultsScreen(ResultsScreen):
