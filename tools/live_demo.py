@@ -5,10 +5,11 @@ writes a demo table config with short countdowns, starts ``python -m game_server
 port, credits every terminal with demo money through the operator certificate (a small
 blocking AMP client over stdlib TLS), then starts the terminals: windows side by side when
 a display is available (``DISPLAY`` or ``WAYLAND_DISPLAY``; :func:`window_places`), each
-titled with its terminal and table, otherwise headless terminals (``SDL_VIDEODRIVER=dummy``)
-played by bots (``--autoplay``, also in windows with ``--bots``) that stake every wager the
-table offers and save a PNG of their screen into ``<data>/screenshots/`` every few rounds
-and of the last round. Each settled round is printed from the event log, read-only, once a
+titled with its terminal and table (T1 is the visitor's to play, the others are played by
+bots), otherwise headless terminals (``SDL_VIDEODRIVER=dummy``) all played by bots
+(``--autoplay``; every window too with ``--bots``). The bots stake every wager the table
+offers and save a PNG of their screen into ``<data>/screenshots/`` every few rounds and of
+the last round. Each settled round is printed from the event log, read-only, once a
 second, with each wager's title (and at the table without a hole card each player's own
 dealer hand). It stops after ``rounds`` rounds (or on Ctrl-C); the terminals and the server
 always get SIGTERM, then SIGKILL after 5 seconds.
@@ -344,11 +345,12 @@ def run_live_demo(
                 ["--position", f"{x},{y}", "--size", f"{w}x{h}"]
                 for x, y, w, h in window_places(terminals, desktop_size())
             ]
-        if headless or bots:
-            extra = ["--autoplay", "--screenshots", str(shots), "--every", str(every)]
-            extra += ["--every-screen"] if screens else []
+        robots = bot_terminals(terminals, headless, bots)
+        play = ["--autoplay", "--screenshots", str(shots), "--every", str(every)]
+        play += ["--every-screen"] if screens else []
         for n in range(1, terminals + 1):
             name = f"T{n}"
+            extra = play if n in robots else []
             processes.append(
                 _start(
                     [
@@ -372,9 +374,13 @@ def run_live_demo(
                     env,
                 )
             )
-        how = "headless bots" if headless else "windows side by side"
-        how += f", bots with screenshots in {shots}" if bots and not headless else ""
-        how += f", screenshots in {shots}" if headless else ""
+        if headless:
+            how = f"headless bots, screenshots in {shots}"
+        elif len(robots) == terminals:
+            how = f"windows side by side played by bots, screenshots in {shots}"
+        else:
+            how = "windows side by side: T1 is yours to play"
+            how += ", the others bots'" if robots else ""
         echo(f"started {terminals} terminal(s) ({how}); Ctrl-C stops the demo")
         while rounds is None or settled < rounds:
             for lines in follower.poll():
@@ -388,8 +394,8 @@ def run_live_demo(
             if server.poll() is not None:
                 raise click.ClickException(f"the table server stopped; see {server_log}")
             time.sleep(1.0)
-        if (headless or bots) and follower.last_round is not None:
-            _wait_screenshots(shots, terminals, follower.last_round)
+        if robots and follower.last_round is not None:
+            _wait_screenshots(shots, robots, follower.last_round)
         echo(f"{settled} round(s) settled; stopping")
     except KeyboardInterrupt:
         echo(f"interrupted after {settled} round(s); stopping")
@@ -408,12 +414,20 @@ def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-def _wait_screenshots(shots: Path, terminals: int, last: int, timeout: float = 15.0) -> None:
-    """Give each bot a moment to save the screenshot of round ``last`` (the round the demo
-    stops after: its results show once the dealer's cards have landed)."""
+def bot_terminals(terminals: int, headless: bool, bots: bool) -> list[int]:
+    """The numbers of the terminals played by bots: T1's window is the visitor's to play
+    and every other terminal is a bot's, so that each side wager the table offers is seen
+    played; without a display (or with ``bots``) all of them."""
+    return [n for n in range(1, terminals + 1) if headless or bots or n > 1]
+
+
+def _wait_screenshots(shots: Path, robots: list[int], last: int, timeout: float = 15.0) -> None:
+    """Give each bot (T<n> for n in ``robots``) a moment to save the screenshot of round
+    ``last`` (the round the demo stops after: its results show once the dealer's cards have
+    landed)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if all((shots / f"T{n}-round{last}.png").exists() for n in range(1, terminals + 1)):
+        if all((shots / f"T{n}-round{last}.png").exists() for n in robots):
             return
         time.sleep(0.2)
 

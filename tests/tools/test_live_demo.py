@@ -213,3 +213,14 @@ def test_the_no_hole_card_round_line_gives_each_player_his_dealer_hand() -> None
     assert lines[3].startswith("  T1 hand 1 Blackjack: x stake 5.00 paid 10.00 (net +5.00)")
     assert lines[4] == "  T2 dealer hand 9H QS (19)"
     assert lines[5].startswith("  T2 hand 1 Blackjack:") and len(lines) == 6
+
+
+def test_a_windowed_demo_leaves_t1_to_the_visitor_and_gives_the_others_to_bots() -> None:
+    """With a display T1 is the visitor's to play and the other windows are bots' (they
+    stake every side wager); headless, or with --bots, every terminal is a bot's."""
+    from tools.live_demo import bot_terminals
+
+    assert bot_terminals(2, headless=False, bots=False) == [2]
+    assert bot_terminals(1, headless=False, bots=False) == []
+    assert bot_terminals(3, headless=True, bots=False) == [1, 2, 3]
+    assert bot_terminals(2, headless=False, bots=True) == [1, 2]
