@@ -33,6 +33,14 @@ class SchemaTooNew(EventLogError):
     """
 
 
+class LogKindMismatch(EventLogError):
+    """A log opened for writing by another kind of writer than the one that created it (a
+    table server's log given to ``etg sim --log``, or a simulation's to a table server).
+
+    Raised before anything is written.
+    """
+
+
 class LogDamaged(EventLogError):
     """A log whose database file SQLite cannot read (truncated, overwritten, malformed)."""
 

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from game_server.eventlog import (
-    CHECKPOINT_DOMAIN,
+    CHECKPOINT_DOMAIN_V2,
     GENESIS_HASH,
     AppendRefused,
     ChainHead,
@@ -37,6 +37,7 @@ from game_server.eventlog import (
     verify_chain,
 )
 from game_server.eventlog.canonical import body_kind, canonical_text
+from game_server.eventlog.schema import Found, LogState
 from game_server.keys import key_id
 from game_server.rules.blackjack.events import CardDealt, WagerPlaced
 from shared.cards import parse_card
@@ -160,7 +161,8 @@ def test_append_with_checkpoint_writes_both_in_one_transaction(
     open_log: Callable[..., EventLog], db_path: Path, public_key: Ed25519PublicKey
 ) -> None:
     """append(..., checkpoint="round-close") signs the head after the step, with the same
-    time, as checkpoint number 1; the signature verifies over the documented message."""
+    time, as checkpoint number 1; the signature verifies over the documented (v2) message,
+    which also covers the digest of the meta and migrations tables."""
     log = open_log()
     stored = log.append(round_step(1, 4), checkpoint="round-close")
     cp = log.last_checkpoint
@@ -168,13 +170,23 @@ def test_append_with_checkpoint_writes_both_in_one_transaction(
     assert (cp.number, cp.seq, cp.hash, cp.time) == (1, 4, stored[-1].hash, stored[-1].time)
     assert cp.reason == "round-close"
     assert cp.key_id == key_id(public_key) and len(cp.key_id) == 16
+    with EventLogReader.open(db_path) as reader:
+        meta, migrations = reader.meta(), reader.applied_migrations()
+    assert meta["log_kind"] == "table"
+    assert [name for name, _ in migrations][-1] == "0004-checkpoint-meta"
+    digest = hashlib.sha256(
+        b"etg-eventlog/meta/v1\n"
+        + canonical_json({"meta": meta, "migrations": [list(m) for m in migrations]})
+    ).hexdigest()
+    assert cp.meta == digest
     message = message_of(cp)
-    assert message.startswith(CHECKPOINT_DOMAIN)
-    assert message[len(CHECKPOINT_DOMAIN) :] == canonical_json(
+    assert message.startswith(CHECKPOINT_DOMAIN_V2)
+    assert message[len(CHECKPOINT_DOMAIN_V2) :] == canonical_json(
         {
             "hash": cp.hash,
             "key_id": cp.key_id,
             "log_id": log.log_id,
+            "meta": digest,
             "number": 1,
             "reason": "round-close",
             "seq": 4,
@@ -335,6 +347,13 @@ class _RecordingStore:
 
     def last_checkpoint(self) -> Checkpoint | None:
         return self.checkpoints[-1] if self.checkpoints else None
+
+    def checkpoints_after(self, number: int) -> list[Checkpoint]:
+        return [cp for cp in self.checkpoints if cp.number > number]
+
+    state = LogState(Found.LOG, 4, (), "memory", (("log_id", "memory"),))
+    found = None
+    migrated = ()
 
     def write(
         self, expected: ChainHead, rows: Sequence[EventRow], checkpoint: Checkpoint | None

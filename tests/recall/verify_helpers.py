@@ -42,10 +42,20 @@ def make_log(
     seed: int = SEED,
     progress: Callable[[int], None] | None = None,
 ) -> Path:
-    """A complete log written by the table session, every shoe revealed at the end."""
+    """A complete log written by the table session, every shoe revealed at the end; its
+    checkpoints are also kept in ``directory/anchors.jsonl``."""
     db = directory / "table.db"
     config = load_config(example_config_path())
-    run_logged_sim(config, db, certs, rounds=rounds, seats=seats, seed=seed, progress=progress)
+    run_logged_sim(
+        config,
+        db,
+        certs,
+        rounds=rounds,
+        seats=seats,
+        seed=seed,
+        progress=progress,
+        anchors=directory / "anchors.jsonl",
+    )
     return db
 
 
