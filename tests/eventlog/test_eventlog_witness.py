@@ -97,7 +97,7 @@ def test_a_cut_back_log_written_again_contradicts_its_anchors(
     log = open_log()  # no witness: the cut is not seen
     fill(log, 3, first_round=6)
     log.close()
-    with pytest.raises(ChainBroken, match="checkpoint #6 .* contradicts anchored checkpoint #6"):
+    with pytest.raises(ChainBroken, match=r"checkpoint #6 .* contradicts anchored checkpoint #6"):
         open_log(anchors=anchors)
 
 
@@ -145,7 +145,7 @@ def test_an_anchor_stream_that_cannot_be_written_is_an_error_after_the_commit(
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr("game_server.eventlog.anchors.os.fsync", full)
-    with pytest.raises(AnchorWriteFailed, match="is in the log .* No space left"):
+    with pytest.raises(AnchorWriteFailed, match=r"is in the log .* No space left"):
         fill(log, 1, first_round=2)
     monkeypatch.undo()
     assert log.head.seq == 20
