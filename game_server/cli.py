@@ -55,6 +55,22 @@ from shared.errors import ETGError
     help="Host this many copies of the table (ids <id>-1..<id>-K) in one process.",
 )
 @click.option(
+    "--anchors",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Anchor stream: every signed checkpoint is also appended to this JSON-lines file as it "
+    "is made, and the log is proven against it at start. Keep it on another disk or machine: "
+    "without it a log cut back to one of its own checkpoints cannot be detected.",
+)
+@click.option(
+    "--change-config",
+    "change_reason",
+    default=None,
+    metavar="REASON",
+    help="State an intended change of the Rules Submission or of the tables against those the "
+    "log was written by (logged with REASON). Without it such a log is refused.",
+)
+@click.option(
     "--next-round-delay",
     type=click.FloatRange(min=0),
     default=3.0,
@@ -69,6 +85,8 @@ def serve_command(
     port: int | None,
     interface: str,
     tables: int,
+    anchors: Path | None,
+    change_reason: str | None,
     next_round_delay: float,
 ) -> None:
     """Run the authoritative table server: mutual TLS 1.3, AMP, the event log."""
@@ -90,6 +108,8 @@ def serve_command(
             interface=interface,
             next_round_delay=next_round_delay,
             tables=tables,
+            anchors=anchors,
+            change_reason=change_reason,
         )
     except ETGError as exc:
         for line in str(exc).splitlines() or [type(exc).__name__]:

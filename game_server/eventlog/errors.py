@@ -73,6 +73,11 @@ class WriterConflict(AppendRefused):
     """
 
 
+class LogOutOfService(AppendRefused):
+    """An append to a log whose earlier write failed: refused until the writer has proven
+    the log again (:meth:`~game_server.eventlog.log.EventLog.resume`)."""
+
+
 class LogClosed(EventLogError):
     """An append or checkpoint asked of an :class:`~game_server.eventlog.log.EventLog` that
     was closed."""

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Final
@@ -45,19 +45,29 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 
 from game_server import keys
-from game_server.eventlog.anchors import AnchorSource, AnchorStream, check_anchors, last_anchor
+from game_server.eventlog.anchors import (
+    AnchorError,
+    AnchorSource,
+    AnchorStream,
+    check_anchors,
+    last_anchor,
+)
 from game_server.eventlog.chain import checkpoint_message, message_of, plan_step, row_hash
 from game_server.eventlog.errors import (
     AppendRefused,
     ChainBroken,
+    EventLogError,
     LogClosed,
     LogKeyError,
+    LogOutOfService,
+    WriterConflict,
 )
 from game_server.eventlog.reader import EventLogReader
 from game_server.eventlog.records import (
     ChainHead,
     Checkpoint,
     Clock,
+    EventRow,
     NewEvent,
     StoredEvent,
     format_time,
@@ -76,6 +86,8 @@ REASON_PATTERN: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,63}\Z")
 SHUTDOWN: Final = "shutdown"
 #: The reason the table uses at the end of every round.
 ROUND_CLOSE: Final = "round-close"
+#: The reason of the checkpoint that proves a log writable again after a failed write.
+RESUMED: Final = "resumed"
 #: The reason of the checkpoint written when an open applied schema migrations (it signs
 #: the new ``meta`` and ``migrations`` tables).
 MIGRATED: Final = "schema-migrated"
@@ -146,6 +158,11 @@ class EventLog:
         self._key_id = keys.key_id(self._public)
         self._clock = clock
         self._closed = False
+        self._failed: EventLogError | None = None
+        #: Rows of the write that failed (a commit whose error came after the data reached
+        #: the disk leaves exactly these beyond the known head).
+        self._failed_rows = 0
+        self._failure_listeners: list[Callable[[EventLogError], None]] = []
         self._head = store.head()
         self._last_checkpoint = store.last_checkpoint()
         self._anchors = anchors
@@ -250,6 +267,84 @@ class EventLog:
         return self._last_checkpoint
 
     @property
+    def failed(self) -> EventLogError | None:
+        """Why the log stopped taking appends (a write or anchor failure), or None.
+
+        Every append and checkpoint is refused (:class:`LogOutOfService`) until
+        :meth:`resume` proves the log again.
+        """
+        return self._failed
+
+    def on_failure(self, listener: Callable[[EventLogError], None]) -> None:
+        """Call ``listener`` with the error when a write fails (every table writing to this
+        log stops: the server takes them out of service)."""
+        self._failure_listeners.append(listener)
+
+    def _fail(self, error: EventLogError) -> None:
+        first = self._failed is None
+        self._failed = error
+        if first:
+            for listener in list(self._failure_listeners):
+                listener(error)
+
+    def resume(self) -> int:
+        """After a failed write: prove the log ends where this writer left it (or that what a
+        write reported as failed but stored chains on from there), catch the anchor stream up,
+        prove the log can be written again by writing a signed ``"resumed"`` checkpoint, and
+        take appends again.
+
+        Returns:
+            How many events were found stored beyond where the writer left the log (a commit
+            whose error came after the data reached the disk): 0 normally.
+
+        Raises:
+            ChainBroken: the log no longer ends where this writer left it, or what follows
+                does not chain on (another process wrote to it).
+            EventLogError: the log still cannot be read, or the anchor stream written: the
+                log stays out of service.
+        """
+        if self._failed is None:
+            return 0
+        if isinstance(self._failed, WriterConflict):
+            raise WriterConflict(
+                f"{self._failed} This writer does not resume: stop the other process, then "
+                "restart the server on the log."
+            )
+        head = self.store.head()
+        known = self._head
+        beyond = head.seq - known.seq
+        if beyond not in (0, self._failed_rows) or (beyond == 0 and head.hash != known.hash):
+            raise ChainBroken(
+                min(head.seq, known.seq),
+                f"the log ends at seq {head.seq}, not at seq {known.seq} where this writer left "
+                "it: it was changed while it could not be written. Keep it as evidence; run "
+                "`etg verify` on a copy.",
+            )
+        prev = known.hash
+        for row in self.store.tail(beyond) if beyond else []:
+            if row_hash(prev, row) != row[7]:
+                raise ChainBroken(
+                    row[0],
+                    f"event {row[0]}, stored after seq {known.seq} while the log could not be "
+                    "written, does not chain on: another process wrote to the log.",
+                )
+            prev = row[7]
+        self._head = head
+        newest = self.store.last_checkpoint()
+        if newest is not None and newest != self._last_checkpoint:
+            _check_key(newest, self._public)
+            self._last_checkpoint = newest
+        self.catch_up_anchors()
+        failed, self._failed = self._failed, None
+        try:
+            self.checkpoint(RESUMED)
+        except EventLogError:
+            if self._failed is None:  # e.g. the clock; the log stays out of service
+                self._failed = failed
+            raise
+        return beyond
+
+    @property
     def closed(self) -> bool:
         """Whether :meth:`close` was called."""
         return self._closed
@@ -336,6 +431,20 @@ class EventLog:
     def _check_open(self) -> None:
         if self._closed:
             raise LogClosed("the event log was closed; open it again to append")
+        if self._failed is not None:
+            raise LogOutOfService(
+                f"the event log takes no appends since a write failed ({self._failed}); it "
+                "takes them again once it can be written and the operator reopens the table"
+            )
+
+    def _write(self, rows: Sequence[EventRow], cp: Checkpoint | None) -> None:
+        """The store's write; a failure stops the log (every table writing to it)."""
+        try:
+            self.store.write(self._head, rows, cp)
+        except AppendRefused as exc:
+            self._failed_rows = len(rows)
+            self._fail(exc)
+            raise
 
     def _now(self) -> str:
         try:
@@ -404,7 +513,7 @@ class EventLog:
         rows = plan_step(self._head, time, step)
         head = ChainHead(rows[-1][0], rows[-1][7]) if rows else self._head
         cp = self._make_checkpoint(head, time, checkpoint) if checkpoint is not None else None
-        self.store.write(self._head, rows, cp)
+        self._write(rows, cp)
         self._head = head
         if cp is not None:
             self._last_checkpoint = cp
@@ -416,7 +525,11 @@ class EventLog:
         """After the commit: keep the checkpoint in the anchor stream too. A failure is
         raised (the step IS in the log; the stream is caught up when it works again)."""
         if self._anchors is not None:
-            self._anchors.publish(cp)
+            try:
+                self._anchors.publish(cp)
+            except AnchorError as exc:
+                self._fail(exc)
+                raise
 
     def checkpoint(self, reason: str) -> Checkpoint:
         """Write a signed checkpoint covering every event written so far.
@@ -434,7 +547,7 @@ class EventLog:
         """
         self._check_open()
         cp = self._make_checkpoint(self._head, self._now(), reason)
-        self.store.write(self._head, (), cp)
+        self._write((), cp)
         self._last_checkpoint = cp
         self._publish(cp)
         return cp
@@ -453,7 +566,8 @@ class EventLog:
         if self._closed:
             return None
         try:
-            return self.checkpoint(SHUTDOWN) if checkpoint else None
+            # A log whose last write failed is closed without one (it could not be written).
+            return self.checkpoint(SHUTDOWN) if checkpoint and self._failed is None else None
         finally:
             self._closed = True
             self.store.close()

@@ -259,6 +259,13 @@ class EventLogReader:
         )
         return [StoredEvent.from_row(row) for row in rows]  # type: ignore[arg-type]
 
+    def events_of_kind(self, *kinds: str) -> list[StoredEvent]:
+        """Every event of the given kinds, in sequence order (through the ``events_kind``
+        index: e.g. every ``table_opened``)."""
+        marks = ", ".join("?" * len(kinds))
+        rows = self._all(f"{_SELECT_EVENTS} WHERE kind IN ({marks}) ORDER BY seq", kinds)
+        return [StoredEvent.from_row(row) for row in rows]  # type: ignore[arg-type]
+
     def event(self, seq: int) -> StoredEvent | None:
         """The event with sequence number ``seq``, or None."""
         rows = self._all(f"{_SELECT_EVENTS} WHERE seq = ?", (seq,))

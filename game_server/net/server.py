@@ -113,6 +113,7 @@ DOMAIN_ERRORS: Final[tuple[tuple[type[Exception], type[ProtocolError]], ...]] = 
     (rules.ActionNotAllowed, IllegalAction),
     (rules.IllegalAction, IllegalAction),
     (rules.RulesError, BadRequest),
+    (session.LogWriteFailed, TableUnavailable),
     (session.InsufficientCredits, InsufficientCredits),
     (session.NoRoundOpen, RoundClosed),
     (session.UnknownTerminal, Unauthorized),
@@ -675,6 +676,8 @@ class TerminalProtocol(amp.AMP):
         def run() -> dict[str, Any]:
             machine = self.factory.machine
             if state == TableState.OPEN.value:
+                if self.factory.reopen is not None:
+                    self._call(self.factory.reopen)
                 self._call(machine.open)
             elif state == "close":
                 self._call(machine.close)
@@ -735,6 +738,10 @@ class TableServerFactory(Factory):
         recall: A terminal's game recall from the event log
             (:func:`~game_server.recall.terminal.terminal_recall` on a reader); None: the
             server keeps no log and answers ``GetRecall`` with ``TableUnavailable``.
+        reopen: Called before the operator's ``SetTableState open``: after a failed log write
+            it proves the log and rebuilds the tables from it
+            (:func:`~game_server.table.recovery.reload_tables`), or raises a declared
+            error saying why the table cannot open yet.
     """
 
     def __init__(
@@ -744,9 +751,11 @@ class TableServerFactory(Factory):
         clock: IReactorTime,
         identify: Callable[[Any], Identity] = identity_of,
         recall: Callable[[str], dict[str, Any]] | None = None,
+        reopen: Callable[[], None] | None = None,
     ) -> None:
         self.machine = machine
         self.recall = recall
+        self.reopen = reopen
         self.floor = floor
         self.clock = clock
         self.identify = identify

@@ -1,11 +1,19 @@
 """Service wiring: one table server process from its config, floor file, keys and log.
 
 :func:`serve` is what ``etg serve`` and ``python -m game_server`` run. On start it runs the
-DRBG known-answer self-test (a failure stops the server: DESIGN.md "RNG and shoe"), opens or
-recovers the table from its event log (:func:`game_server.table.recovery.open_table`:
-wallets, meters, the current shoe and any interrupted round come back from the log), starts
-the round machine, and listens with mutual TLS 1.3. Ctrl-C or SIGTERM stops the reactor and
-the log is closed with a signed shutdown checkpoint.
+DRBG known-answer self-test (a failure stops the server: DESIGN.md "RNG and shoe"), proves
+the event log (its whole chain from the last checkpoint of the anchor stream, or from the
+first event) and recovers the tables from it (:func:`game_server.table.recovery.open_tables`:
+wallets, meters, the current shoe and any interrupted round come back from the log; a log of
+other tables or rules is refused unless the change is stated), starts the round machines,
+and listens with mutual TLS 1.3. Ctrl-C or SIGTERM stops the reactor and the log is closed
+with a signed shutdown checkpoint.
+
+When the log cannot be written (a full disk, a failed device, an anchor stream that cannot
+be written), every table goes out of service with the log's sentence as its reason, in the
+terminals' views and the operator's ``ReadMeters``; the operator's ``SetTableState open``
+then proves the log again and rebuilds every table from it in the running process
+(:func:`~game_server.table.recovery.reload_tables`), or is refused with a sentence.
 
 Entry points: :func:`serve`, :func:`default_floor`.
 """
@@ -13,6 +21,8 @@ Entry points: :func:`serve`, :func:`default_floor`.
 from __future__ import annotations
 
 import sys
+import time
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -21,20 +31,20 @@ from twisted.internet import reactor as _reactor
 from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
 
 from game_server.config import TableConfig
-from game_server.eventlog import EventLogReader, system_clock
+from game_server.eventlog import AnchorFile, EventLogReader, system_clock
 from game_server.net.floor import FloorConfig
 from game_server.net.server import TableServerFactory
 from game_server.net.tls import Refusal, server_tls_options
 from game_server.recall.terminal import terminal_recall
 from game_server.rng import self_test
 from game_server.rng.entropy import EntropySource
-from game_server.table.api import TableMachine
+from game_server.table.api import HostedTable, TableMachine, TableState
 from game_server.table.hybrid_machine import HybridMachine
 from game_server.table.hybrid_session import HybridSession
 from game_server.table.machine import RoundMachine
-from game_server.table.recovery import AnyTable, open_tables
+from game_server.table.recovery import AnyTable, open_tables, reload_tables
 from game_server.table.router import TableRouter
-from game_server.table.session import production_seeds
+from game_server.table.session import SeedSource, production_seeds
 from game_server.table.uth_machine import UthMachine
 from game_server.table.uth_session import UthSession, parse_decision
 
@@ -69,7 +79,7 @@ class UthTableRouter(TableRouter):
         return parse_decision(action)
 
 
-def machine_for(session: AnyTable, reactor: Any, next_round_delay: float) -> TableMachine:
+def machine_for(session: AnyTable, reactor: Any, next_round_delay: float) -> HostedTable:
     """The round machine of a recovered table: the fully automated table's
     :class:`RoundMachine`, a hybrid table's :class:`HybridMachine` (58 Pa. Code 633b.5,
     stadium play: shared countdowns, any number of terminals), or an Ultimate Texas Hold 'Em
@@ -79,6 +89,12 @@ def machine_for(session: AnyTable, reactor: Any, next_round_delay: float) -> Tab
     if isinstance(session, HybridSession):
         return HybridMachine(session, reactor, next_round_delay=next_round_delay)
     return RoundMachine(session, reactor, next_round_delay=next_round_delay)
+
+
+def _fault(machine: HostedTable, reason: str) -> None:
+    """Out of service at once (a machine already out of service keeps its first reason)."""
+    if machine.state is not TableState.OUT_OF_SERVICE:
+        machine.fault(reason)
 
 
 def serve(
@@ -91,23 +107,56 @@ def serve(
     interface: str = "127.0.0.1",
     next_round_delay: float = 3.0,
     tables: int = 1,
+    anchors: Path | None = None,
+    change_reason: str | None = None,
 ) -> None:
     """Run the table server until the process is stopped (``tables`` copies of the table
-    when more than one; they share the event log, each event naming its table)."""
+    when more than one; they share the event log, each event naming its table).
+
+    Args:
+        anchors: The anchor stream (JSON lines) every checkpoint is also written to; keep it
+            on another disk or machine. None: a cut-back log cannot be detected (a warning).
+        change_reason: The operator's statement of an intended change of the tables or their
+            Rules Submissions against the log (``--change-config``).
+    """
     reactor: Any = _reactor
     observer: Any = textFileLogObserver(sys.stdout)  # an ILogObserver (zope, untyped)
     globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
     self_test()
     entropy = EntropySource()
+    configs = table_configs(config, tables)
+
+    def seats(table: TableConfig) -> Mapping[str, int]:
+        return floor.seats_at(table.table_id if tables > 1 else None)
+
+    def seeds(table: TableConfig) -> SeedSource:
+        return production_seeds(entropy, table.table_id)
+
+    if anchors is None:
+        log.warn(
+            "no anchor stream (--anchors): a log cut back to one of its own checkpoints "
+            "cannot be detected; on a floor keep one on another disk or machine"
+        )
+    started = time.perf_counter()
     event_log, opened = open_tables(
-        table_configs(config, tables),
+        configs,
         db,
         certs,
-        lambda table: floor.seats_at(table.table_id if tables > 1 else None),
+        seats,
         clock=system_clock,
-        seeds=lambda table: production_seeds(entropy, table.table_id),
+        seeds=seeds,
+        anchors=None if anchors is None else AnchorFile(anchors),
+        change_reason=change_reason,
     )
-    machines: dict[str, TableMachine] = {}
+    log.info(
+        "event log {db} proven and {count} table(s) recovered in {seconds:.2f} s "
+        "(last seq {seq})",
+        db=db,
+        count=len(opened),
+        seconds=time.perf_counter() - started,
+        seq=event_log.head.seq,
+    )
+    machines: dict[str, HostedTable] = {}
     for session, report in opened:
         table_id = session.config.table_id
         log.info("table {table}: {report}", table=table_id, report=report.describe())
@@ -117,8 +166,27 @@ def serve(
         next(iter(machines.values())) if tables == 1 else router(machines, floor.tables)
     )
     reader = EventLogReader.open(db)
+
+    def out_of_service(error: Exception) -> None:
+        reason = f"the event log cannot be written: {error}"
+        log.error("every table goes out of service: {reason}", reason=reason)
+        for each in machines.values():
+            reactor.callLater(0, _fault, each, reason)
+
+    def reopen() -> None:
+        if event_log.failed is None and not any(m.session.failed for m in machines.values()):
+            return
+        for session, _ in reload_tables(configs, event_log, db, certs, seats, seeds=seeds):
+            machines[session.config.table_id].replace_session(session)
+        log.info("the event log is proven again; every table was rebuilt from it")
+
+    event_log.on_failure(out_of_service)
     factory = TableServerFactory(
-        machine, floor, reactor, recall=lambda terminal: terminal_recall(reader, terminal)
+        machine,
+        floor,
+        reactor,
+        recall=lambda terminal: terminal_recall(reader, terminal),
+        reopen=reopen,
     )
 
     def refused(peer: Any, refusal: Refusal) -> None:

@@ -19,12 +19,14 @@ from game_server.eventlog import (
     CHECKPOINT_DOMAIN_V2,
     GENESIS_HASH,
     AppendRefused,
+    ChainBroken,
     ChainHead,
     Checkpoint,
     EventLog,
     EventLogReader,
     EventRow,
     LogClosed,
+    LogOutOfService,
     NewEvent,
     StoredEvent,
     WriterConflict,
@@ -106,7 +108,8 @@ def test_a_step_that_fails_in_the_database_midway_leaves_nothing(
     open_log: Callable[..., EventLog], db_path: Path, public_key: Ed25519PublicKey
 ) -> None:
     """When the 11th insert of a 20-event step fails inside SQLite, the 10 before it are
-    rolled back: the log is exactly as before, and the next step appends normally."""
+    rolled back: the log is exactly as before; it takes no append until resume() has proven
+    it ends where the writer left it, then the next step appends normally."""
     log = open_log()
     fill(log, 2)
     before = _reader_rows(db_path)
@@ -123,7 +126,11 @@ def test_a_step_that_fails_in_the_database_midway_leaves_nothing(
     assert "nothing of it was written" in str(refused.value)
     assert _reader_rows(db_path) == before
     assert log.head == head
+    assert log.failed is refused.value
+    with pytest.raises(LogOutOfService, match="disk on fire"):
+        log.append(round_step(3, 20))
     conn.execute("DROP TRIGGER temp.boom")
+    assert log.resume() == 0 and log.failed is None
     stored = log.append(round_step(3, 20))
     assert stored[0].seq == head.seq + 1
     log.close()
@@ -279,16 +286,19 @@ def test_times_are_stored_as_utc_text_whatever_the_clock_zone(
 def test_a_second_writer_is_detected_and_refused(
     open_log: Callable[..., EventLog], db_path: Path
 ) -> None:
-    """Two EventLog writers on one file: after one appends, the other's append (and
-    checkpoint) is refused as a WriterConflict with nothing written; the chain stays valid."""
+    """Two EventLog writers on one file: after one appends, the other's append is refused as
+    a WriterConflict with nothing written, it takes no more (not even a checkpoint), and it
+    cannot resume: the log no longer ends where it left it."""
     first = open_log()
     second = open_log()
     fill(first, 1)
     rows = _reader_rows(db_path)
     with pytest.raises(WriterConflict, match="another process"):
         second.append(round_step(2))
-    with pytest.raises(WriterConflict):
+    with pytest.raises(LogOutOfService):
         second.checkpoint("round-close")
+    with pytest.raises(WriterConflict, match="does not resume"):
+        second.resume()
     assert _reader_rows(db_path) == rows
 
 
@@ -326,6 +336,7 @@ class _RecordingStore:
         self.checkpoints: list[Checkpoint] = []
         self.writes: list[tuple[ChainHead, int, Checkpoint | None]] = []
         self.fail = False
+        self.fail_after = False
         self.closed = False
 
     @property
@@ -364,6 +375,8 @@ class _RecordingStore:
         self.rows += rows
         if checkpoint:
             self.checkpoints.append(checkpoint)
+        if self.fail_after:
+            raise AppendRefused("memory store told to fail after storing the step")
 
     def close(self) -> None:
         self.closed = True
@@ -382,10 +395,38 @@ def test_event_log_runs_on_any_event_store(signing_key: Ed25519PrivateKey) -> No
         log.append(round_step(2, 3))
     assert log.head == ChainHead(3, stored[-1].hash)
     store.fail = False
+    log.resume()
     log.append(round_step(2, 3))
     assert [r[0] for r in store.rows] == [1, 2, 3, 4, 5, 6]
     log.close()
     assert store.closed and store.checkpoints[-1].reason == "shutdown"
+
+
+def test_resume_accepts_a_step_stored_despite_its_error_and_nothing_else(
+    signing_key: Ed25519PrivateKey,
+) -> None:
+    """A write that reported failure after its data reached the store (an fsync error after
+    the commit) leaves exactly that step beyond the writer's head: resume() proves it chains
+    on and takes it; rows that are not the failed step (or do not chain) are refused."""
+    store = _RecordingStore()
+    log = EventLog(store, signing_key, FakeClock())
+    log.append(round_step(1, 3))
+    store.fail_after = True
+    with pytest.raises(AppendRefused, match="after storing"):
+        log.append(round_step(2, 4))
+    store.fail_after = False
+    assert log.head.seq == 3 and len(store.rows) == 7
+    assert log.resume() == 4
+    assert log.head == ChainHead(7, store.rows[-1][7])
+    store.fail = True
+    with pytest.raises(AppendRefused):
+        log.append(round_step(3, 2))
+    store.fail = False
+    store.rows += plan_step(
+        ChainHead(7, store.rows[-1][7]), "2025-03-01T18:00:00.000000Z", round_step(9, 5)
+    )
+    with pytest.raises(ChainBroken, match="not at seq 7 where this writer left it"):
+        log.resume()
 
 
 # -- the chain definition, checked against the definitional encoder --------------------------
