@@ -93,6 +93,8 @@ def serve_command(
     from game_server.net.floor import load_floor
     from game_server.net.service import default_floor, serve
 
+    if change_reason is not None and not change_reason.strip():
+        raise click.BadParameter("say why the change is made", param_hint="'--change-config'")
     try:
         config = load_config(example_config_path() if config_path is None else config_path)
         floor = (
