@@ -98,7 +98,7 @@ class AnchorFile:
             file = self._open()
             file.write(line.encode() + b"\n")
             file.flush()
-            os.fsync(file.fileno())
+            os.fdatasync(file.fileno())
         except OSError as exc:
             self.close()
             raise AnchorWriteFailed(

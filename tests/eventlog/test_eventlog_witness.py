@@ -144,7 +144,7 @@ def test_an_anchor_stream_that_cannot_be_written_is_an_error_after_the_commit(
     def full(fd: int) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr("game_server.eventlog.anchors.os.fsync", full)
+    monkeypatch.setattr("game_server.eventlog.anchors.os.fdatasync", full)
     with pytest.raises(AnchorWriteFailed, match=r"is in the log .* No space left"):
         fill(log, 1, first_round=2)
     monkeypatch.undo()
