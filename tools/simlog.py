@@ -36,9 +36,11 @@ from game_server.eventlog import (
     EventLog,
     EventLogError,
     EventLogReader,
+    LogKindMismatch,
     schema,
     system_clock,
 )
+from game_server.eventlog.sqlite_store import kind_refusal
 from game_server.keys import key_id, load_public_key, load_sealing_key, load_signing_key
 from game_server.rules.blackjack.actions import Action
 from game_server.rules.blackjack.round import BlackjackRound, Phase
@@ -66,10 +68,10 @@ def open_sim_log(db: Path, signing_key: Ed25519PrivateKey, anchors: Path | None)
         SimLogExists: ``db`` already holds a simulation.
         EventLogError: ``db`` is not an event log, or cannot be created.
     """
-    if schema.inspect(db).found is schema.Found.LOG:
-        # A table's log is refused by the writer itself (naming what it is); a simulation's
-        # would restart at round 1 on top of its own rounds.
-        EventLog.create_or_open(db, signing_key, system_clock, kind=SIMULATION_LOG).close()
+    found = schema.inspect(db)
+    if found.found is schema.Found.LOG:
+        if found.log_kind != SIMULATION_LOG:
+            raise LogKindMismatch(kind_refusal(db, found.log_kind))
         raise SimLogExists(
             f"{db} already holds a simulation; etg sim --log writes a new log (its rounds "
             "would start again at round 1). Give --log a new file."

@@ -50,7 +50,8 @@ BUSY_TIMEOUT_MS: Final = 5_000
 LOG_ID_BYTES: Final = 16
 
 
-def _kind_refusal(file: Path, found: str, wanted: str) -> str:
+def kind_refusal(file: Path, found: str) -> str:
+    """Why a log of kind ``found`` is not opened by a writer of the other kind."""
     if found == SIMULATION_LOG:
         return (
             f"{file} is the log of a simulation (etg sim --log: test seeds, not the certified "
@@ -140,7 +141,7 @@ class SqliteEventStore:
         file = Path(path)
         state = inspect(file)
         if state.found is Found.LOG and state.log_kind != kind:
-            raise LogKindMismatch(_kind_refusal(file, state.log_kind, kind))
+            raise LogKindMismatch(kind_refusal(file, state.log_kind))
         if state.found is Found.ABSENT:
             _create_private(file)
         try:
