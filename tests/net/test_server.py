@@ -602,7 +602,8 @@ def test_floor_toml_is_loaded(tmp_path: Any) -> None:
     path.write_text(
         "[floor]\nport = 7401\n[floor.terminals]\nT1 = 1\nT2 = 7\n"
         '[floor.revoked]\nserials = ["5F:3A"]\nterminals = ["T9"]\n'
-        "[floor.limits]\ncommands_per_second = 10\nburst = 20\n",
+        "[floor.limits]\ncommands_per_second = 10\nburst = 20\nhello_seconds = 5\n"
+        "box_seconds = 2.5\nconnections_per_identity = 2\nunauthenticated_connections = 9\n",
         encoding="utf-8",
     )
     floor = load_floor(path)
@@ -610,7 +611,32 @@ def test_floor_toml_is_loaded(tmp_path: Any) -> None:
     assert dict(floor.terminals) == {"T1": 1, "T2": 7}
     assert floor.seat_of("T2") == 7 and floor.seat_of("T3") is None
     assert floor.revocations.serials == {0x5F3A} and floor.revocations.ids == {"T9"}
-    assert floor.limits == NetLimits(commands_per_second=10.0, burst=20)
+    assert floor.limits == NetLimits(
+        commands_per_second=10.0,
+        burst=20,
+        hello_seconds=5.0,
+        box_seconds=2.5,
+        connections_per_identity=2,
+        unauthenticated_connections=9,
+    )
+
+
+def test_floor_limits_default_when_the_file_does_not_say(tmp_path: Any) -> None:
+    """Without [floor.limits] the server uses the documented defaults: 20 commands per second
+    (burst 40), 30 s to say Hello, 10 s for a box, 4 connections per certificate id and 64
+    connections before Hello."""
+    from game_server.net.floor import load_floor
+
+    path = tmp_path / "floor.toml"
+    path.write_text("[floor.terminals]\nT1 = 1\n", encoding="utf-8")
+    assert load_floor(path).limits == NetLimits(
+        commands_per_second=20.0,
+        burst=40,
+        hello_seconds=30.0,
+        box_seconds=10.0,
+        connections_per_identity=4,
+        unauthenticated_connections=64,
+    )
 
 
 @pytest.mark.parametrize(
@@ -628,6 +654,22 @@ def test_floor_toml_is_loaded(tmp_path: Any) -> None:
         (
             "[floor.terminals]\nT1 = 1\n[floor.limits]\ncommands_per_second = -1\n",
             "[floor.limits] commands_per_second",
+        ),
+        (
+            "[floor.terminals]\nT1 = 1\n[floor.limits]\nhello_seconds = 0\n",
+            "[floor.limits] hello_seconds: 0 is not a positive number",
+        ),
+        (
+            '[floor.terminals]\nT1 = 1\n[floor.limits]\nbox_seconds = "10"\n',
+            "[floor.limits] box_seconds",
+        ),
+        (
+            "[floor.terminals]\nT1 = 1\n[floor.limits]\nconnections_per_identity = 0\n",
+            "[floor.limits] connections_per_identity: 0 is not at least 1",
+        ),
+        (
+            "[floor.terminals]\nT1 = 1\n[floor.limits]\nunauthenticated_connections = 1.5\n",
+            "[floor.limits] unauthenticated_connections: 1.5 is not an integer",
         ),
         ("[floor.terminals\n", "not valid TOML"),
     ],
@@ -655,14 +697,12 @@ def test_a_missing_floor_toml_says_so(tmp_path: Any) -> None:
 def test_a_silent_connection_is_dropped_after_the_hello_timeout(
     table: Table, logged: list[dict[str, Any]]
 ) -> None:
-    """A peer that connects and never says Hello is dropped after HELLO_SECONDS (no
+    """A peer that connects and never says Hello is dropped after hello_seconds (no
     connection is held open by a silent client); one that says Hello in time stays."""
-    from game_server.net.server import HELLO_SECONDS
-
     silent = table.connect(T1)
     talking = table.connect(T2)
     talking.hello()
-    table.clock.advance(HELLO_SECONDS - 1)
+    table.clock.advance(FLOOR.limits.hello_seconds - 1)
     assert not silent.dropped
     table.clock.advance(1)
     assert silent.dropped and not talking.dropped
