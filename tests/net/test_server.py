@@ -518,6 +518,90 @@ def test_an_unknown_command_is_unhandled_and_logged(
     assert all(e["terminal"] == "T1" for e in unknown)
 
 
+def _ask(
+    table: Table, identity: Identity, command: bytes, **arguments: bytes
+) -> tuple[amp.AmpBox, StringTransport]:
+    """Say Hello as ``identity`` with a raw box, then send one raw command box; its answer
+    (an AMP answer or error box) and the server's transport."""
+    server, transport = _raw(table)
+    table.identities[server] = identity
+    transport.protocol = server  # type: ignore[attr-defined]
+    server.dataReceived(_box(_command=b"Hello", _ask=b"1", version=b"2", software=b"raw"))
+    transport.clear()
+    server.dataReceived(_box(_command=command, _ask=b"2", **arguments))
+    answers = [box for box in amp.parseString(transport.value()) if box.get(b"_error") == b"2"]
+    answers += [box for box in amp.parseString(transport.value()) if box.get(b"_answer") == b"2"]
+    assert len(answers) == 1, transport.value()
+    return answers[0], transport
+
+
+def _bad_request(answer: amp.AmpBox) -> str:
+    """The sentence of a BAD_REQUEST answer, after checking that it is one."""
+    assert answer.get(b"_error_code") == b"BAD_REQUEST", answer
+    return answer[b"_error_description"].decode()
+
+
+def test_a_duplicate_json_key_is_a_bad_request(table: Table, logged: list[dict[str, Any]]) -> None:
+    """Wagers naming a wager twice are refused as BAD_REQUEST with a sentence that names
+    it, not read as the last one (issue 13, item 9); nothing reaches the machine."""
+    wagers = b'{"blackjack":500,"blackjack":100000}'
+    answer, transport = _ask(table, T1, b"PlaceWagers", request_id=b"r1", wagers=wagers)
+    sentence = _bad_request(answer)
+    assert "wagers" in sentence and '"blackjack"' in sentence and "twice" in sentence
+    assert table.machine.operations() == []
+    assert not transport.disconnecting
+    assert not [e for e in logged if "log_failure" in e]
+
+
+@pytest.mark.parametrize(
+    ("identity", "command", "arguments", "named"),
+    [
+        (T1, b"Act", {"hand": b"9" * 5000, "action": b"hit", "amount": b"0"}, "hand"),
+        (T1, b"Act", {"hand": b"0", "action": b"hit", "amount": b"-" + b"9" * 5000}, "amount"),
+        (T1, b"Act", {"hand": b"one", "action": b"hit", "amount": b"0"}, "hand"),
+        (T1, b"PlaceWagers", {"wagers": b'{"blackjack":' + b"9" * 5000 + b"}"}, "wagers"),
+        (T1, b"PlaceWagers", {"wagers": b"[" * 7000 + b"]" * 7000}, "wagers"),
+        (T1, b"PlaceWagers", {"wagers": b"[" * 15000}, "wagers"),
+        (T1, b"PlaceWagers", {"wagers": b'{"a":' * 2500 + b"1" + b"}" * 2500}, "wagers"),
+        (
+            OPERATOR,
+            b"CashIn",
+            {"terminal": b"T1", "amount": b"9" * 5000, "reference": b"slip"},
+            "amount",
+        ),
+    ],
+    ids=[
+        "5000-digit-hand",
+        "5000-digit-amount",
+        "hand-not-a-number",
+        "5000-digit-wager",
+        "nested-7000",
+        "nested-15000-unclosed",
+        "objects-nested-2500",
+        "5000-digit-cash-in",
+    ],
+)
+def test_oversized_numbers_and_deep_nesting_are_bad_requests(
+    table: Table,
+    logged: list[dict[str, Any]],
+    identity: Identity,
+    command: bytes,
+    arguments: dict[str, bytes],
+    named: str,
+) -> None:
+    """A 5,000-digit integer (an argument or inside the wagers) and JSON nested thousands
+    deep are declared BAD_REQUEST with a sentence naming the argument, never an internal
+    error with a traceback (issue 13, item 9); the connection stays and nothing reaches the
+    machine."""
+    answer, transport = _ask(table, identity, command, request_id=b"r1", **arguments)
+    sentence = _bad_request(answer)
+    assert sentence.startswith(f"{named}: "), sentence
+    assert "internal" not in sentence and len(sentence) < 200, sentence
+    assert table.machine.operations() == []
+    assert not transport.disconnecting
+    assert not [e for e in logged if "log_failure" in e]
+
+
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(chunks=st.lists(st.binary(max_size=300), max_size=5), hello_first=st.booleans())
 def test_random_bytes_never_raise_out_of_the_protocol(
