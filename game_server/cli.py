@@ -80,7 +80,6 @@ def serve_command(
         floor = (
             default_floor(config, tables=tables) if floor_path is None else load_floor(floor_path)
         )
-        db.parent.mkdir(parents=True, exist_ok=True)
         serve(
             config,
             db,
