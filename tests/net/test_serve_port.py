@@ -32,9 +32,10 @@ def test_serve_on_a_port_in_use_says_so_in_one_line_before_touching_the_log(
         holder.bind(("127.0.0.1", 0))
         holder.listen()
         port = holder.getsockname()[1]
+        command = [sys.executable, "-m", "game_server", "--config", str(example_config_path())]
+        command += ["--db", str(db), "--certs", str(certs), "--port", str(port)]
         done = subprocess.run(
-            [sys.executable, "-m", "game_server", "--config", str(example_config_path())]
-            + ["--db", str(db), "--certs", str(certs), "--port", str(port)],
+            command,
             cwd=ROOT,
             capture_output=True,
             text=True,
