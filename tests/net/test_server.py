@@ -12,6 +12,7 @@ from fakes import FakeMachine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from twisted.internet import task
+from twisted.internet.error import ConnectionDone
 from twisted.internet.testing import StringTransport
 from twisted.logger import globalLogPublisher
 from twisted.protocols import amp
@@ -802,6 +803,25 @@ def test_a_reconnect_replaces_the_old_connection(table: Table) -> None:
     new.hello()
     assert old.dropped and not new.dropped
     assert table.factory.connections == [new.server]
+
+
+def test_hello_counts_the_connection_against_its_identity(
+    logged: list[dict[str, Any]],
+) -> None:
+    """Without a TLS handshake to name the certificate (e.g. behind another transport) the
+    connection is counted at Hello: with connections_per_identity = 1, T1's second
+    connection is refused and aborted, T1's first is still served, and T2 is not affected."""
+    table = Table(
+        FloorConfig(terminals={"T1": 1, "T2": 2}, limits=NetLimits(connections_per_identity=1))
+    )
+    first = table.connect(T1)
+    first.hello()
+    second = table.connect(T1)
+    answer = second.hello()
+    assert isinstance(answer, Failure) and answer.check(ConnectionDone), answer
+    assert any("connections_per_identity" in m for m in messages(logged))
+    assert first.call(p.GetView)["view"]["terminal"] == "T1"
+    assert table.connect(T2).hello()["identity"] == "T2"
 
 
 def test_a_floor_with_several_tables_checks_seats_per_table() -> None:

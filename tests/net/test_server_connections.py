@@ -26,7 +26,6 @@ from twisted.internet.protocol import Factory, Protocol
 from twisted.logger import formatEvent, globalLogPublisher
 from twisted.protocols import amp
 from twisted.protocols.tls import TLSMemoryBIOFactory
-from twisted.python.failure import Failure
 from twisted.test import iosim
 
 from game_server.net.floor import FloorConfig, NetLimits
@@ -321,16 +320,3 @@ def test_unauthenticated_connections_over_the_cap_are_refused_at_once(
     assert refusals and "unauthenticated_connections" in refusals[0]
     assert terminal.hello()["identity"] == "T1"
     assert not table.connect(None).socket.closed
-
-
-def test_a_hello_over_the_identity_cap_is_refused(pki: Pki) -> None:
-    """Counting by identity does not depend on the handshake alone: with one connection per
-    identity, T1's second connection is refused and T1's first is still served."""
-    floor = FloorConfig(terminals={"T1": 1}, limits=NetLimits(connections_per_identity=1))
-    table = TlsTable(pki, floor)
-    first = table.connect("T1")
-    first.hello()
-    second = table.connect("T1")
-    assert second.socket.aborted
-    answer = first.call(p.GetView)
-    assert not isinstance(answer, Failure) and answer["view"]["terminal"] == "T1"
