@@ -237,7 +237,8 @@ def _no_delay(transport: Any) -> None:
 #: Seconds the peer of a dropped connection has to answer the server's TLS close_notify
 #: before the socket is aborted. After a completed handshake ``loseConnection()`` only
 #: sends close_notify and waits for the peer's: a dead or hostile peer never answers, and
-#: without the abort its socket (a file descriptor) stays open for ever.
+#: without the abort its socket (a file descriptor) stays open for ever (Twisted issue
+#: 7926, open: "TLSMemoryBIOProtocol.loseConnection does not work properly").
 CLOSE_GRACE_SECONDS: Final = 5.0
 
 
