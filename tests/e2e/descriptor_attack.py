@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import resource
 import signal
 import socket
@@ -47,6 +46,9 @@ from game_server.keys import init_keys  # noqa: E402
 from game_server.net.pki import init_pki  # noqa: E402
 from shared.protocol import PROTOCOL_VERSION  # noqa: E402
 from tools.amp_client import AmpClient, tls_context  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_server_e2e import listening_port  # noqa: E402
 
 #: Seconds a handshake of the attacker may take (one stuck in the listen backlog of a server
 #: out of descriptors never completes).
@@ -124,14 +126,7 @@ def running_server(
         preexec_fn=_limit_descriptors(nofile),
     )
     try:
-        port = None
-        assert process.stdout is not None
-        for line in process.stdout:
-            found = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
-            if found:
-                port = int(found.group(1))
-                break
-        assert port is not None, "the server did not start"
+        port = listening_port(process)
         # Keep reading its output, so that its log lines never block it on a full pipe.
         threading.Thread(target=output.extend, args=(process.stdout,), daemon=True).start()
         yield process, port

@@ -4,17 +4,16 @@ recording fake machine and a fake clock: no sockets, no TLS (identities are inje
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fakes import FakeMachine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from net_helpers import messages
 from twisted.internet import task
 from twisted.internet.error import ConnectionDone
 from twisted.internet.testing import StringTransport
-from twisted.logger import globalLogPublisher
 from twisted.protocols import amp
 from twisted.python.failure import Failure
 from twisted.test import iosim
@@ -107,21 +106,6 @@ def refused(answer: Any, error: type[Exception]) -> str:
     assert isinstance(answer, Failure), f"expected {error.__name__}, got {answer!r}"
     assert answer.check(error), f"expected {error.__name__}, got {answer.value!r}"
     return str(answer.value)
-
-
-@pytest.fixture
-def logged() -> Iterator[list[dict[str, Any]]]:
-    """Every Twisted log event emitted during the test."""
-    events: list[dict[str, Any]] = []
-    globalLogPublisher.addObserver(events.append)
-    yield events
-    globalLogPublisher.removeObserver(events.append)
-
-
-def messages(events: list[dict[str, Any]]) -> list[str]:
-    from twisted.logger import formatEvent
-
-    return [formatEvent(e) for e in events]
 
 
 @pytest.fixture

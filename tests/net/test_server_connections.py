@@ -14,16 +14,13 @@ and before Hello refuse the excess at once, with a log line that says why.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from fakes import FakeMachine
-from net_helpers import Pki
+from net_helpers import Pki, messages
 from twisted.internet import task
 from twisted.internet.address import IPv4Address
 from twisted.internet.protocol import Factory, Protocol
-from twisted.logger import formatEvent, globalLogPublisher
 from twisted.protocols import amp
 from twisted.protocols.tls import TLSMemoryBIOFactory
 from twisted.test import iosim
@@ -140,25 +137,12 @@ class TlsTable:
             link.pump.flush()
 
 
-@pytest.fixture
-def log_events() -> Iterator[list[dict[str, Any]]]:
-    """Every Twisted log event emitted during the test."""
-    events: list[dict[str, Any]] = []
-    globalLogPublisher.addObserver(events.append)
-    yield events
-    globalLogPublisher.removeObserver(events.append)
-
-
-def _texts(events: list[dict[str, Any]]) -> list[str]:
-    return [formatEvent(e) for e in events]
-
-
 # --------------------------------------------------------------------------------------------
 # Every drop closes the socket
 
 
 def test_a_stalled_peer_loses_its_socket_after_the_hello_deadline(
-    pki: Pki, log_events: list[dict[str, Any]]
+    pki: Pki, logged: list[dict[str, Any]]
 ) -> None:
     """A peer that completes the handshake with a valid certificate and then says nothing
     is dropped at the Hello deadline; it never answers close_notify, so the socket is
@@ -170,7 +154,7 @@ def test_a_stalled_peer_loses_its_socket_after_the_hello_deadline(
     table.advance(LIMITS.hello_seconds - 1)
     assert not idle.socket.closed
     table.advance(1)
-    assert any("no Hello within 30 s" in t for t in _texts(log_events))
+    assert any("no Hello within 30 s" in t for t in messages(logged))
     assert not idle.socket.closed, "close_notify is sent first: the grace has not passed"
     table.advance(CLOSE_GRACE_SECONDS)
     assert idle.socket.closed and idle.socket.aborted
@@ -200,7 +184,7 @@ def test_a_peer_that_answers_close_notify_is_closed_without_the_abort(pki: Pki) 
     assert table.factory.open_connections() == 0
 
 
-def test_a_flood_drop_closes_the_socket(pki: Pki, log_events: list[dict[str, Any]]) -> None:
+def test_a_flood_drop_closes_the_socket(pki: Pki, logged: list[dict[str, Any]]) -> None:
     """A terminal that floods commands is dropped as a flood; it reads nothing, and the
     socket is aborted after the grace period."""
     tight = FloorConfig(terminals={"T1": 1}, limits=NetLimits(commands_per_second=5, burst=4))
@@ -211,7 +195,7 @@ def test_a_flood_drop_closes_the_socket(pki: Pki, log_events: list[dict[str, Any
     for _ in range(5 * tight.limits.burst):
         flooder.amp.callRemote(p.GetView).addErrback(lambda _f: None)
     flooder.pump.flush()
-    assert any("flood" in t for t in _texts(log_events))
+    assert any("flood" in t for t in messages(logged))
     assert not flooder.socket.aborted
     table.advance(CLOSE_GRACE_SECONDS)
     assert flooder.socket.closed and flooder.socket.aborted
@@ -236,7 +220,7 @@ def test_a_replaced_connection_loses_its_socket(pki: Pki) -> None:
 
 
 def test_half_a_box_after_hello_is_dropped_at_the_box_deadline(
-    pki: Pki, log_events: list[dict[str, Any]]
+    pki: Pki, logged: list[dict[str, Any]]
 ) -> None:
     """After Hello, a peer that sends half a command box and stalls (or trickles a byte at a
     time) is dropped box_seconds after the box's first byte, and its socket closed."""
@@ -253,7 +237,7 @@ def test_half_a_box_after_hello_is_dropped_at_the_box_deadline(
         staller.pump.flush()
     assert not staller.socket.closed
     table.advance(1)
-    assert any("half a command box" in t for t in _texts(log_events))
+    assert any("half a command box" in t for t in messages(logged))
     table.advance(CLOSE_GRACE_SECONDS)
     assert staller.socket.aborted
 
@@ -285,7 +269,7 @@ def test_a_box_that_arrives_in_pieces_in_time_is_answered(pki: Pki) -> None:
 
 
 def test_connections_per_identity_over_the_cap_are_refused_at_the_handshake(
-    pki: Pki, log_events: list[dict[str, Any]]
+    pki: Pki, logged: list[dict[str, Any]]
 ) -> None:
     """With connections_per_identity = 2, a third connection with T3's certificate (a valid
     certificate without a seat) is refused as soon as its handshake names it, without a
@@ -295,7 +279,7 @@ def test_connections_per_identity_over_the_cap_are_refused_at_the_handshake(
     first, second = table.connect("T3"), table.connect("T3")
     third = table.connect("T3")
     assert third.socket.aborted and not first.socket.closed and not second.socket.closed
-    refusals = [t for t in _texts(log_events) if "refusing a connection" in t]
+    refusals = [t for t in messages(logged) if "refusing a connection" in t]
     assert refusals and "T3" in refusals[0] and "connections_per_identity" in refusals[0]
     assert not table.connect("T1").socket.closed
     first.tls_client.loseConnection()
@@ -304,7 +288,7 @@ def test_connections_per_identity_over_the_cap_are_refused_at_the_handshake(
 
 
 def test_unauthenticated_connections_over_the_cap_are_refused_at_once(
-    pki: Pki, log_events: list[dict[str, Any]]
+    pki: Pki, logged: list[dict[str, Any]]
 ) -> None:
     """With unauthenticated_connections = 3, a fourth connection before Hello is refused as
     soon as it is accepted, with a log line; once one of them says Hello, a new one is
@@ -316,7 +300,7 @@ def test_unauthenticated_connections_over_the_cap_are_refused_at_once(
     refused = table.connect(None)
     assert refused.socket.aborted
     assert not any(link.socket.closed for link in (*silent, terminal))
-    refusals = [t for t in _texts(log_events) if "refusing a connection" in t]
+    refusals = [t for t in messages(logged) if "refusing a connection" in t]
     assert refusals and "unauthenticated_connections" in refusals[0]
     assert terminal.hello()["identity"] == "T1"
     assert not table.connect(None).socket.closed
