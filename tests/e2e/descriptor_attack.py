@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import os
 import resource
-import signal
 import socket
 import ssl
 import subprocess
@@ -48,7 +47,7 @@ from shared.protocol import PROTOCOL_VERSION  # noqa: E402
 from tools.amp_client import AmpClient, tls_context  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_server_e2e import listening_port  # noqa: E402
+from test_server_e2e import listening_port, stop  # noqa: E402
 
 #: Seconds a handshake of the attacker may take (one stuck in the listen backlog of a server
 #: out of descriptors never completes).
@@ -131,13 +130,7 @@ def running_server(
         threading.Thread(target=output.extend, args=(process.stdout,), daemon=True).start()
         yield process, port
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        stop(process)
 
 
 def _idle_connection(port: int, context: ssl.SSLContext) -> ssl.SSLSocket | None:

@@ -55,6 +55,17 @@ def listening_port(process: subprocess.Popen[str]) -> int:
     raise AssertionError("the server did not start")
 
 
+def stop(process: subprocess.Popen[str]) -> None:
+    """SIGTERM the server if it still runs; SIGKILL it after 10 s."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
 @contextmanager
 def server(table: dict[str, Path], *extra: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
     process = subprocess.Popen(
@@ -82,13 +93,7 @@ def server(table: dict[str, Path], *extra: str) -> Iterator[tuple[subprocess.Pop
     try:
         yield process, listening_port(process)
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        stop(process)
 
 
 def hello(port: int, certs: Path, who: str) -> tuple[AmpClient, dict[str, Any]]:
