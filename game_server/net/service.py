@@ -6,8 +6,8 @@ opened or created), then runs the DRBG known-answer self-test (a failure stops t
 DESIGN.md "RNG and shoe"), opens or recovers the table from its event log
 (:func:`game_server.table.recovery.open_table`: wallets, meters, the current shoe and any
 interrupted round come back from the log), starts the round machine, and listens with
-mutual TLS 1.3. Ctrl-C or SIGTERM stops the reactor and
-the log is closed with a signed shutdown checkpoint.
+mutual TLS 1.3. Ctrl-C or SIGTERM stops the reactor and the log is closed with a signed
+shutdown checkpoint.
 
 Entry points: :func:`serve`, :func:`default_floor`, :func:`listen_first`.
 """
