@@ -6,8 +6,9 @@ protocol error and the server drops the connection. Terminals send intents (neve
 with a client-made ``request_id``: a retry after a reconnect gets the first answer and
 changes nothing. The server sends each terminal its own view as versioned JSON in one
 argument (under AMP's 64 KiB value limit), and never a card that is not yet revealed.
-Arguments are read strictly (:class:`Integer`, :class:`Text`, :class:`Json`): a malformed
-one is :class:`BadRequest` with a sentence that names it, never an internal error.
+Argument values are read strictly (:class:`Integer`, :class:`Text`, :class:`Json`): a
+malformed value is :class:`BadRequest` with a sentence that names its argument, never an
+internal error (a box without a declared argument is malformed: the connection is dropped).
 
 This is the only module of ``shared/`` that imports Twisted.
 
