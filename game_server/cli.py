@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from game_server.config import example_config_path, load_config
+from game_server.net.floor import MAX_TABLES
 from shared.errors import ETGError
 
 
@@ -49,7 +50,7 @@ from shared.errors import ETGError
 @click.option("--interface", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
     "--tables",
-    type=click.IntRange(1, 64),
+    type=click.IntRange(1, MAX_TABLES),
     default=1,
     show_default=True,
     help="Host this many copies of the table (ids <id>-1..<id>-K) in one process.",
@@ -100,7 +101,6 @@ def serve_command(
         floor = (
             default_floor(config, tables=tables) if floor_path is None else load_floor(floor_path)
         )
-        db.parent.mkdir(parents=True, exist_ok=True)
         serve(
             config,
             db,

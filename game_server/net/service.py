@@ -1,13 +1,14 @@
 """Service wiring: one table server process from its config, floor file, keys and log.
 
-:func:`serve` is what ``etg serve`` and ``python -m game_server`` run. On start it runs the
-DRBG known-answer self-test (a failure stops the server: DESIGN.md "RNG and shoe"), proves
-the event log (its whole chain from the last checkpoint of the anchor stream, or from the
-first event) and recovers the tables from it (:func:`game_server.table.recovery.open_tables`:
-wallets, meters, the current shoe and any interrupted round come back from the log; a log of
-other tables or rules is refused unless the change is stated), starts the round machines,
-and listens with mutual TLS 1.3. Ctrl-C or SIGTERM stops the reactor and the log is closed
-with a signed shutdown checkpoint.
+:func:`serve` is what ``etg serve`` and ``python -m game_server`` run. On start it first
+binds its port (:func:`listen_first`: a port in use stops it in one line before the log is
+opened or created), then runs the DRBG known-answer self-test (a failure stops the server:
+DESIGN.md "RNG and shoe"), proves the event log (its whole chain from the last checkpoint of
+the anchor stream, or from the first event) and recovers the tables from it
+(:func:`game_server.table.recovery.open_tables`: wallets, meters, the current shoe and any
+interrupted round come back from the log; a log of other tables or rules is refused unless
+the change is stated), starts the round machines, and listens with mutual TLS 1.3. Ctrl-C or
+SIGTERM stops the reactor and the log is closed with a signed shutdown checkpoint.
 
 When the log cannot be written (a full disk, a failed device, an anchor stream that cannot
 be written), every table goes out of service with the log's sentence as its reason, in the
@@ -15,20 +16,23 @@ terminals' views and the operator's ``ReadMeters``; the operator's ``SetTableSta
 then proves the log again and rebuilds every table from it in the running process
 (:func:`~game_server.table.recovery.reload_tables`), or is refused with a sentence.
 
-Entry points: :func:`serve`, :func:`default_floor`.
+Entry points: :func:`serve`, :func:`default_floor`, :func:`listen_first`.
 """
 
 from __future__ import annotations
 
+import errno
+import socket
 import sys
 import time
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from twisted.internet import reactor as _reactor
 from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
+from twisted.protocols.tls import TLSMemoryBIOFactory
 
 from game_server.config import TableConfig
 from game_server.eventlog import AnchorFile, EventLogReader, system_clock
@@ -47,8 +51,46 @@ from game_server.table.router import TableRouter
 from game_server.table.session import SeedSource, production_seeds
 from game_server.table.uth_machine import UthMachine
 from game_server.table.uth_session import UthSession, parse_decision
+from shared.errors import ETGError
 
 log = Logger()
+
+#: Connections the kernel queues for the server before it accepts them (Twisted's default).
+LISTEN_BACKLOG: Final = 50
+
+
+class PortUnavailable(ETGError):
+    """The server cannot listen on its port: in use, not allowed, or no such address."""
+
+
+def listen_first(interface: str, port: int) -> socket.socket:
+    """Bind and listen on ``interface``:``port`` before anything else is done, so that a
+    port in use stops the server before it opens (or creates) its log.
+
+    Returns:
+        The listening socket, non-blocking, for ``reactor.adoptStreamPort``.
+
+    Raises:
+        PortUnavailable: the port is in use, or cannot be listened on (the message says
+            which, in one line).
+    """
+    family = socket.AF_INET6 if ":" in interface else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        # As Twisted's listenTCP does: a restart need not wait for TIME_WAIT to pass.
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((interface, port))
+        listener.listen(LISTEN_BACKLOG)
+    except OSError as exc:
+        listener.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise PortUnavailable(
+                f"port {port} is in use on {interface} (another table server?); stop it, or "
+                "choose another port with --port or [floor] port"
+            ) from None
+        raise PortUnavailable(f"cannot listen on {interface}:{port}: {exc.strerror}") from None
+    listener.setblocking(False)
+    return listener
 
 
 def table_configs(config: TableConfig, tables: int) -> list[TableConfig]:
@@ -118,7 +160,13 @@ def serve(
             on another disk or machine. None: a cut-back log cannot be detected (a warning).
         change_reason: The operator's statement of an intended change of the tables or their
             Rules Submissions against the log (``--change-config``).
+
+    Raises:
+        PortUnavailable: the port is in use (or cannot be listened on); raised before the
+            log is opened or its folder made.
     """
+    listener = listen_first(interface, floor.port if port is None else port)
+    db.parent.mkdir(parents=True, exist_ok=True)
     reactor: Any = _reactor
     observer: Any = textFileLogObserver(sys.stdout)  # an ILogObserver (zope, untyped)
     globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
@@ -193,9 +241,12 @@ def serve(
         log.warn("handshake refused from {peer}: {reason}", peer=peer, reason=refusal.reason)
 
     options = server_tls_options(certs, floor.revocations, on_refused=refused)
-    listening = reactor.listenSSL(
-        floor.port if port is None else port, factory, options, interface=interface
-    )
+    # What listenSSL does, on the socket bound before the log was opened.
+    # Typed Any: without zope's plugin mypy sees no provider of Twisted's interfaces.
+    wrap: Any = TLSMemoryBIOFactory
+    tls_factory = wrap(options, False, factory)
+    listening = reactor.adoptStreamPort(listener.fileno(), listener.family, tls_factory)
+    listener.close()  # the reactor listens on its own copy
     log.info(
         "table {table} listening on {host}:{port} (TLS 1.3, client certificates required)",
         table=", ".join(machines),
