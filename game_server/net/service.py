@@ -197,8 +197,7 @@ def serve(
         change_reason=change_reason,
     )
     log.info(
-        "event log {db} proven and {count} table(s) recovered in {seconds:.2f} s "
-        "(last seq {seq})",
+        "event log {db} proven and {count} table(s) recovered in {seconds:.2f} s (last seq {seq})",
         db=db,
         count=len(opened),
         seconds=time.perf_counter() - started,
