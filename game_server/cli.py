@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from game_server.config import example_config_path, load_config
+from game_server.net.floor import MAX_TABLES
 from shared.errors import ETGError
 
 
@@ -49,10 +50,26 @@ from shared.errors import ETGError
 @click.option("--interface", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
     "--tables",
-    type=click.IntRange(1, 64),
+    type=click.IntRange(1, MAX_TABLES),
     default=1,
     show_default=True,
     help="Host this many copies of the table (ids <id>-1..<id>-K) in one process.",
+)
+@click.option(
+    "--anchors",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Anchor stream: every signed checkpoint is also appended to this JSON-lines file as it "
+    "is made, and the log is proven against it at start. Keep it on another disk or machine: "
+    "without it a log cut back to one of its own checkpoints cannot be detected.",
+)
+@click.option(
+    "--change-config",
+    "change_reason",
+    default=None,
+    metavar="REASON",
+    help="State an intended change of the Rules Submission or of the tables against those the "
+    "log was written by (logged with REASON). Without it such a log is refused.",
 )
 @click.option(
     "--next-round-delay",
@@ -69,18 +86,21 @@ def serve_command(
     port: int | None,
     interface: str,
     tables: int,
+    anchors: Path | None,
+    change_reason: str | None,
     next_round_delay: float,
 ) -> None:
     """Run the authoritative table server: mutual TLS 1.3, AMP, the event log."""
     from game_server.net.floor import load_floor
     from game_server.net.service import default_floor, serve
 
+    if change_reason is not None and not change_reason.strip():
+        raise click.BadParameter("say why the change is made", param_hint="'--change-config'")
     try:
         config = load_config(example_config_path() if config_path is None else config_path)
         floor = (
             default_floor(config, tables=tables) if floor_path is None else load_floor(floor_path)
         )
-        db.parent.mkdir(parents=True, exist_ok=True)
         serve(
             config,
             db,
@@ -90,6 +110,8 @@ def serve_command(
             interface=interface,
             next_round_delay=next_round_delay,
             tables=tables,
+            anchors=anchors,
+            change_reason=change_reason,
         )
     except ETGError as exc:
         for line in str(exc).splitlines() or [type(exc).__name__]:

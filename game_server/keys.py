@@ -121,8 +121,9 @@ def _missing(path: Path, what: str) -> str:
         else f"{path} (the directory {path.parent} does not exist)"
     )
     return (
-        f"no {what} at {where}; create the keys with `etg certs` "
-        "(game_server.keys.init_keys), or give the directory that holds them"
+        f"no {what} at {where}. To check or run an existing table, give the key of the "
+        "server that wrote its log (etg verify --key FILE-OR-DIR, etg serve --certs DIR); "
+        "only for a new table make new keys with `etg certs init DIR`"
     )
 
 

@@ -6,6 +6,9 @@ protocol error and the server drops the connection. Terminals send intents (neve
 with a client-made ``request_id``: a retry after a reconnect gets the first answer and
 changes nothing. The server sends each terminal its own view as versioned JSON in one
 argument (under AMP's 64 KiB value limit), and never a card that is not yet revealed.
+Argument values are read strictly (:class:`Integer`, :class:`Text`, :class:`Json`): a
+malformed value is :class:`BadRequest` with a sentence that names its argument, never an
+internal error (a box without a declared argument is malformed: the connection is dropped).
 
 This is the only module of ``shared/`` that imports Twisted.
 
@@ -19,6 +22,7 @@ read-only :class:`GetRules` and :class:`GetRecall`; the server's
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, ClassVar, Final
 
 from twisted.protocols import amp
@@ -33,6 +37,14 @@ MAX_VALUE_BYTES: Final = amp.MAX_VALUE_LENGTH
 
 #: A request id: 1 to 64 characters chosen by the client (a UUID is typical).
 MAX_REQUEST_ID: Final = 64
+
+#: Digits of an integer on the wire (an argument, or a number in a JSON value). Cents,
+#: seats and hand numbers are far shorter; 18 digits stay within a signed 64-bit integer
+#: (what SQLite stores).
+MAX_INTEGER_DIGITS: Final = 18
+
+#: Levels of nesting of a JSON value on the wire (a view is about six deep).
+MAX_JSON_DEPTH: Final = 32
 
 
 class ProtocolError(ETGError):
@@ -95,8 +107,49 @@ DOMAIN_ERRORS: Final[dict[type[Exception], bytes]] = {
 }
 
 
-class Json(amp.Argument):
-    """A JSON object argument (UTF-8, no floats), at most :data:`MAX_VALUE_BYTES` encoded."""
+class _Named(amp.Argument):
+    """An argument whose refusals (:class:`BadRequest`) start with the argument's name."""
+
+    def fromBox(self, name: bytes, strings: Any, objects: Any, proto: Any) -> None:
+        try:
+            super().fromBox(name, strings, objects, proto)
+        except BadRequest as exc:
+            raise BadRequest(f"{name.decode('ascii', 'replace')}: {exc}") from None
+
+
+class Integer(_Named):
+    """An integer argument: an optional minus sign and at most :data:`MAX_INTEGER_DIGITS`
+    digits; anything else is :class:`BadRequest` (AMP's own ``Integer`` takes any size,
+    and Python refuses to convert more than 4,300 digits with a ValueError)."""
+
+    def toString(self, inObject: int) -> bytes:
+        return b"%d" % (inObject,)
+
+    def fromString(self, inString: bytes) -> int:
+        if _INTEGER.fullmatch(inString) is None:
+            raise BadRequest(f"{_shown(inString)} is not an integer")
+        _check_digits(inString.decode("ascii"))
+        return int(inString)
+
+
+class Text(_Named):
+    """A text argument (UTF-8); bytes that are not UTF-8 are :class:`BadRequest`."""
+
+    def toString(self, inObject: str) -> bytes:
+        return inObject.encode("utf-8")
+
+    def fromString(self, inString: bytes) -> str:
+        try:
+            return inString.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadRequest(f"{_shown(inString)} is not UTF-8 text") from None
+
+
+class Json(_Named):
+    """A JSON argument (UTF-8), at most :data:`MAX_VALUE_BYTES` encoded, read strictly:
+    integers of at most :data:`MAX_INTEGER_DIGITS` digits and no floats, each key once in
+    an object (a repeated key is refused, not read as its last value), nested at most
+    :data:`MAX_JSON_DEPTH` deep. Every refusal is :class:`BadRequest` with a sentence."""
 
     def toString(self, inObject: Any) -> bytes:
         data = json.dumps(inObject, sort_keys=True, separators=(",", ":")).encode("utf-8")
@@ -106,13 +159,76 @@ class Json(amp.Argument):
 
     def fromString(self, inString: bytes) -> Any:
         try:
-            return json.loads(inString.decode("utf-8"), parse_float=_no_float)
+            value = _DECODER.decode(inString.decode("utf-8"))
+        except RecursionError:
+            raise BadRequest(_too_deep()) from None
         except (UnicodeDecodeError, ValueError) as exc:
             raise BadRequest(f"not a JSON value: {exc}") from None
+        _check_depth(value)
+        return value
+
+
+#: An integer as :class:`Integer` reads it.
+_INTEGER: Final = re.compile(rb"-?[0-9]+")
+
+
+def _shown(data: bytes) -> str:
+    """Bytes for a message: at most 40 of them."""
+    return repr(data[:40]) + (f" (and {len(data) - 40:,} bytes more)" if len(data) > 40 else "")
+
+
+def _check_digits(text: str) -> None:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INTEGER_DIGITS:
+        raise BadRequest(
+            f"an integer of {digits:,} digits; integers have at most {MAX_INTEGER_DIGITS}"
+        )
+
+
+def _json_integer(text: str) -> int:
+    _check_digits(text)
+    return int(text)
 
 
 def _no_float(text: str) -> Any:
-    raise ValueError(f"numbers are integers only, got {text}")
+    raise BadRequest(f"numbers are integers only, got {text[:40]}")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        for key, _item in pairs:
+            if key in seen:
+                raise BadRequest(
+                    f"the key {json.dumps(key)[:60]} is given twice in one object; "
+                    "give each key once"
+                )
+            seen.add(key)
+    return value
+
+
+def _too_deep() -> str:
+    return f"a JSON value nested more than {MAX_JSON_DEPTH} deep"
+
+
+def _check_depth(value: Any) -> None:
+    """Refuse a value nested deeper than :data:`MAX_JSON_DEPTH` (without recursion)."""
+    pending = [(value, 1)] if isinstance(value, dict | list) else []
+    while pending:
+        item, depth = pending.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise BadRequest(_too_deep())
+        children = item.values() if isinstance(item, dict) else item
+        pending.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+
+
+_DECODER: Final = json.JSONDecoder(
+    parse_float=_no_float,
+    parse_int=_json_integer,
+    parse_constant=_no_float,
+    object_pairs_hook=_unique_keys,
+)
 
 
 _TERMINAL_ERRORS: Final = {k: v for k, v in DOMAIN_ERRORS.items() if k is not VersionMismatch}
@@ -127,12 +243,12 @@ class Hello(_Command):
     answers with who the certificate says the client is and, for a terminal, its seat and
     its current view (with recent results after a reconnect)."""
 
-    arguments: ClassVar = [(b"version", amp.Integer()), (b"software", amp.Unicode())]
+    arguments: ClassVar = [(b"version", Integer()), (b"software", Text())]
     response: ClassVar = [
-        (b"version", amp.Integer()),
-        (b"role", amp.Unicode()),
-        (b"identity", amp.Unicode()),
-        (b"seat", amp.Integer()),
+        (b"version", Integer()),
+        (b"role", Text()),
+        (b"identity", Text()),
+        (b"seat", Integer()),
         (b"view", Json()),
     ]
     errors: ClassVar = DOMAIN_ERRORS
@@ -145,9 +261,9 @@ class PlaceWagers(_Command):
     (58 Pa. Code 633b.5(l)); absent at every other table. (Version 2 added it.)"""
 
     arguments: ClassVar = [
-        (b"request_id", amp.Unicode()),
+        (b"request_id", Text()),
         (b"wagers", Json()),
-        (b"position", amp.Integer(optional=True)),
+        (b"position", Integer(optional=True)),
     ]
     response: ClassVar = [(b"view", Json())]
 
@@ -157,10 +273,10 @@ class Act(_Command):
     ``amount`` is a double down for less (0: the full original wager)."""
 
     arguments: ClassVar = [
-        (b"request_id", amp.Unicode()),
-        (b"action", amp.Unicode()),
-        (b"hand", amp.Integer()),
-        (b"amount", amp.Integer()),
+        (b"request_id", Text()),
+        (b"action", Text()),
+        (b"hand", Integer()),
+        (b"amount", Integer()),
     ]
     response: ClassVar = [(b"view", Json())]
 
@@ -170,9 +286,9 @@ class AnswerInsurance(_Command):
     ``"even-money"``."""
 
     arguments: ClassVar = [
-        (b"request_id", amp.Unicode()),
-        (b"choice", amp.Unicode()),
-        (b"amount", amp.Integer()),
+        (b"request_id", Text()),
+        (b"choice", Text()),
+        (b"amount", Integer()),
     ]
     response: ClassVar = [(b"view", Json())]
 
@@ -180,7 +296,7 @@ class AnswerInsurance(_Command):
 class RequestCashOut(_Command):
     """The player asks for a cash out of all credits (paid when no wager is in play)."""
 
-    arguments: ClassVar = [(b"request_id", amp.Unicode())]
+    arguments: ClassVar = [(b"request_id", Text())]
     response: ClassVar = [(b"view", Json())]
 
 
@@ -218,35 +334,35 @@ class CashIn(_Command):
     """Operator: add credits to a terminal's wallet."""
 
     arguments: ClassVar = [
-        (b"request_id", amp.Unicode()),
-        (b"terminal", amp.Unicode()),
-        (b"amount", amp.Integer()),
-        (b"reference", amp.Unicode()),
+        (b"request_id", Text()),
+        (b"terminal", Text()),
+        (b"amount", Integer()),
+        (b"reference", Text()),
     ]
-    response: ClassVar = [(b"balance", amp.Integer())]
+    response: ClassVar = [(b"balance", Integer())]
 
 
 class CashOut(_Command):
     """Operator: pay out a terminal's credits (``amount`` 0: all of them)."""
 
     arguments: ClassVar = [
-        (b"request_id", amp.Unicode()),
-        (b"terminal", amp.Unicode()),
-        (b"amount", amp.Integer()),
-        (b"reference", amp.Unicode()),
+        (b"request_id", Text()),
+        (b"terminal", Text()),
+        (b"amount", Integer()),
+        (b"reference", Text()),
     ]
-    response: ClassVar = [(b"paid", amp.Integer()), (b"balance", amp.Integer())]
+    response: ClassVar = [(b"paid", Integer()), (b"balance", Integer())]
 
 
 class SetTableState(_Command):
     """Operator: ``"open"``, ``"close"`` or ``"out-of-service"`` (with a reason)."""
 
     arguments: ClassVar = [
-        (b"request_id", amp.Unicode()),
-        (b"state", amp.Unicode()),
-        (b"reason", amp.Unicode()),
+        (b"request_id", Text()),
+        (b"state", Text()),
+        (b"reason", Text()),
     ]
-    response: ClassVar = [(b"state", amp.Unicode())]
+    response: ClassVar = [(b"state", Text())]
 
 
 class ReadMeters(_Command):

@@ -261,6 +261,7 @@ def build_log(path: Path, keys_dir: Path, events: int, seed: int = 7) -> None:
     start = datetime(2025, 1, 1, tzinfo=UTC)
     log = EventLog.create_or_open(tmp, keys_dir, lambda: start)
     log_id = log.log_id
+    meta = log.store.state.meta_digest()  # what every checkpoint signs (schema 4)
     log.close(checkpoint=False)
     key = load_signing_key(keys_dir)
     kid = key_id(key)
@@ -268,12 +269,12 @@ def build_log(path: Path, keys_dir: Path, events: int, seed: int = 7) -> None:
     conn.execute("PRAGMA synchronous = OFF")  # a benchmark fixture, rebuilt if interrupted
     head = ChainHead(0, "00" * 32)
     pending: list[EventRow] = []
-    checkpoints: list[tuple[int, int, str, str, str, str, str]] = []
+    checkpoints: list[tuple[int, int, str, str, str, str, str, str]] = []
 
     def flush() -> None:
         conn.execute("BEGIN IMMEDIATE")
         conn.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)", pending)
-        conn.executemany("INSERT INTO checkpoints VALUES (?, ?, ?, ?, ?, ?, ?)", checkpoints)
+        conn.executemany("INSERT INTO checkpoints VALUES (?, ?, ?, ?, ?, ?, ?, ?)", checkpoints)
         conn.execute("COMMIT")
         pending.clear()
         checkpoints.clear()
@@ -295,9 +296,11 @@ def build_log(path: Path, keys_dir: Path, events: int, seed: int = 7) -> None:
             time=moment,
             reason="round-close",
             key_id=kid,
+            meta=meta,
         )
+        signature = key.sign(message).hex()
         checkpoints.append(
-            (number, head.seq, head.hash, moment, "round-close", kid, key.sign(message).hex())
+            (number, head.seq, head.hash, moment, "round-close", kid, signature, meta)
         )
         if len(pending) >= BULK_ROWS:
             flush()

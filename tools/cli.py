@@ -143,8 +143,17 @@ _CONFIG = click.option(
     "log_path",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Also write the complete event log of the rounds to this SQLite file, exactly as "
-    "the live table writes it (one worker; slower: every step is synced to disk).",
+    help="Also write the complete event log of the rounds to this new SQLite file, exactly "
+    "as the live table writes it (one worker; slower: every step is synced to disk). The log "
+    "is marked as a simulation's; an existing log is refused.",
+)
+@click.option(
+    "--anchors",
+    "anchors_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="With --log: also keep every signed checkpoint in this anchor stream (JSON lines), "
+    "for etg verify --anchors.",
 )
 @click.option(
     "--certs",
@@ -163,6 +172,7 @@ def sim(
     chunk_rounds: int | None,
     wager: int | None,
     log_path: Path | None,
+    anchors_path: Path | None,
     certs: Path,
     as_json: bool,
 ) -> None:
@@ -181,8 +191,12 @@ def sim(
     if seats is None:
         seats = config.rules.seats if config.uth is not None else 7
     _check_seats(config, seats)
+    if anchors_path is not None and log_path is None:
+        raise click.BadParameter("--anchors keeps the checkpoints of a log: give --log too")
     if log_path is not None:
-        _logged_sim(config, log_path, certs, rounds, seats, seed, workers, wager, as_json)
+        _logged_sim(
+            config, log_path, anchors_path, certs, rounds, seats, seed, workers, wager, as_json
+        )
         return
     spec = SimSpec(
         rules=config.rules,
@@ -223,6 +237,7 @@ def sim(
 def _logged_sim(
     config: TableConfig,
     log_path: Path,
+    anchors_path: Path | None,
     certs: Path,
     rounds: int,
     seats: int,
@@ -253,9 +268,18 @@ def _logged_sim(
                 seats=seats,
                 seed=seed,
                 progress=lambda done: bar.update(1),
+                anchors=anchors_path,
             )
     else:
-        run(config, log_path, certs, rounds=rounds, seats=seats, seed=seed)
+        run(
+            config,
+            log_path,
+            certs,
+            rounds=rounds,
+            seats=seats,
+            seed=seed,
+            anchors=anchors_path,
+        )
     result = SimResult()
     for events in logged_rounds(log_path):
         tally([as_table_event(ev) for ev in events], result)  # a hybrid table's wagers too

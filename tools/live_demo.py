@@ -8,11 +8,17 @@ a display is available (``DISPLAY`` or ``WAYLAND_DISPLAY``; :func:`window_places
 titled with its terminal and table (T1 is the visitor's to play, the others are played by
 bots), otherwise headless terminals (``SDL_VIDEODRIVER=dummy``) all played by bots
 (``--autoplay``; every window too with ``--bots``). The bots stake every wager the table
-offers and save a PNG of their screen into ``<data>/screenshots/`` every few rounds and of
-the last round. Each settled round is printed from the event log, read-only, once a
+offers and save a PNG of their screen into the table's ``screenshots/`` every few rounds and
+of the last round. Each settled round is printed from the event log, read-only, once a
 second, with each wager's title (and at the table without a hole card each player's own
 dealer hand). It stops after ``rounds`` rounds (or on Ctrl-C); the terminals and the server
 always get SIGTERM, then SIGKILL after 5 seconds.
+
+Each Rules Submission keeps its own folder under the data folder (``<data>/<config name>/``:
+its demo config, event log, anchor stream, process logs and screenshots; the certificates are
+shared in ``<data>/certs``), so that two tables never write into one log, and a demo holds a
+lock on its folder while it runs: a second demo of the same table is refused with a sentence
+instead of writing a second table's money into the first one's log.
 
 Entry points: :func:`run_live_demo`, :func:`demo_live` (click), ``python -m tools.live_demo``.
 """
@@ -57,9 +63,48 @@ def has_display(env: dict[str, str] | os._Environ[str] = os.environ) -> bool:
     return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
 
 
+class DemoBusy(click.ClickException):
+    """Another demo runs on the same table folder."""
+
+
+def table_folder(data_dir: Path, rules: Path | None) -> Path:
+    """The folder of one Rules Submission's demo data: ``<data>/<config file name>``."""
+    from game_server.config import example_config_path
+
+    return data_dir / (example_config_path() if rules is None else rules).stem
+
+
+def hold(folder: Path) -> Any:
+    """Lock ``folder`` for this demo (released when the process ends).
+
+    Raises:
+        DemoBusy: another demo holds it.
+    """
+    import fcntl
+
+    folder.mkdir(parents=True, exist_ok=True)
+    lock = (folder / "demo.lock").open("a+")
+    try:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.seek(0)
+        holder = lock.read().strip() or "another process"
+        lock.close()
+        raise DemoBusy(
+            f"another demo is running on {folder} ({holder}); stop it first, or give this one "
+            "another --data folder"
+        ) from None
+    lock.seek(0)
+    lock.truncate()
+    lock.write(f"pid {os.getpid()}\n")
+    lock.flush()
+    return lock
+
+
 def prepare(data_dir: Path, terminals: int, rules: Path | None = None) -> tuple[Path, Path]:
-    """Make the certificates, keys (if missing) and the demo config under ``data_dir``:
-    ``rules`` (default: the shipped fully automated table) with the demo's countdowns.
+    """Make the certificates, keys (if missing) under ``data_dir`` and the demo config in the
+    table's folder (:func:`table_folder`): ``rules`` (default: the shipped fully automated
+    table) with the demo's countdowns.
 
     Returns:
         The certificates folder and the config file.
@@ -80,7 +125,9 @@ def prepare(data_dir: Path, terminals: int, rules: Path | None = None) -> tuple[
     text = (example_config_path() if rules is None else rules).read_text()
     for timer, seconds in DEMO_TIMERS.items():
         text = re.sub(rf"^{timer} = \d+", f"{timer} = {seconds}", text, flags=re.M)
-    config = data_dir / "demo.toml"
+    folder = table_folder(data_dir, rules)
+    folder.mkdir(parents=True, exist_ok=True)
+    config = folder / "demo.toml"
     config.write_text(text)
     return certs, config
 
@@ -261,7 +308,8 @@ def run_live_demo(
     """Run the live demo (see the module doc) until ``rounds`` rounds settled or Ctrl-C.
 
     Args:
-        data_dir: Where the certificates, keys, config, log, process logs and screenshots go.
+        data_dir: Where the certificates and keys go, and each table's folder (config, log,
+            anchor stream, process logs and screenshots).
         terminals: How many terminals (1 to 7, the table's seats).
         rounds: Stop after this many settled rounds; ``None``: until Ctrl-C.
         echo: Prints one line.
@@ -283,11 +331,15 @@ def run_live_demo(
     data_dir = data_dir.resolve()
     headless = not has_display() if headless is None else headless
     every = every or min(5, rounds or 5)
+    folder = table_folder(data_dir, rules)
+    lock = hold(folder)
     certs, config = prepare(data_dir, terminals, rules)
-    logs = data_dir / "logs"
+    logs = folder / "logs"
     logs.mkdir(exist_ok=True)
-    shots = data_dir / "screenshots"
-    db = data_dir / "demo.db"
+    shots = folder / "screenshots"
+    db = folder / "demo.db"
+    reused = db.exists()
+    echo(f"demo data in {folder}" + (" (its event log goes on)" if reused else ""))
     processes: list[subprocess.Popen[Any]] = []
     follower = LogFollower(db)
     settled = 0
@@ -309,6 +361,10 @@ def run_live_demo(
                 str(db),
                 "--certs",
                 str(certs),
+                "--anchors",
+                str(folder / "anchors.jsonl"),
+                "--change-config",
+                "live demo: the Rules Submission was edited since the last run",
                 "--port",
                 "0",
                 "--next-round-delay",
@@ -336,7 +392,6 @@ def run_live_demo(
         names = "T1" if terminals == 1 else f"each of T1..T{terminals}"
         echo(f"credited {_money(DEMO_CREDITS)} to {names}")
         env = dict(os.environ)
-        extra: list[str] = []
         places: list[list[str]] = [[] for _ in range(terminals)]
         if headless:
             env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
@@ -403,6 +458,7 @@ def run_live_demo(
         follower.close()
         stop(processes[1:])  # the terminals first, then the server
         stop(processes[:1])
+        lock.close()
         for number, handler in old_handlers.items():
             signal.signal(number, handler)
     return settled
@@ -480,7 +536,8 @@ def window_places(count: int, desktop: tuple[int, int]) -> list[tuple[int, int, 
     type=click.Path(file_okay=False, path_type=Path),
     default=Path("data/demo"),
     show_default=True,
-    help="Certificates, keys, config, event log, process logs and screenshots.",
+    help="Certificates and keys, and one folder per Rules Submission (its config, event log, "
+    "anchor stream, process logs and screenshots).",
 )
 @click.option("--terminals", type=click.IntRange(1, 7), default=2, show_default=True)
 @click.option(

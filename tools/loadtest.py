@@ -47,10 +47,12 @@ from typing import Any, Final
 
 import click
 
+from game_server.net.floor import MAX_TABLES, MAX_TERMINALS, SEATS
+
 #: The repository root: the server subprocess runs from here.
 ROOT: Final = Path(__file__).resolve().parents[1]
 #: Seats per table: terminal i sits at table ceil(i / 7).
-SEATS_PER_TABLE: Final = 7
+SEATS_PER_TABLE: Final = len(SEATS)
 #: Credits the operator cashes in to every terminal, in cents ($1,000).
 CASH_IN_CENTS: Final = 100_000
 #: Seconds the server may take to print its port.
@@ -561,11 +563,13 @@ def run_loadtest(
     (default: the system's; ``/dev/shm`` takes the disk's fsync out of the figures).
 
     Raises:
-        LoadtestError: the server did not start.
+        LoadtestError: more terminals than one server seats, or the server did not start.
     """
     from game_server.config import load_config
     from game_server.rules.blackjack.strategy import BasicStrategy
 
+    if terminals > MAX_TERMINALS:
+        raise LoadtestError(too_many(terminals))
     tables = tables_for(terminals)
     result = LoadtestResult(terminals=terminals, tables=tables, rounds_target=rounds)
     with tempfile.TemporaryDirectory(prefix="etg-loadtest-", dir=tmpdir) as tmp:
@@ -652,9 +656,28 @@ def format_report(result: LoadtestResult) -> str:
     return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
 
 
+def too_many(terminals: int) -> str:
+    """Why ``terminals`` is more than one server seats (``etg serve --tables`` at most)."""
+    return (
+        f"{terminals} terminals need {tables_for(terminals)} tables, but one server hosts at "
+        f"most {MAX_TABLES} tables of {SEATS_PER_TABLE} seats ({MAX_TERMINALS} terminals)"
+    )
+
+
+def _terminals(ctx: click.Context, param: click.Parameter, value: int) -> int:
+    if value > MAX_TERMINALS:
+        raise click.BadParameter(too_many(value))
+    return value
+
+
 @click.command("loadtest")
 @click.option(
-    "--terminals", type=click.IntRange(1, 999), default=7, show_default=True, help="Bots."
+    "--terminals",
+    type=click.IntRange(min=1),
+    default=7,
+    show_default=True,
+    callback=_terminals,
+    help=f"Bots, at most {MAX_TERMINALS} (seven at each of up to {MAX_TABLES} tables).",
 )
 @click.option(
     "--rounds",

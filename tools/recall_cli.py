@@ -343,7 +343,9 @@ class _BulkSink:
     with the log's own :func:`~game_server.eventlog.plan_step` and checkpoint message, and
     inserts them in big transactions on a raw connection (a benchmark fixture only)."""
 
-    def __init__(self, conn: sqlite3.Connection, key: Any, log_id: str, clock: _StepClock) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, key: Any, log_id: str, meta: str, clock: _StepClock
+    ) -> None:
         from game_server.eventlog import GENESIS_HASH, ChainHead
         from game_server.keys import key_id
 
@@ -351,11 +353,12 @@ class _BulkSink:
         self.key = key
         self.kid = key_id(key)
         self.log_id = log_id
+        self.meta = meta
         self.clock = clock
         self.head = ChainHead(0, GENESIS_HASH)
         self.number = 0
         self.rows: list[Any] = []
-        self.checkpoints: list[tuple[int, int, str, str, str, str, str]] = []
+        self.checkpoints: list[tuple[int, int, str, str, str, str, str, str]] = []
 
     def append(self, step: Sequence[Any], *, checkpoint: str | None = None) -> Sequence[object]:
         from game_server.eventlog import ChainHead, checkpoint_message, format_time, plan_step
@@ -375,11 +378,12 @@ class _BulkSink:
                 time=moment,
                 reason=checkpoint,
                 key_id=self.kid,
+                meta=self.meta,
             )
             signature = self.key.sign(message).hex()
             self.checkpoints.append(
                 (self.number, self.head.seq, self.head.hash, moment, checkpoint, self.kid,
-                 signature)
+                 signature, self.meta)
             )  # fmt: skip
         if len(self.rows) >= _BULK_ROWS:
             self.flush()
@@ -389,7 +393,7 @@ class _BulkSink:
         self.conn.execute("BEGIN IMMEDIATE")
         self.conn.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)", self.rows)
         self.conn.executemany(
-            "INSERT INTO checkpoints VALUES (?, ?, ?, ?, ?, ?, ?)", self.checkpoints
+            "INSERT INTO checkpoints VALUES (?, ?, ?, ?, ?, ?, ?, ?)", self.checkpoints
         )
         self.conn.execute("COMMIT")
         self.rows.clear()
@@ -438,13 +442,14 @@ def build_bench_log(
     clock = _StepClock(datetime(2026, 1, 1, tzinfo=UTC), timedelta(milliseconds=750))
     log = EventLog.create_or_open(tmp, keys_dir, clock)
     log_id = log.log_id
+    meta = log.store.state.meta_digest()  # what every checkpoint signs (schema 4)
     log.close(checkpoint=False)
     signing_key = load_signing_key(keys_dir)
     sealing_key = load_sealing_key(keys_dir)
     kid = key_id(load_public_key(keys_dir))
     conn = sqlite3.connect(tmp, isolation_level=None)
     conn.execute("PRAGMA synchronous = OFF")
-    sink = _BulkSink(conn, signing_key, log_id, clock)
+    sink = _BulkSink(conn, signing_key, log_id, meta, clock)
     base = load_config(example_config_path())
     rng = random.Random(seed)
     sessions: list[tuple[TableSession, dict[str, int], BasicStrategy]] = []

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from game_server.config import example_config_path
-from tools.live_demo import has_display, run_live_demo
+from tools.live_demo import has_display, run_live_demo, table_folder
 
 #: The tables pictured: (file name prefix, Rules Submission).
 TABLES: Final = (
@@ -55,8 +55,9 @@ def write_screens(out: Path, rounds: int = 4, echo: Callable[[str], Any] = print
                 bots=True,
                 screens=True,
             )
+            shots = table_folder(Path(data), configs / config) / "screenshots"
             for screen in SCREENS:
-                shot = Path(data) / "screenshots" / f"T1-{screen}.png"
+                shot = shots / f"T1-{screen}.png"
                 if not shot.exists():
                     echo(f"{name}: no {screen} screen was shown to T1 in {rounds} rounds")
                     continue

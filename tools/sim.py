@@ -38,7 +38,6 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from game_server.config import TableConfig
-from game_server.eventlog import EventLog, system_clock
 from game_server.keys import key_id, load_public_key, load_sealing_key, load_signing_key
 from game_server.rng.entropy import EntropySource
 from game_server.rng.shoe import Shoe, ShoeSeed
@@ -730,6 +729,7 @@ def run_logged_uth_sim(
     seats: int,
     seed: int,
     progress: Callable[[int], None] | None = None,
+    anchors: Path | None = None,
 ) -> UthSession:
     """``etg sim --log`` of an Ultimate Texas Hold 'Em table: ``rounds`` rounds at ``seats``
     seats (terminals ``T1``..) played through the live table's :class:`UthSession` with the
@@ -748,7 +748,9 @@ def run_logged_uth_sim(
     terminals = {f"T{seat}": seat for seat in range(1, seats + 1)}
     wagers = uth_wagers(rules)
     most = sum(wagers.values()) + 4 * wagers[ANTE]
-    with EventLog.create_or_open(db, load_signing_key(certs), system_clock) as log:
+    from tools.simlog import open_sim_log
+
+    with open_sim_log(db, load_signing_key(certs), anchors) as log:
         session = UthSession(config, log, shoes, terminals)
         session.open()
         for done in range(rounds):

@@ -12,7 +12,12 @@ The hybrid tables of 58 Pa. Code 633b.5 go through
 position ``(n - 1) % 3 + 1`` as in ``etg sim`` without a log (so four or more terminals share
 positions), and each decides by the basic strategy of :mod:`tools.sim_hybrid`.
 
-Entry points: :func:`run_logged_sim`, :func:`logged_rounds`.
+A simulation writes a NEW log, marked as a simulation's (``meta.log_kind``): its shoes come
+from test seeds and its terminals are credited with play money, so it is never written into
+a table server's log (nor a table server into it), and an existing log is refused with a
+sentence (:func:`open_sim_log`).
+
+Entry points: :func:`run_logged_sim`, :func:`logged_rounds`, :func:`open_sim_log`.
 """
 
 from __future__ import annotations
@@ -25,7 +30,17 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from game_server.config import TableConfig
-from game_server.eventlog import EventLog, EventLogReader, system_clock
+from game_server.eventlog import (
+    SIMULATION_LOG,
+    AnchorFile,
+    EventLog,
+    EventLogError,
+    EventLogReader,
+    LogKindMismatch,
+    schema,
+    system_clock,
+)
+from game_server.eventlog.sqlite_store import kind_refusal
 from game_server.keys import key_id, load_public_key, load_sealing_key, load_signing_key
 from game_server.rules.blackjack.actions import Action
 from game_server.rules.blackjack.round import BlackjackRound, Phase
@@ -42,6 +57,36 @@ from tools.sim_hybrid import no_hole_card_decision, three_position_decision
 
 #: Credits each simulated terminal starts with, and the top-up when it runs low.
 SIM_CREDITS = 1_000_000
+
+
+def open_sim_log(db: Path, signing_key: Ed25519PrivateKey, anchors: Path | None) -> EventLog:
+    """Create the log of a simulation at ``db`` (kind ``"simulation"``), anchored to
+    ``anchors`` when given.
+
+    Raises:
+        LogKindMismatch: ``db`` is a table server's log (nothing is written to it).
+        SimLogExists: ``db`` already holds a simulation.
+        EventLogError: ``db`` is not an event log, or cannot be created.
+    """
+    found = schema.inspect(db)
+    if found.found is schema.Found.LOG:
+        if found.log_kind != SIMULATION_LOG:
+            raise LogKindMismatch(kind_refusal(db, found.log_kind))
+        raise SimLogExists(
+            f"{db} already holds a simulation; etg sim --log writes a new log (its rounds "
+            "would start again at round 1). Give --log a new file."
+        )
+    return EventLog.create_or_open(
+        db,
+        signing_key,
+        system_clock,
+        kind=SIMULATION_LOG,
+        anchors=None if anchors is None else AnchorFile(anchors),
+    )
+
+
+class SimLogExists(EventLogError):
+    """``etg sim --log`` given a file that already holds a simulation's log."""
 
 
 def bot_action(game: BlackjackRound, strategy: BasicStrategy) -> Action:
@@ -107,13 +152,15 @@ def run_logged_sim(
     seats: int,
     seed: int,
     progress: Callable[[int], None] | None = None,
+    anchors: Path | None = None,
 ) -> TableSession | HybridSession:
     """Play ``rounds`` rounds at ``seats`` seats and write the complete event log to ``db``.
 
     The shoes come from test seeds derived from ``seed`` (a simulation, not production); they
     are sealed with the shoe-sealing key of ``certs`` and revealed when retired, and the last
     shoe is revealed at the end so that every card can be verified. A hybrid table (633b.5)
-    is played by :func:`run_logged_hybrid_sim` with ``seats`` terminals.
+    is played by :func:`run_logged_hybrid_sim` with ``seats`` terminals. Every checkpoint
+    also goes to the anchor stream ``anchors`` when given.
     """
     signing_key = load_signing_key(certs)
     sealing_key = load_sealing_key(certs)
@@ -122,7 +169,14 @@ def run_logged_sim(
     )
     if config.table_type is not TableType.FULLY_AUTOMATED:
         return run_logged_hybrid_sim(
-            config, db, signing_key, shoes, rounds=rounds, terminals=seats, progress=progress
+            config,
+            db,
+            signing_key,
+            shoes,
+            rounds=rounds,
+            terminals=seats,
+            progress=progress,
+            anchors=anchors,
         )
     terminals = {f"T{seat}": seat for seat in range(1, seats + 1)}
     strategy = BasicStrategy(config.rules)
@@ -130,7 +184,7 @@ def run_logged_sim(
     for offer in config.rules.side_wagers:
         wagers[offer.wager.name] = offer.limits.minimum
     stake = sum(wagers.values())
-    with EventLog.create_or_open(db, signing_key, system_clock) as log:
+    with open_sim_log(db, signing_key, anchors) as log:
         session = TableSession(config, log, shoes, terminals)
         session.open()
         for terminal in terminals:
@@ -227,6 +281,7 @@ def run_logged_hybrid_sim(
     rounds: int,
     terminals: int,
     progress: Callable[[int], None] | None = None,
+    anchors: Path | None = None,
 ) -> HybridSession:
     """Play ``rounds`` rounds of a hybrid table (633b.5) with ``terminals`` basic-strategy
     terminals and write the complete event log to ``db`` (see :func:`run_logged_sim`).
@@ -242,7 +297,7 @@ def run_logged_hybrid_sim(
     strategy = BasicStrategy(config.rules)
     wagers = table_wagers(config.rules)
     stake = sum(wagers.values())
-    with EventLog.create_or_open(db, signing_key, system_clock) as log:
+    with open_sim_log(db, signing_key, anchors) as log:
         session = HybridSession(config, log, shoes, names)
         session.open()
         for name in names:

@@ -23,7 +23,7 @@ from typing import NoReturn
 import click
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from game_server.eventlog import EventLogReader
+from game_server.eventlog import AnchorFile, EventLogReader
 from game_server.keys import load_public_key, load_sealing_key
 from game_server.recall.verify import VerifyReport, verify_log
 from shared.errors import ETGError
@@ -63,24 +63,45 @@ def _unusable(message: str, as_json: bool) -> NoReturn:
     "yet revealed and that each sealed seed is the revealed one.",
 )
 @click.option(
+    "--anchors",
+    "anchors_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The anchor stream the server kept (etg serve --anchors): every checkpoint as it was "
+    "made, outside the log. Without it a log cut back to one of its own checkpoints cannot be "
+    "detected.",
+)
+@click.option(
     "--evidence",
     is_flag=True,
     help="DB is a copy kept as evidence that no process writes to: open it immutable, so "
     "that not even SQLite's -wal/-shm companion files are created beside it.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def verify(db: Path, key: Path, sealing_key: Path | None, evidence: bool, as_json: bool) -> None:
-    """Verify the event log DB: file, triggers, hash chain, signed checkpoints, shoe
-    commitments, every dealt card, every round replayed through the rules, every balance.
+def verify(
+    db: Path,
+    key: Path,
+    sealing_key: Path | None,
+    anchors_path: Path | None,
+    evidence: bool,
+    as_json: bool,
+) -> None:
+    """Verify the event log DB: file and indexes, meta, anchors, triggers, hash chain,
+    signed checkpoints, shoe commitments, every dealt card, every round replayed through the
+    rules, every balance.
 
     Exits 0 when everything holds, 1 when a check fails (the first failing sequence number
-    is named), 2 when the input cannot be verified (not a log, missing or bad key).
+    is named), 2 when the input cannot be verified (not a log, missing or bad key, an anchor
+    stream that cannot be read).
     """
+    if anchors_path is not None and not anchors_path.exists():
+        _unusable(f"there is no anchor stream at {anchors_path}; check the path", as_json)
     try:
         with EventLogReader.open(db, immutable=evidence) as reader:
             public_key = load_public_key(key)
             sealing = None if sealing_key is None else load_sealing_key(sealing_key)
-            report = _run(reader, public_key, sealing, as_json)
+            anchors = None if anchors_path is None else AnchorFile(anchors_path)
+            report = _run(reader, public_key, sealing, anchors, as_json)
     except ETGError as exc:
         _unusable(str(exc), as_json)
     if as_json:
@@ -91,11 +112,15 @@ def verify(db: Path, key: Path, sealing_key: Path | None, evidence: bool, as_jso
 
 
 def _run(
-    reader: EventLogReader, public_key: Ed25519PublicKey, sealing: bytes | None, as_json: bool
+    reader: EventLogReader,
+    public_key: Ed25519PublicKey,
+    sealing: bytes | None,
+    anchors: AnchorFile | None,
+    as_json: bool,
 ) -> VerifyReport:
     total = reader.max_seq()
     if as_json or not sys.stderr.isatty() or total == 0:
-        return verify_log(reader, public_key, sealing_key=sealing)
+        return verify_log(reader, public_key, sealing_key=sealing, anchors=anchors)
     with click.progressbar(length=total, label="Verifying", file=sys.stderr) as bar:
         done = 0
 
@@ -104,7 +129,9 @@ def _run(
             bar.update(max(0, min(seq, total) - done))
             done = max(done, min(seq, total))
 
-        return verify_log(reader, public_key, sealing_key=sealing, progress=progress)
+        return verify_log(
+            reader, public_key, sealing_key=sealing, progress=progress, anchors=anchors
+        )
 
 
 def format_report(report: VerifyReport, db: Path | str) -> str:
@@ -116,7 +143,13 @@ def format_report(report: VerifyReport, db: Path | str) -> str:
         f"{counts.rounds:,} rounds replayed, {counts.shoes_checked} of {counts.shoes} shoes "
         f"and {counts.cards_checked:,} cards checked, {counts.valid_checkpoints:,} of "
         f"{counts.checkpoints:,} checkpoints valid; key {report.key_id}; "
-        f"{report.elapsed:.2f} s)",
+        f"{report.elapsed:.2f} s, of which integrity_check {report.integrity_seconds:.2f} s)",
+        "  anchors: "
+        + (
+            "none given: a cut-back tail cannot be detected (pass --anchors)"
+            if report.anchors is None
+            else f"{report.anchors:,} anchored checkpoint(s) of this log checked"
+        ),
         "",
     ]
     width = max(len(c.title) for c in report.checks)

@@ -36,6 +36,21 @@ which is why a verifier also checks that every body is canonical.
         "time": <checkpoint time text>,
     })
 
+From schema version 4 on, a checkpoint also signs the log's ``meta`` and ``migrations``
+tables, so that editing them (the log's id, its kind, when it was created, which migrations
+ran) fails verification. Such a checkpoint stores ``meta = meta_digest(...)`` and signs::
+
+    b"etg-eventlog/checkpoint/v2\n" || canonical_json({<the seven fields above>,
+        "meta": <meta digest, hex>})
+
+    meta digest = hex(SHA-256(b"etg-eventlog/meta/v1\n" || canonical_json({
+        "meta": {<every key of the meta table>: <its value>},
+        "migrations": [[<name>, <applied_at>], ... in the order applied],
+    })))
+
+A checkpoint with no ``meta`` (written before schema version 4) is verified with the v1
+message.
+
 The signature column holds the 64-byte signature as 128 lowercase hex digits; ``key_id`` is
 :func:`game_server.keys.key_id` (the first 16 hex digits of SHA-256 of the 32 raw public key
 bytes). The prefix (:data:`CHECKPOINT_DOMAIN`) separates these signatures from anything else the
@@ -46,7 +61,7 @@ same key might ever sign; ``log_id`` stops a checkpoint being moved to another l
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from json.encoder import encode_basestring
 from typing import Any, Final
 
@@ -59,8 +74,12 @@ from shared.codec import CodecError, canonical_json
 CHAIN_FORMAT: Final = "etg-eventlog/chain/v1: sha256(prev || canonical_json(entry)); ed25519"
 #: The hash before the first event: 32 zero bytes, in hex.
 GENESIS_HASH: Final = "00" * 32
-#: The domain-separation prefix of every signed checkpoint message.
+#: The domain-separation prefix of a signed checkpoint message that does not cover ``meta``.
 CHECKPOINT_DOMAIN: Final = b"etg-eventlog/checkpoint/v1\n"
+#: The prefix of a checkpoint message that also covers the ``meta`` and ``migrations`` tables.
+CHECKPOINT_DOMAIN_V2: Final = b"etg-eventlog/checkpoint/v2\n"
+#: The prefix hashed before the canonical ``meta`` and ``migrations`` tables.
+META_DOMAIN: Final = b"etg-eventlog/meta/v1\n"
 
 
 def entry_dict(
@@ -180,6 +199,17 @@ def plan_step(head: ChainHead, time: str, step: Sequence[NewEvent]) -> list[Even
     return rows
 
 
+def meta_digest(meta: Mapping[str, str], migrations: Sequence[tuple[str, str]]) -> str:
+    """The digest of a log's ``meta`` and ``migrations`` tables that a checkpoint signs.
+
+    Args:
+        meta: Every row of ``meta`` (key -> value).
+        migrations: ``(name, applied_at)`` of every applied migration, in order.
+    """
+    document = {"meta": dict(meta), "migrations": [[name, at] for name, at in migrations]}
+    return hashlib.sha256(META_DOMAIN + canonical_json(document)).hexdigest()
+
+
 def checkpoint_message(
     *,
     log_id: str,
@@ -189,9 +219,11 @@ def checkpoint_message(
     time: str,
     reason: str,
     key_id: str,
+    meta: str | None = None,
 ) -> bytes:
-    """The exact bytes a checkpoint's Ed25519 signature covers (see the module docstring)."""
-    fields = {
+    """The exact bytes a checkpoint's Ed25519 signature covers (see the module docstring):
+    the v2 message when ``meta`` (the meta digest) is given, else the v1 message."""
+    fields: dict[str, object] = {
         "hash": hash,
         "key_id": key_id,
         "log_id": log_id,
@@ -200,7 +232,10 @@ def checkpoint_message(
         "seq": seq,
         "time": time,
     }
-    return CHECKPOINT_DOMAIN + canonical_json(fields)
+    if meta is None:
+        return CHECKPOINT_DOMAIN + canonical_json(fields)
+    fields["meta"] = meta
+    return CHECKPOINT_DOMAIN_V2 + canonical_json(fields)
 
 
 def message_of(checkpoint: Checkpoint) -> bytes:
@@ -213,4 +248,5 @@ def message_of(checkpoint: Checkpoint) -> bytes:
         time=checkpoint.time,
         reason=checkpoint.reason,
         key_id=checkpoint.key_id,
+        meta=checkpoint.meta,
     )

@@ -33,6 +33,14 @@ class SchemaTooNew(EventLogError):
     """
 
 
+class LogKindMismatch(EventLogError):
+    """A log opened for writing by another kind of writer than the one that created it (a
+    table server's log given to ``etg sim --log``, or a simulation's to a table server).
+
+    Raised before anything is written.
+    """
+
+
 class LogDamaged(EventLogError):
     """A log whose database file SQLite cannot read (truncated, overwritten, malformed)."""
 
@@ -63,6 +71,11 @@ class WriterConflict(AppendRefused):
     There is exactly one writer per log (:class:`~game_server.eventlog.log.EventLog`); a second
     process appending to the same file is a misconfiguration.
     """
+
+
+class LogOutOfService(AppendRefused):
+    """An append to a log whose earlier write failed: refused until the writer has proven
+    the log again (:meth:`~game_server.eventlog.log.EventLog.resume`)."""
 
 
 class LogClosed(EventLogError):

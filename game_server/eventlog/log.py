@@ -6,9 +6,21 @@ calls :meth:`EventLog.checkpoint` (or passes ``checkpoint=`` to ``append``) at l
 round close, and :meth:`EventLog.close` at shutdown, which writes a ``"shutdown"``
 checkpoint.
 
+Opening a log proves it first (:meth:`EventLog.create_or_open`): the chain is recomputed from
+the last checkpoint kept in the anchor stream (:mod:`game_server.eventlog.anchors`), or from
+the first event when there is none, every anchored checkpoint must be in the log unchanged,
+and the ``meta`` and ``migrations`` tables must be the ones the newest checkpoint signed. A
+log that fails is not written to (:class:`~game_server.eventlog.errors.ChainBroken` names the
+first failing sequence number). Every checkpoint is then published to the anchor stream as
+it is made, after it is committed; checkpoints the stream missed (a crash between the two)
+are published when the log is next opened.
+
 Example::
 
-    log = EventLog.create_or_open("data/table-1.db", load_signing_key("certs"), system_clock)
+    log = EventLog.create_or_open(
+        "data/table-1.db", load_signing_key("certs"), system_clock,
+        anchors=AnchorFile("/mnt/witness/table-1.anchors"),
+    )
     stored = log.append([NewEvent.from_record(e, table_id="T1", round_id=7) for e in step])
     log.append(last_step, checkpoint="round-close")
     log.close()
@@ -21,34 +33,52 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Final
 
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
 
 from game_server import keys
+from game_server.eventlog.anchors import (
+    AnchorError,
+    AnchorSource,
+    AnchorStream,
+    check_anchors,
+    last_anchor,
+)
 from game_server.eventlog.chain import checkpoint_message, message_of, plan_step, row_hash
 from game_server.eventlog.errors import (
     AppendRefused,
     ChainBroken,
+    EventLogError,
     LogClosed,
     LogKeyError,
+    LogOutOfService,
+    WriterConflict,
 )
+from game_server.eventlog.reader import EventLogReader
 from game_server.eventlog.records import (
     ChainHead,
     Checkpoint,
     Clock,
+    EventRow,
     NewEvent,
     StoredEvent,
     format_time,
 )
+from game_server.eventlog.schema import TABLE_LOG, LogState
 from game_server.eventlog.sqlite_store import SqliteEventStore
 from game_server.eventlog.store import EventStore
+from game_server.eventlog.verify import Progress, verify_chain
 
-#: Events whose chain is recomputed when a log is opened.
+#: Events whose chain the store-seam constructor recomputes (``create_or_open`` proves the
+#: whole chain from the last anchored checkpoint instead).
 DEFAULT_TAIL: Final = 1_000
 #: What a checkpoint reason may look like: lowercase words joined by dashes.
 REASON_PATTERN: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,63}\Z")
@@ -56,6 +86,11 @@ REASON_PATTERN: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,63}\Z")
 SHUTDOWN: Final = "shutdown"
 #: The reason the table uses at the end of every round.
 ROUND_CLOSE: Final = "round-close"
+#: The reason of the checkpoint that proves a log writable again after a failed write.
+RESUMED: Final = "resumed"
+#: The reason of the checkpoint written when an open applied schema migrations (it signs
+#: the new ``meta`` and ``migrations`` tables).
+MIGRATED: Final = "schema-migrated"
 
 
 def _signing_key(key: Ed25519PrivateKey | str | os.PathLike[str]) -> Ed25519PrivateKey:
@@ -89,6 +124,7 @@ class EventLog:
         clock: Clock,
         *,
         tail: int = DEFAULT_TAIL,
+        anchors: AnchorStream | None = None,
     ) -> None:
         """Take over an open store: check the key is the log's and verify the chain's tail.
 
@@ -100,12 +136,16 @@ class EventLog:
             signing_key: The log-signing key.
             clock: Returns the current time as an aware datetime.
             tail: How many of the last events to recompute and check.
+            anchors: Where each new checkpoint is published as it is made (and, now, every
+                checkpoint the stream is missing).
 
         Raises:
             LogKeyError: the key is not an Ed25519 private key, or the log's checkpoints are
                 signed with another key.
             ChainBroken: the last events do not chain to their stored hashes, the newest
-                checkpoint does not verify, or it covers events that are gone.
+                checkpoint does not verify, it covers events that are gone, or the ``meta``
+                or ``migrations`` table differs from what it signed.
+            AnchorError: the anchor stream cannot be read or caught up.
         """
         if not isinstance(signing_key, Ed25519PrivateKey):
             raise LogKeyError(
@@ -118,10 +158,21 @@ class EventLog:
         self._key_id = keys.key_id(self._public)
         self._clock = clock
         self._closed = False
+        self._failed: EventLogError | None = None
+        #: Rows of the write that failed (a commit whose error came after the data reached
+        #: the disk leaves exactly these beyond the known head).
+        self._failed_rows = 0
+        self._failure_listeners: list[Callable[[EventLogError], None]] = []
         self._head = store.head()
         self._last_checkpoint = store.last_checkpoint()
+        self._anchors = anchors
+        self._meta = store.state.meta_digest()
         self._check_key()
+        self._check_meta(store.found)
         self._check_tail(tail)
+        self.catch_up_anchors()
+        if store.found is not None and store.migrated:
+            self.checkpoint(MIGRATED)
 
     @classmethod
     def create_or_open(
@@ -130,14 +181,19 @@ class EventLog:
         signing_key: Ed25519PrivateKey | str | os.PathLike[str],
         clock: Clock,
         *,
-        tail: int = DEFAULT_TAIL,
+        kind: str = TABLE_LOG,
+        anchors: AnchorStream | None = None,
+        progress: Progress | None = None,
     ) -> EventLog:
         """Open the SQLite event log at ``path`` for appending, creating it if absent.
 
         In order: the key is loaded (if a path was given); an existing file is checked to be
-        an event log of a known schema (nothing is written before that); WAL and
-        ``synchronous=FULL`` are set and pending migrations applied; the key is checked
-        against the newest checkpoint; the last ``tail`` events are recomputed.
+        an event log of a known schema and of ``kind`` (nothing is written before that); WAL
+        and ``synchronous=FULL`` are set and pending migrations applied; the chain is
+        recomputed from the last anchored checkpoint (every checkpoint after it verified,
+        every anchored one found in the log unchanged), or from the first event when there
+        is no anchor; the key is checked against the newest checkpoint and ``meta`` against
+        what it signed; missed checkpoints are published to ``anchors``.
 
         Args:
             path: The database file (its directory must exist).
@@ -145,14 +201,21 @@ class EventLog:
                 it from (:func:`game_server.keys.load_signing_key`).
             clock: Returns the current time as an aware datetime; the server passes
                 :func:`~game_server.eventlog.records.system_clock`, tests a fake.
-            tail: How many of the last events to recompute on opening.
+            kind: ``"table"`` (a table server) or ``"simulation"`` (``etg sim --log``).
+            anchors: The anchor stream (:class:`~game_server.eventlog.anchors.AnchorFile`);
+                None: nothing outside the file witnesses the log (a cut-back tail cannot be
+                detected), and the chain is proven from the first event.
+            progress: Called with (events checked, events in the log) while proving.
 
         Raises:
             LogKeyError: the key is missing, unreadable, exposed, malformed, or not the
                 log's.
             NotAnEventLog: the file is not an event log (left unchanged).
             SchemaTooNew: the log is newer than this code (left unchanged).
-            ChainBroken: the tail of the chain or the newest checkpoint does not check.
+            LogKindMismatch: the log was created by another kind of writer (left unchanged).
+            ChainBroken: the chain, a checkpoint, an anchored checkpoint or the signed
+                ``meta`` does not check; ``seq`` is the first failing sequence number.
+            AnchorError: the anchor stream cannot be read or written.
             LogDamaged: SQLite cannot read the file.
             ValueError: the clock returns naive datetimes.
         """
@@ -162,9 +225,12 @@ class EventLog:
         def now() -> str:
             return format_time(clock())
 
-        store = SqliteEventStore.open(Path(path), now)
+        store = SqliteEventStore.open(Path(path), now, kind=kind)
         try:
-            return cls(store, key, clock, tail=tail)
+            if store.found is not None:
+                _check_key(store.last_checkpoint(), key.public_key())
+                prove_log(Path(path), key.public_key(), anchors, progress)
+            return cls(store, key, clock, tail=0, anchors=anchors)
         except BaseException:
             store.close()
             raise
@@ -201,28 +267,124 @@ class EventLog:
         return self._last_checkpoint
 
     @property
+    def failed(self) -> EventLogError | None:
+        """Why the log stopped taking appends (a write or anchor failure), or None.
+
+        Every append and checkpoint is refused (:class:`LogOutOfService`) until
+        :meth:`resume` proves the log again.
+        """
+        return self._failed
+
+    def on_failure(self, listener: Callable[[EventLogError], None]) -> None:
+        """Call ``listener`` with the error when a write fails (every table writing to this
+        log stops: the server takes them out of service)."""
+        self._failure_listeners.append(listener)
+
+    def _fail(self, error: EventLogError) -> None:
+        first = self._failed is None
+        self._failed = error
+        if first:
+            for listener in list(self._failure_listeners):
+                listener(error)
+
+    def resume(self) -> int:
+        """After a failed write: prove the log ends where this writer left it (or that what a
+        write reported as failed but stored chains on from there), catch the anchor stream up,
+        prove the log can be written again by writing a signed ``"resumed"`` checkpoint, and
+        take appends again.
+
+        Returns:
+            How many events were found stored beyond where the writer left the log (a commit
+            whose error came after the data reached the disk): 0 normally.
+
+        Raises:
+            ChainBroken: the log no longer ends where this writer left it, or what follows
+                does not chain on (another process wrote to it).
+            EventLogError: the log still cannot be read, or the anchor stream written: the
+                log stays out of service.
+        """
+        if self._failed is None:
+            return 0
+        if isinstance(self._failed, WriterConflict):
+            raise WriterConflict(
+                f"{self._failed} This writer does not resume: stop the other process, then "
+                "restart the server on the log."
+            )
+        head = self.store.head()
+        known = self._head
+        beyond = head.seq - known.seq
+        if beyond not in (0, self._failed_rows) or (beyond == 0 and head.hash != known.hash):
+            raise ChainBroken(
+                min(head.seq, known.seq),
+                f"the log ends at seq {head.seq}, not at seq {known.seq} where this writer left "
+                "it: it was changed while it could not be written. Keep it as evidence; run "
+                "`etg verify` on a copy.",
+            )
+        prev = known.hash
+        for row in self.store.tail(beyond) if beyond else []:
+            if row_hash(prev, row) != row[7]:
+                raise ChainBroken(
+                    row[0],
+                    f"event {row[0]}, stored after seq {known.seq} while the log could not be "
+                    "written, does not chain on: another process wrote to the log.",
+                )
+            prev = row[7]
+        self._head = head
+        newest = self.store.last_checkpoint()
+        if newest is not None and newest != self._last_checkpoint:
+            _check_key(newest, self._public)
+            self._last_checkpoint = newest
+        self.catch_up_anchors()
+        failed, self._failed = self._failed, None
+        try:
+            self.checkpoint(RESUMED)
+        except EventLogError:
+            if self._failed is None:  # e.g. the clock; the log stays out of service
+                self._failed = failed
+            raise
+        return beyond
+
+    @property
     def closed(self) -> bool:
         """Whether :meth:`close` was called."""
         return self._closed
 
     def _check_key(self) -> None:
+        _check_key(self._last_checkpoint, self._public)
+
+    def _check_meta(self, found: LogState | None) -> None:
+        """The ``meta`` and ``migrations`` tables, as found before any migration of this
+        open, must be the ones the newest checkpoint signed."""
         cp = self._last_checkpoint
-        if cp is None:
+        if cp is None or cp.meta is None or found is None:
             return
-        if cp.key_id != self._key_id:
-            raise LogKeyError(
-                f"the log's checkpoints are signed with key {cp.key_id}, but the key given is "
-                f"{self._key_id}. Use this log's own log-signing key (certs/log-signing.key of "
-                "the server that wrote it); changing the signing key of a log is not supported."
-            )
-        try:
-            self._public.verify(bytes.fromhex(cp.signature), message_of(cp))
-        except (InvalidSignature, ValueError):
+        if cp.meta != found.meta_digest():
             raise ChainBroken(
                 cp.seq,
-                f"the newest checkpoint #{cp.number} (seq {cp.seq}) does not verify with the log's "
-                "key: it was altered. Do not write to this log; run `etg verify` on a copy.",
-            ) from None
+                f"the log's meta or migrations table differs from what checkpoint #{cp.number} "
+                f"(seq {cp.seq}) signed: it was edited after it was written. Do not write to "
+                "this log; run `etg verify` on a copy.",
+            )
+
+    def catch_up_anchors(self) -> int:
+        """Publish to the anchor stream every checkpoint of the log it does not hold yet.
+
+        Returns:
+            How many were published.
+
+        Raises:
+            AnchorError: the stream cannot be read or written.
+        """
+        if self._anchors is None or self._last_checkpoint is None:
+            return 0
+        held = last_anchor(self._anchors.anchors(self.log_id))
+        after = 0 if held is None else held.number
+        if after >= self._last_checkpoint.number:
+            return 0
+        missing = self.store.checkpoints_after(after)
+        for cp in missing:
+            self._anchors.publish(cp)
+        return len(missing)
 
     def _check_tail(self, count: int) -> None:
         head = self._head
@@ -269,6 +431,20 @@ class EventLog:
     def _check_open(self) -> None:
         if self._closed:
             raise LogClosed("the event log was closed; open it again to append")
+        if self._failed is not None:
+            raise LogOutOfService(
+                f"the event log takes no appends since a write failed ({self._failed}); it "
+                "takes them again once it can be written and the operator reopens the table"
+            )
+
+    def _write(self, rows: Sequence[EventRow], cp: Checkpoint | None) -> None:
+        """The store's write; a failure stops the log (every table writing to it)."""
+        try:
+            self.store.write(self._head, rows, cp)
+        except AppendRefused as exc:
+            self._failed_rows = len(rows)
+            self._fail(exc)
+            raise
 
     def _now(self) -> str:
         try:
@@ -291,10 +467,19 @@ class EventLog:
             time=time,
             reason=reason,
             key_id=self._key_id,
+            meta=self._meta,
         )
         signature = self._key.sign(message).hex()
         return Checkpoint(
-            number, head.seq, head.hash, time, reason, self._key_id, signature, self.log_id
+            number,
+            head.seq,
+            head.hash,
+            time,
+            reason,
+            self._key_id,
+            signature,
+            self.log_id,
+            self._meta,
         )
 
     def append(
@@ -328,12 +513,23 @@ class EventLog:
         rows = plan_step(self._head, time, step)
         head = ChainHead(rows[-1][0], rows[-1][7]) if rows else self._head
         cp = self._make_checkpoint(head, time, checkpoint) if checkpoint is not None else None
-        self.store.write(self._head, rows, cp)
+        self._write(rows, cp)
         self._head = head
         if cp is not None:
             self._last_checkpoint = cp
+            self._publish(cp)
         from_row = StoredEvent.from_row
         return [from_row(row) for row in rows]
+
+    def _publish(self, cp: Checkpoint) -> None:
+        """After the commit: keep the checkpoint in the anchor stream too. A failure is
+        raised (the step IS in the log; the stream is caught up when it works again)."""
+        if self._anchors is not None:
+            try:
+                self._anchors.publish(cp)
+            except AnchorError as exc:
+                self._fail(exc)
+                raise
 
     def checkpoint(self, reason: str) -> Checkpoint:
         """Write a signed checkpoint covering every event written so far.
@@ -351,8 +547,9 @@ class EventLog:
         """
         self._check_open()
         cp = self._make_checkpoint(self._head, self._now(), reason)
-        self.store.write(self._head, (), cp)
+        self._write((), cp)
         self._last_checkpoint = cp
+        self._publish(cp)
         return cp
 
     def close(self, checkpoint: bool = True) -> Checkpoint | None:
@@ -369,7 +566,69 @@ class EventLog:
         if self._closed:
             return None
         try:
-            return self.checkpoint(SHUTDOWN) if checkpoint else None
+            # A log whose last write failed is closed without one (it could not be written).
+            return self.checkpoint(SHUTDOWN) if checkpoint and self._failed is None else None
         finally:
             self._closed = True
             self.store.close()
+
+
+def _check_key(cp: Checkpoint | None, public: Ed25519PublicKey) -> None:
+    """The newest checkpoint must be signed by ``public`` (the key given is the log's)."""
+    if cp is None:
+        return
+    given = keys.key_id(public)
+    if cp.key_id != given:
+        raise LogKeyError(
+            f"the log's checkpoints are signed with key {cp.key_id}, but the key given is "
+            f"{given}. Use this log's own log-signing key (certs/log-signing.key of the server "
+            "that wrote it); changing the signing key of a log is not supported."
+        )
+    try:
+        public.verify(bytes.fromhex(cp.signature), message_of(cp))
+    except (InvalidSignature, ValueError):
+        raise ChainBroken(
+            cp.seq,
+            f"the newest checkpoint #{cp.number} (seq {cp.seq}) does not verify with the log's "
+            "key: it was altered. Do not write to this log; run `etg verify` on a copy.",
+        ) from None
+
+
+def prove_log(
+    path: str | os.PathLike[str],
+    public_key: Ed25519PublicKey,
+    anchors: AnchorSource | None = None,
+    progress: Progress | None = None,
+) -> int:
+    """Prove an existing log before a writer appends to it (what a server does at start).
+
+    The chain is recomputed from the last anchored checkpoint of the log (from the first
+    event when ``anchors`` holds none), every checkpoint after it verified, and every
+    anchored checkpoint must be in the log unchanged and covered by the chain.
+
+    Returns:
+        How many events were recomputed.
+
+    Raises:
+        ChainBroken: something does not check; ``seq`` is the first failing sequence
+            number and the message says what.
+        AnchorError: the anchor stream cannot be read.
+    """
+    with EventLogReader.open(path) as reader:
+        anchored = [] if anchors is None else anchors.anchors(reader.log_id)
+        start = last_anchor(anchored)
+        problems = check_anchors(anchored, reader.checkpoints()) if anchored else []
+        if problems:
+            anchor, reason = min(problems, key=lambda p: p[0].seq)
+            raise ChainBroken(
+                anchor.seq, f"{reason}. Do not write to this log; run `etg verify` on a copy."
+            )
+        report = verify_chain(reader, public_key, progress, anchors=anchored, start=start)
+    if not report.ok:
+        seq = report.first_bad_seq or 0
+        raise ChainBroken(
+            seq,
+            f"the log does not verify from seq {seq}: {report.reason}. Do not write to this "
+            "log; run `etg verify` on a copy.",
+        )
+    return report.events

@@ -36,6 +36,7 @@ from game_server.eventlog.records import (
 )
 from game_server.eventlog.schema import (
     CHECKPOINT_COLUMNS,
+    CHECKPOINT_COLUMNS_V1,
     EVENT_COLUMNS,
     TRIGGERS,
     Found,
@@ -100,6 +101,13 @@ class EventLogReader:
         self.schema_version = state.schema_version
         self._log_id = state.log_id
         self._has_checkpoints = "0002-checkpoints" in state.applied
+        # The columns the table has (not what ``migrations`` claims: that table may have been
+        # edited, and verification must still read every signed field).
+        columns = {str(row[1]) for row in conn.execute("PRAGMA table_info(checkpoints)")}
+        self._checkpoint_columns = (
+            CHECKPOINT_COLUMNS if "meta" in columns else CHECKPOINT_COLUMNS_V1
+        )
+        self.state = state
         self._snapshot_depth = 0
 
     @classmethod
@@ -251,6 +259,13 @@ class EventLogReader:
         )
         return [StoredEvent.from_row(row) for row in rows]  # type: ignore[arg-type]
 
+    def events_of_kind(self, *kinds: str) -> list[StoredEvent]:
+        """Every event of the given kinds, in sequence order (through the ``events_kind``
+        index: e.g. every ``table_opened``)."""
+        marks = ", ".join("?" * len(kinds))
+        rows = self._all(f"{_SELECT_EVENTS} WHERE kind IN ({marks}) ORDER BY seq", kinds)
+        return [StoredEvent.from_row(row) for row in rows]  # type: ignore[arg-type]
+
     def event(self, seq: int) -> StoredEvent | None:
         """The event with sequence number ``seq``, or None."""
         rows = self._all(f"{_SELECT_EVENTS} WHERE seq = ?", (seq,))
@@ -266,7 +281,7 @@ class EventLogReader:
             return
         try:
             cursor = self._conn.execute(
-                f"SELECT {CHECKPOINT_COLUMNS} FROM checkpoints ORDER BY number"
+                f"SELECT {self._checkpoint_columns} FROM checkpoints ORDER BY number"
             )
             for row in cursor:
                 try:

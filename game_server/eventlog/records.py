@@ -266,6 +266,10 @@ class Checkpoint:
         signature: The Ed25519 signature, 128 hex digits.
         log_id: The id of the log it belongs to (from the log's ``meta`` table; not a
             column of ``checkpoints`` but part of the signed message).
+        meta: The digest of the log's ``meta`` and ``migrations`` tables when it was signed
+            (:func:`game_server.eventlog.chain.meta_digest`), so that an edit of either
+            fails verification; None for a checkpoint written before schema version 4
+            (signed with the version 1 message, which does not cover them).
     """
 
     number: int
@@ -276,25 +280,86 @@ class Checkpoint:
     key_id: str
     signature: str
     log_id: str
+    meta: str | None = None
 
     @classmethod
     def from_row(cls, row: tuple[object, ...], log_id: str) -> Checkpoint:
         """A checkpoint from a ``checkpoints`` row ``(number, seq, hash, time, reason,
-        key_id, signature)``.
+        key_id, signature[, meta])``.
 
         Raises:
             ValueError: the row does not have those columns and types.
         """
-        if len(row) != 7:
-            raise ValueError(f"a checkpoint row has 7 columns, got {len(row)}")
-        number, seq, hash_, time, reason, key, signature = row
+        if len(row) not in (7, 8):
+            raise ValueError(f"a checkpoint row has 7 or 8 columns, got {len(row)}")
+        number, seq, hash_, time, reason, key, signature = row[:7]
+        meta = row[7] if len(row) == 8 else None
         if not (isinstance(number, int) and isinstance(seq, int)):
             raise ValueError(f"checkpoint number and seq are integers, got {number!r}, {seq!r}")
         texts = (hash_, time, reason, key, signature)
         if not all(isinstance(text, str) for text in texts):
             raise ValueError(f"checkpoint row {row!r} has a non-text column")
+        if meta is not None and not isinstance(meta, str):
+            raise ValueError(f"checkpoint row {row!r} has a meta digest that is not text")
         return cls(
-            number, seq, str(hash_), str(time), str(reason), str(key), str(signature), log_id
+            number,
+            seq,
+            str(hash_),
+            str(time),
+            str(reason),
+            str(key),
+            str(signature),
+            log_id,
+            meta,
+        )
+
+    def to_json(self) -> dict[str, object]:
+        """Every field, JSON-ready (a line of an anchor stream)."""
+        return {
+            "log_id": self.log_id,
+            "number": self.number,
+            "seq": self.seq,
+            "hash": self.hash,
+            "time": self.time,
+            "reason": self.reason,
+            "key_id": self.key_id,
+            "signature": self.signature,
+            "meta": self.meta,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> Checkpoint:
+        """The inverse of :meth:`to_json`.
+
+        Raises:
+            ValueError: ``data`` is not such a dict (a key missing or of the wrong type).
+        """
+        if not isinstance(data, dict):
+            raise ValueError(f"a checkpoint is a JSON object, got {type(data).__name__}")
+        fields = ("log_id", "number", "seq", "hash", "time", "reason", "key_id", "signature")
+        missing = [name for name in fields if name not in data]
+        if missing:
+            raise ValueError(f"a checkpoint needs {', '.join(missing)}")
+        number, seq = data["number"], data["seq"]
+        if type(number) is not int or type(seq) is not int:
+            raise ValueError("a checkpoint's number and seq are integers")
+        texts = [data[name] for name in ("log_id", "hash", "time", "reason", "key_id")]
+        texts.append(data["signature"])
+        meta = data.get("meta")
+        if not all(isinstance(text, str) for text in texts) or not (
+            meta is None or isinstance(meta, str)
+        ):
+            raise ValueError("a checkpoint's hash, time, reason, key, signature and ids are text")
+        return cls(
+            number,
+            seq,
+            data["hash"],
+            data["time"],
+            data["reason"],
+            data["key_id"],
+            data["signature"],
+            data["log_id"],
+            meta,
         )
 
 

@@ -34,6 +34,14 @@ Migrations are named, applied in order, recorded by name, and never re-applied:
   ``checkpoints`` and ``migrations``, every INSERT that does not extend ``events`` or
   ``checkpoints`` by exactly the next number (which also defeats ``INSERT OR REPLACE``), and
   every change to ``meta`` but raising ``schema_version``.
+- ``0004-checkpoint-meta``: the ``meta`` column of ``checkpoints``: each checkpoint from
+  then on also signs the digest of the ``meta`` and ``migrations`` tables
+  (:func:`game_server.eventlog.chain.meta_digest`), so that editing them fails verification.
+
+``meta`` holds ``product``, ``schema_version``, ``log_id``, ``created_at``, ``chain_format``
+and, for logs created from schema version 4 on, ``log_kind``: ``"table"`` for a table
+server's log, ``"simulation"`` for one written by ``etg sim --log`` (test seeds, not the
+certified entropy source). A log without the key was written by a table server.
 
 The triggers stop mistakes and casual edits; anyone who owns the file can drop them. What
 proves the log untouched is the hash chain and the signed checkpoints
@@ -53,7 +61,7 @@ from typing import Final
 
 from sqlite_utils import Database
 
-from game_server.eventlog.chain import CHAIN_FORMAT
+from game_server.eventlog.chain import CHAIN_FORMAT, meta_digest
 from game_server.eventlog.errors import (
     EventLogError,
     LogDamaged,
@@ -69,11 +77,17 @@ PRODUCT: Final = "etg-eventlog"
 SQLITE_MAGIC: Final = b"SQLite format 3\x00"
 
 EVENT_COLUMNS: Final = "seq, time, table_id, round_id, terminal, kind, body, hash"
-CHECKPOINT_COLUMNS: Final = "number, seq, hash, time, reason, key_id, signature"
 INSERT_EVENT: Final = f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+#: The columns of ``checkpoints`` before schema version 4, and from it on (with ``meta``).
+CHECKPOINT_COLUMNS_V1: Final = "number, seq, hash, time, reason, key_id, signature"
+CHECKPOINT_COLUMNS: Final = f"{CHECKPOINT_COLUMNS_V1}, meta"
 INSERT_CHECKPOINT: Final = (
-    f"INSERT INTO checkpoints ({CHECKPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    f"INSERT INTO checkpoints ({CHECKPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
+#: ``meta.log_kind`` of a table server's log and of a simulation's (``etg sim --log``).
+TABLE_LOG: Final = "table"
+SIMULATION_LOG: Final = "simulation"
+LOG_KINDS: Final = (TABLE_LOG, SIMULATION_LOG)
 
 
 def _refuse(message: str) -> str:
@@ -203,6 +217,10 @@ def _triggers(db: Database) -> None:
         db.execute(sql)
 
 
+def _checkpoint_meta(db: Database) -> None:
+    db.execute("ALTER TABLE checkpoints ADD COLUMN meta TEXT")
+
+
 @dataclass(frozen=True)
 class Migration:
     """One named schema change.
@@ -222,6 +240,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration("0001-events", _events),
     Migration("0002-checkpoints", _checkpoints),
     Migration("0003-triggers", _triggers),
+    Migration("0004-checkpoint-meta", _checkpoint_meta),
 )
 #: The schema version this code writes and reads: the number of migrations it knows.
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -244,12 +263,25 @@ class LogState:
         schema_version: The log's schema version (0 unless ``found`` is LOG).
         applied: Names of the migrations applied, in order.
         log_id: The log's id from ``meta`` ("" unless ``found`` is LOG).
+        meta: Every row of ``meta``.
+        migrations: ``(name, applied_at)`` of every applied migration, in order.
     """
 
     found: Found
     schema_version: int = 0
     applied: tuple[str, ...] = ()
     log_id: str = ""
+    meta: tuple[tuple[str, str], ...] = ()
+    migrations: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def log_kind(self) -> str:
+        """``meta.log_kind``; a log without it was written by a table server."""
+        return str(dict(self.meta).get("log_kind", TABLE_LOG))
+
+    def meta_digest(self) -> str:
+        """:func:`~game_server.eventlog.chain.meta_digest` of the tables found."""
+        return meta_digest(dict(self.meta), self.migrations)
 
 
 def read_only_uri(path: str | os.PathLike[str], immutable: bool = False) -> str:
@@ -324,10 +356,15 @@ def inspect_connection(conn: sqlite3.Connection, path: Path) -> LogState:
             raise _not_ours(path, "it is a SQLite database of another application")
         if "meta" not in names or "migrations" not in names:
             raise _not_ours(path, "it is marked as one but has no meta or migrations table")
-        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-        applied = tuple(
-            row[0] for row in conn.execute("SELECT name FROM migrations ORDER BY rowid")
+        meta_rows = tuple(
+            (str(k), str(v)) for k, v in conn.execute("SELECT key, value FROM meta ORDER BY key")
         )
+        meta = dict(meta_rows)
+        migrations = tuple(
+            (str(name), str(at))
+            for name, at in conn.execute("SELECT name, applied_at FROM migrations ORDER BY rowid")
+        )
+        applied = tuple(name for name, _ in migrations)
     except sqlite3.DatabaseError as exc:
         if "not a database" in str(exc):
             raise _not_ours(path, "it is not a SQLite database") from None
@@ -356,7 +393,7 @@ def inspect_connection(conn: sqlite3.Connection, path: Path) -> LogState:
             f"{path} records the migrations {list(applied)}, which are not a prefix of "
             f"{known}; the schema was changed by hand"
         )
-    return LogState(Found.LOG, version, applied, meta.get("log_id", ""))
+    return LogState(Found.LOG, version, applied, meta.get("log_id", ""), meta_rows, migrations)
 
 
 def inspect(path: str | os.PathLike[str]) -> LogState:
@@ -390,7 +427,9 @@ def inspect(path: str | os.PathLike[str]) -> LogState:
         conn.close()
 
 
-def migrate(conn: sqlite3.Connection, now: Callable[[], str], log_id: str) -> list[str]:
+def migrate(
+    conn: sqlite3.Connection, now: Callable[[], str], log_id: str, kind: str = TABLE_LOG
+) -> list[str]:
     """Apply every pending migration, each in its own ``BEGIN IMMEDIATE`` transaction that
     also records its name in ``migrations`` and raises ``meta.schema_version`` and
     ``PRAGMA user_version``.
@@ -399,6 +438,7 @@ def migrate(conn: sqlite3.Connection, now: Callable[[], str], log_id: str) -> li
         conn: A read-write connection in autocommit mode (``isolation_level=None``).
         now: Returns the current time text, for ``applied_at`` (and ``created_at``).
         log_id: The id to give a new log (ignored when the log exists).
+        kind: ``meta.log_kind`` of a new log (ignored when the log exists).
 
     Returns:
         The names applied now (empty if the log was up to date).
@@ -426,7 +466,7 @@ def migrate(conn: sqlite3.Connection, now: Callable[[], str], log_id: str) -> li
                 conn.execute("ROLLBACK")
                 continue
             if "migrations" not in tables:
-                _bootstrap(db, now(), log_id)
+                _bootstrap(db, now(), log_id, kind)
             migration.apply(db)
             conn.execute(
                 "INSERT INTO migrations (name, applied_at) VALUES (?, ?)", (migration.name, now())
@@ -447,7 +487,7 @@ def migrate(conn: sqlite3.Connection, now: Callable[[], str], log_id: str) -> li
     return applied_now
 
 
-def _bootstrap(db: Database, created_at: str, log_id: str) -> None:
+def _bootstrap(db: Database, created_at: str, log_id: str, kind: str) -> None:
     """The first transaction of a new log: ``meta``, ``migrations`` and the header mark."""
     db.table("migrations").create(
         {"name": str, "applied_at": str}, pk="name", not_null={"name", "applied_at"}, strict=True
@@ -463,6 +503,7 @@ def _bootstrap(db: Database, created_at: str, log_id: str) -> None:
             ("log_id", log_id),
             ("created_at", created_at),
             ("chain_format", CHAIN_FORMAT),
+            ("log_kind", kind),
         ],
     )
     db.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")

@@ -20,6 +20,7 @@ from game_server.eventlog.errors import (
     AppendRefused,
     EventLogError,
     LogDamaged,
+    LogKindMismatch,
     NotAnEventLog,
     WriterConflict,
 )
@@ -29,8 +30,12 @@ from game_server.eventlog.schema import (
     EVENT_COLUMNS,
     INSERT_CHECKPOINT,
     INSERT_EVENT,
+    LOG_KINDS,
     SCHEMA_VERSION,
+    SIMULATION_LOG,
+    TABLE_LOG,
     Found,
+    LogState,
     inspect,
     inspect_connection,
     migrate,
@@ -43,6 +48,32 @@ if TYPE_CHECKING:
 BUSY_TIMEOUT_MS: Final = 5_000
 #: Bytes of a new log's random id.
 LOG_ID_BYTES: Final = 16
+
+
+def kind_refusal(file: Path, found: str) -> str:
+    """Why a log of kind ``found`` is not opened by a writer of the other kind."""
+    if found == SIMULATION_LOG:
+        return (
+            f"{file} is the log of a simulation (etg sim --log: test seeds, not the certified "
+            "entropy source); a table server never writes to it. Give the server a log of its "
+            "own (a new file, or the table's existing log)."
+        )
+    return (
+        f"{file} is a table server's log; etg sim --log writes only to a log it created as a "
+        "simulation, so that simulated cash-ins and shoes never enter a table's history. "
+        "Give --log a new file."
+    )
+
+
+def _create_private(file: Path) -> None:
+    """Create the empty database file with mode 0600 (before SQLite creates it 0644)."""
+    try:
+        fd = os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    except OSError as exc:
+        raise EventLogError(f"cannot create {file}: {exc.strerror or exc}") from None
+    os.close(fd)
 
 
 def _sync_directory(directory: Path) -> None:
@@ -62,37 +93,63 @@ class SqliteEventStore:
     Not thread-safe: the one writer uses it from one thread (the reactor's).
     """
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, log_id: str) -> None:
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        path: Path,
+        state: LogState,
+        found: LogState | None = None,
+        migrated: Sequence[str] = (),
+    ) -> None:
         """Wrap an open, migrated connection; use :meth:`open`."""
         self._conn = conn
         self.path = path
-        self._log_id = log_id
+        self._log_id = state.log_id
+        self._state = state
+        self._found = found
+        self._migrated = tuple(migrated)
         self._closed = False
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], now: Callable[[], str]) -> SqliteEventStore:
+    def open(
+        cls, path: str | os.PathLike[str], now: Callable[[], str], *, kind: str = TABLE_LOG
+    ) -> SqliteEventStore:
         """Open the log at ``path`` for writing, creating it if there is none.
 
         Checks, before writing anything, that an existing file is an event log of a schema
-        this code knows; then sets WAL and ``synchronous=FULL`` and applies the pending
-        migrations.
+        this code knows and of ``kind``; then sets WAL and ``synchronous=FULL`` and applies
+        the pending migrations. A new file is created readable and writable by its owner
+        only (mode 0600: the game history is not for every account of the machine; SQLite
+        gives its ``-wal`` and ``-shm`` files the same mode).
 
         Args:
             path: The database file.
             now: Returns the current time text (for ``created_at`` and ``applied_at``).
+            kind: What writes the log (``meta.log_kind``): ``"table"`` (a table server) or
+                ``"simulation"`` (``etg sim --log``). An existing log of another kind is
+                refused: a simulation's rounds never mix with a table's.
 
         Raises:
             NotAnEventLog: the file is not an event log (it is left unchanged).
             SchemaTooNew: the log is newer than this code (it is left unchanged).
+            LogKindMismatch: the log was written by another kind of writer (left unchanged).
             LogDamaged: SQLite cannot read it.
             EventLogError: WAL cannot be enabled, or a migration failed.
         """
+        if kind not in LOG_KINDS:
+            raise ValueError(f"a log's kind is one of {', '.join(LOG_KINDS)}, not {kind!r}")
         file = Path(path)
         state = inspect(file)
+        if state.found is Found.LOG and state.log_kind != kind:
+            raise LogKindMismatch(kind_refusal(file, state.log_kind))
+        if state.found is Found.ABSENT:
+            _create_private(file)
         try:
             conn = sqlite3.connect(file, isolation_level=None)
         except sqlite3.Error as exc:
             raise EventLogError(f"cannot open {file} for writing: {exc}") from None
+        found = state if state.found is Found.LOG else None
+        migrated: list[str] = []
         try:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             (mode,) = conn.execute("PRAGMA journal_mode = WAL").fetchone()
@@ -103,7 +160,7 @@ class SqliteEventStore:
                 )
             conn.execute("PRAGMA synchronous = FULL")
             if state.found is not Found.LOG or state.schema_version < SCHEMA_VERSION:
-                migrate(conn, now, os.urandom(LOG_ID_BYTES).hex())
+                migrated = migrate(conn, now, os.urandom(LOG_ID_BYTES).hex(), kind)
                 if state.found is Found.ABSENT:
                     _sync_directory(file.parent)  # the new file's name survives a power cut
             state = inspect_connection(conn, file)
@@ -115,12 +172,27 @@ class SqliteEventStore:
         except BaseException:
             conn.close()
             raise
-        return cls(conn, file, state.log_id)
+        return cls(conn, file, state, found, migrated)
 
     @property
     def log_id(self) -> str:
         """The log's random id from ``meta``."""
         return self._log_id
+
+    @property
+    def state(self) -> LogState:
+        """The log's schema, ``meta`` and ``migrations`` as the writer left them at open."""
+        return self._state
+
+    @property
+    def found(self) -> LogState | None:
+        """The log as it was found before any migration ran (None for a new log)."""
+        return self._found
+
+    @property
+    def migrated(self) -> tuple[str, ...]:
+        """The migrations this open applied (empty if the log was up to date)."""
+        return self._migrated
 
     def _query(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
         try:
@@ -161,6 +233,14 @@ class SqliteEventStore:
             return None
         return Checkpoint.from_row(rows[0], self._log_id)
 
+    def checkpoints_after(self, number: int) -> list[Checkpoint]:
+        """The checkpoints numbered after ``number``, in number order."""
+        rows = self._query(
+            f"SELECT {CHECKPOINT_COLUMNS} FROM checkpoints WHERE number > ? ORDER BY number",
+            (number,),
+        )
+        return [Checkpoint.from_row(row, self._log_id) for row in rows]
+
     def write(
         self, expected: ChainHead, rows: Sequence[EventRow], checkpoint: Checkpoint | None
     ) -> None:
@@ -195,6 +275,7 @@ class SqliteEventStore:
                             checkpoint.reason,
                             checkpoint.key_id,
                             checkpoint.signature,
+                            checkpoint.meta,
                         ),
                     )
                 conn.execute("COMMIT")

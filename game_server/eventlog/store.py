@@ -28,6 +28,7 @@ from game_server.eventlog.records import (
     RoundSpan,
     StoredEvent,
 )
+from game_server.eventlog.schema import LogState
 
 
 class EventStore(Protocol):
@@ -53,6 +54,27 @@ class EventStore(Protocol):
 
     def last_checkpoint(self) -> Checkpoint | None:
         """The checkpoint with the highest number, or None."""
+        ...
+
+    def checkpoints_after(self, number: int) -> list[Checkpoint]:
+        """The checkpoints numbered after ``number``, in number order (to catch up an anchor
+        stream)."""
+        ...
+
+    @property
+    def state(self) -> LogState:
+        """The log's ``meta`` and ``migrations`` as they are now (signed by every new
+        checkpoint)."""
+        ...
+
+    @property
+    def found(self) -> LogState | None:
+        """The log as found before this open migrated it; None for a new log."""
+        ...
+
+    @property
+    def migrated(self) -> tuple[str, ...]:
+        """The migrations this open applied."""
         ...
 
     def write(

@@ -147,11 +147,12 @@ def _check_signatures(
     public_key: Ed25519PublicKey,
     expected_key: str,
     problems: _Problems,
+    first: int = 1,
 ) -> list[Checkpoint]:
     """Signature, key and numbering checks; returns the checkpoints that pass them."""
     good = []
     previous_seq = 0
-    for index, cp in enumerate(checkpoints, start=1):
+    for index, cp in enumerate(checkpoints, start=first):
         where = f"checkpoint #{cp.number} (seq {cp.seq}, {cp.reason}, {cp.time})"
         if cp.number != index:
             problems.add(
@@ -190,6 +191,7 @@ def verify_chain(
     *,
     anchors: Iterable[Checkpoint] = (),
     batch: int = DEFAULT_BATCH,
+    start: Checkpoint | None = None,
 ) -> ChainReport:
     """Recompute the whole hash chain of a log and check every checkpoint against it.
 
@@ -202,6 +204,9 @@ def verify_chain(
         anchors: Checkpoints known from outside the file, which must verify and match too
             (they prove the log was not cut back to before them).
         batch: Rows per batch.
+        start: A checkpoint already proven (the last anchored one, when a server starts):
+            the walk begins after it, from its hash, once the stored hash at its seq is
+            found equal to it; earlier rows and checkpoints are not read again.
 
     Returns:
         The report; ``report.ok`` is the verdict, ``report.first_bad_seq`` and
@@ -209,26 +214,32 @@ def verify_chain(
     """
     problems = _Problems()
     expected_key = key_id(public_key)
+    first = 1 if start is None else start.number
     with source.snapshot():
         total = _safe_max_seq(source, problems)
-        stored_cps = _read_checkpoints(source, problems)
+        stored_cps = [cp for cp in _read_checkpoints(source, problems) if cp.number >= first]
         stored_set = set(stored_cps)
-        valid = _check_signatures(stored_cps, public_key, expected_key, problems)
+        valid = _check_signatures(stored_cps, public_key, expected_key, problems, first)
         extra = [cp for cp in anchors if cp not in stored_set]
+        if start is not None:
+            extra = [cp for cp in extra if cp.seq >= start.seq]
         valid_anchors = _check_anchors(extra, public_key, expected_key, source, problems)
         by_seq: dict[int, list[Checkpoint]] = {}
         for cp in valid + valid_anchors:
             by_seq.setdefault(cp.seq, []).append(cp)
-        walked = _walk(source, by_seq, problems, progress, total, batch)
+        walked = _walk(source, by_seq, problems, progress, total, batch, start)
     events, last_seq, head, matched, damaged = walked
     beyond = [cp for cp in valid + valid_anchors if cp.seq > last_seq]
     if beyond and not damaged:
-        cp = max(beyond, key=lambda c: c.seq)
+        cp = min(beyond, key=lambda c: (c.seq, c.number))
+        last = max(beyond, key=lambda c: (c.seq, c.number))
+        what = "checkpoint" if cp in stored_set else "anchored checkpoint"
         problems.add(
             last_seq + 1,
-            f"the log is truncated: checkpoint #{cp.number} ({cp.reason}, {cp.time}) covers "
+            f"the log is truncated: {what} #{cp.number} ({cp.reason}, {cp.time}) covers "
             f"events up to seq {cp.seq}, but the log ends at seq {last_seq} "
-            f"({len(beyond)} signed checkpoint(s) cover missing events)",
+            f"({len(beyond)} signed checkpoint(s) cover missing events, the last up to seq "
+            f"{last.seq})",
         )
     last_proven = max((cp.seq for cp in matched), default=0)
     return ChainReport(
@@ -295,6 +306,17 @@ def _check_anchors(
     return good
 
 
+def _stored_hash(source: EventSource, seq: int) -> str | None:
+    """The stored hash of event ``seq``, or None if there is no such event."""
+    try:
+        for rows in source.row_batches(seq, 1):
+            for row in rows:
+                return row[7] if row[0] == seq else None
+    except LogDamaged:
+        return None
+    return None
+
+
 def _resync(stored: object, fallback: bytes) -> bytes:
     """The stored hash as bytes if it is 64 hex digits, else ``fallback``."""
     if isinstance(stored, str) and len(stored) == 64:
@@ -312,8 +334,10 @@ def _walk(
     progress: Progress | None,
     total: int,
     batch: int,
+    start: Checkpoint | None = None,
 ) -> tuple[int, int, str, list[Checkpoint], bool]:
-    """Stream every row, recompute its hash, check its body, and match checkpoints.
+    """Stream every row (after ``start``), recompute its hash, check its body, and match
+    checkpoints.
 
     Returns:
         (rows read, last seq read, recomputed head hash, checkpoints that matched, whether
@@ -333,8 +357,21 @@ def _walk(
     expect = 1
     events = 0
     after_gap = False
+    if start is not None and start.seq > 0:
+        at = _stored_hash(source, start.seq)
+        if at != start.hash:
+            problems.add(
+                start.seq,
+                f"the log does not match checkpoint #{start.number} ({start.reason}, "
+                f"{start.time}) at seq {start.seq}: "
+                + ("the event is missing" if at is None else "its stored hash differs"),
+            )
+            return 0, start.seq - 1 if at is None else start.seq, prev.hex(), matched, False
+        prev = bytes.fromhex(start.hash)
+        expect = start.seq + 1
+        matched.append(start)
     try:
-        for rows in source.row_batches(1, batch):
+        for rows in source.row_batches(expect, batch):
             for row in rows:
                 seq, time, table_id, round_id, terminal, kind, body, stored = row
                 try:

@@ -18,9 +18,13 @@ Submission, :mod:`game_server.config`)::
     serials = ["5f3a09c2..."]  # hex, as `etg certs` prints them
     terminals = ["T9"]         # every certificate of these ids
 
-    [floor.limits]             # per connection
-    commands_per_second = 20
+    [floor.limits]             # every field optional; these are the defaults
+    commands_per_second = 20   # per connection, with a burst
     burst = 40
+    hello_seconds = 30         # to complete the TLS handshake and say Hello
+    box_seconds = 10           # for a command box, from its first byte to its last
+    connections_per_identity = 4     # open at once with one certificate id
+    unauthenticated_connections = 64 # open at once before their Hello, in total
 
 Entry points: :func:`load_floor` (a file) and :meth:`FloorConfig.from_mapping` (parsed TOML).
 Every refusal is a :class:`FloorConfigError` whose message names the field.
@@ -48,6 +52,20 @@ DEFAULT_PORT: Final = 7400
 DEFAULT_COMMANDS_PER_SECOND: Final = 20
 #: Commands a connection may send at once when the file does not say.
 DEFAULT_BURST: Final = 40
+#: Seconds a new connection has to complete the TLS handshake and say Hello.
+DEFAULT_HELLO_SECONDS: Final = 30.0
+#: Seconds a command box may take from its first byte to its last (after Hello). A box is
+#: at most 16 KiB: on a floor network it arrives in milliseconds.
+DEFAULT_BOX_SECONDS: Final = 10.0
+#: Connections one certificate id (a terminal, the operator) may hold open at once: one,
+#: plus a few while a reconnect replaces a connection the server still thinks is alive.
+DEFAULT_CONNECTIONS_PER_IDENTITY: Final = 4
+#: Connections that have not (yet) said Hello, open at once over all peers.
+DEFAULT_UNAUTHENTICATED_CONNECTIONS: Final = 64
+#: Tables one server process hosts at most (``etg serve --tables``).
+MAX_TABLES: Final = 64
+#: Terminals one server process seats at most: every seat of :data:`MAX_TABLES` tables.
+MAX_TERMINALS: Final = MAX_TABLES * len(SEATS)
 
 
 class FloorConfigError(ETGError):
@@ -56,15 +74,27 @@ class FloorConfigError(ETGError):
 
 @dataclass(frozen=True)
 class NetLimits:
-    """The network layer's limits for one connection (a token bucket).
+    """The network layer's limits (``[floor.limits]``).
 
     Attributes:
-        commands_per_second: Tokens added per second.
+        commands_per_second: Tokens added per second to each connection's bucket.
         burst: The bucket's size: commands a quiet connection may send at once.
+        hello_seconds: A connection that has not completed the TLS handshake and said Hello
+            this long after it was accepted is closed.
+        box_seconds: After Hello, a command box that has not arrived whole this long after
+            its first byte closes the connection (a peer that stalls or trickles).
+        connections_per_identity: Connections one certificate id may hold open at once;
+            one more is refused as soon as its TLS handshake names the certificate.
+        unauthenticated_connections: Connections before their Hello, over all peers; one
+            more is refused as soon as it is accepted.
     """
 
     commands_per_second: float = DEFAULT_COMMANDS_PER_SECOND
     burst: int = DEFAULT_BURST
+    hello_seconds: float = DEFAULT_HELLO_SECONDS
+    box_seconds: float = DEFAULT_BOX_SECONDS
+    connections_per_identity: int = DEFAULT_CONNECTIONS_PER_IDENTITY
+    unauthenticated_connections: int = DEFAULT_UNAUTHENTICATED_CONNECTIONS
 
 
 @dataclass(frozen=True)
@@ -143,16 +173,7 @@ class FloorConfig:
         except InvalidRevocation as exc:
             raise where.error("[floor.revoked]", str(exc)) from None
 
-        limits_table = _table(floor.get("limits", {}), where, "[floor.limits]")
-        _only(limits_table, {"commands_per_second", "burst"}, where, "[floor.limits]")
-        rate = limits_table.get("commands_per_second", DEFAULT_COMMANDS_PER_SECOND)
-        if isinstance(rate, bool) or not isinstance(rate, int | float) or not rate > 0:
-            raise where.error(
-                "[floor.limits] commands_per_second", f"{rate!r} is not a positive number"
-            )
-        burst = _integer(limits_table.get("burst", DEFAULT_BURST), where, "[floor.limits] burst")
-        if burst < 1:
-            raise where.error("[floor.limits] burst", f"{burst} is not at least 1")
+        limits = _limits(_table(floor.get("limits", {}), where, "[floor.limits]"), where)
         tables_table = _table(floor.get("tables", {}), where, "[floor.tables]")
         tables = {
             str(name): _text(table, where, f"[floor.tables] {name}")
@@ -172,9 +193,29 @@ class FloorConfig:
             terminals=terminals,
             revocations=revocations,
             port=port,
-            limits=NetLimits(commands_per_second=float(rate), burst=burst),
+            limits=limits,
             tables=tables,
         )
+
+
+def _limits(table: Mapping[str, Any], where: _Where) -> NetLimits:
+    """``[floor.limits]``: each field a positive number (the counts whole), default if absent."""
+    defaults = NetLimits()
+    numbers = ("commands_per_second", "hello_seconds", "box_seconds")
+    counts = ("burst", "connections_per_identity", "unauthenticated_connections")
+    _only(table, {*numbers, *counts}, where, "[floor.limits]")
+    values: dict[str, Any] = {}
+    for name in numbers:
+        value = table.get(name, getattr(defaults, name))
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+            raise where.error(f"[floor.limits] {name}", f"{value!r} is not a positive number")
+        values[name] = float(value)
+    for name in counts:
+        count = _integer(table.get(name, getattr(defaults, name)), where, f"[floor.limits] {name}")
+        if count < 1:
+            raise where.error(f"[floor.limits] {name}", f"{count} is not at least 1")
+        values[name] = count
+    return NetLimits(**values)
 
 
 def load_floor(path: str | os.PathLike[str]) -> FloorConfig:

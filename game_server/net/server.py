@@ -28,6 +28,14 @@ seat and wagers: the machine's countdowns act for it, and its next ``Hello`` ret
 After each logged step (:meth:`TableServerFactory.step_logged`, save then send) every
 connected terminal is pushed its own view as ``ViewUpdate``.
 
+Connections are bounded (``[floor.limits]``; issue 13): more than
+``unauthenticated_connections`` before their Hello, or more than
+``connections_per_identity`` with one certificate id (counted from the TLS handshake), and
+the new one is refused at once with a log line; a connection that has not completed the
+handshake and said Hello within ``hello_seconds``, or that after Hello leaves a command box
+unfinished for ``box_seconds``, is dropped. Every drop ends with the socket closed: the peer
+has :data:`CLOSE_GRACE_SECONDS` to answer TLS close_notify, then the connection is aborted.
+
 Entry point: :class:`TableServerFactory`, e.g.
 ``reactor.listenSSL(floor.port, TableServerFactory(machine, floor, reactor), tls_options)``.
 """
@@ -40,11 +48,13 @@ from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from twisted.internet.defer import Deferred, fail
-from twisted.internet.interfaces import IReactorTime
+from twisted.internet.interfaces import IHandshakeListener, IReactorTime
 from twisted.internet.protocol import Factory, connectionDone
 from twisted.logger import Logger
 from twisted.protocols import amp
+from twisted.protocols.policies import TimeoutMixin
 from twisted.python.failure import Failure
+from zope.interface import implementer  # type: ignore[import-untyped]  # ships no hints
 
 from game_server.net.floor import FloorConfig
 from game_server.net.pki import Identity, PkiError, Role
@@ -113,6 +123,7 @@ DOMAIN_ERRORS: Final[tuple[tuple[type[Exception], type[ProtocolError]], ...]] = 
     (rules.ActionNotAllowed, IllegalAction),
     (rules.IllegalAction, IllegalAction),
     (rules.RulesError, BadRequest),
+    (session.LogWriteFailed, TableUnavailable),
     (session.InsufficientCredits, InsufficientCredits),
     (session.NoRoundOpen, RoundClosed),
     (session.UnknownTerminal, Unauthorized),
@@ -224,41 +235,95 @@ def _no_delay(transport: Any) -> None:
             return
 
 
-#: Seconds a new connection has to complete the TLS handshake and say Hello.
-HELLO_SECONDS: Final = 30
+#: Seconds the peer of a dropped connection has to answer the server's TLS close_notify
+#: before the socket is aborted. After a completed handshake ``loseConnection()`` only
+#: sends close_notify and waits for the peer's: a dead or hostile peer never answers, and
+#: without the abort its socket (a file descriptor) stays open for ever (Twisted issue
+#: 7926, open: "TLSMemoryBIOProtocol.loseConnection does not work properly").
+CLOSE_GRACE_SECONDS: Final = 5.0
 
 
-class TerminalProtocol(amp.AMP):
-    """One connection of a terminal or of the operator tools (see the module docstring)."""
+@implementer(IHandshakeListener)
+class TerminalProtocol(amp.AMP, TimeoutMixin):
+    """One connection of a terminal or of the operator tools (see the module docstring).
+
+    Its one deadline (Twisted's :class:`~twisted.protocols.policies.TimeoutMixin`) runs
+    from the connection's start until Hello (``hello_seconds``), and after Hello from the
+    first byte of each command box until its last (``box_seconds``). Every drop ends with
+    the socket closed: a peer that does not answer close_notify within
+    :data:`CLOSE_GRACE_SECONDS` is aborted.
+    """
 
     def __init__(self, factory: TableServerFactory) -> None:
         super().__init__()  # type: ignore[no-untyped-call]  # Twisted's AMP is unannotated
         self.factory = factory
         self.identity: Identity | None = None
+        #: The certificate's identity this connection is counted against (from the TLS
+        #: handshake, or at Hello), for ``connections_per_identity``.
+        self.counted_as: Identity | None = None
         self.seat: int | None = None
-        limits = factory.floor.limits
-        self._bucket = TokenBucket(factory.clock, limits.commands_per_second, limits.burst)
+        self.limits = factory.floor.limits
+        self._bucket = TokenBucket(
+            factory.clock, self.limits.commands_per_second, self.limits.burst
+        )
         self._refused = 0
         self._box_bytes = 0
+        self._unparsed = 0
         self._dropped = False
-        self._hello_timer: Any = None
+        self._waiting_for = ""
+        self._abort_call: Any = None
+
+    def callLater(self, period: float, func: Callable[[], object]) -> Any:
+        """The deadline's clock: the factory's (tests: ``task.Clock``)."""
+        return self.factory.clock.callLater(period, func)
 
     def connectionMade(self) -> None:
-        """Start the clock for Hello: a peer that connects and stays silent (or never
-        completes the TLS handshake) is dropped after :data:`HELLO_SECONDS`."""
+        """Refuse the connection at once over ``unauthenticated_connections``; else start
+        the Hello deadline: a peer that does not complete the TLS handshake and say Hello
+        within ``hello_seconds`` is dropped."""
         super().connectionMade()  # type: ignore[no-untyped-call]  # unannotated
-        self._hello_timer = self.factory.clock.callLater(HELLO_SECONDS, self._no_hello)
         _no_delay(self.transport)
+        refusal = self.factory.admit(self)
+        if refusal is not None:
+            self.refuse(refusal)
+            return
+        self._deadline("Hello", self.limits.hello_seconds)
 
-    def _no_hello(self) -> None:
-        self._hello_timer = None
-        if self.identity is None:
-            self.drop("no Hello within {seconds} s of connecting", seconds=HELLO_SECONDS)
+    def handshakeCompleted(self) -> None:
+        """The TLS handshake named the peer's certificate (``IHandshakeListener``): count
+        the connection against its id, refusing it at once over ``connections_per_identity``.
+        A certificate without a usable identity is left to Hello, which refuses it."""
+        if self._dropped:
+            return
+        try:
+            identity = self.factory.identify(self.transport)
+        except PkiError:
+            return
+        self._count_as(identity)
 
-    def _stop_hello_timer(self) -> None:
-        if self._hello_timer is not None and self._hello_timer.active():
-            self._hello_timer.cancel()
-        self._hello_timer = None
+    def _count_as(self, identity: Identity) -> bool:
+        """Count this connection against ``identity``; refuse it if over the cap."""
+        refusal = self.factory.count_identity(self, identity)
+        if refusal is None:
+            return True
+        self.refuse(refusal)
+        return False
+
+    def _deadline(self, waiting_for: str, seconds: float | None) -> None:
+        """Run the one deadline for ``waiting_for`` (None: stop it)."""
+        self._waiting_for = waiting_for if seconds is not None else ""
+        self.setTimeout(seconds)  # type: ignore[no-untyped-call]  # unannotated
+
+    def timeoutConnection(self) -> None:
+        """The deadline passed (TimeoutMixin): drop the connection."""
+        if self._waiting_for == "Hello":
+            self.drop("no Hello within {seconds:g} s of connecting", seconds=self.timeOut)
+        else:
+            self.drop(
+                "half a command box for {seconds:g} s ({received} bytes of it)",
+                seconds=self.timeOut,
+                received=self._unparsed,
+            )
 
     # ----------------------------------------------------------------------------------------
     # Who
@@ -273,43 +338,84 @@ class TerminalProtocol(amp.AMP):
             raise Unauthorized("this command is for terminals; the operator certificate cannot")
         return self.identity.id
 
-    def drop(self, why: str, *, after_answer: bool = False, **fields: Any) -> None:
-        """Log why and close the connection; ignore anything the peer still sends.
+    def _peer(self) -> str:
+        transport: Any = self.transport
+        peer = transport.getPeer() if transport is not None else None
+        host, port = getattr(peer, "host", None), getattr(peer, "port", None)
+        return "an unknown peer" if host is None else f"{host}:{port}"
 
-        With ``after_answer`` the caller answers with a fatal error, which AMP sends before
-        it closes the connection (closing first could lose the answer).
+    def refuse(self, why: str) -> None:
+        """Log why and abort the connection at once (over a connection cap)."""
+        if self._dropped:
+            return
+        self._dropped = True
+        self._deadline("", None)
+        log.warn("refusing a connection from {peer}: {why}", peer=self._peer(), why=why)
+        transport: Any = self.transport
+        if transport is not None:
+            transport.abortConnection()
+
+    def drop(self, why: str, *, amp_closes: bool = False, **fields: Any) -> None:
+        """Log why and close the connection; ignore anything the peer still sends. A peer
+        that has not answered close_notify after :data:`CLOSE_GRACE_SECONDS` is aborted.
+
+        With ``amp_closes`` AMP closes the connection itself: after it sends a fatal
+        error (closing first could lose the answer), or on a key over its limit.
         """
         if self._dropped:
             return
         self._dropped = True
+        self._deadline("", None)
         log.warn("dropping the connection of {terminal}: " + why, terminal=self.who, **fields)
-        if after_answer:
+        self._abort_call = self.factory.clock.callLater(CLOSE_GRACE_SECONDS, self._abort)
+        if amp_closes:
             return
         transport: Any = self.transport  # zope interfaces confuse mypy's method binding
         if transport is not None:
             transport.loseConnection()
 
+    def _abort(self) -> None:
+        self._abort_call = None
+        log.warn(
+            "aborting the connection of {terminal}: no answer to close_notify in {seconds:g} s",
+            terminal=self.who,
+            seconds=CLOSE_GRACE_SECONDS,
+        )
+        transport: Any = self.transport
+        if transport is not None:
+            transport.abortConnection()
+
     # ----------------------------------------------------------------------------------------
     # Bytes and boxes
 
     def dataReceived(self, data: bytes) -> None:
-        """Parse boxes; a malformed or oversized box is logged and drops the connection."""
+        """Parse boxes; a malformed or oversized box is logged and drops the connection.
+        After Hello, the first byte of a box starts the box deadline and its last stops it."""
         if self._dropped:
             return
+        self._unparsed += len(data)
         try:
             super().dataReceived(data)  # type: ignore[no-untyped-call]  # unannotated
         except _BoxTooLarge as exc:
             self.drop("{problem}", problem=str(exc))
         except Exception as exc:
             self.drop("a malformed box: {problem!r}", problem=exc)
+        if self._dropped or self.identity is None:
+            return
+        if self._unparsed and not self._waiting_for:
+            self._deadline("box", self.limits.box_seconds)
+        elif not self._unparsed and self._waiting_for == "box":
+            self._deadline("", None)
 
     def proto_init(self, string: bytes) -> str:
+        # AMP's proto_init hands the first key to proto_key, which counts it.
         self._box_bytes = 0
-        return super().proto_init(self._count(string))  # type: ignore[no-any-return,no-untyped-call]  # unannotated
+        return super().proto_init(string)  # type: ignore[no-any-return,no-untyped-call]  # unannotated
 
     def proto_key(self, string: bytes) -> str:
         state = super().proto_key(self._count(string))  # type: ignore[no-untyped-call]  # unannotated
-        if state == "init":
+        if state == "init":  # the box is whole (and was dispatched)
+            self._unparsed -= self._box_bytes
             self._box_bytes = 0
         return state  # type: ignore[no-any-return]  # unannotated
 
@@ -324,16 +430,14 @@ class TerminalProtocol(amp.AMP):
 
     def lengthLimitExceeded(self, length: int) -> None:
         """A key longer than AMP allows: logged, and AMP drops the connection."""
-        log.warn(
-            "a key of {length} bytes from {terminal}: over AMP's limit",
-            length=length,
-            terminal=self.who,
-        )
-        self._dropped = True
+        self.drop("a key of {length} bytes: over AMP's limit", amp_closes=True, length=length)
         super().lengthLimitExceeded(length)  # type: ignore[no-untyped-call]  # unannotated
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
-        self._stop_hello_timer()
+        self._deadline("", None)
+        if self._abort_call is not None and self._abort_call.active():
+            self._abort_call.cancel()
+        self._abort_call = None
         log.info(
             "connection of {terminal} closed: {reason}",
             terminal=self.who,
@@ -357,7 +461,7 @@ class TerminalProtocol(amp.AMP):
             if flood:
                 self.drop(
                     "a flood of {refused} refused commands",
-                    after_answer=True,
+                    amp_closes=True,
                     refused=self._refused,
                 )
             return self._refuse(
@@ -404,7 +508,7 @@ class TerminalProtocol(amp.AMP):
         if isinstance(error, amp.RemoteAmpError):
             if error.errorCode == WIRE_CODES[VersionMismatch]:
                 error.fatal = True
-                self._dropped = True
+                self.drop("another protocol version", amp_closes=True)
             elif error.errorCode == amp.UNHANDLED_ERROR_CODE:
                 log.warn(
                     "unknown command {command} from {terminal}", command=name, terminal=self.who
@@ -420,7 +524,7 @@ class TerminalProtocol(amp.AMP):
             command=name,
             terminal=self.who,
         )
-        self._dropped = True
+        self.drop("an undeclared error answering {command}", amp_closes=True, command=name)
         return Failure(
             amp.RemoteAmpError(  # type: ignore[no-untyped-call]  # unannotated
                 amp.UNKNOWN_ERROR_CODE, "an internal error; the connection is closed", True
@@ -508,6 +612,8 @@ class TerminalProtocol(amp.AMP):
             raise Unauthorized(str(exc)) from None
         if self.identity is not None and self.identity != identity:
             raise Unauthorized("this connection already belongs to another identity")
+        if not self._count_as(identity):
+            raise Unauthorized(f"{identity.id} holds too many connections to this table")
         floor = self.factory.floor
         if identity.serial in floor.revocations.serials or identity.id in floor.revocations.ids:
             log.warn("refused revoked {identity}", identity=str(identity), terminal=identity.id)
@@ -524,7 +630,7 @@ class TerminalProtocol(amp.AMP):
                 )
             seat = found
         self.identity, self.seat = identity, seat or None
-        self._stop_hello_timer()
+        self._deadline("", None)
         if identity.role is Role.TERMINAL:
             view = self._view()["view"]
         self.factory.remember(self)
@@ -675,6 +781,8 @@ class TerminalProtocol(amp.AMP):
         def run() -> dict[str, Any]:
             machine = self.factory.machine
             if state == TableState.OPEN.value:
+                if self.factory.reopen is not None:
+                    self._call(self.factory.reopen)
                 self._call(machine.open)
             elif state == "close":
                 self._call(machine.close)
@@ -721,6 +829,12 @@ _RESPONDERS: Final[dict[bytes, tuple[type[amp.Command], str]]] = {
 }
 
 
+def _key(identity: Identity) -> tuple[Role, str]:
+    """What ``connections_per_identity`` counts by: the certificate's role and id (every
+    certificate issued to one terminal counts together)."""
+    return identity.role, identity.id
+
+
 class TableServerFactory(Factory):
     """Builds a :class:`TerminalProtocol` per connection and pushes views after each step.
 
@@ -735,6 +849,10 @@ class TableServerFactory(Factory):
         recall: A terminal's game recall from the event log
             (:func:`~game_server.recall.terminal.terminal_recall` on a reader); None: the
             server keeps no log and answers ``GetRecall`` with ``TableUnavailable``.
+        reopen: Called before the operator's ``SetTableState open``: after a failed log write
+            it proves the log and rebuilds the tables from it
+            (:func:`~game_server.table.recovery.reload_tables`), or raises a declared
+            error saying why the table cannot open yet.
     """
 
     def __init__(
@@ -744,23 +862,64 @@ class TableServerFactory(Factory):
         clock: IReactorTime,
         identify: Callable[[Any], Identity] = identity_of,
         recall: Callable[[str], dict[str, Any]] | None = None,
+        reopen: Callable[[], None] | None = None,
     ) -> None:
         self.machine = machine
         self.recall = recall
+        self.reopen = reopen
         self.floor = floor
         self.clock = clock
         self.identify = identify
         self.answers = AnswerBook()
+        #: Connections that said Hello, in order (they are pushed views).
         self.connections: list[TerminalProtocol] = []
+        self._before_hello: set[TerminalProtocol] = set()
+        self._by_identity: dict[tuple[Role, str], set[TerminalProtocol]] = {}
         machine.add_listener(self)
 
     def buildProtocol(self, addr: Any) -> TerminalProtocol:
         return TerminalProtocol(self)
 
+    def admit(self, connection: TerminalProtocol) -> str | None:
+        """A new connection, before its Hello: None if it may stay, else why it is refused
+        (``unauthenticated_connections`` are already open)."""
+        cap = self.floor.limits.unauthenticated_connections
+        if len(self._before_hello) >= cap:
+            return (
+                f"{len(self._before_hello)} connections have not said Hello yet, the most "
+                f"[floor.limits] unauthenticated_connections allows"
+            )
+        self._before_hello.add(connection)
+        return None
+
+    def count_identity(self, connection: TerminalProtocol, identity: Identity) -> str | None:
+        """Count ``connection`` against its certificate's id: None if it may stay, else why
+        it is refused (the id holds ``connections_per_identity`` connections already)."""
+        if connection.counted_as is not None:
+            if _key(connection.counted_as) == _key(identity):
+                return None
+            return f"its certificate changed from {connection.counted_as.id} to {identity.id}"
+        held = self._by_identity.setdefault(_key(identity), set())
+        cap = self.floor.limits.connections_per_identity
+        if len(held) >= cap:
+            return (
+                f"{identity.id} already holds {len(held)} connections, the most "
+                f"[floor.limits] connections_per_identity allows"
+            )
+        held.add(connection)
+        connection.counted_as = identity
+        return None
+
+    def open_connections(self) -> int:
+        """Connections open now: those before Hello and those counted against an id."""
+        counted = set().union(*self._by_identity.values())
+        return len(self._before_hello | counted | set(self.connections))
+
     def remember(self, connection: TerminalProtocol) -> None:
         """A connection completed ``Hello``: it gets the views from now on. An older
         connection of the same terminal (a reconnect before TCP noticed the old one was gone)
         is closed, so one terminal has one connection."""
+        self._before_hello.discard(connection)
         identity = connection.identity
         for other in list(self.connections):
             if other is not connection and identity is not None and other.identity == identity:
@@ -773,6 +932,12 @@ class TableServerFactory(Factory):
         """A connection closed (its terminal keeps its seat and wagers)."""
         if connection in self.connections:
             self.connections.remove(connection)
+        self._before_hello.discard(connection)
+        if connection.counted_as is not None:
+            held = self._by_identity.get(_key(connection.counted_as), set())
+            held.discard(connection)
+            if not held:
+                self._by_identity.pop(_key(connection.counted_as), None)
 
     def step_logged(self, events: Sequence[Any], terminals: Collection[str] | None = None) -> None:
         """Push each connected terminal (of the table that logged, when ``terminals`` says)

@@ -1,44 +1,96 @@
 """Service wiring: one table server process from its config, floor file, keys and log.
 
-:func:`serve` is what ``etg serve`` and ``python -m game_server`` run. On start it runs the
-DRBG known-answer self-test (a failure stops the server: DESIGN.md "RNG and shoe"), opens or
-recovers the table from its event log (:func:`game_server.table.recovery.open_table`:
-wallets, meters, the current shoe and any interrupted round come back from the log), starts
-the round machine, and listens with mutual TLS 1.3. Ctrl-C or SIGTERM stops the reactor and
-the log is closed with a signed shutdown checkpoint.
+:func:`serve` is what ``etg serve`` and ``python -m game_server`` run. On start it first
+binds its port (:func:`listen_first`: a port in use stops it in one line before the log is
+opened or created), then runs the DRBG known-answer self-test (a failure stops the server:
+DESIGN.md "RNG and shoe"), proves the event log (its whole chain from the last checkpoint of
+the anchor stream, or from the first event) and recovers the tables from it
+(:func:`game_server.table.recovery.open_tables`: wallets, meters, the current shoe and any
+interrupted round come back from the log; a log of other tables or rules is refused unless
+the change is stated), starts the round machines, and listens with mutual TLS 1.3. Ctrl-C or
+SIGTERM stops the reactor and the log is closed with a signed shutdown checkpoint.
 
-Entry points: :func:`serve`, :func:`default_floor`.
+When the log cannot be written (a full disk, a failed device, an anchor stream that cannot
+be written), every table goes out of service with the log's sentence as its reason, in the
+terminals' views and the operator's ``ReadMeters``; the operator's ``SetTableState open``
+then proves the log again and rebuilds every table from it in the running process
+(:func:`~game_server.table.recovery.reload_tables`), or is refused with a sentence.
+
+Entry points: :func:`serve`, :func:`default_floor`, :func:`listen_first`.
 """
 
 from __future__ import annotations
 
+import errno
+import socket
 import sys
+import time
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from twisted.internet import reactor as _reactor
 from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
+from twisted.protocols.tls import TLSMemoryBIOFactory
 
 from game_server.config import TableConfig
-from game_server.eventlog import EventLogReader, system_clock
+from game_server.eventlog import AnchorFile, EventLogReader, system_clock
 from game_server.net.floor import FloorConfig
 from game_server.net.server import TableServerFactory
 from game_server.net.tls import Refusal, server_tls_options
 from game_server.recall.terminal import terminal_recall
 from game_server.rng import self_test
 from game_server.rng.entropy import EntropySource
-from game_server.table.api import TableMachine
+from game_server.table.api import HostedTable, TableMachine, TableState
 from game_server.table.hybrid_machine import HybridMachine
 from game_server.table.hybrid_session import HybridSession
 from game_server.table.machine import RoundMachine
-from game_server.table.recovery import AnyTable, open_tables
+from game_server.table.recovery import AnyTable, open_tables, reload_tables
 from game_server.table.router import TableRouter
-from game_server.table.session import production_seeds
+from game_server.table.session import SeedSource, production_seeds
 from game_server.table.uth_machine import UthMachine
 from game_server.table.uth_session import UthSession, parse_decision
+from shared.errors import ETGError
 
 log = Logger()
+
+#: Connections the kernel queues for the server before it accepts them (Twisted's default).
+LISTEN_BACKLOG: Final = 50
+
+
+class PortUnavailable(ETGError):
+    """The server cannot listen on its port: in use, not allowed, or no such address."""
+
+
+def listen_first(interface: str, port: int) -> socket.socket:
+    """Bind and listen on ``interface``:``port`` before anything else is done, so that a
+    port in use stops the server before it opens (or creates) its log.
+
+    Returns:
+        The listening socket, non-blocking, for ``reactor.adoptStreamPort``.
+
+    Raises:
+        PortUnavailable: the port is in use, or cannot be listened on (the message says
+            which, in one line).
+    """
+    family = socket.AF_INET6 if ":" in interface else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        # As Twisted's listenTCP does: a restart need not wait for TIME_WAIT to pass.
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((interface, port))
+        listener.listen(LISTEN_BACKLOG)
+    except OSError as exc:
+        listener.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise PortUnavailable(
+                f"port {port} is in use on {interface} (another table server?); stop it, or "
+                "choose another port with --port or [floor] port"
+            ) from None
+        raise PortUnavailable(f"cannot listen on {interface}:{port}: {exc.strerror}") from None
+    listener.setblocking(False)
+    return listener
 
 
 def table_configs(config: TableConfig, tables: int) -> list[TableConfig]:
@@ -69,7 +121,7 @@ class UthTableRouter(TableRouter):
         return parse_decision(action)
 
 
-def machine_for(session: AnyTable, reactor: Any, next_round_delay: float) -> TableMachine:
+def machine_for(session: AnyTable, reactor: Any, next_round_delay: float) -> HostedTable:
     """The round machine of a recovered table: the fully automated table's
     :class:`RoundMachine`, a hybrid table's :class:`HybridMachine` (58 Pa. Code 633b.5,
     stadium play: shared countdowns, any number of terminals), or an Ultimate Texas Hold 'Em
@@ -79,6 +131,12 @@ def machine_for(session: AnyTable, reactor: Any, next_round_delay: float) -> Tab
     if isinstance(session, HybridSession):
         return HybridMachine(session, reactor, next_round_delay=next_round_delay)
     return RoundMachine(session, reactor, next_round_delay=next_round_delay)
+
+
+def _fault(machine: HostedTable, reason: str) -> None:
+    """Out of service at once (a machine already out of service keeps its first reason)."""
+    if machine.state is not TableState.OUT_OF_SERVICE:
+        machine.fault(reason)
 
 
 def serve(
@@ -91,23 +149,61 @@ def serve(
     interface: str = "127.0.0.1",
     next_round_delay: float = 3.0,
     tables: int = 1,
+    anchors: Path | None = None,
+    change_reason: str | None = None,
 ) -> None:
     """Run the table server until the process is stopped (``tables`` copies of the table
-    when more than one; they share the event log, each event naming its table)."""
+    when more than one; they share the event log, each event naming its table).
+
+    Args:
+        anchors: The anchor stream (JSON lines) every checkpoint is also written to; keep it
+            on another disk or machine. None: a cut-back log cannot be detected (a warning).
+        change_reason: The operator's statement of an intended change of the tables or their
+            Rules Submissions against the log (``--change-config``).
+
+    Raises:
+        PortUnavailable: the port is in use (or cannot be listened on); raised before the
+            log is opened or its folder made.
+    """
+    listener = listen_first(interface, floor.port if port is None else port)
+    db.parent.mkdir(parents=True, exist_ok=True)
     reactor: Any = _reactor
     observer: Any = textFileLogObserver(sys.stdout)  # an ILogObserver (zope, untyped)
     globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
     self_test()
     entropy = EntropySource()
+    configs = table_configs(config, tables)
+
+    def seats(table: TableConfig) -> Mapping[str, int]:
+        return floor.seats_at(table.table_id if tables > 1 else None)
+
+    def seeds(table: TableConfig) -> SeedSource:
+        return production_seeds(entropy, table.table_id)
+
+    if anchors is None:
+        log.warn(
+            "no anchor stream (--anchors): a log cut back to one of its own checkpoints "
+            "cannot be detected; on a floor keep one on another disk or machine"
+        )
+    started = time.perf_counter()
     event_log, opened = open_tables(
-        table_configs(config, tables),
+        configs,
         db,
         certs,
-        lambda table: floor.seats_at(table.table_id if tables > 1 else None),
+        seats,
         clock=system_clock,
-        seeds=lambda table: production_seeds(entropy, table.table_id),
+        seeds=seeds,
+        anchors=None if anchors is None else AnchorFile(anchors),
+        change_reason=change_reason,
     )
-    machines: dict[str, TableMachine] = {}
+    log.info(
+        "event log {db} proven and {count} table(s) recovered in {seconds:.2f} s (last seq {seq})",
+        db=db,
+        count=len(opened),
+        seconds=time.perf_counter() - started,
+        seq=event_log.head.seq,
+    )
+    machines: dict[str, HostedTable] = {}
     for session, report in opened:
         table_id = session.config.table_id
         log.info("table {table}: {report}", table=table_id, report=report.describe())
@@ -117,17 +213,39 @@ def serve(
         next(iter(machines.values())) if tables == 1 else router(machines, floor.tables)
     )
     reader = EventLogReader.open(db)
+
+    def out_of_service(error: Exception) -> None:
+        reason = f"the event log cannot be written: {error}"
+        log.error("every table goes out of service: {reason}", reason=reason)
+        for each in machines.values():
+            reactor.callLater(0, _fault, each, reason)
+
+    def reopen() -> None:
+        if event_log.failed is None and not any(m.session.failed for m in machines.values()):
+            return
+        for session, _ in reload_tables(configs, event_log, db, certs, seats, seeds=seeds):
+            machines[session.config.table_id].replace_session(session)
+        log.info("the event log is proven again; every table was rebuilt from it")
+
+    event_log.on_failure(out_of_service)
     factory = TableServerFactory(
-        machine, floor, reactor, recall=lambda terminal: terminal_recall(reader, terminal)
+        machine,
+        floor,
+        reactor,
+        recall=lambda terminal: terminal_recall(reader, terminal),
+        reopen=reopen,
     )
 
     def refused(peer: Any, refusal: Refusal) -> None:
         log.warn("handshake refused from {peer}: {reason}", peer=peer, reason=refusal.reason)
 
     options = server_tls_options(certs, floor.revocations, on_refused=refused)
-    listening = reactor.listenSSL(
-        floor.port if port is None else port, factory, options, interface=interface
-    )
+    # What listenSSL does, on the socket bound before the log was opened.
+    # Typed Any: without zope's plugin mypy sees no provider of Twisted's interfaces.
+    wrap: Any = TLSMemoryBIOFactory
+    tls_factory = wrap(options, False, factory)
+    listening = reactor.adoptStreamPort(listener.fileno(), listener.family, tls_factory)
+    listener.close()  # the reactor listens on its own copy
     log.info(
         "table {table} listening on {host}:{port} (TLS 1.3, client certificates required)",
         table=", ".join(machines),

@@ -110,6 +110,7 @@ from game_server.table.events import (
     CreditsOut,
     RoundClosed,
     RoundStarted,
+    RulesChangeStated,
     ShoeCommitted,
     ShoeRevealed,
     TableOpened,
@@ -616,6 +617,10 @@ def _describe(
     if kind is TableOpened:
         data = {"config_hash": ev.config_hash}
         return TABLE_WHO, f"rules in force: config hash {ev.config_hash}", data
+    if kind is RulesChangeStated:
+        to = f"config {ev.config_hash}" if ev.config_hash else "the table retired"
+        text = f"rules change stated by the operator ({ev.reason}): config {ev.logged_hash} -> {to}"
+        return TABLE_WHO, text, dict(ev._asdict())
     return who, item.stored.kind.replace("_", " "), {}
 
 

@@ -9,7 +9,21 @@ certified shoe held, and the settlements must be the ones the approved rules giv
 module checks, in one streaming pass over the log (DESIGN.md "Event log", "RNG and shoe"):
 
 ``file``
-    SQLite's ``quick_check`` of the pages.
+    SQLite's full ``integrity_check``: every page, and every index compared with its table
+    (recall queries read the indexes: an index rebuilt with one round relabelled to another
+    terminal would hide that round from the terminal's recall while every row still
+    verifies). Its time is reported (``integrity_seconds``).
+``meta``
+    the ``meta`` and ``migrations`` tables are the ones the newest checkpoint signed (its
+    meta digest, :func:`~game_server.eventlog.chain.meta_digest`); a log whose checkpoints
+    are all older than schema version 4 does not sign them (a warning).
+``anchors``
+    with an anchor stream (``etg verify DB --anchors PATH``, the checkpoints kept outside the
+    file as they were made, :mod:`game_server.eventlog.anchors`): every anchored checkpoint
+    of the log is in it unchanged, signed by the key, and covered by the chain (a log cut
+    back to before one of them, or cut back and written again, fails, naming the
+    checkpoint). Without one, a warning: a log cut back to one of its own checkpoints
+    cannot be told from a log that ended there.
 ``triggers``
     every trigger that makes the tables append-only is present exactly as created (a missing
     one is a failure: the database no longer refuses UPDATE and DELETE).
@@ -108,12 +122,15 @@ from game_server.config import config_from_dict
 from game_server.eventlog import (
     CHAIN_FORMAT,
     TRIGGERS,
+    AnchorSource,
     Checkpoint,
     EventLogReader,
     EventRow,
     LogDamaged,
     RoundSpan,
     StoredEvent,
+    check_anchors,
+    meta_digest,
     verify_chain,
 )
 from game_server.eventlog.store import EventSource
@@ -179,7 +196,9 @@ from shared.money import format_money
 
 #: The checks, in the order a report lists them, with a title for people.
 CHECKS: Final[dict[str, str]] = {
-    "file": "SQLite file integrity (quick_check)",
+    "file": "SQLite file and index integrity (integrity_check)",
+    "meta": "meta and migrations tables signed",
+    "anchors": "anchored checkpoints in the log",
     "triggers": "append-only triggers present",
     "chain": "hash chain of every event",
     "checkpoints": "signed checkpoints (Ed25519)",
@@ -298,6 +317,10 @@ class VerifyReport:
         checks: One summary per check, in :data:`CHECKS` order.
         elapsed: Seconds the verification took.
         key_id: The fingerprint of the public key the checkpoints were checked against.
+        integrity_seconds: Seconds SQLite's full ``integrity_check`` took (part of
+            ``elapsed``).
+        anchors: Anchored checkpoints of this log that were checked (None: no anchor stream
+            was given).
     """
 
     ok: bool
@@ -309,6 +332,8 @@ class VerifyReport:
     checks: tuple[CheckSummary, ...]
     elapsed: float
     key_id: str
+    integrity_seconds: float = 0.0
+    anchors: int | None = None
 
     @property
     def events_per_second(self) -> float:
@@ -325,6 +350,7 @@ class VerifyReport:
             "warnings": [w.to_json() for w in self.warnings],
             "counts": self.counts.to_json(),
             "key_id": self.key_id,
+            "anchors": self.anchors,
         }
 
 
@@ -1512,6 +1538,7 @@ def verify_log(
     *,
     sealing_key: bytes | None = None,
     progress: Progress | None = None,
+    anchors: AnchorSource | None = None,
 ) -> VerifyReport:
     """Verify a whole event log: file, triggers, chain, signatures, shoes, cards, rounds, money.
 
@@ -1525,6 +1552,9 @@ def verify_log(
             each sealed seed is the revealed one). Without it, rounds of unrevealed shoes are
             reported as not checked (a warning).
         progress: Called after each batch with (highest seq read, highest seq of the log).
+        anchors: The anchor stream: the checkpoints kept outside the log as they were made.
+            Without it a log cut back to one of its own checkpoints cannot be detected (the
+            report warns).
 
     Returns:
         The report; ``report.ok`` is the verdict.
@@ -1532,6 +1562,7 @@ def verify_log(
     Raises:
         UnverifiableLog: the log's chain format is not the one this build verifies.
         LogDamaged: SQLite cannot read the log's tables at all.
+        AnchorError: the anchor stream cannot be read, or a line of it is not a checkpoint.
     """
     start = time.perf_counter()
     meta = reader.meta()
@@ -1543,16 +1574,21 @@ def verify_log(
         )
     findings = _Findings()
     semantics = _Semantics(findings, sealing_key)
+    anchored = None if anchors is None else anchors.anchors(reader.log_id)
     with reader.snapshot():
-        _check_file(reader, findings)
+        integrity_seconds = _check_file(reader, findings)
+        _check_meta(reader, findings)
+        _check_anchored(reader, anchored, findings)
         total = reader.max_seq()
         pump = _Pump(reader, semantics, findings, total, progress)
         tee = _TeeSource(reader, pump)
-        chain = verify_chain(_as_source(tee), public_key)
+        chain = verify_chain(_as_source(tee), public_key, anchors=anchored or ())
         last_seq = chain.last_seq
         semantics.finish(last_seq)
     for problem in chain.problems:
         check = "checkpoints" if "checkpoint" in problem.reason else "chain"
+        if problem.reason.startswith("anchor") or "anchored checkpoint" in problem.reason:
+            check = "anchors"
         findings.fail(problem.seq, check, problem.reason)
     hidden = chain.problem_count - len(chain.problems)
     if hidden > 0:
@@ -1598,18 +1634,78 @@ def verify_log(
         checks=_summaries(findings, failures, warnings),
         elapsed=time.perf_counter() - start,
         key_id=chain.key_id,
+        integrity_seconds=integrity_seconds,
+        anchors=None if anchored is None else len(anchored),
     )
+
+
+def _check_meta(reader: EventLogReader, findings: _Findings) -> None:
+    signed = [cp for cp in reader.checkpoints() if cp.meta is not None]
+    if not signed:
+        findings.warn(
+            None,
+            "meta",
+            "no checkpoint of this log signs its meta and migrations tables (it was written "
+            "before schema version 4, or has no checkpoint yet): an edit of them cannot be "
+            "detected",
+        )
+        return
+    newest = signed[-1]
+    state = reader.state
+    now = meta_digest(reader.meta(), reader.applied_migrations())
+    if newest.meta != now:
+        findings.fail(
+            newest.seq,
+            "meta",
+            f"the meta or migrations table differs from what checkpoint #{newest.number} (seq "
+            f"{newest.seq}) signed: it was edited after the log was written (meta now: "
+            f"{dict(state.meta)}; migrations: {[name for name, _ in state.migrations]})",
+        )
+
+
+def _check_anchored(
+    reader: EventLogReader, anchored: list[Checkpoint] | None, findings: _Findings
+) -> None:
+    if anchored is None:
+        findings.warn(
+            None,
+            "anchors",
+            "no anchor stream was given (--anchors): a log cut back to one of its own "
+            "checkpoints (its last rounds and their checkpoints removed) cannot be told from "
+            "a log that ended there. Verify against the anchor stream the server kept",
+        )
+        return
+    if not anchored:
+        findings.warn(
+            None,
+            "anchors",
+            f"the anchor stream holds no checkpoint of this log ({reader.log_id}): it is not "
+            "this log's stream, or the log was never anchored",
+        )
+        return
+    for anchor, reason in check_anchors(anchored, reader.checkpoints()):
+        findings.fail(anchor.seq, "anchors", reason)
 
 
 def _as_source(tee: _TeeSource) -> EventSource:
     return tee
 
 
-def _check_file(reader: EventLogReader, findings: _Findings) -> None:
-    problems = reader.integrity_check(quick=True)
+def _check_file(reader: EventLogReader, findings: _Findings) -> float:
+    """SQLite's full integrity check (indexes included) and the triggers; returns the
+    seconds the integrity check took."""
+    began = time.perf_counter()
+    problems = reader.integrity_check(quick=False)
+    took = time.perf_counter() - began
     if problems != ["ok"]:
         shown = "; ".join(problems[:5]) + (f" (and {len(problems) - 5} more)" * (len(problems) > 5))
-        findings.fail(None, "file", f"SQLite's quick_check finds the file damaged: {shown}")
+        findings.fail(
+            None,
+            "file",
+            f"SQLite's integrity_check finds the file or an index damaged: {shown} (recall "
+            "queries read the indexes: rebuild them with REINDEX on a copy, after keeping this "
+            "file as evidence)",
+        )
     present = reader.triggers_present()
     missing = sorted(name for name in TRIGGERS if not present.get(name))
     added = sorted(name for name in present if name not in TRIGGERS)
@@ -1626,6 +1722,7 @@ def _check_file(reader: EventLogReader, findings: _Findings) -> None:
             "triggers",
             f"trigger(s) that the schema does not define: {', '.join(added)} (added by hand)",
         )
+    return took
 
 
 def _summaries(

@@ -71,3 +71,16 @@ class TableMachine(Protocol):
     def meters(self) -> dict[str, Any]: ...
 
     def add_listener(self, listener: TableListener) -> None: ...
+
+
+class HostedTable(TableMachine, Protocol):
+    """What the server process needs of each table's machine besides the network's
+    operations: its session, out of service at once when the event log fails, and a session
+    rebuilt from the log put in its place before it reopens."""
+
+    @property
+    def session(self) -> Any: ...
+
+    def fault(self, reason: str) -> None: ...
+
+    def replace_session(self, session: Any) -> None: ...

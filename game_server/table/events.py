@@ -20,6 +20,19 @@ class TableOpened(NamedTuple):
     software: str
 
 
+@event("rules_change_stated")
+class RulesChangeStated(NamedTuple):
+    """The operator stated an intended change of this table's Rules Submission (or its
+    retirement from the server) when the server was started with another one than the log
+    holds: the change is made on purpose, not by a wrong file (``etg serve
+    --change-config REASON``). ``config_hash`` is "" for a table the server no longer
+    hosts."""
+
+    reason: str
+    logged_hash: str
+    config_hash: str
+
+
 @event("shoe_committed")
 class ShoeCommitted(NamedTuple):
     """A new shoe, committed before its first card: SHA-256 of the card order and a salt, and

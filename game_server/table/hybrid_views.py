@@ -134,6 +134,7 @@ def hybrid_view_for(
         "table_type": str(config.table_type),
         "state": None if machine is None else str(machine.state),
         "machine": None if machine is None else str(machine.machine_state),
+        "reason": None if machine is None else machine.reason,
         "round": round_id,
         "phase": None if engine is None else str(engine.phase),
         "terminal": terminal,

@@ -50,7 +50,7 @@ from game_server.rules.blackjack.round import BlackjackRound, Phase
 from game_server.table.api import TableListener, TableState
 from game_server.table.events import CreditsOut
 from game_server.table.info import rules_for
-from game_server.table.session import TableError, TableSession
+from game_server.table.session import LogWriteFailed, TableError, TableSession
 
 log = Logger(namespace="game_server.table.machine")
 
@@ -545,6 +545,12 @@ class RoundMachine:
         return self._core.where
 
     @property
+    def reason(self) -> str | None:
+        """Why the table is out of service (None unless it is)."""
+        core = self._core
+        return core.stop_reason if core.where == OUT_OF_SERVICE else None
+
+    @property
     def countdown(self) -> str | None:
         """What the running countdown is for: betting, insurance, decision or next-round."""
         return self._core.countdown
@@ -595,6 +601,8 @@ class RoundMachine:
         session = self._core.session
         return {
             "table": session.config.table_id,
+            "state": str(self.state),
+            "reason": self.reason,
             **session.ledger.report(),
             "progressives": {
                 meter_id: session.meters.meter(meter_id).snapshot()
@@ -650,10 +658,32 @@ class RoundMachine:
     def add_listener(self, listener: TableListener) -> None:
         self._listeners.append(listener)
 
+    def fault(self, reason: str) -> None:
+        """Out of service at once, the round in play left as it is (the event log cannot be
+        written, or a countdown failed); ``open()`` later resumes it. The terminals are sent
+        their views (an empty step) so that they show it at once."""
+        self._core.outbox.append([])
+        self._run(self._machine.fault, reason)
+
+    def replace_session(self, session: TableSession) -> None:
+        """Take over ``session``, rebuilt from the log after a failed write (the old one may
+        be ahead of what was saved). Only while the table is out of service or closed."""
+        core = self._core
+        if core.where not in (OUT_OF_SERVICE, CLOSED):
+            raise TableError("a table's session is replaced only while it is out of service")
+        core.session = session
+        core.game = session.round
+        core.game_id = session.round_id if session.round is not None else None
+        core.settlements = []
+
     # ---------------------------------------------------------------- plumbing
 
     def _send_after(self, call: Callable[..., list[Any]], *args: Any) -> list[Any]:
-        events = call(*args)
+        try:
+            events = call(*args)
+        except LogWriteFailed as exc:
+            self.fault(str(exc))
+            raise
         self._core.outbox.append(events)
         self._flush()
         return events
@@ -661,6 +691,11 @@ class RoundMachine:
     def _run(self, input_: Callable[..., None], *args: Any) -> None:
         try:
             input_(*args)
+        except LogWriteFailed as exc:
+            if input_ != self._machine.fault:
+                self._flush()
+                self.fault(str(exc))
+            raise
         finally:
             self._flush()
 
@@ -684,6 +719,8 @@ class RoundMachine:
                 self._run(self._machine.pause_over)
             else:
                 self._run(self._machine.countdown_expired)
+        except LogWriteFailed as error:
+            log.error("table {table}: {reason}", table=core.session.config.table_id, reason=error)
         except Exception as error:
             log.failure("the {kind} countdown failed; the table goes out of service", kind=kind)
             try:

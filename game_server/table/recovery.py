@@ -35,15 +35,23 @@ What :func:`recover_session` rebuilds:
   betting or at the street it stopped on; its one-deck shoe is positioned after the last card
   dealt from it, and the wallets fold through :class:`~game_server.table.uth_session.UthLedger`.
 
-Configuration at restart (the choice made here): the table resumes under the Rules Submission
-it is given. If that differs from the last ``table_opened`` of the log, between rounds the
-shoe in use is retired (revealed) and the new Rules Submission is logged (a config change);
-while a round is interrupted the change is refused with :class:`ConfigChangedMidRound` (a
-round is finished under the rules it started with: restart with the logged Rules Submission,
-finish the round, then change it). A log with no ``table_opened`` of this table (a new log) is
-opened with :meth:`TableSession.open`.
+One log, one table set (:func:`open_tables`): a server given a log written by other tables,
+or under another Rules Submission, refuses it with a sentence (:class:`TablesDiffer`) before
+it writes anything: a wrong ``--db`` or ``--config`` must not mix two tables' histories (the
+demo once did, and the mixed log failed verification). An intended change is stated by the
+operator (``etg serve --change-config REASON``) and logged as ``rules_change_stated`` for
+each table changed, added or retired; then, between rounds, the shoe in use is retired
+(revealed) and the new Rules Submission is logged (``table_opened``). While a round is
+interrupted a change is refused with :class:`ConfigChangedMidRound` (a round is finished under
+the rules it started with: restart with the logged Rules Submission, finish the round, then
+change it). A new log is opened with :meth:`TableSession.open`.
 
-Entry points: :func:`recover_session`, :func:`open_table`, :class:`RecoveryReport`.
+After a failed log write (a full disk), :func:`reload_tables` rebuilds every table of the
+server from its log in the running process, as a restart would: what the operator's reopen
+runs.
+
+Entry points: :func:`open_tables`, :func:`recover_session`, :func:`reload_tables`,
+:func:`open_table`, :class:`RecoveryReport`.
 """
 
 from __future__ import annotations
@@ -57,7 +65,14 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from game_server.config import TableConfig
-from game_server.eventlog import Clock, EventLog, EventLogReader
+from game_server.eventlog import (
+    AnchorStream,
+    Clock,
+    EventLog,
+    EventLogError,
+    EventLogReader,
+    NewEvent,
+)
 from game_server.keys import (
     UnsealFailed,
     key_id,
@@ -72,16 +87,24 @@ from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.rules.blackjack.events import CardDealt
 from game_server.rules.blackjack.round import BlackjackRound, Phase, replay
 from game_server.rules.errors import RulesError
+from game_server.rules.events import to_dict
 from game_server.rules.hybrid import no_hole_card, three_position
 from game_server.rules.hybrid.events import Hybrid3CommunityCard
 from game_server.rules.meters import MeterBank
 from game_server.rules.uth import game as uth_game
 from game_server.rules.uth.events import UthCardDealt
 from game_server.rules.wagers.base import MeterSpec, TableType
-from game_server.table.events import RoundStarted, ShoeCommitted, ShoeRevealed, TableOpened
+from game_server.table.events import (
+    RoundStarted,
+    RulesChangeStated,
+    ShoeCommitted,
+    ShoeRevealed,
+    TableOpened,
+)
 from game_server.table.hybrid_session import HybridSession, three_position_rules
 from game_server.table.ledger import Ledger
 from game_server.table.session import (
+    LogWriteFailed,
     SealedShoes,
     SeedSource,
     TableError,
@@ -98,10 +121,12 @@ __all__ = [
     "RecoveryReport",
     "SeatingChanged",
     "ShoeUnprovable",
+    "TablesDiffer",
     "open_table",
     "open_table_reporting",
     "open_tables",
     "recover_session",
+    "reload_tables",
 ]
 
 
@@ -124,6 +149,11 @@ class ConfigChangedMidRound(RecoveryError):
 
 class SeatingChanged(RecoveryError):
     """The terminals given do not hold the seats they held in the interrupted round."""
+
+
+class TablesDiffer(RecoveryError):
+    """The log was written by other tables, or under another Rules Submission, than the
+    server was given, and no change was stated."""
 
 
 @dataclass
@@ -537,6 +567,53 @@ def recover_meters(configs: Sequence[TableConfig], reader: EventLogReader) -> Me
     return MeterBank.replay(specs, events)
 
 
+def logged_tables(reader: EventLogReader) -> dict[str, str]:
+    """Each table of the log with the config hash of its last ``table_opened`` ("" for a
+    table retired by a stated change)."""
+    found: dict[str, str] = {}
+    for stored in reader.events_of_kind("table_opened", "rules_change_stated"):
+        if stored.kind == "table_opened":
+            found[stored.table_id] = str(stored.body["config_hash"])
+        elif not stored.body["config_hash"]:
+            found.pop(stored.table_id, None)
+    return found
+
+
+def _differences(logged: Mapping[str, str], configs: Sequence[TableConfig]) -> list[str]:
+    given = {config.table_id: config.config_hash() for config in configs}
+    lines = []
+    for table, config_hash in sorted(given.items()):
+        if table not in logged:
+            lines.append(f"table {table} is not in the log")
+        elif logged[table] != config_hash:
+            lines.append(
+                f"table {table} was written under Rules Submission {logged[table]}, the one "
+                f"given is {config_hash}"
+            )
+    lines += [
+        f"table {table} of the log is not given" for table in sorted(set(logged) - set(given))
+    ]
+    return lines
+
+
+def _state_change(
+    log: EventLog,
+    logged: Mapping[str, str],
+    configs: Sequence[TableConfig],
+    reason: str,
+) -> None:
+    """Log the operator's stated change for every table changed, added or retired."""
+    given = {config.table_id: config.config_hash() for config in configs}
+    steps = []
+    for table in sorted(set(logged) | set(given)):
+        before, after = logged.get(table, ""), given.get(table, "")
+        if before != after:
+            steps.append(
+                NewEvent(table, None, None, to_dict(RulesChangeStated(reason, before, after)))
+            )
+    log.append(steps)
+
+
 def open_tables(
     configs: Sequence[TableConfig],
     db_path: str | os.PathLike[str],
@@ -545,6 +622,8 @@ def open_tables(
     *,
     clock: Clock,
     seeds: Callable[[TableConfig], SeedSource],
+    anchors: AnchorStream | None = None,
+    change_reason: str | None = None,
 ) -> tuple[EventLog, list[tuple[AnyTable, RecoveryReport]]]:
     """Create or open one event log and resume every table of ``configs`` from it.
 
@@ -559,29 +638,92 @@ def open_tables(
         seats: Terminal id -> seat number, per table.
         clock: The log's clock.
         seeds: Seed material of new shoes, per table (production or simulation seeds).
+        anchors: The anchor stream: the log is proven from its last anchored checkpoint
+            (:meth:`EventLog.create_or_open`) and every new checkpoint is kept there.
+        change_reason: The operator's statement of an intended change of the tables or their
+            Rules Submissions against the log; None: a log of other tables or rules is
+            refused (:class:`TablesDiffer`).
+
+    Raises:
+        TablesDiffer: the log holds other tables or Rules Submissions and no change was
+            stated (nothing is written).
     """
-    sealing_key = load_sealing_key(certs_dir)
-    signing_id = key_id(load_public_key(certs_dir))
-    log = EventLog.create_or_open(db_path, load_signing_key(certs_dir), clock)
+    # Every key must be there before the log is created or opened.
+    load_sealing_key(certs_dir)
+    load_public_key(certs_dir)
+    log = EventLog.create_or_open(db_path, load_signing_key(certs_dir), clock, anchors=anchors)
     try:
         with EventLogReader.open(db_path) as reader:
-            meters = recover_meters(configs, reader)
-            tables = [
-                recover_session(
-                    config,
-                    log,
-                    reader,
-                    SealedShoes(config, seeds(config), sealing_key, signing_id),
-                    seats(config),
-                    sealing_key,
-                    meters,
-                )
-                for config in configs
-            ]
+            logged = logged_tables(reader)
+        differences = _differences(logged, configs) if logged else []
+        if differences and change_reason is None:
+            raise TablesDiffer(
+                f"the log {db_path} was not written by the tables given: "
+                + "; ".join(differences)
+                + ". Give the server the Rules Submission and tables of this log (or another "
+                "log), or state the change: etg serve --change-config 'REASON'"
+            )
+        if differences and change_reason is not None:
+            _state_change(log, logged, configs, change_reason)
+        tables = _recover_all(configs, log, db_path, certs_dir, seats, seeds)
     except BaseException:
         log.close(checkpoint=False)
         raise
     return log, tables
+
+
+def _recover_all(
+    configs: Sequence[TableConfig],
+    log: EventLog,
+    db_path: str | os.PathLike[str],
+    certs_dir: str | os.PathLike[str],
+    seats: Callable[[TableConfig], Mapping[str, int]],
+    seeds: Callable[[TableConfig], SeedSource],
+) -> list[tuple[AnyTable, RecoveryReport]]:
+    sealing_key = load_sealing_key(certs_dir)
+    signing_id = key_id(load_public_key(certs_dir))
+    with EventLogReader.open(db_path) as reader:
+        meters = recover_meters(configs, reader)
+        return [
+            recover_session(
+                config,
+                log,
+                reader,
+                SealedShoes(config, seeds(config), sealing_key, signing_id),
+                seats(config),
+                sealing_key,
+                meters,
+            )
+            for config in configs
+        ]
+
+
+def reload_tables(
+    configs: Sequence[TableConfig],
+    log: EventLog,
+    db_path: str | os.PathLike[str],
+    certs_dir: str | os.PathLike[str],
+    seats: Callable[[TableConfig], Mapping[str, int]],
+    *,
+    seeds: Callable[[TableConfig], SeedSource],
+) -> list[tuple[AnyTable, RecoveryReport]]:
+    """After a failed log write: prove the log again and rebuild every table from it.
+
+    The sessions in memory may be ahead of the log (a step built but not stored, a meter
+    contribution counted but not logged), so they are not trusted: the log is proven from
+    where its writer left it (:meth:`EventLog.resume`, which also catches the anchor stream
+    up) and every table, and the meters they share, are recovered from it exactly as at a
+    restart. The caller hands each machine its new session.
+
+    Raises:
+        LogWriteFailed: the log still cannot be written or read, or no longer ends where its
+            writer left it; the sentence says why (the tables stay out of service).
+    """
+    try:
+        log.resume()
+        return _recover_all(configs, log, db_path, certs_dir, seats, seeds)
+    except (EventLogError, RecoveryError) as exc:
+        raise LogWriteFailed(f"the table cannot reopen yet: {exc}") from exc
 
 
 def open_table_reporting(
@@ -592,10 +734,17 @@ def open_table_reporting(
     *,
     clock: Clock,
     seeds: SeedSource,
+    change_reason: str | None = None,
 ) -> tuple[AnyTable, RecoveryReport]:
     """:func:`open_table`, also returning the :class:`RecoveryReport`."""
     _, tables = open_tables(
-        [config], db_path, certs_dir, lambda _: seats, clock=clock, seeds=lambda _: seeds
+        [config],
+        db_path,
+        certs_dir,
+        lambda _: seats,
+        clock=clock,
+        seeds=lambda _: seeds,
+        change_reason=change_reason,
     )
     return tables[0]
 

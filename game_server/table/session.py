@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from game_server.config import MustHitBy, Shuffle, TableConfig
-from game_server.eventlog import ROUND_CLOSE, NewEvent
+from game_server.eventlog import ROUND_CLOSE, EventLogError, NewEvent
 from game_server.keys import seal
 from game_server.rng.drbg import HmacDrbg, RandomStream
 from game_server.rng.shoe import Shoe, ShoeSeed
@@ -65,8 +65,19 @@ class NoRoundOpen(TableError):
 
 
 class LogWriteFailed(TableError):
-    """The event log refused a step: the table takes no more input until it is restarted and
-    recovered from its log (the engine may be ahead of what was saved)."""
+    """The event log refused a step (a full disk, a failed device, an anchor stream that
+    cannot be written): the table takes no more input and no credit moves until the log can
+    be written again and the table is rebuilt from it (the engine may be ahead of what was
+    saved): the operator's reopen (:func:`game_server.table.recovery.reload_tables`) or a
+    restart."""
+
+
+def _out_of_service(error: BaseException) -> str:
+    return (
+        f"the table is out of service: the event log did not store a step ({error}). No "
+        "credit moves until it can be written again; then the operator reopens the table, "
+        "which is rebuilt from its log."
+    )
 
 
 class EventSink(Protocol):
@@ -244,9 +255,12 @@ class TableBook:
         step = [NewEvent(table_id, round_id, terminal, to_dict(ev)) for terminal, ev in items]
         try:
             self.sink.append(step, checkpoint=checkpoint)
-        except BaseException as exc:
+        except EventLogError as exc:
             # The engine may already be ahead of the log: take no more input (every later
-            # call raises LogWriteFailed); a restart recovers from what was saved.
+            # call raises LogWriteFailed) until the table is rebuilt from what was saved.
+            self.failed = exc
+            raise LogWriteFailed(_out_of_service(exc)) from exc
+        except BaseException as exc:
             self.failed = exc
             raise
         for terminal, ev in items:
@@ -342,11 +356,9 @@ class TableBook:
         return self._log([(None, revealed)])
 
     def _check_not_failed(self) -> None:
-        if self.failed is not None:
-            raise LogWriteFailed(
-                f"the table is out of service since the event log refused a write "
-                f"({self.failed}); restart the server to recover from the log"
-            )
+        failed = self.failed or getattr(self.sink, "failed", None)
+        if failed is not None:
+            raise LogWriteFailed(_out_of_service(failed))
 
     def _afford(self, terminal: str, amount: int, what: str) -> None:
         held = self.ledger.wallets.get(terminal, 0)

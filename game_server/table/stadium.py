@@ -51,7 +51,7 @@ from game_server.table.api import TableListener, TableState
 from game_server.table.events import CreditsOut
 from game_server.table.ledger import Ledger
 from game_server.table.machine import DelayedCall, ReactorTime, TableClosed, TableOutOfService
-from game_server.table.session import TableError
+from game_server.table.session import LogWriteFailed, TableError
 
 __all__ = ["OPERATOR", "StadiumMachine", "StadiumSession"]
 
@@ -170,6 +170,11 @@ class StadiumMachine(Generic[SessionT, StateT]):
         countdown deal when it runs out (with nobody's wager it starts over)."""
         return self._wagered()
 
+    @property
+    def reason(self) -> str | None:
+        """Why the table is out of service (None unless it is)."""
+        return self._stop_reason if self._where is self._OUT_OF_SERVICE else None
+
     def pending(self) -> tuple[str, ...]:
         """The terminals the round in play waits for (at a table that plays by streets, the
         current street)."""
@@ -177,10 +182,32 @@ class StadiumMachine(Generic[SessionT, StateT]):
 
     def meters(self) -> dict[str, Any]:
         """The never-reset meters (605a.5(d)) and wallets, integer cents, JSON-ready."""
-        return {"table": self.session.config.table_id, **self.session.ledger.report()}
+        return {
+            "table": self.session.config.table_id,
+            "state": str(self.state),
+            "reason": self.reason,
+            **self.session.ledger.report(),
+        }
 
     def add_listener(self, listener: TableListener) -> None:
         self._listeners.append(listener)
+
+    def fault(self, reason: str) -> None:
+        """Out of service at once, the round in play left as it is (the event log cannot be
+        written); ``open()`` later resumes it. The terminals are sent their views (an empty
+        step) so that they show it at once."""
+        self._outbox.append([])
+        try:
+            self._halt(TableState.OUT_OF_SERVICE, reason)
+        finally:
+            self._flush()
+
+    def replace_session(self, session: SessionT) -> None:
+        """Take over ``session``, rebuilt from the log after a failed write (the old one may
+        be ahead of what was saved). Only while the table is out of service or closed."""
+        if self._where not in (self._OUT_OF_SERVICE, self._CLOSED):
+            raise TableError("a table's session is replaced only while it is out of service")
+        self.session = session
 
     # --------------------------------------------------------------------- inputs
 
@@ -377,10 +404,15 @@ class StadiumMachine(Generic[SessionT, StateT]):
         self._deadline = None
 
     def _run(self, name: str, behaviour: Callable[..., None], *args: Any) -> None:
-        """Refuse the input or run it; then send every step it logged."""
+        """Refuse the input or run it; then send every step it logged. A step the log did
+        not store takes the table out of service at once."""
         try:
             self._refuse(name)
             behaviour(*args)
+        except LogWriteFailed as exc:
+            self._flush()
+            self.fault(str(exc))
+            raise
         finally:
             self._flush()
 
@@ -405,6 +437,8 @@ class StadiumMachine(Generic[SessionT, StateT]):
                 self._run("pause_over", self._pause_over)
             else:
                 self._run("expired", self._expired)
+        except LogWriteFailed:
+            pass  # out of service already, with the log's sentence as the reason
         except Exception as error:
             self._logger.failure(
                 "the {kind} countdown failed; the table goes out of service", kind=kind

@@ -176,6 +176,7 @@ def uth_view_for(
         "table": config.table_id,
         "state": None if machine is None else str(machine.state),
         "machine": None if machine is None else str(machine.machine_state),
+        "reason": None if machine is None else machine.reason,
         "round": round_id,
         "phase": None if game is None else str(game.phase),
         "terminal": terminal,

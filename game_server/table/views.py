@@ -72,6 +72,7 @@ def view_for(table: RoundMachine | TableSession, terminal: str) -> dict[str, Any
         "table": config.table_id,
         "state": state,
         "machine": machine_state,
+        "reason": None if machine is None else machine.reason,
         "round": round_id,
         "phase": None if game is None else str(game.phase),
         "terminal": terminal,

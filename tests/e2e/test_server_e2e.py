@@ -45,6 +45,27 @@ def table(tmp_path: Path) -> dict[str, Path]:
     return {"certs": certs, "config": config, "db": tmp_path / "table.db"}
 
 
+def listening_port(process: subprocess.Popen[str]) -> int:
+    """Read the server's output up to the line that says where it listens; its port."""
+    assert process.stdout is not None
+    for line in process.stdout:
+        found = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+        if found:
+            return int(found.group(1))
+    raise AssertionError("the server did not start")
+
+
+def stop(process: subprocess.Popen[str]) -> None:
+    """SIGTERM the server if it still runs; SIGKILL it after 10 s."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
 @contextmanager
 def server(table: dict[str, Path], *extra: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
     process = subprocess.Popen(
@@ -70,23 +91,9 @@ def server(table: dict[str, Path], *extra: str) -> Iterator[tuple[subprocess.Pop
         text=True,
     )
     try:
-        port = None
-        assert process.stdout is not None
-        for line in process.stdout:
-            found = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
-            if found:
-                port = int(found.group(1))
-                break
-        assert port is not None, "the server did not start"
-        yield process, port
+        yield process, listening_port(process)
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        stop(process)
 
 
 def hello(port: int, certs: Path, who: str) -> tuple[AmpClient, dict[str, Any]]:

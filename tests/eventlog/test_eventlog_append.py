@@ -16,15 +16,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from game_server.eventlog import (
-    CHECKPOINT_DOMAIN,
+    CHECKPOINT_DOMAIN_V2,
     GENESIS_HASH,
     AppendRefused,
+    ChainBroken,
     ChainHead,
     Checkpoint,
     EventLog,
     EventLogReader,
     EventRow,
     LogClosed,
+    LogOutOfService,
     NewEvent,
     StoredEvent,
     WriterConflict,
@@ -37,6 +39,7 @@ from game_server.eventlog import (
     verify_chain,
 )
 from game_server.eventlog.canonical import body_kind, canonical_text
+from game_server.eventlog.schema import Found, LogState
 from game_server.keys import key_id
 from game_server.rules.blackjack.events import CardDealt, WagerPlaced
 from shared.cards import parse_card
@@ -105,7 +108,8 @@ def test_a_step_that_fails_in_the_database_midway_leaves_nothing(
     open_log: Callable[..., EventLog], db_path: Path, public_key: Ed25519PublicKey
 ) -> None:
     """When the 11th insert of a 20-event step fails inside SQLite, the 10 before it are
-    rolled back: the log is exactly as before, and the next step appends normally."""
+    rolled back: the log is exactly as before; it takes no append until resume() has proven
+    it ends where the writer left it, then the next step appends normally."""
     log = open_log()
     fill(log, 2)
     before = _reader_rows(db_path)
@@ -122,7 +126,11 @@ def test_a_step_that_fails_in_the_database_midway_leaves_nothing(
     assert "nothing of it was written" in str(refused.value)
     assert _reader_rows(db_path) == before
     assert log.head == head
+    assert log.failed is refused.value
+    with pytest.raises(LogOutOfService, match="disk on fire"):
+        log.append(round_step(3, 20))
     conn.execute("DROP TRIGGER temp.boom")
+    assert log.resume() == 0 and log.failed is None
     stored = log.append(round_step(3, 20))
     assert stored[0].seq == head.seq + 1
     log.close()
@@ -160,7 +168,8 @@ def test_append_with_checkpoint_writes_both_in_one_transaction(
     open_log: Callable[..., EventLog], db_path: Path, public_key: Ed25519PublicKey
 ) -> None:
     """append(..., checkpoint="round-close") signs the head after the step, with the same
-    time, as checkpoint number 1; the signature verifies over the documented message."""
+    time, as checkpoint number 1; the signature verifies over the documented (v2) message,
+    which also covers the digest of the meta and migrations tables."""
     log = open_log()
     stored = log.append(round_step(1, 4), checkpoint="round-close")
     cp = log.last_checkpoint
@@ -168,13 +177,23 @@ def test_append_with_checkpoint_writes_both_in_one_transaction(
     assert (cp.number, cp.seq, cp.hash, cp.time) == (1, 4, stored[-1].hash, stored[-1].time)
     assert cp.reason == "round-close"
     assert cp.key_id == key_id(public_key) and len(cp.key_id) == 16
+    with EventLogReader.open(db_path) as reader:
+        meta, migrations = reader.meta(), reader.applied_migrations()
+    assert meta["log_kind"] == "table"
+    assert [name for name, _ in migrations][-1] == "0004-checkpoint-meta"
+    digest = hashlib.sha256(
+        b"etg-eventlog/meta/v1\n"
+        + canonical_json({"meta": meta, "migrations": [list(m) for m in migrations]})
+    ).hexdigest()
+    assert cp.meta == digest
     message = message_of(cp)
-    assert message.startswith(CHECKPOINT_DOMAIN)
-    assert message[len(CHECKPOINT_DOMAIN) :] == canonical_json(
+    assert message.startswith(CHECKPOINT_DOMAIN_V2)
+    assert message[len(CHECKPOINT_DOMAIN_V2) :] == canonical_json(
         {
             "hash": cp.hash,
             "key_id": cp.key_id,
             "log_id": log.log_id,
+            "meta": digest,
             "number": 1,
             "reason": "round-close",
             "seq": 4,
@@ -267,16 +286,19 @@ def test_times_are_stored_as_utc_text_whatever_the_clock_zone(
 def test_a_second_writer_is_detected_and_refused(
     open_log: Callable[..., EventLog], db_path: Path
 ) -> None:
-    """Two EventLog writers on one file: after one appends, the other's append (and
-    checkpoint) is refused as a WriterConflict with nothing written; the chain stays valid."""
+    """Two EventLog writers on one file: after one appends, the other's append is refused as
+    a WriterConflict with nothing written, it takes no more (not even a checkpoint), and it
+    cannot resume: the log no longer ends where it left it."""
     first = open_log()
     second = open_log()
     fill(first, 1)
     rows = _reader_rows(db_path)
     with pytest.raises(WriterConflict, match="another process"):
         second.append(round_step(2))
-    with pytest.raises(WriterConflict):
+    with pytest.raises(LogOutOfService):
         second.checkpoint("round-close")
+    with pytest.raises(WriterConflict, match="does not resume"):
+        second.resume()
     assert _reader_rows(db_path) == rows
 
 
@@ -314,6 +336,7 @@ class _RecordingStore:
         self.checkpoints: list[Checkpoint] = []
         self.writes: list[tuple[ChainHead, int, Checkpoint | None]] = []
         self.fail = False
+        self.fail_after = False
         self.closed = False
 
     @property
@@ -336,6 +359,13 @@ class _RecordingStore:
     def last_checkpoint(self) -> Checkpoint | None:
         return self.checkpoints[-1] if self.checkpoints else None
 
+    def checkpoints_after(self, number: int) -> list[Checkpoint]:
+        return [cp for cp in self.checkpoints if cp.number > number]
+
+    state = LogState(Found.LOG, 4, (), "memory", (("log_id", "memory"),))
+    found = None
+    migrated = ()
+
     def write(
         self, expected: ChainHead, rows: Sequence[EventRow], checkpoint: Checkpoint | None
     ) -> None:
@@ -345,6 +375,8 @@ class _RecordingStore:
         self.rows += rows
         if checkpoint:
             self.checkpoints.append(checkpoint)
+        if self.fail_after:
+            raise AppendRefused("memory store told to fail after storing the step")
 
     def close(self) -> None:
         self.closed = True
@@ -363,10 +395,38 @@ def test_event_log_runs_on_any_event_store(signing_key: Ed25519PrivateKey) -> No
         log.append(round_step(2, 3))
     assert log.head == ChainHead(3, stored[-1].hash)
     store.fail = False
+    log.resume()
     log.append(round_step(2, 3))
     assert [r[0] for r in store.rows] == [1, 2, 3, 4, 5, 6]
     log.close()
     assert store.closed and store.checkpoints[-1].reason == "shutdown"
+
+
+def test_resume_accepts_a_step_stored_despite_its_error_and_nothing_else(
+    signing_key: Ed25519PrivateKey,
+) -> None:
+    """A write that reported failure after its data reached the store (an fsync error after
+    the commit) leaves exactly that step beyond the writer's head: resume() proves it chains
+    on and takes it; rows that are not the failed step (or do not chain) are refused."""
+    store = _RecordingStore()
+    log = EventLog(store, signing_key, FakeClock())
+    log.append(round_step(1, 3))
+    store.fail_after = True
+    with pytest.raises(AppendRefused, match="after storing"):
+        log.append(round_step(2, 4))
+    store.fail_after = False
+    assert log.head.seq == 3 and len(store.rows) == 7
+    assert log.resume() == 4
+    assert log.head == ChainHead(7, store.rows[-1][7])
+    store.fail = True
+    with pytest.raises(AppendRefused):
+        log.append(round_step(3, 2))
+    store.fail = False
+    store.rows += plan_step(
+        ChainHead(7, store.rows[-1][7]), "2025-03-01T18:00:00.000000Z", round_step(9, 5)
+    )
+    with pytest.raises(ChainBroken, match="not at seq 7 where this writer left it"):
+        log.resume()
 
 
 # -- the chain definition, checked against the definitional encoder --------------------------

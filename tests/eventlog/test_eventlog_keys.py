@@ -100,15 +100,20 @@ def test_a_private_key_others_can_access_is_refused(
 
 
 def test_missing_keys_are_named(tmp_path: Path) -> None:
-    """Each loader names the file it looked for and how to create it."""
+    """Each loader names the file it looked for; the sentence first says to give the key of
+    the server that wrote the log (--key, --certs), and only for a new table to make keys
+    with the real command (never an internal function's name)."""
     for loader, name in (
         (load_signing_key, SIGNING_KEY_FILE),
         (load_public_key, PUBLIC_KEY_FILE),
         (load_sealing_key, SEALING_KEY_FILE),
     ):
-        with pytest.raises(KeyFileMissing, match=rf"{name}.*etg certs") as missing:
+        with pytest.raises(
+            KeyFileMissing, match=rf"{name}.*--key.*--certs.*etg certs init"
+        ) as missing:
             loader(tmp_path)
         assert missing.value.path == tmp_path / name
+        assert "init_keys" not in str(missing.value)
 
 
 def test_malformed_keys_are_refused(key_files: KeyFiles) -> None:

@@ -96,7 +96,7 @@ def test_an_empty_file_becomes_a_new_log(tmp_path: Path, signing_key: Ed25519Pri
         EventLogReader.open(path)
     EventLog.create_or_open(path, signing_key, FakeClock()).close()
     with EventLogReader.open(path) as reader:
-        assert reader.schema_version == 3
+        assert reader.schema_version == 4
 
 
 def test_a_missing_log_is_not_found_by_the_reader(tmp_path: Path) -> None:
@@ -109,18 +109,18 @@ def test_a_missing_log_is_not_found_by_the_reader(tmp_path: Path) -> None:
 def test_a_newer_schema_is_refused_with_nothing_written(
     open_log: Callable[..., EventLog], db_path: Path, signing_key: Ed25519PrivateKey
 ) -> None:
-    """A log that a newer ETG migrated (a migration this code does not know, schema 4) is
+    """A log that a newer ETG migrated (a migration this code does not know, schema 5) is
     refused by the writer and the reader, and left exactly as it was."""
     fill(open_log(), 2)
     conn = raw(db_path)  # the newer ETG's migration, through the triggers it is allowed past
     conn.execute("BEGIN")
-    conn.execute("INSERT INTO migrations VALUES ('0004-future', '2030-01-01T00:00:00.000000Z')")
-    conn.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
-    conn.execute("PRAGMA user_version = 4")
+    conn.execute("INSERT INTO migrations VALUES ('0005-future', '2030-01-01T00:00:00.000000Z')")
+    conn.execute("UPDATE meta SET value = '5' WHERE key = 'schema_version'")
+    conn.execute("PRAGMA user_version = 5")
     conn.execute("COMMIT")
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()
-    _assert_refused_untouched(db_path, signing_key, SchemaTooNew, "schema version 4")
+    _assert_refused_untouched(db_path, signing_key, SchemaTooNew, "schema version 5")
 
 
 def test_an_unknown_migration_name_is_a_newer_schema(

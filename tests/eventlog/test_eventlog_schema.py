@@ -103,12 +103,18 @@ def test_header_and_meta_mark_the_file_as_an_event_log(
 def test_migrations_are_recorded_by_name_in_order_and_not_reapplied(
     open_log: Callable[..., EventLog], db_path: Path
 ) -> None:
-    """A new log records 0001-events, 0002-checkpoints, 0003-triggers; opening it again
-    applies nothing (the records and their times are unchanged)."""
+    """A new log records 0001-events, 0002-checkpoints, 0003-triggers,
+    0004-checkpoint-meta; opening it again applies nothing (the records and their times are
+    unchanged)."""
     open_log().close()
     with EventLogReader.open(db_path) as reader:
         first = reader.applied_migrations()
-    assert [name for name, _ in first] == ["0001-events", "0002-checkpoints", "0003-triggers"]
+    assert [name for name, _ in first] == [
+        "0001-events",
+        "0002-checkpoints",
+        "0003-triggers",
+        "0004-checkpoint-meta",
+    ]
     assert [m.name for m in MIGRATIONS] == [name for name, _ in first]
     open_log().close()
     with EventLogReader.open(db_path) as reader:
@@ -120,8 +126,8 @@ def test_a_pending_migration_is_applied_on_open_and_recorded(
     db_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A log made by code that knew only the first two migrations gets the third when the
-    writer opens it, recorded after the other two, which are left as they were."""
+    """A log made by code that knew only the first two migrations gets the others when the
+    writer opens it, recorded after those two, which are left as they were."""
     conn = sqlite3.connect(db_path, isolation_level=None)
     monkeypatch.setattr(schema_module, "MIGRATIONS", MIGRATIONS[:2])
     migrate(conn, lambda: "2025-01-01T00:00:00.000000Z", "ab" * 16)
@@ -138,9 +144,9 @@ def test_a_pending_migration_is_applied_on_open_and_recorded(
             ("0001-events", "2025-01-01T00:00:00.000000Z"),
             ("0002-checkpoints", "2025-01-01T00:00:00.000000Z"),
         ]
-        assert applied[2][0] == "0003-triggers"
+        assert [name for name, _ in applied[2:]] == ["0003-triggers", "0004-checkpoint-meta"]
         assert applied[2][1] != "2025-01-01T00:00:00.000000Z"
-        assert reader.meta()["schema_version"] == "3"
+        assert reader.meta()["schema_version"] == "4"
         assert all(reader.triggers_present().values())
 
 

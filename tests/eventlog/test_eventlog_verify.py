@@ -249,6 +249,7 @@ def _forge(cp: Checkpoint, key: Ed25519PrivateKey, **changes: object) -> tuple[o
         "time": cp.time,
         "reason": cp.reason,
         "key_id": cp.key_id,
+        "meta": cp.meta,
     }
     fields.update(changes)
     signature = key.sign(checkpoint_message(**fields)).hex()  # type: ignore[arg-type]
@@ -260,6 +261,7 @@ def _forge(cp: Checkpoint, key: Ed25519PrivateKey, **changes: object) -> tuple[o
         fields["reason"],
         fields["key_id"],
         signature,
+        fields["meta"],
     )
 
 
@@ -274,12 +276,12 @@ def test_a_checkpoint_signed_with_another_key_is_found(
     intruder = Ed25519PrivateKey.generate()
     conn = raw(closed_log)
     conn.execute(
-        "INSERT INTO checkpoints VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO checkpoints VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         _forge(last, intruder, number=last.number + 1, key_id=key_id(intruder), seq=50,
                hash=conn.execute("SELECT hash FROM events WHERE seq = 50").fetchone()[0]),
     )  # fmt: skip
     conn.execute(
-        "INSERT INTO checkpoints VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO checkpoints VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         _forge(last, intruder, number=last.number + 2),
     )
     report = _verify(closed_log, public_key)

@@ -8,11 +8,22 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from net_helpers import HERE, ROOT, WAIT_SECONDS, EchoServer, Pki, no_role_certificate, read_line
+from twisted.logger import globalLogPublisher
 
 from game_server.net.pki import add_terminal, init_pki, load_certificate
+
+
+@pytest.fixture
+def logged() -> Iterator[list[dict[str, Any]]]:
+    """Every Twisted log event emitted during the test (their text: ``messages``)."""
+    events: list[dict[str, Any]] = []
+    globalLogPublisher.addObserver(events.append)
+    yield events
+    globalLogPublisher.removeObserver(events.append)
 
 
 @pytest.fixture(scope="session")

@@ -16,6 +16,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+from twisted.logger import formatEvent
 
 from game_server.net.pki import (
     CertAndKey,
@@ -113,6 +114,11 @@ class EchoServer:
     def received_from(self, client_port: int) -> list[dict[str, Any]]:
         """The server's records of application data received from ``client_port``."""
         return [e for e in self.events() if e.get("size") and e.get("port") == client_port]
+
+
+def messages(events: list[dict[str, Any]]) -> list[str]:
+    """The text of Twisted log events (from the ``logged`` fixture)."""
+    return [formatEvent(event) for event in events]
 
 
 def read_line(process: subprocess.Popen[str], timeout: float) -> str:

@@ -4,16 +4,16 @@ recording fake machine and a fake clock: no sockets, no TLS (identities are inje
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fakes import FakeMachine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from net_helpers import messages
 from twisted.internet import task
+from twisted.internet.error import ConnectionDone
 from twisted.internet.testing import StringTransport
-from twisted.logger import globalLogPublisher
 from twisted.protocols import amp
 from twisted.python.failure import Failure
 from twisted.test import iosim
@@ -106,21 +106,6 @@ def refused(answer: Any, error: type[Exception]) -> str:
     assert isinstance(answer, Failure), f"expected {error.__name__}, got {answer!r}"
     assert answer.check(error), f"expected {error.__name__}, got {answer.value!r}"
     return str(answer.value)
-
-
-@pytest.fixture
-def logged() -> Iterator[list[dict[str, Any]]]:
-    """Every Twisted log event emitted during the test."""
-    events: list[dict[str, Any]] = []
-    globalLogPublisher.addObserver(events.append)
-    yield events
-    globalLogPublisher.removeObserver(events.append)
-
-
-def messages(events: list[dict[str, Any]]) -> list[str]:
-    from twisted.logger import formatEvent
-
-    return [formatEvent(e) for e in events]
 
 
 @pytest.fixture
@@ -518,6 +503,90 @@ def test_an_unknown_command_is_unhandled_and_logged(
     assert all(e["terminal"] == "T1" for e in unknown)
 
 
+def _ask(
+    table: Table, identity: Identity, command: bytes, **arguments: bytes
+) -> tuple[amp.AmpBox, StringTransport]:
+    """Say Hello as ``identity`` with a raw box, then send one raw command box; its answer
+    (an AMP answer or error box) and the server's transport."""
+    server, transport = _raw(table)
+    table.identities[server] = identity
+    transport.protocol = server  # type: ignore[attr-defined]
+    server.dataReceived(_box(_command=b"Hello", _ask=b"1", version=b"2", software=b"raw"))
+    transport.clear()
+    server.dataReceived(_box(_command=command, _ask=b"2", **arguments))
+    answers = [box for box in amp.parseString(transport.value()) if box.get(b"_error") == b"2"]
+    answers += [box for box in amp.parseString(transport.value()) if box.get(b"_answer") == b"2"]
+    assert len(answers) == 1, transport.value()
+    return answers[0], transport
+
+
+def _bad_request(answer: amp.AmpBox) -> str:
+    """The sentence of a BAD_REQUEST answer, after checking that it is one."""
+    assert answer.get(b"_error_code") == b"BAD_REQUEST", answer
+    return answer[b"_error_description"].decode()
+
+
+def test_a_duplicate_json_key_is_a_bad_request(table: Table, logged: list[dict[str, Any]]) -> None:
+    """Wagers naming a wager twice are refused as BAD_REQUEST with a sentence that names
+    it, not read as the last one (issue 13, item 9); nothing reaches the machine."""
+    wagers = b'{"blackjack":500,"blackjack":100000}'
+    answer, transport = _ask(table, T1, b"PlaceWagers", request_id=b"r1", wagers=wagers)
+    sentence = _bad_request(answer)
+    assert "wagers" in sentence and '"blackjack"' in sentence and "twice" in sentence
+    assert table.machine.operations() == []
+    assert not transport.disconnecting
+    assert not [e for e in logged if "log_failure" in e]
+
+
+@pytest.mark.parametrize(
+    ("identity", "command", "arguments", "named"),
+    [
+        (T1, b"Act", {"hand": b"9" * 5000, "action": b"hit", "amount": b"0"}, "hand"),
+        (T1, b"Act", {"hand": b"0", "action": b"hit", "amount": b"-" + b"9" * 5000}, "amount"),
+        (T1, b"Act", {"hand": b"one", "action": b"hit", "amount": b"0"}, "hand"),
+        (T1, b"PlaceWagers", {"wagers": b'{"blackjack":' + b"9" * 5000 + b"}"}, "wagers"),
+        (T1, b"PlaceWagers", {"wagers": b"[" * 7000 + b"]" * 7000}, "wagers"),
+        (T1, b"PlaceWagers", {"wagers": b"[" * 15000}, "wagers"),
+        (T1, b"PlaceWagers", {"wagers": b'{"a":' * 2500 + b"1" + b"}" * 2500}, "wagers"),
+        (
+            OPERATOR,
+            b"CashIn",
+            {"terminal": b"T1", "amount": b"9" * 5000, "reference": b"slip"},
+            "amount",
+        ),
+    ],
+    ids=[
+        "5000-digit-hand",
+        "5000-digit-amount",
+        "hand-not-a-number",
+        "5000-digit-wager",
+        "nested-7000",
+        "nested-15000-unclosed",
+        "objects-nested-2500",
+        "5000-digit-cash-in",
+    ],
+)
+def test_oversized_numbers_and_deep_nesting_are_bad_requests(
+    table: Table,
+    logged: list[dict[str, Any]],
+    identity: Identity,
+    command: bytes,
+    arguments: dict[str, bytes],
+    named: str,
+) -> None:
+    """A 5,000-digit integer (an argument or inside the wagers) and JSON nested thousands
+    deep are declared BAD_REQUEST with a sentence naming the argument, never an internal
+    error with a traceback (issue 13, item 9); the connection stays and nothing reaches the
+    machine."""
+    answer, transport = _ask(table, identity, command, request_id=b"r1", **arguments)
+    sentence = _bad_request(answer)
+    assert sentence.startswith(f"{named}: "), sentence
+    assert "internal" not in sentence and len(sentence) < 200, sentence
+    assert table.machine.operations() == []
+    assert not transport.disconnecting
+    assert not [e for e in logged if "log_failure" in e]
+
+
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(chunks=st.lists(st.binary(max_size=300), max_size=5), hello_first=st.booleans())
 def test_random_bytes_never_raise_out_of_the_protocol(
@@ -602,7 +671,8 @@ def test_floor_toml_is_loaded(tmp_path: Any) -> None:
     path.write_text(
         "[floor]\nport = 7401\n[floor.terminals]\nT1 = 1\nT2 = 7\n"
         '[floor.revoked]\nserials = ["5F:3A"]\nterminals = ["T9"]\n'
-        "[floor.limits]\ncommands_per_second = 10\nburst = 20\n",
+        "[floor.limits]\ncommands_per_second = 10\nburst = 20\nhello_seconds = 5\n"
+        "box_seconds = 2.5\nconnections_per_identity = 2\nunauthenticated_connections = 9\n",
         encoding="utf-8",
     )
     floor = load_floor(path)
@@ -610,7 +680,32 @@ def test_floor_toml_is_loaded(tmp_path: Any) -> None:
     assert dict(floor.terminals) == {"T1": 1, "T2": 7}
     assert floor.seat_of("T2") == 7 and floor.seat_of("T3") is None
     assert floor.revocations.serials == {0x5F3A} and floor.revocations.ids == {"T9"}
-    assert floor.limits == NetLimits(commands_per_second=10.0, burst=20)
+    assert floor.limits == NetLimits(
+        commands_per_second=10.0,
+        burst=20,
+        hello_seconds=5.0,
+        box_seconds=2.5,
+        connections_per_identity=2,
+        unauthenticated_connections=9,
+    )
+
+
+def test_floor_limits_default_when_the_file_does_not_say(tmp_path: Any) -> None:
+    """Without [floor.limits] the server uses the documented defaults: 20 commands per second
+    (burst 40), 30 s to say Hello, 10 s for a box, 4 connections per certificate id and 64
+    connections before Hello."""
+    from game_server.net.floor import load_floor
+
+    path = tmp_path / "floor.toml"
+    path.write_text("[floor.terminals]\nT1 = 1\n", encoding="utf-8")
+    assert load_floor(path).limits == NetLimits(
+        commands_per_second=20.0,
+        burst=40,
+        hello_seconds=30.0,
+        box_seconds=10.0,
+        connections_per_identity=4,
+        unauthenticated_connections=64,
+    )
 
 
 @pytest.mark.parametrize(
@@ -628,6 +723,22 @@ def test_floor_toml_is_loaded(tmp_path: Any) -> None:
         (
             "[floor.terminals]\nT1 = 1\n[floor.limits]\ncommands_per_second = -1\n",
             "[floor.limits] commands_per_second",
+        ),
+        (
+            "[floor.terminals]\nT1 = 1\n[floor.limits]\nhello_seconds = 0\n",
+            "[floor.limits] hello_seconds: 0 is not a positive number",
+        ),
+        (
+            '[floor.terminals]\nT1 = 1\n[floor.limits]\nbox_seconds = "10"\n',
+            "[floor.limits] box_seconds",
+        ),
+        (
+            "[floor.terminals]\nT1 = 1\n[floor.limits]\nconnections_per_identity = 0\n",
+            "[floor.limits] connections_per_identity: 0 is not at least 1",
+        ),
+        (
+            "[floor.terminals]\nT1 = 1\n[floor.limits]\nunauthenticated_connections = 1.5\n",
+            "[floor.limits] unauthenticated_connections: 1.5 is not an integer",
         ),
         ("[floor.terminals\n", "not valid TOML"),
     ],
@@ -655,14 +766,12 @@ def test_a_missing_floor_toml_says_so(tmp_path: Any) -> None:
 def test_a_silent_connection_is_dropped_after_the_hello_timeout(
     table: Table, logged: list[dict[str, Any]]
 ) -> None:
-    """A peer that connects and never says Hello is dropped after HELLO_SECONDS (no
+    """A peer that connects and never says Hello is dropped after hello_seconds (no
     connection is held open by a silent client); one that says Hello in time stays."""
-    from game_server.net.server import HELLO_SECONDS
-
     silent = table.connect(T1)
     talking = table.connect(T2)
     talking.hello()
-    table.clock.advance(HELLO_SECONDS - 1)
+    table.clock.advance(FLOOR.limits.hello_seconds - 1)
     assert not silent.dropped
     table.clock.advance(1)
     assert silent.dropped and not talking.dropped
@@ -678,6 +787,25 @@ def test_a_reconnect_replaces_the_old_connection(table: Table) -> None:
     new.hello()
     assert old.dropped and not new.dropped
     assert table.factory.connections == [new.server]
+
+
+def test_hello_counts_the_connection_against_its_identity(
+    logged: list[dict[str, Any]],
+) -> None:
+    """Without a TLS handshake to name the certificate (e.g. behind another transport) the
+    connection is counted at Hello: with connections_per_identity = 1, T1's second
+    connection is refused and aborted, T1's first is still served, and T2 is not affected."""
+    table = Table(
+        FloorConfig(terminals={"T1": 1, "T2": 2}, limits=NetLimits(connections_per_identity=1))
+    )
+    first = table.connect(T1)
+    first.hello()
+    second = table.connect(T1)
+    answer = second.hello()
+    assert isinstance(answer, Failure) and answer.check(ConnectionDone), answer
+    assert any("connections_per_identity" in m for m in messages(logged))
+    assert first.call(p.GetView)["view"]["terminal"] == "T1"
+    assert table.connect(T2).hello()["identity"] == "T2"
 
 
 def test_a_floor_with_several_tables_checks_seats_per_table() -> None:

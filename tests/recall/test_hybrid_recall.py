@@ -31,7 +31,7 @@ from verify_helpers import (
 )
 
 from game_server.config import TableConfig, example_config_path, load_config
-from game_server.eventlog import EventLog, EventLogReader
+from game_server.eventlog import AnchorFile, EventLog, EventLogReader
 from game_server.keys import init_keys, key_id, load_public_key, load_sealing_key
 from game_server.recall.query import list_rounds, recall_round
 from game_server.recall.rounds import walk
@@ -113,7 +113,8 @@ def write_log(
     if patch is not None:
         patch()
     kid = key_id(load_public_key(certs))
-    with EventLog.create_or_open(db, certs, _Clock()) as log:
+    anchors = AnchorFile(directory / "anchors.jsonl")
+    with EventLog.create_or_open(db, certs, _Clock(), anchors=anchors) as log:
         seeds = simulation_seeds(11, config.table_id)
         shoes = SealedShoes(config, seeds, load_sealing_key(certs), kid)
         session = HybridSession(config, log, shoes, TERMINALS)
@@ -140,9 +141,14 @@ def clean(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     return config, db, certs
 
 
-def run(db: Path, certs: Path) -> VerifyReport:
+def run(db: Path, certs: Path, anchors: Path | None = None) -> VerifyReport:
     with EventLogReader.open(db) as reader:
-        return verify_log(reader, load_public_key(certs), sealing_key=load_sealing_key(certs))
+        return verify_log(
+            reader,
+            load_public_key(certs),
+            sealing_key=load_sealing_key(certs),
+            anchors=None if anchors is None else AnchorFile(anchors),
+        )
 
 
 def kind_seqs(db: Path, kind: str, round_id: int | None = None) -> list[int]:
@@ -170,9 +176,10 @@ def test_a_clean_hybrid_log_verifies(clean: Any) -> None:
     round replays through its table type's engine, every card is the committed shoe's, every
     stated balance is the fold; nothing is left unchecked."""
     _, db, certs = clean
-    report = run(db, certs)
+    report = run(db, certs, db.parent / "anchors.jsonl")
     assert report.failures == (), report.failures
     assert report.warnings == ()
+    assert report.anchors == report.counts.checkpoints > 0
     assert report.ok
     counts = report.counts
     assert counts.rounds == counts.rounds_replayed == ROUNDS

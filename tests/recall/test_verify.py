@@ -36,7 +36,7 @@ from verify_helpers import (
     set_body,
 )
 
-from game_server.eventlog import EventLog, EventLogReader, NewEvent, system_clock
+from game_server.eventlog import AnchorFile, EventLog, EventLogReader, NewEvent, system_clock
 from game_server.keys import load_public_key, load_sealing_key, load_signing_key
 from game_server.recall.verify import CHECKS, VerifyReport, verify_log
 from game_server.rng.shoe import Shoe, ShoeSeed
@@ -79,15 +79,30 @@ def tamper(clean: tuple[Path, Path], tmp_path: Path) -> Tamper:
 
 
 def run(
-    db: Path, certs: Path, *, sealing: bool | Path = False, key: Path | None = None
+    db: Path,
+    certs: Path,
+    *,
+    sealing: bool | Path = False,
+    key: Path | None = None,
+    anchors: Path | None = None,
 ) -> VerifyReport:
     """verify_log on ``db`` with the keys of ``certs`` (or the public key ``key``, and the
-    sealing key of the directory ``sealing``)."""
+    sealing key of the directory ``sealing``), against the anchor stream ``anchors``."""
     sealing_key = None
     if sealing:
         sealing_key = load_sealing_key(certs if sealing is True else sealing)
     with EventLogReader.open(db) as reader:
-        return verify_log(reader, load_public_key(key or certs), sealing_key=sealing_key)
+        return verify_log(
+            reader,
+            load_public_key(key or certs),
+            sealing_key=sealing_key,
+            anchors=None if anchors is None else AnchorFile(anchors),
+        )
+
+
+def anchors_of(db: Path) -> Path:
+    """The anchor stream the clean log was written with."""
+    return db.parent / "anchors.jsonl"
 
 
 def failing(report: VerifyReport) -> set[str]:
@@ -127,9 +142,11 @@ def first_failure(report: VerifyReport) -> tuple[int | None, str]:
 
 def test_clean_log_verifies_through_the_api(clean: tuple[Path, Path]) -> None:
     """A log written by the table session passes every check: every event chained and
-    signed, every shoe regenerated, every card checked, every round replayed, no warning."""
+    signed, every shoe regenerated, every card checked, every round replayed, every
+    checkpoint anchored; no warning. Without the anchor stream the one warning says a
+    cut-back tail cannot be detected."""
     db, certs = clean
-    report = run(db, certs)
+    report = run(db, certs, anchors=anchors_of(db))
     assert report.ok, report.failures
     assert report.first_failure is None and report.failure_count == 0
     assert report.warnings == ()
@@ -140,8 +157,11 @@ def test_clean_log_verifies_through_the_api(clean: tuple[Path, Path]) -> None:
     assert counts.checkpoints == counts.valid_checkpoints == ROUNDS + 1
     assert counts.events == counts.last_seq == counts.last_proven_seq
     assert [c.status for c in report.checks] == ["PASS"] * len(CHECKS)
-    sealed = run(db, certs, sealing=True)
+    sealed = run(db, certs, sealing=True, anchors=anchors_of(db))
     assert sealed.ok and sealed.warnings == () and sealed.counts == counts
+    bare = run(db, certs)
+    assert bare.ok and [(w.check, w.seq) for w in bare.warnings] == [("anchors", None)]
+    assert "cut back" in bare.warnings[0].reason
     calls: list[tuple[int, int]] = []
     with EventLogReader.open(db) as reader:
         verify_log(reader, load_public_key(certs), progress=lambda *a: calls.append(a))
@@ -153,11 +173,17 @@ def test_clean_log_verifies_through_the_cli_with_exit_0(clean: tuple[Path, Path]
     """etg verify exits 0 on a clean log and prints every check as PASS; --json has the
     documented shape; --key takes the .pub file or the certs directory."""
     db, certs = clean
-    human = cli(str(db), "--key", str(certs))
+    human = cli(str(db), "--key", str(certs), "--anchors", str(anchors_of(db)))
     assert human.exit_code == 0, human.output
     assert "VERIFIED" in human.output
     assert human.output.count("PASS") == len(CHECKS)
-    result = cli(str(db), "--key", str(certs / "log-signing.pub"), "--json")
+    assert f"{ROUNDS + 1} anchored checkpoint(s) of this log checked" in human.output
+    bare = cli(str(db), "--key", str(certs))
+    assert bare.exit_code == 0 and "WARN" in bare.output
+    assert "none given: a cut-back tail cannot be detected" in bare.output
+    result = cli(
+        str(db), "--key", str(certs / "log-signing.pub"), "--json", "--anchors", str(anchors_of(db))
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert {"ok", "first_failure", "failures", "warnings", "counts"} <= set(data)
@@ -364,7 +390,7 @@ def test_sealing_key_of_another_table_is_a_warning_per_shoe(
     shoe gets a warning naming its commitment, and the log (every shoe revealed and
     matching its commitment) still verifies."""
     other = make_keys(tmp_path / "other-certs")
-    report = run(clean[0], clean[1], sealing=other)
+    report = run(clean[0], clean[1], sealing=other, anchors=anchors_of(clean[0]))
     assert report.ok, report.failures
     committed = kind_seqs(clean[0], "shoe_committed")
     assert [(w.seq, w.check) for w in report.warnings] == [(seq, "shoes") for seq in committed]
@@ -549,7 +575,7 @@ def test_unrevealed_shoe_is_a_warning_without_the_sealing_key_and_checked_with_i
         progress=lambda done: finished.append(True) if done == ROUNDS else None,
     )
     assert len(kind_seqs(db, "shoe_committed")) == 2 and len(kind_seqs(db, "shoe_revealed")) == 1
-    report = run(db, certs)
+    report = run(db, certs, anchors=anchors_of(db))
     assert report.ok, report.failures
     assert [w.check for w in report.warnings] == ["cards"]
     assert "of unrevealed shoe 2 of table BJ-01 not checked (no sealing key)" in (
@@ -580,11 +606,14 @@ def test_events_after_the_last_checkpoint_are_a_warning(
         ).fetchone()
         (last,) = conn.execute("SELECT max(seq) FROM events").fetchone()
     signing = load_signing_key(clean[1])
-    with EventLog.create_or_open(db, signing, system_clock) as log:
+    anchors = copy_log(anchors_of(clean[0]), tmp_path / "anchors.jsonl")
+    with EventLog.create_or_open(
+        db, signing, system_clock, kind="simulation", anchors=AnchorFile(anchors)
+    ) as log:
         event = CreditsIn("T1", 500, balance + 500, "late")
         log.append([NewEvent("BJ-01", None, "T1", to_dict(event))])
         log.close(checkpoint=False)
-    report = run(db, clean[1])
+    report = run(db, clean[1], anchors=anchors)
     assert report.ok, report.failures
     assert len(kind_seqs(db, "credits_in")) == len(before) + 1
     assert report.counts.unproven_events == 1

@@ -42,10 +42,20 @@ def make_log(
     seed: int = SEED,
     progress: Callable[[int], None] | None = None,
 ) -> Path:
-    """A complete log written by the table session, every shoe revealed at the end."""
+    """A complete log written by the table session, every shoe revealed at the end; its
+    checkpoints are also kept in ``directory/anchors.jsonl``."""
     db = directory / "table.db"
     config = load_config(example_config_path())
-    run_logged_sim(config, db, certs, rounds=rounds, seats=seats, seed=seed, progress=progress)
+    run_logged_sim(
+        config,
+        db,
+        certs,
+        rounds=rounds,
+        seats=seats,
+        seed=seed,
+        progress=progress,
+        anchors=directory / "anchors.jsonl",
+    )
     return db
 
 
@@ -130,11 +140,11 @@ def resign_checkpoints(conn: sqlite3.Connection, key: Ed25519PrivateKey) -> None
     signing key can."""
     (log_id,) = conn.execute("SELECT value FROM meta WHERE key = 'log_id'").fetchone()
     rows = conn.execute(
-        "SELECT number, seq, hash, time, reason FROM checkpoints ORDER BY number"
+        "SELECT number, seq, hash, time, reason, meta FROM checkpoints ORDER BY number"
     ).fetchall()
     kid = key_id(key)
-    for number, seq, hash_, time, reason in rows:
-        checkpoint = Checkpoint(number, seq, hash_, time, reason, kid, "", log_id)
+    for number, seq, hash_, time, reason, meta in rows:
+        checkpoint = Checkpoint(number, seq, hash_, time, reason, kid, "", log_id, meta)
         signature = key.sign(message_of(checkpoint)).hex()
         conn.execute(
             "UPDATE checkpoints SET key_id = ?, signature = ? WHERE number = ?",

@@ -4,6 +4,7 @@ is refused with a declared error, never a crash (Hypothesis fuzzes the decoding)
 from __future__ import annotations
 
 import contextlib
+import re
 from typing import Any
 
 import pytest
@@ -13,6 +14,8 @@ from twisted.protocols import amp
 
 from shared.protocol import (
     DOMAIN_ERRORS,
+    MAX_INTEGER_DIGITS,
+    MAX_JSON_DEPTH,
     OPERATOR_COMMANDS,
     PROTOCOL_VERSION,
     TERMINAL_COMMANDS,
@@ -77,10 +80,11 @@ def test_json_refuses_floats_and_oversized_values() -> None:
 
 @given(st.dictionaries(st.binary(min_size=1, max_size=10), st.binary(max_size=50), max_size=6))
 def test_act_decoding_of_random_boxes_fails_cleanly(fields: dict[bytes, bytes]) -> None:
-    """A box with random keys and values either parses as Act or fails with a KeyError or
-    ValueError that the protocol turns into a declared error; it never crashes otherwise."""
+    """A box with random keys and values either parses as Act, lacks an argument (KeyError:
+    a malformed box, which drops the connection) or is BadRequest, a declared error; never
+    a ValueError (an internal error)."""
     box = amp.AmpBox(fields)
-    with contextlib.suppress(KeyError, ValueError, BadRequest):
+    with contextlib.suppress(KeyError, BadRequest):
         Act.parseArguments(box, None)
 
 
@@ -99,3 +103,55 @@ def test_request_ids_are_checked(bad: str) -> None:
     with pytest.raises(BadRequest, match="request id"):
         check_request_id(bad)
     assert check_request_id("9f1c-2b") == "9f1c-2b"
+
+
+@pytest.mark.parametrize(
+    ("data", "sentence"),
+    [
+        (b'{"blackjack":500,"blackjack":100000}', 'the key "blackjack" is given twice'),
+        (b'{"a":{"b":1,"b":1}}', 'the key "b" is given twice'),
+        (b'{"blackjack":' + b"9" * 5000 + b"}", "an integer of 5,000 digits"),
+        (b"[" * 15000 + b"]" * 15000, f"nested more than {MAX_JSON_DEPTH} deep"),
+        (b"[" * 15000, f"nested more than {MAX_JSON_DEPTH} deep"),
+        (b"[" * (MAX_JSON_DEPTH + 1) + b"]" * (MAX_JSON_DEPTH + 1), "nested more than"),
+    ],
+    ids=["duplicate", "nested-duplicate", "5000-digits", "nested-15000", "unclosed", "depth+1"],
+)
+def test_json_refuses_repeated_keys_huge_integers_and_deep_nesting(
+    data: bytes, sentence: str
+) -> None:
+    """A repeated key is refused (not read as its last value), and so are an integer over
+    MAX_INTEGER_DIGITS digits and nesting over MAX_JSON_DEPTH, each as BadRequest with a
+    sentence (issue 13, item 9)."""
+    with pytest.raises(BadRequest, match=re.escape(sentence)):
+        Json().fromString(data)
+
+
+def test_json_takes_the_largest_allowed_values() -> None:
+    """The limits are inclusive: 18 digits and MAX_JSON_DEPTH levels are read."""
+    largest = "9" * MAX_INTEGER_DIGITS
+    assert Json().fromString(f'{{"a":-{largest}}}'.encode()) == {"a": -int(largest)}
+    deepest = b"[" * MAX_JSON_DEPTH + b"]" * MAX_JSON_DEPTH
+    value = Json().fromString(deepest)
+    for _ in range(MAX_JSON_DEPTH - 1):
+        value = value[0]
+    assert value == []
+
+
+@pytest.mark.parametrize(
+    ("value", "sentence"),
+    [
+        (b"9" * (MAX_INTEGER_DIGITS + 1), "an integer of 19 digits"),
+        (b"1e3", "is not an integer"),
+        (b" 12", "is not an integer"),
+        (b"", "is not an integer"),
+    ],
+)
+def test_integer_arguments_are_bounded(value: bytes, sentence: str) -> None:
+    """An integer argument has at most MAX_INTEGER_DIGITS digits and nothing else; the
+    refusal names the argument."""
+    box = amp.AmpBox({b"request_id": b"r", b"action": b"hit", b"hand": value, b"amount": b"0"})
+    with pytest.raises(BadRequest, match="^hand: .*" + re.escape(sentence)):
+        Act.parseArguments(box, None)
+    box[b"hand"] = b"-" + b"9" * MAX_INTEGER_DIGITS
+    assert Act.parseArguments(box, None)["hand"] == -int("9" * MAX_INTEGER_DIGITS)

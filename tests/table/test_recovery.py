@@ -18,6 +18,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import closing
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ from game_server.table.recovery import (
     RecoveryReport,
     SeatingChanged,
     ShoeUnprovable,
+    TablesDiffer,
     open_table_reporting,
     recover_session,
 )
@@ -78,7 +80,11 @@ def certs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def open_table(
-    db: Path, certs: Path, config: TableConfig = CONFIG, seats: dict[str, int] | None = None
+    db: Path,
+    certs: Path,
+    config: TableConfig = CONFIG,
+    seats: dict[str, int] | None = None,
+    change: str | None = None,
 ) -> tuple[TableSession, RecoveryReport]:
     return open_table_reporting(
         config,
@@ -87,6 +93,7 @@ def open_table(
         TERMINALS if seats is None else seats,
         clock=system_clock,
         seeds=simulation_seeds(SEED, config.table_id),
+        change_reason=change,
     )
 
 
@@ -264,8 +271,10 @@ def test_a_changed_rules_submission_is_refused_mid_round(certs: Path, tmp_path: 
     db = tmp_path / "t.db"
     crashed_mid_round(db, certs)
     other = load_config(example_config_path())
-    with pytest.raises(ConfigChangedMidRound, match="unfinished"):
+    with pytest.raises(TablesDiffer, match="state the change"):
         open_table(db, certs, config=other)
+    with pytest.raises(ConfigChangedMidRound, match="unfinished"):
+        open_table(db, certs, config=other, change="new paytable approved")
     with pytest.raises(SeatingChanged):
         open_table(db, certs, seats={"T1": 2, "T2": 1, "T3": 3})
     session, report = open_table(db, certs)  # the logged config finishes the round
@@ -273,20 +282,59 @@ def test_a_changed_rules_submission_is_refused_mid_round(certs: Path, tmp_path: 
     log_of(session).close()
 
 
-def test_a_changed_rules_submission_between_rounds_is_logged(certs: Path, tmp_path: Path) -> None:
+def test_a_changed_rules_submission_between_rounds_is_refused_unless_stated(
+    certs: Path, tmp_path: Path
+) -> None:
+    """One log, one table set: a server given another Rules Submission than its log holds
+    refuses to start (nothing written) unless the operator states the change, which is then
+    logged (rules_change_stated, the old shoe revealed, the new rules, a new shoe) and
+    verifies."""
     db = tmp_path / "t.db"
     session, _ = open_table(db, certs)
     play(session, 3)
     log_of(session).close(checkpoint=False)
     other = load_config(example_config_path())
-    session, report = open_table(db, certs, config=other)
+    before = len(events(db))
+    with pytest.raises(TablesDiffer, match=f"Rules Submission {CONFIG.config_hash()}"):
+        open_table(db, certs, config=other)
+    assert len(events(db)) == before
+    session, report = open_table(db, certs, config=other, change="paytable B approved")
     assert report.opened and report.retired_shoe == 1 and session.shoe is None
     play(session, 6)
     log_of(session).close()
     kinds = [body["kind"] for *_, body in events(db)]
     assert kinds.count("table_opened") == 2
     opened = kinds.index("table_opened", 1)
+    stated = kinds.index("rules_change_stated")
+    assert stated < opened
+    assert events(db)[stated][3] == {
+        "kind": "rules_change_stated",
+        "v": 1,
+        "reason": "paytable B approved",
+        "logged_hash": CONFIG.config_hash(),
+        "config_hash": other.config_hash(),
+    }
     assert kinds[opened - 1] == "shoe_revealed" and kinds[opened + 1] == "shoe_committed"
+    check_log(db, certs)
+
+
+def test_a_log_of_other_tables_is_refused(certs: Path, tmp_path: Path) -> None:
+    """A log written by other tables (another table id) is refused, naming both; with a
+    stated change the old table is logged as retired."""
+    db = tmp_path / "t.db"
+    session, _ = open_table(db, certs)
+    play(session, 1)
+    log_of(session).close()
+    other = replace(CONFIG, table_id="BJ-99")
+    with pytest.raises(TablesDiffer, match=r"table BJ-99 is not in the log.*BJ-01 of the log"):
+        open_table(db, certs, config=other)
+    session, _ = open_table(db, certs, config=other, change="table renumbered")
+    log_of(session).close()
+    stated = [body for *_, body in events(db) if body["kind"] == "rules_change_stated"]
+    assert [(s["logged_hash"] == "", s["config_hash"] == "") for s in stated] == [
+        (False, True),
+        (True, False),
+    ]
     check_log(db, certs)
 
 

@@ -26,6 +26,7 @@ TOP_LEVEL = {
     "table",
     "state",
     "machine",
+    "reason",
     "round",
     "phase",
     "terminal",

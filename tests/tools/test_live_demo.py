@@ -1,6 +1,8 @@
 """The live demo (tools.live_demo) without a display: the real server, two headless
 bot-played terminals, two settled rounds printed, a screenshot per terminal, nothing left
-running."""
+running. Every table's demo here writes into ONE data folder, as `make demo` followed by
+`etg demo --live --config ...` does: each Rules Submission keeps its own log there, and each
+log verifies against its anchor stream."""
 
 from __future__ import annotations
 
@@ -19,6 +21,34 @@ from terminal_client.app import basic_strategy  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The one data folder every demo of this module uses (as the README's commands do)."""
+    return tmp_path_factory.mktemp("live") / "demo"
+
+
+def verified(data: Path, table: str) -> None:
+    """The table's demo log verifies, against its own anchor stream, with nothing else in it."""
+    from contextlib import closing
+
+    from game_server.eventlog import AnchorFile, EventLogReader
+    from game_server.keys import load_public_key, load_sealing_key
+    from game_server.recall.verify import verify_log
+
+    folder = data / table
+    with closing(EventLogReader.open(folder / "demo.db")) as reader:
+        report = verify_log(
+            reader,
+            load_public_key(data / "certs"),
+            sealing_key=load_sealing_key(data / "certs"),
+            anchors=AnchorFile(folder / "anchors.jsonl"),
+        )
+        opened = {e.table_id for e in reader.events_of_kind("table_opened")}
+    assert report.ok, report.first_failure
+    assert report.anchors and report.anchors == report.counts.checkpoints
+    assert len(opened) == 1
+
+
 def _running(data_dir: Path) -> list[str]:
     """Command lines of live processes that mention the data folder."""
     found = []
@@ -35,10 +65,9 @@ def _running(data_dir: Path) -> list[str]:
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to look for processes")
-def test_headless_demo_plays_rounds_saves_screenshots_and_stops(tmp_path: Path) -> None:
+def test_headless_demo_plays_rounds_saves_screenshots_and_stops(data: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    data = tmp_path / "demo"
     done = subprocess.run(
         [
             sys.executable,
@@ -68,10 +97,44 @@ def test_headless_demo_plays_rounds_saves_screenshots_and_stops(tmp_path: Path) 
     assert "lucky_aces" not in done.stdout
     last = settled[-1].split(":")[0].removeprefix("round ")
     for terminal in ("T1", "T2"):
-        shot = data / "screenshots" / f"{terminal}-round{last}.png"
+        shot = data / TABLE / "screenshots" / f"{terminal}-round{last}.png"
         assert shot.exists(), f"no screenshot of {terminal}'s last round: {done.stdout}"
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert _running(data) == []
+    verified(data, TABLE)
+
+
+#: The folder of the default table's demo data.
+TABLE = "fully-automated-blackjack"
+
+
+def test_a_second_demo_on_the_same_table_folder_is_refused(tmp_path: Path) -> None:
+    """While one demo holds a table's folder, another demo of that table is refused with a
+    sentence naming the holder, before it starts a server or writes anything."""
+    from tools.live_demo import DemoBusy, hold
+
+    folder = tmp_path / "demo" / TABLE
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from pathlib import Path; from tools.live_demo import hold; "
+            "lock = hold(Path(sys.argv[1])); print('held', flush=True); time.sleep(60)",
+            str(folder),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with pytest.raises(DemoBusy, match=rf"another demo is running on .*{TABLE} \(pid"):
+            hold(folder)
+        assert sorted(p.name for p in folder.iterdir()) == ["demo.lock"]
+    finally:
+        holder.kill()
+        holder.wait()
+    hold(folder).close()  # free again once the holder is gone
 
 
 def test_basic_strategy_stays_within_the_legal_actions() -> None:
@@ -97,22 +160,17 @@ def test_basic_strategy_stays_within_the_legal_actions() -> None:
     ],
 )
 def test_headless_demo_at_a_hybrid_or_uth_table_with_three_terminals(
-    tmp_path: Path, table: str, wager: str
+    data: Path, table: str, wager: str
 ) -> None:
     """End to end at a hybrid table (58 Pa. Code 633b.5) and an Ultimate Texas Hold 'Em
     table (653a): the real server, three real terminals (headless, bot-played through their
     own screens) over mutual TLS; rounds settle for all three, each saves a screenshot, and
-    the log verifies."""
-    from contextlib import closing
-
+    the log verifies. Run in the same data folder as the other tables' demos: each keeps its
+    own log."""
     from game_server.config import load_config
-    from game_server.eventlog import EventLogReader
-    from game_server.keys import load_public_key, load_sealing_key
-    from game_server.recall.verify import verify_log
 
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    data = tmp_path / "demo"
     rules = ROOT / "game_server" / "configs" / f"{table}.toml"
     done = subprocess.run(
         [
@@ -145,15 +203,9 @@ def test_headless_demo_at_a_hybrid_or_uth_table_with_three_terminals(
         assert f"  {terminal} {wager}" in done.stdout, done.stdout
         for title in titles:  # every wager the table offers, placed by each bot
             assert re.search(rf"  {terminal} (hand 1 )?{re.escape(title)}", done.stdout), title
-        shots = list((data / "screenshots").glob(f"{terminal}-round*.png"))
+        shots = list((data / table / "screenshots").glob(f"{terminal}-round*.png"))
         assert shots, f"no screenshot of {terminal}: {done.stdout}"
-    with closing(EventLogReader.open(data / "demo.db")) as reader:
-        report = verify_log(
-            reader,
-            load_public_key(data / "certs"),
-            sealing_key=load_sealing_key(data / "certs"),
-        )
-    assert report.ok, report.first_failure
+    verified(data, table)
     assert _running(data) == []
 
 

@@ -133,3 +133,33 @@ def test_a_short_run_against_the_real_server_reports_its_figures() -> None:
     assert figures["server_peak_rss_mb"] > 0
     assert figures["server_cpu_s"] >= 0
     assert figures["unexpected_errors"] == 0, figures["errors"]
+
+
+def test_the_loadtest_refuses_more_terminals_than_one_server_seats(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``etg loadtest`` and ``etg serve`` share their limit (issue 13, item 9): one server
+    hosts at most MAX_TABLES tables of 7 seats, so 449 terminals are refused with a sentence
+    naming the limit before anything starts, and 448 are accepted."""
+    from click.testing import CliRunner
+
+    import tools.loadtest
+    from game_server.cli import serve_command
+    from game_server.net.floor import MAX_TABLES, MAX_TERMINALS
+
+    assert (MAX_TABLES, MAX_TERMINALS) == (64, 448)
+    started: list[int] = []
+    monkeypatch.setattr(
+        tools.loadtest,
+        "run_loadtest",
+        lambda terminals, *_args: started.append(terminals) or LoadtestResult(terminals, 1, 1),
+    )
+    refused = CliRunner().invoke(tools.loadtest.loadtest, ["--terminals", "449"])
+    assert refused.exit_code == 2 and started == []
+    sentence = " ".join(refused.output.split())
+    assert "449 terminals need 65 tables" in sentence
+    assert "at most 64 tables of 7 seats (448 terminals)" in sentence
+    CliRunner().invoke(tools.loadtest.loadtest, ["--terminals", "448"])
+    assert started == [448] and tables_for(448) == MAX_TABLES
+    tables = next(p for p in serve_command.params if p.name == "tables")
+    assert getattr(tables.type, "max", None) == MAX_TABLES

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from game_server.eventlog import EventLogReader, verify_chain
+from game_server.eventlog import EventLogReader, system_clock, verify_chain
 from game_server.keys import load_public_key
 from tools.cli import main
 
@@ -62,3 +62,54 @@ def test_sim_log_without_keys_says_how_to_make_them(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "log-signing.key" in result.output
     assert not (tmp_path / "x.db").exists()
+
+
+def test_sim_log_refuses_a_tables_log_and_its_own_leaving_both_as_they_were(
+    tmp_path: Path,
+) -> None:
+    """Case 7 of the hardening issue: etg sim --log given a table server's log refuses it
+    (it used to append signed play-money cash-ins and test-seed shoes, after which the log
+    failed verification and the server refused it); given a log that already holds a
+    simulation it refuses too (its rounds would restart at 1). Neither file changes; a new
+    file is marked as a simulation's and verifies with its anchor stream."""
+    from game_server.config import example_config_path, load_config
+    from game_server.eventlog import AnchorFile
+    from game_server.recall.verify import verify_log
+    from game_server.table.recovery import open_table
+    from game_server.table.session import simulation_seeds
+
+    runner = CliRunner()
+    certs = tmp_path / "k"
+    assert runner.invoke(main, ["certs", "init", str(certs)]).exit_code == 0
+    table_db = tmp_path / "table.db"
+    session = open_table(
+        load_config(example_config_path()),
+        table_db,
+        certs,
+        {"T1": 1},
+        clock=system_clock,
+        seeds=simulation_seeds(1, "BJ-01"),
+    )
+    session.cash_in("T1", 10_000, "cashier")
+    session.sink.close()  # type: ignore[attr-defined]
+
+    def contents(db: Path) -> list[tuple[int, str]]:
+        with EventLogReader.open(db) as reader:
+            return [(e.seq, e.kind) for e in reader.iter_events()]
+
+    before = contents(table_db)
+    args = ["sim", "--rounds", "3", "--seats", "1", "--certs", str(certs)]
+    refused = runner.invoke(main, [*args, "--log", str(table_db)])
+    assert refused.exit_code == 2
+    assert "is a table server's log" in refused.output
+    assert contents(table_db) == before
+    sim_db = tmp_path / "sim.db"
+    anchors = tmp_path / "sim.anchors"
+    made = runner.invoke(main, [*args, "--log", str(sim_db), "--anchors", str(anchors)])
+    assert made.exit_code == 0, made.output
+    again = runner.invoke(main, [*args, "--log", str(sim_db)])
+    assert again.exit_code == 2 and "already holds a simulation" in again.output
+    with EventLogReader.open(sim_db) as reader:
+        assert reader.meta()["log_kind"] == "simulation"
+        report = verify_log(reader, load_public_key(certs), anchors=AnchorFile(anchors))
+    assert report.ok and report.anchors == report.counts.checkpoints == 4
