@@ -5,6 +5,7 @@ through an in-memory endpoint with a fake clock (no sockets, no TLS: identities 
 from __future__ import annotations
 
 import copy
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from fakes import FakeMachine  # tests/net/fakes.py, found through sys.path
 from game_server.net.floor import FloorConfig
 from game_server.net.pki import Identity, Role
 from game_server.net.server import TableServerFactory, TerminalProtocol
+from terminal_client.model import ConnectionState, TerminalModel
 
 T1 = Identity(Role.TERMINAL, "T1", 0x11)
 T8 = Identity(Role.TERMINAL, "T8", 0x88)  # holds no seat
@@ -261,3 +263,21 @@ class MemoryTable:
     def place_wagers_calls(self) -> list[tuple[Any, ...]]:
         """The place_wagers calls the machine got."""
         return [call for call in self.machine.calls if call[0] == "place_wagers"]
+
+
+def wire_model(*views: dict[str, Any]) -> TerminalModel:
+    """A connected model that took ``views`` in order, each through JSON as it comes off
+    the wire (a view it cannot read fails here, with the model's reason)."""
+    model = TerminalModel()
+    model.apply_connection(ConnectionState.CONNECTED)
+    for view in views:
+        model.apply_view(json.loads(json.dumps(view)))
+        assert model.view is not None, model.last_error
+    return model
+
+
+class AnyClient:
+    """An intent sender that takes every intent and sends nothing (a screen under test)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda *args, **kwargs: True

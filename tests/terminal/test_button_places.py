@@ -16,7 +16,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import itertools
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ import pytest
 
 pygame = pytest.importorskip("pygame")
 
+from client_helpers import AnyClient, wire_model  # noqa: E402
 from test_hybrid_model import NO_HOLE, THREE, find_round, make_table  # noqa: E402
 from test_uth_model import ALL_WAGERS, MAIN, Table, round_at  # noqa: E402
 from twisted.internet.task import Clock  # noqa: E402
@@ -38,7 +38,6 @@ from game_server.table.session import (  # noqa: E402
     simulation_seeds,
 )
 from game_server.table.views import table_actions  # noqa: E402
-from terminal_client.model import ConnectionState, TerminalModel  # noqa: E402
 from terminal_client.render import Layout  # noqa: E402
 from terminal_client.render.draw import CREAM  # noqa: E402
 from terminal_client.render.layout import DESTRUCTIVE  # noqa: E402
@@ -59,19 +58,11 @@ def with_surrender(config: TableConfig) -> TableConfig:
     return dataclasses.replace(config, rules=dataclasses.replace(config.rules, late_surrender=True))
 
 
-class Quiet:
-    def __getattr__(self, name: str) -> Any:
-        return lambda *a, **k: True
-
-
 def buttons(view: dict[str, Any], layout: Layout) -> tuple[Button, ...]:
     """The buttons the screen the view calls for draws (its decision buttons, or the
     betting screen's CLEAR, REBET, DEAL)."""
-    model = TerminalModel()
-    model.apply_connection(ConnectionState.CONNECTED)
-    model.apply_view(json.loads(json.dumps(view)))
-    assert model.view is not None, model.last_error
-    screen = screen_for(model)(model, Quiet())
+    model = wire_model(view)
+    screen = screen_for(model)(model, AnyClient())
     assert screen.role in ("betting", "play"), type(screen)
     return screen.buttons(layout)  # type: ignore[attr-defined, no-any-return]
 

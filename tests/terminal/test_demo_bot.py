@@ -5,18 +5,18 @@ it acts."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from client_helpers import wire_model
 from twisted.internet.task import Clock
 
 from game_server.config import example_config_path, load_config
 from game_server.table.machine import RoundMachine
 from game_server.table.session import MemorySink, SealedShoes, TableSession, simulation_seeds
 from terminal_client.app import Autoplay, demo_wagers
-from terminal_client.model import ConnectionState, Intent, IntentKind, TerminalModel
+from terminal_client.model import Intent, IntentKind
 
 ALL_SIDES = load_config(Path(example_config_path()).parent / "fully-automated-all-side-wagers.toml")
 
@@ -31,19 +31,12 @@ def table(credits: int) -> RoundMachine:
     return machine
 
 
-def model_of(view: dict[str, Any]) -> TerminalModel:
-    model = TerminalModel()
-    model.apply_connection(ConnectionState.CONNECTED)
-    model.apply_view(json.loads(json.dumps(view)))
-    return model
-
-
 def test_the_bot_stakes_every_offered_side_wager_and_the_table_takes_it() -> None:
     """At the table offering every side wager of 633b.6-633b.13 the bot stakes the Blackjack
     minimum and each side wager's minimum (TriLux Deluxe within twice the Blackjack wager,
     633b.11(b)); the real round machine accepts the bet as it is."""
     machine = table(100_000)
-    wagers = demo_wagers(model_of(machine.view("T1")))
+    wagers = demo_wagers(wire_model(machine.view("T1")))
     offered = {"blackjack": ALL_SIDES.rules.main_limits.minimum} | {
         o.wager.name: o.limits.minimum for o in ALL_SIDES.rules.side_wagers
     }
@@ -59,10 +52,10 @@ def test_short_of_credits_the_bot_bets_the_main_wager_alone() -> None:
     the Blackjack minimum alone (a side wager may need another one, Top 3 the Three Card
     Poker wager, 633b.7(a)); with less than the minimum, no bet."""
     machine = table(700)
-    wagers = demo_wagers(model_of(machine.view("T1")))
+    wagers = demo_wagers(wire_model(machine.view("T1")))
     assert wagers == {"blackjack": ALL_SIDES.rules.main_limits.minimum}
     machine.place_wagers("T1", wagers)
-    assert demo_wagers(model_of(table(100).view("T1"))) == {}
+    assert demo_wagers(wire_model(table(100).view("T1"))) == {}
 
 
 class Recording:
@@ -77,7 +70,7 @@ class Recording:
 def test_a_refused_bet_is_tried_again_with_the_main_wager_alone() -> None:
     """If the table refuses the bet with side wagers, the bot bets the main wager alone
     once (it never repeats the refused bet)."""
-    model = model_of(table(100_000).view("T1"))
+    model = wire_model(table(100_000).view("T1"))
     client = Recording()
     bot = Autoplay(client)
     bot(model)
@@ -92,7 +85,7 @@ def test_a_thinking_bot_waits_before_it_acts() -> None:
     """With ``think`` the bot leaves each new situation on the screen that long before it
     acts (the demo's windows and screenshots show the decision first)."""
     clock = Clock()
-    model = model_of(table(100_000).view("T1"))
+    model = wire_model(table(100_000).view("T1"))
     client = Recording()
     bot = Autoplay(client, think=0.8, now=clock.seconds)
     bot(model)

@@ -13,7 +13,6 @@ a fold, a win.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ import pytest
 
 pygame = pytest.importorskip("pygame")
 
+from client_helpers import AnyClient, wire_model  # noqa: E402
 from test_hybrid_model import NO_HOLE, THREE, make_table  # noqa: E402
 from test_uth_model import ALL_WAGERS, MAIN, Table, round_at  # noqa: E402
 from twisted.internet.task import Clock  # noqa: E402
@@ -36,7 +36,6 @@ from game_server.table.session import (  # noqa: E402
     simulation_seeds,
 )
 from terminal_client.app import basic_strategy, demo_wagers  # noqa: E402
-from terminal_client.model import ConnectionState, TerminalModel  # noqa: E402
 from terminal_client.render import Layout  # noqa: E402
 from terminal_client.render.elements import ElementCanvas, overlaps  # noqa: E402
 from terminal_client.screens import screen_for  # noqa: E402
@@ -46,19 +45,6 @@ pytestmark = pytest.mark.usefixtures("headless")
 SIZES = [(1280, 720), (1920, 1080), (1080, 1920)]
 CONFIGS = Path(example_config_path()).parent
 ALL_SIDES = load_config(CONFIGS / "fully-automated-all-side-wagers.toml")
-
-
-def model_of(view: dict[str, Any]) -> TerminalModel:
-    model = TerminalModel()
-    model.apply_connection(ConnectionState.CONNECTED)
-    model.apply_view(json.loads(json.dumps(view)))
-    assert model.view is not None, model.last_error
-    return model
-
-
-class Quiet:
-    def __getattr__(self, name: str) -> Any:
-        return lambda *a, **k: True
 
 
 def fully_automated(wanted: Callable[[dict[str, Any]], bool], seed: int = 3) -> dict[str, Any]:
@@ -75,7 +61,7 @@ def fully_automated(wanted: Callable[[dict[str, Any]], bool], seed: int = 3) -> 
     machine.open()
     for _ in range(300):
         for terminal in seats:
-            wagers = demo_wagers(model_of(machine.view(terminal)))
+            wagers = demo_wagers(wire_model(machine.view(terminal)))
             if terminal != "T1":
                 wagers = {"blackjack": wagers["blackjack"]}
             machine.place_wagers(terminal, wagers)
@@ -93,7 +79,7 @@ def fully_automated(wanted: Callable[[dict[str, Any]], bool], seed: int = 3) -> 
                 clock.advance(1)
                 continue
             terminal = next(t for t, s in seats.items() if s == to_act["seat"])
-            mine = model_of(machine.view(terminal))
+            mine = wire_model(machine.view(terminal))
             hand = next(h for h in mine.my_hands if h.index == to_act["hand"])
             up = mine.view.dealer.cards[0] if mine.view else None
             action = basic_strategy(hand.cards, up or "TD", mine.legal_actions) or "stand"
@@ -163,8 +149,8 @@ ROUNDS: dict[str, Callable[[], dict[str, Any]]] = {
 @pytest.mark.parametrize("size", SIZES, ids=["1280x720", "1920x1080", "portrait"])
 def test_no_two_elements_overlap_on_the_results_screen(round_: str, size: tuple[int, int]) -> None:
     """Every element of the results screen painted pixels no other element painted."""
-    model = model_of(ROUNDS[round_]())
-    screen = screen_for(model)(model, Quiet())
+    model = wire_model(ROUNDS[round_]())
+    screen = screen_for(model)(model, AnyClient())
     assert screen.role == "results", type(screen)
     canvas = ElementCanvas(size)
     screen.update(0.0)

@@ -10,12 +10,11 @@ import pytest
 
 pygame = pytest.importorskip("pygame")
 
-from client_helpers import playing_view, sample_view  # noqa: E402
+from client_helpers import playing_view, sample_view, wire_model  # noqa: E402
 from test_screens import results_view  # noqa: E402
 from twisted.internet.task import Clock  # noqa: E402
 
 from terminal_client.app import TerminalApp  # noqa: E402
-from terminal_client.model import ConnectionState, TerminalModel  # noqa: E402
 from terminal_client.render.anim import CardAnimation  # noqa: E402
 from terminal_client.sound import (  # noqa: E402
     CHIPS,
@@ -56,19 +55,11 @@ class Played:
         self.cues.append(cue)
 
 
-def model_of(*views: dict[str, Any]) -> TerminalModel:
-    model = TerminalModel()
-    model.apply_connection(ConnectionState.CONNECTED)
-    for view in views:
-        model.apply_view(view)
-    return model
-
-
 def test_cards_dealt_the_bet_taken_and_a_win_are_cued_once_each() -> None:
     """The bet taken sounds chips once; each card leaving the shoe a deal; the results of
     a round this terminal won a win, once (not again on the next frame)."""
     clock = Clock()
-    model = model_of(sample_view(round=7, phase="betting", machine="betting"))
+    model = wire_model(sample_view(round=7, phase="betting", machine="betting"))
     cards = CardAnimation()
     cues = SoundCues()
 
@@ -102,7 +93,7 @@ def test_the_last_three_seconds_of_my_decision_tick() -> None:
     """This terminal's decision countdown ticks at 3, 2 and 1 (once each); another
     terminal's turn does not."""
     clock = Clock()
-    model = model_of(playing_view())  # 12 s to decide
+    model = wire_model(playing_view())  # 12 s to decide
     cues = SoundCues()
     still = CardAnimation().frame()
     heard = []
@@ -110,7 +101,7 @@ def test_the_last_three_seconds_of_my_decision_tick() -> None:
         heard += cues.update(model, still, clock.seconds())
         clock.advance(1 / 30)
     assert heard.count(TICK) == 3
-    model = model_of(playing_view(to_act={"seat": 3, "hand": 0}, actions=[]))
+    model = wire_model(playing_view(to_act={"seat": 3, "hand": 0}, actions=[]))
     cues = SoundCues()
     assert not any(TICK in cues.update(model, still, t / 10) for t in range(150))
 
@@ -118,7 +109,7 @@ def test_the_last_three_seconds_of_my_decision_tick() -> None:
 def test_the_app_plays_what_each_tick_calls_for() -> None:
     """An app given a player plays the cues of its ticks; without one it is silent."""
     clock = Clock()
-    model = model_of(sample_view(round=7, phase="betting", machine="betting"))
+    model = wire_model(sample_view(round=7, phase="betting", machine="betting"))
     surface = pygame.Surface((1280, 720))
     played = Played()
     app = TerminalApp(model, object(), clock, lambda: surface, poll=lambda *a: [], sounds=played)  # type: ignore[arg-type]
