@@ -1543,7 +1543,7 @@ _UTH_FIVE_CARD_SCHEMA: Final = {
     "amounts": '["1.00", "5.00"]',
     "hand": '"hole-and-flop"',
     "magic_card": "true",
-    "lucky_bonus": "true",
+    "lucky_bonus": "false",
     "bonus_on": '"winning-hand"',
     **_UTH_METER_KEYS,
 }

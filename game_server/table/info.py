@@ -15,7 +15,7 @@ of 4 or 3, 2 or 1 times the Ante, folding at the river, the dealer qualifying wi
 the countdowns, and every wager offered with each 653a.12 paytable as the regulation names
 it: (a) Ante and Play, (b) the Blind's "Paytable A" or "Paytable B" with its push line, (c)
 Trips "Paytable A" to "Paytable D", (d) the Progressive Payout and its Envy Bonus, (e) the
-Five Card Hand Bonus with the Magic Card and Lucky Bonus, and (f) the maximum payout.
+Five Card Hand Bonus with the Magic Card or Lucky Bonus, and (f) the maximum payout.
 
 JSON-ready (integers and text only). Entry point: :func:`rules_for`.
 """
@@ -276,9 +276,11 @@ def _uth_rules_for(config: TableConfig, rules: UthRules) -> dict[str, Any]:
     if rules.five_card_amounts:
         flop = rules.five_card_hand.value == "hole-and-flop"
         bonus = []
+        paid = MAGIC_CARD.name if rules.magic_card_bonus else LUCKY_BONUS.name
         if (rules.magic_card_bonus or rules.lucky_bonus) and rules.bonus_on.value == "winning-hand":
             bonus.append(
-                "The Magic Card and Lucky Bonus are paid with a winning hand (653a.12(e)(3))"
+                f"The {paid} is paid with a winning hand, on top of its payout: the stake "
+                "counts once (653a.12(e)(3))"
             )
         if rules.magic_card_bonus:
             bonus.append(
