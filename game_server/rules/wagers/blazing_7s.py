@@ -12,7 +12,14 @@ come:
 - (d)(4) with a dealer Blackjack and two sevens, the player is dealt one more card to see if it
   is a seven: the engine deals it and passes it as the third card of ``player_hands[0]``;
 - (h) the Rules Submission may use the dealer's up card instead of the player's drawn card
-  (option ``third_seven``: ``"player-draw"`` or ``"dealer-up-card"``).
+  (option ``third_seven``: ``"player-draw"`` or ``"dealer-up-card"``);
+- (e)(3) "If more than one player at the table has won a progressive payout that is 100% of
+  the jackpot amount on the progressive meter, each player shall share the maximum amount
+  equally": only a 100% payout is shared (:attr:`~game_server.rules.wagers.base.SideWager.
+  shared_percents`). A 10% payout is paid in full to each winner, in seat order, from the
+  meter as it stands when his turn comes (the meter is topped back to its reset amount after
+  each award): two players' "Three 7's Same Color" in one round on a $2,000.15 meter pay
+  $200.01 and then 10% of the $2,000.00 meter, $200.00 (shared, it paid $100.00 each).
 
 Entry points: :func:`classify`, :func:`third_card`, :func:`check_meter`,
 :func:`first_two_counts` and :data:`BLAZING_7S`.
@@ -226,6 +233,7 @@ BLAZING_7S = SideWager(
     fixed_amounts=FIXED_AMOUNTS,
     check_meter=check_meter,
     draws_on_dealer_blackjack=draws_on_dealer_blackjack,
+    shared_percents=frozenset({100}),
     cites={"paytables": "(f)", "fixed_amounts": "(g)", "meters": "(g)", "requires": "(b)"},
     options={
         THIRD_SEVEN_OPTION: OptionSpec(
