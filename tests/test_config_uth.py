@@ -23,7 +23,10 @@ CONFIGS = Path(example_config_path()).parent
 UTH = CONFIGS / "uth.toml"
 TEXT = UTH.read_text()
 
-#: The config hashes of the Blackjack configs before Ultimate Texas Hold 'Em was added.
+#: The config hashes of the Blackjack configs before Ultimate Texas Hold 'Em was added; the
+#: three-position table's changed when its Rules Submission came to state the Buzzer
+#: Beater's basis (the rules in force changed: it is settled on the position's first two
+#: cards, 633b.5(p)(1), (u)).
 BLACKJACK_HASHES = {
     "fully-automated-blackjack.toml": (
         "8107e850d4a1264c191eaa164af151b54943c41da75e31fd9c05c6535c499e8d"
@@ -32,7 +35,7 @@ BLACKJACK_HASHES = {
         "b232d7dfdce10008f3e44125f12a3d05e0d468150620d2a00efe8c0f6f8eae62"
     ),
     "hybrid-three-position.toml": (
-        "379b34e83eddff84c37c6890299097f3008eddd0447a62d44ab11e6bff4eab22"
+        "49a15ece48a2d42254cadbc1ed5ebaa37ed285911598815159ea0e0d162ca0b2"
     ),
     "hybrid-no-hole-card.toml": "b72e06d1009bfbf7cf802e7e922c84c557c26aeea661c0cd0ea2e326e8532926",
 }
