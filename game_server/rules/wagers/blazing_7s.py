@@ -22,7 +22,7 @@ come:
   $200.01 and then 10% of the $2,000.00 meter, $200.00 (shared, it paid $100.00 each).
 
 Entry points: :func:`classify`, :func:`third_card`, :func:`check_meter`,
-:func:`first_two_counts` and :data:`BLAZING_7S`.
+:func:`exact_counts`, :func:`first_two_counts` and :data:`BLAZING_7S`.
 
 Readings of the text:
 
@@ -45,6 +45,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from game_server.rules.wagers.base import (
+    NO_OPTIONS,
     Moment,
     Options,
     OptionSpec,
@@ -208,6 +209,45 @@ def check_meter(wager_amount: int, initial: int, reset: int) -> str | None:
                 "wager (58 Pa. Code 633b.9(g)): raise it in the Rules Submission"
             )
     return None
+
+
+def exact_counts(
+    decks: int, paytable: Paytable, options: Options = NO_OPTIONS
+) -> dict[str | None, int]:
+    """Every line counted exactly over the ordered deals of the player's first two cards
+    and, after two sevens, the card that may make three sevens, from a ``decks``-deck shoe.
+
+    That card is the player's next card ((d)(1), (d)(4)), or the dealer's up card with the
+    (h) procedure: either is a card of the shoe nobody has seen, so it is distributed as the
+    next card of the shoe less the two sevens. It always comes: basic strategy splits two
+    sevens against a 2-7 and hits them against an 8 or more (it never stands on them or
+    surrenders them), and (d)(4) deals one on a dealer Blackjack; a player who stood on two
+    sevens would win less. Deals are weighted to three cards: the counts sum to
+    ``N (N-1) (N-2)`` of the shoe's ``N`` cards.
+    """
+    sevens = [Card(SEVEN, suit) for suit in "CDHS"]
+    n = 52 * decks
+    others = n - 4 * decks
+    counts: dict[str | None, int] = {}
+
+    def add(line: str | None, ways: int) -> None:
+        if line in (DIAMONDS_LINE, CLUBS_SPADES_HEARTS) and all(
+            pay_line.name != line for pay_line in paytable.lines
+        ):
+            line = SAME_SUIT
+        counts[line] = counts.get(line, 0) + ways
+
+    add(None, others * (others - 1) * (n - 2))
+    add(ONE_SEVEN, 2 * 4 * decks * others * (n - 2))
+    for a in sevens:
+        for b in sevens:
+            pair = decks * (decks - (a == b))
+            add(TWO_SEVENS, pair * others)
+            for c in sevens:
+                third = decks - (c == a) - (c == b)
+                if pair > 0 and third > 0:
+                    add(classify((a, b), c), pair * third)
+    return counts
 
 
 def first_two_counts(decks: int) -> dict[str | None, int]:

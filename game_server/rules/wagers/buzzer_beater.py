@@ -123,7 +123,8 @@ BUZZER_BEATER = SideWager(
     evaluate=evaluate,
     requires=("blackjack",),
     table_types=frozenset({TableType.HYBRID}),
-    cites={"paytables": "(v)(3)", "requires": "(m)", "table_types": "(m)"},
+    allowed_decks=frozenset({6, 8}),
+    cites={"paytables": "(v)(3)", "requires": "(m)", "table_types": "(m)", "allowed_decks": "(f)"},
     options={
         BASIS_OPTION: OptionSpec(
             choices=tuple(b.value for b in Basis),
