@@ -68,7 +68,7 @@ Readings of text that is not explicit (also listed in the report of this engine)
   wagers "placed on that player position"; (v)(3)'s player column is the two-card totals of
   19 or more), compared with the dealer's final hand: what a player draws never changes it,
   and the dealer completes his hand while one is unsettled. The ``final-hand`` reading
-  settles it on the player's own final hand (the first after a split); it returns about 119%
+  settles it on the player's own final hand (the first after a split); it returns about 120%
   and the Rules Submission refuses it, but the engine keeps it so that the reading can be
   measured (``etg par``) and tested.
 - With ``final-hand``, (u)(1) says a Buzzer Beater wins on a player "19, 20, 21 or a

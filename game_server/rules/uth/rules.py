@@ -58,8 +58,10 @@ class FiveCardHand(StrEnum):
 
     653a.12(e)(2) says "the highest ranking five-card Poker hand formed" without saying from
     which cards; the Progressive Payout Wager's (d)(2) says "the player's two cards and the
-    three-card Flop". The default reads (e)(2) the same way; the Rules Submission may choose
-    the best five of the hand's seven cards (653a.1 "Hand") instead.
+    three-card Flop". The default reads (e)(2) the same way. The best five of the hand's seven
+    cards (653a.1 "Hand") would pay a flush, full house or four of a kind made on the turn and
+    river at 50, 100 and 500 for 1: the wager would return 574%, and the player-edge guard of
+    the Rules Submission refuses it (the engine keeps it so that the reading can be measured).
     """
 
     HOLE_AND_FLOP = "hole-and-flop"
@@ -75,8 +77,8 @@ class BonusOn(StrEnum):
     payout on EVERY such wager, the Magic Card alone returns 2/52 x 20 = 0.77 of the wager (a
     Magic Card is one of the hand's two cards 2 times in 52) and the Lucky Bonus 1/7 x 5 =
     0.71 at six seats (a Lucky position is one of seven): with the (e)(1) lines the wager
-    returns about 130% or 124% (``etg par`` on ``uth.toml``), a reading no table could
-    offer, and the player-edge guard of the Rules Submission refuses it
+    returns 131% or 126% in the long run (``etg par`` on ``uth.toml``), a reading no table
+    could offer, and the player-edge guard of the Rules Submission refuses it
     (:mod:`game_server.rules.returns`). The default therefore pays them only on a wager whose
     hand wins a line of the (e)(1) paytable ("additional" to a winning payout). The Rules
     Submission states which.

@@ -15,10 +15,11 @@ Which hand is "the player's hand" is a reading, stated in the Rules Submission (
   a position's first two cards (633b.5(l), (n)), and the player column of (v)(3) holds
   exactly the two-card totals of 19 or more (Blackjack, 20, 19), which is why a 21 that is
   not Blackjack has no line. The player's own draws do not change the wager; the dealer's
-  final hand is compared with the two cards. It returns about 77% (``etg par``).
+  final hand is compared with the two cards. It returns 76.46% with six decks, exactly
+  (``etg math buzzer_beater``).
 - ``"final-hand"``: the player's final hand (his first hand after a split), "a to 1" on top of
   the stake; a 20 the player stands on against a dealer 21 at 30 to 1 alone is worth about
-  0.65 of a unit, and the wager returns about 119% (``etg par``): the player-edge guard of
+  0.65 of a unit, and the wager returns about 120% (``etg par``): the player-edge guard of
   the Rules Submission refuses it (:mod:`game_server.rules.returns`).
 """
 
