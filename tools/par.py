@@ -47,7 +47,7 @@ from game_server.rules.uth.events import ANTE, FIVE_CARD_DEALER, FIVE_CARD_PLAYE
 from game_server.rules.wagers import REGISTRY
 from game_server.rules.wagers.base import SideWagerOffer, TableType
 from shared.money import format_money
-from tools.sim import UTH_BASE, SimResult, SimSpec, WagerStats, run_sim
+from tools.sim import UTH_BASE, SimResult, SimSpec, WagerStats, interval_json, run_sim
 
 #: Rounds simulated by default: a 95% interval of about +-0.2% on Blackjack's house edge.
 DEFAULT_ROUNDS: Final = 1_000_000
@@ -152,9 +152,9 @@ class ParSheet:
                 "section": main.section,
                 "initial_wager": main.initial,
                 "house_edge": main.house_edge,
-                "house_edge_ci95": _pair(main.interval),
+                "house_edge_ci95": interval_json(main.interval),
                 "element_of_risk": main.element_of_risk,
-                "element_of_risk_ci95": _pair(main.risk_interval),
+                "element_of_risk_ci95": interval_json(main.risk_interval),
                 "average_wager": main.average_wager,
                 "hit_frequency": main.hit_frequency,
                 "sd_per_initial": main.sd,
@@ -223,7 +223,7 @@ class ParSheet:
             "par_figure": None if ret.par is None else _figure_json(ret.par),
             "simulation_check": None
             if check is None
-            else {"rtp": check.rtp, "ci95": _pair(check.ci95()), "placed": check.placed},
+            else {"rtp": check.rtp, "ci95": interval_json(check.ci95()), "placed": check.placed},
         }
 
     # -------------------------------------------------------------------------- Markdown
@@ -556,10 +556,6 @@ def measure_par_figure(
 
 
 # ------------------------------------------------------------------------------ formatting
-
-
-def _pair(ci: tuple[float, float] | None) -> list[float] | None:
-    return None if ci is None else [ci[0], ci[1]]
 
 
 def _figure_json(figure: ParFigure) -> dict[str, Any]:

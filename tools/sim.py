@@ -578,7 +578,8 @@ class SimResult:
         }
 
 
-def _pair(ci: tuple[float, float] | None) -> list[float] | None:
+def interval_json(ci: tuple[float, float] | None) -> list[float] | None:
+    """An interval as JSON writes it: ``[low, high]``, or None."""
     return None if ci is None else [ci[0], ci[1]]
 
 
@@ -591,9 +592,9 @@ def stats_json(stats: WagerStats) -> dict[str, Any]:
         "wagered": stats.wagered,
         "paid": stats.paid,
         "rtp": stats.rtp,
-        "ci95": _pair(stats.ci95()),
+        "ci95": interval_json(stats.ci95()),
         "house_edge_per_initial_wager": stats.house_edge,
-        "house_edge_ci95": _pair(stats.house_edge_ci95()),
+        "house_edge_ci95": interval_json(stats.house_edge_ci95()),
         "element_of_risk": stats.element_of_risk,
         "hit_frequency": stats.hit_frequency,
         "sd_per_initial": stats.sd_per_initial(),

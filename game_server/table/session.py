@@ -507,12 +507,13 @@ class TableSession(TableBook):
 
     def _award_progressives(self, events: Sequence[Any]) -> list[tuple[str | None, Any]]:
         """Pay the round's progressive wins from their meters in seat order, each from the
-        meter as it stands (brought back to its reseed after every award). A share the
-        wager's section shares (:attr:`~game_server.rules.wagers.base.SideWager.shared_percents`:
-        the whole meter of
-        633b.9(e)(3), every jackpot amount of 633b.10(j)) is one award split equally among
-        that round's winners of it, paid at its first winner's turn; any other share (a
-        Blazing 7's 10% payout) is paid in full to each winner."""
+        meter as it stands (brought back to its reseed after every award).
+
+        A share the wager's section shares (the whole meter, 633b.9(e)(3); every jackpot
+        amount, 633b.10(j): :attr:`~game_server.rules.wagers.base.SideWager.shared_percents`)
+        is one award split equally among that round's winners of it, paid at its first
+        winner's turn; any other share (a Blazing 7's 10% payout) is paid in full to each
+        winner."""
         groups: dict[tuple[str, int, int], list[str]] = {}
         wins = sorted((ev for ev in events if type(ev) is ProgressiveWon), key=lambda e: e.seat)
         for ev in wins:
