@@ -50,6 +50,8 @@ def par_command(
     and standard deviation, meters and break-even meters, the main game's house edge and
     element of risk, and the table's expected hold at the configured limits."""
     config = load_config(config_path)
+    if out is not None and not out.resolve().parent.is_dir():
+        raise click.BadParameter(f"{out}: its folder does not exist", param_hint="'--out'")
     if sys.stderr.isatty():
         with click.progressbar(length=rounds, label="Simulating", file=sys.stderr) as bar:
             sheet = par_sheet(config, rounds, seed, workers, progress=bar.update)
@@ -62,5 +64,6 @@ def par_command(
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise click.FileError(str(out), hint=exc.strerror or str(exc)) from None
+        reason = exc.strerror or str(exc)
+        raise click.BadParameter(f"cannot write {out}: {reason}", param_hint="'--out'") from None
     click.echo(f"par sheet of {config.table_id} written to {out}", err=True)

@@ -97,3 +97,13 @@ def test_etg_par_refuses_a_rules_submission_the_guard_refuses(tmp_path: Path) ->
     result = CliRunner().invoke(main, ["par", str(path), "--rounds", "200"])
     assert result.exit_code == 2
     assert "uth.five_card.bonus_on" in result.stderr and "131.07%" in result.stderr
+
+
+def test_etg_par_refuses_an_out_file_in_a_missing_folder_before_simulating(tmp_path: Path) -> None:
+    """A bad ``--out`` is refused at once (status 2), not after the simulation."""
+    out = tmp_path / "missing" / "par.md"
+    result = CliRunner().invoke(
+        main, ["par", str(CONFIGS / "uth.toml"), "--rounds", "1000000", "--out", str(out)]
+    )
+    assert result.exit_code == 2
+    assert "its folder does not exist" in result.stderr and not out.exists()
