@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from game_server.config import example_config_path, load_config
+from game_server.config import example_config_path, load_config, parse_config
 from game_server.rules.returns import (
     PAR_FIGURES,
+    MustHitByTerms,
     ParFigure,
     WagerReturn,
     insurance_return,
@@ -67,6 +68,26 @@ def test_a_meter_wager_long_run_is_its_return_at_reset_plus_its_rate() -> None:
     at_break_even = ret.at_reset + slope * (meter.break_even - reset)
     assert at_break_even == pytest.approx(1.0, abs=1e-6)
     assert ret.long_run == pytest.approx(ret.at_reset + 0.05)
+
+
+def test_a_must_hit_by_mystery_meter_returns_its_rate_times_h_plus_r_over_h_minus_r() -> None:
+    """633b.14: a Must-Hit-By meter pays all of itself at a trigger drawn uniformly between
+    its reset amount R and its must-hit-by amount H; configuration A on a $1 wager (R $100, H
+    $200, 2% of each wager) gives back 2% x 300 / 100 = 6% of each qualifying wager in the
+    long run, added to Blazing 7's."""
+    text = (CONFIGS / "fully-automated-all-side-wagers.toml").read_text() + (
+        '\n[must_hit_by]\nconfiguration = "A"\nminimum_wager = "1.00"\n'
+        'qualifying = ["blazing_7s"]\n'
+    )
+    config = parse_config(text)
+    plain = by_name(offered_returns(ALL.rules))["blazing_7s"]
+    assert config.must_hit_by is not None
+    terms = MustHitByTerms(config.must_hit_by.spec(), config.must_hit_by.qualifying)
+    mystery = by_name(offered_returns(config.rules, terms))["blazing_7s"]
+    (added,) = [m for m in mystery.meters if m.meter == "Must-Hit-By Mystery Bonus"]
+    assert added.long_run == pytest.approx(0.06) and added.break_even is None
+    assert mystery.long_run == pytest.approx(plain.long_run + 0.06)
+    assert by_name(offered_returns(config.rules, terms))["lucky_aces"].meters == ()
 
 
 def test_the_envy_bonus_counts_every_other_seat_of_a_full_table() -> None:
