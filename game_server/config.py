@@ -90,6 +90,12 @@ from game_server.rules.blackjack.rules import (
 )
 from game_server.rules.errors import RulesError
 from game_server.rules.limits import WagerLimits
+from game_server.rules.returns import (
+    MustHitByTerms,
+    offered_returns,
+    player_edge_problems,
+    uth_returns,
+)
 from game_server.rules.uth.paytables import BLIND_PAYTABLES as UTH_BLIND_PAYTABLES
 from game_server.rules.uth.paytables import PROGRESSIVE_AMOUNTS as UTH_PROGRESSIVE_AMOUNTS
 from game_server.rules.uth.paytables import TRIPS_PAYTABLES as UTH_TRIPS_PAYTABLES
@@ -165,13 +171,6 @@ _TABLE_WORDS: Final = {
     TableType.FULLY_AUTOMATED: "a fully automated electronic table",
     TableType.HYBRID: "a hybrid table",
     TableType.HYBRID_NO_HOLE_CARD: "a hybrid table without a dealer hole card",
-}
-
-#: Subsections of a side wager's section that state a given limit, where the declaration in
-#: ``rules/wagers/`` carries only the section. Keyed by (wager name, limit).
-_WAGER_SUBSECTIONS: Final = {
-    ("lucky_aces", "table_types"): "(a)",
-    ("lucky_aces", "paytables"): "(e)",
 }
 
 
@@ -603,7 +602,7 @@ def _offer_dict(offer: SideWagerOffer) -> dict[str, object]:
 
 
 def _cite(wager: SideWager, limit: str) -> str:
-    paragraph = wager.cites.get(limit) or _WAGER_SUBSECTIONS.get((wager.name, limit), "")
+    paragraph = wager.cites.get(limit, "")
     return wager.section + paragraph
 
 
@@ -825,6 +824,10 @@ class _Builder:
                 self.problems.extend(table_type_problems(table_type, game_rules))
             if main_limits is not None and offers is not None:
                 rules = replace(game_rules, main_limits=main_limits, side_wagers=offers)
+        if rules is not None and not self.problems:
+            # The player-edge guard: no offered wager may return 100% or more.
+            terms = None if mystery is None else MustHitByTerms(mystery.spec(), mystery.qualifying)
+            self.problems.extend(player_edge_problems(offered_returns(rules, terms)))
 
         if self.problems:
             raise ConfigError(self.source, self.problems)
@@ -1543,7 +1546,7 @@ _UTH_FIVE_CARD_SCHEMA: Final = {
     "amounts": '["1.00", "5.00"]',
     "hand": '"hole-and-flop"',
     "magic_card": "true",
-    "lucky_bonus": "true",
+    "lucky_bonus": "false",
     "bonus_on": '"winning-hand"',
     **_UTH_METER_KEYS,
 }
@@ -1705,6 +1708,9 @@ class _UthBuilder:
                 )
             except UthRulesError as exc:
                 self.add("uth", str(exc))
+        if rules is not None and not self.problems:
+            # The player-edge guard: no offered wager may return 100% or more.
+            self.problems.extend(player_edge_problems(uth_returns(rules)))
         if rules is not None and max_payout is not None:
             least = max(UTH_MINIMUM_MAX_PAYOUT, rules.max_win_at_minimum())
             if max_payout < least:  # pragma: no cover - UthRules refuses it first

@@ -29,6 +29,7 @@ from game_server.rules.limits import WagerLimits
 from game_server.rules.wagers import REGISTRY
 from game_server.rules.wagers.base import SideWager, TableType
 from game_server.rules.wagers.lucky_aces import LUCKY_ACES, PAYTABLES
+from game_server.rules.wagers.math import EXACT
 from shared.codec import canonical_json
 from shared.errors import ETGError
 
@@ -288,9 +289,16 @@ def fake_wager(**limits: object) -> SideWager:
     )
 
 
+def register_fake(monkeypatch: pytest.MonkeyPatch, **limits: object) -> None:
+    """Offer :func:`fake_wager` for one test, with Lucky Aces' exact math (the player-edge
+    guard needs a wager's return)."""
+    monkeypatch.setitem(REGISTRY, "fake", fake_wager(**limits))
+    monkeypatch.setitem(EXACT, "fake", EXACT["lucky_aces"])
+
+
 def test_side_wager_allowed_decks(monkeypatch: pytest.MonkeyPatch) -> None:
     """A wager declared for 6 or 8 decks is refused on a 4-deck table, citing its section."""
-    monkeypatch.setitem(REGISTRY, "fake", fake_wager(allowed_decks=frozenset({6, 8})))
+    register_fake(monkeypatch, allowed_decks=frozenset({6, 8}))
     text = variant({"table.decks": "4", "table.cut_card": "156"})
     text = text.replace("[wagers.lucky_aces]", "[wagers.fake]")
     problem = only_problem(text)
@@ -301,7 +309,7 @@ def test_side_wager_allowed_decks(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_side_wager_fixed_amounts(monkeypatch: pytest.MonkeyPatch) -> None:
     """A fixed-amount wager's min and max are among its fixed amounts."""
-    monkeypatch.setitem(REGISTRY, "fake", fake_wager(fixed_amounts=(100, 500)))
+    register_fake(monkeypatch, fixed_amounts=(100, 500))
     text = EXAMPLE.replace("[wagers.lucky_aces]", "[wagers.fake]")
     problem = only_problem(text)
     assert problem.startswith("wagers.fake.max: Fake is a fixed-amount wager of '$1.00' or '$5.00'")
@@ -313,7 +321,7 @@ def test_side_wager_fixed_amounts(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_side_wager_required_wager_must_be_offered(monkeypatch: pytest.MonkeyPatch) -> None:
     """A wager that requires another wager needs that wager offered at the same table."""
-    monkeypatch.setitem(REGISTRY, "fake", fake_wager(requires=("blackjack", "lucky_aces")))
+    register_fake(monkeypatch, requires=("blackjack", "lucky_aces"))
     alone = EXAMPLE.replace("[wagers.lucky_aces]", "[wagers.fake]")
     assert "placed only with the lucky_aces wager" in only_problem(alone)
     both = EXAMPLE + '\n[wagers.fake]\npaytable = "Paytable B"\nmin = "1.00"\nmax = "5.00"\n'
@@ -325,7 +333,7 @@ def test_side_wager_min_cannot_exceed_its_cap_over_the_main_wager(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A wager capped at 2x the main wager cannot have a minimum above 2x blackjack_max."""
-    monkeypatch.setitem(REGISTRY, "fake", fake_wager(max_multiple_of_main=2))
+    register_fake(monkeypatch, max_multiple_of_main=2)
     text = EXAMPLE.replace("[wagers.lucky_aces]", "[wagers.fake]")
     text = variant({"wagers.fake.min": '"3000.00"', "wagers.fake.max": '"3000.00"'}, text)
     problem = only_problem(text)

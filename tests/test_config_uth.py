@@ -23,7 +23,10 @@ CONFIGS = Path(example_config_path()).parent
 UTH = CONFIGS / "uth.toml"
 TEXT = UTH.read_text()
 
-#: The config hashes of the Blackjack configs before Ultimate Texas Hold 'Em was added.
+#: The config hashes of the Blackjack configs before Ultimate Texas Hold 'Em was added; the
+#: three-position table's changed when its Rules Submission came to state the Buzzer
+#: Beater's basis (the rules in force changed: it is settled on the position's first two
+#: cards, 633b.5(p)(1), (u)).
 BLACKJACK_HASHES = {
     "fully-automated-blackjack.toml": (
         "8107e850d4a1264c191eaa164af151b54943c41da75e31fd9c05c6535c499e8d"
@@ -32,7 +35,7 @@ BLACKJACK_HASHES = {
         "b232d7dfdce10008f3e44125f12a3d05e0d468150620d2a00efe8c0f6f8eae62"
     ),
     "hybrid-three-position.toml": (
-        "379b34e83eddff84c37c6890299097f3008eddd0447a62d44ab11e6bff4eab22"
+        "49a15ece48a2d42254cadbc1ed5ebaa37ed285911598815159ea0e0d162ca0b2"
     ),
     "hybrid-no-hole-card.toml": "b72e06d1009bfbf7cf802e7e922c84c557c26aeea661c0cd0ea2e326e8532926",
 }
@@ -93,7 +96,7 @@ def only_problem(text: str) -> str:
 
 def test_the_example_offers_every_wager_of_653a12() -> None:
     """The shipped uth.toml loads: Blind and Trips paytables, the Progressive Payout with its
-    $1 and $5 Envy amounts, the Five Card Hand Bonus with the Magic Card and Lucky Bonus, the
+    $1 and $5 Envy amounts, the Five Card Hand Bonus with the Magic Card, the
     meters at $10,000 and a $50,000 maximum payout."""
     config = load_config(UTH)
     rules = config.uth
@@ -106,7 +109,7 @@ def test_the_example_offers_every_wager_of_653a12() -> None:
     assert rules.progressive_meter == MeterSpec("Progressive Payout", 1_000_000, 1_000_000, 1500)
     assert rules.five_card_amounts == (100, 500)
     assert rules.five_card_hand is FiveCardHand.HOLE_AND_FLOP
-    assert rules.magic_card_bonus and rules.lucky_bonus
+    assert rules.magic_card_bonus and not rules.lucky_bonus  # one of the two (653a.12(e)(3))
     assert rules.max_payout == 5_000_000
     assert set(rules.meters()) == {"UTH-01:progressive", "UTH-01:five_card"}
     assert (config.timers.betting_seconds, config.timers.decision_seconds) == (15, 15)
@@ -161,6 +164,14 @@ def test_five_card_meter_reset_below_10000_is_refused_naming_653a12_e_4() -> Non
     )
     assert problem.startswith("uth.five_card.meter_reseed:")
     assert "653a.12(e)(4)" in problem
+
+
+def test_magic_card_and_lucky_bonus_together_are_refused_naming_653a12_e_3() -> None:
+    """653a.12(e)(3): a certificate holder "may pay a Magic Card or Lucky Bonus": a Rules
+    Submission turning both on is refused."""
+    text = in_section(TEXT, "uth.five_card", "lucky_bonus", "lucky_bonus = true")
+    problem = only_problem(text)
+    assert problem.startswith("uth:") and "653a.12(e)(3)" in problem and "not both" in problem
 
 
 def test_maximum_payout_below_50000_is_refused_naming_653a12_f() -> None:

@@ -511,6 +511,7 @@ def _register_subgroups() -> None:
     from terminal_client.cli import terminal
     from tools.loadtest import loadtest
     from tools.math_cli import math_command
+    from tools.par_cli import par_command
     from tools.recall_cli import recall
     from tools.rng_lab import rng
     from tools.verify_cli import verify
@@ -519,6 +520,7 @@ def _register_subgroups() -> None:
     main.add_command(terminal)
     main.add_command(loadtest)
     main.add_command(math_command)
+    main.add_command(par_command)
     main.add_command(rng)
     main.add_command(recall)
     main.add_command(verify)

@@ -10,8 +10,10 @@ every event the engine produced.
 
 :func:`run_sim` plays many rounds in fixed chunks (:data:`CHUNK_ROUNDS`); each chunk has its
 own table id and therefore its own shoes, so the result for a seed is the same whatever the
-number of worker processes. :class:`SimResult` holds exact integer totals per wager; the
-return to player and its 95% confidence interval are computed from them (see
+number of worker processes. :class:`SimResult` holds exact integer totals per wager, per
+placement and per round; the return per amount wagered, the house edge per initial wager
+(what is published for Blackjack) and their 95% confidence intervals, taken over per-round
+totals because the seats of a round share the dealer's cards, are computed from them (see
 :meth:`WagerStats.ci95`).
 
 An Ultimate Texas Hold 'Em table (``game = "uth"``, 58 Pa. Code 653a) is played by
@@ -35,7 +37,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from game_server.config import TableConfig
 from game_server.keys import key_id, load_public_key, load_sealing_key, load_signing_key
@@ -349,49 +351,86 @@ class TableDriver:
 
 @dataclass
 class WagerStats:
-    """Exact totals of one wager over a simulation.
+    """Exact totals of one wager over a simulation, per placement and per round.
 
-    One *placement* is one initial wager of a seat in a round. For ``"blackjack"`` the double
-    down and split additions of that seat's round belong to the same placement: they count in
-    ``wagered`` and ``paid`` but not in ``placed``. Money is in cents; ``paid`` is everything
-    returned to the player, stake included.
+    One *placement* is one seat's wager in a round; its *initial* wager is the first amount
+    placed (the Blackjack wager of hand 0, the Ante of ``ante+blind+play``). For
+    ``"blackjack"`` the double down and split additions of that seat's round belong to the
+    same placement: they count in ``wagered`` and ``paid`` but not in ``initial`` or
+    ``placed``. Money is in cents; ``paid`` is everything returned to the player, stake
+    included.
+
+    The seats of one round share the dealer's cards (the measured correlation between two
+    seats' Blackjack results is about 0.37), so placements of one round are not independent
+    draws. The intervals are therefore computed from per-round totals (clustered by round,
+    :meth:`ci95`), while the spread of one placement (:meth:`sd_per_initial`) is taken per
+    placement.
 
     Attributes:
         placed: Number of placements.
-        wagered: Cents wagered.
+        rounds: Rounds in which the wager was placed (the clusters).
+        initial: Cents of initial wagers.
+        wagered: Cents wagered (doubles and splits included).
         paid: Cents returned (stake included).
-        sum_w2: Sum over placements of (cents wagered)^2.
-        sum_p2: Sum over placements of (cents paid)^2.
-        sum_pw: Sum over placements of wagered * paid.
+        wins: Placements that returned more than they wagered.
+        sum_n2: Sum over placements of (paid - wagered)^2.
+        sum_ni: Sum over placements of (paid - wagered) * initial.
+        sum_i2: Sum over placements of initial^2.
+        round_w2: Sum over rounds of the round's wagered^2 (the wager's seats together);
+            likewise ``round_p2``, ``round_wp``, ``round_i2``, ``round_iw``, ``round_ip``.
         lines: Settlements per paytable line or rule line (for ``"blackjack"``: one per hand
             on its Blackjack wager, so a double down counts once and a split hand once).
     """
 
     placed: int = 0
+    rounds: int = 0
+    initial: int = 0
     wagered: int = 0
     paid: int = 0
-    sum_w2: int = 0
-    sum_p2: int = 0
-    sum_pw: int = 0
+    wins: int = 0
+    sum_n2: int = 0
+    sum_ni: int = 0
+    sum_i2: int = 0
+    round_w2: int = 0
+    round_p2: int = 0
+    round_wp: int = 0
+    round_i2: int = 0
+    round_iw: int = 0
+    round_ip: int = 0
     lines: Counter[str] = field(default_factory=Counter)
 
+    def add_round(self, placements: Iterable[tuple[int, int, int]]) -> None:
+        """Count one round's placements of this wager, each ``(initial, wagered, paid)``."""
+        r_i = r_w = r_p = 0
+        for initial, wagered, paid in placements:
+            net = paid - wagered
+            self.placed += 1
+            self.wins += paid > wagered
+            self.sum_n2 += net * net
+            self.sum_ni += net * initial
+            self.sum_i2 += initial * initial
+            r_i += initial
+            r_w += wagered
+            r_p += paid
+        self.rounds += 1
+        self.initial += r_i
+        self.wagered += r_w
+        self.paid += r_p
+        self.round_w2 += r_w * r_w
+        self.round_p2 += r_p * r_p
+        self.round_wp += r_w * r_p
+        self.round_i2 += r_i * r_i
+        self.round_iw += r_i * r_w
+        self.round_ip += r_i * r_p
+
     def add(self, wagered: int, paid: int) -> None:
-        """Count one placement that wagered and paid these cents."""
-        self.placed += 1
-        self.wagered += wagered
-        self.paid += paid
-        self.sum_w2 += wagered * wagered
-        self.sum_p2 += paid * paid
-        self.sum_pw += paid * wagered
+        """Count one placement, alone in its round, whose initial wager is all it wagered."""
+        self.add_round(((wagered, wagered, paid),))
 
     def merge(self, other: WagerStats) -> None:
         """Add another chunk's totals to these."""
-        self.placed += other.placed
-        self.wagered += other.wagered
-        self.paid += other.paid
-        self.sum_w2 += other.sum_w2
-        self.sum_p2 += other.sum_p2
-        self.sum_pw += other.sum_pw
+        for name in _STATS_SUMS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
         self.lines.update(other.lines)
 
     @property
@@ -401,32 +440,96 @@ class WagerStats:
 
     @property
     def rtp(self) -> float:
-        """Return to player: cents paid per cent wagered."""
+        """Return to player per amount wagered: cents paid per cent wagered (doubles and
+        splits included)."""
         return self.paid / self.wagered if self.wagered else 0.0
 
-    def ci95(self) -> tuple[float, float] | None:
-        """A 95% confidence interval for the RTP, by the normal approximation.
+    @property
+    def house_edge(self) -> float:
+        """The house edge per initial wager: the house result over the initial wagers (what
+        is published for Blackjack; per Ante for the Hold 'Em base game)."""
+        return self.house_result / self.initial if self.initial else 0.0
 
-        The RTP is a ratio estimator ``R = sum(p_i) / sum(w_i)`` over placements ``i`` (``w``
-        the cents a placement wagered, doubles and splits included, ``p`` what it paid). Its
-        standard error is taken from the per-placement net result linearized around ``R``,
-        ``d_i = p_i - R * w_i`` (the delta method): ``se = sqrt(var(d) / n) / mean(w)``, and the
-        interval is ``R +- 1.96 se``. With a fixed wager and no doubles ``d_i`` is the net
-        result of the placement less its expected value, so ``se`` is the familiar standard
-        deviation of the net result per initial wager over ``sqrt(n)``, relative to the wager.
-        Rounds are independent apart from sharing a shoe, which the interval ignores.
+    @property
+    def element_of_risk(self) -> float:
+        """The house edge per amount wagered (doubles and splits included): 1 - :attr:`rtp`."""
+        return self.house_result / self.wagered if self.wagered else 0.0
+
+    @property
+    def hit_frequency(self) -> float:
+        """The share of placements that returned more than they wagered."""
+        return self.wins / self.placed if self.placed else 0.0
+
+    @property
+    def average_wager(self) -> float:
+        """Cents wagered per cent of initial wager (1 for a wager that cannot grow)."""
+        return self.wagered / self.initial if self.initial else 0.0
+
+    def sd_per_initial(self) -> float | None:
+        """The standard deviation of one placement's net result per unit of initial wager
+        (linearized around the house edge, as :meth:`ci95`), or None with fewer than two."""
+        n = self.placed
+        if n < 2 or not self.initial:
+            return None
+        h = (self.paid - self.wagered) / self.initial  # mean net per unit of initial
+        ss = self.sum_n2 - 2 * h * self.sum_ni + h * h * self.sum_i2
+        return math.sqrt(max(ss, 0.0) / (n - 1)) / (self.initial / n)
+
+    def ci95(self) -> tuple[float, float] | None:
+        """A 95% confidence interval for :attr:`rtp`, clustered by round.
+
+        The RTP is a ratio estimator ``R = sum(P_r) / sum(W_r)`` over rounds ``r`` (``W_r``
+        the cents the round's placements of this wager wagered, doubles and splits included,
+        ``P_r`` what they paid). Its standard error comes from the per-round net result
+        linearized around ``R``, ``d_r = P_r - R * W_r`` (the delta method):
+        ``se = sqrt(var(d) / m) / mean(W)`` over the ``m`` rounds, and the interval is
+        ``R +- 1.96 se``. Taking each round as one observation counts the seats that share
+        the dealer's cards right; rounds are independent apart from sharing a shoe, which
+        the interval ignores.
 
         Returns:
-            ``(low, high)``, or None with fewer than two placements.
+            ``(low, high)``, or None with fewer than two rounds.
         """
-        n = self.placed
-        if n < 2 or not self.wagered:
+        r = self.rtp
+        ss = self.round_p2 - 2 * r * self.round_wp + r * r * self.round_w2
+        return self._interval(r, ss, self.wagered)
+
+    def house_edge_ci95(self) -> tuple[float, float] | None:
+        """A 95% interval for :attr:`house_edge` (per initial wager), clustered by round as
+        :meth:`ci95`: ``d_r = N_r - H * I_r`` with ``N_r`` the round's house result and
+        ``I_r`` its initial wagers."""
+        h = self.house_edge
+        n2 = self.round_w2 - 2 * self.round_wp + self.round_p2
+        ni = self.round_iw - self.round_ip
+        ss = n2 - 2 * h * ni + h * h * self.round_i2
+        return self._interval(h, ss, self.initial)
+
+    def _interval(self, centre: float, ss: float, total: int) -> tuple[float, float] | None:
+        m = self.rounds
+        if m < 2 or not total:
             return None
-        r = self.paid / self.wagered
-        ss = self.sum_p2 - 2 * r * self.sum_pw + r * r * self.sum_w2
-        variance = max(ss, 0.0) / (n - 1)
-        se = math.sqrt(variance / n) / (self.wagered / n)
-        return (r - Z95 * se, r + Z95 * se)
+        se = math.sqrt(max(ss, 0.0) / (m - 1) / m) / (total / m)
+        return (centre - Z95 * se, centre + Z95 * se)
+
+
+#: The integer totals of :class:`WagerStats` that chunks add.
+_STATS_SUMS: Final = (
+    "placed",
+    "rounds",
+    "initial",
+    "wagered",
+    "paid",
+    "wins",
+    "sum_n2",
+    "sum_ni",
+    "sum_i2",
+    "round_w2",
+    "round_p2",
+    "round_wp",
+    "round_i2",
+    "round_iw",
+    "round_ip",
+)
 
 
 @dataclass
@@ -464,18 +567,38 @@ class SimResult:
         return self.wagered - self.paid
 
     def to_json(self) -> dict[str, Any]:
-        """The ``--json`` document: rounds, and per wager its totals, RTP, CI and line counts."""
-        wagers: dict[str, Any] = {}
-        for name, stats in self.ordered():
-            ci = stats.ci95()
-            wagers[name] = {
-                "wagered": stats.wagered,
-                "paid": stats.paid,
-                "rtp": stats.rtp,
-                "ci95": None if ci is None else [ci[0], ci[1]],
-                "lines": dict(sorted(stats.lines.items(), key=lambda kv: (-kv[1], kv[0]))),
-            }
-        return {"rounds": self.rounds, "wagers": wagers}
+        """The ``--json`` document: rounds, and per wager its totals, its return per amount
+        wagered (``rtp``) and house edge per initial wager, each with its 95% interval
+        clustered by round, the element of risk, hit frequency, standard deviation per unit
+        of initial wager, and line counts."""
+        return {
+            "rounds": self.rounds,
+            "wagers": {name: stats_json(stats) for name, stats in self.ordered()},
+        }
+
+
+def interval_json(ci: tuple[float, float] | None) -> list[float] | None:
+    """An interval as JSON writes it: ``[low, high]``, or None."""
+    return None if ci is None else [ci[0], ci[1]]
+
+
+def stats_json(stats: WagerStats) -> dict[str, Any]:
+    """One wager's figures as :meth:`SimResult.to_json` writes them."""
+    return {
+        "placed": stats.placed,
+        "rounds": stats.rounds,
+        "initial": stats.initial,
+        "wagered": stats.wagered,
+        "paid": stats.paid,
+        "rtp": stats.rtp,
+        "ci95": interval_json(stats.ci95()),
+        "house_edge_per_initial_wager": stats.house_edge,
+        "house_edge_ci95": interval_json(stats.house_edge_ci95()),
+        "element_of_risk": stats.element_of_risk,
+        "hit_frequency": stats.hit_frequency,
+        "sd_per_initial": stats.sd_per_initial(),
+        "lines": dict(sorted(stats.lines.items(), key=lambda kv: (-kv[1], kv[0]))),
+    }
 
 
 #: The suffix of a bonus award's wager name (``blackjack_match_bonus``).
@@ -501,12 +624,22 @@ def _tally_uth(
     group = _uth_group(event.wager)
     groups = [group, UTH_BASE] if group in _UTH_BASE_WAGERS else [group]
     for name in groups:
-        entry = round_totals.setdefault((event.seat, name), [0, 0])
         if type(event) is UthWagerPlaced:
-            entry[0] += event.amount
+            _placed(round_totals, (event.seat, name), event.amount)
         else:
-            entry[1] += event.paid
+            round_totals[event.seat, name][2] += event.paid
             result.wagers.setdefault(name, WagerStats()).lines[event.line] += 1
+
+
+def _placed(
+    round_totals: dict[tuple[int, str], list[int]], key: tuple[int, str], cents: int
+) -> None:
+    """A wager placed: the first of its group and seat in the round is the initial wager."""
+    entry = round_totals.get(key)
+    if entry is None:
+        round_totals[key] = [cents, cents, 0]
+    else:
+        entry[1] += cents
 
 
 def tally(events: Iterable[Any], result: SimResult) -> None:
@@ -515,9 +648,10 @@ def tally(events: Iterable[Any], result: SimResult) -> None:
     Every wager is grouped per seat: the double down and split wagers of a seat go with its
     ``"blackjack"`` placement, every other wager (insurance, each side wager) is its own. An
     Ultimate Texas Hold 'Em round's wagers each are their own, and the Ante, Blind and Play
-    also count together under :data:`UTH_BASE`.
+    also count together under :data:`UTH_BASE` (its initial wager: the Ante). Each wager's
+    placements of the round are added together, as one round (:meth:`WagerStats.add_round`).
     """
-    round_totals: dict[tuple[int, str], list[int]] = {}
+    round_totals: dict[tuple[int, str], list[int]] = {}  # [initial, wagered, paid]
     stats = result.wagers
     for event in events:
         kind = type(event)
@@ -528,7 +662,7 @@ def tally(events: Iterable[Any], result: SimResult) -> None:
             # A double down goes with its Blackjack wager, a bonus award (Envy Bonus, cash
             # bonus: "<wager>_bonus", no stake) with the wager it belongs to.
             group = BLACKJACK if name == DOUBLE else name.removesuffix(BONUS_SUFFIX)
-            round_totals[event.seat, group][1] += event.paid
+            round_totals[event.seat, group][2] += event.paid
             if name != DOUBLE:
                 wager_stats = stats.get(group)
                 if wager_stats is None:
@@ -536,18 +670,15 @@ def tally(events: Iterable[Any], result: SimResult) -> None:
                 wager_stats.lines[event.line] += 1
         elif kind is WagerPlaced:
             name = event.wager
-            group = BLACKJACK if name == DOUBLE else name
-            key = (event.seat, group)
-            entry = round_totals.get(key)
-            if entry is None:
-                round_totals[key] = [event.amount, 0]
-            else:
-                entry[0] += event.amount
-    for (_seat, group), (wagered, paid) in round_totals.items():
+            _placed(round_totals, (event.seat, BLACKJACK if name == DOUBLE else name), event.amount)
+    by_wager: dict[str, list[tuple[int, int, int]]] = {}
+    for (_seat, group), (initial, wagered, paid) in round_totals.items():
+        by_wager.setdefault(group, []).append((initial, wagered, paid))
+    for group, placements in by_wager.items():
         wager_stats = stats.get(group)
         if wager_stats is None:
             wager_stats = stats[group] = WagerStats()
-        wager_stats.add(wagered, paid)
+        wager_stats.add_round(placements)
     result.rounds += 1
 
 
@@ -831,6 +962,10 @@ def _percent(x: float) -> str:
     return f"{100 * x:.3f}%"
 
 
+def _range(ci: tuple[float, float] | None) -> str:
+    return "n/a" if ci is None else f"{_percent(ci[0])} .. {_percent(ci[1])}"
+
+
 def _table(rows: Sequence[Sequence[str]], right: Sequence[bool]) -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     out = []
@@ -855,10 +990,19 @@ def format_report(result: SimResult, title: str = "") -> str:
     """
     lines = [title] if title else []
     rows: list[list[str]] = [
-        ["Wager", "Placed", "Wagered", "Paid", "House result", "RTP", "95% CI"]
+        [
+            "Wager",
+            "Placed",
+            "Wagered",
+            "Paid",
+            "House result",
+            "RTP per wagered",
+            "95% CI",
+            "House edge per initial",
+            "95% CI",
+        ]
     ]
     for name, stats in result.ordered():
-        ci = stats.ci95()
         rows.append(
             [
                 name,
@@ -867,7 +1011,9 @@ def format_report(result: SimResult, title: str = "") -> str:
                 format_money(stats.paid),
                 format_money(stats.house_result),
                 _percent(stats.rtp),
-                "n/a" if ci is None else f"{_percent(ci[0])} .. {_percent(ci[1])}",
+                _range(stats.ci95()),
+                _percent(stats.house_edge),
+                _range(stats.house_edge_ci95()),
             ]
         )
     rows.append(
@@ -879,9 +1025,16 @@ def format_report(result: SimResult, title: str = "") -> str:
             format_money(result.house_result),
             _percent(result.paid / result.wagered) if result.wagered else "n/a",
             "",
+            "",
+            "",
         ]
     )
-    lines += _table(rows, (False, True, True, True, True, True, False))
+    lines += _table(rows, (False, True, True, True, True, True, False, True, False))
+    lines += [
+        "RTP per wagered: paid per amount wagered (doubles and splits included).",
+        "House edge per initial: the house result per initial wager (Blackjack: the original",
+        "wager, as published; ante+blind+play: the Ante). Intervals: per-round totals.",
+    ]
     for name, stats in result.ordered():
         settled = sum(stats.lines.values())
         lines.append("")

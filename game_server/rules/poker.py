@@ -17,14 +17,16 @@ Ranking conventions (the regulation text this product holds does not state them 
 cards; each follows the Board's wording for its sister games):
 
 - Cards rank ace, king, ..., 2; suits are equal. The ace is low only to complete the lowest
-  straight or straight flush: A-2-3 (three cards), A-2-3-4 (four cards, 58 Pa. Code 684a.6(a),
-  Four Card Frenzy, the Board's four-card ranking), A-2-3-4-5 (five cards, 653a.6(a)). There
+  straight or straight flush: A-2-3 (three cards), A-2-3-4 (four cards, 58 Pa. Code 641a.6(a)),
+  A-2-3-4-5 (five cards, 653a.6(a)). There
   is no wrap-around (Q-K-A-2 is not a straight). With three cards the exhaustive count of 720
   straights and 48 straight flushes requires both A-2-3 and Q-K-A.
 - Three cards (Three Card Poker): straight flush, three of a kind, straight, flush, pair,
   high card; a straight ranks above a flush (633b.11(i) pays it so).
-- Four cards (Four Card Poker, 684a.6(b)): four of a kind, straight flush, three of a kind,
-  flush, straight, two pair, pair, high card.
+- Four cards (Four Card Poker, 641a.6(b), the rankings 641a.1 cites for its four-card
+  hands): four of a kind, straight flush, three of a kind, flush, straight, two pair, pair,
+  high card. The text of 641a.6 is not held; the order is the Board's four-card ranking as
+  its sister chapter 684a.6 (Four Card Frenzy) words it, quoted in the regulation notes.
 - Five cards (653a.6(b)): five of a kind (wild card or several decks), royal flush, straight
   flush, four of a kind, full house, flush, straight, three of a kind, two pair, pair, high
   card. The royal flush is its own category because paytables pay it separately.
@@ -71,7 +73,7 @@ class Category3(IntEnum):
 
 
 class Category4(IntEnum):
-    """Four-card hand categories, lowest first (Four Card Poker, 58 Pa. Code 684a.6(b))."""
+    """Four-card hand categories, lowest first (Four Card Poker, 58 Pa. Code 641a.6(b))."""
 
     HIGH_CARD = 0
     PAIR = 1

@@ -40,7 +40,8 @@ from game_server.rules.hybrid.no_hole_card import NoHoleCardRound
 from game_server.rules.hybrid.no_hole_card import Phase as NoHoleCardPhase
 from game_server.rules.hybrid.three_position import Phase as ThreePositionPhase
 from game_server.rules.hybrid.three_position import ThreePositionRound, ThreePositionRules
-from game_server.rules.wagers.base import TableType
+from game_server.rules.wagers import buzzer_beater
+from game_server.rules.wagers.base import NO_OPTIONS, TableType
 from game_server.table.events import TableOpened
 from game_server.table.ledger import Ledger
 from game_server.table.session import (
@@ -91,6 +92,7 @@ def three_position_rules(rules: BlackjackRules) -> ThreePositionRules:
         even_money=rules.even_money,
         main_limits=rules.main_limits,
         buzzer_beater=None if offer is None else offer.limits,
+        buzzer_beater_basis=buzzer_beater.basis(NO_OPTIONS if offer is None else offer.option_map),
     )
 
 

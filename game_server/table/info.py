@@ -15,7 +15,7 @@ of 4 or 3, 2 or 1 times the Ante, folding at the river, the dealer qualifying wi
 the countdowns, and every wager offered with each 653a.12 paytable as the regulation names
 it: (a) Ante and Play, (b) the Blind's "Paytable A" or "Paytable B" with its push line, (c)
 Trips "Paytable A" to "Paytable D", (d) the Progressive Payout and its Envy Bonus, (e) the
-Five Card Hand Bonus with the Magic Card and Lucky Bonus, and (f) the maximum payout.
+Five Card Hand Bonus with the Magic Card or Lucky Bonus, and (f) the maximum payout.
 
 JSON-ready (integers and text only). Entry point: :func:`rules_for`.
 """
@@ -35,6 +35,7 @@ from game_server.rules.uth.paytables import (
     PROGRESSIVE_PAYTABLE,
 )
 from game_server.rules.uth.rules import UthRules
+from game_server.rules.wagers import buzzer_beater
 from game_server.rules.wagers.base import MeterSpec, Paytable, SideWagerOffer
 from shared.money import format_money
 
@@ -85,7 +86,8 @@ def _game_lines(rules: BlackjackRules) -> list[str]:
 
 def _wager_notes(offer: SideWagerOffer) -> list[str]:
     """What else the player should know about an offered wager: its one fixed amount, the
-    TriLux Deluxe Press (633b.11(f)-(h)), a meter it feeds, a bonus the table offers."""
+    TriLux Deluxe Press (633b.11(f)-(h)), the hand a Buzzer Beater is settled on, a meter it
+    feeds, a bonus the table offers."""
     wager, options = offer.wager, offer.option_map
     notes = []
     if wager.fixed_amounts and offer.limits.minimum == offer.limits.maximum:
@@ -101,6 +103,14 @@ def _wager_notes(offer: SideWagerOffer) -> list[str]:
         notes.append(
             "Envy Bonus: paid when another player and the dealer hold Matching Suited Blackjacks"
         )
+    if wager.name == buzzer_beater.BUZZER_BEATER.name:
+        if buzzer_beater.basis(options) is buzzer_beater.Basis.FIRST_TWO_CARDS:
+            notes.append(
+                "Settled on your position's first two cards against the dealer's final hand, "
+                "whatever you draw (633b.5(m), (p)(1), (u))"
+            )
+        else:
+            notes.append("Settled on your final hand against the dealer's (633b.5(m), (u))")
     bonus = options.get("bonus")
     if isinstance(bonus, str) and bonus != "none":
         notes.append(f"Bonus Pay {bonus} with a Blackjack and a Buster wager of $5 or more")
@@ -276,9 +286,11 @@ def _uth_rules_for(config: TableConfig, rules: UthRules) -> dict[str, Any]:
     if rules.five_card_amounts:
         flop = rules.five_card_hand.value == "hole-and-flop"
         bonus = []
+        paid = MAGIC_CARD.name if rules.magic_card_bonus else LUCKY_BONUS.name
         if (rules.magic_card_bonus or rules.lucky_bonus) and rules.bonus_on.value == "winning-hand":
             bonus.append(
-                "The Magic Card and Lucky Bonus are paid with a winning hand (653a.12(e)(3))"
+                f"The {paid} is paid with a winning hand, on top of its payout: the stake "
+                "counts once (653a.12(e)(3))"
             )
         if rules.magic_card_bonus:
             bonus.append(

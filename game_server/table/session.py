@@ -518,19 +518,26 @@ class TableSession(TableBook):
         )
 
     def _award_progressives(self, events: Sequence[Any]) -> list[tuple[str | None, Any]]:
-        """Pay the round's progressive wins from their meters: one award per meter and share,
-        split equally among the winners of that jackpot (633b.9(e)(3), 633b.10(j)); the
-        meter is then brought back to its reseed."""
-        groups: dict[tuple[str, int], list[str]] = {}
-        for ev in events:
-            if type(ev) is not ProgressiveWon:
-                continue
+        """Pay the round's progressive wins from their meters in seat order, each from the
+        meter as it stands (brought back to its reseed after every award).
+
+        A share the wager's section shares (the whole meter, 633b.9(e)(3); every jackpot
+        amount, 633b.10(j): :attr:`~game_server.rules.wagers.base.SideWager.shared_percents`)
+        is one award split equally among that round's winners of it, paid at its first
+        winner's turn; any other share (a Blazing 7's 10% payout) is paid in full to each
+        winner."""
+        groups: dict[tuple[str, int, int], list[str]] = {}
+        wins = sorted((ev for ev in events if type(ev) is ProgressiveWon), key=lambda e: e.seat)
+        for ev in wins:
             offer = self.config.rules.offers[ev.wager]
             name = ev.meter or offer.paytable.meters[0].name
             meter_id = self._meter_of[(ev.wager, name)]
-            groups.setdefault((meter_id, ev.percent), []).append(self.terminal_of[ev.seat])
+            shared = offer.wager.shared_percents
+            alone = shared is not None and ev.percent not in shared
+            key = (meter_id, ev.percent, ev.seat if alone else 0)
+            groups.setdefault(key, []).append(self.terminal_of[ev.seat])
         items: list[tuple[str | None, Any]] = []
-        for (meter_id, percent), places in groups.items():
+        for (meter_id, percent, _), places in groups.items():
             step = self.meters.award_shared(meter_id, percent, places)
             who = places[0] if len(places) == 1 else None
             items += [(who, ev) for ev in step.events]

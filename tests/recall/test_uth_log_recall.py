@@ -189,7 +189,6 @@ def test_recall_show_prints_a_uth_round(clean: tuple[Path, Path]) -> None:
         "before the flop",
         "dealer reveals",
         "settlement begins; drawn: Magic Card",
-        "Lucky Bonus position",
         "(653a.12(",
         "round complete",
     ):

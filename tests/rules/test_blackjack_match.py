@@ -132,12 +132,14 @@ def _line(player: str, dealer: str, paytable: str = "Paytable A") -> str | None:
     ("player", "dealer", "line"),
     [
         ("AS KS", "KS AS", AK),  # (a)(1)
-        ("AH KD", "AH KD", AK),  # (a)(1): each dealer card identical to the player's
+        ("AH KH", "AH KH", AK),  # (a)(1)
+        ("AH KD", "AH KD", BOTH),  # (a)(4): identical cards, but neither Blackjack suited
         ("AS TS", "AS TS", MATCHING),  # (a)(2): the regulation's example
-        ("QC AD", "AD QC", MATCHING),  # (a)(2)
+        ("QD AD", "AD QD", MATCHING),  # (a)(2)
+        ("QC AD", "AD QC", BOTH),  # (a)(4): not suited Blackjacks
         ("AS TS", "AS QS", SUITED_BOTH),  # (a)(3): the regulation's example
-        ("AS TH", "QH AS", SUITED_BOTH),  # (a)(3): the same two suits, another ten rank
-        ("AS TS", "AH TH", BOTH),  # (a)(4)
+        ("AS TH", "QH AS", BOTH),  # (a)(4): the same two suits, but no suited Blackjack
+        ("AS TS", "AH TH", BOTH),  # (a)(4): two suited Blackjacks of different suits
         ("AS KS", "AS KH", BOTH),  # (a)(4): one card matches, the other does not
         ("AS TH", "AH TS", BOTH),  # (a)(4): the suits are swapped between ace and ten
         ("AD JD", "AS 9S", SUITED),  # (a)(5)
@@ -152,6 +154,21 @@ def _line(player: str, dealer: str, paytable: str = "Paytable A") -> str | None:
 def test_lines(player: str, dealer: str, line: str | None) -> None:
     """633b.10(a), (g): each combination of the player's two cards and the dealer's two."""
     assert _line(player, dealer) == line
+
+
+def test_633b_10_a_the_matching_lines_are_two_suited_blackjacks_of_one_suit() -> None:
+    """633b.10(a)(1)-(3), (a)(5): "Matching Suited Blackjacks" are suited Blackjacks (a
+    Blackjack "of the same suit"), as every example of (a) is: an ace of spades and king of
+    hearts against the same two cards is "Player and Dealer Blackjacks" (30 to 1), not the
+    100% jackpot; the ace and king of spades against the same two cards is the jackpot."""
+    assert _line("AS KH", "AS KH") == BOTH
+    assert _line("AS KS", "AS KS") == AK
+    assert _line("AS TH", "AS TH") == BOTH
+    assert _line("AS JH", "AS QH") == BOTH
+    assert _line("AH JH", "AH QH") == SUITED_BOTH
+    counts = exact_counts(6, PAYTABLES["Paytable A"])
+    assert counts[AK] == 14_400  # 1 in 645,465 hands at six decks (1 in 161,366 card by card)
+    assert sum(counts.values()) // counts[AK] == 645_464
 
 
 def test_pays_by_paytable() -> None:
@@ -248,14 +265,15 @@ def _closed_forms(d: int) -> dict[str | None, int]:
     rest = (n - 2) * (n - 3)
     blackjacks = 2 * 4 * d * 16 * d
     suited = 2 * 4 * d * 4 * d
-    kings = 2 * 4 * d * 4 * d  # an ace and a king
+    suited_kings = 2 * 4 * d * d  # an ace and a king of its suit
     dealer_after_player = 2 * (4 * d - 1) * (16 * d - 1)
-    # The dealer repeats both player cards: (D-1) copies of each, either order.
-    ak = kings * 2 * (d - 1) ** 2
-    matching = (blackjacks - kings) * 2 * (d - 1) ** 2
-    # The dealer's ace identical to the player's, a ten-value card of the same suit as the
-    # player's but another of the three other ten ranks (3D cards).
-    suited_both = blackjacks * 2 * (d - 1) * 3 * d
+    # A suited player Blackjack that the dealer repeats: (D-1) copies of each card, either
+    # order.
+    ak = suited_kings * 2 * (d - 1) ** 2
+    matching = (suited - suited_kings) * 2 * (d - 1) ** 2
+    # A suited player Blackjack; the dealer's ace identical to the player's, a ten-value card
+    # of the same suit but another of the three other ten ranks (3D cards).
+    suited_both = suited * 2 * (d - 1) * 3 * d
     no_dealer_blackjack = rest - dealer_after_player
     aces = perm(n, 2) - perm(48 * d, 2) - blackjacks
     counts: dict[str | None, int] = {
@@ -295,10 +313,10 @@ def _by_the_regulation(player: tuple[Card, ...], dealer: tuple[Card, ...]) -> st
 
     if blackjack(player) and blackjack(dealer):
         (pa, pt), (da, dt) = ace_then_ten(player), ace_then_ten(dealer)
-        same_suits = pa.suit == da.suit and pt.suit == dt.suit
-        if same_suits and pt.rank == dt.rank:
+        one_suit = len({pa.suit, pt.suit, da.suit, dt.suit}) == 1  # two suited, same suit
+        if one_suit and pt.rank == dt.rank:
             return AK if pt.rank == KING else MATCHING
-        return SUITED_BOTH if same_suits else BOTH
+        return SUITED_BOTH if one_suit else BOTH
     if blackjack(player):
         return SUITED if player[0].suit == player[1].suit else PLAYER
     if any(c.rank == ACE for c in player):

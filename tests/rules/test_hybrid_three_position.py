@@ -8,6 +8,7 @@ HOLE, then community card 1, 2, ... as players first need them, then the dealer'
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -672,21 +673,66 @@ def test_buzzer_beater_wins_on_19_to_21_when_the_dealer_is_equal_or_greater(
     assert_replays(game)
 
 
+FINAL_HAND = "final-hand"
+
+
 def test_buzzer_beater_on_a_player_21_against_a_dealer_21() -> None:
-    """633b.5(u)(1): a player 21 that is not Blackjack against a dealer 21 wins the Buzzer
-    Beater, but (v)(3) has no line for it: this table pays the odds of the equal-hand lines,
-    5 to 1, by default; a table that sets no odds returns the stake."""
+    """633b.5(u)(1) read on the final hand: a player 21 that is not Blackjack against a
+    dealer 21 wins the Buzzer Beater, but (v)(3) has no line for it: this table pays the odds
+    of the equal-hand lines, 5 to 1, by default; a table that sets no odds returns the stake.
+    On the position's first two cards (the default) the hand is a 14 and loses."""
     deal = "9S 7D 5S 4C 7H TD"  # player 9+5, hits 7 = 21; dealer 7+4, draws 10 = 21
-    game = Game([("a", 1, {BJ: 1000, BB: 500})], deal)
+    final = table(buzzer_beater_basis=FINAL_HAND)
+    game = Game([("a", 1, {BJ: 1000, BB: 500})], deal, final)
     game.do("hit", "a")
     assert game.settled("a").outcome == "pushed"
     assert game.settled("a", BB).paid == 3000
     assert "not in (v)(3)" in game.settled("a", BB).line
     assert_replays(game)
-    none = Game([("a", 1, {BJ: 1000, BB: 500})], deal, table(buzzer_beater_21_pays=None))
+    none = Game([("a", 1, {BJ: 1000, BB: 500})], deal, replace(final, buzzer_beater_21_pays=None))
     none.do("hit", "a")
     assert (none.settled("a", BB).paid, none.settled("a", BB).line) == (500, LINE_BB_21_PUSH)
     assert_replays(none)
+    two_cards = Game([("a", 1, {BJ: 1000, BB: 500})], deal)
+    two_cards.do("hit", "a")
+    assert two_cards.settled("a", BB).paid == 0
+
+
+def test_633b_5_u_buzzer_beater_on_the_positions_first_two_cards() -> None:
+    """633b.5(m), (p)(1), (u), read on the position's first two cards (the default): a 20
+    that hits and goes over 21 still wins 30 to 1 when the dealer completes a 21 (the dealer
+    draws while a Buzzer Beater is unsettled); on the final hand it lost with the bust."""
+    deal = "TS 6D QS 5C 9H TH"  # position 20; the player hits 9 = 29; dealer 11 draws 10 = 21
+    game = Game([("a", 1, {BJ: 1000, BB: 500})], deal)
+    game.do("hit", "a")
+    assert game.settled("a").outcome == "lost"
+    assert game.settled("a", BB).paid == 500 + 500 * 30
+    assert game.settled("a", BB).line == "Buzzer Beater 20/21 or Blackjack 30 to 1 (633b.5(v)(3))"
+    assert tuple(game.round.dealer) == cards("6D 5C TH")
+    assert_replays(game)
+    final = Game([("a", 1, {BJ: 1000, BB: 500})], deal, table(buzzer_beater_basis=FINAL_HAND))
+    final.do("hit", "a")
+    assert final.settled("a", BB).paid == 0
+
+
+def test_633b_5_p_1_every_buzzer_beater_on_a_position_rides_on_its_two_cards() -> None:
+    """633b.5(p)(1) "Buzzer Beater wagers ... placed on that player position": two players
+    on a 19 are paid alike, 10 to 1 against the dealer's 21, whether one stands and the other
+    draws to 21 (on the final hand the second was paid 5 to 1 on a 21/21 not in (v)(3))."""
+    deal = "TS 6D 9S 5C 2H TH"  # position 19; b hits 2 = 21; dealer 11 draws 10 = 21
+    joins: list[tuple[str, int, int | Mapping[str, int]]] = [
+        ("a", 1, {BJ: 1000, BB: 500}),
+        ("b", 1, {BJ: 1000, BB: 500}),
+    ]
+    game = Game(joins, deal)
+    game.do("stand", "a")
+    game.do("hit", "b")
+    assert [game.settled(p, BB).paid for p in "ab"] == [500 + 5000, 500 + 5000]
+    assert_replays(game)
+    final = Game(joins, deal, table(buzzer_beater_basis=FINAL_HAND))
+    final.do("stand", "a")
+    final.do("hit", "b")
+    assert [final.settled(p, BB).paid for p in "ab"] == [500 + 5000, 3000]
 
 
 def test_buzzer_beater_loses_when_the_player_beats_the_dealer() -> None:
@@ -723,8 +769,11 @@ def test_buzzer_beater_loses_when_the_dealer_beats_a_hand_under_19() -> None:
 
 
 def test_buzzer_beater_after_a_split_rides_on_the_first_hand() -> None:
-    """633b.5(u): after a split the Buzzer Beater is settled on the player's first hand."""
-    game = Game([("a", 1, {BJ: 1000, BB: 500})], "9S TD 9H TC KH 2C")
+    """633b.5(u) read on the final hand: after a split the Buzzer Beater is settled on the
+    player's first hand (on the position's two cards, 18, it loses)."""
+    game = Game(
+        [("a", 1, {BJ: 1000, BB: 500})], "9S TD 9H TC KH 2C", table(buzzer_beater_basis=FINAL_HAND)
+    )
     game.do("split", "a")
     game.do("stand", "a")  # hand 0: 9 + K = 19
     game.do("stand", "a")  # hand 1: 9 + 2 = 11
@@ -864,6 +913,7 @@ rules_strategy = st.builds(
     main_limits=st.just(WagerLimits(100, 100_000, 100)),
     buzzer_beater=st.sampled_from([None, WagerLimits(100, 10_000, 100)]),
     buzzer_beater_21_pays=st.sampled_from([None, ToOne(5, 1)]),
+    buzzer_beater_basis=st.sampled_from(["first-two-cards", "final-hand"]),
 )
 
 joins_strategy = st.lists(

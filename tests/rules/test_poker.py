@@ -1,7 +1,7 @@
 """The poker ranker (game_server/rules/poker.py): every 3-, 4- and 5-card combination of one
 deck counted against totals derived a second way, the king of diamonds wild (633b.12(k))
 counted against a brute-force substitution that does not use the ranker, ordering cases from
-653a.6 and 684a.6, several-deck hands, and invariants checked with Hypothesis."""
+653a.6 and 641a.6, several-deck hands, and invariants checked with Hypothesis."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def test_three_card_counts() -> None:
 
 
 def test_four_card_counts() -> None:
-    """All 270,725 four-card hands (Four Card Poker categories, 684a.6(b)): four of a kind 13,
+    """All 270,725 four-card hands (Four Card Poker categories, 641a.6(b)): four of a kind 13,
     straight flush 44, three of a kind 2,496, flush 2,816, straight 2,772, two pair 2,808,
     pair 82,368, high card 177,408 (the brief's 175,408 does not add up to 270,725)."""
     formulas = {
@@ -216,7 +216,7 @@ def test_every_rank_class_agrees_with_the_naive_classifier() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Ordering (653a.6(a)-(b) for five cards, 684a.6 for four, Three Card Poker for three).
+# Ordering (653a.6(a)-(b) for five cards, 641a.6 for four, Three Card Poker for three).
 
 
 def _r(text: str, wild: Card | None = None) -> HandRank:
@@ -235,7 +235,7 @@ def test_ace_high_straight_beats_king_high_and_the_wheel_is_lowest() -> None:
 
 
 def test_no_wrap_around_straights() -> None:
-    """653a.6(a), 684a.6(a): an ace is high or low but never joins K and 2."""
+    """653a.6(a), 641a.6(a): an ace is high or low but never joins K and 2."""
     assert _r("QS KD AC 2H 3S").category is Category5.HIGH_CARD
     assert _r("KS AD 2C 3H").category is Category4.HIGH_CARD
     assert _r("KS AD 2C").category is Category3.HIGH_CARD
@@ -254,7 +254,7 @@ def test_three_card_straights_and_flushes() -> None:
 
 
 def test_four_card_order() -> None:
-    """684a.6(b): four of a kind, straight flush, three of a kind, flush, straight, two pair,
+    """641a.6(b): four of a kind, straight flush, three of a kind, flush, straight, two pair,
     pair, high card; A-K-Q-J suited is the highest straight flush, A-2-3-4 the lowest."""
     hands = [
         "2S 2D 2C 2H",
@@ -448,3 +448,12 @@ def test_full_house_ranks_by_its_trips_then_its_pair_whichever_is_higher() -> No
     assert kings.ranks == (9, KING) and tens.ranks == (9, 10)
     assert kings > tens
     assert best_of(parse_cards("TC TD TH 2S 2D"), 5) > best_of(parse_cards("9C 9D 9H AS AD"), 5)
+
+
+def test_four_card_rankings_cite_641a_6_b_the_four_card_poker_section() -> None:
+    """641a.6(b): 641a.1 defines Four Card Poker's hands "as defined in § 641a.6(b)"; the
+    four-card categories cite that paragraph, not Four Card Frenzy's 684a.6(b) (whose wording
+    the order follows, as the module says)."""
+    doc = Category4.__doc__ or ""
+    assert "641a.6(b)" in doc
+    assert "684a" not in doc

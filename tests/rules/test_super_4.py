@@ -10,9 +10,10 @@ from math import perm
 import pytest
 
 from game_server.rules.wagers.base import MeterSpec, Moment, context
+from game_server.rules.wagers.math import wager_math
 from game_server.rules.wagers.super_4 import (
-    FACE_UP_ACE_REQUIRED,
     MYSTERY_CONFIGURATIONS,
+    NO_DEALER_FACE_UP_ACE,
     PAYTABLES,
     SUPER_4,
     ChosenSuitError,
@@ -158,14 +159,16 @@ def _regulation_tables() -> dict[str, tuple[list[tuple[str, object]], list[Meter
 def test_paytables_are_the_regulation_tables() -> None:
     """633b.6(i): the eight tables, their names (with the em dash), lines, awards, meters,
     seeds and increment rates are exactly those printed; only Paytable 3—Option 1 prints
-    "No Dealer Face Up Ace Loss"."""
+    "No Dealer Face Up Ace Loss", the losing line restated, which no paytable lists as a
+    line (a paytable lists wins)."""
     tables = _regulation_tables()
     assert list(PAYTABLES) == list(tables)
-    for name, (lines, meters, face_up_ace) in tables.items():
+    assert [name for name, (_, _, loss_line) in tables.items() if loss_line] == [P31]
+    for name, (lines, meters, _) in tables.items():
         table = PAYTABLES[name]
         assert [(line.name, line.pay) for line in table.lines] == lines
         assert list(table.meters) == meters
-        assert (name in FACE_UP_ACE_REQUIRED) is face_up_ace
+        assert NO_DEALER_FACE_UP_ACE not in {line.name for line in table.lines}
 
 
 def test_declaration() -> None:
@@ -291,15 +294,17 @@ def test_three_of_a_kind_is_in_the_dealer_blackjack() -> None:
     assert _line("7H 7D", "7S 9C") is None
 
 
-def test_no_dealer_face_up_ace_loses_on_paytable_3_option_1() -> None:
-    """633b.6(i) Paytable 3—Option 1 "No Dealer Face Up Ace Loss": a dealer Blackjack with
-    the ace in the hole loses, royal flush included, while Paytable 3—Option 2, which does
-    not print that line, pays it (633b.6(g)(2))."""
-    assert _line("9D 2C", "TH AS", paytable=P31) is None
-    assert _line("JS QS", "KS AS", paytable=P31) is None
+def test_633b_6_g_2_dealer_blackjack_with_a_ten_up_wins_on_paytable_3_option_1() -> None:
+    """633b.6(g)(2): the dealer "has an ace showing or a Blackjack", so a dealer Blackjack
+    with the ace in the hole is settled by the paytable on Paytable 3—Option 1 as on every
+    other: "Any Hand w/ Dealer Blackjack $25" and the royal flushes are paid. "No Dealer Face
+    Up Ace Loss" restates the losing line: a hand with no ace up and no Blackjack loses."""
+    assert _line("9D 2C", "TH AS", paytable=P31) == "Any Hand w/ Dealer Blackjack"
+    assert _line("JS QS", "KS AS", paytable=P31) == "Royal Flush in Chosen Suit"
     assert _line("JS QS", "KS AS", paytable=P32) == "Royal Flush in Chosen Suit"
     assert _line("9D 2C", "AS TH", paytable=P31) == "Any Hand w/ Dealer Blackjack"
     assert _line("9D 2C", "AS 9H", paytable=P31) == "Dealer Ace Up"
+    assert _line("9D 2C", "TH 9S", paytable=P31) is None
 
 
 def test_award_is_won_on_top_of_the_five_dollar_stake() -> None:
@@ -356,16 +361,15 @@ def test_exact_counts_match_closed_forms(decks: int) -> None:
 
 
 @pytest.mark.parametrize("decks", [1, 2, 4, 6, 8])
-def test_face_up_ace_rule_loses_half_the_blackjacks(decks: int) -> None:
-    """633b.6(i) Paytable 3—Option 1: the dealer Blackjacks with a ten-value card up (half of
-    them, by symmetry) move to the losing count; nothing else changes."""
-    free = exact_counts(decks, PAYTABLES[P32])
-    strict = exact_counts(decks, PAYTABLES[P31])
-    for name in free:
-        if name not in (None, "Dealer Ace Up"):
-            assert 2 * strict[name] == free[name], name
-    assert strict["Dealer Ace Up"] == free["Dealer Ace Up"]
-    assert sum(strict.values()) == sum(free.values())
+def test_paytable_3_option_1_counts_every_dealer_blackjack(decks: int) -> None:
+    """633b.6(g)(2), (i): Paytable 3—Option 1 wins on the same deals as every other paytable
+    (its "No Dealer Face Up Ace Loss" loses nothing more), so its fixed lines return what
+    Paytable 3—Option 2's return: 52.55% with six decks (34.25% under the reading that lost
+    every dealer Blackjack with a ten up)."""
+    assert exact_counts(decks, PAYTABLES[P31]) == exact_counts(decks, PAYTABLES[P32])
+    assert fixed_return(decks, PAYTABLES[P31]) == fixed_return(decks, PAYTABLES[P32])
+    if decks == 6:  # etg math: the fixed lines, a meter line's stake returned
+        assert round(float(1 - wager_math(SUPER_4, P31, 6).house_edge), 4) == 0.5255
 
 
 def _by_the_regulation(player: tuple[Card, ...], dealer: tuple[Card, ...], chosen: str) -> str:
@@ -420,7 +424,7 @@ def test_counts_match_brute_force_over_a_small_shoe(chosen: str, letter: str) ->
     copies = [0] * 52
     for card in physical:
         copies[card] += 1
-    found = shoe_counts(copies, PAYTABLES[P11], {"chosen_suit": chosen})
+    found = shoe_counts(copies, {"chosen_suit": chosen})
     assert {k: v for k, v in found.items() if v} == expected
 
 

@@ -6,6 +6,7 @@ meters' awards are what the meters lost (653a.12(d)(4), (e)(2))."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace as dc_replace
 from typing import Any
 
 import pytest
@@ -34,18 +35,25 @@ RULES = UthRules(
     five_card_amounts=(100, 500),
     five_card_meter=MeterSpec("Five Card Hand Bonus", 1_500_000, 1_000_000, 1_000),
     magic_card_bonus=True,
-    lucky_bonus=True,
     max_payout=5_000_000,
 )
+#: The same table paying the Lucky Bonus instead (a table pays one of the two, 653a.12(e)(3)).
+LUCKY_RULES = dc_replace(RULES, magic_card_bonus=False, lucky_bonus=True)
+
+
+def rules_of(seed: int) -> UthRules:
+    """The Magic Card table for an even seed, the Lucky Bonus table for an odd one."""
+    return RULES if seed % 2 == 0 else LUCKY_RULES
 
 
 def _round(seed: int, *, bot: bool = False) -> tuple[UthRound, list[Any], dict[str, Meter]]:
     """A round of up to seven seats from ``seed``: random wagers, deck, decisions (or the
     strategy's), Magic Card and Lucky Bonus position, and meters fed by earlier play."""
     rng = random.Random(seed)
-    game = UthRound(RULES, "t1")
+    rules = rules_of(seed)
+    game = UthRound(rules, "t1")
     bank = MeterBank()
-    for mid, spec in RULES.meters().items():
+    for mid, spec in rules.meters().items():
         bank.link(mid, spec)
         bank.contribute(mid, rng.randrange(1, 5_000_000), "elsewhere")
     events: list[Any] = []
@@ -79,10 +87,12 @@ def _round(seed: int, *, bot: bool = False) -> tuple[UthRound, list[Any], dict[s
         else:
             action, multiple = rng.choice(choices)
             events += game.decide(seat, action, multiple)
-    meters = {mid: bank.meter(mid) for mid in RULES.meters()}
+    meters = {mid: bank.meter(mid) for mid in rules.meters()}
     magic = rng.choice(CARDS)
     lucky = rng.randint(0, 7)
-    events += game.settle(meters, magic, lucky)
+    events += game.settle(
+        meters, magic if rules.magic_card_bonus else None, lucky if rules.lucky_bonus else None
+    )
     for step in game.meter_steps():
         bank.commit(step)  # the events fold the meter passed in to the meter after
     return game, events, meters
@@ -145,7 +155,7 @@ def test_same_inputs_give_the_same_events_and_the_log_replays(seed: int) -> None
     assert [canonical_json(to_dict(e)) for e in logged] == [
         canonical_json(to_dict(e)) for e in first
     ]
-    game = replay(RULES, logged, "t1")
+    game = replay(rules_of(seed), logged, "t1")
     assert game.phase is Phase.COMPLETE
 
 
@@ -153,20 +163,22 @@ def test_a_tampered_log_does_not_replay() -> None:
     """A settlement changed or removed, or a decision changed, after the fact is caught on
     replay (the settlement inputs themselves are the table's logged DRBG draws)."""
     _, events, _ = _round(11)
+    rules = rules_of(11)
+    assert replay(rules, events, "t1").phase is Phase.COMPLETE
     i = next(k for k, e in enumerate(events) if type(e) is UthWagerSettled and e.paid)
     forged = list(events)
     forged[i] = events[i]._replace(paid=events[i].paid + 100)
     with pytest.raises(ReplayMismatch):
-        replay(RULES, forged, "t1")
+        replay(rules, forged, "t1")
     dropped = [e for k, e in enumerate(events) if k != i]
     with pytest.raises(ReplayMismatch):
-        replay(RULES, dropped, "t1")
+        replay(rules, dropped, "t1")
     d = next(k for k, e in enumerate(events) if type(e) is UthDecision)
     flipped = list(events)
     changed = ("check", 0) if events[d].action == "play" else ("play", 4)
     flipped[d] = events[d]._replace(action=changed[0], multiple=changed[1])
     with pytest.raises(ReplayMismatch):
-        replay(RULES, flipped, "t1")
+        replay(rules, flipped, "t1")
 
 
 def test_events_without_draws_round_trip_and_contributions_name_the_places() -> None:

@@ -318,10 +318,13 @@ def test_653a_12_e_2_dealer_hand_jackpot_is_divided_among_its_bettors() -> None:
     assert award.places == ("uth/1", "uth/2") and award.share == jackpot // 2
 
 
-def test_653a_12_e_3_magic_card_pays_20_for_1_on_a_winning_hand_by_default() -> None:
+def test_653a_12_e_3_magic_card_20_for_1_counts_the_stake_once_on_a_winning_hand() -> None:
     """653a.12(e)(3), 653a.1: by default (``BonusOn.WINNING_HAND``) the drawn card among the
-    player's two cards pays the Magic Card bonus 20 for 1 on a Five Card Hand Bonus Wager
-    whose hand wins a line of (e)(1), besides that line; on a losing hand it pays nothing."""
+    player's two cards pays the Magic Card bonus "20 for 1" on a Five Card Hand Bonus Wager
+    whose hand wins a line of (e)(1), besides that line; on a losing hand it pays nothing.
+    A "for 1" pay includes the stake once: the Flush line (50 for 1) has returned the $5
+    stake, so the bonus adds 19 units, $95, and the wager returns $250 + $95 = $345 in all
+    (before: $100 more, 20 to 1)."""
     magic = parse_cards("4H")[0]
     wagers = {1: {**ANTE, "five_card_player": 500}}
     flush = play_round(
@@ -331,7 +334,9 @@ def test_653a_12_e_3_magic_card_pays_20_for_1_on_a_winning_hand_by_default() -> 
         magic_card=magic,
     )
     assert paid(flush, 1)["five_card_player"] == 500 * 50  # Flush 50 for 1 (e)(1)
-    assert paid(flush, 1)["five_card_player_magic_card"] == 10_000
+    assert paid(flush, 1)["five_card_player_magic_card"] == 500 * 19
+    wager_total = sum(v for k, v in paid(flush, 1).items() if k.startswith("five_card_player"))
+    assert wager_total == 500 * (50 + 20) - 500
     losing = play_round(
         UthRound(rules(magic_card_bonus=True)),
         wagers,
@@ -345,7 +350,8 @@ def test_653a_12_e_3_magic_card_pays_20_for_1_on_a_winning_hand_by_default() -> 
 def test_653a_12_e_3_magic_card_on_every_hand_when_the_rules_submission_says_so() -> None:
     """653a.12(e)(3), 653a.1 read as ``BonusOn.EVERY_HAND``: the drawn card among the
     player's two cards pays the Magic Card bonus 20 for 1 on the Five Card Hand Bonus Wager,
-    besides its paytable result, even on a losing hand."""
+    besides its paytable result, even on a losing hand, whose stake no line returned: the
+    whole 20 for 1 (the stake once)."""
     game = UthRound(rules(magic_card_bonus=True, bonus_on=BonusOn.EVERY_HAND))
     magic = parse_cards("4H")[0]
     events = play_round(
@@ -536,6 +542,18 @@ def test_653a_12_d_a_folded_hand_still_settles_its_progressive_payout() -> None:
     decisions = {1: ((Action.CHECK, 0), (Action.CHECK, 0), (Action.FOLD, 0))}
     events = play_round(game, wagers, stack({1: "5S 2D"}, "AS AD", "5C 5H KS 9D 7C"), decisions)
     assert paid(events, 1) == {"ante": 0, "blind": 0, "progressive": 4500}
+
+
+def test_653a_12_e_3_lucky_bonus_5_for_1_counts_the_stake_once_on_a_winning_hand() -> None:
+    """653a.12(e)(3): the Lucky Bonus "5 for 1" on a hand that won a line of (e)(1) adds 4
+    units: a $1 Full House (100 for 1) on the drawn seat returns $100 + $4 (before: $105)."""
+    game = UthRound(rules(lucky_bonus=True))
+    wagers = {1: {**ANTE, "five_card_player": 100}}
+    events = play_round(
+        game, wagers, stack({1: "9H 9D"}, "KS 7D", "9C 4S 4C 2D 8C"), lucky_position=1
+    )
+    assert paid(events, 1)["five_card_player"] == 100 * 100
+    assert paid(events, 1)["five_card_player_lucky_bonus"] == 100 * 4
 
 
 def test_653a_12_e_3_lucky_bonus_for_a_seat_without_the_wager_pays_nobody() -> None:

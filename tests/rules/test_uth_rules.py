@@ -85,6 +85,17 @@ def test_653a_12_e_3_magic_card_needs_the_five_card_bonus() -> None:
         _rules(lucky_bonus=True)
 
 
+def test_653a_12_e_3_a_table_pays_a_magic_card_or_a_lucky_bonus_not_both() -> None:
+    """653a.12(e)(3): the certificate holder "may pay a Magic Card or Lucky Bonus": rules
+    offering both at once are refused naming the paragraph; either one alone is accepted."""
+    with pytest.raises(
+        UthRulesError, match=r"Magic Card or a Lucky Bonus, not both.*653a\.12\(e\)\(3\)"
+    ):
+        _rules(**OFFERED, magic_card_bonus=True, lucky_bonus=True)
+    assert _rules(**OFFERED, magic_card_bonus=True).magic_card_bonus
+    assert _rules(**OFFERED, lucky_bonus=True).lucky_bonus
+
+
 def test_653a_12_f_maximum_payout_below_50000_is_refused() -> None:
     """653a.12(f): the maximum payout is at least $50,000."""
     with pytest.raises(UthRulesError, match=r"653a\.12\(f\)"):
@@ -203,20 +214,27 @@ def _to_showdown(game: UthRound, wagers: dict[str, int]) -> None:
 def test_settlement_inputs_are_checked() -> None:
     """653a.12(d)(4), (e)(1), (e)(3): settlement needs the meters of the wagers placed and
     the Magic Card and Lucky Bonus draws a table pays; a draw it does not pay is refused."""
-    rules = _rules(**OFFERED, magic_card_bonus=True, lucky_bonus=True)
+    rules = _rules(**OFFERED, magic_card_bonus=True)
     game = UthRound(rules)
     _to_showdown(game, {"ante": 500, "blind": 500, "five_card_player": 500})
     meters = {mid: Meter.open(mid, spec).meter for mid, spec in rules.meters().items()}
     magic = parse_cards("AS")[0]
     with pytest.raises(WagerError, match="meter"):
-        game.settle({}, magic, 1)
+        game.settle({}, magic)
     with pytest.raises(WagerError, match="Magic Card"):
-        game.settle(meters, None, 1)
+        game.settle(meters, None)
+    with pytest.raises(ActionNotAllowed, match="Lucky Bonus"):
+        game.settle(meters, magic, 1)
+    assert game.can_settle(meters, magic)
+    lucky = UthRound(_rules(**OFFERED, lucky_bonus=True))
+    _to_showdown(lucky, {"ante": 500, "blind": 500, "five_card_player": 500})
     with pytest.raises(WagerError, match="Lucky Bonus"):
-        game.settle(meters, magic, None)
+        lucky.settle(meters, None, None)
     with pytest.raises(SeatError, match="Lucky Bonus"):
-        game.settle(meters, magic, 9)
-    assert game.can_settle(meters, magic, 0)
+        lucky.settle(meters, None, 9)
+    with pytest.raises(ActionNotAllowed, match="Magic Card"):
+        lucky.settle(meters, magic, 0)
+    assert lucky.can_settle(meters, None, 0)
     plain = UthRound(_rules(**OFFERED))
     _to_showdown(plain, {"ante": 500, "blind": 500})
     with pytest.raises(ActionNotAllowed, match="Magic Card"):

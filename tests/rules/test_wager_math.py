@@ -80,24 +80,31 @@ def test_refusals_name_what_is_wrong() -> None:
 
 
 @pytest.mark.parametrize("decks", [6, 8])
-def test_blazing_7s_first_two_card_lines_by_closed_form(decks: int) -> None:
-    """633b.9(b), (f): the first-two-card lines are counted exactly (two sevens 4D(4D-1),
-    one seven 2 x 4D x 48D of the (52D)(52D-1) ordered deals); the three-seven lines need
-    the third card and are left to etg sim."""
+def test_blazing_7s_lines_by_closed_form(decks: int) -> None:
+    """633b.9(b), (d), (f): over ordered deals of the first two cards and, after two sevens,
+    the third card (N (N-1) (N-2) weights), two sevens then a card that is not a seven come
+    4D(4D-1)48D ways, one seven 2 x 4D x 48D (N-2), three sevens of one suit 4 D(D-1)(D-2),
+    three red or three black not of one suit 2 ((2D)(2D-1)(2D-2) - 2 D(D-1)(D-2)); the rest
+    of the three sevens are mixed colours."""
     result = wager_math(REGISTRY["blazing_7s"], "Paytable A", decks)
     counts = {line.line: line.combinations for line in result.lines}
-    sevens, others = 4 * decks, 48 * decks
-    assert counts["First two cards (two 7's)"] == sevens * (sevens - 1)
-    assert counts["Either of first two cards (one 7)"] == 2 * sevens * others
-    assert result.losing == others * (others - 1)
-    assert set(result.simulated_lines) == {
-        "Three 7's Same Suit",
-        "Three 7's Same Color",
-        "Three 7's",
-    }
-    total = perm(52 * decks, 2)
-    expected = Fraction(25 * sevens * (sevens - 1) + 2 * 2 * sevens * others, total) - Fraction(
-        others * (others - 1), total
+    d = decks
+    n, sevens, others = 52 * d, 4 * d, 48 * d
+    same_suit = 4 * d * (d - 1) * (d - 2)
+    same_color = 2 * (2 * d * (2 * d - 1) * (2 * d - 2) - 2 * d * (d - 1) * (d - 2))
+    assert counts["Three 7's Same Suit"] == same_suit
+    assert counts["Three 7's Same Color"] == same_color
+    assert counts["Three 7's"] == sevens * (sevens - 1) * (sevens - 2) - same_suit - same_color
+    assert counts["First two cards (two 7's)"] == sevens * (sevens - 1) * others
+    assert counts["Either of first two cards (one 7)"] == 2 * sevens * others * (n - 2)
+    assert result.losing == others * (others - 1) * (n - 2)
+    assert result.total == perm(n, 3)
+    assert result.simulated_lines == ()
+    expected = (
+        Fraction(200 * counts["Three 7's"], result.total)
+        + Fraction(25 * counts["First two cards (two 7's)"], result.total)
+        + Fraction(2 * counts["Either of first two cards (one 7)"], result.total)
+        - Fraction(result.losing, result.total)
     )
     assert result.house_edge == -expected
 

@@ -50,6 +50,14 @@ def test_the_three_position_table_states_its_own_procedure() -> None:
     assert decision["seconds"] == THREE.timers.decision_seconds
 
 
+def test_633b_5_c_3_the_buzzer_beater_says_which_hand_it_is_settled_on() -> None:
+    """633b.5(c)(3): the rules icon explains the Buzzer Beater: on the position's first two
+    cards, whatever the player draws, as the Rules Submission states it (basis)."""
+    document = hybrid_rules_for(THREE)
+    (wager,) = [w for w in document["wagers"] if w["wager"] == "buzzer_beater"]
+    assert any("position's first two cards" in note for note in wager["notes"])
+
+
 def test_the_no_hole_card_table_states_its_own_procedure() -> None:
     """633b.5(y), (aa), (bb), (z): one set of cards, the player's own dealer hand, two split
     hands at most, the returned wagers against a dealer Blackjack; surrender only when the

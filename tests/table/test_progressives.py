@@ -1,6 +1,7 @@
 """Progressive meters at the table (game_server.table.session with game_server.rules.meters):
 every progressive wager feeds its meter when the cards are dealt, a 100% jackpot hit by two
-players in one round is shared equally (633b.9(e)(3)), the meter goes back to its reset
+players in one round is shared equally (633b.9(e)(3)) while two 10% payouts are each paid in
+full in seat order, the meter goes back to its reset
 amount, wallets are credited in the same logged step, and credits are conserved; the
 meters recover from the log exactly, and tables naming the same meter share it (605a.8)."""
 
@@ -106,6 +107,29 @@ def test_a_jackpot_hit_by_two_players_is_shared_and_the_meter_reset() -> None:
     assert table.ledger.progressive_paid == 200_014
     assert table.meters.meter(meter_id).balanced()
     assert view_for(table, "T1")["meters"][0]["amount"] == 200_000
+
+
+def test_633b_9_e_3_two_ten_percent_payouts_are_each_paid_in_full_in_seat_order() -> None:
+    """633b.9(e)(3) shares equally only "a progressive payout that is 100% of the jackpot
+    amount": two players' "Three 7's Same Color" (10% of meter, Paytable A) in one round are
+    each paid in full, seat 1 first, from the meter as it stands. The meter of $2,000.15
+    pays seat 1 $200.01, is topped back to its $2,000.00 reset, and pays seat 2 $200.00
+    (shared, the two were paid $100.00 each)."""
+    sink = MemorySink()
+    table = session(config(), sink)
+    (meter_id,) = meter_specs(table.config)
+    table.start_round()
+    for terminal in ("T1", "T2"):
+        table.place_wagers(terminal, {"blackjack": 1_000, "blazing_7s": 100})
+    events = stacked_deal(table, "7H 7D TD 7D 7H 9S 7H 7D")
+    events += table.act("T1", Action.HIT, 0)
+    events += table.act("T2", Action.HIT, 0)
+    won = [(e.seat, e.line, e.percent) for e in events if type(e) is ProgressiveWon]
+    assert won == [(1, "Three 7's Same Color", 10), (2, "Three 7's Same Color", 10)]
+    awards = [(e.places, e.share, e.percent) for e in events if type(e) is MeterAwarded]
+    assert awards == [(("T1",), 20_001, 10), (("T2",), 20_000, 10)]
+    assert table.ledger.conserved()
+    assert table.meters.meter(meter_id).balanced()
 
 
 def test_meters_recover_from_the_log_exactly() -> None:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game_server.config import example_config_path, load_config
+from game_server.config import TableConfig, example_config_path, load_config, parse_config
 from game_server.recall.rounds import UTH_KINDS
 from game_server.rng.drbg import HmacDrbg, RandomStream
 from game_server.rng.shoe import ShoeSeed, StackedShoe
@@ -37,6 +37,13 @@ from game_server.table.uth_session import UthLedger, UthSession
 from shared.cards import CARDS
 
 CONFIG = load_config(Path(example_config_path()).parent / "uth.toml")
+#: The same table paying the Lucky Bonus instead of the Magic Card (653a.12(e)(3): one of them).
+LUCKY_CONFIG = parse_config(
+    (Path(example_config_path()).parent / "uth.toml")
+    .read_text()
+    .replace("magic_card = true ", "magic_card = false")
+    .replace("lucky_bonus = false", "lucky_bonus = true ")
+)
 SEED = 11
 SEATS = {"T1": 1, "T2": 2}
 EVERYTHING = {
@@ -60,11 +67,11 @@ class SeededStack(StackedShoe):
         self._shuffle_at = 1  # a new deck every round, like the table's one-deck shoes
 
 
-def session(sink: MemorySink | None = None) -> UthSession:
+def session(sink: MemorySink | None = None, config: TableConfig = CONFIG) -> UthSession:
     shoes = SealedShoes(
-        CONFIG, simulation_seeds(SEED, CONFIG.table_id), bytes(range(32)), "test-key"
+        config, simulation_seeds(SEED, config.table_id), bytes(range(32)), "test-key"
     )
-    table = UthSession(CONFIG, sink if sink is not None else MemorySink(), shoes, SEATS)
+    table = UthSession(config, sink if sink is not None else MemorySink(), shoes, SEATS)
     table.open()
     for terminal in SEATS:
         table.cash_in(terminal, 100_000, "test")
@@ -149,23 +156,29 @@ def expected_draws(shoe_number: int) -> tuple[str, int]:
     return str(magic), stream.randbelow(CONFIG.uth.seats + 1)
 
 
-def test_magic_card_and_lucky_seat_are_drawn_from_the_drbg_and_logged() -> None:
-    """653a.1, 653a.12(e)(3): each round the table game system draws the Magic Card and the
-    Lucky Bonus position from the certified DRBG (the round deck's seed), and logs them."""
+@pytest.mark.parametrize("config", [CONFIG, LUCKY_CONFIG], ids=["magic-card", "lucky-bonus"])
+def test_magic_card_or_lucky_seat_is_drawn_from_the_drbg_and_logged(config: TableConfig) -> None:
+    """653a.1, 653a.12(e)(3): each round the table game system draws the Magic Card (or, at a
+    table paying the Lucky Bonus, the Lucky Bonus position) from the certified DRBG (the round
+    deck's seed), and logs it; the bonus the table does not pay is not logged."""
+    assert config.uth is not None
+    magic_table = config.uth.magic_card_bonus
     sink = MemorySink()
-    table = session(sink)
-    draws = []
+    table = session(sink, config)
+    draws: list[str] = []
     for number in range(1, 13):
         play_round(table, sink)
         started = [ev for _, ev in logged(sink) if type(ev) is UthSettlementStarted]
         assert len(started) == number
         last = started[-1]
-        got = (str(last.magic_card[0]), last.lucky_position)
-        assert got == expected_draws(number)
-        draws.append(got)
-    assert len({magic for magic, _ in draws}) >= 6  # drawn, not fixed
-    assert len({lucky for _, lucky in draws}) >= 3
-    assert all(0 <= lucky <= 6 for _, lucky in draws)
+        magic, lucky = expected_draws(number)
+        if magic_table:
+            assert (str(last.magic_card[0]), last.lucky_position) == (magic, None)
+        else:
+            assert (last.magic_card, last.lucky_position) == ((), lucky)
+            assert 0 <= lucky <= 6
+        draws.append(magic if magic_table else str(lucky))
+    assert len(set(draws)) >= (6 if magic_table else 3)  # drawn, not fixed
 
 
 #: Seat 1 AS KS, seat 2 2H 7D, dealer 3C 8D; flop QS JS TS; turn 4H, river 9C: seat 1 holds a

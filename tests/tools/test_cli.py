@@ -34,7 +34,9 @@ def _config(tmp_path: Path, old: str, new: str) -> Path:
 
 
 def test_sim_json_has_exactly_the_documented_shape(runner: CliRunner) -> None:
-    """--json prints rounds and, per wager, wagered, paid, rtp, ci95 and line counts."""
+    """--json prints rounds and, per wager, its totals, the return per amount wagered (rtp)
+    and the house edge per initial wager, each with its interval clustered by round, the
+    element of risk, hit frequency, standard deviation per initial unit and line counts."""
     result = runner.invoke(main, ["sim", "--rounds", "300", "--seats", "2", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -42,13 +44,37 @@ def test_sim_json_has_exactly_the_documented_shape(runner: CliRunner) -> None:
     assert data["rounds"] == 300
     assert set(data["wagers"]) == {"blackjack", "lucky_aces"}
     for stats in data["wagers"].values():
-        assert set(stats) == {"wagered", "paid", "rtp", "ci95", "lines"}
+        assert set(stats) == {
+            "placed",
+            "rounds",
+            "initial",
+            "wagered",
+            "paid",
+            "rtp",
+            "ci95",
+            "house_edge_per_initial_wager",
+            "house_edge_ci95",
+            "element_of_risk",
+            "hit_frequency",
+            "sd_per_initial",
+            "lines",
+        }
         assert isinstance(stats["wagered"], int) and isinstance(stats["paid"], int)
+        assert (stats["placed"], stats["rounds"]) == (600, 300)
         assert stats["rtp"] == pytest.approx(stats["paid"] / stats["wagered"])
         low, high = stats["ci95"]
         assert low <= stats["rtp"] <= high
+        edge = stats["house_edge_per_initial_wager"]
+        assert edge == pytest.approx((stats["wagered"] - stats["paid"]) / stats["initial"])
+        low, high = stats["house_edge_ci95"]
+        assert low <= edge <= high
+        assert stats["element_of_risk"] == pytest.approx(1 - stats["rtp"])
+        assert 0 < stats["hit_frequency"] < 1 and stats["sd_per_initial"] > 0
         assert all(isinstance(n, int) for n in stats["lines"].values())
-    assert data["wagers"]["lucky_aces"]["wagered"] == 300 * 2 * 100
+    lucky = data["wagers"]["lucky_aces"]
+    assert lucky["wagered"] == lucky["initial"] == 300 * 2 * 100
+    blackjack = data["wagers"]["blackjack"]
+    assert blackjack["wagered"] > blackjack["initial"] == 300 * 2 * 500  # doubles and splits
 
 
 def test_sim_is_the_same_with_one_or_two_workers(runner: CliRunner) -> None:

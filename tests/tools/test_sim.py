@@ -26,6 +26,7 @@ from game_server.rules.blackjack.strategy import BasicStrategy
 from game_server.rules.limits import WagerLimits
 from game_server.rules.wagers.base import SideWagerOffer
 from game_server.rules.wagers.lucky_aces import LUCKY_ACES, PAYTABLES
+from game_server.rules.wagers.math import wager_math
 from tools.sim import (
     SimResult,
     SimSpec,
@@ -229,6 +230,53 @@ def test_the_rtp_interval_contains_the_rtp_and_shrinks_with_more_rounds() -> Non
     small_ci, large_ci = small.ci95(), large.ci95()
     assert small_ci is not None and large_ci is not None
     assert large_ci[1] - large_ci[0] < small_ci[1] - small_ci[0]
+
+
+def test_seats_of_one_round_count_as_one_observation() -> None:
+    """Seats that share a round are not independent: two seats that always win or lose
+    together give the interval of one seat wagering twice as much, not a narrower one (the
+    interval is taken over per-round totals)."""
+    twins, single = WagerStats(), WagerStats()
+    for k in range(40):
+        paid = 200 if k % 3 else 0
+        twins.add_round([(100, 100, paid), (100, 100, paid)])
+        single.add_round([(200, 200, 2 * paid)])
+    assert twins.placed == 80 and twins.rounds == single.rounds == 40
+    assert twins.ci95() == pytest.approx(single.ci95())
+    assert twins.house_edge_ci95() == pytest.approx(single.house_edge_ci95())
+
+
+def test_house_edge_per_initial_wager_and_return_per_amount_wagered() -> None:
+    """A $5 Blackjack wager doubled and won ($10 wagered, $20 back) and a $5 wager lost: the
+    house result is -$5 on $10 of initial wagers (house edge -50% per initial wager) and the
+    return per amount wagered is $20 / $15; the element of risk is its complement."""
+    stats = WagerStats()
+    stats.add_round([(500, 1_000, 2_000)])
+    stats.add_round([(500, 500, 0)])
+    assert (stats.initial, stats.wagered, stats.paid) == (1_000, 1_500, 2_000)
+    assert stats.house_edge == -0.5
+    assert stats.rtp == pytest.approx(2_000 / 1_500)
+    assert stats.element_of_risk == pytest.approx(1 - stats.rtp)
+    assert stats.hit_frequency == 0.5 and stats.average_wager == 1.5
+
+
+def test_the_clustered_interval_covers_the_exact_lucky_aces_return_95_times_in_100() -> None:
+    """Coverage: 200 seeded runs of 200 rounds at seven seats (one deck, a new deck every
+    round) against the exact Lucky Aces Paytable A return of a one-deck shoe: the 95%
+    interval holds it in about 95% of the runs (188 of 200). The seats share the dealer's two
+    cards, which decide most Lucky Aces results; an interval that took each seat's wager as
+    an independent draw held it in 136 of the 200 runs. (One deck: with six decks four aces
+    pay 500 to 1 so rarely, 1 in 30,000 wagers, that a run of this size almost never holds
+    one, and no interval of a few thousand wagers can be right about that tail.)"""
+    rules = dataclasses.replace(RULES, decks=1)
+    exact = 1 - float(wager_math(LUCKY_ACES, "Paytable A", 1).house_edge)
+    inside = 0
+    for seed in range(200):
+        run = SimSpec(rules, True, None, 7, seed, 200, chunk_rounds=200)
+        ci = run_sim(run).wagers["lucky_aces"].ci95()
+        assert ci is not None
+        inside += ci[0] <= exact <= ci[1]
+    assert 180 <= inside <= 198  # Binomial(200, 0.95): 190 +- 3.1
 
 
 def test_the_interval_of_a_wager_that_always_returns_the_same_is_a_point() -> None:

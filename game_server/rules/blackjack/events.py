@@ -103,9 +103,9 @@ class WagerSettled(NamedTuple):
 @event("progressive_won")
 class ProgressiveWon(NamedTuple):
     """A side wager won a progressive line: ``percent`` of the meter ``meter`` (the table's
-    meters pay it, sharing a jackpot equally among the round's winners of the same meter,
-    633b.9(e)(3), 633b.10(j)). It follows the wager's ``wager_settled``, which returns the
-    stake; the meter's payout is the win."""
+    meters pay it in seat order, sharing a jackpot equally among the round's winners of the
+    same meter where the wager's section says so, 633b.9(e)(3), 633b.10(j)). It follows the
+    wager's ``wager_settled``, which returns the stake; the meter's payout is the win."""
 
     seat: int
     wager: str

@@ -61,20 +61,31 @@ The community-card model (633b.5(q), (r)(2)), exactly:
 
 Readings of text that is not explicit (also listed in the report of this engine):
 
-- (u)(1) says a Buzzer Beater wins on a player "19, 20, 21 or a Blackjack" with the dealer
-  equal or greater, but (v)(3)'s table has no line for a player 21 that is not Blackjack. The
-  only reachable case is a player 21 against a dealer 21 of three or more cards (a dealer
-  Blackjack ends the round before anyone draws). It wins by (u)(1), and neither losing case of
-  (u)(2) applies; the engine pays :attr:`ThreePositionRules.buzzer_beater_21_pays`, by
-  default 5 to 1, the odds of every line of the table where the two hands are equal
-  (Blackjack/Blackjack, 20/20, 19/19). Set it to None to return the stake instead (a push).
-  The Rules Submission must state it.
+- "The player's hand" of the Buzzer Beater ((m), (u)) is read as the Rules Submission states
+  it (:attr:`ThreePositionRules.buzzer_beater_basis`,
+  :class:`~game_server.rules.wagers.buzzer_beater.Basis`): by default the position's first
+  two cards, which every player on the position shares ((p)(1) clears the Buzzer Beater
+  wagers "placed on that player position"; (v)(3)'s player column is the two-card totals of
+  19 or more), compared with the dealer's final hand: what a player draws never changes it,
+  and the dealer completes his hand while one is unsettled. The ``final-hand`` reading
+  settles it on the player's own final hand (the first after a split); it returns about 120%
+  and the Rules Submission refuses it, but the engine keeps it so that the reading can be
+  measured (``etg par``) and tested.
+- With ``final-hand``, (u)(1) says a Buzzer Beater wins on a player "19, 20, 21 or a
+  Blackjack" with the dealer equal or greater, but (v)(3)'s table has no line for a player 21
+  that is not Blackjack. The only reachable case is a player 21 against a dealer 21 of three
+  or more cards (a dealer Blackjack ends the round before anyone draws). It wins by (u)(1),
+  and neither losing case of (u)(2) applies; the engine pays
+  :attr:`ThreePositionRules.buzzer_beater_21_pays`, by default 5 to 1, the odds of every line
+  of the table where the two hands are equal (Blackjack/Blackjack, 20/20, 19/19). Set it to
+  None to return the stake instead (a push). Two cards of 21 are a Blackjack, so the
+  ``first-two-cards`` reading never meets this case.
 - A Buzzer Beater case that (u)(1) does not win and (u)(2) does not name (a push below 19, or
   both hands over 21) loses: the wager is that the hand "will have a point count of 19 or
   greater and will lose against the dealer's hand" (633b.5(m)).
-- After a split the Buzzer Beater is settled on the player's first hand (hand 0, the one that
-  keeps the position's first card): the wager is on "the player's hand", singular, and has
-  one stake.
+- With ``final-hand``, after a split the Buzzer Beater is settled on the player's first hand
+  (hand 0, the one that keeps the position's first card): the wager is on "the player's
+  hand", singular, and has one stake.
 - A hand that goes over 21 loses at once (633a.7); (t)(3)(i) names the dealer's 21 or less,
   but a busted hand cannot win or push whatever the dealer later draws.
 - The dealer turns the hole card up at the end of every round that has no dealer Blackjack,
@@ -138,7 +149,11 @@ from game_server.rules.hybrid.events import (
 )
 from game_server.rules.limits import WagerLimits
 from game_server.rules.replaying import LoggedCards, replay_steps
-from game_server.rules.wagers.buzzer_beater import BUZZER_BEATER_21_PAYS, BUZZER_BEATER_PAYS
+from game_server.rules.wagers.buzzer_beater import (
+    BUZZER_BEATER_21_PAYS,
+    BUZZER_BEATER_PAYS,
+    Basis,
+)
 from shared.cards import BJ_VALUE, Card
 from shared.money import ToOne, format_money
 
@@ -235,6 +250,8 @@ class ThreePositionRules:
         buzzer_beater_21_pays: what a Buzzer Beater on a player 21 that is not Blackjack pays
             when the dealer's hand is 21 (not in (v)(3)'s table; see the module docstring);
             None returns the stake.
+        buzzer_beater_basis: the hand a Buzzer Beater is settled on: the position's first
+            two cards (the default) or the player's final hand (module docstring).
     """
 
     decks: int = 6
@@ -248,8 +265,10 @@ class ThreePositionRules:
     main_limits: WagerLimits = field(default_factory=lambda: WagerLimits(100, 100_000, 100))
     buzzer_beater: WagerLimits | None = None
     buzzer_beater_21_pays: ToOne | None = BUZZER_BEATER_21_PAYS
+    buzzer_beater_basis: Basis = Basis.FIRST_TWO_CARDS
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "buzzer_beater_basis", Basis(self.buzzer_beater_basis))
         if self.decks not in HYBRID_DECK_COUNTS:
             raise ValueError(
                 f"Blackjack on a hybrid table is played with six or eight decks, not "
@@ -1195,7 +1214,12 @@ class ThreePositionRound:
         for wager, stake in hand.wagers.items():
             self._settle(state, hand, wager, stake, 0, LOST, LINE_BUST)
         hand.settled = hand.done = True
-        if hand.index == 0 and BUZZER_BEATER in state.wagers and not state.bb_settled:
+        if (
+            hand.index == 0
+            and BUZZER_BEATER in state.wagers
+            and not state.bb_settled
+            and self.rules.buzzer_beater_basis is Basis.FINAL_HAND
+        ):
             self._settle_bb(state, 0, LOST, LINE_BB_UNDER_19)
 
     def _settle_hand(self, state: _Player, hand: _Hand) -> None:
@@ -1213,12 +1237,17 @@ class ThreePositionRound:
         hand.settled = hand.done = True
 
     def _settle_buzzer_beater(self, state: _Player) -> None:
-        """633b.5(u), (v)(3), on the player's first hand (module docstring)."""
+        """633b.5(u), (v)(3), on the position's first two cards or the player's first hand,
+        as the Rules Submission reads it (module docstring)."""
         if BUZZER_BEATER not in state.wagers or state.bb_settled:
             return
-        hand = state.hands[0]
+        if self.rules.buzzer_beater_basis is Basis.FIRST_TWO_CARDS:
+            cards, from_split = self.positions[state.position], False
+        else:
+            hand = state.hands[0]
+            cards, from_split = tuple(hand.cards), hand.from_split
         outcome, line, odds = buzzer_beater_result(
-            hand.cards, hand.from_split, self.dealer, self.rules.buzzer_beater_21_pays
+            cards, from_split, self.dealer, self.rules.buzzer_beater_21_pays
         )
         stake = state.wagers[BUZZER_BEATER]
         if outcome == WON:

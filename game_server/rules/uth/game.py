@@ -39,10 +39,13 @@ research notes ``regs-653a.md``, which quote the Pennsylvania rack cards):
     hand after every seat, a dealer-hand meter line divided equally among the players who
     wagered on it (:meth:`~game_server.rules.meters.Meter.award_shared`);
   - 653a.12(e)(3): Magic Card (20 for 1) when one of the hand's two cards is the drawn card,
-    Lucky Bonus (5 for 1) when the hand's position (a seat, or 0 for the dealer) is drawn,
-    each "an additional payout" (653a.1): an award of its own of 20 (5) times the wager,
-    with no stake, on a wager whose hand wins a line of (e)(1) (or on every wager, as the
-    Rules Submission states: :class:`~game_server.rules.uth.rules.BonusOn`);
+    or Lucky Bonus (5 for 1) when the hand's position (a seat, or 0 for the dealer) is drawn
+    (a table offers one of the two: "a Magic Card **or** Lucky Bonus"), "an additional
+    payout" (653a.1) on a wager whose hand wins a line of (e)(1) (or on every wager, as the
+    Rules Submission states: :class:`~game_server.rules.uth.rules.BonusOn`). A "for 1" pay
+    includes the stake once (DESIGN.md "Money"): the (e)(1) line has already returned the
+    stake, so the bonus is an award of its own, with no stake, of 19 (4) times the wager; on
+    a hand that won no line (``every-hand``) the award is the whole 20 (5) for 1;
   - 653a.12(f): the maximum payout per hand limits the winnings of the Ante, Blind, Play and
     Trips Wagers together, in that order; never the Progressive Payout or Five Card Hand
     Bonus. (f) names the wagers of 653a.7(d)(1)-(2), whose text is not held; since it names
@@ -910,8 +913,10 @@ class UthRound:
         """653a.12(e)(1)-(3): the Five Card Hand Bonus on one hand (a player's, or the
         dealer's for every player who wagered on it, sharing a meter line equally). A wager
         on the dealer's hand stays in action when its player folds (it is not the folded
-        hand); the Magic Card and Lucky Bonus are each paid as an award of their own, with
-        no stake, "a for 1" on the wager (an additional payout, 653a.1)."""
+        hand); the Magic Card or Lucky Bonus is paid as an award of its own, with no stake
+        (an additional payout, 653a.1): "a for 1" includes the stake once, so after an (e)(1)
+        line has returned the stake the award is a - 1 times the wager, and a times the
+        wager on a hand that won no line (the ``every-hand`` reading)."""
         rules = self.rules
         whose = "dealer's hand" if wager == FIVE_CARD_DEALER else "player's hand"
         live = [
@@ -960,7 +965,9 @@ class UthRound:
             pay = bonus.pay
             assert isinstance(pay, ForOne)
             for s in live:
-                award = pay.total_return(s.wagers[wager])
+                stake = s.wagers[wager]
+                # The (e)(1) line returned the stake already: the "for 1" adds a - 1 units.
+                award = pay.win(stake) if line is not None else pay.total_return(stake)
                 said = f"{bonus.name} ({whose}) {pay} (653a.12(e)(3))"
                 self._settled(s.number, name, 0, award, WON, said)
 

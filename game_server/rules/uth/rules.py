@@ -9,8 +9,9 @@ naming the paragraph:
 - the Progressive Payout Wager amounts are ones with an Envy Bonus table, $1 and $5
   (653a.12(d)(5)); its meter's initial and reset amounts are at least $10,000 (653a.12(d)(3));
 - the Five Card Hand Bonus Wager amounts are positive whole wager units; its meter's initial
-  and reset amounts are at least $10,000 (653a.12(e)(4)); Magic Card and Lucky Bonus need the
-  Five Card Hand Bonus (653a.12(e)(3));
+  and reset amounts are at least $10,000 (653a.12(e)(4)); the Magic Card or the Lucky Bonus
+  needs the Five Card Hand Bonus, and a table pays one of them, not both: (e)(3) lets a
+  certificate holder "pay a Magic Card or Lucky Bonus" (653a.12(e)(3));
 - a maximum payout per hand is at least $50,000 and at least what one patron could win in a
   round betting the minimum wagers (653a.12(f)).
 
@@ -57,8 +58,10 @@ class FiveCardHand(StrEnum):
 
     653a.12(e)(2) says "the highest ranking five-card Poker hand formed" without saying from
     which cards; the Progressive Payout Wager's (d)(2) says "the player's two cards and the
-    three-card Flop". The default reads (e)(2) the same way; the Rules Submission may choose
-    the best five of the hand's seven cards (653a.1 "Hand") instead.
+    three-card Flop". The default reads (e)(2) the same way. The best five of the hand's seven
+    cards (653a.1 "Hand") would pay a flush, full house or four of a kind made on the turn and
+    river at 50, 100 and 500 for 1: the wager would return 574%, and the player-edge guard of
+    the Rules Submission refuses it (the engine keeps it so that the reading can be measured).
     """
 
     HOLE_AND_FLOP = "hole-and-flop"
@@ -66,17 +69,19 @@ class FiveCardHand(StrEnum):
 
 
 class BonusOn(StrEnum):
-    """Which Five Card Hand Bonus Wagers the Magic Card and Lucky Bonus pay (653a.12(e)(3)).
+    """Which Five Card Hand Bonus Wagers the Magic Card or Lucky Bonus pays (653a.12(e)(3)).
 
     653a.1 calls each "an additional payout to a player who placed a Five Card Hand Bonus
     Wager" whose card matches the drawn card (whose position is drawn), and (e)(3) lists them
     in the wager's paytable as "Magic Card 20 for 1" and "Lucky Bonus 5 for 1". Read as a
-    payout on EVERY such wager, the two alone return about 0.77 + 0.71 of the wager at six
-    seats (a Magic Card is one of the hand's two cards 2 times in 52; a Lucky position is one
-    of seven), so that the wager returns about 187% (``etg sim`` on ``uth.toml``): a reading
-    no table could offer. The default therefore pays them only on a wager whose hand wins a
-    line of the (e)(1) paytable ("additional" to a winning payout). The Rules Submission
-    states which; ``every-hand`` is there for a Board that reads it the other way.
+    payout on EVERY such wager, the Magic Card alone returns 2/52 x 20 = 0.77 of the wager (a
+    Magic Card is one of the hand's two cards 2 times in 52) and the Lucky Bonus 1/7 x 5 =
+    0.71 at six seats (a Lucky position is one of seven): with the (e)(1) lines the wager
+    returns 131% or 126% in the long run (``etg par`` on ``uth.toml``), a reading no table
+    could offer, and the player-edge guard of the Rules Submission refuses it
+    (:mod:`game_server.rules.returns`). The default therefore pays them only on a wager whose
+    hand wins a line of the (e)(1) paytable ("additional" to a winning payout). The Rules
+    Submission states which.
     """
 
     WINNING_HAND = "winning-hand"
@@ -103,8 +108,8 @@ class UthRules:
         five_card_meter_id: The id tables link that meter by.
         five_card_hand: Which cards form the Five Card Hand Bonus hand (:class:`FiveCardHand`).
         magic_card_bonus: Pay the Magic Card bonus (653a.12(e)(3)).
-        lucky_bonus: Pay the Lucky Bonus (653a.12(e)(3)).
-        bonus_on: Which Five Card Hand Bonus Wagers the two bonuses pay (:class:`BonusOn`).
+        lucky_bonus: Pay the Lucky Bonus (653a.12(e)(3)); not with the Magic Card.
+        bonus_on: Which Five Card Hand Bonus Wagers the bonus pays (:class:`BonusOn`).
         max_payout: The most payable to a player on a single hand for the Ante, Blind, Play
             and Trips Wagers (653a.12(f)), or None: no limit.
         side_wagers_settle_on_fold: Trips, Progressive Payout and Five Card Hand Bonus still
@@ -177,6 +182,12 @@ class UthRules:
         _check_meter(self.progressive_meter, "Progressive Payout Wager", "653a.12(d)(3)")
 
     def _check_five_card(self) -> None:
+        if self.magic_card_bonus and self.lucky_bonus:
+            raise UthRulesError(
+                "a table pays a Magic Card or a Lucky Bonus, not both: 653a.12(e)(3) lets the "
+                'certificate holder "pay a Magic Card or Lucky Bonus"; turn one of them off '
+                "(653a.12(e)(3))"
+            )
         if not self.five_card_amounts:
             if self.magic_card_bonus or self.lucky_bonus:
                 raise UthRulesError(

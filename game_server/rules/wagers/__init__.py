@@ -3,13 +3,15 @@
 Each module declares a :class:`~game_server.rules.wagers.base.SideWager` (regulation section,
 settlement moment, required wagers, limits, paytables named as in the regulation) and a pure
 ``evaluate`` of the cards. :data:`REGISTRY` maps each wager's name to its declaration; the
-wagers that depend only on the cards are registered for exact math (``etg math``); AxMan,
-Buster and the three-seven lines of Blazing 7's depend on play and are measured by ``etg sim``.
+wagers that depend only on the cards are registered for exact math (``etg math``), Buster on
+the dealer's final hand (:mod:`~game_server.rules.wagers.dealer`) among them; AxMan and the
+Buzzer Beater read on the final hand depend on play and are measured by ``etg sim``.
 """
 
 from game_server.rules.wagers import (
     blackjack_match,
     blazing_7s,
+    dealer,
     hybrid_side_wagers,
     lucky_aces,
     super_4,
@@ -57,14 +59,24 @@ register(BLACKJACK_MATCH, Exact(blackjack_match.exact_counts, _FOUR))
 register(
     BLAZING_7S,
     Exact(
-        lambda decks, paytable, options: blazing_7s.first_two_counts(decks),
-        "ordered deals of the player's first two cards (two sevens may go on to three)",
-        by_simulation=tuple(
-            line.name
-            for line in BLAZING_7S.paytables["Paytable A"].lines
-            + BLAZING_7S.paytables["Paytable B"].lines
-            if line.name.startswith("Three")
-        ),
+        blazing_7s.exact_counts,
+        "ordered deals of the player's first two cards and, after two sevens, the third "
+        "card (basic strategy always takes one)",
+    ),
+)
+register(
+    BUZZER_BEATER,
+    Exact(
+        dealer.buzzer_beater_counts,
+        "ordered deals of the position's two cards and the dealer's hand, each weighted to 16 "
+        "cards (on the position's first two cards; on the final hand it depends on play)",
+    ),
+)
+register(
+    BUSTER,
+    Exact(
+        dealer.buster_counts,
+        "ordered dealer hands, each weighted to 14 cards (the dealer stands on soft 17)",
     ),
 )
 

@@ -195,6 +195,11 @@ class SideWager:
     check_meter: Callable[[int, int, int], str | None] | None = None
     """For a progressive wager whose meter the Rules Submission sets: ``(wager, initial,
     reset)`` cents -> the problem citing the regulation, or None (633b.9(g))."""
+    shared_percents: frozenset[int] | None = None
+    """The meter shares (percent) that the round's winners of one meter share equally; any
+    other share is paid in full to each winner in seat order from the meter as it stands.
+    None: every share is shared (633b.10(j): "the same progressive jackpot amount");
+    ``{100}``: only the whole meter (633b.9(e)(3))."""
 
 
 @dataclass(frozen=True, slots=True)

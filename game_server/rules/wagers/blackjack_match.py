@@ -6,11 +6,17 @@ a Blackjack and before any further card (633b.10(g)): a player whose two cards h
 ace nor a Blackjack loses ((g)(1)); otherwise the hand of 633b.10(a) is paid from the paytable
 of 633b.10(i) that the Rules Submission selects.
 
-"Identical in suit" in (a)(1)-(3) compares the dealer's two cards with the player's two card
-by card: the dealer's ace with the player's ace, the dealer's ten-value card with the player's.
-So (1) and (2) are the player's two cards repeated by the dealer (same suit and rank, possible
-only in a shoe of several decks), (3) has the same two suits with another ten-value rank, and
-(4) is every other pair of Blackjacks ("do not match").
+The three matching lines are named "Matching **Suited** Blackjacks" and "Player and Dealer
+**Suited** Blackjacks", (a)(5) defines a Suited Blackjack as a Blackjack "of the same suit",
+and every example of (a) is a pair of suited Blackjacks ("a player's ace-ten of spades and the
+dealer's ace-ten of spades"). So (a)(1)-(3), and the Envy Bonus that (h)(5) pays on (a)'s
+Matching Suited Blackjacks, need both Blackjacks suited, of the same suit: (1) the player's
+suited ace-king and the dealer's identical one, (2) the same with a ten, jack or queen, (3)
+two suited Blackjacks of one suit with ten-value cards of different ranks; (4) is every other
+pair of Blackjacks. Identical cards need a shoe of several decks. (The reading that compared
+the two hands' suits card by card, so that an unsuited ace of spades and king of hearts
+against the same two cards won the jackpot, made the jackpot four times as frequent: 1 in
+161,000 hands at six decks against 1 in 645,000.)
 
 Two helpers serve the table, which knows every seat: :func:`envy_bonuses` (633b.10(h)(5),
 (k)) and :func:`split_jackpot` (633b.10(j)).
@@ -146,15 +152,17 @@ def classify(player: tuple[int, int], dealer: tuple[int, int]) -> str | None:
     if mine is None:
         return PLAYER_ANY_ACE if _is_ace(player[0]) or _is_ace(player[1]) else None  # (a)(7)
     ace, ten = mine
+    suit = ace & 3
+    suited = (ten & 3) == suit
     theirs = _blackjack(*dealer)
     if theirs is None:
         # (a)(5), (a)(6): the dealer's two cards are not a Blackjack.
-        return PLAYER_SUITED_BLACKJACKS if (ace & 3) == (ten & 3) else PLAYER_BLACKJACK
+        return PLAYER_SUITED_BLACKJACKS if suited else PLAYER_BLACKJACK
     dealer_ace, dealer_ten = theirs
-    if (ace & 3) != (dealer_ace & 3) or (ten & 3) != (dealer_ten & 3):
-        return PLAYER_AND_DEALER_BLACKJACKS  # (a)(4)
+    if not (suited and (dealer_ace & 3) == suit and (dealer_ten & 3) == suit):
+        return PLAYER_AND_DEALER_BLACKJACKS  # (a)(4): not two suited Blackjacks of one suit
     if ten != dealer_ten:
-        return PLAYER_AND_DEALER_SUITED_BLACKJACKS  # (a)(3): suits identical, ranks not
+        return PLAYER_AND_DEALER_SUITED_BLACKJACKS  # (a)(3): one suit, not the same rank
     if ten in _KING_CODES:
         return ACE_KING_MATCHING_SUITED_BLACKJACK  # (a)(1)
     return MATCHING_SUITED_BLACKJACK  # (a)(2)

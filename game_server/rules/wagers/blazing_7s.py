@@ -12,10 +12,17 @@ come:
 - (d)(4) with a dealer Blackjack and two sevens, the player is dealt one more card to see if it
   is a seven: the engine deals it and passes it as the third card of ``player_hands[0]``;
 - (h) the Rules Submission may use the dealer's up card instead of the player's drawn card
-  (option ``third_seven``: ``"player-draw"`` or ``"dealer-up-card"``).
+  (option ``third_seven``: ``"player-draw"`` or ``"dealer-up-card"``);
+- (e)(3) "If more than one player at the table has won a progressive payout that is 100% of
+  the jackpot amount on the progressive meter, each player shall share the maximum amount
+  equally": only a 100% payout is shared (:attr:`~game_server.rules.wagers.base.SideWager.
+  shared_percents`). A 10% payout is paid in full to each winner, in seat order, from the
+  meter as it stands when his turn comes (the meter is topped back to its reset amount after
+  each award): two players' "Three 7's Same Color" in one round on a $2,000.15 meter pay
+  $200.01 and then 10% of the $2,000.00 meter, $200.00 (shared, it paid $100.00 each).
 
 Entry points: :func:`classify`, :func:`third_card`, :func:`check_meter`,
-:func:`first_two_counts` and :data:`BLAZING_7S`.
+:func:`exact_counts`, :func:`first_two_counts` and :data:`BLAZING_7S`.
 
 Readings of the text:
 
@@ -38,6 +45,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from game_server.rules.wagers.base import (
+    NO_OPTIONS,
     Moment,
     Options,
     OptionSpec,
@@ -203,6 +211,45 @@ def check_meter(wager_amount: int, initial: int, reset: int) -> str | None:
     return None
 
 
+def exact_counts(
+    decks: int, paytable: Paytable, options: Options = NO_OPTIONS
+) -> dict[str | None, int]:
+    """Every line counted exactly over the ordered deals of the player's first two cards
+    and, after two sevens, the card that may make three sevens, from a ``decks``-deck shoe.
+
+    That card is the player's next card ((d)(1), (d)(4)), or the dealer's up card with the
+    (h) procedure: either is a card of the shoe nobody has seen, so it is distributed as the
+    next card of the shoe less the two sevens. It always comes: basic strategy splits two
+    sevens against a 2-7 and hits them against an 8 or more (it never stands on them or
+    surrenders them), and (d)(4) deals one on a dealer Blackjack; a player who stood on two
+    sevens would win less. Deals are weighted to three cards: the counts sum to
+    ``N (N-1) (N-2)`` of the shoe's ``N`` cards.
+    """
+    sevens = [Card(SEVEN, suit) for suit in "CDHS"]
+    n = 52 * decks
+    others = n - 4 * decks
+    counts: dict[str | None, int] = {}
+
+    def add(line: str | None, ways: int) -> None:
+        if line in (DIAMONDS_LINE, CLUBS_SPADES_HEARTS) and all(
+            pay_line.name != line for pay_line in paytable.lines
+        ):
+            line = SAME_SUIT
+        counts[line] = counts.get(line, 0) + ways
+
+    add(None, others * (others - 1) * (n - 2))
+    add(ONE_SEVEN, 2 * 4 * decks * others * (n - 2))
+    for a in sevens:
+        for b in sevens:
+            pair = decks * (decks - (a == b))
+            add(TWO_SEVENS, pair * others)
+            for c in sevens:
+                third = decks - (c == a) - (c == b)
+                if pair > 0 and third > 0:
+                    add(classify((a, b), c), pair * third)
+    return counts
+
+
 def first_two_counts(decks: int) -> dict[str | None, int]:
     """The exact number of ordered two-card deals from a shoe of ``decks`` decks per
     first-two-cards line ("two 7's", "one 7", None), by enumerating the card kinds."""
@@ -226,6 +273,7 @@ BLAZING_7S = SideWager(
     fixed_amounts=FIXED_AMOUNTS,
     check_meter=check_meter,
     draws_on_dealer_blackjack=draws_on_dealer_blackjack,
+    shared_percents=frozenset({100}),
     cites={"paytables": "(f)", "fixed_amounts": "(g)", "meters": "(g)", "requires": "(b)"},
     options={
         THIRD_SEVEN_OPTION: OptionSpec(

@@ -4,17 +4,34 @@
 
 The three-position engine (:mod:`game_server.rules.hybrid.three_position`) settles it; this
 declaration lets the Rules Submission offer it with its limits (633b.5(m): "If specified in
-its rules submission"), names its payout odds for the rules screen (633b.5(c)(3)), and keeps it
-off every other kind of table. ``evaluate`` is the same rule as the engine's, on the seat's
-first hand and the dealer's final hand.
+its rules submission"), names its payout odds for the rules screen (633b.5(c)(3)), states the
+reading of "the player's hand" (option ``basis``, :class:`Basis`) and keeps it off every other
+kind of table. ``evaluate`` is the same rule as the engine's.
+
+Which hand is "the player's hand" is a reading, stated in the Rules Submission (``basis``):
+
+- ``"first-two-cards"`` (the default, shipped): the position's first two cards. 633b.5(p)(1)
+  speaks of the Buzzer Beater wagers "placed on that player position", several players share
+  a position's first two cards (633b.5(l), (n)), and the player column of (v)(3) holds
+  exactly the two-card totals of 19 or more (Blackjack, 20, 19), which is why a 21 that is
+  not Blackjack has no line. The player's own draws do not change the wager; the dealer's
+  final hand is compared with the two cards. It returns 76.46% with six decks, exactly
+  (``etg math buzzer_beater``).
+- ``"final-hand"``: the player's final hand (his first hand after a split), "a to 1" on top of
+  the stake; a 20 the player stands on against a dealer 21 at 30 to 1 alone is worth about
+  0.65 of a unit, and the wager returns about 120% (``etg par``): the player-edge guard of
+  the Rules Submission refuses it (:mod:`game_server.rules.returns`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from enum import StrEnum
 
 from game_server.rules.wagers.base import (
     Moment,
+    OptionSpec,
     Paytable,
     PaytableLine,
     SideWager,
@@ -22,6 +39,18 @@ from game_server.rules.wagers.base import (
     TableType,
 )
 from shared.money import ToOne
+
+
+class Basis(StrEnum):
+    """The hand a Buzzer Beater is settled on (module docstring): the Rules Submission's
+    ``basis``."""
+
+    FIRST_TWO_CARDS = "first-two-cards"
+    FINAL_HAND = "final-hand"
+
+
+#: The Rules Submission's option naming the :class:`Basis`.
+BASIS_OPTION = "basis"
 
 #: 633b.5(v)(3), keyed by (player hand, dealer hand); "21" in the dealer column means "21 or
 #: Blackjack" as the table writes it.
@@ -61,12 +90,22 @@ PAYTABLES = {
 }
 
 
+def basis(options: Mapping[str, object]) -> Basis:
+    """The :class:`Basis` the Rules Submission's options state (the default when absent)."""
+    return Basis(str(options.get(BASIS_OPTION, Basis.FIRST_TWO_CARDS)))
+
+
 def evaluate(ctx: SideWagerContext, paytable: Paytable) -> PaytableLine | None:
-    """633b.5(u): on the player's first hand and the dealer's final hand."""
+    """633b.5(u) with the dealer's final hand: on the position's first two cards, or on the
+    player's first hand when the Rules Submission reads ``final-hand``."""
     from game_server.rules.hybrid.three_position import buzzer_beater_result
 
-    hand = ctx.player_hands[0] if ctx.player_hands else ctx.player_cards
-    _, line, odds = buzzer_beater_result(hand, len(ctx.player_hands) > 1, ctx.dealer_cards)
+    if basis(ctx.options) is Basis.FIRST_TWO_CARDS:
+        hand, from_split = ctx.player_cards[:2], False
+    else:
+        hand = ctx.player_hands[0] if ctx.player_hands else ctx.player_cards
+        from_split = len(ctx.player_hands) > 1
+    _, line, odds = buzzer_beater_result(hand, from_split, ctx.dealer_cards)
     found = _RESULT.match(line)
     if odds is None or found is None:
         return None
@@ -85,5 +124,15 @@ BUZZER_BEATER = SideWager(
     evaluate=evaluate,
     requires=("blackjack",),
     table_types=frozenset({TableType.HYBRID}),
-    cites={"paytables": "(v)(3)", "requires": "(m)", "table_types": "(m)"},
+    allowed_decks=frozenset({6, 8}),
+    cites={"paytables": "(v)(3)", "requires": "(m)", "table_types": "(m)", "allowed_decks": "(f)"},
+    options={
+        BASIS_OPTION: OptionSpec(
+            choices=tuple(b.value for b in Basis),
+            default=Basis.FIRST_TWO_CARDS.value,
+            cite="(m), (p)(1), (u)",
+            text="The hand the wager is settled on: the position's first two cards, or the "
+            "player's final hand",
+        )
+    },
 )

@@ -108,4 +108,5 @@ LUCKY_ACES = SideWager(
     evaluate=evaluate,
     requires=("blackjack",),
     table_types=frozenset({TableType.FULLY_AUTOMATED}),
+    cites={"paytables": "(e)", "table_types": "(a)"},
 )

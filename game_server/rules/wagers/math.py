@@ -14,7 +14,7 @@ Each wager module offers ``exact_counts(decks, paytable, options) -> {line or No
 Strategy-dependent wagers (AxMan, Buster, the three-seven lines of Blazing 7's) are covered by
 ``etg sim`` instead.
 
-Entry points: :func:`wager_math`, :data:`EXACT`.
+Entry points: :func:`wager_math`, :func:`math_of_counts`, :data:`EXACT`.
 """
 
 from __future__ import annotations
@@ -195,17 +195,36 @@ def wager_math(
             f"({wager.section}{wager.cites.get('deck_paytables', '')})"
         )
     counts = exact.counts(decks, paytable, options)
+    return math_of_counts(
+        wager, paytable, decks, counts, exact.counted, exact.stake, exact.by_simulation
+    )
+
+
+def math_of_counts(
+    wager: SideWager,
+    paytable: Paytable,
+    decks: int,
+    counts: Mapping[str | None, int],
+    counted: str,
+    stake: int | None = None,
+    by_simulation: tuple[str, ...] = (),
+) -> WagerMath:
+    """The report of :func:`wager_math` from counts of ``paytable``'s lines (None: a loss)
+    made some other way (a variant of the rules, e.g. a dealer who hits soft 17).
+
+    Raises:
+        MathError: nothing was counted, or a counted line is not in the paytable.
+    """
     total = sum(counts.values())
     if total <= 0:
         raise MathError(f"no deals counted for {wager.title}")
-    stake = exact.stake
     lines = []
     meter_lines = []
     expected = Fraction(0)
     for line in paytable.lines:
         combinations = counts.get(line.name, 0)
         probability = Fraction(combinations, total)
-        simulated = line.name in exact.by_simulation
+        simulated = line.name in by_simulation
         win = None if simulated else win_per_unit(line.pay, stake)
         contribution = None if win is None else probability * win
         lines.append(
@@ -228,13 +247,11 @@ def wager_math(
         section=wager.section,
         paytable=paytable.name,
         decks=decks,
-        counted=exact.counted,
+        counted=counted,
         total=total,
         lines=tuple(lines),
         losing=losing,
         house_edge=-expected,
         meter_lines=tuple(meter_lines),
-        simulated_lines=tuple(
-            line.name for line in paytable.lines if line.name in exact.by_simulation
-        ),
+        simulated_lines=tuple(line.name for line in paytable.lines if line.name in by_simulation),
     )

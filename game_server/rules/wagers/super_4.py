@@ -13,9 +13,14 @@ several decks holds.
 
 The "Award" column of 633b.6(i) is read as a :class:`~shared.money.Fixed` amount won on top of
 the returned $5 stake, as a progressive line is (the table pays the meter and returns the
-stake). "No Dealer Face Up Ace -- Loss", printed only under "Paytable 3—Option 1", makes that
-table lose whenever the dealer's up card is not an ace, even with a Blackjack
-(:data:`FACE_UP_ACE_REQUIRED`).
+stake).
+
+"No Dealer Face Up Ace -- Loss", printed under "Paytable 3—Option 1" only, is read as the
+losing line of the table restated: a hand that wins no line above it, with no ace up, loses.
+It changes nothing. It cannot make a dealer Blackjack with a ten-value card up lose: 633b.6(g)
+settles every wager when the dealer "has an ace showing or a Blackjack" ((g)(2)), and the line
+just above it pays "Any Hand w/ Dealer Blackjack $25". (The reading that it did cut that
+paytable's fixed lines from a 52% to a 34% return, :data:`NO_DEALER_FACE_UP_ACE`.)
 
 Entry points: :data:`SUPER_4`, :func:`classify`, :func:`exact_counts`, :func:`fixed_return`,
 :data:`MYSTERY_CONFIGURATIONS`.
@@ -146,11 +151,9 @@ _PROGRESSIVES: dict[str, tuple[tuple[str, int, int], ...]] = {
     ),
 }
 
-#: The line printed under "Paytable 3—Option 1" only: "No Dealer Face Up Ace -- Loss".
+#: The line printed under "Paytable 3—Option 1" only: "No Dealer Face Up Ace -- Loss", the
+#: losing line restated (module docstring): not a line of the paytable, which lists wins.
 NO_DEALER_FACE_UP_ACE = "No Dealer Face Up Ace"
-#: The paytables that print :data:`NO_DEALER_FACE_UP_ACE`: with them a wager loses whenever
-#: the dealer's up card is not an ace, Blackjack or not (633b.6(i), as printed).
-FACE_UP_ACE_REQUIRED = frozenset({"Paytable 3\u2014Option 1"})
 
 
 def _paytable(name: str) -> Paytable:
@@ -248,27 +251,18 @@ def _color(code: int) -> int:
 _ROYAL_RANKS = frozenset({11, 12, 13, 14})  # jack, queen, king, ace
 
 
-def classify(
-    player: tuple[int, int],
-    dealer: tuple[int, int],
-    chosen: int = SPADES,
-    *,
-    face_up_ace_required: bool = False,
-) -> str | None:
+def classify(player: tuple[int, int], dealer: tuple[int, int], chosen: int = SPADES) -> str | None:
     """The 633b.6(a) hand of the player's two cards and the dealer's (up card, hole card).
 
-    Only the highest-ranking hand is returned (633b.6(i)), None for a losing wager.
+    Only the highest-ranking hand is returned (633b.6(i)), None for a losing wager. The
+    paytable does not change the hand: every paytable of (i) pays the same ten lines.
 
     Args:
         player: The player's two card codes.
         dealer: The dealer's up card and hole card codes.
         chosen: The suit number of the Royal Flush in the Chosen Suit.
-        face_up_ace_required: The paytable loses without a dealer face up ace
-            (:data:`FACE_UP_ACE_REQUIRED`).
     """
     up, hole = dealer
-    if face_up_ace_required and not _is_ace(up):
-        return None
     if not ((_is_ace(up) and _is_ten(hole)) or (_is_ace(hole) and _is_ten(up))):
         # 633b.6(g)(1), (a)(10): without a dealer Blackjack only an ace up card wins.
         return DEALER_ACE_UP if _is_ace(up) else None
@@ -300,17 +294,12 @@ def evaluate(ctx: SideWagerContext, paytable: Paytable) -> PaytableLine | None:
     up = dealer[0]
     if up < 48 and not ctx.dealer_blackjack:
         return None  # (g)(1): no ace showing and no Blackjack, the common case
-    name = classify(
-        (player[0], player[1]),
-        (up, dealer[1]),
-        chosen_suit(ctx.options),
-        face_up_ace_required=paytable.name in FACE_UP_ACE_REQUIRED,
-    )
+    name = classify((player[0], player[1]), (up, dealer[1]), chosen_suit(ctx.options))
     return None if name is None else paytable.line(name)
 
 
 @cache
-def _blackjack_deals(chosen: int, face_up_ace_required: bool) -> tuple[tuple[int, ...], ...]:
+def _blackjack_deals(chosen: int) -> tuple[tuple[int, ...], ...]:
     """Every (up, hole, p1, p2, line index) with a dealer Blackjack, p1 <= p2; line index
     -1 for a loss. Independent of the shoe, so computed once."""
     index = {name: i for i, name in enumerate(LINE_NAMES)}
@@ -321,16 +310,12 @@ def _blackjack_deals(chosen: int, face_up_ace_required: bool) -> tuple[tuple[int
                 continue
             for p1 in range(52):
                 for p2 in range(p1, 52):
-                    name = classify(
-                        (p1, p2), (up, hole), chosen, face_up_ace_required=face_up_ace_required
-                    )
+                    name = classify((p1, p2), (up, hole), chosen)
                     deals.append((up, hole, p1, p2, -1 if name is None else index[name]))
     return tuple(deals)
 
 
-def shoe_counts(
-    copies: Sequence[int], paytable: Paytable, options: Options = NO_OPTIONS
-) -> dict[str | None, int]:
+def shoe_counts(copies: Sequence[int], options: Options = NO_OPTIONS) -> dict[str | None, int]:
     """How many ordered deals of (player card 1, player card 2, dealer up card, dealer hole
     card) from a shoe holding ``copies[code]`` cards of each of the 52 codes fall on each
     line (None: the wager loses). The counts sum to N (N-1) (N-2) (N-3), N = sum(copies).
@@ -338,7 +323,6 @@ def shoe_counts(
     total = sum(copies)
     rest = (total - 2) * (total - 3)
     counts = [0] * (len(LINE_NAMES) + 1)  # the last slot is a loss
-    face_up_ace_required = paytable.name in FACE_UP_ACE_REQUIRED
     ace_up = LINE_NAMES.index(DEALER_ACE_UP)
     for up in range(52):
         for hole in range(52):
@@ -348,7 +332,7 @@ def shoe_counts(
             if (_is_ace(up) and _is_ten(hole)) or (_is_ace(hole) and _is_ten(up)):
                 continue  # counted card by card below
             counts[ace_up if _is_ace(up) else -1] += ways * rest
-    for up, hole, p1, p2, line in _blackjack_deals(chosen_suit(options), face_up_ace_required):
+    for up, hole, p1, p2, line in _blackjack_deals(chosen_suit(options)):
         c1 = copies[p1] - (p1 == up) - (p1 == hole)
         c2 = copies[p2] - (p2 == up) - (p2 == hole) - (p2 == p1)
         if c1 > 0 and c2 > 0:
@@ -363,8 +347,9 @@ def exact_counts(
     decks: int, paytable: Paytable, options: Options = NO_OPTIONS
 ) -> dict[str | None, int]:
     """:func:`shoe_counts` for a shoe of ``decks`` standard decks: every ordered deal of the
-    player's two cards and the dealer's up and hole cards, line by line."""
-    return shoe_counts((decks,) * 52, paytable, options)
+    player's two cards and the dealer's up and hole cards, line by line (the same lines for
+    every paytable)."""
+    return shoe_counts((decks,) * 52, options)
 
 
 def fixed_return(decks: int, paytable: Paytable, options: Options = NO_OPTIONS) -> Fraction:
