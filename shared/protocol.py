@@ -16,7 +16,7 @@ Entry points: the :class:`Hello` handshake and :data:`PROTOCOL_VERSION`; termina
 :class:`PlaceWagers`, :class:`Act`, :class:`AnswerInsurance`, :class:`GetView`, and the
 read-only :class:`GetRules` and :class:`GetRecall`; the server's
 :class:`ViewUpdate`; operator commands :class:`CashIn`, :class:`CashOut`, :class:`SetTableState`,
-:class:`ReadMeters`.
+:class:`SetTerminalAccess`, :class:`ReadMeters`.
 """
 
 from __future__ import annotations
@@ -330,16 +330,29 @@ class ViewUpdate(_Command):
     requiresAnswer = False
 
 
+#: The optional arguments of every operator command that changes something: who asked.
+#: ``person`` is the person signed in to the operator's console (1 to 64 printable
+#: characters), ``role`` their role there (``attendant``, ``supervisor``); both or neither. A
+#: server that logs operator actions answers ``logged`` 1 once it has written the action,
+#: with them, into the table's event log (``operator_action``); a server that does not (an
+#: older one ignores both arguments) answers without ``logged``, and the console says so.
+#: (Optional arguments and answers: no protocol version change.)
+_WHO: Final = [(b"person", Text(optional=True)), (b"role", Text(optional=True))]
+_LOGGED: Final = [(b"logged", Integer(optional=True))]
+
+
 class CashIn(_Command):
-    """Operator: add credits to a terminal's wallet."""
+    """Operator: add credits to a terminal's wallet (with ``person``/``role``, see
+    :data:`_WHO`)."""
 
     arguments: ClassVar = [
         (b"request_id", Text()),
         (b"terminal", Text()),
         (b"amount", Integer()),
         (b"reference", Text()),
+        *_WHO,
     ]
-    response: ClassVar = [(b"balance", Integer())]
+    response: ClassVar = [(b"balance", Integer()), *_LOGGED]
 
 
 class CashOut(_Command):
@@ -350,19 +363,40 @@ class CashOut(_Command):
         (b"terminal", Text()),
         (b"amount", Integer()),
         (b"reference", Text()),
+        *_WHO,
     ]
-    response: ClassVar = [(b"paid", Integer()), (b"balance", Integer())]
+    response: ClassVar = [(b"paid", Integer()), (b"balance", Integer()), *_LOGGED]
 
 
 class SetTableState(_Command):
-    """Operator: ``"open"``, ``"close"`` or ``"out-of-service"`` (with a reason)."""
+    """Operator: ``"open"``, ``"close"`` or ``"out-of-service"`` (with a reason). ``table``
+    names one table of a server that hosts several; without it every table of the server."""
 
     arguments: ClassVar = [
         (b"request_id", Text()),
         (b"state", Text()),
         (b"reason", Text()),
+        (b"table", Text(optional=True)),
+        *_WHO,
     ]
-    response: ClassVar = [(b"state", Text())]
+    response: ClassVar = [(b"state", Text()), *_LOGGED]
+
+
+class SetTerminalAccess(_Command):
+    """Operator: ``access`` ``"revoke"`` a terminal's certificate id at this server (its
+    connections are dropped, and it is refused from then on, across restarts, as if listed
+    in ``floor.toml``'s ``[floor.revoked]``) or ``"reinstate"`` it, with a reason. The answer
+    lists every terminal id revoked at the server now (``floor.toml``'s and the log's).
+    (A new command: an older server answers it as unknown.)"""
+
+    arguments: ClassVar = [
+        (b"request_id", Text()),
+        (b"terminal", Text()),
+        (b"access", Text()),
+        (b"reason", Text()),
+        *_WHO,
+    ]
+    response: ClassVar = [(b"revoked", Json()), *_LOGGED]
 
 
 class ReadMeters(_Command):
@@ -382,7 +416,7 @@ TERMINAL_COMMANDS: Final = (
     GetRules,
     GetRecall,
 )
-OPERATOR_COMMANDS: Final = (Hello, CashIn, CashOut, SetTableState, ReadMeters)
+OPERATOR_COMMANDS: Final = (Hello, CashIn, CashOut, SetTableState, SetTerminalAccess, ReadMeters)
 
 
 def check_request_id(request_id: str) -> str:

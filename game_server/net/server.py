@@ -43,8 +43,8 @@ Entry point: :class:`TableServerFactory`, e.g.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Final, TypeVar
 
 from twisted.internet.defer import Deferred, fail
@@ -57,12 +57,13 @@ from twisted.python.failure import Failure
 from zope.interface import implementer  # type: ignore[import-untyped]  # ships no hints
 
 from game_server.net.floor import FloorConfig
-from game_server.net.pki import Identity, PkiError, Role
+from game_server.net.pki import Identity, PkiError, RevocationList, Role
 from game_server.net.tls import identity_of
 from game_server.rules import errors as rules
 from game_server.rules.blackjack.actions import Action
 from game_server.table import hybrid_machine, hybrid_session, session, uth_machine
-from game_server.table.api import TableMachine, TableState
+from game_server.table.api import HostedTable, TableMachine, TableState
+from game_server.table.events import OperatorAction, TerminalAccess
 from shared.errors import ETGError, MoneyError
 from shared.protocol import (
     DOMAIN_ERRORS as WIRE_CODES,
@@ -89,6 +90,7 @@ from shared.protocol import (
     RequestCashOut,
     RoundClosed,
     SetTableState,
+    SetTerminalAccess,
     TableUnavailable,
     Unauthorized,
     VersionMismatch,
@@ -137,8 +139,12 @@ _TERMINAL_COMMANDS: Final = frozenset(
     for c in (PlaceWagers, Act, AnswerInsurance, RequestCashOut, GetView, GetRules, GetRecall)
 )
 _OPERATOR_COMMANDS: Final = frozenset(
-    c.commandName for c in (CashIn, CashOut, SetTableState, ReadMeters)
+    c.commandName for c in (CashIn, CashOut, SetTableState, SetTerminalAccess, ReadMeters)
 )
+#: The longest ``person`` and ``role`` an operator command may name.
+MAX_PERSON: Final = 64
+MAX_ROLE: Final = 32
+_ACCESS: Final = {"revoke": "revoked", "reinstate": "reinstated"}
 _INSURANCE_CHOICES: Final = ("insurance", "decline", "even-money")
 
 
@@ -746,61 +752,207 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
             raise BadRequest(f"terminal {terminal!r} holds no seat at this table (floor.toml)")
         return terminal
 
-    def cash_in(self, request_id: str, terminal: str, amount: int, reference: str) -> Any:
+    def cash_in(
+        self,
+        request_id: str,
+        terminal: str,
+        amount: int,
+        reference: str,
+        person: str | None = None,
+        role: str | None = None,
+    ) -> Any:
         def run() -> dict[str, Any]:
+            who = _who(person, role)
             machine = self.factory.machine
-            balance = self._call(machine.cash_in, self._seated(terminal), amount, reference)
+            target = self._seated(terminal)
+            action = OperatorAction("cash-in", *who, target, 0, reference, request_id, "")
+
+            def do() -> tuple[int, dict[str, Any]]:
+                balance = self._call(machine.cash_in, target, amount, reference)
+                return amount, {"balance": balance}
+
+            answer = self._attributed(action, self.factory.tables_of(target), do)
             log.info(
-                "cash in of {amount} to {target} ({reference}) by {terminal}",
+                "cash in of {amount} to {target} ({reference}) by {terminal}{person}",
                 amount=amount,
                 target=terminal,
                 reference=reference,
                 terminal=self.who,
+                person=_by(who),
             )
-            return {"balance": balance}
+            return answer
 
         return self._once(CashIn.commandName, request_id, run)
 
-    def cash_out(self, request_id: str, terminal: str, amount: int, reference: str) -> Any:
+    def cash_out(
+        self,
+        request_id: str,
+        terminal: str,
+        amount: int,
+        reference: str,
+        person: str | None = None,
+        role: str | None = None,
+    ) -> Any:
         def run() -> dict[str, Any]:
+            who = _who(person, role)
             machine = self.factory.machine
             target = self._seated(terminal)
-            paid = self._call(machine.cash_out, target, amount or None, reference)
+            action = OperatorAction("cash-out", *who, target, 0, reference, request_id, "")
+
+            def do() -> tuple[int, dict[str, Any]]:
+                paid = self._call(machine.cash_out, target, amount or None, reference)
+                return paid, {"paid": paid, "balance": _wallet(machine.meters(), target)}
+
+            answer = self._attributed(action, self.factory.tables_of(target), do)
             log.info(
-                "cash out of {paid} from {target} ({reference}) by {terminal}",
-                paid=paid,
+                "cash out of {paid} from {target} ({reference}) by {terminal}{person}",
+                paid=answer["paid"],
                 target=terminal,
                 reference=reference,
                 terminal=self.who,
+                person=_by(who),
             )
-            return {"paid": paid, "balance": _wallet(machine.meters(), target)}
+            return answer
 
         return self._once(CashOut.commandName, request_id, run)
 
-    def set_table_state(self, request_id: str, state: str, reason: str) -> Any:
+    def set_table_state(
+        self,
+        request_id: str,
+        state: str,
+        reason: str,
+        table: str | None = None,
+        person: str | None = None,
+        role: str | None = None,
+    ) -> Any:
         def run() -> dict[str, Any]:
-            machine = self.factory.machine
-            if state == TableState.OPEN.value:
-                if self.factory.reopen is not None:
-                    self._call(self.factory.reopen)
-                self._call(machine.open)
-            elif state == "close":
-                self._call(machine.close)
-            elif state == TableState.OUT_OF_SERVICE.value:
-                if not reason.strip():
-                    raise BadRequest("taking the table out of service needs a reason")
-                self._call(machine.out_of_service, reason)
-            else:
+            who = _who(person, role)
+            machine = self._table_machine(table)
+            if state not in (TableState.OPEN.value, "close", TableState.OUT_OF_SERVICE.value):
                 raise BadRequest(f"{state!r} is not a table state; open, close or out-of-service")
+            action = OperatorAction(state, *who, "", 0, reason, request_id, "")
+
+            def do() -> tuple[int, dict[str, Any]]:
+                if state == TableState.OPEN.value:
+                    if self.factory.reopen is not None:
+                        self._call(self.factory.reopen)
+                    self._call(machine.open)
+                elif state == "close":
+                    self._call(machine.close)
+                else:
+                    if not reason.strip():
+                        raise BadRequest("taking the table out of service needs a reason")
+                    self._call(machine.out_of_service, reason)
+                return 0, {"state": machine.state.value}
+
+            tables = [table] if table is not None else self.factory.tables_of(None)
+            answer = self._attributed(action, tables, do)
             log.info(
-                "table set to {state} ({reason}) by {terminal}",
+                "table {table} set to {state} ({reason}) by {terminal}{person}",
+                table=table or "(every table)",
                 state=state,
                 reason=reason,
                 terminal=self.who,
+                person=_by(who),
             )
-            return {"state": machine.state.value}
+            return answer
 
         return self._once(SetTableState.commandName, request_id, run)
+
+    def set_terminal_access(
+        self,
+        request_id: str,
+        terminal: str,
+        access: str,
+        reason: str,
+        person: str | None = None,
+        role: str | None = None,
+    ) -> Any:
+        def run() -> dict[str, Any]:
+            who = _who(person, role)
+            target = self._seated(terminal)
+            done = _ACCESS.get(access)
+            if done is None:
+                raise BadRequest(f"{access!r} is not a terminal access; revoke or reinstate")
+            if not reason.strip():
+                raise BadRequest(f"to {access} a terminal needs a reason")
+            factory = self.factory
+            if access == "reinstate" and target in factory.file_revocations.ids:
+                raise BadRequest(
+                    f"terminal {target} is revoked in floor.toml ([floor.revoked] terminals); "
+                    "remove it there and restart the server to reinstate it"
+                )
+            tables = factory.tables_of(target)
+            if not tables:
+                raise TableUnavailable(
+                    "this server keeps no event log of operator actions: a revocation that "
+                    "would not survive a restart is refused; revoke it in floor.toml"
+                )
+            record = TerminalAccess(target, done, reason, *who, request_id)
+            # Save, then act: the revocation holds across a restart only if it is logged.
+            self._call(factory.hosted(tables[0]).session.record, target, record)
+            factory.set_revoked(target, access == "revoke")
+            log.info(
+                "terminal {target} {done} ({reason}) by {terminal}{person}",
+                target=target,
+                done=done,
+                reason=reason,
+                terminal=self.who,
+                person=_by(who),
+            )
+            return {"revoked": sorted(factory.floor.revocations.ids), "logged": 1}
+
+        return self._once(SetTerminalAccess.commandName, request_id, run)
+
+    def _table_machine(self, table: str | None) -> TableMachine:
+        """The machine ``SetTableState`` acts on: the whole server's, or one table's."""
+        machine: TableMachine = self.factory.machine
+        if table is None:
+            return machine
+        hosted: Mapping[str, TableMachine] = self.factory.tables
+        if table not in hosted:
+            known = ", ".join(sorted(hosted)) or "none named"
+            raise BadRequest(f"this server hosts no table {table!r}; its tables: {known}")
+        return hosted[table]
+
+    def _attributed(
+        self,
+        action: OperatorAction,
+        tables: Sequence[str],
+        do: Callable[[], tuple[int, dict[str, Any]]],
+    ) -> dict[str, Any]:
+        """Run an operator action and log it, with who asked, at each of ``tables``
+        (:class:`~game_server.table.events.OperatorAction`): once done, with the amount moved
+        (the answer gets ``logged`` 1, or 0 if the log could not take it); refused, with the
+        refusal's sentence (best effort: the refusal is answered either way). Without
+        ``tables`` (a server without a log of its tables) nothing is logged and the answer
+        has no ``logged``."""
+        try:
+            amount, answer = do()
+        except Exception as exc:
+            known = declared(exc)
+            if known is not None and tables:
+                self._note(tables, action._replace(refused=str(known)))
+            raise
+        if tables:
+            answer["logged"] = int(self._note(tables, action._replace(amount=amount)))
+        return answer
+
+    def _note(self, tables: Sequence[str], action: OperatorAction) -> bool:
+        """Log ``action`` at each table; whether every table's log took it."""
+        logged = True
+        for table in tables:
+            try:
+                self.factory.hosted(table).session.record(action.terminal or None, action)
+            except Exception:
+                logged = False
+                log.failure(
+                    "the {action} by {terminal} could not be logged at table {table}",
+                    action=action.action,
+                    terminal=self.who,
+                    table=table,
+                )
+        return logged
 
     def read_meters(self) -> dict[str, Any]:
         return {"meters": self._call(self.factory.machine.meters)}
@@ -811,6 +963,27 @@ def _wallet(meters: Mapping[str, Any], terminal: str) -> int:
     wallets = meters.get("wallets")
     balance = wallets.get(terminal, 0) if isinstance(wallets, Mapping) else 0
     return balance if type(balance) is int else 0
+
+
+def _who(person: str | None, role: str | None) -> tuple[str, str]:
+    """Who asked for an operator action: ``(person, role)``, ``("", "")`` when the client
+    named nobody. Both or neither; each short printable text."""
+    if person is None and role is None:
+        return "", ""
+    if person is None or role is None:
+        raise BadRequest("person and role are given together, or neither")
+    for name, value, most in (("person", person, MAX_PERSON), ("role", role, MAX_ROLE)):
+        if not 1 <= len(value) <= most or not value.isprintable() or value != value.strip():
+            raise BadRequest(
+                f"{name} is 1 to {most} printable characters without spaces around them, "
+                f"got {value[:80]!r}"
+            )
+    return person, role
+
+
+def _by(who: tuple[str, str]) -> str:
+    """`` for alice (supervisor)`` for the log line, or nothing."""
+    return f" for {who[0]} ({who[1]})" if who[0] else ""
 
 
 _RESPONDERS: Final[dict[bytes, tuple[type[amp.Command], str]]] = {
@@ -825,6 +998,7 @@ _RESPONDERS: Final[dict[bytes, tuple[type[amp.Command], str]]] = {
     CashIn.commandName: (CashIn, "cash_in"),
     CashOut.commandName: (CashOut, "cash_out"),
     SetTableState.commandName: (SetTableState, "set_table_state"),
+    SetTerminalAccess.commandName: (SetTerminalAccess, "set_terminal_access"),
     ReadMeters.commandName: (ReadMeters, "read_meters"),
 }
 
@@ -853,6 +1027,15 @@ class TableServerFactory(Factory):
             it proves the log and rebuilds the tables from it
             (:func:`~game_server.table.recovery.reload_tables`), or raises a declared
             error saying why the table cannot open yet.
+        tables: Each hosted table's machine by table id (what ``etg serve`` runs): operator
+            actions are logged at the table they concern, with who asked
+            (:class:`~game_server.table.events.OperatorAction`), and ``SetTableState`` may
+            name one table. None: nothing is logged (tests on a fake machine).
+        revoked: Terminal ids revoked by ``SetTerminalAccess`` before this start (folded from
+            the log, :func:`game_server.net.access.revoked_terminals`), refused beside
+            ``floor.toml``'s revocations.
+        on_revocations: Told the revocation list in force after every change (the TLS
+            options refuse the handshake of a revoked certificate from then on).
     """
 
     def __init__(
@@ -863,11 +1046,19 @@ class TableServerFactory(Factory):
         identify: Callable[[Any], Identity] = identity_of,
         recall: Callable[[str], dict[str, Any]] | None = None,
         reopen: Callable[[], None] | None = None,
+        tables: Mapping[str, HostedTable] | None = None,
+        revoked: Iterable[str] = (),
+        on_revocations: Callable[[RevocationList], object] | None = None,
     ) -> None:
         self.machine = machine
         self.recall = recall
         self.reopen = reopen
-        self.floor = floor
+        self.tables: Mapping[str, HostedTable] = dict(tables or {})
+        #: The revocations of ``floor.toml`` (the console cannot lift them).
+        self.file_revocations = floor.revocations
+        self._revoked = set(revoked)
+        self._on_revocations = on_revocations
+        self.floor = self._with_revocations(floor)
         self.clock = clock
         self.identify = identify
         self.answers = AnswerBook()
@@ -879,6 +1070,44 @@ class TableServerFactory(Factory):
 
     def buildProtocol(self, addr: Any) -> TerminalProtocol:
         return TerminalProtocol(self)
+
+    def _with_revocations(self, floor: FloorConfig) -> FloorConfig:
+        files = self.file_revocations
+        revocations = RevocationList(files.serials, files.ids | frozenset(self._revoked))
+        return replace(floor, revocations=revocations)
+
+    def tables_of(self, terminal: str | None) -> list[str]:
+        """The tables an operator action concerns (where it is logged): the terminal's
+        table, or every table for ``None``; empty when the server logs no actions."""
+        if not self.tables:
+            return []
+        if terminal is None:
+            return sorted(self.tables)
+        table = self.floor.tables.get(terminal)
+        if table is None:
+            return sorted(self.tables)[:1]
+        return [table]
+
+    def hosted(self, table: str) -> HostedTable:
+        """One hosted table's machine."""
+        return self.tables[table]
+
+    def set_revoked(self, terminal: str, revoked: bool) -> None:
+        """Revoke (or reinstate) a terminal's certificate id at this server: its open
+        connections are dropped, and :attr:`floor`'s revocations (Hello) and the TLS
+        options' (``on_revocations``) refuse it from now on."""
+        if revoked:
+            self._revoked.add(terminal)
+        else:
+            self._revoked.discard(terminal)
+        self.floor = self._with_revocations(self.floor)
+        if self._on_revocations is not None:
+            self._on_revocations(self.floor.revocations)
+        if revoked:
+            for connection in list(self.connections):
+                who = connection.identity
+                if who is not None and who.role is Role.TERMINAL and who.id == terminal:
+                    connection.drop("its terminal was revoked by the operator")
 
     def admit(self, connection: TerminalProtocol) -> str | None:
         """A new connection, before its Hello: None if it may stay, else why it is refused

@@ -36,7 +36,9 @@ from twisted.protocols.tls import TLSMemoryBIOFactory
 
 from game_server.config import TableConfig
 from game_server.eventlog import AnchorFile, EventLogReader, system_clock
+from game_server.net.access import revoked_terminals
 from game_server.net.floor import FloorConfig
+from game_server.net.pki import RevocationList
 from game_server.net.server import TableServerFactory
 from game_server.net.tls import Refusal, server_tls_options
 from game_server.recall.terminal import terminal_recall
@@ -228,18 +230,31 @@ def serve(
         log.info("the event log is proven again; every table was rebuilt from it")
 
     event_log.on_failure(out_of_service)
+    revoked = revoked_terminals(reader.events_of_kind("terminal_access"))
+    if revoked:
+        log.info(
+            "terminal(s) revoked by the operator, refused: {ids}", ids=", ".join(sorted(revoked))
+        )
+
+    def refused(peer: Any, refusal: Refusal) -> None:
+        log.warn("handshake refused from {peer}: {reason}", peer=peer, reason=refusal.reason)
+
+    options = server_tls_options(certs, floor.revocations, on_refused=refused)
+
+    def revocations_changed(revocations: RevocationList) -> None:
+        options.revocations = revocations
+
     factory = TableServerFactory(
         machine,
         floor,
         reactor,
         recall=lambda terminal: terminal_recall(reader, terminal),
         reopen=reopen,
+        tables=machines,
+        revoked=revoked,
+        on_revocations=revocations_changed,
     )
-
-    def refused(peer: Any, refusal: Refusal) -> None:
-        log.warn("handshake refused from {peer}: {reason}", peer=peer, reason=refusal.reason)
-
-    options = server_tls_options(certs, floor.revocations, on_refused=refused)
+    options.revocations = factory.floor.revocations
     # What listenSSL does, on the socket bound before the log was opened.
     # Typed Any: without zope's plugin mypy sees no provider of Twisted's interfaces.
     wrap: Any = TLSMemoryBIOFactory

@@ -108,12 +108,14 @@ from game_server.rules.wagers.base import TableType
 from game_server.table.events import (
     CreditsIn,
     CreditsOut,
+    OperatorAction,
     RoundClosed,
     RoundStarted,
     RulesChangeStated,
     ShoeCommitted,
     ShoeRevealed,
     TableOpened,
+    TerminalAccess,
 )
 from game_server.table.ledger import Ledger
 from game_server.table.uth_session import UthLedger
@@ -621,7 +623,25 @@ def _describe(
         to = f"config {ev.config_hash}" if ev.config_hash else "the table retired"
         text = f"rules change stated by the operator ({ev.reason}): config {ev.logged_hash} -> {to}"
         return TABLE_WHO, text, dict(ev._asdict())
+    if kind is OperatorAction or kind is TerminalAccess:
+        return who, operator_text(ev), dict(ev._asdict())
     return who, item.stored.kind.replace("_", " "), {}
+
+
+def operator_text(ev: Any) -> str:
+    """The sentence of an :class:`OperatorAction` or :class:`TerminalAccess` record:
+    ``cash-in of $100.00 to T1 (slip 7) by alice (attendant)``."""
+    by = f" by {ev.person} ({ev.role})" if ev.person else " by the operator certificate"
+    if type(ev) is TerminalAccess:
+        return f"terminal {ev.terminal} {ev.access} ({ev.reason}){by}"
+    what = ev.action
+    if ev.amount:
+        what += f" of {format_money(ev.amount)}"
+    if ev.terminal:
+        what += f" {'to' if ev.action == 'cash-in' else 'from'} {ev.terminal}"
+    if ev.text:
+        what += f" ({ev.text})"
+    return f"{what}{by}" + (f", refused: {ev.refused}" if ev.refused else "")
 
 
 _HYBRID_KINDS: Final = frozenset(

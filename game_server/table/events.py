@@ -101,3 +101,39 @@ class CreditsOut(NamedTuple):
     amount: int
     balance: int
     reference: str
+
+
+@event("operator_action")
+class OperatorAction(NamedTuple):
+    """What a person did through the operator certificate (the operator's console or
+    ``etg operator``), logged at the table it concerns: ``action`` is ``cash-in``,
+    ``cash-out``, ``open``, ``close`` or ``out-of-service``; ``person`` and ``role`` are who
+    the client says asked (the console's signed-in person and role; ``""`` when the client
+    named none, e.g. a script); ``terminal`` is ``""`` for the table itself; ``amount`` the
+    cents moved (0 for a state change or a refusal); ``text`` the operator's reference or
+    reason; ``request_id`` the client's id of the command; ``refused`` the sentence the
+    server refused it with, ``""`` when it was done."""
+
+    action: str
+    person: str
+    role: str
+    terminal: str
+    amount: int
+    text: str
+    request_id: str
+    refused: str
+
+
+@event("terminal_access")
+class TerminalAccess(NamedTuple):
+    """A terminal's certificate id revoked at its server (``access`` ``"revoked"``: its
+    connections are dropped and refused from then on, across restarts) or reinstated
+    (``"reinstated"``), by ``person`` in ``role`` for ``reason``. A server folds these at
+    start into the revocations of its ``floor.toml``."""
+
+    terminal: str
+    access: str
+    reason: str
+    person: str
+    role: str
+    request_id: str

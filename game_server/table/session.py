@@ -282,6 +282,17 @@ class TableBook:
         self.round = None
         return logged
 
+    def record(self, terminal: str | None, ev: Any) -> None:
+        """Log one record of the platform that moves nothing (an operator's action, a
+        terminal's access: :mod:`game_server.table.events`) as a step of its own, in the round
+        in play if there is one, as credits in and out are (a record outside the round would
+        end the round for every reader of the log).
+
+        Raises:
+            LogWriteFailed: the log cannot be written (the table goes out of service).
+        """
+        self._log([(terminal, ev)])
+
     def cash_in(self, terminal: str, amount: int, reference: str) -> list[Any]:
         """Add credits to a terminal's wallet (an operator's cash in)."""
         self._seat(terminal)
