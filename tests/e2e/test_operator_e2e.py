@@ -15,8 +15,9 @@ from test_server_e2e import _try_hello, hello, server, verified
 from test_server_e2e import table as table  # the fixture
 
 from game_server.eventlog import EventLogReader
-from game_server.recall.query import recall_round
+from game_server.recall.query import fetch_round, recall_round
 from tools.amp_client import tls_context
+from tools.recall_pictures import write_pictures
 
 
 def test_an_action_named_to_a_person_mid_round_is_in_the_round_and_verifies(
@@ -62,8 +63,12 @@ def test_an_action_named_to_a_person_mid_round_is_in_the_round_and_verifies(
         ]
         assert stored.round_id == round_id
         timeline = recall_round(reader, round_id)
+        logged = fetch_round(reader, timeline.table_id, round_id)
     texts = [entry.text for entry in timeline.entries]
     assert "cash-in of $25.00 to T2 (slip 2) by alice (attendant)" in texts
+    assert logged is not None
+    frames = write_pictures(logged, timeline, frames=table["db"].parent / "frames", size=(640, 360))
+    assert len(frames) == len(timeline.entries)
 
 
 def test_a_revoked_terminal_is_refused_after_a_restart_until_reinstated(
