@@ -847,6 +847,13 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
 
             tables = [table] if table is not None else self.factory.tables_of(None)
             answer = self._attributed(action, tables, do)
+            for each in tables:
+                self.factory.set_by[each] = {
+                    "action": state,
+                    "person": who[0],
+                    "role": who[1],
+                    "reason": reason,
+                }
             log.info(
                 "table {table} set to {state} ({reason}) by {terminal}{person}",
                 table=table or "(every table)",
@@ -955,7 +962,9 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
         return logged
 
     def read_meters(self) -> dict[str, Any]:
-        return {"meters": self._call(self.factory.machine.meters)}
+        meters = dict(self._call(self.factory.machine.meters))
+        meters["floor"] = self.factory.floor_report()
+        return {"meters": meters}
 
 
 def _wallet(meters: Mapping[str, Any], terminal: str) -> int:
@@ -1059,6 +1068,8 @@ class TableServerFactory(Factory):
         self._revoked = set(revoked)
         self._on_revocations = on_revocations
         self.floor = self._with_revocations(floor)
+        #: Each table's last state change by the operator: action, person, role, reason.
+        self.set_by: dict[str, dict[str, str]] = {}
         self.clock = clock
         self.identify = identify
         self.answers = AnswerBook()
@@ -1091,6 +1102,24 @@ class TableServerFactory(Factory):
     def hosted(self, table: str) -> HostedTable:
         """One hosted table's machine."""
         return self.tables[table]
+
+    def floor_report(self) -> dict[str, Any]:
+        """What ``ReadMeters`` adds under ``floor``: each terminal's seat and table, the
+        terminal ids revoked (``floor.toml``'s and the operator's), the terminals connected
+        now, and each table's last state change by the operator (``set_by``: action, person,
+        role, reason; absent until one since the server started)."""
+        online = {
+            c.identity.id
+            for c in self.connections
+            if c.identity is not None and c.identity.role is Role.TERMINAL
+        }
+        return {
+            "terminals": dict(self.floor.terminals),
+            "tables": dict(self.floor.tables),
+            "revoked": sorted(self.floor.revocations.ids),
+            "online": sorted(online),
+            "set_by": dict(self.set_by),
+        }
 
     def set_revoked(self, terminal: str, revoked: bool) -> None:
         """Revoke (or reinstate) a terminal's certificate id at this server: its open

@@ -304,3 +304,31 @@ def test_revoked_terminals_folds_in_log_order() -> None:
         stored(4, TerminalAccess("T1", "reinstated", "r", "bob", "supervisor", "4")),
     ]
     assert revoked_terminals(events) == {"T2"}
+
+
+def test_read_meters_tells_the_floor_seats_revocations_and_who_set_each_state(
+    hosted: HostedTable,
+) -> None:
+    """ReadMeters' ``floor``: seats, tables, the revoked ids, the terminals online, and each
+    table's last state change with who asked (what the console's reopen rule reads)."""
+    hosted.connect(T1).hello()
+    connection = operator(hosted)
+    connection.call(
+        p.SetTableState,
+        request_id="s1",
+        state="close",
+        reason="end of day",
+        table="A",
+        person="bob",
+        role="supervisor",
+    )
+    floor = connection.call(p.ReadMeters)["meters"]["floor"]
+    assert floor == {
+        "terminals": {"T1": 1, "T2": 1},
+        "tables": {"T1": "A", "T2": "B"},
+        "revoked": [],
+        "online": ["T1"],
+        "set_by": {
+            "A": {"action": "close", "person": "bob", "role": "supervisor", "reason": "end of day"}
+        },
+    }
