@@ -39,11 +39,21 @@ def tls_context(certs: Path, who: str) -> ssl.SSLContext:
 
 
 class AmpClient:
-    """One TLS connection speaking AMP to the table server."""
+    """One TLS connection speaking AMP to the table server at ``host``:``port``, whose
+    certificate must name ``hostname``."""
 
-    def __init__(self, port: int, certs: Path, who: str, timeout: float = 10.0) -> None:
-        raw = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-        self.sock = tls_context(certs, who).wrap_socket(raw, server_hostname="localhost")
+    def __init__(
+        self,
+        port: int,
+        certs: Path,
+        who: str,
+        timeout: float = 10.0,
+        *,
+        host: str = "127.0.0.1",
+        hostname: str = "localhost",
+    ) -> None:
+        raw = socket.create_connection((host, port), timeout=timeout)
+        self.sock = tls_context(certs, who).wrap_socket(raw, server_hostname=hostname)
         self.buffer = b""
         self.tag = 0
         self.pushed: list[dict[str, Any]] = []

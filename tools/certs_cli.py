@@ -9,6 +9,8 @@ the TLS part (DESIGN.md "Network": each terminal and operator tool has its own c
   :data:`HOSTNAME_OPTION`. :func:`check_init_free` refuses before anything is written when
   any file of either kind exists.
 - :data:`add_terminal` is ``etg certs add-terminal DIRECTORY TERMINAL_ID``.
+- :data:`add_console` is ``etg certs add-console DIRECTORY [--hostname NAME ...]``: the
+  operator console's HTTPS certificate.
 - :data:`list_certs` is ``etg certs list DIRECTORY``: who each certificate names, its serial
   number (what the config revokes) and when it expires.
 
@@ -120,6 +122,20 @@ def add_terminal(directory: Path, terminal_id: str) -> None:
     click.echo(f"wrote {made.key}")
 
 
+@click.command("add-console")
+@_DIRECTORY
+@HOSTNAME_OPTION
+@click.option("--force", is_flag=True, help="Replace an existing console certificate.")
+def add_console(directory: Path, hostnames: tuple[str, ...], force: bool) -> None:
+    """Issue the operator console's HTTPS certificate (console.pem, console.key) from the CA
+    in DIRECTORY, for the names browsers reach the console by (etg console)."""
+    from game_server.net.pki import add_console as issue
+
+    made = issue(directory, hostnames=hostnames, force=force)
+    click.echo(f"wrote {made.certificate}")
+    click.echo(f"wrote {made.key}")
+
+
 @click.command("list")
 @_DIRECTORY
 def list_certs(directory: Path) -> None:
@@ -133,8 +149,13 @@ def list_certs(directory: Path) -> None:
 
     layout = PkiLayout(directory)
     paths = [layout.ca.certificate, layout.server.certificate, layout.operator.certificate]
+    paths += [layout.console.certificate]
     paths += [layout.terminal(tid).certificate for tid in layout.terminal_ids()]
-    labels = {layout.ca.certificate: "ca", layout.server.certificate: "server"}
+    labels = {
+        layout.ca.certificate: "ca",
+        layout.server.certificate: "server",
+        layout.console.certificate: "console",
+    }
     for path in paths:
         if not path.exists():
             continue

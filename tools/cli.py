@@ -28,7 +28,13 @@ from game_server.config import (
 )
 from shared.errors import ETGError, MoneyError
 from shared.money import parse_money
-from tools.certs_cli import HOSTNAME_OPTION, TERMINALS_OPTION, add_terminal, list_certs
+from tools.certs_cli import (
+    HOSTNAME_OPTION,
+    TERMINALS_OPTION,
+    add_console,
+    add_terminal,
+    list_certs,
+)
 
 #: Exit status of every refused command (bad options, a bad Rules Submission, ...).
 EXIT_ERROR = 2
@@ -322,6 +328,7 @@ def certs_init(directory: Path, terminals: int, hostnames: tuple[str, ...], forc
 
 certs.add_command(add_terminal)
 certs.add_command(list_certs)
+certs.add_command(add_console)
 
 
 @main.command()
@@ -509,6 +516,7 @@ def _register_subgroups() -> None:
     """Command groups that live in their own modules."""
     from game_server.cli import serve_command
     from terminal_client.cli import terminal
+    from tools.console_cli import console, operator
     from tools.loadtest import loadtest
     from tools.math_cli import math_command
     from tools.par_cli import par_command
@@ -524,6 +532,8 @@ def _register_subgroups() -> None:
     main.add_command(rng)
     main.add_command(recall)
     main.add_command(verify)
+    main.add_command(console)
+    main.add_command(operator)
 
 
 _register_subgroups()

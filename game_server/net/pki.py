@@ -63,6 +63,9 @@ ORGANIZATION: Final = "ETG"
 #: Common name of the server certificate; its organizational unit is :data:`SERVER_UNIT`.
 SERVER_NAME: Final = "ETG table server"
 SERVER_UNIT: Final = "server"
+#: Common name and organizational unit of the operator console's HTTPS certificate.
+CONSOLE_NAME: Final = "ETG operator console"
+CONSOLE_UNIT: Final = "console"
 #: Common name (the id) of the operator certificate.
 OPERATOR_ID: Final = "operator"
 #: Names every server certificate carries besides the ones given to :func:`init_pki`.
@@ -79,7 +82,7 @@ TERMINAL_ID_RE: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 #: Most terminals :func:`init_pki` creates in one go.
 MAX_TERMINALS: Final = 999
 
-_RESERVED_IDS: Final = frozenset({OPERATOR_ID, SERVER_UNIT, "ca"})
+_RESERVED_IDS: Final = frozenset({OPERATOR_ID, SERVER_UNIT, CONSOLE_UNIT, "ca"})
 _DNS_LABEL: Final = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
 _PRIVATE_MODE: Final = 0o600
 _PUBLIC_MODE: Final = 0o644
@@ -189,6 +192,11 @@ class PkiLayout:
     def operator(self) -> CertAndKey:
         """The operator tools' certificate and key."""
         return CertAndKey(self.directory / "operator.pem", self.directory / "operator.key")
+
+    @property
+    def console(self) -> CertAndKey:
+        """The operator console's HTTPS certificate and key (:func:`add_console`)."""
+        return CertAndKey(self.directory / "console.pem", self.directory / "console.key")
 
     @property
     def terminals_dir(self) -> Path:
@@ -658,6 +666,19 @@ def add_terminal(
             f"revoke {other} in the config and remove its files first",
             path,
         )
+    ca_key, ca_cert = _load_ca(layout)
+    pair = layout.terminal(terminal_id)
+    for path in pair:
+        _refuse_existing(path)
+    _make_dir(layout.terminals_dir)
+    key, cert = _terminal(ca_key, ca_cert, terminal_id, issued_at)
+    _write_file(pair.certificate, _cert_pem(cert), _PUBLIC_MODE, force=False)
+    _write_file(pair.key, _key_pem(key), _PRIVATE_MODE, force=False)
+    return pair
+
+
+def _load_ca(layout: PkiLayout) -> tuple[ec.EllipticCurvePrivateKey, x509.Certificate]:
+    """The CA's key and certificate, checked to belong together."""
     ca_cert = load_certificate(layout.ca.certificate, "CA certificate")
     ca_key = load_private_key(layout.ca.key, "CA key")
     if ca_key.public_key().public_bytes(
@@ -668,13 +689,47 @@ def add_terminal(
             f"{layout.ca.certificate}; restore both from the same backup",
             layout.ca.key,
         )
-    pair = layout.terminal(terminal_id)
-    for path in pair:
-        _refuse_existing(path)
-    _make_dir(layout.terminals_dir)
-    key, cert = _terminal(ca_key, ca_cert, terminal_id, issued_at)
-    _write_file(pair.certificate, _cert_pem(cert), _PUBLIC_MODE, force=False)
-    _write_file(pair.key, _key_pem(key), _PRIVATE_MODE, force=False)
+    return ca_key, ca_cert
+
+
+def add_console(
+    directory: str | os.PathLike[str],
+    *,
+    hostnames: Sequence[str] = (),
+    force: bool = False,
+    now: dt.datetime | None = None,
+) -> CertAndKey:
+    """Issue the operator console's HTTPS certificate from the CA made by :func:`init_pki`:
+    ``console.pem`` and ``console.key`` (serverAuth, CN "ETG operator console", OU
+    ``console``; localhost, 127.0.0.1, ::1 and ``hostnames``). It is the console's own: a
+    console host never holds the table server's key. Browsers trust it once ``ca.pem`` is
+    installed as a trusted authority on the floor's machines.
+
+    Raises:
+        InvalidHostname: a host name is neither a DNS name nor an IP address.
+        PkiFileExists: the files exist and ``force`` is False.
+        PkiFileMissing: the CA certificate or key is not there.
+        PkiKeyExposed: the CA key is readable by others than its owner.
+        PkiFileMalformed: the CA files are not an ECDSA CA certificate and its key.
+    """
+    issued_at = _now(now)
+    names = _server_names(hostnames)
+    layout = PkiLayout(Path(directory))
+    pair = layout.console
+    if not force:
+        for path in pair:
+            _refuse_existing(path)
+    ca_key, ca_cert = _load_ca(layout)
+    key, cert = _issue(
+        ca_key,
+        ca_cert,
+        _name(CONSOLE_NAME, CONSOLE_UNIT),
+        ExtendedKeyUsageOID.SERVER_AUTH,
+        issued_at,
+        names,
+    )
+    _write_file(pair.certificate, _cert_pem(cert), _PUBLIC_MODE, force)
+    _write_file(pair.key, _key_pem(key), _PRIVATE_MODE, force)
     return pair
 
 
