@@ -205,7 +205,8 @@ class ServerLink:
 
     def call(self, command: type[amp.Command], **arguments: Any) -> Deferred[dict[str, Any]]:
         """Send an operator command with a new request id (when the command takes one);
-        after it, read the meters at once so the pages show its effect.
+        after it, read the meters again before answering, so the next page shows its
+        effect.
 
         Returns:
             The answer; a declared error fails it with :class:`amp.RemoteAmpError`, no
@@ -220,8 +221,10 @@ class ServerLink:
         asked: Deferred[dict[str, Any]] = protocol.callRemote(command, **arguments)  # type: ignore[no-untyped-call]  # unannotated
         asked.addTimeout(CONNECT_SECONDS, self.reactor)
 
-        def after(answer: dict[str, Any]) -> dict[str, Any]:
-            self._read()
-            return answer
+        def after(answer: dict[str, Any]) -> Any:
+            reading = self._read()
+            if reading is None:
+                return answer
+            return reading.addCallback(lambda _: answer)
 
         return asked.addCallback(after)

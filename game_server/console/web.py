@@ -867,6 +867,7 @@ class ConsoleApp:
                 arguments=detail,
             )
             session.messages.append(sentence)
+            self.rebuild()
             _finish(request, self._redirect(request, back))
 
         def refused(failure: Failure) -> None:
