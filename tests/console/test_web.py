@@ -1,0 +1,511 @@
+"""The console's web application in-process (no browser, no sockets): every route against
+every role, the security headers, CSRF and cross-site refusals, the attendant's reopen rule,
+escaping, and what each refusal writes to the audit log.
+
+The table server is a recording fake link (its ``ReadMeters`` answer is set by the test);
+the logs are ``tests/recall/recall_logs.py``'s two tables (BJ-01, BJ-02) read through the
+real :class:`~game_server.console.source.ServersOnlySource`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import pytest
+from twisted.internet import task
+from twisted.internet.defer import fail, succeed
+from twisted.protocols import amp
+from twisted.web.server import NOT_DONE_YET
+from twisted.web.test.requesthelper import DummyRequest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "recall"))
+from recall_logs import build_log
+
+from game_server.console.accounts import AccountBook
+from game_server.console.audit import AuditLog
+from game_server.console.links import LinkState
+from game_server.console.reports import ShiftClock
+from game_server.console.roles import Permission, Role, may
+from game_server.console.settings import ServerEntry
+from game_server.console.source import ServersOnlySource
+from game_server.console.web import SECURITY_HEADERS, ConsoleApp
+from game_server.keys import init_keys, load_public_key
+from shared import protocol as p
+
+HOSTILE = '<script>alert("x")</script>'
+
+
+def _table_meters(table: str, wallets: dict[str, int], state: str = "open") -> dict[str, Any]:
+    return {
+        "table": table,
+        "state": state,
+        "reason": HOSTILE if state == "out-of-service" else "",
+        "games_played": 3,
+        "credits_in": 10_000,
+        "credits_out": 0,
+        "progressive_paid": 0,
+        "in_play": 0,
+        "house_result": 0,
+        "wallets": wallets,
+        "wagers": {
+            "blackjack": {"placed": 3, "wagered": 1_500, "settled": 1_500, "paid": 1_000, "won": 1}
+        },
+    }
+
+
+class FakeLink:
+    """A server link that records the commands sent and answers them."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.calls: list[tuple[type[amp.Command], dict[str, Any]]] = []
+        self.error: Exception | None = None
+        self.set_meters()
+
+    def set_meters(self, state_a: str = "open", set_by: dict[str, Any] | None = None) -> None:
+        meters = {
+            "tables": {
+                "BJ-01": _table_meters("BJ-01", {"A1": 5_000, "A2": 0, "A3": 700}, state_a),
+                "BJ-02": _table_meters("BJ-02", {"B1": 100, "B2": 0}),
+            },
+            "floor": {
+                "terminals": {"A1": 1, "A2": 2, "A3": 3, "B1": 2, "B2": 5},
+                "tables": {
+                    "A1": "BJ-01",
+                    "A2": "BJ-01",
+                    "A3": "BJ-01",
+                    "B1": "BJ-02",
+                    "B2": "BJ-02",
+                },
+                "revoked": [],
+                "online": ["A1"],
+                "set_by": set_by or {},
+            },
+        }
+        self.state = LinkState(True, meters, None)
+
+    def start(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+    def call(self, command: type[amp.Command], **arguments: Any) -> Any:
+        self.calls.append((command, arguments))
+        if self.error is not None:
+            return fail(self.error)
+        answers = {
+            p.CashIn: {"balance": 12_345, "logged": 1},
+            p.CashOut: {"paid": 100, "balance": 0, "logged": 1},
+            p.SetTableState: {"state": arguments.get("state", "open"), "logged": 1},
+            p.SetTerminalAccess: {"revoked": ["A2"], "logged": 1},
+        }
+        return succeed(answers[command])
+
+
+class Console:
+    """The app on a fake clock with a fake link and the recall tests' log."""
+
+    def __init__(self, folder: Path, db: Path, work: Path) -> None:
+        self.clock = task.Clock()
+        self.clock.advance(1_800_000_000)
+        self.link = FakeLink("pit-1")
+        entry = ServerEntry("pit-1", "127.0.0.1", 7400, "localhost", db)
+        shifts = ShiftClock([dt.time(6), dt.time(14), dt.time(22)], dt.UTC)
+        source = ServersOnlySource([entry], load_public_key(folder), shifts)
+        self.accounts = AccountBook(work / "accounts.json", scrypt_n=2**10)
+        for role in Role:
+            self.accounts.add(role.value, role, "correct horse battery")
+        self.audit_path = work / "audit.jsonl"
+        self.audit = AuditLog(self.audit_path, self.clock.seconds)
+        self.app = ConsoleApp(
+            self.clock,
+            [self.link],  # type: ignore[list-item]
+            source,
+            self.accounts,
+            self.audit,
+            shifts,
+            pictures=lambda *args: b"\x89PNG fake",
+        )
+
+    def session(self, role: Role) -> Any:
+        return self.app.sessions.create(role.value, role, "10.0.0.9")
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        role: Role | None = None,
+        form: dict[str, str] | None = None,
+        *,
+        csrf: bool = True,
+        origin: str | None = None,
+    ) -> Request:
+        session = None if role is None else self.session(role)
+        args = dict(form or {})
+        query = ""
+        if "?" in path:
+            path, query = path.split("?", 1)
+            for pair in query.split("&"):
+                key, _, value = pair.partition("=")
+                args[key] = value
+        if method == "POST" and session is not None and csrf:
+            args.setdefault("csrf", session.csrf)
+        request = Request(
+            method, path, args, {} if session is None else {b"__Host-etg": session.id.encode()}
+        )
+        if origin is not None:
+            request.requestHeaders.setRawHeaders(b"origin", [origin.encode()])
+        request.requestHeaders.setRawHeaders(b"host", [b"console.floor:8443"])
+        result = self.app.handle(request)
+        if result is not NOT_DONE_YET:
+            request.write(result)
+            request.finish()
+        request.session = session
+        return request
+
+    def audit_lines(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.audit_path.read_text().splitlines()]
+
+
+class Request(DummyRequest):
+    """DummyRequest with a method, a path, arguments and cookies."""
+
+    def __init__(self, method: str, path: str, args: dict[str, str], cookies: dict[bytes, bytes]):
+        super().__init__([part for part in path.split("/")[1:]])
+        self.method = method.encode()
+        self.path = path.encode()
+        self.uri = self.path
+        self.args = {k.encode(): [v.encode()] for k, v in args.items()}
+        self.received_cookies = cookies
+        self.cookies_set: list[tuple[bytes, bytes, dict[str, Any]]] = []
+        self.session: Any = None
+
+    def getCookie(self, name: bytes) -> bytes | None:
+        return self.received_cookies.get(name)
+
+    def addCookie(self, name: bytes, value: bytes, **options: Any) -> None:
+        self.cookies_set.append((name, value, options))
+
+    @property
+    def body(self) -> str:
+        return b"".join(self.written).decode("utf-8", "replace")
+
+    @property
+    def status(self) -> int:
+        return self.responseCode or 200
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("console-web")
+    init_keys(folder)
+    db = folder / "table.db"
+    build_log(db, folder)
+    return folder, db
+
+
+@pytest.fixture
+def console(logs: tuple[Path, Path], tmp_path: Path) -> Console:
+    return Console(*logs, tmp_path)
+
+
+#: Every route, how it is asked, and the permission it needs.
+ROUTES = [
+    ("GET", "/", {}, Permission.FLOOR),
+    ("GET", "/events", {}, Permission.FLOOR),
+    ("GET", "/table/pit-1/BJ-01", {}, Permission.FLOOR),
+    ("GET", "/terminal/pit-1/A1", {}, Permission.FLOOR),
+    ("GET", "/table/pit-1/BJ-01/round", {}, Permission.ROUND_IN_PLAY),
+    ("GET", "/round/pit-1/BJ-01/1", {}, Permission.RECALL),
+    ("GET", "/picture/pit-1/BJ-01/1?size=480x270", {}, Permission.RECALL),
+    ("GET", "/recall?terminal=A1", {}, Permission.RECALL),
+    ("GET", "/verify", {}, Permission.VERIFY),
+    ("GET", "/reports?server=pit-1&day=2026-11-29&shift=2", {}, Permission.REPORTS),
+    ("GET", "/reports.csv?server=pit-1&day=2026-11-29&shift=2", {}, Permission.REPORTS),
+    (
+        "POST",
+        "/action/cash",
+        {"server": "pit-1", "terminal": "A1", "kind": "in", "amount": "50", "reference": "s1"},
+        Permission.CASH,
+    ),
+    (
+        "POST",
+        "/action/table-state",
+        {"server": "pit-1", "table": "BJ-01", "state": "close", "reason": "end of day"},
+        Permission.TABLE_STATE,
+    ),
+    (
+        "POST",
+        "/action/access",
+        {"server": "pit-1", "terminal": "A2", "access": "revoke", "reason": "tampered"},
+        Permission.REVOKE,
+    ),
+    (
+        "POST",
+        "/action/limits",
+        {"server": "pit-1", "table": "BJ-01", "change": "max 2000"},
+        Permission.LIMITS,
+    ),
+    ("POST", "/action/verify", {"server": "pit-1"}, Permission.VERIFY),
+]
+
+
+@pytest.mark.parametrize("role", list(Role))
+@pytest.mark.parametrize(("method", "path", "form", "permission"), ROUTES)
+def test_every_route_is_served_to_the_roles_that_may_and_refused_and_audited_for_others(
+    console: Console,
+    role: Role,
+    method: str,
+    path: str,
+    form: dict[str, str],
+    permission: Permission,
+) -> None:
+    """A role with the route's permission is served (a page, a stream, a redirect after an
+    action); any other role gets 403 with the sentence, the audit log names the refusal and
+    no command reaches the table server."""
+    request = console.request(method, path, role, form)
+    if may(role, permission):
+        assert request.status in (200, 303), request.body[:300]
+        return
+    assert request.status == 403
+    assert f"may not {escape(permission.value)}" in request.body
+    last = console.audit_lines()[-1]
+    assert (last["person"], last["role"], last["outcome"]) == (role.value, role.value, "refused")
+    assert last["what"] == f"refused: {permission.name.lower()}"
+    assert console.link.calls == []
+
+
+def test_every_response_carries_the_security_headers(console: Console) -> None:
+    """The CSP (only this origin's script, style and images; no framing), nosniff, HSTS...
+    on a page, a refusal and the sign-in form alike."""
+    for request in (
+        console.request("GET", "/", Role.ATTENDANT),
+        console.request("GET", "/recall", Role.ATTENDANT),
+        console.request("GET", "/login"),
+    ):
+        for name, value in SECURITY_HEADERS.items():
+            assert request.responseHeaders.getRawHeaders(name) == [value]
+    csp = SECURITY_HEADERS[b"content-security-policy"]
+    assert b"script-src 'self'" in csp and b"frame-ancestors 'none'" in csp
+    assert b"unsafe-inline" not in csp
+
+
+def test_the_pages_write_no_inline_script_or_style(console: Console) -> None:
+    for role in Role:
+        body = console.request("GET", "/table/pit-1/BJ-01", role).body
+        assert "<script>" not in body and "<style" not in body and " style=" not in body
+        assert "onclick" not in body
+
+
+def test_a_post_without_the_csrf_token_is_refused_and_audited(console: Console) -> None:
+    request = console.request(
+        "POST",
+        "/action/cash",
+        Role.ATTENDANT,
+        {"server": "pit-1", "terminal": "A1", "kind": "in", "amount": "50", "reference": "x"},
+        csrf=False,
+    )
+    assert request.status == 403
+    assert "security token" in request.body
+    assert console.audit_lines()[-1]["what"] == "refused: CSRF token missing or wrong"
+    assert console.link.calls == []
+
+
+def test_a_post_from_another_origin_is_refused_and_audited(console: Console) -> None:
+    """Even with the session's token, a form another site posts is refused."""
+    request = console.request(
+        "POST",
+        "/action/table-state",
+        Role.SUPERVISOR,
+        {"server": "pit-1", "table": "BJ-01", "state": "close", "reason": "r"},
+        origin="https://evil.example",
+    )
+    assert request.status == 403
+    assert (
+        console.audit_lines()[-1]["what"] == "refused: cross-site request from https://evil.example"
+    )
+    assert console.link.calls == []
+
+
+def test_a_post_without_a_session_is_refused_and_audited(console: Console) -> None:
+    request = console.request("POST", "/action/cash", None, {"server": "pit-1"})
+    assert request.status == 403
+    assert console.audit_lines()[-1]["what"] == "refused: no session (possible cross-site request)"
+
+
+def test_a_page_without_a_session_goes_to_the_sign_in(console: Console) -> None:
+    request = console.request("GET", "/table/pit-1/BJ-01")
+    assert request.status == 303
+    assert request.responseHeaders.getRawHeaders(b"location") == [b"/login"]
+
+
+def test_the_sign_in_form_sets_a_strict_secure_cookie_and_keeps_its_token(console: Console) -> None:
+    first = console.request("GET", "/login")
+    [(name, token, options)] = first.cookies_set
+    assert name == b"__Host-etg-login"
+    assert options["secure"] and options["httpOnly"] and options["sameSite"] == b"strict"
+    assert token.decode() in first.body
+    again = Request("GET", "/login", {}, {name: token})
+    console.app.handle(again)
+    assert again.cookies_set[0][1] == token, "a second fetch keeps the first form's token"
+
+
+def test_an_action_goes_to_the_server_with_the_person_and_role_and_is_audited(
+    console: Console,
+) -> None:
+    request = console.request(
+        "POST",
+        "/action/cash",
+        Role.ATTENDANT,
+        {
+            "server": "pit-1",
+            "terminal": "A1",
+            "kind": "in",
+            "amount": "123.45",
+            "reference": "s7",
+            "back": "/terminal/pit-1/A1",
+        },
+    )
+    assert request.status == 303
+    assert request.responseHeaders.getRawHeaders(b"location") == [b"/terminal/pit-1/A1"]
+    [(command, arguments)] = console.link.calls
+    assert command is p.CashIn
+    assert {k: arguments[k] for k in ("terminal", "amount", "reference", "person", "role")} == {
+        "terminal": "A1",
+        "amount": 12_345,
+        "reference": "s7",
+        "person": "attendant",
+        "role": "attendant",
+    }
+    line = console.audit_lines()[-1]
+    assert (line["what"], line["outcome"], line["request_id"]) == (
+        "cash-in",
+        "done",
+        arguments["request_id"],
+    )
+    assert request.session.messages == ["Cash in of $123.45 to A1: its credits are now $123.45."]
+
+
+def test_a_refused_action_is_audited_with_the_servers_sentence(console: Console) -> None:
+    console.link.error = amp.RemoteAmpError(b"INSUFFICIENT_CREDITS", "terminal A2 holds $0.00")
+    request = console.request(
+        "POST",
+        "/action/cash",
+        Role.ATTENDANT,
+        {"server": "pit-1", "terminal": "A2", "kind": "out", "amount": "", "reference": "s8"},
+    )
+    assert request.status == 303
+    line = console.audit_lines()[-1]
+    assert (line["what"], line["outcome"], line["detail"]) == (
+        "cash-out",
+        "refused",
+        "terminal A2 holds $0.00",
+    )
+    assert request.session.messages == ["Refused: terminal A2 holds $0.00"]
+
+
+@pytest.mark.parametrize(
+    ("form", "problem"),
+    [
+        ({"kind": "in", "amount": "-5", "reference": "r"}, "not an amount"),
+        ({"kind": "in", "amount": "0", "reference": "r"}, "more than $0.00"),
+        ({"kind": "in", "amount": "1.234", "reference": "r"}, "not an amount"),
+        ({"kind": "in", "amount": "10", "reference": ""}, "needs a reference"),
+        ({"kind": "sideways", "amount": "10", "reference": "r"}, "neither a cash in"),
+    ],
+)
+def test_bad_cash_input_is_refused_with_a_sentence_and_nothing_is_sent(
+    console: Console, form: dict[str, str], problem: str
+) -> None:
+    request = console.request(
+        "POST", "/action/cash", Role.ATTENDANT, {"server": "pit-1", "terminal": "A1", **form}
+    )
+    assert request.status == 303
+    assert problem in request.session.messages[0]
+    assert console.link.calls == []
+    assert console.audit_lines()[-1]["outcome"] == "refused"
+
+
+def test_an_attendant_may_reopen_a_table_out_of_service_by_a_fault_only(console: Console) -> None:
+    """Out of service with no operator's state change since the server started: a fault; the
+    attendant's reopen goes through. Taken out of service by a supervisor: refused."""
+    reopen = {"server": "pit-1", "table": "BJ-01", "state": "open", "reason": "disk replaced"}
+    console.link.set_meters("out-of-service")
+    console.app.rebuild()
+    page = console.request("GET", "/table/pit-1/BJ-01", Role.ATTENDANT).body
+    assert "Reopen after the fault" in page
+    assert console.request("POST", "/action/table-state", Role.ATTENDANT, reopen).status == 303
+    assert console.link.calls[-1][1]["state"] == "open"
+    console.link.calls.clear()
+    set_by = {
+        "BJ-01": {
+            "action": "out-of-service",
+            "person": "supervisor",
+            "role": "supervisor",
+            "reason": "x",
+        }
+    }
+    console.link.set_meters("out-of-service", set_by)
+    console.app.rebuild()
+    assert "Reopen" not in console.request("GET", "/table/pit-1/BJ-01", Role.ATTENDANT).body
+    assert console.request("POST", "/action/table-state", Role.ATTENDANT, reopen).status == 403
+    assert (
+        console.request(
+            "POST", "/action/table-state", Role.ATTENDANT, {**reopen, "state": "close"}
+        ).status
+        == 403
+    )
+    assert console.link.calls == []
+
+
+def test_values_from_the_server_and_the_log_are_escaped(console: Console) -> None:
+    """A reason that is markup (here a script tag) is shown as text on the floor."""
+    console.link.set_meters("out-of-service")
+    console.app.rebuild()
+    body = console.request("GET", "/", Role.INVESTIGATOR).body
+    assert HOSTILE not in body
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in body
+
+
+def test_an_action_goes_back_only_to_a_page_of_this_site(console: Console) -> None:
+    for back in ("https://evil.example/", "//evil.example/x", "/\\evil"):
+        request = console.request(
+            "POST",
+            "/action/limits",
+            Role.SUPERVISOR,
+            {"server": "pit-1", "table": "BJ-01", "change": "x", "back": back},
+        )
+        assert request.responseHeaders.getRawHeaders(b"location") == [b"/"]
+
+
+def test_a_change_of_limits_is_refused_with_the_reason_and_audited(console: Console) -> None:
+    request = console.request(
+        "POST",
+        "/action/limits",
+        Role.SUPERVISOR,
+        {"server": "pit-1", "table": "BJ-01", "change": "max $2,000"},
+    )
+    assert "Rules Submission" in request.session.messages[0]
+    line = console.audit_lines()[-1]
+    assert (line["what"], line["outcome"], line["asked"]) == ("limits", "refused", "max $2,000")
+    assert console.link.calls == []
+
+
+def test_the_attendant_sees_no_cards_and_the_investigator_no_money_forms(console: Console) -> None:
+    attendant = console.request("GET", "/table/pit-1/BJ-01", Role.ATTENDANT).body
+    assert "round in play" not in attendant and "dealt" not in attendant
+    cash_form = '<input type="hidden" name="kind"'
+    terminal = console.request("GET", "/terminal/pit-1/A1", Role.ATTENDANT).body
+    assert cash_form in terminal and "/picture/" not in terminal
+    investigator = console.request("GET", "/terminal/pit-1/A1", Role.INVESTIGATOR).body
+    assert cash_form not in investigator and "/picture/" in investigator
+    supervisor = console.request("GET", "/terminal/pit-1/A1", Role.SUPERVISOR).body
+    assert cash_form not in supervisor
+    table = console.request("GET", "/table/pit-1/BJ-01", Role.SUPERVISOR).body
+    assert "Set the table&#x27;s state" in table and "round 12 closed" in table
