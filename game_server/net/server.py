@@ -1176,11 +1176,14 @@ class TableServerFactory(Factory):
     def remember(self, connection: TerminalProtocol) -> None:
         """A connection completed ``Hello``: it gets the views from now on. An older
         connection of the same terminal (a reconnect before TCP noticed the old one was gone)
-        is closed, so one terminal has one connection."""
+        is closed, so one terminal has one connection. The operator certificate may hold
+        several (the operator's console and a script of ``etg operator`` at once, up to
+        ``connections_per_identity``): a new one replaces none."""
         self._before_hello.discard(connection)
         identity = connection.identity
+        replaces = identity is not None and identity.role is Role.TERMINAL
         for other in list(self.connections):
-            if other is not connection and identity is not None and other.identity == identity:
+            if other is not connection and replaces and other.identity == identity:
                 self.connections.remove(other)
                 other.drop("replaced by a new connection of the same terminal")
         if connection not in self.connections:

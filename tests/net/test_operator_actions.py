@@ -332,3 +332,16 @@ def test_read_meters_tells_the_floor_seats_revocations_and_who_set_each_state(
             "A": {"action": "close", "person": "bob", "role": "supervisor", "reason": "end of day"}
         },
     }
+
+
+def test_the_operator_certificate_may_hold_several_connections(hosted: HostedTable) -> None:
+    """The console and a script of ``etg operator`` connect with the same operator
+    certificate: the second connection does not drop the first (a terminal's does)."""
+    console = operator(hosted)
+    script = operator(hosted)
+    assert not console.dropped and not script.dropped
+    assert console.call(p.ReadMeters)["meters"]["floor"]["online"] == []
+    first = hosted.connect(T1)
+    first.hello()
+    hosted.connect(T1).hello()
+    assert first.dropped, "a terminal's reconnect replaces its old connection"
