@@ -24,6 +24,8 @@ import os
 import re
 import shutil
 import signal
+import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -443,6 +445,33 @@ def test_a_csrf_attempt_and_an_attendant_calling_a_supervisor_action_are_refused
     assert "refused: table_state" in refusals
     assert any(r.startswith("refused: cross-site request") for r in refusals)
     page.context.close()
+
+
+def test_the_console_speaks_tls_1_3_only(floor: Floor) -> None:
+    """A TLS 1.2 client is refused at the handshake; a TLS 1.3 one that trusts our CA gets
+    the sign-in page over the console's own certificate."""
+    host, port = floor.url.removeprefix("https://").split(":")
+    old = ssl.create_default_context(cafile=str(floor.certs / "ca.pem"))
+    old.maximum_version = ssl.TLSVersion.TLSv1_2
+    with (
+        socket.create_connection((host, int(port)), timeout=10) as raw,
+        pytest.raises(ssl.SSLError),
+    ):
+        old.wrap_socket(raw, server_hostname="localhost")
+    new = ssl.create_default_context(cafile=str(floor.certs / "ca.pem"))
+    new.minimum_version = ssl.TLSVersion.TLSv1_3
+    with (
+        socket.create_connection((host, int(port)), timeout=10) as raw,
+        new.wrap_socket(raw, server_hostname="localhost") as tls,
+    ):
+        assert tls.version() == "TLSv1.3"
+        assert (("organizationalUnitName", "console"),) in tls.getpeercert()["subject"]
+        tls.sendall(b"GET /login HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        answer = b""
+        while chunk := tls.recv(65536):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 200")
+    assert b"__Host-etg-login=" in answer and b"Secure; HttpOnly; SameSite=strict" in answer
 
 
 def test_a_burst_of_wrong_passwords_locks_the_sign_in_and_is_logged(

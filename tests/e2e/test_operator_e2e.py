@@ -9,9 +9,11 @@ handshake, still after a restart (the revocation is folded from the log), until 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
-from test_server_e2e import _try_hello, hello, server, verified
+from test_server_e2e import ROOT, _try_hello, hello, server, verified
 from test_server_e2e import table as table  # the fixture
 
 from game_server.eventlog import EventLogReader
@@ -108,3 +110,55 @@ def test_a_revoked_terminal_is_refused_after_a_restart_until_reinstated(
         assert _try_hello(port, tls_context(certs, "T2")) == "accepted"
         operator.close()
     assert verified(table).ok
+
+
+def _operator(port: int, certs: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "tools", "operator", "--certs", str(certs)]
+    command += ["--server", f"127.0.0.1:{port}", "--hostname", "localhost", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=ROOT)
+
+
+def test_etg_operator_does_the_consoles_actions_for_scripts(table: dict[str, Path]) -> None:
+    """``etg operator``: credit, cash out (part, then all), meters, out of service, close,
+    open, revoke and reinstate over the real server, each logged with the person and role;
+    a refusal exits 1 with the server's sentence; a bad amount exits 2 before connecting."""
+    certs = table["certs"]
+    who = ("--person", "ann", "--role", "attendant")
+    with server(table) as (_process, port):
+        done = _operator(port, certs, *who, "credit", "T1", "150.00", "--reference", "slip 5")
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == "T1: credited $150.00, credits $150.00"
+        done = _operator(port, certs, *who, "cash-out", "T1", "50", "--reference", "v 1")
+        assert done.stdout.strip() == "T1: paid $50.00, credits $100.00"
+        done = _operator(port, certs, *who, "cash-out", "T1", "--reference", "v 2")
+        assert done.stdout.strip() == "T1: paid $100.00, credits $0.00"
+        refused = _operator(port, certs, *who, "cash-out", "T1", "--reference", "v 3")
+        assert refused.returncode == 1
+        assert "holds $0.00" in refused.stderr or "is not a positive" in refused.stderr
+        bad = _operator(port, certs, "credit", "T1", "12.345", "--reference", "x")
+        assert bad.returncode == 2 and "not an amount of money" in bad.stderr
+        boss = ("--person", "sam", "--role", "supervisor")
+        for state in ("out-of-service", "close", "open"):
+            done = _operator(port, certs, *boss, state, "--reason", f"{state} drill")
+            assert done.returncode == 0, done.stderr
+        meters = _operator(port, certs, "meters", "--json")
+        figures = json.loads(meters.stdout)
+        assert figures["credits_in"] == 15_000 and figures["credits_out"] == 15_000
+        assert figures["floor"]["set_by"]["BJ-01"]["person"] == "sam"
+        assert "T1: $0.00" in _operator(port, certs, "meters").stdout
+        done = _operator(port, certs, *boss, "revoke", "T2", "--reason", "tampered")
+        assert done.stdout.strip() == "T2: revoked; revoked at the server: T2"
+        done = _operator(port, certs, *boss, "reinstate", "T2", "--reason", "checked")
+        assert done.stdout.strip() == "T2: reinstated; revoked at the server: none"
+    assert verified(table).ok
+    with EventLogReader.open(table["db"]) as reader:
+        actions = [e.body for e in reader.events_of_kind("operator_action")]
+    assert [(a["action"], a["person"], a["amount"], bool(a["refused"])) for a in actions] == [
+        ("cash-in", "ann", 15_000, False),
+        ("cash-out", "ann", 5_000, False),
+        ("cash-out", "ann", 10_000, False),
+        ("cash-out", "ann", 0, True),
+        ("out-of-service", "sam", 0, False),
+        ("close", "sam", 0, False),
+        ("open", "sam", 0, False),
+    ]
