@@ -63,6 +63,8 @@ CHROMIUM_ARGS = [
 ]
 PASSWORD = "correct horse battery"
 WAIT_MS = 20_000
+#: The people of the floor: Ann the attendant, Sam the supervisor, Ivy the investigator.
+NAMES = {Role.ATTENDANT: "ann", Role.SUPERVISOR: "sam", Role.INVESTIGATOR: "ivy"}
 
 
 def _need_browser() -> Any:
@@ -178,10 +180,10 @@ def floor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Floor]:
         port = int(_wait_for_line(server_out, r"listening on 127\.0\.0\.1:(\d+)", server)[1])
         _play_a_round(port, certs)
         accounts = AccountBook(folder / "console-accounts.json", scrypt_n=2**12)
-        for role in Role:
-            accounts.add(role.value, role, PASSWORD)
+        for role, name in NAMES.items():
+            accounts.add(name, role, PASSWORD)
         accounts.add("burst", Role.ATTENDANT, PASSWORD)
-        secret = accounts.get("supervisor").totp_secret  # type: ignore[union-attr]
+        secret = accounts.get(NAMES[Role.SUPERVISOR]).totp_secret  # type: ignore[union-attr]
         (folder / "servers.toml").write_text(
             '[console]\nshifts = ["06:00", "14:00", "22:00"]\n'
             f'[[server]]\nname = "pit-1"\naddress = "127.0.0.1:{port}"\nlog = "table.db"\n'
@@ -228,8 +230,10 @@ def browser(floor: Floor) -> Iterator[Any]:
             launched.close()
 
 
-def _signed_in(browser: Any, floor: Floor, name: str, *, code: str = "") -> Any:
-    """A new browser context (its own cookies) signed in as ``name``; its page."""
+def _signed_in(browser: Any, floor: Floor, role: Role) -> Any:
+    """A new browser context (its own cookies) signed in as the person of ``role``; its
+    page."""
+    name = NAMES[role]
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     context.set_default_timeout(WAIT_MS)
     page = context.new_page()
@@ -237,9 +241,8 @@ def _signed_in(browser: Any, floor: Floor, name: str, *, code: str = "") -> Any:
     assert page.url.endswith("/login")
     page.fill("input[name=name]", name)
     page.fill("input[name=password]", PASSWORD)
-    if name == "supervisor":
-        code = code or _next_code(floor.supervisor_secret)
-    page.fill("input[name=code]", code)
+    if role is Role.SUPERVISOR:
+        page.fill("input[name=code]", _next_code(floor.supervisor_secret))
     page.click("button[type=submit]")
     page.wait_for_url(floor.url + "/")
     return page
@@ -273,7 +276,7 @@ def test_each_role_signs_in_and_sees_only_what_it_may(browser: Any, floor: Floor
     and one-time code): the table's state, revocation, the round in play, reports, no money
     forms, no recall. Investigator: recall, verify, reports, pictures, no form that changes
     anything. A forbidden page answers 403 with the sentence."""
-    attendant = _signed_in(browser, floor, "attendant")
+    attendant = _signed_in(browser, floor, Role.ATTENDANT)
     assert _nav(attendant) == ["Floor"]
     attendant.goto(floor.url + "/terminal/pit-1/T1")
     assert attendant.locator("form:has(input[name=kind][value=in])").count() == 1
@@ -285,7 +288,7 @@ def test_each_role_signs_in_and_sees_only_what_it_may(browser: Any, floor: Floor
     assert response.status == 403
     assert "an attendant may not recall past games" in attendant.inner_text("main")
 
-    supervisor = _signed_in(browser, floor, "supervisor")
+    supervisor = _signed_in(browser, floor, Role.SUPERVISOR)
     assert _nav(supervisor) == ["Floor", "Reports"]
     supervisor.goto(floor.url + "/table/pit-1/BJ-01")
     assert supervisor.locator("select[name=state]").count() == 1
@@ -295,7 +298,7 @@ def test_each_role_signs_in_and_sees_only_what_it_may(browser: Any, floor: Floor
     assert supervisor.locator("input[name=kind]").count() == 0
     assert supervisor.goto(floor.url + "/verify").status == 403
 
-    investigator = _signed_in(browser, floor, "investigator")
+    investigator = _signed_in(browser, floor, Role.INVESTIGATOR)
     assert _nav(investigator) == ["Floor", "Recall", "Verify", "Reports"]
     investigator.goto(floor.url + "/terminal/pit-1/T1")
     assert investigator.locator("main form.action").count() == 0
@@ -313,11 +316,10 @@ def test_an_attendant_credits_a_terminal_and_its_credits_change_live(
     the server's wallet holds it, the terminal page says so, and the floor page's cell
     changes by itself (server-sent events), without a reload."""
     before = floor.meters()["wallets"].get("T2", 0)
-    watcher = _signed_in(browser, floor, "attendant")
+    watcher = _signed_in(browser, floor, Role.ATTENDANT)
     cell = watcher.locator('[data-live="pit-1|T2|credits"]')
     assert cell.inner_text().startswith(f"${before / 100:,.2f}")
-    _screen(watcher, "floor")
-    page = _signed_in(browser, floor, "attendant")
+    page = _signed_in(browser, floor, Role.ATTENDANT)
     page.goto(floor.url + "/terminal/pit-1/T2")
     form = page.locator("form:has(input[name=kind][value=in])")
     form.locator("input[name=amount]").fill("75.00")
@@ -330,10 +332,11 @@ def test_an_attendant_credits_a_terminal_and_its_credits_change_live(
     assert floor.meters()["wallets"]["T2"] == before + 7_500
     live = "([key, text]) => document.querySelector(`[data-live='${key}']`).textContent"
     watcher.wait_for_function(f"{live}.startsWith(text)", arg=["pit-1|T2|credits", expected])
+    _screen(watcher, "floor")
     _screen(page, "terminal")
     line = [a for a in floor.audit_lines() if a["what"] == "cash-in"][-1]
     assert (line["person"], line["role"], line["outcome"], line["target"]) == (
-        "attendant",
+        "ann",
         "attendant",
         "done",
         "pit-1 T2",
@@ -348,7 +351,7 @@ def test_an_investigator_recalls_a_game_opens_its_picture_verifies_and_downloads
     """Recall search by terminal finds the round T1 played; its page shows the timeline and
     the picture the terminal's renderers drew (a real PNG of 960x540); the log verifies;
     the shift's report downloads as CSV with the table's row."""
-    page = _signed_in(browser, floor, "investigator")
+    page = _signed_in(browser, floor, Role.INVESTIGATOR)
     page.goto(floor.url + "/recall")
     page.fill("input[name=terminal]", "T1")
     page.click("form.search button")
@@ -362,6 +365,11 @@ def test_an_investigator_recalls_a_game_opens_its_picture_verifies_and_downloads
     assert picture.evaluate("img => [img.naturalWidth, img.naturalHeight]") == [960, 540]
     assert "seat 1 (T1) wagers $10.00 on Blackjack" in page.inner_text("table.timeline")
     _screen(page, "round")
+    page.goto(floor.url + "/terminal/pit-1/T1")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.games img')].every(i => i.naturalWidth === 480)"
+    )
+    _screen(page, "terminal-games")
 
     page.goto(floor.url + "/verify")
     page.click("text=Verify the log of pit-1")
@@ -385,7 +393,7 @@ def test_an_investigator_recalls_a_game_opens_its_picture_verifies_and_downloads
 def test_a_supervisor_closes_the_table_and_opens_it_again(browser: Any, floor: Floor) -> None:
     """The supervisor (password and code) closes the table with a reason: the server's
     table is closed, the page says so, the table's log names the supervisor; then opens it."""
-    page = _signed_in(browser, floor, "supervisor")
+    page = _signed_in(browser, floor, Role.SUPERVISOR)
     page.goto(floor.url + "/table/pit-1/BJ-01")
     _screen(page, "table")
     page.select_option("select[name=state]", "close")
@@ -395,7 +403,12 @@ def test_a_supervisor_closes_the_table_and_opens_it_again(browser: Any, floor: F
         "() => document.querySelector('[data-live=\"pit-1|BJ-01|state\"]').textContent === 'closed'"
     )
     assert floor.meters()["state"] == "closed"
-    assert floor.meters()["floor"]["set_by"]["BJ-01"]["person"] == "supervisor"
+    assert floor.meters()["floor"]["set_by"]["BJ-01"] == {
+        "action": "close",
+        "person": "sam",
+        "role": "supervisor",
+        "reason": "end of the shift",
+    }
     page.select_option("select[name=state]", "open")
     page.fill("form:has(select[name=state]) input[name=reason]", "start of the shift")
     page.click("text=Set the table's state")
@@ -412,7 +425,7 @@ def test_a_csrf_attempt_and_an_attendant_calling_a_supervisor_action_are_refused
     the table with the right token (a supervisor's action); from a page of another origin:
     a form posted to the console. All three are refused with 403, logged in the audit log,
     and the table's state and credits do not change."""
-    page = _signed_in(browser, floor, "attendant")
+    page = _signed_in(browser, floor, Role.ATTENDANT)
     page.goto(floor.url + "/terminal/pit-1/T1")
     before = floor.meters()
     token = page.locator("input[name=csrf]").first.get_attribute("value")
