@@ -19,7 +19,6 @@ import sys
 from pathlib import Path
 from typing import Any, Final
 
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from twisted.internet.ssl import CertificateOptions, TLSVersion
 from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
 from twisted.web.server import Site
@@ -32,7 +31,13 @@ from game_server.console.settings import ConsoleSettings
 from game_server.console.source import ServersOnlySource
 from game_server.console.web import ConsoleApp, Pictures
 from game_server.keys import load_public_key
-from game_server.net.pki import PkiFileMalformed, PkiLayout, load_certificate, load_private_key
+from game_server.net.pki import (
+    PkiFileMalformed,
+    PkiLayout,
+    key_matches,
+    load_certificate,
+    load_private_key,
+)
 from game_server.net.tls import client_tls_options
 from shared.errors import ETGError
 
@@ -61,9 +66,7 @@ def https_tls_options(certs: Path) -> CertificateOptions:
     layout = PkiLayout(certs)
     certificate = load_certificate(layout.console.certificate, "console certificate")
     key = load_private_key(layout.console.key, "console key")
-    if key.public_key().public_bytes(
-        Encoding.DER, PublicFormat.SubjectPublicKeyInfo
-    ) != certificate.public_key().public_bytes(Encoding.DER, PublicFormat.SubjectPublicKeyInfo):
+    if not key_matches(key, certificate):
         raise PkiFileMalformed(
             f"{layout.console.key} is not the key of {layout.console.certificate}",
             layout.console.key,

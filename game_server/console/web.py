@@ -61,7 +61,7 @@ from game_server.console.html import Markup, html
 from game_server.console.links import NotConnected, ServerLink
 from game_server.console.pages import Viewer
 from game_server.console.reports import ReportRow, ShiftClock, report_csv
-from game_server.console.roles import SECOND_FACTOR, Permission
+from game_server.console.roles import PERMISSIONS, SECOND_FACTOR, Permission
 from game_server.console.sessions import (
     COOKIE,
     LOGIN_COOKIE,
@@ -177,9 +177,15 @@ def _arg(request: Request, name: str) -> str:
 
 
 def _back(value: str) -> str:
-    """Where to go after an action: a path of this site, else the floor."""
-    parts = urlsplit(value)
-    if not value.startswith("/") or value.startswith("//") or parts.netloc or "\\" in value:
+    """Where to go after an action: a path of this site (printable ASCII, no spaces), else
+    the floor."""
+    if (
+        not value.startswith("/")
+        or value.startswith("//")
+        or "\\" in value
+        or not all("!" <= c <= "~" for c in value)
+        or urlsplit(value).netloc
+    ):
         return "/"
     return value
 
@@ -413,15 +419,7 @@ class ConsoleApp:
             # that fetches the form again must not make the first form's token stale.
             kept = (request.getCookie(LOGIN_COOKIE) or b"").decode("ascii", "replace")
             token = kept if _TOKEN.fullmatch(kept) else new_token()
-            request.addCookie(
-                LOGIN_COOKIE,
-                token.encode(),
-                path=b"/",
-                secure=True,
-                httpOnly=True,
-                sameSite=b"strict",
-                max_age=b"900",
-            )
+            _cookie(request, LOGIN_COOKIE, token.encode(), max_age=900)
             request.setHeader(b"content-type", b"text/html; charset=utf-8")
             return pages.login_page(token)
         if request.method != b"POST":
@@ -472,23 +470,8 @@ class ConsoleApp:
                 return
             self.guard.succeeded(name)
             session = self.sessions.create(account.name, account.role, address)
-            request.addCookie(
-                COOKIE,
-                session.id.encode(),
-                path=b"/",
-                secure=True,
-                httpOnly=True,
-                sameSite=b"strict",
-            )
-            request.addCookie(
-                LOGIN_COOKIE,
-                b"",
-                path=b"/",
-                secure=True,
-                httpOnly=True,
-                sameSite=b"strict",
-                max_age=b"0",
-            )
+            _cookie(request, COOKIE, session.id.encode())
+            _cookie(request, LOGIN_COOKIE, b"", max_age=0)
             self.audit.write(
                 "sign-in", person=account.name, role=account.role.value, address=address
             )
@@ -505,15 +488,7 @@ class ConsoleApp:
     def _login_again(self, request: Request, problem: str) -> bytes:
         request.setResponseCode(403)
         token = new_token()
-        request.addCookie(
-            LOGIN_COOKIE,
-            token.encode(),
-            path=b"/",
-            secure=True,
-            httpOnly=True,
-            sameSite=b"strict",
-            max_age=b"900",
-        )
+        _cookie(request, LOGIN_COOKIE, token.encode(), max_age=900)
         request.setHeader(b"content-type", b"text/html; charset=utf-8")
         return pages.login_page(token, problem)
 
@@ -782,15 +757,7 @@ class ConsoleApp:
             case ["logout"]:
                 self.sessions.end(session.id)
                 self._audit(request, session, "sign-out")
-                request.addCookie(
-                    COOKIE,
-                    b"",
-                    path=b"/",
-                    secure=True,
-                    httpOnly=True,
-                    sameSite=b"strict",
-                    max_age=b"0",
-                )
+                _cookie(request, COOKIE, b"", max_age=0)
                 return self._redirect(request, "/login")
             case ["action", "cash"]:
                 self._need(request, session, Permission.CASH)
@@ -1085,8 +1052,6 @@ class ConsoleApp:
 
 
 def _permissions(session: Session) -> frozenset[Permission]:
-    from game_server.console.roles import PERMISSIONS
-
     return PERMISSIONS[session.role]
 
 
@@ -1099,6 +1064,21 @@ def _int(text: str, what: str) -> int:
 def _address(request: Request) -> str:
     peer = request.getClientAddress()
     return str(getattr(peer, "host", "") or "")
+
+
+def _cookie(request: Request, name: bytes, value: bytes, max_age: int | None = None) -> None:
+    """Set a cookie only this host gets, over HTTPS, never with a request another site
+    starts, out of scripts' reach (Secure, HttpOnly, SameSite=Strict, path /: what the
+    ``__Host-`` prefix requires). ``max_age`` 0 deletes it; None: until the browser closes."""
+    request.addCookie(
+        name,
+        value,
+        path=b"/",
+        secure=True,
+        httpOnly=True,
+        sameSite=b"strict",
+        max_age=None if max_age is None else str(max_age).encode(),
+    )
 
 
 def _png(request: Request, data: bytes) -> bytes:

@@ -677,13 +677,17 @@ def add_terminal(
     return pair
 
 
+def key_matches(key: ec.EllipticCurvePrivateKey, certificate: x509.Certificate) -> bool:
+    """Whether ``key`` is the private key of ``certificate``."""
+    spki = (Encoding.DER, PublicFormat.SubjectPublicKeyInfo)
+    return key.public_key().public_bytes(*spki) == certificate.public_key().public_bytes(*spki)
+
+
 def _load_ca(layout: PkiLayout) -> tuple[ec.EllipticCurvePrivateKey, x509.Certificate]:
     """The CA's key and certificate, checked to belong together."""
     ca_cert = load_certificate(layout.ca.certificate, "CA certificate")
     ca_key = load_private_key(layout.ca.key, "CA key")
-    if ca_key.public_key().public_bytes(
-        Encoding.DER, PublicFormat.SubjectPublicKeyInfo
-    ) != ca_cert.public_key().public_bytes(Encoding.DER, PublicFormat.SubjectPublicKeyInfo):
+    if not key_matches(ca_key, ca_cert):
         raise PkiFileMalformed(
             f"the CA key {layout.ca.key} does not belong to the CA certificate "
             f"{layout.ca.certificate}; restore both from the same backup",

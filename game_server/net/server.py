@@ -63,7 +63,7 @@ from game_server.rules import errors as rules
 from game_server.rules.blackjack.actions import Action
 from game_server.table import hybrid_machine, hybrid_session, session, uth_machine
 from game_server.table.api import HostedTable, TableMachine, TableState
-from game_server.table.events import OperatorAction, TerminalAccess
+from game_server.table.events import OperatorAction, TerminalAccess, operator_text
 from shared.errors import ETGError, MoneyError
 from shared.protocol import (
     DOMAIN_ERRORS as WIRE_CODES,
@@ -761,28 +761,12 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
         person: str | None = None,
         role: str | None = None,
     ) -> Any:
-        def run() -> dict[str, Any]:
-            who = _who(person, role)
-            machine = self.factory.machine
-            target = self._seated(terminal)
-            action = OperatorAction("cash-in", *who, target, 0, reference, request_id, "")
+        def move(target: str) -> tuple[int, dict[str, Any]]:
+            balance = self._call(self.factory.machine.cash_in, target, amount, reference)
+            return amount, {"balance": balance}
 
-            def do() -> tuple[int, dict[str, Any]]:
-                balance = self._call(machine.cash_in, target, amount, reference)
-                return amount, {"balance": balance}
-
-            answer = self._attributed(action, self.factory.tables_of(target), do)
-            log.info(
-                "cash in of {amount} to {target} ({reference}) by {terminal}{person}",
-                amount=amount,
-                target=terminal,
-                reference=reference,
-                terminal=self.who,
-                person=_by(who),
-            )
-            return answer
-
-        return self._once(CashIn.commandName, request_id, run)
+        who = (person, role)
+        return self._credits(CashIn, "cash-in", request_id, terminal, reference, who, move)
 
     def cash_out(
         self,
@@ -793,28 +777,34 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
         person: str | None = None,
         role: str | None = None,
     ) -> Any:
-        def run() -> dict[str, Any]:
-            who = _who(person, role)
+        def move(target: str) -> tuple[int, dict[str, Any]]:
             machine = self.factory.machine
+            paid = self._call(machine.cash_out, target, amount or None, reference)
+            return paid, {"paid": paid, "balance": _wallet(machine.meters(), target)}
+
+        who = (person, role)
+        return self._credits(CashOut, "cash-out", request_id, terminal, reference, who, move)
+
+    def _credits(
+        self,
+        command: type[amp.Command],
+        name: str,
+        request_id: str,
+        terminal: str,
+        reference: str,
+        asked_by: tuple[str | None, str | None],
+        move: Callable[[str], tuple[int, dict[str, Any]]],
+    ) -> Any:
+        """A cash in or out of a seated terminal, once per request id, logged with who
+        asked (:meth:`_attributed`)."""
+
+        def run() -> dict[str, Any]:
+            who = _who(*asked_by)
             target = self._seated(terminal)
-            action = OperatorAction("cash-out", *who, target, 0, reference, request_id, "")
+            action = OperatorAction(name, *who, target, 0, reference, request_id, "")
+            return self._attributed(action, self.factory.tables_of(target), lambda: move(target))
 
-            def do() -> tuple[int, dict[str, Any]]:
-                paid = self._call(machine.cash_out, target, amount or None, reference)
-                return paid, {"paid": paid, "balance": _wallet(machine.meters(), target)}
-
-            answer = self._attributed(action, self.factory.tables_of(target), do)
-            log.info(
-                "cash out of {paid} from {target} ({reference}) by {terminal}{person}",
-                paid=answer["paid"],
-                target=terminal,
-                reference=reference,
-                terminal=self.who,
-                person=_by(who),
-            )
-            return answer
-
-        return self._once(CashOut.commandName, request_id, run)
+        return self._once(command.commandName, request_id, run)
 
     def set_table_state(
         self,
@@ -854,14 +844,6 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
                     "role": who[1],
                     "reason": reason,
                 }
-            log.info(
-                "table {table} set to {state} ({reason}) by {terminal}{person}",
-                table=table or "(every table)",
-                state=state,
-                reason=reason,
-                terminal=self.who,
-                person=_by(who),
-            )
             return answer
 
         return self._once(SetTableState.commandName, request_id, run)
@@ -933,7 +915,7 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
         (the answer gets ``logged`` 1, or 0 if the log could not take it); refused, with the
         refusal's sentence (best effort: the refusal is answered either way). Without
         ``tables`` (a server without a log of its tables) nothing is logged and the answer
-        has no ``logged``."""
+        has no ``logged``. The server's own log gets a line either way."""
         try:
             amount, answer = do()
         except Exception as exc:
@@ -941,8 +923,15 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
             if known is not None and tables:
                 self._note(tables, action._replace(refused=str(known)))
             raise
+        done = action._replace(amount=amount)
         if tables:
-            answer["logged"] = int(self._note(tables, action._replace(amount=amount)))
+            answer["logged"] = int(self._note(tables, done))
+        log.info(
+            "{text} (by {terminal}, at {tables})",
+            text=operator_text(done),
+            terminal=self.who,
+            tables=", ".join(tables) or "the server",
+        )
         return answer
 
     def _note(self, tables: Sequence[str], action: OperatorAction) -> bool:

@@ -116,6 +116,7 @@ from game_server.table.events import (
     ShoeRevealed,
     TableOpened,
     TerminalAccess,
+    operator_text,
 )
 from game_server.table.ledger import Ledger
 from game_server.table.uth_session import UthLedger
@@ -626,22 +627,6 @@ def _describe(
     if kind is OperatorAction or kind is TerminalAccess:
         return who, operator_text(ev), dict(ev._asdict())
     return who, item.stored.kind.replace("_", " "), {}
-
-
-def operator_text(ev: Any) -> str:
-    """The sentence of an :class:`OperatorAction` or :class:`TerminalAccess` record:
-    ``cash-in of $100.00 to T1 (slip 7) by alice (attendant)``."""
-    by = f" by {ev.person} ({ev.role})" if ev.person else " by the operator certificate"
-    if type(ev) is TerminalAccess:
-        return f"terminal {ev.terminal} {ev.access} ({ev.reason}){by}"
-    what = ev.action
-    if ev.amount:
-        what += f" of {format_money(ev.amount)}"
-    if ev.terminal:
-        what += f" {'to' if ev.action == 'cash-in' else 'from'} {ev.terminal}"
-    if ev.text:
-        what += f" ({ev.text})"
-    return f"{what}{by}" + (f", refused: {ev.refused}" if ev.refused else "")
 
 
 _HYBRID_KINDS: Final = frozenset(

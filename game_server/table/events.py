@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from game_server.rules.events import event
+from shared.money import format_money
 
 
 @event("table_opened")
@@ -137,3 +138,19 @@ class TerminalAccess(NamedTuple):
     person: str
     role: str
     request_id: str
+
+
+def operator_text(ev: OperatorAction | TerminalAccess) -> str:
+    """The sentence of an :class:`OperatorAction` or :class:`TerminalAccess` record:
+    ``cash-in of $100.00 to T1 (slip 7) by alice (attendant)``."""
+    by = f" by {ev.person} ({ev.role})" if ev.person else " by the operator certificate"
+    if isinstance(ev, TerminalAccess):
+        return f"terminal {ev.terminal} {ev.access} ({ev.reason}){by}"
+    what = ev.action
+    if ev.amount:
+        what += f" of {format_money(ev.amount)}"
+    if ev.terminal:
+        what += f" {'to' if ev.action == 'cash-in' else 'from'} {ev.terminal}"
+    if ev.text:
+        what += f" ({ev.text})"
+    return f"{what}{by}" + (f", refused: {ev.refused}" if ev.refused else "")

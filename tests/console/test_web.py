@@ -474,7 +474,13 @@ def test_values_from_the_server_and_the_log_are_escaped(console: Console) -> Non
 
 
 def test_an_action_goes_back_only_to_a_page_of_this_site(console: Console) -> None:
-    for back in ("https://evil.example/", "//evil.example/x", "/\\evil"):
+    for back in (
+        "https://evil.example/",
+        "//evil.example/x",
+        "/\\evil",
+        "/x\r\nSet-Cookie: a=b",
+        "/é",
+    ):
         request = console.request(
             "POST",
             "/action/limits",
@@ -509,3 +515,45 @@ def test_the_attendant_sees_no_cards_and_the_investigator_no_money_forms(console
     assert cash_form not in supervisor
     table = console.request("GET", "/table/pit-1/BJ-01", Role.SUPERVISOR).body
     assert "Set the table&#x27;s state" in table and "round 12 closed" in table
+
+
+def test_several_servers_each_on_the_floor_each_action_to_its_own_server(
+    logs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Two table servers (each with its own log): the floor shows both; an action on a
+    terminal of the second goes to the second server only; recall across every server
+    finds the rounds of both logs, each named with its server."""
+    folder, db = logs
+    second = tmp_path / "second.db"
+    build_log(second, folder, rounds=3, seed=9)
+    console = Console(folder, db, tmp_path)
+    other = FakeLink("pit-2")
+    console.app.links["pit-2"] = other  # type: ignore[assignment]
+    shifts = ShiftClock([dt.time(6)], dt.UTC)
+    entries = [
+        ServerEntry("pit-1", "127.0.0.1", 7400, "localhost", db),
+        ServerEntry("pit-2", "127.0.0.1", 7401, "localhost", second),
+    ]
+    console.app.source = ServersOnlySource(entries, load_public_key(folder), shifts)
+    console.app.rebuild()
+    floor = console.request("GET", "/", Role.ATTENDANT).body
+    assert "Server pit-1" in floor and "Server pit-2" in floor
+    assert 'href="/terminal/pit-2/B1"' in floor
+    request = console.request(
+        "POST",
+        "/action/cash",
+        Role.ATTENDANT,
+        {"server": "pit-2", "terminal": "B1", "kind": "in", "amount": "20", "reference": "s"},
+    )
+    assert request.status == 303
+    assert console.link.calls == []
+    assert [(c, a["terminal"]) for c, a in other.calls] == [(p.CashIn, "B1")]
+    found = console.request("GET", "/recall?table=BJ-02", Role.INVESTIGATOR).body
+    assert "<td>pit-1</td>" in found and "<td>pit-2</td>" in found
+    unknown = console.request(
+        "POST",
+        "/action/cash",
+        Role.ATTENDANT,
+        {"server": "pit-9", "terminal": "B1", "kind": "in", "amount": "20", "reference": "s"},
+    )
+    assert unknown.status == 404
