@@ -28,7 +28,9 @@ Columns (integer cents):
 - **progressive paid** (605a.7(a)(2)), **cash in**, **games played**.
 
 Times: a gaming day's shifts start at the configured local times (``[console] shifts`` in
-the time zone ``timezone``); a shift runs from its start to the next one's.
+the time zone ``timezone``); a shift runs from its start to the next one's. An event belongs
+to the shift its logged time falls in, read in log order: if the server's clock ever stepped
+back across a boundary, the events after the step count in the later shift.
 
 Entry points: :class:`ShiftClock`, :class:`Shift`, :class:`MeterHistory`, :func:`shift_rows`,
 :func:`report_csv`.
