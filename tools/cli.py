@@ -489,6 +489,7 @@ def _register_subgroups() -> None:
     """Command groups that live in their own modules."""
     from game_server.cli import serve_command
     from terminal_client.cli import terminal
+    from tools.floor_cli import floor
     from tools.loadtest import loadtest
     from tools.math_cli import math_command
     from tools.recall_cli import recall
@@ -502,6 +503,7 @@ def _register_subgroups() -> None:
     main.add_command(rng)
     main.add_command(recall)
     main.add_command(verify)
+    main.add_command(floor)
 
 
 _register_subgroups()
