@@ -594,7 +594,7 @@ def inspect(conn: psycopg.Connection[Any]) -> StoreState:
     """
     try:
         row = conn.execute(STORE_INFO).fetchone()
-    except psycopg.errors.UndefinedFunction:
+    except (psycopg.errors.UndefinedFunction, psycopg.errors.InvalidSchemaName):
         raise StoreSchemaError(
             "the database holds no floor store (no floor.store_info()): the floor admin "
             "creates it with etg floor up, or etg floor migrate"

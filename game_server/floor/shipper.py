@@ -308,8 +308,8 @@ class Shipper:
         if lag > self.lag_limit:
             why = f": {error}" if error else ""
             return (
-                f"shipping to the floor store {self.shown} is {lag:.0f} s behind (limit "
-                f"{self.lag_limit:.0f} s){why}"
+                f"shipping to the floor store {self.shown} is {lag:.1f} s behind (limit "
+                f"{self.lag_limit:g} s){why}"
             )
         return None
 
