@@ -11,6 +11,7 @@ log).
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any, Final
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -34,6 +35,8 @@ def prove_at_start(db: str | os.PathLike[str], public_key: Ed25519PublicKey, url
     Raises:
         ChainBroken: the log was cut back or rewritten since the store received it.
     """
+    if not Path(db).exists():
+        return  # a new log: nothing to prove
     warning = prove_against_store(db, public_key, url)
     if warning is not None:
         log.warn("{warning}", warning=warning)

@@ -3,6 +3,15 @@ writer, and reading back what a store holds."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -117,3 +126,94 @@ def count(url: str, table: str, log_id: str) -> int:
 def live_clock() -> datetime:
     """The system clock (shipper tests measure lag against the wall clock)."""
     return system_clock()
+
+
+class ServerProcess:
+    """A real table server (``python -m game_server``) whose output is read by a thread, so
+    that a chatty server never blocks on a full pipe; ``lines`` keeps every line."""
+
+    def __init__(self, args: list[str], cwd: Path) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "game_server", *args],
+            cwd=cwd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.lines: list[str] = []
+        self._port: queue.Queue[int | None] = queue.Queue()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.append(line)
+            found = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+            if found:
+                self._port.put(int(found.group(1)))
+        self._port.put(None)
+
+    def port(self, timeout: float = 60.0) -> int:
+        """The port it listens on (raises if it exited first, with its output)."""
+        port = self._port.get(timeout=timeout)
+        if port is None:
+            raise AssertionError("the server did not start:\n" + "".join(self.lines))
+        return port
+
+    def output(self) -> str:
+        return "".join(self.lines)
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> int:
+        """SIGTERM (a clean stop: shutdown checkpoint, shipped); SIGKILL after 30 s."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._reader.join(timeout=10)
+        return self.process.returncode
+
+
+def cluster_processes(floor: LocalFloor) -> list[int]:
+    """The pids of the cluster's postmaster and its children."""
+    pid_file = floor.data / "postmaster.pid"
+    try:
+        postmaster = int(pid_file.read_text().splitlines()[0])
+    except (OSError, ValueError, IndexError):
+        return []
+    pids = [postmaster]
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == postmaster:
+                pids.append(int(entry.name))
+    return pids
+
+
+def signal_cluster(floor: LocalFloor, signum: int) -> None:
+    """Send ``signum`` to every process of the cluster (SIGKILL: a crash of the database
+    server; SIGSTOP/SIGCONT: a hang and its end)."""
+    for pid in cluster_processes(floor):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signum)
+
+
+def wait_gone(pids: list[int], timeout: float = 20.0) -> None:
+    """Wait until every process of ``pids`` has exited and been reaped (``pg_ctl`` takes a
+    postmaster that is a zombie for a running one)."""
+    deadline = time.monotonic() + timeout
+    while any(Path(f"/proc/{pid}").exists() for pid in pids):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"processes {pids} did not exit")
+        time.sleep(0.05)
