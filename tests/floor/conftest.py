@@ -9,7 +9,6 @@ package): then they fail, so that CI never passes by skipping them.
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 import uuid
@@ -17,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from floor_helpers import StoreUrls
+from floor_helpers import StoreUrls, require_postgres
 
 from game_server.floor.cluster import (
     LocalFloor,
@@ -25,26 +24,9 @@ from game_server.floor.cluster import (
     create_store,
     floor_down,
     floor_up,
-    postgres_installed,
 )
 from game_server.floor.store import FloorStore
 from game_server.keys import KeyFiles, init_keys, load_public_key
-
-#: Set to 1 by .ci/run: a missing PostgreSQL fails the tests instead of skipping them.
-REQUIRE: str = "ETG_REQUIRE_POSTGRES"
-
-
-def require_postgres() -> None:
-    """Skip (or, under ``ETG_REQUIRE_POSTGRES=1``, fail) when PostgreSQL is not installed."""
-    if postgres_installed():
-        return
-    message = (
-        "PostgreSQL (initdb, pg_ctl, postgres) is not installed: apt-get install postgresql "
-        "(make packages)"
-    )
-    if os.environ.get(REQUIRE) == "1":
-        pytest.fail(f"{message}; {REQUIRE}=1 says this machine must have it")
-    pytest.skip(message)
 
 
 @pytest.fixture(scope="session")

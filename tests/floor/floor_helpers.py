@@ -18,10 +18,27 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+import pytest
 
 from game_server.eventlog import EventLog, EventLogReader, EventRow, NewEvent, system_clock
 from game_server.eventlog.records import Checkpoint, Clock
-from game_server.floor.cluster import LocalFloor
+from game_server.floor.cluster import LocalFloor, postgres_installed
+
+#: Set to 1 by .ci/run: a missing PostgreSQL fails the floor tests instead of skipping them.
+REQUIRE = "ETG_REQUIRE_POSTGRES"
+
+
+def require_postgres() -> None:
+    """Skip (or, under ``ETG_REQUIRE_POSTGRES=1``, fail) when PostgreSQL is not installed."""
+    if postgres_installed():
+        return
+    message = (
+        "PostgreSQL (initdb, pg_ctl, postgres) is not installed: apt-get install postgresql "
+        "(make packages)"
+    )
+    if os.environ.get(REQUIRE) == "1":
+        pytest.fail(f"{message}; {REQUIRE}=1 says this machine must have it")
+    pytest.skip(message)
 
 
 @dataclass(frozen=True)
