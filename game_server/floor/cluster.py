@@ -42,10 +42,13 @@ from typing import Any, Final
 from urllib.parse import quote
 
 import psycopg
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from psycopg import sql
 
 from game_server.floor.errors import ClusterError
 from game_server.floor.schema import ROLES, create_roles, migrate
 from game_server.floor.schema import create_database as _create_database
+from game_server.floor.store import FloorStore
 
 #: The database of the floor store.
 DATABASE: Final = "etg_floor"
@@ -336,6 +339,30 @@ def create_store(floor: LocalFloor, database: str = DATABASE) -> list[str]:
         _create_database(conn, database)
     with connect(floor, "admin", database) as conn:
         return migrate(conn)
+
+
+def scratch_store(
+    floor: LocalFloor, public_key: Ed25519PublicKey, server: str, prefix: str
+) -> tuple[str, str]:
+    """A new store database ``<prefix>_<random>`` on the local floor with ``public_key``
+    registered for ``server`` (what ``etg loadtest --floor`` and ``etg bench floor`` ship
+    to). Returns its name and the shipping role's URL; :func:`drop_store` removes it."""
+    name = f"{prefix}_{secrets.token_hex(6)}"
+    create_store(floor, name)
+    admin = FloorStore.connect(floor.url("admin", name))
+    try:
+        admin.register_key(public_key, server)
+    finally:
+        admin.close()
+    return name, floor.url("shipper", name)
+
+
+def drop_store(floor: LocalFloor, name: str) -> None:
+    """Remove the store database ``name`` (its sessions are ended first)."""
+    with connect(floor, "superuser", "postgres") as conn:
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
 
 
 def floor_up(

@@ -50,9 +50,11 @@ STATEMENT_TIMEOUT_MS: Final = 60_000
 #: host that vanished is noticed in this time, not after the kernel's 15 minutes).
 TCP_USER_TIMEOUT_MS: Final = 30_000
 
-_INSERT_EVENT: Final = (
-    "INSERT INTO floor.events (log_id, seq, time, table_id, round_id, terminal, kind, body, hash)"
-    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+#: Events go in by COPY (the row triggers check each one as an INSERT would, at half the
+#: cost of one INSERT statement per event).
+_COPY_EVENTS: Final = (
+    "COPY floor.events (log_id, seq, time, table_id, round_id, terminal, kind, body, hash)"
+    " FROM STDIN"
 )
 _INSERT_CHECKPOINT: Final = (
     "INSERT INTO floor.checkpoints (log_id, number, seq, hash, time, reason, key_id, signature,"
@@ -291,7 +293,9 @@ class FloorStore:
             conn.cursor() as cursor,
         ):
             if rows:
-                cursor.executemany(_INSERT_EVENT, [(log_id, *row) for row in rows])
+                with cursor.copy(_COPY_EVENTS) as copy:
+                    for row in rows:
+                        copy.write_row((log_id, *row))
             if checkpoints:
                 cursor.executemany(
                     _INSERT_CHECKPOINT,

@@ -20,8 +20,8 @@ from floor_helpers import StoreUrls, require_postgres
 
 from game_server.floor.cluster import (
     LocalFloor,
-    connect,
     create_store,
+    drop_store,
     floor_down,
     floor_up,
 )
@@ -50,8 +50,7 @@ def store(pg_floor: LocalFloor) -> Iterator[StoreUrls]:
     name = f"t_{uuid.uuid4().hex[:16]}"
     create_store(pg_floor, name)
     yield StoreUrls.of(pg_floor, name)
-    with connect(pg_floor, "superuser", "postgres") as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    drop_store(pg_floor, name)
 
 
 @pytest.fixture

@@ -35,14 +35,13 @@ from floor_helpers import (
 from game_server.floor.cluster import LocalFloor, floor_down, floor_up
 from game_server.floor.store import FloorStore
 from game_server.keys import load_public_key
-from tools.amp_client import AmpClient, AmpError
+from tools.amp_client import AmpError
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "e2e"))
 sys.path.insert(0, str(Path(__file__).parents[1] / "eventlog"))
 from test_eventlog_witness import cut_back
 from test_server_e2e import hello
 from test_server_e2e import table as table  # the fixture
-from test_server_faults import bot_steps
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -76,14 +75,8 @@ def start_server(table: dict[str, Path], store: str | None, *extra: str) -> Serv
     )
 
 
-def shipping(operator: AmpClient) -> dict[str, Any]:
-    """The shipping meters of ReadMeters."""
-    value: dict[str, Any] = json.loads(operator.call("ReadMeters")["meters"])["store_shipping"]
-    return value
-
-
 class Operator:
-    """The operator, in a thread: cashes in T2 about 15 times a second, under the
+    """The operator, in a thread: cashes in T1 and T2 about 15 times a second, under the
     connection's rate limit (the log grows by one event each, every answer timed), and
     reads the meters between cash-ins (one operator connection: a second one would replace
     it)."""
@@ -116,7 +109,7 @@ class Operator:
                     operator.call(
                         "CashIn",
                         request_id=f"{self.tag}-{n}",
-                        terminal="T2",
+                        terminal="T1" if n % 2 else "T2",
                         amount=100,
                         reference="floor e2e",
                     )
@@ -149,25 +142,45 @@ class Operator:
 
 
 class Bot:
-    """Terminal T1 playing in a thread (wager, stand), after the operator's first cash in
-    (:func:`test_server_faults.bot_steps`, which opens its own operator connection first:
-    start the :class:`Operator` once it has said Hello as T1)."""
+    """Terminal T1 playing in a thread until stopped: the minimum wager when betting, stand
+    when it is to act (the :class:`Operator` keeps it in credits). A declared error (a race
+    with a countdown) is answered by looking at the view again."""
 
-    def __init__(self, server: ServerProcess, port: int, certs: Path, tag: str) -> None:
-        seen = server.output().count("Hello from T1")
+    def __init__(self, port: int, certs: Path, tag: str) -> None:
+        self.stop = threading.Event()
         self.thread = threading.Thread(target=self.run, args=(port, certs, tag), daemon=True)
         self.thread.start()
-        deadline = time.monotonic() + 20
-        while server.output().count("Hello from T1") == seen:
-            assert time.monotonic() < deadline, "the bot did not connect"
-            time.sleep(0.02)
 
-    @staticmethod
-    def run(port: int, certs: Path, tag: str) -> None:
+    def run(self, port: int, certs: Path, tag: str) -> None:
         with contextlib.suppress(ConnectionError, OSError, TimeoutError):
-            bot_steps(port, certs, 100_000, tag)
+            t1, answer = hello(port, certs, "T1")
+            view = json.loads(answer["view"])
+            for step in range(1_000_000):
+                if self.stop.is_set():
+                    return
+                try:
+                    mine = any(seat.get("mine") for seat in view["seats"])
+                    if view["phase"] == "betting" and not mine and view["credits"] >= 500:
+                        answer = t1.call(
+                            "PlaceWagers", request_id=f"{tag}-w{step}", wagers={"blackjack": 500}
+                        )
+                    elif view["actions"] and view["to_act"]:
+                        answer = t1.call(
+                            "Act",
+                            request_id=f"{tag}-a{step}",
+                            action="stand",
+                            hand=view["to_act"]["hand"],
+                            amount=0,
+                        )
+                    else:
+                        view = t1.wait_view(lambda v: True, timeout=10)
+                        continue
+                    view = json.loads(answer["view"])
+                except AmpError:
+                    view = json.loads(t1.call("GetView")["view"])
 
-    def join(self) -> None:
+    def finish(self) -> None:
+        self.stop.set()
         self.thread.join(timeout=30)
 
 
@@ -198,17 +211,16 @@ def test_a_server_ships_as_it_plays_and_verify_uses_the_store_as_anchors(
     server = start_server(table, store.shipper)
     try:
         port = server.port()
-        bot_steps(port, table["certs"], 30, "s")
-        operator, _ = hello(port, table["certs"], "operator")
-        deadline = time.monotonic() + 30
-        while (m := shipping(operator))["events_behind"] or not m["shipped_seq"]:
-            assert time.monotonic() < deadline, m
-            time.sleep(0.1)
-        assert m["connected"] is True and m["alarm"] is None
+        operator = Operator(port, table["certs"], "s")
+        bot = Bot(port, table["certs"], "s")
+        time.sleep(10)  # a few rounds
+        bot.finish()
+        m = operator.wait_shipped()
+        operator.finish()
+        assert m["connected"] is True and m["alarm"] is None and m["shipped_seq"] > 20
         assert m["shipped_seq"] == m["logged_seq"] and m["events_shipped"] == m["shipped_seq"]
         assert str(m["store"]).startswith("postgresql://etg_shipper@127.0.0.1:")
         assert "@" not in str(m["store"]).split("@", 1)[1]  # no password in the meters
-        operator.close()
     finally:
         assert server.stop() == 0, server.output()
     assert "shipping the event log to the floor store" in server.output()
@@ -254,13 +266,13 @@ def test_sigkill_of_the_server_at_random_moments_loses_and_doubles_nothing(
         server = start_server(table, store.shipper)
         try:
             port = server.port()
-            bot = Bot(server, port, table["certs"], f"k{kill}")
             operator = Operator(port, table["certs"], f"k{kill}")
+            bot = Bot(port, table["certs"], f"k{kill}")
             time.sleep(rng.uniform(1.0, 8.0))
         finally:
             server.kill()
         operator.finish()
-        bot.join()
+        bot.finish()
     server = start_server(table, store.shipper)
     try:
         operator = Operator(server.port(), table["certs"], "end")
@@ -307,8 +319,8 @@ def test_the_database_down_at_start_hung_and_crashed_never_stops_play(
     try:
         port = server.port()
         assert "could not be proven against the floor store" in server.output()
-        bot = Bot(server, port, table["certs"], "b")
         operator = Operator(port, table["certs"], "c")
+        bot = Bot(port, table["certs"], "b")
         time.sleep(1.5)
         alarm = operator.meters()["alarm"]
         assert alarm is not None and "s behind (limit 1 s): cannot connect" in alarm, alarm
@@ -331,11 +343,11 @@ def test_the_database_down_at_start_hung_and_crashed_never_stops_play(
             floor_up(own_floor.directory)
             operator.wait_shipped()
         operator.finish()
+        bot.finish()
         assert operator.done > 50, "the operator's cash-ins went on through every fault"
         assert operator.slowest < 2.0, f"a command waited {operator.slowest:.1f} s for the store"
     finally:
         assert server.stop() == 0
-    bot.join()
     output = server.output()
     assert "ALARM: shipping to the floor store" in output
     assert "alarm over" in output
