@@ -245,24 +245,17 @@ DECLARE
     held floor.events%ROWTYPE;
     prev text;
     entry text;
-    last text := current_setting('etg_floor.last_event', true);
 BEGIN
-    -- The event stored just before in this transaction, when it is event seq - 1 of the
-    -- same log: then event seq cannot be stored yet (no gaps) and its hash is the one to
-    -- chain on. Otherwise (the first of a batch, or shipped again) look both up.
-    IF last IS NOT NULL AND last <> ''
-       AND split_part(last, ' ', 1) = NEW.log_id
-       AND split_part(last, ' ', 2) = (NEW.seq - 1)::text THEN
-        prev := split_part(last, ' ', 3);
-    ELSE
-        SELECT * INTO held FROM floor.events WHERE log_id = NEW.log_id AND seq = NEW.seq;
-        IF FOUND THEN
-            IF (held.time, held.table_id, held.round_id, held.terminal, held.kind, held.body,
-                held.hash) IS NOT DISTINCT FROM (NEW.time, NEW.table_id, NEW.round_id,
-                NEW.terminal, NEW.kind, NEW.body, NEW.hash) THEN
-                RETURN NULL;
-            END IF;
-            {
+    -- Nothing the client can set (a session variable, a temporary table) is trusted here:
+    -- the event before is read from the table every time.
+    SELECT * INTO held FROM floor.events WHERE log_id = NEW.log_id AND seq = NEW.seq;
+    IF FOUND THEN
+        IF (held.time, held.table_id, held.round_id, held.terminal, held.kind, held.body,
+            held.hash) IS NOT DISTINCT FROM (NEW.time, NEW.table_id, NEW.round_id,
+            NEW.terminal, NEW.kind, NEW.body, NEW.hash) THEN
+            RETURN NULL;
+        END IF;
+        {
     _refuse(
         "log % already holds a different event % (hash %): this one (hash %) is a fork or a "
         "rewrite of the log; refused",
@@ -272,17 +265,16 @@ BEGIN
         "NEW.hash",
     )
 }
+    END IF;
+    IF NEW.seq = 1 THEN
+        IF NOT EXISTS (SELECT 1 FROM floor.logs WHERE log_id = NEW.log_id) THEN
+            {_refuse("event 1 of log %: the log is not claimed", "NEW.log_id")}
         END IF;
-        IF NEW.seq = 1 THEN
-            IF NOT EXISTS (SELECT 1 FROM floor.logs WHERE log_id = NEW.log_id) THEN
-                {_refuse("event 1 of log %: the log is not claimed", "NEW.log_id")}
-            END IF;
-            prev := {_GENESIS};
-        ELSE
-            SELECT hash INTO prev FROM floor.events
-                WHERE log_id = NEW.log_id AND seq = NEW.seq - 1;
-            IF NOT FOUND THEN
-                {
+        prev := {_GENESIS};
+    ELSE
+        SELECT hash INTO prev FROM floor.events WHERE log_id = NEW.log_id AND seq = NEW.seq - 1;
+        IF NOT FOUND THEN
+            {
     _refuse(
         "event % of log % arrives before event %: a gap; refused",
         "NEW.seq",
@@ -290,7 +282,6 @@ BEGIN
         "NEW.seq - 1",
     )
 }
-            END IF;
         END IF;
     END IF;
     entry := '{{"body":' || NEW.body
@@ -321,8 +312,6 @@ BEGIN
     )
 }
     END IF;
-    PERFORM set_config('etg_floor.last_event', NEW.log_id || ' ' || NEW.seq || ' ' || NEW.hash,
-                       true);
     NEW.shipped_at := now();
     RETURN NEW;
 END $$;

@@ -202,7 +202,11 @@ def test_an_unreachable_store_is_an_alarm_past_the_lag_limit_and_over_when_it_is
     )
     for r in range(1, 4):
         log.append(round_step(r), checkpoint="round-close")
-    wait_for(lambda: shipper.lag() > 0.4, "the lag to pass the limit")
+    shipper.wake()
+    wait_for(
+        lambda: shipper.lag() > 0.4 and shipper.meters()["logged_seq"] == 15,
+        "the lag to pass the limit with every event seen",
+    )
     meters = shipper.meters()
     assert meters["connected"] is False and meters["shipped_seq"] == 0
     assert meters["logged_seq"] == 15 and meters["events_behind"] == 15
