@@ -95,7 +95,7 @@ _STORE = click.option(
     required=True,
     help="The server's log-signing public key: the .pub file, or its certs directory.",
 )
-@click.option("--server", required=True, help="The server's name on the floor, e.g. BJ-01.")
+@click.option("--server", required=True, help="The server's name on the floor, e.g. bank-03.")
 def register(store_url: str, key: Path, server: str) -> None:
     """Register a table server's log-signing public key with the store (the floor admin)."""
     from game_server.floor.store import FloorStore
