@@ -16,7 +16,8 @@ How it ships:
    checkpoint they cover, goes to the store in ONE transaction
    (:meth:`~game_server.floor.store.FloorStore.ingest`, which checks the chain and the
    signatures), and then the durable local cursor (``<db>.shipped``, written to a new file,
-   synced and renamed) records how far the store has it.
+   synced and renamed) records how far the store has it: at most once a second, and when
+   the shipper stops.
 
 A crash between the commit and the cursor leaves the cursor behind: the next run ships those
 rows again and the store skips them (identical rows are stored once). A cursor ahead of the
@@ -61,6 +62,8 @@ DEFAULT_POLL: Final = 0.1
 DEFAULT_LAG_LIMIT: Final = 60.0
 #: Seconds between two status lines.
 DEFAULT_STATUS_EVERY: Final = 60.0
+#: Seconds between two durable writes of the cursor while shipping.
+DEFAULT_CURSOR_EVERY: Final = 1.0
 #: Seconds to wait before trying again after the store refused the log.
 REFUSED_RETRY: Final = 30.0
 #: The longest wait between two connection attempts.
@@ -198,6 +201,9 @@ class Shipper:
         poll: Seconds between two looks at the log when caught up.
         batch: Events per store transaction.
         status_every: Seconds between two status lines from :meth:`watch`.
+        cursor_every: Seconds between two writes of the cursor while shipping (each is
+            synced: a cursor written after every batch would add two fsyncs a batch to the
+            disk the table's log is on).
         clock: Wall-clock seconds (the log's times are wall-clock UTC).
         connect: Opens a store connection (tests pass a wrapper).
     """
@@ -212,6 +218,7 @@ class Shipper:
         poll: float = DEFAULT_POLL,
         batch: int = DEFAULT_BATCH,
         status_every: float = DEFAULT_STATUS_EVERY,
+        cursor_every: float = DEFAULT_CURSOR_EVERY,
         clock: Callable[[], float] = time.time,
         connect: Callable[[str], FloorStore] = FloorStore.connect,
     ) -> None:
@@ -240,6 +247,9 @@ class Shipper:
         self._digests: set[str] = set()
         self._alarm: str | None = None
         self._last_status = clock()
+        self.cursor_every = cursor_every
+        self._unsaved: tuple[str, int, int] | None = None
+        self._saved_at = 0.0
 
     # ---------------------------------------------------------------- the reactor's side
 
@@ -371,7 +381,10 @@ class Shipper:
                 continue
             if self._stopping.is_set():
                 break
+            if self._clock() - self._saved_at >= self.cursor_every:
+                self._save_cursor()  # what the last batches left unwritten
             self._sleep(wait)
+        self._save_cursor()
         self._close()
 
     def _sleep(self, seconds: float) -> None:
@@ -517,12 +530,24 @@ class Shipper:
             state.oldest_unshipped = None
             state.caught_up = False
             store_id = state.store_id
-        assert self._cursor is not None and store_id is not None
+        assert store_id is not None
+        self._unsaved = (store_id, new_seq, new_number)
+        if committed - self._saved_at >= self.cursor_every:
+            self._save_cursor()
+        return True
+
+    def _save_cursor(self) -> None:
+        """Write the position the store was last seen to hold, if not written yet."""
+        if self._unsaved is None or self._cursor is None:
+            return
+        store_id, seq, number = self._unsaved
         try:
-            self._cursor.save(store_id, new_seq, new_number)
+            self._cursor.save(store_id, seq, number)
         except OSError as exc:
             self._note("warn", f"the shipping cursor cannot be written ({exc}); shipping on")
-        return True
+            return
+        self._unsaved = None
+        self._saved_at = self._clock()
 
     def _next_batch(
         self, reader: EventLogReader, seq: int, number: int

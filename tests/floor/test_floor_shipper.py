@@ -273,3 +273,19 @@ def test_the_cursor_is_replaced_atomically_and_read_back(tmp_path: Path) -> None
     assert not path.with_name("t.db.shipped.new").exists()
     assert path.stat().st_mode & 0o777 == 0o600
     assert Cursor(path, "L2").get("S1") is None
+
+
+def test_the_cursor_is_written_at_most_once_a_cursor_period_and_at_stop(
+    tmp_path: Path, certs: KeyFiles, registered: str, store: StoreUrls, shippers: list[Shipper]
+) -> None:
+    """Each write is synced: while shipping it is written once per period, not per batch
+    (two fsyncs a batch on the table's disk), and always when the shipper stops."""
+    db = tmp_path / "t.db"
+    write_log(db, certs.signing_key, 20, clock=system_clock)
+    shipper = start(shippers, db, store.shipper, registered, batch=10, cursor_every=3600)
+    wait_for(lambda: shipper.meters()["shipped_checkpoint"] == 21, "the log")
+    first = json.loads(cursor_path(db).read_text())  # the first batch, then nothing
+    assert first["stores"][first["last_store"]]["seq"] == 10
+    assert shipper.stop()
+    last = json.loads(cursor_path(db).read_text())
+    assert last["stores"][last["last_store"]] == {"seq": 100, "checkpoint": 21}
