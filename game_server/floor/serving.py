@@ -20,7 +20,7 @@ from twisted.logger import Logger
 
 from game_server.floor.anchors import prove_against_store
 from game_server.floor.shipper import Shipper
-from game_server.floor.store import redacted
+from game_server.floor.store import check_url, redacted
 
 log = Logger()
 
@@ -34,7 +34,10 @@ def prove_at_start(db: str | os.PathLike[str], public_key: Ed25519PublicKey, url
 
     Raises:
         ChainBroken: the log was cut back or rewritten since the store received it.
+        StoreUnavailable: ``url`` is not a PostgreSQL URL (a typo stops the server; a store
+            that does not answer does not).
     """
+    check_url(url)
     if not Path(db).exists():
         return  # a new log: nothing to prove
     warning = prove_against_store(db, public_key, url)

@@ -62,13 +62,39 @@ _INSERT_CHECKPOINT: Final = (
 )
 
 
+def check_url(url: str) -> str:
+    """``url`` if it is a PostgreSQL URL (or libpq ``key=value`` string) that names a
+    database; else a sentence naming what is wrong.
+
+    Raises:
+        StoreUnavailable: it cannot be parsed, or names no database.
+    """
+    try:
+        parts = conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        # Not echoed: a mistyped URL may hold a password.
+        raise StoreUnavailable(
+            "the store URL is not a PostgreSQL URL (libpq cannot read it); e.g. "
+            "postgresql://etg_shipper@floor-db:5432/etg_floor"
+        ) from None
+    if not parts.get("dbname"):
+        raise StoreUnavailable(
+            f"the store URL {redacted(url)} names no database; e.g. "
+            "postgresql://etg_shipper@floor-db:5432/etg_floor"
+        )
+    port = str(parts.get("port", "5432"))
+    if not port.isdigit():
+        raise StoreUnavailable(f"the store URL {redacted(url)} has the port {port!r}")
+    return url
+
+
 def redacted(url: str) -> str:
     """``url`` without its password, for log lines and meters
     (``postgresql://etg_shipper@127.0.0.1:5432/etg_floor``)."""
     try:
         parts = conninfo_to_dict(url)
     except psycopg.ProgrammingError:
-        return "<a store URL that cannot be parsed>"
+        return "<a store URL that libpq cannot read>"
     user = parts.get("user")
     host = parts.get("host", "")
     port = parts.get("port")
@@ -123,7 +149,7 @@ class FloorStore:
             StoreUnavailable: it cannot be reached, or refuses the login.
             StoreSchemaError: it is no floor store, or of another schema version.
         """
-        shown = redacted(url)
+        shown = redacted(check_url(url))
         try:
             conn = psycopg.connect(
                 url,

@@ -156,3 +156,27 @@ def test_as_root_a_folder_the_account_cannot_reach_is_refused(tmp_path: Path) ->
     assert refused.returncode == 2
     assert "the account postgres that runs PostgreSQL cannot reach" in refused.stderr
     assert not (closed / "floor" / "data").exists()
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("postgresql://u:secret@h:5432/db with spaces", "is not a PostgreSQL URL"),
+        ("postgresql://u@h:5432", "names no database"),
+        ("postgresql://u@h:port/db", "has the port 'port'"),
+    ],
+)
+def test_a_store_url_that_cannot_be_used_stops_the_server_before_its_log(
+    tmp_path: Path, url: str, said: str
+) -> None:
+    """A typo in --store is one line and exit 2, the log is not created, and no password
+    is echoed (a store that does not answer, by contrast, is only a warning)."""
+    init_keys(tmp_path / "certs")
+    result = subprocess.run(
+        [sys.executable, "-m", "game_server", "--db", str(tmp_path / "t.db"), "--certs",
+         str(tmp_path / "certs"), "--port", "0", "--store", url],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert said in result.stderr and "secret" not in result.stderr + result.stdout
+    assert not (tmp_path / "t.db").exists()
