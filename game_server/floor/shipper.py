@@ -245,6 +245,7 @@ class Shipper:
         self._reader: EventLogReader | None = None
         self._cursor: Cursor | None = None
         self._digests: set[str] = set()
+        #: The kind of the alarm last said by :meth:`watch` ("lag", "refused"), or None.
         self._alarm: str | None = None
         self._last_status = clock()
         self.cursor_every = cursor_every
@@ -304,20 +305,23 @@ class Shipper:
                 "lag_limit_ms": round(self.lag_limit * 1000),
                 "last_error": state.refused or state.error,
             }
-        figures["alarm"] = self._alarm_text(lag)
+        alarm = self._alarm_now(lag)
+        figures["alarm"] = None if alarm is None else alarm[1]
         return figures
 
-    def _alarm_text(self, lag: float) -> str | None:
+    def _alarm_now(self, lag: float) -> tuple[str, str] | None:
+        """The alarm standing now, as (its kind, its sentence): the store refuses the log,
+        or the lag is past the limit; None when neither."""
         with self._lock:
             refused, error = self._state.refused, self._state.error
         if refused is not None:
-            return (
+            return "refused", (
                 f"the floor store {self.shown} refuses this log: {refused}. Shipping stops "
                 f"until an operator acts (tried again every {REFUSED_RETRY:.0f} s)"
             )
         if lag > self.lag_limit:
             why = f": {error}" if error else ""
-            return (
+            return "lag", (
                 f"shipping to the floor store {self.shown} is {lag:.1f} s behind (limit "
                 f"{self.lag_limit:g} s){why}"
             )
@@ -330,12 +334,12 @@ class Shipper:
         with self._lock:
             notes, self._notes = self._notes, []
         lag = self.lag()
-        alarm = self._alarm_text(lag)
-        if alarm is not None and self._alarm is None:
-            notes.append(("error", f"ALARM: {alarm}"))
+        alarm = self._alarm_now(lag)
+        if alarm is not None and alarm[0] != self._alarm:
+            notes.append(("error", f"ALARM: {alarm[1]}"))
         elif alarm is None and self._alarm is not None:
             notes.append(("info", f"alarm over: shipping to {self.shown} is {lag:.1f} s behind"))
-        self._alarm = alarm
+        self._alarm = None if alarm is None else alarm[0]
         now = self._clock()
         if now - self._last_status >= self.status_every:
             self._last_status = now
@@ -395,7 +399,8 @@ class Shipper:
         self._close_store()
         with self._lock:
             state = self._state
-            first = state.error is None and state.refused is None
+            # Said once per kind of failure (a store that stays down is not a line a try).
+            first = state.refused is None and (refused or state.error is None)
             state.connected = False
             state.caught_up = False
             if refused:

@@ -17,7 +17,7 @@ from floor_helpers import StoreUrls, log_rows, round_step, store_rows, write_log
 
 from game_server.eventlog import EventLog, system_clock
 from game_server.floor.cluster import LocalFloor, connect, create_store
-from game_server.floor.errors import StoreUnavailable
+from game_server.floor.errors import StoreRefused, StoreUnavailable
 from game_server.floor.shipper import Cursor, Shipper, cursor_path
 from game_server.floor.store import FloorStore
 from game_server.keys import KeyFiles, load_public_key
@@ -289,3 +289,33 @@ def test_the_cursor_is_written_at_most_once_a_cursor_period_and_at_stop(
     assert shipper.stop()
     last = json.loads(cursor_path(db).read_text())
     assert last["stores"][last["last_store"]] == {"seq": 100, "checkpoint": 21}
+
+
+def test_an_alarm_that_changes_kind_is_said_again(
+    tmp_path: Path, certs: KeyFiles, registered: str, store: StoreUrls, shippers: list[Shipper]
+) -> None:
+    """A lag alarm (the store away) that becomes a refusal is a second ALARM line; each
+    failure is said once, not once per attempt."""
+    db = tmp_path / "t.db"
+    write_log(db, certs.signing_key, 2, clock=system_clock)
+    refusing = threading.Event()
+
+    def connect(url: str) -> FloorStore:
+        if refusing.is_set():
+            raise StoreRefused("the log was rewritten")
+        raise StoreUnavailable("cannot connect: connection refused")
+
+    shipper = start(shippers, db, store.shipper, registered, lag_limit=0.1, connect=connect)
+    wait_for(lambda: shipper.meters()["alarm"] is not None, "the lag alarm")
+    time.sleep(1.2)  # a few attempts more
+    first = shipper.watch()
+    assert [level for level, _ in first] == ["warn", "error"], first
+    assert "connection refused" in first[0][1] and first[1][1].startswith("ALARM: shipping to")
+    refusing.set()
+    shipper.wake()
+    wait_for(lambda: "refuses this log" in (shipper.meters()["alarm"] or ""), "the refusal")
+    second = shipper.watch()
+    assert [level for level, _ in second] == ["error", "error"], second
+    assert "the log was rewritten" in second[0][1]
+    assert second[1][1].startswith("ALARM: the floor store") and "refuses" in second[1][1]
+    assert shipper.watch() == []
