@@ -20,7 +20,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from game_server.eventlog import EventLog, EventLogReader, EventRow, NewEvent, system_clock
+from game_server.eventlog import EventLog, EventLogReader, EventRow, NewEvent
 from game_server.eventlog.records import Checkpoint, Clock
 from game_server.floor.cluster import LocalFloor, postgres_installed
 
@@ -138,11 +138,6 @@ def count(url: str, table: str, log_id: str) -> int:
             f"SELECT count(*) FROM floor.{table} WHERE log_id = %s", (log_id,)
         ).fetchone()
     return int(row[0])
-
-
-def live_clock() -> datetime:
-    """The system clock (shipper tests measure lag against the wall clock)."""
-    return system_clock()
 
 
 class ServerProcess:
