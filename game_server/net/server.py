@@ -803,7 +803,10 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
         return self._once(SetTableState.commandName, request_id, run)
 
     def read_meters(self) -> dict[str, Any]:
-        return {"meters": self._call(self.factory.machine.meters)}
+        meters = dict(self._call(self.factory.machine.meters))
+        for name, read in self.factory.server_meters.items():
+            meters[name] = read()
+        return {"meters": meters}
 
 
 def _wallet(meters: Mapping[str, Any], terminal: str) -> int:
@@ -853,6 +856,9 @@ class TableServerFactory(Factory):
             it proves the log and rebuilds the tables from it
             (:func:`~game_server.table.recovery.reload_tables`), or raises a declared
             error saying why the table cannot open yet.
+        server_meters: The server's own meters beside the tables' (name -> a function giving
+            a JSON-ready dict), added to ``ReadMeters`` under each name: e.g. the shipping to
+            the floor store (``store_shipping``).
     """
 
     def __init__(
@@ -863,10 +869,12 @@ class TableServerFactory(Factory):
         identify: Callable[[Any], Identity] = identity_of,
         recall: Callable[[str], dict[str, Any]] | None = None,
         reopen: Callable[[], None] | None = None,
+        server_meters: Mapping[str, Callable[[], dict[str, Any]]] | None = None,
     ) -> None:
         self.machine = machine
         self.recall = recall
         self.reopen = reopen
+        self.server_meters = dict(server_meters or {})
         self.floor = floor
         self.clock = clock
         self.identify = identify
