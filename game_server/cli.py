@@ -64,6 +64,21 @@ from shared.errors import ETGError
     "without it a log cut back to one of its own checkpoints cannot be detected.",
 )
 @click.option(
+    "--store",
+    default=None,
+    metavar="URL",
+    help="The floor store (PostgreSQL, the shipping role), e.g. the URL 'etg floor up' prints: "
+    "every event and signed checkpoint is shipped there as it is logged, and the log is "
+    "proven against the checkpoints it holds at start. See README 'A casino floor'.",
+)
+@click.option(
+    "--store-lag-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    help="Seconds of shipping lag past which the operator is alarmed (the log and ReadMeters).",
+)
+@click.option(
     "--change-config",
     "change_reason",
     default=None,
@@ -87,6 +102,8 @@ def serve_command(
     interface: str,
     tables: int,
     anchors: Path | None,
+    store: str | None,
+    store_lag_limit: float,
     change_reason: str | None,
     next_round_delay: float,
 ) -> None:
@@ -112,6 +129,8 @@ def serve_command(
             tables=tables,
             anchors=anchors,
             change_reason=change_reason,
+            store=store,
+            store_lag_limit=store_lag_limit,
         )
     except ETGError as exc:
         for line in str(exc).splitlines() or [type(exc).__name__]:

@@ -1,36 +1,45 @@
 #!/usr/bin/env bash
-# Install the RNG lab tools that `etg rng report` runs: ent, rngtest and dieharder
-# (Debian/Ubuntu packages ent, rng-tools5, dieharder).
+# Install the Debian packages the tests and tools use: the RNG lab tools that
+# `etg rng report` runs (ent, rngtest, dieharder: packages ent, rng-tools5, dieharder) and
+# PostgreSQL for the floor store's tests and `etg floor up` (package postgresql, whose
+# initdb/pg_ctl/postgres live in /usr/lib/postgresql/<version>/bin).
 #
-# Idempotent: does nothing when every tool is already on PATH. Otherwise runs
+# Idempotent: does nothing when every tool is already there. Otherwise runs
 # `apt-get update` once (quietly) and installs only the missing packages. It never fails the
 # build: without apt-get, without root (and no password-less sudo), or when apt-get fails,
 # it prints a warning to stderr and exits 0; `etg rng report` then marks the missing tools
-# NOT RUN. Called from .ci/run; safe to run by hand.
+# NOT RUN, and the floor tests fail if ETG_REQUIRE_POSTGRES=1 (as .ci/run sets it) or are
+# skipped otherwise. Called from .ci/run and `make packages`; safe to run by hand.
 set -u
 
-# tool on PATH -> package that provides it
-tools=(ent rngtest dieharder)
-packages=(ent rng-tools5 dieharder)
+# tool -> package that provides it
+tools=(ent rngtest dieharder initdb)
+packages=(ent rng-tools5 dieharder postgresql)
 
 warn() {
     echo "ci_packages.sh: warning: $*" >&2
 }
 
+# A tool is there when it is on PATH, or (PostgreSQL's) in Debian's versioned folder.
+present() {
+    command -v "$1" >/dev/null 2>&1 && return 0
+    compgen -G "/usr/lib/postgresql/*/bin/$1" >/dev/null 2>&1
+}
+
 missing=()
 for i in "${!tools[@]}"; do
-    if ! command -v "${tools[$i]}" >/dev/null 2>&1; then
+    if ! present "${tools[$i]}"; then
         missing+=("${packages[$i]}")
     fi
 done
 
 if [ "${#missing[@]}" -eq 0 ]; then
-    echo "ci_packages.sh: ent, rngtest and dieharder are installed"
+    echo "ci_packages.sh: ent, rngtest, dieharder and postgresql are installed"
     exit 0
 fi
 
 if ! command -v apt-get >/dev/null 2>&1; then
-    warn "apt-get not found; cannot install ${missing[*]} (the RNG report marks them NOT RUN)"
+    warn "apt-get not found; cannot install ${missing[*]}"
     exit 0
 fi
 
@@ -55,7 +64,7 @@ if ! apt update -qq; then
     warn "apt-get update failed; trying the install with the existing package lists"
 fi
 if ! apt install -y -qq --no-install-recommends "${missing[@]}"; then
-    warn "apt-get install ${missing[*]} failed (the RNG report marks them NOT RUN)"
+    warn "apt-get install ${missing[*]} failed"
     exit 0
 fi
 echo "ci_packages.sh: installed ${missing[*]}"

@@ -492,6 +492,34 @@ def bench_log_command(as_json: bool, quick: bool, directory: Path | None) -> Non
     click.echo(f"recall_list_ms       {figures['recall_list_ms']:.2f}   (target < 100)")
 
 
+@bench.command("floor")
+@click.option(
+    "--floor",
+    "floor_dir",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    required=True,
+    help="A local floor made by 'etg floor up DIR' (a scratch database is made there).",
+)
+@click.option("--events", type=click.IntRange(min=100), default=20_000, show_default=True)
+@click.option("--repeats", type=click.IntRange(min=1), default=3, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench_floor_command(floor_dir: Path, events: int, repeats: int, as_json: bool) -> None:
+    """Events shipped to the floor store per second, against events the server's own
+    logging path writes per second in the same run (medians)."""
+    import tempfile
+
+    from tools.bench_floor import bench_floor
+
+    with tempfile.TemporaryDirectory(prefix="etg-bench-floor-") as scratch:
+        figures = bench_floor(floor_dir, Path(scratch), events=events, repeats=repeats)
+    if as_json:
+        click.echo(json.dumps(figures))
+        return
+    click.echo(f"logged_per_s   {figures['logged_per_s']:,.0f}   (EventLog.append, steps of 20)")
+    click.echo(f"shipped_per_s  {figures['shipped_per_s']:,.0f}   (a whole log, from nothing)")
+    click.echo(f"ratio          {figures['ratio']:.2f}   (shipped / logged, median)")
+
+
 @bench.command("terminal")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--quick", is_flag=True, help="Fewer repetitions (a rough figure in seconds).")
@@ -517,6 +545,7 @@ def _register_subgroups() -> None:
     from game_server.cli import serve_command
     from terminal_client.cli import terminal
     from tools.console_cli import console, operator
+    from tools.floor_cli import floor
     from tools.loadtest import loadtest
     from tools.math_cli import math_command
     from tools.par_cli import par_command
@@ -534,6 +563,7 @@ def _register_subgroups() -> None:
     main.add_command(verify)
     main.add_command(console)
     main.add_command(operator)
+    main.add_command(floor)
 
 
 _register_subgroups()

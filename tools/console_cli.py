@@ -72,7 +72,7 @@ def draw_picture(logged: Any, timeline: Any, terminal: str | None, size: tuple[i
     "--store",
     default=None,
     metavar="URL",
-    help="The floor store (PostgreSQL) to read logs from; not in this build yet.",
+    help="The floor store (PostgreSQL) to read the logs from: not in this build yet.",
 )
 @click.option("--port", type=click.IntRange(0, 65535), default=None, help="The HTTPS port.")
 @click.option(

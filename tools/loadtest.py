@@ -20,6 +20,12 @@ One run:
    at the time limit; the server's CPU time and peak RSS are read from ``/proc`` and the
    server is stopped (SIGTERM, then SIGKILL after 10 s), always, also on errors.
 
+With ``--floor DIR`` (a local floor made by ``etg floor up DIR``) the server also ships its
+log to a new store database of that floor (``etg serve --store``, its key registered first;
+the database is dropped at the end), and the report adds the shipping figures the operator's
+``ReadMeters`` gave at the end of the run: events logged and shipped per second over the
+run (and their ratio), and the lag from logged to committed in the store (p50, p99, max).
+
 Declared AMP errors are counted by code; ``NOT_YOUR_TURN``, ``ROUND_CLOSED`` and
 ``RATE_LIMITED`` are expected races with the countdowns, any other code is counted as
 unexpected (reported, not fatal). The operator's cash-ins run into its own rate limit (a
@@ -48,6 +54,7 @@ from typing import Any, Final
 import click
 
 from game_server.net.floor import MAX_TABLES, MAX_TERMINALS, SEATS
+from shared.errors import ETGError
 
 #: The repository root: the server subprocess runs from here.
 ROOT: Final = Path(__file__).resolve().parents[1]
@@ -98,6 +105,7 @@ class LoadtestResult:
     client_cpu_s: float = 0.0
     server_cpu_percent: float = 0.0
     server_peak_rss_mb: float = 0.0
+    store: dict[str, Any] | None = None
     stopped_by: str = ""
     targets: dict[str, float] = field(
         default_factory=lambda: {"p99_ms": TARGET_P99_MS, "rss_mb": TARGET_RSS_MB}
@@ -211,7 +219,7 @@ def prepare(directory: Path, terminals: int) -> tuple[Path, Path]:
 
 
 def start_server(
-    directory: Path, certs: Path, config: Path, tables: int
+    directory: Path, certs: Path, config: Path, tables: int, store: str | None = None
 ) -> tuple[subprocess.Popen[bytes], int, Path]:
     """Start ``python -m game_server``; its output goes to a file (a pipe could fill up and
     block it). Returns the process, its port and the output file. The caller stops it."""
@@ -233,6 +241,8 @@ def start_server(
     ]
     if tables > 1:
         command += ["--tables", str(tables)]
+    if store is not None:
+        command += ["--store", store]
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
     with out.open("wb") as sink:
@@ -554,13 +564,18 @@ def run_bots(
 
 
 def run_loadtest(
-    terminals: int, rounds: int, seconds: float, tmpdir: Path | None = None
+    terminals: int,
+    rounds: int,
+    seconds: float,
+    tmpdir: Path | None = None,
+    floor: Path | None = None,
 ) -> LoadtestResult:
     """Run the whole load test (certs, server, bots, figures); the server is always stopped.
 
     The reactor runs once per process: call this once per process. ``tmpdir`` is where
     the run's temporary directory (certificates, config, the server's event log) is made
     (default: the system's; ``/dev/shm`` takes the disk's fsync out of the figures).
+    ``floor``: the folder of a local floor (``etg floor up``) the server ships its log to.
 
     Raises:
         LoadtestError: more terminals than one server seats, or the server did not start.
@@ -577,7 +592,10 @@ def run_loadtest(
         certs, config_path = prepare(directory, terminals)
         config = load_config(config_path)
         run = _Run(rounds, BasicStrategy(config.rules), config.rules.main_limits.minimum)
-        process, port, _out = start_server(directory, certs, config_path, tables)
+        store = None if floor is None else _scratch_store(floor, certs)
+        process, port, _out = start_server(
+            directory, certs, config_path, tables, None if store is None else store[1]
+        )
         try:
             cpu_start = cpu_seconds(process.pid)
 
@@ -592,6 +610,10 @@ def run_loadtest(
                 result.server_peak_rss_mb = round(peak_rss_mb(process.pid), 1)
         finally:
             stop_server(process)
+            if floor is not None and store is not None:
+                from game_server.floor.cluster import LocalFloor, drop_store
+
+                drop_store(LocalFloor.load(floor), store[0])
     result.rounds = len(run.completed)
     result.duration_s = round(duration, 3)
     result.rounds_per_s = round(result.rounds / duration, 3) if duration > 0 else 0.0
@@ -611,7 +633,37 @@ def run_loadtest(
         round(100.0 * result.server_cpu_s / duration, 1) if duration > 0 else 0.0
     )
     result.stopped_by = run.stopped_by
+    if store is not None and isinstance(run.meters, dict):
+        result.store = shipping_figures(run.meters.get("store_shipping"), duration)
     return result
+
+
+def _scratch_store(floor: Path, certs: Path) -> tuple[str, str]:
+    """A new store database on the local floor, the run's key registered: (name, URL)."""
+    from game_server.floor.cluster import LocalFloor, scratch_store
+    from game_server.keys import load_public_key
+
+    return scratch_store(LocalFloor.load(floor), load_public_key(certs), "loadtest", "loadtest")
+
+
+def shipping_figures(shipping: Any, duration: float) -> dict[str, Any]:
+    """The shipping figures of a run from the ``store_shipping`` meters read at its end:
+    events logged and shipped per second over ``duration`` and their ratio, and the lag."""
+    if not isinstance(shipping, dict) or duration <= 0:
+        return {"error": "the server gave no store_shipping meters"}
+    logged, shipped = int(shipping["logged_seq"]), int(shipping["events_shipped"])
+    return {
+        "events_logged": logged,
+        "events_shipped": shipped,
+        "logged_per_s": round(logged / duration, 1),
+        "shipped_per_s": round(shipped / duration, 1),
+        "shipped_to_logged": round(shipped / logged, 3) if logged else None,
+        "events_behind_at_end": int(shipping["events_behind"]),
+        "lag_p50_ms": shipping["lag_p50_ms"],
+        "lag_p99_ms": shipping["lag_p99_ms"],
+        "lag_max_ms": shipping["lag_max_ms"],
+        "alarm": shipping["alarm"],
+    }
 
 
 def format_report(result: LoadtestResult) -> str:
@@ -652,6 +704,27 @@ def format_report(result: LoadtestResult) -> str:
             f"{result.server_peak_rss_mb:.1f} MB   target <= {TARGET_RSS_MB:g} MB{rss_mark}",
         ),
     ]
+    store = result.store
+    if store is not None and "error" not in store:
+        rows += [
+            (
+                "events logged/s",
+                f"{store['logged_per_s']:.1f} ({store['events_logged']} in the run)",
+            ),
+            (
+                "events shipped/s",
+                f"{store['shipped_per_s']:.1f} (ratio to logged {store['shipped_to_logged']}, "
+                f"{store['events_behind_at_end']} behind at the end)",
+            ),
+            (
+                "shipping lag",
+                f"p50 {store['lag_p50_ms']} ms, p99 {store['lag_p99_ms']} ms, "
+                f"max {store['lag_max_ms']} ms",
+            ),
+            ("shipping alarm", str(store["alarm"] or "none")),
+        ]
+    elif store is not None:
+        rows.append(("floor store", store["error"]))
     width = max(len(name) for name, _ in rows)
     return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
 
@@ -699,15 +772,28 @@ def _terminals(ctx: click.Context, param: click.Parameter, value: int) -> int:
     default=None,
     help="Where to make the run's temporary directory (the server's log is written there).",
 )
+@click.option(
+    "--floor",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="A local floor (etg floor up DIR): the server ships its log to a new store database "
+    "there, and the shipping rate and lag are reported.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
 def loadtest(
-    terminals: int, rounds: int, seconds: float, tmpdir: Path | None, as_json: bool
+    terminals: int,
+    rounds: int,
+    seconds: float,
+    tmpdir: Path | None,
+    floor: Path | None,
+    as_json: bool,
 ) -> None:
     """Load-test a real table server: N basic-strategy bots over mutual TLS (ceil(N/7)
-    tables); prints latency, throughput, server CPU and peak RSS."""
+    tables); prints latency, throughput, server CPU and peak RSS (and, with --floor, the
+    shipping to the floor store)."""
     try:
-        result = run_loadtest(terminals, rounds, seconds, tmpdir)
-    except LoadtestError as exc:
+        result = run_loadtest(terminals, rounds, seconds, tmpdir, floor)
+    except (LoadtestError, ETGError) as exc:
         click.echo(f"etg loadtest: error: {exc}", err=True)
         raise SystemExit(EXIT_FAILED) from None
     if as_json:

@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import NoReturn
 
 import click
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from game_server.eventlog import AnchorFile, EventLogReader
+from game_server.eventlog import AnchorFile, AnchorSource, EventLogReader
 from game_server.keys import load_public_key, load_sealing_key
 from game_server.recall.verify import VerifyReport, verify_log
 from shared.errors import ETGError
@@ -72,6 +74,14 @@ def _unusable(message: str, as_json: bool) -> NoReturn:
     "detected.",
 )
 @click.option(
+    "--store",
+    "store_url",
+    default=None,
+    metavar="URL",
+    help="The floor store (an investigator's URL): the checkpoints it holds of this log are "
+    "anchors, so a log cut back on its own machine fails. With --anchors too, both are used.",
+)
+@click.option(
     "--evidence",
     is_flag=True,
     help="DB is a copy kept as evidence that no process writes to: open it immutable, so "
@@ -83,6 +93,7 @@ def verify(
     key: Path,
     sealing_key: Path | None,
     anchors_path: Path | None,
+    store_url: str | None,
     evidence: bool,
     as_json: bool,
 ) -> None:
@@ -92,7 +103,7 @@ def verify(
 
     Exits 0 when everything holds, 1 when a check fails (the first failing sequence number
     is named), 2 when the input cannot be verified (not a log, missing or bad key, an anchor
-    stream that cannot be read).
+    stream or a floor store that cannot be read).
     """
     if anchors_path is not None and not anchors_path.exists():
         _unusable(f"there is no anchor stream at {anchors_path}; check the path", as_json)
@@ -100,8 +111,8 @@ def verify(
         with EventLogReader.open(db, immutable=evidence) as reader:
             public_key = load_public_key(key)
             sealing = None if sealing_key is None else load_sealing_key(sealing_key)
-            anchors = None if anchors_path is None else AnchorFile(anchors_path)
-            report = _run(reader, public_key, sealing, anchors, as_json)
+            with _anchors(anchors_path, store_url) as anchors:
+                report = _run(reader, public_key, sealing, anchors, as_json)
     except ETGError as exc:
         _unusable(str(exc), as_json)
     if as_json:
@@ -111,11 +122,27 @@ def verify(
     raise click.exceptions.Exit(EXIT_OK if report.ok else EXIT_FAILED)
 
 
+@contextmanager
+def _anchors(path: Path | None, store_url: str | None) -> Iterator[AnchorSource | None]:
+    """The anchor file, the floor store, both, or None (the store's connection is closed
+    at the end)."""
+    if store_url is None:
+        yield None if path is None else AnchorFile(path)
+        return
+    from game_server.floor.anchors import JoinedAnchors, StoreAnchors
+
+    store = StoreAnchors(store_url)
+    try:
+        yield store if path is None else JoinedAnchors(AnchorFile(path), store)
+    finally:
+        store.close()
+
+
 def _run(
     reader: EventLogReader,
     public_key: Ed25519PublicKey,
     sealing: bytes | None,
-    anchors: AnchorFile | None,
+    anchors: AnchorSource | None,
     as_json: bool,
 ) -> VerifyReport:
     total = reader.max_seq()

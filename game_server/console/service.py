@@ -7,8 +7,8 @@ pages over HTTPS with TLS 1.3 only (:func:`https_tls_options`) until the process
 
 The log-signing public key (``log-signing.pub`` in the certificates folder) verifies logs.
 Without the floor store each server's log is read where the console runs
-(:class:`~game_server.console.source.ServersOnlySource`); ``--store URL`` is refused until the
-floor store is merged (:data:`STORE_PENDING`).
+(:class:`~game_server.console.source.ServersOnlySource`); ``--store URL`` (the same reads from
+the floor store) is refused in this build (:data:`STORE_PENDING`).
 
 Entry points: :func:`run_console`, :func:`build_app`, :func:`https_tls_options`.
 """
@@ -45,8 +45,8 @@ log = Logger()
 
 #: Why ``--store`` is refused in this build.
 STORE_PENDING: Final = (
-    "--store: the floor store is not part of this build yet; the console reads each "
-    "server's own log (the servers file's log = ...)"
+    "--store: the console does not read the floor store yet (floor-wide recall and reports "
+    "come with it); it reads each server's own log (the servers file's log = ...)"
 )
 
 

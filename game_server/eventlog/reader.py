@@ -296,6 +296,21 @@ class EventLogReader:
         """Every checkpoint, in number order."""
         return list(self.iter_checkpoints())
 
+    def checkpoints_after(self, number: int, limit: int = DEFAULT_BATCH) -> list[Checkpoint]:
+        """At most ``limit`` checkpoints numbered after ``number``, in number order (what a
+        shipper sends next)."""
+        if not self._has_checkpoints:
+            return []
+        rows = self._all(
+            f"SELECT {self._checkpoint_columns} FROM checkpoints WHERE number > ? "
+            "ORDER BY number LIMIT ?",
+            (number, limit),
+        )
+        try:
+            return [Checkpoint.from_row(row, self._log_id) for row in rows]
+        except ValueError as exc:
+            raise LogDamaged(f"{self.path}: a checkpoint row is malformed: {exc}") from None
+
     def recent_rounds(
         self,
         terminal: str | None = None,

@@ -953,6 +953,8 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
     def read_meters(self) -> dict[str, Any]:
         meters = dict(self._call(self.factory.machine.meters))
         meters["floor"] = self.factory.floor_report()
+        for name, read in self.factory.server_meters.items():
+            meters[name] = read()
         return {"meters": meters}
 
 
@@ -1034,6 +1036,9 @@ class TableServerFactory(Factory):
             ``floor.toml``'s revocations.
         on_revocations: Told the revocation list in force after every change (the TLS
             options refuse the handshake of a revoked certificate from then on).
+        server_meters: The server's own meters beside the tables' (name -> a function giving
+            a JSON-ready dict), added to ``ReadMeters`` under each name: e.g. the shipping to
+            the floor store (``store_shipping``).
     """
 
     def __init__(
@@ -1047,6 +1052,7 @@ class TableServerFactory(Factory):
         tables: Mapping[str, HostedTable] | None = None,
         revoked: Iterable[str] = (),
         on_revocations: Callable[[RevocationList], object] | None = None,
+        server_meters: Mapping[str, Callable[[], dict[str, Any]]] | None = None,
     ) -> None:
         self.machine = machine
         self.recall = recall
@@ -1059,6 +1065,7 @@ class TableServerFactory(Factory):
         self.floor = self._with_revocations(floor)
         #: Each table's last state change by the operator: action, person, role, reason.
         self.set_by: dict[str, dict[str, str]] = {}
+        self.server_meters = dict(server_meters or {})
         self.clock = clock
         self.identify = identify
         self.answers = AnswerBook()

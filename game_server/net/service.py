@@ -36,6 +36,7 @@ from twisted.protocols.tls import TLSMemoryBIOFactory
 
 from game_server.config import TableConfig
 from game_server.eventlog import AnchorFile, EventLogReader, system_clock
+from game_server.keys import load_public_key
 from game_server.net.access import revoked_terminals
 from game_server.net.floor import FloorConfig
 from game_server.net.pki import RevocationList
@@ -153,6 +154,8 @@ def serve(
     tables: int = 1,
     anchors: Path | None = None,
     change_reason: str | None = None,
+    store: str | None = None,
+    store_lag_limit: float = 60.0,
 ) -> None:
     """Run the table server until the process is stopped (``tables`` copies of the table
     when more than one; they share the event log, each event naming its table).
@@ -162,6 +165,10 @@ def serve(
             on another disk or machine. None: a cut-back log cannot be detected (a warning).
         change_reason: The operator's statement of an intended change of the tables or their
             Rules Submissions against the log (``--change-config``).
+        store: The floor store's URL (``--store``): the log is proven against the
+            checkpoints it holds at start, and shipped to it as it is written
+            (:mod:`game_server.floor`); None: the log stays on this machine only.
+        store_lag_limit: Seconds of shipping lag past which the operator is alarmed.
 
     Raises:
         PortUnavailable: the port is in use (or cannot be listened on); raised before the
@@ -182,7 +189,11 @@ def serve(
     def seeds(table: TableConfig) -> SeedSource:
         return production_seeds(entropy, table.table_id)
 
-    if anchors is None:
+    if store is not None:
+        from game_server.floor.serving import prove_at_start
+
+        prove_at_start(db, load_public_key(certs), store)
+    elif anchors is None:
         log.warn(
             "no anchor stream (--anchors): a log cut back to one of its own checkpoints "
             "cannot be detected; on a floor keep one on another disk or machine"
@@ -244,6 +255,11 @@ def serve(
     def revocations_changed(revocations: RevocationList) -> None:
         options.revocations = revocations
 
+    shipper = None
+    if store is not None:
+        from game_server.floor.serving import start_shipping
+
+        shipper = start_shipping(reactor, db, store, event_log.key_id, store_lag_limit)
     factory = TableServerFactory(
         machine,
         floor,
@@ -253,6 +269,7 @@ def serve(
         tables=machines,
         revoked=revoked,
         on_revocations=revocations_changed,
+        server_meters={} if shipper is None else {"store_shipping": shipper.meters},
     )
     options.revocations = factory.floor.revocations
     # What listenSSL does, on the socket bound before the log was opened.
@@ -272,6 +289,8 @@ def serve(
         log.info("stopping: closing the event log with a signed checkpoint")
         reader.close()
         event_log.close()
+        if shipper is not None and not shipper.stop(timeout=10.0):
+            log.warn("the floor store does not hold the whole log yet: the next start ships it")
 
     reactor.addSystemEventTrigger("before", "shutdown", shutdown)
     machine.open()

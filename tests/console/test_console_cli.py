@@ -113,7 +113,7 @@ def test_the_console_refuses_to_start_without_what_it_needs(tmp_path: Path) -> N
         main,
         ["console", "--certs", str(certs), "--servers", str(servers), "--store", "postgresql://x"],
     )
-    assert store.exit_code == 2 and "the floor store is not part of this build" in store.output
+    assert store.exit_code == 2 and "does not read the floor store yet" in store.output
     nobody = runner.invoke(main, ["console", "--certs", str(certs), "--servers", str(servers)])
     assert nobody.exit_code == 2 and "holds no account" in nobody.output
     servers.write_text("[[server]]\nname = 1\n")

@@ -1,0 +1,138 @@
+"""The floor store as an anchor stream, and several anchor sources read as one.
+
+- :class:`StoreAnchors`: an :class:`~game_server.eventlog.anchors.AnchorSource` (the
+  checkpoints the store holds of a log, for ``etg verify DB --store URL`` and for the proof a
+  server makes at start) and an :class:`~game_server.eventlog.anchors.AnchorSink` (publish a
+  checkpoint synchronously, fail-closed, as :class:`~game_server.eventlog.anchors.AnchorFile`
+  does). ``etg serve --store`` does NOT publish through it: its checkpoints reach the store
+  through the shipper, with the events (docs/decisions.md "The floor store").
+- :class:`JoinedAnchors`: the anchors of several sources (``--anchors FILE --store URL``).
+
+Entry points: :class:`StoreAnchors`, :class:`JoinedAnchors`, :func:`prove_against_store`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from game_server.eventlog.anchors import AnchorError, AnchorSource, AnchorWriteFailed
+from game_server.eventlog.log import prove_log
+from game_server.eventlog.reader import EventLogReader
+from game_server.eventlog.records import Checkpoint
+from game_server.floor.errors import FloorError
+from game_server.floor.store import FloorStore, redacted
+
+
+class StoreAnchors:
+    """The checkpoints of the floor store at ``url`` as an anchor stream.
+
+    Connects on first use, and again after a failure. Not thread-safe.
+    """
+
+    def __init__(self, url: str) -> None:
+        self._url = url
+        self._store: FloorStore | None = None
+
+    def __repr__(self) -> str:
+        return f"StoreAnchors({redacted(self._url)!r})"
+
+    def _connected(self) -> FloorStore:
+        if self._store is None or self._store.broken:
+            self._store = FloorStore.connect(self._url)
+        return self._store
+
+    def anchors(self, log_id: str) -> list[Checkpoint]:
+        """Every checkpoint of ``log_id`` the store holds, in number order (none for a log it
+        never received).
+
+        Raises:
+            AnchorError: the store cannot be reached or read.
+        """
+        try:
+            return self._connected().checkpoints(log_id)
+        except FloorError as exc:
+            self.close()
+            raise AnchorError(f"the floor store's checkpoints cannot be read: {exc}") from None
+
+    def publish(self, checkpoint: Checkpoint) -> None:
+        """Store ``checkpoint`` (claiming its log first) before returning.
+
+        Raises:
+            AnchorWriteFailed: the store could not be reached, or refused it.
+        """
+        try:
+            store = self._connected()
+            store.claim(checkpoint.log_id, checkpoint.key_id)
+            store.ingest(checkpoint.log_id, (), (checkpoint,))
+        except FloorError as exc:
+            self.close()
+            raise AnchorWriteFailed(
+                f"checkpoint #{checkpoint.number} (seq {checkpoint.seq}) is in the log but "
+                f"could not be added to the floor store {redacted(self._url)}: {exc}"
+            ) from None
+
+    def close(self) -> None:
+        """Close the connection (a later call connects again)."""
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+
+class JoinedAnchors:
+    """The anchors of several sources of one log, each distinct checkpoint once, in number
+    order (two sources that disagree both show: the one the log contradicts fails)."""
+
+    def __init__(self, *sources: AnchorSource) -> None:
+        self._sources = sources
+
+    def anchors(self, log_id: str) -> list[Checkpoint]:
+        found: dict[Checkpoint, None] = {}
+        for source in self._sources:
+            found.update(dict.fromkeys(source.anchors(log_id)))
+        return sorted(found, key=lambda cp: cp.number)
+
+
+def prove_against_store(
+    db: str | os.PathLike[str], public_key: Ed25519PublicKey, url: str
+) -> str | None:
+    """What ``etg serve --store`` does before it opens its log: prove the log against the
+    checkpoints the store holds of it (the chain recomputed from the last of them), so that
+    a log cut back while the server was down is refused.
+
+    Returns:
+        None when proven (or there is no log yet); a warning when the store cannot be
+        reached (the server starts: shipping refuses a cut-back log once the store is back).
+
+    Raises:
+        ChainBroken: the log lacks or contradicts a checkpoint the store holds.
+    """
+    if not Path(db).exists():
+        return None
+    with EventLogReader.open(db) as reader:
+        log_id = reader.log_id
+    store = StoreAnchors(url)
+    try:
+        held = store.anchors(log_id)
+    except AnchorError as exc:
+        return (
+            f"the log could not be proven against the floor store ({exc}); starting anyway: "
+            "shipping refuses a cut-back log when the store is back"
+        )
+    finally:
+        store.close()
+    if held:  # else the log was never shipped: the server's own proof is the whole chain
+        prove_log(db, public_key, _Held(held))
+    return None
+
+
+class _Held:
+    """Anchors already read (an :class:`AnchorSource`)."""
+
+    def __init__(self, held: list[Checkpoint]) -> None:
+        self._held = held
+
+    def anchors(self, log_id: str) -> list[Checkpoint]:
+        return [cp for cp in self._held if cp.log_id == log_id]

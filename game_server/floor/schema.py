@@ -1,0 +1,665 @@
+"""The PostgreSQL schema of the floor store: named migrations, roles, and the ingest guards.
+
+Entry points: :func:`migrate` (apply the pending named migrations as the floor admin, each in
+its own transaction with its record in ``floor.migrations``), :func:`inspect` (which schema
+version a database holds, read through :data:`STORE_INFO`) and :func:`create_roles` (the three
+login roles, created by a superuser once per cluster).
+
+Everything lives in the schema ``floor`` of one database (``etg_floor`` on a floor made by
+``etg floor up``)::
+
+    meta         key text PRIMARY KEY, value text      (product, store_id)
+    migrations   name text PRIMARY KEY, position int, applied_at timestamptz
+    keys         key_id, public_key (64 hex), server, registered_at, registered_by
+    logs         log_id PRIMARY KEY, key_id (a registered key), claimed_at, claimed_by
+    log_states   (log_id, digest) PRIMARY KEY, document: the canonical meta/migrations
+                 document whose SHA-256 a v2 checkpoint signs (chain.meta_digest)
+    events       (log_id, seq) PRIMARY KEY, and the SQLite log's columns verbatim: time,
+                 table_id, round_id, terminal, kind, body (the canonical text), hash;
+                 shipped_at (the store's clock, not part of the chain)
+    checkpoints  (log_id, number) PRIMARY KEY, seq, hash, time, reason, key_id, signature,
+                 meta; shipped_at
+
+The events indexes are the SQLite log's (:data:`game_server.eventlog.schema.EVENT_INDEXES`),
+each led by nothing but its columns (``log_id`` is not in them: a floor-wide recall asks
+across logs). There are no foreign keys: PostgreSQL's checks of them lock the referenced
+row, which needs an UPDATE privilege that no role holds here; the ingest triggers check
+that a log is claimed and a key registered instead (rows are never deleted).
+
+**The ingest guards** (``0002-guards``): BEFORE INSERT triggers, ``SECURITY DEFINER`` so that
+the shipping role needs no SELECT, check every row whoever inserts it:
+
+- an event or checkpoint already stored is skipped if identical (shipping is at least once;
+  the store holds each once) and refused if different (a fork or a rewrite of the log);
+- an event must follow the stored event ``seq - 1`` of its log (no gap) and its hash must be
+  ``SHA-256(previous hash || entry)`` with the entry built exactly as
+  :mod:`game_server.eventlog.chain` defines it (``to_json(text)`` escapes exactly as
+  ``json.encoder.encode_basestring``; the body is spliced verbatim);
+- a checkpoint must be its log's next number, not go back in ``seq``, be signed with the key
+  the log was claimed with, and agree with the stored chain at its ``seq`` (and an event
+  arriving after a checkpoint that covers it must agree with it);
+- a log is claimed once, with a registered key: a second log claiming the id with another
+  key is refused (with the same key, its events fork and are refused);
+- a meta state's digest is recomputed from its document.
+
+PostgreSQL has no Ed25519, so the checkpoint *signatures* are verified by the ingest code
+(:meth:`game_server.floor.store.FloorStore.ingest`) against the registered public key, and
+again by every ``etg verify --store``. Every table refuses UPDATE, DELETE and TRUNCATE by
+trigger, and no role holds those privileges on them (the admin revokes them from itself).
+As with the SQLite triggers, the table owner can drop a trigger; what proves the rows is the
+chain and the signatures.
+
+**Roles** (:func:`create_roles`): :data:`ADMIN` owns the schema and runs the migrations and
+registers the servers' keys; :data:`SHIPPER` (every table server) may only INSERT into
+``logs``, ``log_states``, ``events`` and ``checkpoints`` and call the four read functions it
+needs (:data:`READ_FUNCTIONS`); :data:`INVESTIGATOR` may only SELECT.
+
+Migrations are named, applied in order, recorded by name and never re-applied, as the SQLite
+log's are (:mod:`game_server.eventlog.schema`):
+
+- ``0001-store``: ``meta``, ``migrations`` (the bootstrap) and the five tables.
+- ``0002-guards``: the ingest triggers and the append-only triggers.
+- ``0003-roles``: the grants, the revocations and the read functions.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+import psycopg
+from psycopg import sql
+
+from game_server.eventlog.schema import EVENT_INDEXES
+from game_server.floor.errors import StoreSchemaError
+
+#: ``floor.meta.product`` of every floor store.
+PRODUCT: Final = "etg-floor"
+#: The schema every table of the store lives in.
+SCHEMA: Final = "floor"
+#: The role that owns the schema, migrates it and registers keys.
+ADMIN: Final = "etg_floor_admin"
+#: The role of the table servers: insert only.
+SHIPPER: Final = "etg_shipper"
+#: The role of investigators: read only.
+INVESTIGATOR: Final = "etg_investigator"
+#: The login roles, by the name ``etg floor url --role`` takes.
+ROLES: Final[Mapping[str, str]] = {"admin": ADMIN, "shipper": SHIPPER, "investigator": INVESTIGATOR}
+#: The tables of the store (all append-only).
+TABLES: Final = ("meta", "migrations", "keys", "logs", "log_states", "events", "checkpoints")
+#: The key of the advisory lock every migration takes (two migrators never interleave).
+MIGRATION_LOCK: Final = 0x4554_4746  # "ETGF"
+#: SQLSTATE of a refused change (UPDATE, DELETE, TRUNCATE) and of a refused ingest.
+REFUSED_CHANGE: Final = "EF001"
+REFUSED_INGEST: Final = "EF002"
+#: What :func:`inspect` and the store's clients read: product, store id, schema version.
+STORE_INFO: Final = "SELECT product, store_id, schema_version FROM floor.store_info()"
+
+
+def _refuse(message: str, *args: str) -> str:
+    """A plpgsql RAISE of an ingest refusal (``%`` placeholders filled by ``args``)."""
+    params = "".join(f", {arg}" for arg in args)
+    return f"RAISE EXCEPTION 'etg-floor: {message}'{params} USING ERRCODE = '{REFUSED_INGEST}';"
+
+
+_STORE: Final = f"""
+CREATE TABLE floor.keys (
+    key_id text PRIMARY KEY CHECK (key_id ~ '^[0-9a-f]{{16}}$'),
+    public_key text NOT NULL UNIQUE CHECK (public_key ~ '^[0-9a-f]{{64}}$'),
+    server text NOT NULL CHECK (server <> ''),
+    registered_at timestamptz NOT NULL DEFAULT now(),
+    registered_by text NOT NULL DEFAULT session_user,
+    CHECK (key_id = left(encode(sha256(decode(public_key, 'hex')), 'hex'), 16))
+);
+CREATE TABLE floor.logs (
+    log_id text PRIMARY KEY CHECK (log_id <> ''),
+    key_id text NOT NULL,
+    claimed_at timestamptz NOT NULL DEFAULT now(),
+    claimed_by text NOT NULL DEFAULT session_user
+);
+CREATE TABLE floor.log_states (
+    log_id text NOT NULL,
+    digest text NOT NULL,
+    document text NOT NULL,
+    shipped_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (log_id, digest),
+    CHECK (digest = encode(sha256(convert_to(E'etg-eventlog/meta/v1\\n' || document, 'UTF8')),
+                           'hex'))
+);
+CREATE TABLE floor.events (
+    log_id text NOT NULL,
+    seq bigint NOT NULL CHECK (seq >= 1),
+    time text NOT NULL,
+    table_id text NOT NULL,
+    round_id bigint,
+    terminal text,
+    kind text NOT NULL,
+    body text NOT NULL,
+    hash text NOT NULL CHECK (hash ~ '^[0-9a-f]{{64}}$'),
+    shipped_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (log_id, seq)
+);
+{
+    "".join(
+        f"CREATE INDEX {name} ON floor.events ({', '.join(columns)});"
+        for name, columns in EVENT_INDEXES.items()
+    )
+}
+CREATE TABLE floor.checkpoints (
+    log_id text NOT NULL,
+    number bigint NOT NULL CHECK (number >= 1),
+    seq bigint NOT NULL CHECK (seq >= 0),
+    hash text NOT NULL CHECK (hash ~ '^[0-9a-f]{{64}}$'),
+    time text NOT NULL,
+    reason text NOT NULL,
+    key_id text NOT NULL,
+    signature text NOT NULL CHECK (signature ~ '^[0-9a-f]{{128}}$'),
+    meta text CHECK (meta ~ '^[0-9a-f]{{64}}$'),
+    shipped_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (log_id, number)
+);
+CREATE INDEX checkpoints_seq ON floor.checkpoints (log_id, seq);
+"""
+
+_GENESIS: Final = "repeat('0', 64)"
+
+_GUARDS: Final = f"""
+CREATE FUNCTION floor.refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'etg-floor: floor.% is append-only; % is refused', TG_TABLE_NAME, TG_OP
+        USING ERRCODE = '{REFUSED_CHANGE}';
+END $$;
+
+CREATE FUNCTION floor.keys_register() RETURNS trigger LANGUAGE plpgsql
+SECURITY DEFINER SET search_path = floor, pg_temp AS $$
+DECLARE held floor.keys%ROWTYPE;
+BEGIN
+    SELECT * INTO held FROM floor.keys WHERE key_id = NEW.key_id;
+    IF FOUND THEN
+        IF held.public_key = NEW.public_key AND held.server = NEW.server THEN
+            RETURN NULL;
+        END IF;
+        {_refuse("key % is already registered, to the server %", "NEW.key_id", "held.server")}
+    END IF;
+    NEW.registered_at := now();
+    NEW.registered_by := session_user;
+    RETURN NEW;
+END $$;
+
+CREATE FUNCTION floor.logs_claim() RETURNS trigger LANGUAGE plpgsql
+SECURITY DEFINER SET search_path = floor, pg_temp AS $$
+DECLARE held_key text;
+BEGIN
+    SELECT key_id INTO held_key FROM floor.logs WHERE log_id = NEW.log_id;
+    IF FOUND THEN
+        IF held_key = NEW.key_id THEN
+            RETURN NULL;
+        END IF;
+        {
+    _refuse(
+        "a second log claims the id % (signed with key %); the store holds that log signed "
+        "with key %: refused",
+        "NEW.log_id",
+        "NEW.key_id",
+        "held_key",
+    )
+}
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM floor.keys WHERE key_id = NEW.key_id) THEN
+        {
+    _refuse(
+        "the log-signing key % of log % is not registered with the store; the floor admin "
+        "registers it with etg floor register",
+        "NEW.key_id",
+        "NEW.log_id",
+    )
+}
+    END IF;
+    NEW.claimed_at := now();
+    NEW.claimed_by := session_user;
+    RETURN NEW;
+END $$;
+
+CREATE FUNCTION floor.log_states_ingest() RETURNS trigger LANGUAGE plpgsql
+SECURITY DEFINER SET search_path = floor, pg_temp AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM floor.log_states
+               WHERE log_id = NEW.log_id AND digest = NEW.digest) THEN
+        RETURN NULL;
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM floor.logs WHERE log_id = NEW.log_id) THEN
+        {_refuse("a meta state of log %: the log is not claimed", "NEW.log_id")}
+    END IF;
+    IF (NEW.document::jsonb -> 'meta' ->> 'log_id') IS DISTINCT FROM NEW.log_id THEN
+        {_refuse("a meta state shipped for log % names another log id", "NEW.log_id")}
+    END IF;
+    NEW.shipped_at := now();
+    RETURN NEW;
+END $$;
+
+CREATE FUNCTION floor.events_ingest() RETURNS trigger LANGUAGE plpgsql
+SECURITY DEFINER SET search_path = floor, pg_temp AS $$
+DECLARE
+    held floor.events%ROWTYPE;
+    prev text;
+    entry text;
+BEGIN
+    -- Nothing the client can set (a session variable, a temporary table) is trusted here:
+    -- the event before is read from the table every time.
+    SELECT * INTO held FROM floor.events WHERE log_id = NEW.log_id AND seq = NEW.seq;
+    IF FOUND THEN
+        IF (held.time, held.table_id, held.round_id, held.terminal, held.kind, held.body,
+            held.hash) IS NOT DISTINCT FROM (NEW.time, NEW.table_id, NEW.round_id,
+            NEW.terminal, NEW.kind, NEW.body, NEW.hash) THEN
+            RETURN NULL;
+        END IF;
+        {
+    _refuse(
+        "log % already holds a different event % (hash %): this one (hash %) is a fork or a "
+        "rewrite of the log; refused",
+        "NEW.log_id",
+        "NEW.seq",
+        "held.hash",
+        "NEW.hash",
+    )
+}
+    END IF;
+    IF NEW.seq = 1 THEN
+        IF NOT EXISTS (SELECT 1 FROM floor.logs WHERE log_id = NEW.log_id) THEN
+            {_refuse("event 1 of log %: the log is not claimed", "NEW.log_id")}
+        END IF;
+        prev := {_GENESIS};
+    ELSE
+        SELECT hash INTO prev FROM floor.events WHERE log_id = NEW.log_id AND seq = NEW.seq - 1;
+        IF NOT FOUND THEN
+            {
+    _refuse(
+        "event % of log % arrives before event %: a gap; refused",
+        "NEW.seq",
+        "NEW.log_id",
+        "NEW.seq - 1",
+    )
+}
+        END IF;
+    END IF;
+    entry := '{{"body":' || NEW.body
+        || ',"kind":' || to_json(NEW.kind)::text
+        || ',"round":' || coalesce(NEW.round_id::text, 'null')
+        || ',"seq":' || NEW.seq::text
+        || ',"table":' || to_json(NEW.table_id)::text
+        || ',"terminal":' || coalesce(to_json(NEW.terminal)::text, 'null')
+        || ',"time":' || to_json(NEW.time)::text || '}}';
+    IF encode(sha256(decode(prev, 'hex') || convert_to(entry, 'UTF8')), 'hex') <> NEW.hash THEN
+        {
+    _refuse(
+        "event % of log % does not chain on event %: its content or its hash was altered; refused",
+        "NEW.seq",
+        "NEW.log_id",
+        "NEW.seq - 1",
+    )
+}
+    END IF;
+    IF EXISTS (SELECT 1 FROM floor.checkpoints
+               WHERE log_id = NEW.log_id AND seq = NEW.seq AND hash <> NEW.hash) THEN
+        {
+    _refuse(
+        "event % of log % contradicts a checkpoint the store holds at that seq: a rewrite "
+        "of the log; refused",
+        "NEW.seq",
+        "NEW.log_id",
+    )
+}
+    END IF;
+    NEW.shipped_at := now();
+    RETURN NEW;
+END $$;
+
+CREATE FUNCTION floor.checkpoints_ingest() RETURNS trigger LANGUAGE plpgsql
+SECURITY DEFINER SET search_path = floor, pg_temp AS $$
+DECLARE
+    held floor.checkpoints%ROWTYPE;
+    log_key text;
+    last_number bigint;
+    last_seq bigint;
+    at_hash text;
+BEGIN
+    SELECT key_id INTO log_key FROM floor.logs WHERE log_id = NEW.log_id;
+    IF NOT FOUND THEN
+        {_refuse("checkpoint % of log %: the log is not claimed", "NEW.number", "NEW.log_id")}
+    END IF;
+    IF NEW.key_id <> log_key THEN
+        {
+    _refuse(
+        "checkpoint % of log % is signed with key %, but the log was claimed with key %; refused",
+        "NEW.number",
+        "NEW.log_id",
+        "NEW.key_id",
+        "log_key",
+    )
+}
+    END IF;
+    SELECT * INTO held FROM floor.checkpoints WHERE log_id = NEW.log_id AND number = NEW.number;
+    IF FOUND THEN
+        IF (held.seq, held.hash, held.time, held.reason, held.key_id, held.signature, held.meta)
+            IS NOT DISTINCT FROM (NEW.seq, NEW.hash, NEW.time, NEW.reason, NEW.key_id,
+            NEW.signature, NEW.meta) THEN
+            RETURN NULL;
+        END IF;
+        {
+    _refuse(
+        "log % already holds a different checkpoint % (seq %): this one (seq %) is a rewrite "
+        "of the log; refused",
+        "NEW.log_id",
+        "NEW.number",
+        "held.seq",
+        "NEW.seq",
+    )
+}
+    END IF;
+    SELECT number, seq INTO last_number, last_seq FROM floor.checkpoints
+        WHERE log_id = NEW.log_id ORDER BY number DESC LIMIT 1;
+    IF coalesce(last_number, 0) + 1 <> NEW.number THEN
+        {
+    _refuse(
+        "checkpoint % of log % arrives after checkpoint %: a gap; refused",
+        "NEW.number",
+        "NEW.log_id",
+        "coalesce(last_number, 0)",
+    )
+}
+    END IF;
+    IF NEW.seq < coalesce(last_seq, 0) THEN
+        {
+    _refuse(
+        "checkpoint % of log % covers seq %, before the seq % of the checkpoint before it; refused",
+        "NEW.number",
+        "NEW.log_id",
+        "NEW.seq",
+        "last_seq",
+    )
+}
+    END IF;
+    IF NEW.seq = 0 THEN
+        at_hash := {_GENESIS};
+    ELSE
+        SELECT hash INTO at_hash FROM floor.events WHERE log_id = NEW.log_id AND seq = NEW.seq;
+    END IF;
+    IF at_hash IS NOT NULL AND at_hash <> NEW.hash THEN
+        {
+    _refuse(
+        "checkpoint % of log % does not match the chain the store holds at seq %; refused",
+        "NEW.number",
+        "NEW.log_id",
+        "NEW.seq",
+    )
+}
+    END IF;
+    NEW.shipped_at := now();
+    RETURN NEW;
+END $$;
+
+CREATE TRIGGER keys_register BEFORE INSERT ON floor.keys
+    FOR EACH ROW EXECUTE FUNCTION floor.keys_register();
+CREATE TRIGGER logs_claim BEFORE INSERT ON floor.logs
+    FOR EACH ROW EXECUTE FUNCTION floor.logs_claim();
+CREATE TRIGGER log_states_ingest BEFORE INSERT ON floor.log_states
+    FOR EACH ROW EXECUTE FUNCTION floor.log_states_ingest();
+CREATE TRIGGER events_ingest BEFORE INSERT ON floor.events
+    FOR EACH ROW EXECUTE FUNCTION floor.events_ingest();
+CREATE TRIGGER checkpoints_ingest BEFORE INSERT ON floor.checkpoints
+    FOR EACH ROW EXECUTE FUNCTION floor.checkpoints_ingest();
+{
+    "".join(
+        f"CREATE TRIGGER {table}_no_change BEFORE UPDATE OR DELETE ON floor.{table} "
+        f"FOR EACH ROW EXECUTE FUNCTION floor.refuse_change();"
+        f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON floor.{table} "
+        f"FOR EACH STATEMENT EXECUTE FUNCTION floor.refuse_change();"
+        for table in TABLES
+    )
+}
+"""
+
+#: The functions the shipping role calls instead of reading tables (it has no SELECT), by
+#: name with their argument types.
+READ_FUNCTIONS: Final = (
+    "store_info()",
+    "log_head(text)",
+    "log_checkpoints(text, bigint)",
+    "public_key(text)",
+)
+
+_ROLES: Final = f"""
+CREATE FUNCTION floor.store_info()
+RETURNS TABLE (product text, store_id text, schema_version integer)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = floor, pg_temp AS $$
+    SELECT (SELECT value FROM floor.meta WHERE key = 'product'),
+           (SELECT value FROM floor.meta WHERE key = 'store_id'),
+           (SELECT count(*)::integer FROM floor.migrations)
+$$;
+
+CREATE FUNCTION floor.log_head(p_log_id text)
+RETURNS TABLE (key_id text, seq bigint, hash text, checkpoint bigint)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = floor, pg_temp AS $$
+    SELECT l.key_id,
+           coalesce(e.seq, 0),
+           coalesce(e.hash, {_GENESIS}),
+           coalesce((SELECT max(number) FROM floor.checkpoints c WHERE c.log_id = l.log_id), 0)
+    FROM floor.logs l
+    LEFT JOIN LATERAL (SELECT seq, hash FROM floor.events ev WHERE ev.log_id = l.log_id
+                       ORDER BY seq DESC LIMIT 1) e ON true
+    WHERE l.log_id = p_log_id
+$$;
+
+CREATE FUNCTION floor.log_checkpoints(p_log_id text, p_after bigint)
+RETURNS TABLE (number bigint, seq bigint, hash text, "time" text, reason text, key_id text,
+               signature text, meta text)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = floor, pg_temp AS $$
+    SELECT number, seq, hash, time, reason, key_id, signature, meta FROM floor.checkpoints
+    WHERE log_id = p_log_id AND number > p_after ORDER BY number
+$$;
+
+CREATE FUNCTION floor.public_key(p_key_id text) RETURNS text
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = floor, pg_temp AS $$
+    SELECT public_key FROM floor.keys WHERE key_id = p_key_id
+$$;
+
+REVOKE ALL ON ALL TABLES IN SCHEMA floor FROM PUBLIC;
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA floor FROM PUBLIC;
+REVOKE UPDATE, DELETE, TRUNCATE ON {", ".join(f"floor.{t}" for t in TABLES)} FROM CURRENT_USER;
+GRANT USAGE ON SCHEMA floor TO {SHIPPER}, {INVESTIGATOR};
+GRANT INSERT ON floor.logs, floor.log_states, floor.events, floor.checkpoints TO {SHIPPER};
+GRANT SELECT ON ALL TABLES IN SCHEMA floor TO {INVESTIGATOR};
+GRANT EXECUTE ON FUNCTION {", ".join(f"floor.{f}" for f in READ_FUNCTIONS)}
+    TO {SHIPPER}, {INVESTIGATOR};
+"""
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One named schema change.
+
+    Attributes:
+        name: Its permanent name, recorded in ``floor.migrations`` (``"0001-store"``).
+        statements: The SQL it runs, inside the transaction that also records it.
+    """
+
+    name: str
+    statements: str
+
+
+#: Every migration, in the order they are applied. Append only; never rename or reorder.
+MIGRATIONS: Final[tuple[Migration, ...]] = (
+    Migration("0001-store", _STORE),
+    Migration("0002-guards", _GUARDS),
+    Migration("0003-roles", _ROLES),
+)
+#: The schema version this code writes and reads: the number of migrations it knows.
+SCHEMA_VERSION: Final = len(MIGRATIONS)
+
+_BOOTSTRAP: Final = """
+CREATE SCHEMA IF NOT EXISTS floor;
+CREATE TABLE IF NOT EXISTS floor.meta (key text PRIMARY KEY, value text NOT NULL);
+CREATE TABLE IF NOT EXISTS floor.migrations (
+    name text PRIMARY KEY,
+    position integer NOT NULL UNIQUE,
+    applied_at timestamptz NOT NULL DEFAULT now()
+);
+"""
+
+
+@dataclass(frozen=True)
+class StoreState:
+    """What :func:`inspect` found.
+
+    Attributes:
+        schema_version: How many migrations the store has applied (0: not a store yet).
+        store_id: The store's random id (the shippers' cursors are kept per store).
+    """
+
+    schema_version: int
+    store_id: str
+
+
+def _check_known(applied: list[str]) -> None:
+    known = [m.name for m in MIGRATIONS]
+    if applied != known[: len(applied)]:
+        newer = [name for name in applied if name not in known]
+        if newer:
+            raise StoreSchemaError(
+                f"the floor store has schema version {len(applied)} (migrations "
+                f"{', '.join(newer)} unknown here); this ETG knows versions up to "
+                f"{SCHEMA_VERSION}: use the newer ETG that migrated it"
+            )
+        raise StoreSchemaError(
+            f"the floor store records the migrations {applied}, which are not a prefix of "
+            f"{known}: its schema was changed by hand"
+        )
+
+
+def migrate(conn: psycopg.Connection[Any]) -> list[str]:
+    """Apply every pending migration, each in its own transaction that also records it.
+
+    Run as :data:`ADMIN` (the owner of the schema it creates; the roles must exist, see
+    :func:`create_roles`). Holds an advisory lock so that two migrators never interleave.
+
+    Args:
+        conn: A connection in autocommit mode.
+
+    Returns:
+        The names applied now (empty if the store was up to date).
+
+    Raises:
+        StoreSchemaError: the store was migrated by a newer ETG, or its schema was changed by
+            hand (nothing is applied).
+        psycopg.Error: a migration failed; it was rolled back and stays pending.
+    """
+    applied_now: list[str] = []
+    for position, migration in enumerate(MIGRATIONS, start=1):
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            conn.execute(_BOOTSTRAP)
+            conn.execute(
+                "INSERT INTO floor.meta (key, value) VALUES ('product', %s), ('store_id', %s) "
+                "ON CONFLICT (key) DO NOTHING",
+                (PRODUCT, secrets.token_hex(16)),
+            )
+            product = conn.execute("SELECT value FROM floor.meta WHERE key = 'product'").fetchone()
+            if product is None or product[0] != PRODUCT:
+                raise StoreSchemaError(
+                    f"the schema floor of this database belongs to {product and product[0]!r}, "
+                    "not to an ETG floor store"
+                )
+            applied = [
+                str(row[0])
+                for row in conn.execute("SELECT name FROM floor.migrations ORDER BY position")
+            ]
+            _check_known(applied)
+            if migration.name in applied:
+                continue
+            conn.execute(migration.statements)
+            conn.execute(
+                "INSERT INTO floor.migrations (name, position) VALUES (%s, %s)",
+                (migration.name, position),
+            )
+        applied_now.append(migration.name)
+    return applied_now
+
+
+def inspect(conn: psycopg.Connection[Any]) -> StoreState:
+    """The store's schema version and id, as any of the three roles reads them.
+
+    Raises:
+        StoreSchemaError: the database holds no floor store (or another product's schema
+            ``floor``), or one of a newer schema version.
+    """
+    try:
+        row = conn.execute(STORE_INFO).fetchone()
+    except (psycopg.errors.UndefinedFunction, psycopg.errors.InvalidSchemaName):
+        raise StoreSchemaError(
+            "the database holds no floor store (no floor.store_info()): the floor admin "
+            "creates it with etg floor up, or etg floor migrate"
+        ) from None
+    finally:
+        if not conn.autocommit:
+            conn.rollback()
+    if row is None or row[0] != PRODUCT:
+        raise StoreSchemaError("the database's schema floor is not an ETG floor store")
+    version = int(row[2])
+    if version > SCHEMA_VERSION:
+        raise StoreSchemaError(
+            f"the floor store has schema version {version}; this ETG knows versions up to "
+            f"{SCHEMA_VERSION}: use the newer ETG that migrated it"
+        )
+    if version < SCHEMA_VERSION:
+        raise StoreSchemaError(
+            f"the floor store has schema version {version}, this ETG needs {SCHEMA_VERSION}: "
+            "the floor admin applies the pending migrations with etg floor migrate"
+        )
+    return StoreState(version, str(row[1]))
+
+
+def create_roles(conn: psycopg.Connection[Any], passwords: Mapping[str, str]) -> list[str]:
+    """Create the login roles that do not exist yet (a superuser's connection).
+
+    Args:
+        conn: A superuser's connection in autocommit mode.
+        passwords: Role name -> password, for each of :data:`ADMIN`, :data:`SHIPPER` and
+            :data:`INVESTIGATOR`.
+
+    Returns:
+        The roles created now.
+    """
+    created = []
+    for role in (ADMIN, SHIPPER, INVESTIGATOR):
+        exists = conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
+        if exists:
+            continue
+        conn.execute(
+            sql.SQL(
+                "CREATE ROLE {} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT PASSWORD {}"
+            ).format(sql.Identifier(role), sql.Literal(passwords[role]))
+        )
+        created.append(role)
+    return created
+
+
+def create_database(conn: psycopg.Connection[Any], name: str) -> bool:
+    """Create the database ``name`` owned by :data:`ADMIN` unless it exists (a superuser's
+    connection in autocommit mode). Returns whether it was created."""
+    exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+    if exists:
+        return False
+    conn.execute(
+        sql.SQL("CREATE DATABASE {} OWNER {} ENCODING 'UTF8' TEMPLATE template0").format(
+            sql.Identifier(name), sql.Identifier(ADMIN)
+        )
+    )
+    conn.execute(sql.SQL("REVOKE ALL ON DATABASE {} FROM PUBLIC").format(sql.Identifier(name)))
+    conn.execute(
+        sql.SQL("GRANT CONNECT ON DATABASE {} TO {}, {}").format(
+            sql.Identifier(name), sql.Identifier(SHIPPER), sql.Identifier(INVESTIGATOR)
+        )
+    )
+    return True

@@ -1,0 +1,76 @@
+"""What ``etg serve --store URL`` adds to a table server: the proof against the store at
+start, the shipper beside the log, its alarm lines in the server's log and its meters in the
+operator's ``ReadMeters``.
+
+Entry points: :func:`prove_at_start` (before the log is opened) and :func:`start_shipping`
+(after; returns the :class:`~game_server.floor.shipper.Shipper`, whose ``meters`` the server
+adds to ``ReadMeters`` as ``store_shipping`` and whose ``stop`` it calls after closing the
+log).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Final
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from twisted.internet.task import LoopingCall
+from twisted.logger import Logger
+
+from game_server.floor.anchors import prove_against_store
+from game_server.floor.shipper import Shipper
+from game_server.floor.store import check_url, redacted
+
+log = Logger()
+
+#: Seconds between two looks at the shipper's alarm and status.
+WATCH_EVERY: Final = 2.0
+
+
+def prove_at_start(db: str | os.PathLike[str], public_key: Ed25519PublicKey, url: str) -> None:
+    """Prove the log against the checkpoints the store holds of it; a store that cannot be
+    reached is a warning (see :func:`~game_server.floor.anchors.prove_against_store`).
+
+    Raises:
+        ChainBroken: the log was cut back or rewritten since the store received it.
+        StoreUnavailable: ``url`` is not a PostgreSQL URL (a typo stops the server; a store
+            that does not answer does not).
+    """
+    check_url(url)
+    if not Path(db).exists():
+        return  # a new log: nothing to prove
+    warning = prove_against_store(db, public_key, url)
+    if warning is not None:
+        log.warn("{warning}", warning=warning)
+    else:
+        log.info("event log {db} proven against the floor store {url}", db=db, url=redacted(url))
+
+
+def start_shipping(
+    reactor: Any, db: str | os.PathLike[str], url: str, key_id: str, lag_limit: float
+) -> Shipper:
+    """Start shipping the log ``db`` to the store at ``url``, and log the shipper's alarm
+    and status lines every :data:`WATCH_EVERY` seconds from the reactor."""
+    shipper = Shipper(db, url, key_id, lag_limit=lag_limit)
+    shipper.start()
+
+    def watch() -> None:
+        for level, text in shipper.watch():
+            getattr(log, level)("{text}", text=text)
+
+    watcher = LoopingCall(watch)
+    watcher.clock = reactor
+    watcher.start(WATCH_EVERY, now=False)
+
+    def stop_watching() -> None:
+        if watcher.running:
+            watcher.stop()
+
+    reactor.addSystemEventTrigger("before", "shutdown", stop_watching)
+    log.info(
+        "shipping the event log to the floor store {url} (lag alarm past {limit:.0f} s)",
+        url=shipper.shown,
+        limit=lag_limit,
+    )
+    return shipper

@@ -1,0 +1,190 @@
+"""The floor store's schema: named, versioned migrations; the three roles and what each may
+do; append-only tables (no UPDATE or DELETE grant, and a trigger refusing both)."""
+
+from __future__ import annotations
+
+import uuid
+
+import psycopg
+import pytest
+from floor_helpers import StoreUrls
+
+from game_server.floor import schema
+from game_server.floor.cluster import LocalFloor, connect
+from game_server.floor.errors import StoreSchemaError
+from game_server.floor.schema import ADMIN, INVESTIGATOR, MIGRATIONS, SHIPPER, TABLES
+from game_server.floor.store import FloorStore
+
+
+def test_migrations_are_named_recorded_in_order_and_never_reapplied(store: StoreUrls) -> None:
+    """A new store records every migration by name, in order; migrating again applies none."""
+    with psycopg.connect(store.admin, autocommit=True) as conn:
+        rows = conn.execute("SELECT name, position FROM floor.migrations ORDER BY position")
+        assert [tuple(r) for r in rows] == [(m.name, i) for i, m in enumerate(MIGRATIONS, start=1)]
+        assert schema.migrate(conn) == []
+        state = schema.inspect(conn)
+    assert state.schema_version == schema.SCHEMA_VERSION == len(MIGRATIONS) == 3
+    assert [m.name for m in MIGRATIONS] == ["0001-store", "0002-guards", "0003-roles"]
+    assert len(state.store_id) == 32
+
+
+def _new_database(pg_floor: LocalFloor) -> str:
+    name = f"t_{uuid.uuid4().hex[:16]}"
+    with connect(pg_floor, "superuser", "postgres") as conn:
+        schema.create_database(conn, name)
+    return name
+
+
+def test_a_store_behind_is_refused_until_migrated_then_only_the_pending_one_runs(
+    pg_floor: LocalFloor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store of schema version 2 is refused by the clients with the command that fixes
+    it; migrating then applies only 0003-roles."""
+    name = _new_database(pg_floor)
+    with connect(pg_floor, "admin", name) as conn:
+        monkeypatch.setattr(schema, "MIGRATIONS", MIGRATIONS[:2])
+        assert schema.migrate(conn) == ["0001-store", "0002-guards"]
+        monkeypatch.setattr(schema, "MIGRATIONS", MIGRATIONS)
+        # The old store has no store_info() yet: the clients cannot read it at all.
+        with pytest.raises(StoreSchemaError, match="no floor store"):
+            FloorStore.connect(pg_floor.url("admin", name))
+        assert schema.migrate(conn) == ["0003-roles"]
+    store = FloorStore.connect(pg_floor.url("shipper", name))
+    store.close()
+
+
+def test_a_store_of_a_newer_schema_is_refused(pg_floor: LocalFloor) -> None:
+    """A migration this code does not know makes the store unusable here, and migrate
+    refuses to touch it."""
+    name = _new_database(pg_floor)
+    with connect(pg_floor, "admin", name) as conn:
+        schema.migrate(conn)
+        conn.execute("INSERT INTO floor.migrations (name, position) VALUES ('0004-future', 4)")
+        with pytest.raises(StoreSchemaError, match="0004-future unknown here"):
+            schema.migrate(conn)
+    with pytest.raises(StoreSchemaError, match="schema version 4; this ETG knows versions up"):
+        FloorStore.connect(pg_floor.url("investigator", name))
+
+
+def test_a_database_without_a_store_is_refused_with_the_command_to_make_one(
+    pg_floor: LocalFloor,
+) -> None:
+    name = _new_database(pg_floor)
+    with pytest.raises(StoreSchemaError, match=r"holds no floor store.*etg floor up"):
+        FloorStore.connect(pg_floor.url("admin", name))
+
+
+def _privileges(url: str, role: str) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    with psycopg.connect(url) as conn:
+        for table in TABLES:
+            found[table] = {
+                privilege
+                for privilege in ("SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE")
+                if conn.execute(
+                    "SELECT has_table_privilege(%s, %s, %s)", (role, f"floor.{table}", privilege)
+                ).fetchone()[0]  # type: ignore[index]
+            }
+    return found
+
+
+def test_each_role_holds_exactly_its_privileges(store: StoreUrls) -> None:
+    """No role holds UPDATE, DELETE or TRUNCATE on any table (the admin revoked them from
+    itself); the shipping role may only INSERT into the four tables it ships to; the
+    investigator may only SELECT."""
+    admin = _privileges(store.superuser, ADMIN)
+    shipper = _privileges(store.superuser, SHIPPER)
+    investigator = _privileges(store.superuser, INVESTIGATOR)
+    for table in TABLES:
+        assert admin[table] == {"SELECT", "INSERT"}, table
+        assert investigator[table] == {"SELECT"}, table
+    shipped = {"logs", "log_states", "events", "checkpoints"}
+    assert {t for t in TABLES if shipper[t]} == shipped
+    assert all(shipper[t] == {"INSERT"} for t in shipped)
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_every_table_refuses_update_delete_and_truncate_even_to_a_superuser(
+    store: StoreUrls, table: str
+) -> None:
+    """The trigger stops what the missing grant does not (a superuser ignores grants)."""
+    with psycopg.connect(store.superuser, autocommit=True) as conn:
+        for statement in (
+            f"UPDATE floor.{table} SET {_a_column(table)} = {_a_column(table)}",
+            f"DELETE FROM floor.{table}",
+            f"TRUNCATE floor.{table}",
+        ):
+            if table not in ("meta", "migrations") and statement.startswith(("UPDATE", "DELETE")):
+                # Row triggers fire per row: give them one.
+                _one_row(conn, table)
+            with pytest.raises(psycopg.Error, match=f"floor.{table} is append-only") as caught:
+                conn.execute(statement)
+            assert caught.value.sqlstate == schema.REFUSED_CHANGE
+
+
+def _a_column(table: str) -> str:
+    return {"meta": "value", "migrations": "name", "keys": "server"}.get(table, "log_id")
+
+
+def _one_row(conn: psycopg.Connection[object], table: str) -> None:
+    """A registered key, a claimed log with one meta state, one event and one checkpoint
+    (inserted once per test, by the superuser: the signature is not checked here)."""
+    if conn.execute("SELECT 1 FROM floor.logs").fetchone():
+        return
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    store = FloorStore(conn, "test", "test")  # type: ignore[arg-type]
+    key = Ed25519PrivateKey.generate()
+    ident = store.register_key(key.public_key(), "BJ-01")
+    store.claim("L1", ident)
+    conn.execute(
+        "INSERT INTO floor.log_states (log_id, digest, document) VALUES ('L1', "
+        "encode(sha256(convert_to(E'etg-eventlog/meta/v1\\n' || %s, 'UTF8')), 'hex'), %s)",
+        ['{"meta":{"log_id":"L1"},"migrations":[]}'] * 2,
+    )
+    from game_server.eventlog.chain import GENESIS_HASH, next_hash
+
+    entry = (
+        '{"body":{"kind":"x"},"kind":"x","round":null,"seq":1,"table":"BJ-01",'
+        '"terminal":null,"time":"2025-03-01T18:00:00.000000Z"}'
+    )
+    conn.execute(
+        "INSERT INTO floor.events (log_id, seq, time, table_id, round_id, terminal, kind, body,"
+        " hash) VALUES ('L1', 1, '2025-03-01T18:00:00.000000Z', 'BJ-01', NULL, NULL, 'x', "
+        '\'{"kind":"x"}\', %s)',
+        (next_hash(GENESIS_HASH, entry.encode()),),
+    )
+    conn.execute(
+        "INSERT INTO floor.checkpoints (log_id, number, seq, hash, time, reason, key_id, "
+        "signature) VALUES ('L1', 1, 0, %s, '2025-03-01T18:00:00.000000Z', 'test', %s, %s)",
+        (GENESIS_HASH, ident, "0" * 128),
+    )
+
+
+def test_the_shipping_role_cannot_read_register_or_change(store: StoreUrls) -> None:
+    """Insert only: reading a table, registering a key or deleting is refused by the
+    database itself; the read functions it needs answer."""
+    with psycopg.connect(store.shipper, autocommit=True) as conn:
+        for statement in (
+            "SELECT * FROM floor.events",
+            "SELECT * FROM floor.keys",
+            "INSERT INTO floor.keys (key_id, public_key, server) VALUES "
+            "('0000000000000000', repeat('0', 64), 'x')",
+            "DELETE FROM floor.events",
+            "UPDATE floor.checkpoints SET reason = 'x'",
+            "CREATE TABLE floor.mine (x int)",
+        ):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(statement)
+        assert conn.execute("SELECT product FROM floor.store_info()").fetchone() == ("etg-floor",)
+
+
+def test_the_investigator_can_read_but_not_write(store: StoreUrls) -> None:
+    with psycopg.connect(store.investigator, autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM floor.events").fetchone() == (0,)
+        for statement in (
+            "INSERT INTO floor.logs (log_id, key_id) VALUES ('x', 'y')",
+            "DELETE FROM floor.events",
+        ):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(statement)
