@@ -26,13 +26,6 @@ from typing import Any, NoReturn
 
 import click
 
-_CERTS = click.option(
-    "--certs",
-    type=click.Path(file_okay=False, exists=True, path_type=Path),
-    required=True,
-    help="The certificates folder: ca.pem, operator.pem/.key (and console.pem/.key, "
-    "log-signing.pub for the console).",
-)
 _ACCOUNTS = click.option(
     "--accounts",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -215,26 +208,32 @@ def audit_command(file: Path, last: int) -> None:
 class _Operator:
     """One connection of ``etg operator`` and who runs it."""
 
-    def __init__(self, certs: Path, server: str, hostname: str | None, who: dict[str, str]):
-        host, _, port = server.rpartition(":")
-        if not host or not port.isdigit():
-            raise click.BadParameter(f"{server!r} is not HOST:PORT", param_hint="'--server'")
+    def __init__(
+        self, certs: Path | None, server: str | None, hostname: str | None, who: dict[str, str]
+    ) -> None:
         self.certs = certs
-        self.host = host.strip("[]")
-        self.port = int(port)
-        self.hostname = hostname or self.host
+        self.server = server
+        self.hostname = hostname
         self.who = who
+
+    def _address(self) -> tuple[Path, str, int, str]:
+        if self.certs is None or self.server is None:
+            raise click.UsageError("etg operator needs --certs DIR and --server HOST:PORT")
+        host, _, port = self.server.rpartition(":")
+        if not host or not port.isdigit():
+            raise click.BadParameter(f"{self.server!r} is not HOST:PORT", param_hint="'--server'")
+        host = host.strip("[]")
+        return self.certs, host, int(port), self.hostname or host
 
     def call(self, command: str, **arguments: Any) -> dict[str, Any]:
         from shared.protocol import PROTOCOL_VERSION
         from tools.amp_client import AmpClient, AmpError
 
+        certs, host, port, hostname = self._address()
         try:
-            client = AmpClient(
-                self.port, self.certs, "operator", host=self.host, hostname=self.hostname
-            )
+            client = AmpClient(port, certs, "operator", host=host, hostname=hostname)
         except OSError as exc:
-            _refused(f"cannot reach {self.host}:{self.port}: {exc}", status=2)
+            _refused(f"cannot reach {host}:{port}: {exc}", status=2)
         try:
             client.call("Hello", version=PROTOCOL_VERSION, software="etg operator")
             if command != "ReadMeters":
@@ -243,7 +242,7 @@ class _Operator:
         except AmpError as exc:
             _refused(f"{exc.code}: {exc.description}")
         except (OSError, ConnectionError) as exc:
-            _refused(f"the connection to {self.host}:{self.port} failed: {exc}", status=2)
+            _refused(f"the connection to {host}:{port} failed: {exc}", status=2)
         finally:
             client.close()
 
@@ -258,8 +257,13 @@ def _logged(answer: dict[str, Any]) -> str:
 
 
 @click.group("operator")
-@_CERTS
-@click.option("--server", required=True, metavar="HOST:PORT", help="The table server.")
+@click.option(
+    "--certs",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="The certificates folder: ca.pem and operator.pem/.key.  [required]",
+)
+@click.option("--server", default=None, metavar="HOST:PORT", help="The table server.  [required]")
 @click.option(
     "--hostname", default=None, help="The name in the server's certificate (default: HOST)."
 )
@@ -273,8 +277,8 @@ def _logged(answer: dict[str, Any]) -> str:
 @click.pass_context
 def operator(
     ctx: click.Context,
-    certs: Path,
-    server: str,
+    certs: Path | None,
+    server: str | None,
     hostname: str | None,
     person: str | None,
     role: str | None,
@@ -284,6 +288,8 @@ def operator(
     if (person is None) != (role is None):
         raise click.UsageError("--person and --role are given together")
     who = {} if person is None or role is None else {"person": person, "role": role}
+    # --certs and --server are checked when a command connects, not by click: a
+    # subcommand's --help must work without them.
     ctx.obj = _Operator(certs, server, hostname, who)
 
 

@@ -140,7 +140,34 @@ class AccountBook:
     def __init__(self, path: Path, *, scrypt_n: int = SCRYPT_N) -> None:
         self.path = path
         self.scrypt_n = scrypt_n
+        self._stamp = self._file_stamp()
         self._accounts = self._load()
+
+    def _file_stamp(self) -> tuple[int, int] | None:
+        try:
+            found = self.path.stat()
+        except FileNotFoundError:
+            return None
+        return found.st_mtime_ns, found.st_size
+
+    def refresh(self) -> None:
+        """Read the file again if it changed since it was read (``etg console user add`` or
+        ``remove`` while the console runs): a removed person's sessions end at their next
+        request. A file that became unusable leaves no account at all (fail closed) until it
+        is mended; the error is raised for the caller to log.
+
+        Raises:
+            AccountError: the file changed and cannot be used.
+        """
+        stamp = self._file_stamp()
+        if stamp == self._stamp:
+            return
+        self._stamp = stamp
+        try:
+            self._accounts = self._load()
+        except AccountError:
+            self._accounts = {}
+            raise
 
     def _load(self) -> dict[str, Account]:
         path = self.path
@@ -182,6 +209,7 @@ class AccountBook:
             os.fsync(file.fileno())
         os.chmod(temporary, _PRIVATE)
         os.replace(temporary, self.path)
+        self._stamp = self._file_stamp()
 
     def __iter__(self) -> Iterator[Account]:
         return iter(sorted(self._accounts.values(), key=lambda a: a.name))
@@ -225,10 +253,6 @@ class AccountBook:
             raise AccountError(f"there is no account {name!r}")
         self._save()
         return account
-
-    def reload(self) -> None:
-        """Read the file again (``etg console user`` changed it while the console ran)."""
-        self._accounts = self._load()
 
     def sign_in(self, name: str, password: str) -> Account | None:
         """The account if ``password`` is its password, else None; an unknown name costs

@@ -377,10 +377,18 @@ class ConsoleApp:
                 audit=f"refused: cross-site request from {shown}",
             )
 
+    def _fresh_accounts(self) -> None:
+        """Take in ``etg console user`` changes made while the console runs."""
+        try:
+            self.accounts.refresh()
+        except ETGError as exc:
+            log.error("the accounts file cannot be used; nobody may sign in: {why}", why=str(exc))
+
     def _session(self, request: Request, *, touch: bool = True) -> Session | None:
         cookie = request.getCookie(COOKIE)
         if not cookie:
             return None
+        self._fresh_accounts()
         session = self.sessions.get(cookie.decode("ascii", "replace"), touch=touch)
         if session is not None and self.accounts.get(session.person) is None:
             self.sessions.end(session.id)
@@ -432,6 +440,7 @@ class ConsoleApp:
                 audit="refused: sign-in without the form's CSRF token",
             )
         name, password, code = (_arg(request, k) for k in ("name", "password", "code"))
+        self._fresh_accounts()
         address = _address(request)
         locked = self.guard.refusal(name, address)
         if locked is not None:

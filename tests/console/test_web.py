@@ -557,3 +557,20 @@ def test_several_servers_each_on_the_floor_each_action_to_its_own_server(
         {"server": "pit-9", "terminal": "B1", "kind": "in", "amount": "20", "reference": "s"},
     )
     assert unknown.status == 404
+
+
+def test_a_person_removed_while_the_console_runs_is_signed_out_at_the_next_request(
+    console: Console,
+) -> None:
+    """``etg console user remove`` edits the file; the running console reads it again and
+    the removed person's session ends (their next page goes to the sign-in)."""
+    session = console.session(Role.ATTENDANT)
+    cookies = {b"__Host-etg": session.id.encode()}
+    first = Request("GET", "/", {}, cookies)
+    console.app.handle(first)
+    assert first.status == 200
+    AccountBook(console.accounts.path).remove("attendant")
+    again = Request("GET", "/", {}, cookies)
+    console.app.handle(again)
+    assert again.status == 303
+    assert again.responseHeaders.getRawHeaders(b"location") == [b"/login"]
