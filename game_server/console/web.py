@@ -51,6 +51,7 @@ from game_server.console.accounts import AccountBook
 from game_server.console.audit import AuditError, AuditLog
 from game_server.console.floorview import (
     ServerView,
+    TableView,
     build_floor,
     find_table,
     find_terminal,
@@ -546,7 +547,7 @@ class ConsoleApp:
                 return self._report(request, session, parts)
         raise _Refused(404, "there is no such page")
 
-    def _need_table(self, server: str, table: str) -> Any:
+    def _need_table(self, server: str, table: str) -> TableView:
         if not self.floor:
             self.rebuild()
         view = find_table(self.floor, server, table)
