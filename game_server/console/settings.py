@@ -15,9 +15,10 @@ the floor's shifts.
     log = "pit-1/table.db"          # its event log, read-only (relative to this file)
     anchors = "pit-1/anchors.jsonl" # optional: its anchor stream, for verification
 
-Without the floor store each server's ``log`` must be readable where the console runs (the
-same machine, or a read-only mount); with ``--store`` (to come) the logs are read from the
-store and ``log`` is not needed.
+Without the floor store each server's ``log`` must be readable where the console runs: the
+same machine (SQLite's write-ahead log needs its readers on the writer's host; a network
+mount does not do). A server given without ``log`` is still on the floor, live, and takes
+actions; its recall, verification and reports need its log (or, to come, ``--store``).
 
 Entry points: :func:`load_settings`, :class:`ConsoleSettings`, :class:`ServerEntry`.
 """

@@ -107,11 +107,12 @@ class FloorSource(Protocol):
         ...
 
     def table_info(self, server: str, table: str) -> TableInfo | None:
-        """The table as its log describes it, or None if its log does not (yet)."""
+        """The table as its log describes it, or None if its log does not (yet), or the
+        console reads no log of that server."""
         ...
 
     def last_round(self, server: str, table: str) -> RoundSummary | None:
-        """The table's latest round (in play or over), or None."""
+        """The table's latest round (in play or over), or None (none yet, or no log read)."""
         ...
 
     def rounds(self, query: RoundQuery) -> list[FoundRound]:
@@ -186,6 +187,8 @@ class ServersOnlySource:
         return reader
 
     def table_info(self, server: str, table: str) -> TableInfo | None:
+        if server not in self._servers:
+            return None  # a server whose log this console does not read (no ``log``)
         now = self._clock()
         kept = self._info.get(server)
         if kept is None or now - kept[0] > INFO_SECONDS:
@@ -206,6 +209,8 @@ class ServersOnlySource:
         return kept[1].get(table)
 
     def last_round(self, server: str, table: str) -> RoundSummary | None:
+        if server not in self._servers:
+            return None
         found = list_rounds(self._reader(server), last=1, table=table)
         return found[0] if found else None
 

@@ -550,6 +550,13 @@ def test_several_servers_each_on_the_floor_each_action_to_its_own_server(
     assert [(c, a["terminal"]) for c, a in other.calls] == [(p.CashIn, "B1")]
     found = console.request("GET", "/recall?table=BJ-02", Role.INVESTIGATOR).body
     assert "<td>pit-1</td>" in found and "<td>pit-2</td>" in found
+    far = FakeLink("pit-3")  # on another machine: no log given, live and actions only
+    console.app.links["pit-3"] = far  # type: ignore[assignment]
+    console.app.rebuild()
+    floor = console.request("GET", "/", Role.ATTENDANT).body
+    assert "Server pit-3" in floor and 'href="/terminal/pit-3/B1"' in floor
+    assert "log:" not in floor
+    assert "pit-3" not in console.request("GET", "/verify", Role.INVESTIGATOR).body
     unknown = console.request(
         "POST",
         "/action/cash",
