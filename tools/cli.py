@@ -500,8 +500,20 @@ def bench_log_command(as_json: bool, quick: bool, directory: Path | None) -> Non
     required=True,
     help="A local floor made by 'etg floor up DIR' (a scratch database is made there).",
 )
-@click.option("--events", type=click.IntRange(min=100), default=20_000, show_default=True)
-@click.option("--repeats", type=click.IntRange(min=1), default=3, show_default=True)
+@click.option(
+    "--events",
+    type=click.IntRange(min=100),
+    default=20_000,
+    show_default=True,
+    help="Events in the log that is written and then shipped.",
+)
+@click.option(
+    "--repeats",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="Repetitions of each measurement; the figures are medians.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def bench_floor_command(floor_dir: Path, events: int, repeats: int, as_json: bool) -> None:
     """Events shipped to the floor store per second, against events the server's own

@@ -74,7 +74,13 @@ def down(directory: Path) -> None:
 
 @floor.command("url")
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--role", type=click.Choice(sorted(_ROLE_USE)), default="shipper", show_default=True)
+@click.option(
+    "--role",
+    type=click.Choice(sorted(_ROLE_USE)),
+    default="shipper",
+    show_default=True,
+    help="Whose URL: the shipping servers', the investigators' or the floor admin's.",
+)
 def url(directory: Path, role: str) -> None:
     """Print the URL of ROLE on the local floor in DIRECTORY."""
     from game_server.floor.cluster import LocalFloor
