@@ -27,7 +27,7 @@ from verify_helpers import (
     set_body,
 )
 
-from game_server.config import example_config_path, load_config
+from game_server.config import example_config_path, load_config, parse_config
 from game_server.eventlog import EventLogReader, system_clock
 from game_server.keys import init_keys, load_public_key, load_sealing_key
 from game_server.recall.query import fetch_round
@@ -317,8 +317,14 @@ def test_recall_show_leaves_out_absent_seats_and_names_an_empty_lucky_seat(
     certs = tmp_path / "certs"
     init_keys(certs)
     db = tmp_path / "uth.db"
+    # A table pays the Magic Card or the Lucky Bonus (653a.12(e)(3)); the example pays the
+    # Magic Card, this one the Lucky Bonus.
+    path = Path(example_config_path()).parent / "uth.toml"
+    toml = path.read_text(encoding="utf-8")
+    toml = toml.replace("magic_card = true", "magic_card = false")
+    lucky_config = parse_config(toml.replace("lucky_bonus = false", "lucky_bonus = true"))
     log, tables = open_tables(
-        [CONFIG],
+        [lucky_config],
         db,
         certs,
         lambda _: seats,
@@ -339,7 +345,7 @@ def test_recall_show_leaves_out_absent_seats_and_names_an_empty_lucky_seat(
     empty_draws = 0
     with closing(EventLogReader.open(db)) as reader:
         for round_id in range(1, 9):
-            logged = fetch_round(reader, CONFIG.table_id, round_id)
+            logged = fetch_round(reader, lucky_config.table_id, round_id)
             assert logged is not None
             text = format_timeline(build_timeline(logged))
             drawn = next(line for line in text if "settlement begins" in line)
