@@ -22,8 +22,8 @@ from game_server.config import (
     example_config_path,
     load_config,
     parse_config,
-    table_type_problems,
 )
+from game_server.games.hybrid.config import table_type_problems
 from game_server.rules.blackjack.rules import BlackjackRules, CountdownDefault, DoubleOn
 from game_server.rules.limits import WagerLimits
 from game_server.rules.wagers import REGISTRY

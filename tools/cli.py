@@ -26,6 +26,7 @@ from game_server.config import (
     example_config_path,
     load_config,
 )
+from game_server.games.uth.config import rules_of as uth_rules_of
 from shared.errors import ETGError, MoneyError
 from shared.money import parse_money
 from tools.certs_cli import HOSTNAME_OPTION, TERMINALS_OPTION, add_terminal, list_certs
@@ -189,7 +190,7 @@ def sim(
 
     config = _load(config_path)
     if seats is None:
-        seats = config.rules.seats if config.uth is not None else 7
+        seats = config.rules.seats if uth_rules_of(config) is not None else 7
     _check_seats(config, seats)
     if anchors_path is not None and log_path is None:
         raise click.BadParameter("--anchors keeps the checkpoints of a log: give --log too")
@@ -209,7 +210,7 @@ def sim(
         main_wager=wager,
         table_id=f"sim-{config.table_id}",
         table_type=config.table_type,
-        uth=config.uth,
+        uth=uth_rules_of(config),
     )
     show_progress = not as_json and sys.stderr.isatty() and rounds > spec.chunk_rounds
     if show_progress:
@@ -225,7 +226,7 @@ def sim(
         f"({config.rules.decks} deck{'s' * (config.rules.decks != 1)}, "
         f"{config.shuffle.value}), basic strategy, seed {seed}"
     )
-    if config.uth is not None:
+    if uth_rules_of(config) is not None:
         title = (
             f"{rounds:,} rounds of Ultimate Texas Hold 'Em at {seats} seat"
             f"{'s' * (seats != 1)} of {config.table_id} (one 52-card deck per round), "
@@ -257,7 +258,8 @@ def _logged_sim(
         raise click.BadParameter("--wager is not available with --log (the table minimum)")
     from tools.sim import run_logged_uth_sim
 
-    run: Callable[..., object] = run_logged_sim if config.uth is None else run_logged_uth_sim
+    uth = uth_rules_of(config) is not None
+    run: Callable[..., object] = run_logged_uth_sim if uth else run_logged_sim
     if sys.stderr.isatty() and not as_json:
         with click.progressbar(length=rounds, label="Simulating", file=sys.stderr) as bar:
             run(

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from game_server.config import Shuffle, TableConfig
+from game_server.games.uth.config import rules_of as uth_rules_of
 from game_server.rules.blackjack.events import BLACKJACK
 from game_server.rules.blackjack.rules import BlackjackRules
 from game_server.rules.limits import WagerLimits
@@ -117,7 +118,7 @@ class ParSheet:
 
     @property
     def seats(self) -> int:
-        return self.config.uth.seats if self.config.uth is not None else self.config.rules.seats
+        return int(self.config.rules.seats)
 
     def hold_per_round(self, at: str) -> float:
         """Cents the table holds per round with every seat at every wager's ``at``
@@ -397,8 +398,9 @@ def _mystery_terms(config: TableConfig) -> MustHitByTerms | None:
 
 def exact_returns(config: TableConfig) -> list[WagerReturn]:
     """Every optional wager's return (:mod:`game_server.rules.returns`)."""
-    if config.uth is not None:
-        return uth_returns(config.uth)
+    uth = uth_rules_of(config)
+    if uth is not None:
+        return uth_returns(uth)
     return offered_returns(config.rules, _mystery_terms(config))
 
 
@@ -420,13 +422,13 @@ def simulate(
         rounds=rounds,
         table_id=f"par-{config.table_id}",
         table_type=config.table_type,
-        uth=config.uth,
+        uth=uth_rules_of(config),
     )
     return run_sim(spec, workers, progress)
 
 
 def _main_game(config: TableConfig, result: SimResult, seed: int) -> MainGame:
-    if config.uth is not None:
+    if uth_rules_of(config) is not None:
         name, title, section, initial = (
             UTH_BASE,
             "Ultimate Texas Hold 'Em (Ante, Blind and Play)",
@@ -460,7 +462,7 @@ def _hold(config: TableConfig, main: MainGame, wagers: Sequence[WagerReturn]) ->
     """Each wager at its configured limits: the main game by its simulated house edge per
     initial wager, the others by their long-run house edge."""
     rows: list[HoldRow] = []
-    uth = config.uth
+    uth = uth_rules_of(config)
     if uth is not None:
         ante = uth.ante_limits
         rows.append(HoldRow(main.title, main.house_edge, ante.minimum, ante.maximum))
@@ -476,7 +478,7 @@ def _hold(config: TableConfig, main: MainGame, wagers: Sequence[WagerReturn]) ->
 
 
 def _limits(config: TableConfig, wager: str) -> tuple[int, int]:
-    uth = config.uth
+    uth = uth_rules_of(config)
     if uth is None:
         limits = config.rules.offers[wager].limits
         return limits.minimum, limits.maximum

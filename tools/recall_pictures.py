@@ -56,6 +56,7 @@ from typing import Any, Final
 
 import pygame
 
+from game_server.games.uth.config import rules_of as uth_rules_of
 from game_server.recall.rounds import Logged, LoggedRound, engine_kinds_for
 from game_server.recall.timeline import Timeline, wager_title
 from game_server.rules.blackjack.events import (
@@ -180,7 +181,7 @@ def _no_shoe(number: int) -> Any:
 def _replayer(logged: LoggedRound) -> tuple[Callable[[list[Any]], Any], Any]:
     """How the round's table type replays a prefix of engine events, and its fresh engine."""
     config = logged.config
-    if config.uth is not None:
+    if uth_rules_of(config) is not None:
         uth = uth_rules(config)
         return (
             lambda events: uth_replay(uth, events, config.table_id),
@@ -324,7 +325,7 @@ def round_views(logged: LoggedRound, terminal: str | None = None) -> list[dict[s
         RecallPictureError: ``terminal`` did not take part in the round, or the round does
             not replay.
     """
-    if logged.config.uth is not None:
+    if uth_rules_of(logged.config) is not None:
         return _uth_round_views(logged, terminal)
     if logged.config.table_type is not TableType.FULLY_AUTOMATED:
         return _hybrid_round_views(logged, terminal)

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, Final, Protocol
 
 from game_server.config import TableConfig
+from game_server.games.uth.config import rules_of as uth_rules_of
 from game_server.keys import key_id, load_public_key, load_sealing_key, load_signing_key
 from game_server.rng.entropy import EntropySource
 from game_server.rng.shoe import Shoe, ShoeSeed
@@ -867,7 +868,7 @@ def run_logged_uth_sim(
     strategy, the complete signed event log written to ``db`` (decks from test seeds sealed
     with the keys of ``certs``; the last deck revealed at the end so that every card and draw
     verifies)."""
-    rules = config.uth
+    rules = uth_rules_of(config)
     if rules is None:
         raise ValueError(f"table {config.table_id} is not an Ultimate Texas Hold 'Em table")
     shoes = SealedShoes(

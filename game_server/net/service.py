@@ -36,6 +36,7 @@ from twisted.protocols.tls import TLSMemoryBIOFactory
 
 from game_server.config import TableConfig
 from game_server.eventlog import AnchorFile, EventLogReader, system_clock
+from game_server.games.uth.config import rules_of as uth_rules_of
 from game_server.net.floor import FloorConfig
 from game_server.net.server import TableServerFactory
 from game_server.net.tls import Refusal, server_tls_options
@@ -208,7 +209,7 @@ def serve(
         table_id = session.config.table_id
         log.info("table {table}: {report}", table=table_id, report=report.describe())
         machines[table_id] = machine_for(session, reactor, next_round_delay)
-    router = UthTableRouter if config.uth is not None else TableRouter
+    router = UthTableRouter if uth_rules_of(config) is not None else TableRouter
     machine: TableMachine = (
         next(iter(machines.values())) if tables == 1 else router(machines, floor.tables)
     )

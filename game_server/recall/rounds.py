@@ -36,6 +36,7 @@ from typing import Any
 
 from game_server.config import TableConfig, config_from_dict
 from game_server.eventlog import EventLogReader, StoredEvent
+from game_server.games.uth.config import rules_of as uth_rules_of
 from game_server.rules.blackjack.events import (
     CardDealt,
     DealerPeeked,
@@ -154,7 +155,7 @@ def engine_kinds(table_type: TableType) -> frozenset[type]:
 
 def engine_kinds_for(config: TableConfig) -> frozenset[type]:
     """The kinds of record the engine of ``config``'s game and table type produces."""
-    if config.uth is not None:
+    if uth_rules_of(config) is not None:
         return UTH_KINDS
     return engine_kinds(config.table_type)
 

@@ -47,6 +47,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Final
 
+from game_server.games.uth.config import rules_of as uth_rules_of
 from game_server.recall.rounds import Logged, LoggedRound
 from game_server.rules.blackjack.events import (
     BLACKJACK,
@@ -872,7 +873,7 @@ def _meter_text(ev: Any) -> str:
 
 def _fold(logged: LoggedRound, started: RoundStarted | None) -> tuple[Ledger | None, list[str]]:
     """A fresh ledger, wallets seeded with the start balances, folded over the round."""
-    ledger = UthLedger() if logged.config.uth is not None else Ledger()
+    ledger = UthLedger() if uth_rules_of(logged.config) is not None else Ledger()
     if started is not None:
         ledger.wallets.update(zip(started.terminals, started.balances, strict=False))
     try:
@@ -906,7 +907,7 @@ def build_timeline(logged: LoggedRound, *, revealed_seq: int | None = None) -> T
         seats = {}  # stadium play: round_started lists seat 0 for every terminal (633b.5(l))
     labels = _Labels(seats, events, table_type)
     hole = {item.event.position: item for item in events if type(item.event) is HoleCardRevealed}
-    game = "uth" if logged.config.uth is not None else "blackjack"
+    game = "uth" if uth_rules_of(logged.config) is not None else "blackjack"
     if game == "uth":
         shown = [i for i in events if type(i.event) is UthDealerRevealed]
         hole = {UTH_DEALER: shown[0]} if shown else {}

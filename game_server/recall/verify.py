@@ -134,6 +134,7 @@ from game_server.eventlog import (
     verify_chain,
 )
 from game_server.eventlog.store import EventSource
+from game_server.games.uth.config import rules_of as uth_rules_of
 from game_server.keys import SealError, unseal
 from game_server.recall.rounds import Logged, LoggedRound, engine_kinds, walk
 from game_server.rng.errors import BadDeckCount, BadSeedMaterial
@@ -933,7 +934,7 @@ class _Semantics:
             table.handlers = self._uth_handlers
             # A config this build refuses is reported by the walk itself.
             with contextlib.suppress(ETGError):
-                table.uth = config_from_dict(ev.config).uth
+                table.uth = uth_rules_of(config_from_dict(ev.config))
         try:
             logged = hashlib.sha256(canonical_json(ev.config)).hexdigest()
         except ETGError as exc:
@@ -1255,8 +1256,9 @@ class _Semantics:
         """Replay a round through the engine of its table type (the live table's engine)."""
         config = rnd.config
         table_type = config.table_type
-        if config.uth is not None:
-            uth_game.replay(config.uth, events, rnd.table_id)
+        uth_rules = uth_rules_of(config)
+        if uth_rules is not None:
+            uth_game.replay(uth_rules, events, rnd.table_id)
         elif table_type is TableType.HYBRID:
             key = (rnd.table_id, rnd.config_seq)
             rules = self._three_rules.get(key)

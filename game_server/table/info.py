@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from game_server.config import TableConfig
+from game_server.games.uth.config import rules_of as uth_rules_of
 from game_server.rules.blackjack.rules import BlackjackRules, CountdownDefault, DoubleOn
 from game_server.rules.uth.paytables import (
     BLIND_PUSH,
@@ -124,8 +125,9 @@ def _wager_notes(offer: SideWagerOffer) -> list[str]:
 
 def rules_for(config: TableConfig) -> dict[str, Any]:
     """What the rules screen shows for ``config`` (see the module docstring)."""
-    if config.uth is not None:
-        return _uth_rules_for(config, config.uth)
+    uth_rules = uth_rules_of(config)
+    if uth_rules is not None:
+        return _uth_rules_for(config, uth_rules)
     rules = config.rules
     timers = config.timers
     wagers: list[dict[str, Any]] = [

@@ -73,6 +73,7 @@ from game_server.eventlog import (
     EventLogReader,
     NewEvent,
 )
+from game_server.games.uth.config import rules_of as uth_rules_of
 from game_server.keys import (
     UnsealFailed,
     key_id,
@@ -467,12 +468,12 @@ def recover_session(
         LedgerError: the log folds to an impossible balance.
     """
     table_id = config.table_id
-    found = _read_log(reader, table_id, UthLedger() if config.uth is not None else None)
+    found = _read_log(reader, table_id, UthLedger() if uth_rules_of(config) is not None else None)
     if meters is None:
         meters = recover_meters([config], reader)
     hybrid = config.table_type is not TableType.FULLY_AUTOMATED
     session: AnyTable
-    if config.uth is not None:
+    if uth_rules_of(config) is not None:
         session = UthSession(config, log, shoes, seats, meters)
     elif hybrid:
         session = HybridSession(config, log, shoes, seats)
@@ -553,8 +554,9 @@ def recover_meters(configs: Sequence[TableConfig], reader: EventLogReader) -> Me
     """
     specs: dict[str, MeterSpec] = {}
     for config in configs:
-        if config.uth is not None:
-            specs.update(config.uth.meters())
+        uth_rules = uth_rules_of(config)
+        if uth_rules is not None:
+            specs.update(uth_rules.meters())
             continue
         for meter_id, (_, spec) in meter_specs(config).items():
             specs[meter_id] = spec

@@ -40,6 +40,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from game_server.config import TableConfig
+from game_server.games.uth.config import rules_of as uth_rules_of
 from game_server.rng.drbg import HmacDrbg, RandomStream
 from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.rules.errors import RulesError
@@ -114,12 +115,13 @@ def parse_decision(action: object) -> Action:
 
 def uth_rules(config: TableConfig) -> UthRules:
     """The UTH rules of a config, refusing a Blackjack table's."""
-    if config.uth is None:
+    rules = uth_rules_of(config)
+    if rules is None:
         raise TableError(
             f"table {config.table_id} deals {config.game}, not Ultimate Texas Hold 'Em: "
             'its Rules Submission needs game = "uth"'
         )
-    return config.uth
+    return rules
 
 
 def bonus_draws(seed: ShoeSeed, rules: UthRules) -> tuple[Card | None, int | None]:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from game_server.config import example_config_path, load_config, parse_config
+from game_server.games.uth.config import rules_of
 from game_server.rules.returns import (
     PAR_FIGURES,
     MustHitByTerms,
@@ -117,14 +118,15 @@ def test_653a_12_e_3_the_magic_card_adds_19_units_on_a_winning_five_card_hand() 
     """653a.12(e)(1), (e)(3): the Five Card Hand Bonus returns its (e)(1) lines, and the
     Magic Card (a drawn card among the hand's two, 2 in 52) adds 19 units on a winning hand
     (20 for 1, the stake counted once); on every hand it adds 20 units on a losing one."""
-    assert UTH.uth is not None
-    ret = by_name(uth_returns(UTH.uth))["five_card_player"]
+    uth = rules_of(UTH)
+    assert uth is not None
+    ret = by_name(uth_returns(uth))["five_card_player"]
     math = five_card_math()
     winning = sum(line.probability for line in math.lines)
     lines = {line.line: line for line in ret.lines}
     magic = lines["Magic Card with a winning hand"]
     assert magic.returns == pytest.approx(float(winning * Fraction(2, 52) * 19))
-    every = dataclasses.replace(UTH.uth, bonus_on=BonusOn.EVERY_HAND)
+    every = dataclasses.replace(uth, bonus_on=BonusOn.EVERY_HAND)
     ret_every = by_name(uth_returns(every))["five_card_player"]
     added = ret_every.long_run - ret.long_run
     assert added == pytest.approx(float((1 - winning) * Fraction(2, 52) * 20))

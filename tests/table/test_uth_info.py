@@ -92,8 +92,8 @@ def test_each_five_card_wager_names_its_own_hand_and_when_the_bonuses_pay() -> N
     shown = notes(CONFIG)
     assert "the dealer's two cards and the flop" in shown["five_card_dealer"][0]
     assert "the player's two cards and the flop" in shown["five_card_player"][0]
-    assert CONFIG.uth is not None and CONFIG.uth.bonus_on is BonusOn.WINNING_HAND
+    assert CONFIG.rules.bonus_on is BonusOn.WINNING_HAND
     winning = "The Magic Card is paid with a winning hand"
     assert any(winning in n for n in shown["five_card_player"])
-    every = replace(CONFIG, uth=replace(CONFIG.uth, bonus_on=BonusOn.EVERY_HAND))
+    every = replace(CONFIG, rules=replace(CONFIG.rules, bonus_on=BonusOn.EVERY_HAND))
     assert not any(winning in n for n in notes(every)["five_card_player"])

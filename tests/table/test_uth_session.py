@@ -152,8 +152,7 @@ def expected_draws(shoe_number: int) -> tuple[str, int]:
     drbg = HmacDrbg(seed.entropy_input, seed.nonce, seed.personalization + b"/uth-bonus-draws")
     stream = RandomStream(drbg)
     magic = CARDS[stream.randbelow(52)]
-    assert CONFIG.uth is not None
-    return str(magic), stream.randbelow(CONFIG.uth.seats + 1)
+    return str(magic), stream.randbelow(CONFIG.rules.seats + 1)
 
 
 @pytest.mark.parametrize("config", [CONFIG, LUCKY_CONFIG], ids=["magic-card", "lucky-bonus"])
@@ -161,8 +160,7 @@ def test_magic_card_or_lucky_seat_is_drawn_from_the_drbg_and_logged(config: Tabl
     """653a.1, 653a.12(e)(3): each round the table game system draws the Magic Card (or, at a
     table paying the Lucky Bonus, the Lucky Bonus position) from the certified DRBG (the round
     deck's seed), and logs it; the bonus the table does not pay is not logged."""
-    assert config.uth is not None
-    magic_table = config.uth.magic_card_bonus
+    magic_table = config.rules.magic_card_bonus
     sink = MemorySink()
     table = session(sink, config)
     draws: list[str] = []
@@ -211,8 +209,8 @@ def test_meters_are_fed_at_the_deal_and_awarded_at_settlement_with_conservation(
     Every credit is accounted for: what the meters paid is ``progressive_paid``."""
     sink = MemorySink()
     table = session(sink)
-    progressive = CONFIG.uth.progressive_meter_id if CONFIG.uth else ""
-    five_card = CONFIG.uth.five_card_meter_id if CONFIG.uth else ""
+    progressive = CONFIG.rules.progressive_meter_id
+    five_card = CONFIG.rules.five_card_meter_id
     events = stacked_round(table, ROYAL)
     fed = [ev for ev in events if type(ev) is MeterContributed]
     assert sorted((ev.meter, ev.wager) for ev in fed) == sorted(
@@ -308,9 +306,8 @@ def test_a_round_with_meter_awards_replays_through_the_engine() -> None:
     stacked_round(table, ROYAL)
     events = [ev for _, ev in logged(sink) if type(ev) in UTH_KINDS]
     assert sum(type(ev) is MeterAwarded for ev in events) == 2
-    assert CONFIG.uth is not None
-    game = replay(CONFIG.uth, events, CONFIG.table_id)
+    game = replay(CONFIG.rules, events, CONFIG.table_id)
     assert game.phase is Phase.COMPLETE
     forged = [ev._replace(share=ev.share + 1) if type(ev) is MeterAwarded else ev for ev in events]
     with pytest.raises(ReplayMismatch):
-        replay(CONFIG.uth, forged, CONFIG.table_id)
+        replay(CONFIG.rules, forged, CONFIG.table_id)

@@ -25,7 +25,7 @@ def spec(rounds: int, seats: int = 3, seed: int = 4) -> SimSpec:
         rounds=rounds,
         chunk_rounds=100,
         table_id="sim-uth",
-        uth=CONFIG.uth,
+        uth=CONFIG.rules,
     )
 
 

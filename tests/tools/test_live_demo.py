@@ -16,6 +16,7 @@ import pytest
 
 pygame = pytest.importorskip("pygame")
 
+from game_server.games.uth.config import rules_of  # noqa: E402
 from terminal_client.app import basic_strategy  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -196,9 +197,10 @@ def test_headless_demo_at_a_hybrid_or_uth_table_with_three_terminals(
     settled = [line for line in done.stdout.splitlines() if line.startswith("round ")]
     assert len(settled) >= 2, done.stdout
     offered = load_config(rules)
-    titles = [offer.wager.title for offer in offered.rules.side_wagers]
-    if offered.uth is not None:
+    if rules_of(offered) is not None:
         titles = ["Blind", "Trips", "Progressive Payout", "Five Card Hand Bonus"]
+    else:
+        titles = [offer.wager.title for offer in offered.rules.side_wagers]
     for terminal in ("T1", "T2", "T3"):
         assert f"  {terminal} {wager}" in done.stdout, done.stdout
         for title in titles:  # every wager the table offers, placed by each bot

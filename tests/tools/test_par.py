@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from game_server.config import example_config_path, load_config
+from game_server.games.uth.config import rules_of
 from tools.cli import main
 from tools.par import par_sheet
 
@@ -26,7 +27,7 @@ def test_every_shipped_rules_submission_has_a_par_sheet_under_100_percent(path: 
     sheet = par_sheet(config, rounds=400, seed=3)
     offered = (
         {"trips", "progressive", "five_card_player", "five_card_dealer"}
-        if config.uth is not None
+        if rules_of(config) is not None
         else {o.wager.name for o in config.rules.side_wagers} | {"insurance"}
     )
     assert {w.wager for w in sheet.wagers} == offered

@@ -233,6 +233,11 @@ class UthRules:
         """The selected 653a.12(c) Trips paytable, or None when Trips is not offered."""
         return None if self.trips_paytable is None else TRIPS_PAYTABLES[self.trips_paytable]
 
+    @property
+    def decks(self) -> int:
+        """Decks in the table's shoe: one freshly shuffled 52-card deck per round (653a.3)."""
+        return 1
+
     def meters(self) -> dict[str, MeterSpec]:
         """The meters this table links to, by id."""
         out: dict[str, MeterSpec] = {}

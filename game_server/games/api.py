@@ -1,0 +1,81 @@
+"""The contract between the platform and a game: :class:`Game`.
+
+The platform (the table's flow and countdowns, the network, the event log, recall, verify and
+the tools) knows a game only through this protocol, declared once here and implemented by one
+object per game package (``game_server/games/<game>/game.py``), found through the registry
+(:mod:`game_server.games`). ``docs/adding-a-game.md`` says what a new game writes, in order.
+
+Entry point: :class:`Game`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from game_server.rules.wagers.base import TableType
+
+if TYPE_CHECKING:
+    from game_server.config import TableConfig
+
+__all__ = ["Game"]
+
+
+class Game(Protocol):
+    """Everything the platform needs from one game.
+
+    Identity: :attr:`name` (the registry key, the entry point's name), :attr:`title`,
+    :attr:`chapter` (where the regulation text lives), the ``[table] game`` value it deals
+    (:attr:`config_game`) and the table types it runs (:attr:`table_types`).
+    """
+
+    @property
+    def name(self) -> str:
+        """The registry key and entry point name (``"blackjack"``); unique."""
+        ...
+
+    @property
+    def title(self) -> str:
+        """What people call it (``"Ultimate Texas Hold 'Em"``)."""
+        ...
+
+    @property
+    def chapter(self) -> str:
+        """The regulation it implements (``"58 Pa. Code 653a"``)."""
+        ...
+
+    @property
+    def config_game(self) -> str:
+        """The ``[table] game`` of its Rules Submissions (games may share one: the hybrid
+        tables deal Blackjack and differ by ``[table] type``)."""
+        ...
+
+    @property
+    def table_types(self) -> frozenset[TableType]:
+        """The table types it runs."""
+        ...
+
+    # -------------------------------------------------------------- the Rules Submission
+
+    @property
+    def examples(self) -> tuple[Path, ...]:
+        """Its example Rules Submissions (TOML files shipped with it)."""
+        ...
+
+    def build_config(self, data: Mapping[str, object], source: str) -> TableConfig:
+        """Check a parsed Rules Submission of this game and build its config (every problem
+        collected into one :class:`~game_server.config.ConfigError`, each naming its field
+        and, where a regulation is the reason, the section)."""
+        ...
+
+    def logged_config(self, config: TableConfig) -> dict[str, Any]:
+        """The config as logged in ``table_opened`` (:meth:`TableConfig.to_dict`): plain data,
+        cents as integers, schema :data:`~game_server.config.CONFIG_SCHEMA`. Its canonical
+        JSON's SHA-256 is the config hash: never change it for an existing game."""
+        ...
+
+    def file_shape(self, logged: Mapping[str, Any]) -> Mapping[str, object]:
+        """The logged form back in the file's shape (what :meth:`build_config` reads), so that
+        a logged config is checked again as a file would be."""
+        ...
