@@ -32,9 +32,9 @@ from game_server.rules.blackjack.events import (
     WagerPlaced,
     WagerSettled,
 )
-from game_server.rules.blackjack.hand import format_total
 from game_server.rules.blackjack.round import EVEN_MONEY, INSURANCE_DECISION, NO_INSURANCE
 from game_server.rules.blackjack.rules import BlackjackRules
+from game_server.rules.twenty_one import format_total
 from shared.cards import Card
 from shared.money import format_money
 from tools.sim import SimResult, TableDriver, format_report, fresh_shoes, seeded_shoes, tally

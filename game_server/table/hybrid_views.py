@@ -29,10 +29,10 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from game_server.rules.blackjack.events import WagerSettled
-from game_server.rules.blackjack.hand import hand_total
 from game_server.rules.hybrid.events import Hybrid3WagerSettled
 from game_server.rules.hybrid.no_hole_card import NoHoleCardRound
 from game_server.rules.hybrid.three_position import ThreePositionRound
+from game_server.rules.twenty_one import hand_total
 from game_server.table.events import RoundStarted
 from game_server.table.hybrid_machine import HybridMachine
 from game_server.table.hybrid_session import HybridSession

@@ -44,11 +44,7 @@ from game_server.rules.hybrid.events import (
 )
 from game_server.rules.hybrid.three_position import (
     BUZZER_BEATER_PAYS,
-    LINE_BB_21_PUSH,
     LINE_BB_CLEARED,
-    LINE_BB_NOT_19,
-    LINE_BB_PLAYER_BEAT,
-    LINE_BB_UNDER_19,
     LINE_BLACKJACK_NOW,
     LINE_BLACKJACK_OVER_21,
     LINE_BUST,
@@ -63,11 +59,17 @@ from game_server.rules.hybrid.three_position import (
     Phase,
     ThreePositionRound,
     ThreePositionRules,
-    buzzer_beater_result,
     main_result,
     replay,
 )
 from game_server.rules.limits import WagerLimits
+from game_server.rules.wagers.buzzer_beater import (
+    LINE_BB_21_PUSH,
+    LINE_BB_NOT_19,
+    LINE_BB_PLAYER_BEAT,
+    LINE_BB_UNDER_19,
+    buzzer_beater_result,
+)
 from shared.cards import CARDS, Card, parse_cards
 from shared.money import ToOne
 

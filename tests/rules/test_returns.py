@@ -12,17 +12,16 @@ import pytest
 
 from game_server.config import example_config_path, load_config, parse_config
 from game_server.games.uth.config import rules_of
+from game_server.rules.blackjack.returns import insurance_return, offered_returns
 from game_server.rules.returns import (
     PAR_FIGURES,
     MustHitByTerms,
     ParFigure,
     WagerReturn,
-    insurance_return,
-    offered_returns,
     par_figure,
-    uth_returns,
 )
 from game_server.rules.uth.math import five_card_math
+from game_server.rules.uth.returns import uth_returns
 from game_server.rules.uth.rules import BonusOn
 from game_server.rules.wagers import REGISTRY
 from game_server.rules.wagers.math import wager_math

@@ -14,9 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.hand import hand_total
 from game_server.rules.blackjack.rules import DECK_COUNTS, BlackjackRules, DoubleOn
 from game_server.rules.blackjack.strategy import BasicStrategy
+from game_server.rules.twenty_one import hand_total
 from shared.cards import BJ_VALUE, CARDS, parse_card, parse_cards
 
 ACE = 1

@@ -83,6 +83,7 @@ from game_server.config import describe as _describe
 from game_server.config import known as _known
 from game_server.config import options as _options
 from game_server.config import suggest as _suggest
+from game_server.rules.blackjack.returns import offered_returns
 from game_server.rules.blackjack.rules import (
     BLACKJACK_PAYS,
     DECK_COUNTS,
@@ -94,7 +95,7 @@ from game_server.rules.blackjack.rules import (
 )
 from game_server.rules.errors import RulesError
 from game_server.rules.limits import WagerLimits
-from game_server.rules.returns import MustHitByTerms, offered_returns, player_edge_problems
+from game_server.rules.returns import MustHitByTerms, player_edge_problems
 from game_server.rules.wagers import REGISTRY
 from game_server.rules.wagers.base import (
     MeterSpec,

@@ -61,10 +61,11 @@ from game_server.config import known as _known
 from game_server.config import options as _options
 from game_server.config import suggest as _suggest
 from game_server.rules.limits import WagerLimits
-from game_server.rules.returns import player_edge_problems, uth_returns
+from game_server.rules.returns import player_edge_problems
 from game_server.rules.uth.paytables import BLIND_PAYTABLES as UTH_BLIND_PAYTABLES
 from game_server.rules.uth.paytables import PROGRESSIVE_AMOUNTS as UTH_PROGRESSIVE_AMOUNTS
 from game_server.rules.uth.paytables import TRIPS_PAYTABLES as UTH_TRIPS_PAYTABLES
+from game_server.rules.uth.returns import uth_returns
 from game_server.rules.uth.rules import MINIMUM_MAX_PAYOUT as UTH_MINIMUM_MAX_PAYOUT
 from game_server.rules.uth.rules import MINIMUM_METER_SEED as UTH_MINIMUM_METER_SEED
 from game_server.rules.uth.rules import BonusOn, FiveCardHand, UthRules, UthRulesError

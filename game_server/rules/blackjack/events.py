@@ -6,9 +6,13 @@ order of creation (0 is the initial hand, splits add 1, 2, 3). Money fields are 
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 from game_server.rules.events import event
+from game_server.rules.wagers.base import LOST as LOST
+from game_server.rules.wagers.base import PUSHED as PUSHED
+from game_server.rules.wagers.base import WON as WON
 from shared.cards import Card
 
 DEALER = 0
@@ -20,10 +24,7 @@ INSURANCE = "insurance"
 #: The TriLux Deluxe Press: winnings capping the initial Blackjack wager (633b.11(f)-(h)).
 TRILUX_PRESS = "trilux_press"
 
-# Outcomes of a settled wager.
-WON = "won"
-LOST = "lost"
-PUSHED = "pushed"
+# Outcomes of a settled wager (won, lost and pushed are every game's).
 SURRENDERED = "surrendered"
 
 
@@ -120,3 +121,14 @@ class RoundCompleted(NamedTuple):
 
     dealer_cards: tuple[Card, ...]
     dealer_total: int
+
+
+def seat_wagers(events: Sequence[Any], i: int) -> dict[str, int]:
+    """The wagers one seat placed together: the run of ``wager_placed`` of that seat from
+    event ``i`` (one ``place_wagers`` or ``join`` input)."""
+    seat = events[i].seat
+    wagers: dict[str, int] = {}
+    while i < len(events) and type(events[i]) is WagerPlaced and events[i].seat == seat:
+        wagers[events[i].wager] = events[i].amount
+        i += 1
+    return wagers

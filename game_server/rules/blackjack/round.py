@@ -48,8 +48,8 @@ from game_server.rules.blackjack.events import (
     RoundCompleted,
     WagerPlaced,
     WagerSettled,
+    seat_wagers,
 )
-from game_server.rules.blackjack.hand import is_blackjack
 from game_server.rules.blackjack.rules import (
     BLACKJACK_PAYS,
     INSURANCE_PAYS,
@@ -67,7 +67,8 @@ from game_server.rules.errors import (
     WagerNotOffered,
     WrongPhase,
 )
-from game_server.rules.replaying import LoggedCards, replay_steps, seat_wagers
+from game_server.rules.replaying import LoggedCards, replay_steps
+from game_server.rules.twenty_one import is_blackjack
 from game_server.rules.wagers.base import Moment, SideWagerContext, SideWagerOffer
 from game_server.rules.wagers.trilux import (
     PRESS,

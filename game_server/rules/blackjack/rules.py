@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
 
-from game_server.rules.blackjack.hand import hand_total
 from game_server.rules.errors import ActionNotAllowed, BetOutOfLimits, RulesError
 from game_server.rules.limits import WagerLimits
+from game_server.rules.twenty_one import hand_total
 from game_server.rules.wagers.base import SideWagerOffer
 from shared.cards import Card
 from shared.money import ToOne, format_money

@@ -44,8 +44,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.hand import hand_total
 from game_server.rules.blackjack.rules import BlackjackRules, DoubleOn
+from game_server.rules.twenty_one import hand_total
 from shared.cards import BJ_VALUE
 
 __all__ = ["BasicStrategy"]

@@ -84,8 +84,8 @@ from game_server.rules.blackjack.events import (
     RoundCompleted,
     WagerPlaced,
     WagerSettled,
+    seat_wagers,
 )
-from game_server.rules.blackjack.hand import hand_total, is_blackjack
 from game_server.rules.blackjack.rules import (
     BLACKJACK_PAYS,
     INSURANCE_PAYS,
@@ -104,7 +104,8 @@ from game_server.rules.errors import (
     WrongPhase,
 )
 from game_server.rules.events import event
-from game_server.rules.replaying import LoggedCards, replay_steps, seat_wagers
+from game_server.rules.replaying import LoggedCards, replay_steps
+from game_server.rules.twenty_one import hand_total, is_blackjack
 from game_server.rules.wagers.base import Moment, SideWagerContext, SideWagerOffer
 from game_server.rules.wagers.hybrid_side_wagers import HYBRID_SIDE_WAGERS
 from shared.cards import BJ_VALUE, Card

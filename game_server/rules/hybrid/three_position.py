@@ -120,7 +120,6 @@ from game_server.rules.blackjack.events import (
     HoleCardRevealed,
     RoundCompleted,
 )
-from game_server.rules.blackjack.hand import hand_total, is_blackjack
 from game_server.rules.blackjack.round import Phase
 from game_server.rules.blackjack.rules import (
     BLACKJACK_PAYS,
@@ -149,10 +148,13 @@ from game_server.rules.hybrid.events import (
 )
 from game_server.rules.limits import WagerLimits
 from game_server.rules.replaying import LoggedCards, replay_steps
+from game_server.rules.twenty_one import hand_total, is_blackjack
 from game_server.rules.wagers.buzzer_beater import (
     BUZZER_BEATER_21_PAYS,
     BUZZER_BEATER_PAYS,
+    LINE_BB_UNDER_19,
     Basis,
+    buzzer_beater_result,
 )
 from shared.cards import BJ_VALUE, Card
 from shared.money import ToOne, format_money
@@ -200,17 +202,6 @@ LINE_EVEN_MONEY = "Even money 1 to 1 (633a.8)"
 LINE_INSURANCE = "Insurance 2 to 1 (633b.5(v)(2))"
 LINE_NO_WIN = "Insurance loses: no dealer Blackjack (633a.8)"
 LINE_BB_CLEARED = "Buzzer Beater loses: the position has Blackjack (633b.5(p)(1))"
-LINE_BB_PLAYER_BEAT = "Buzzer Beater loses: the player's hand beat the dealer's (633b.5(u)(2)(i))"
-LINE_BB_UNDER_19 = (
-    "Buzzer Beater loses: the dealer's hand beat a hand that is not 19, 20, 21 or Blackjack "
-    "(633b.5(u)(2)(ii))"
-)
-LINE_BB_NOT_19 = (
-    "Buzzer Beater loses: the player's hand is not 19, 20, 21 or Blackjack (633b.5(m), (u))"
-)
-LINE_BB_21_PUSH = (
-    "Buzzer Beater 21/21: wins under 633b.5(u)(1) but (v)(3) has no odds; stake returned"
-)
 
 
 class CardSource(Protocol):
@@ -314,51 +305,6 @@ def main_result(
     if total == dealer_total:
         return PUSHED, LINE_PUSH, None
     return LOST, LINE_LOSS, None
-
-
-def _bb_rank(total: int, blackjack: bool) -> str:
-    return "Blackjack" if blackjack else str(total)
-
-
-def buzzer_beater_result(
-    cards: Sequence[Card],
-    from_split: bool,
-    dealer: Sequence[Card],
-    pays_21: ToOne | None = BUZZER_BEATER_21_PAYS,
-) -> tuple[str, str, ToOne | None]:
-    """Settle a Buzzer Beater wager by 633b.5(u) and (v)(3): outcome, line, odds of a win.
-
-    It wins when the player's hand is 19, 20, 21 or Blackjack and the dealer's hand is equal
-    or greater without exceeding 21 (a dealer Blackjack is greater than any 21 that is not
-    Blackjack, (t)(1)(iii), (t)(3)(iii)). ``pays_21`` is the odds of a player 21 that is not
-    Blackjack (no line in (v)(3); None: the stake is returned).
-    """
-    total = hand_total(cards)[0]
-    dealer_total = hand_total(dealer)[0]
-    blackjack = not from_split and is_blackjack(cards)
-    dealer_blackjack = is_blackjack(dealer)
-    if total > 21:
-        return LOST, LINE_BB_UNDER_19, None
-    # Player's strength and dealer's strength: Blackjack ranks above a 21 of more cards.
-    mine = 22 if blackjack else total
-    theirs = -1 if dealer_total > 21 else (22 if dealer_blackjack else dealer_total)
-    if mine > theirs:
-        return LOST, LINE_BB_PLAYER_BEAT, None
-    if total < 19:
-        if mine < theirs:
-            return LOST, LINE_BB_UNDER_19, None
-        return LOST, LINE_BB_NOT_19, None
-    player = _bb_rank(total, blackjack)
-    dealer_rank = "21" if dealer_total == 21 else str(dealer_total)
-    if player == "21":
-        if pays_21 is None:
-            return PUSHED, LINE_BB_21_PUSH, None
-        return WON, f"Buzzer Beater 21/21 {pays_21} (633b.5(u)(1); not in (v)(3))", pays_21
-    if player == "Blackjack":
-        dealer_rank = "Blackjack"
-    odds = BUZZER_BEATER_PAYS[(player, dealer_rank)]
-    shown = "21 or Blackjack" if dealer_rank == "21" else dealer_rank
-    return WON, f"Buzzer Beater {player}/{shown} {odds} (633b.5(v)(3))", odds
 
 
 # ------------------------------------------------------------------ engine state

@@ -1,4 +1,5 @@
-"""Blackjack hand arithmetic: point totals, soft hands, Blackjack.
+"""Hand arithmetic of the twenty-one games (Blackjack and its variants): point totals, soft
+hands, Blackjack.
 
 Card values follow 58 Pa. Code 633a.3(e) / 633b.5(h): 2-10 at face value, J, Q, K at 10, and
 an ace at 11 unless that would put the hand over 21, then 1. A "soft" total counts an ace as 11.
