@@ -23,8 +23,8 @@ from game_server.config import (
     load_config,
     parse_config,
 )
+from game_server.games.blackjack.rules.rules import BlackjackRules, CountdownDefault, DoubleOn
 from game_server.games.hybrid.config import table_type_problems
-from game_server.rules.blackjack.rules import BlackjackRules, CountdownDefault, DoubleOn
 from game_server.rules.limits import WagerLimits
 from game_server.rules.wagers import REGISTRY
 from game_server.rules.wagers.base import SideWager, TableType
@@ -383,7 +383,8 @@ def test_unit_is_even_so_that_3_to_2_is_exact() -> None:
 def test_hybrid_tables_are_checked_and_the_table_server_refuses_them() -> None:
     """The hybrid tables of 633b.5 are Rules Submissions like any other (checked, logged,
     simulated); this build's table server runs fully automated tables only and says so."""
-    from game_server.table.session import MemorySink, SealedShoes, TableError, TableSession
+    from game_server.games.blackjack.session import TableSession
+    from game_server.table.session import MemorySink, SealedShoes, TableError
 
     for name in ("hybrid-three-position", "hybrid-no-hole-card"):
         config = load_config(example_config_path().with_name(f"{name}.toml"))

@@ -17,7 +17,7 @@ from game_server.config import (
     parse_config,
 )
 from game_server.games.uth.config import rules_of
-from game_server.rules.uth.rules import FiveCardHand
+from game_server.games.uth.rules.rules import FiveCardHand
 from game_server.rules.wagers.base import MeterSpec
 
 CONFIGS = Path(example_config_path()).parent

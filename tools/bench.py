@@ -25,7 +25,7 @@ of the ratios of the two peers measured back to back in the same repetition.
 - ``shuffle_vs_systemrandom``: from :func:`tools.bench_rng.shuffle_vs_systemrandom` (seconds
   per 8-deck certified shoe over seconds per ``SystemRandom().shuffle``).
 - ``uth_rank7_vs_best_of``: seven-card hands per second of Ultimate Texas Hold 'Em's evaluator
-  (:func:`game_server.rules.uth.hands.rank7`, 653a.6) over those of the general ranker it
+  (:func:`game_server.games.uth.rules.hands.rank7`, 653a.6) over those of the general ranker it
   replaced (:func:`game_server.rules.poker.best_of`, the best five of seven by trying all 21),
   on the same seeded hands (the evaluator's tables are warmed first; it is the steady state
   of a table that has dealt for a while).
@@ -43,8 +43,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from game_server.config import Shuffle, TableConfig, example_config_path, load_config
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.rules import BlackjackRules
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.rules import BlackjackRules
 from game_server.rules.limits import WagerLimits
 from game_server.rules.wagers.base import SideWagerOffer
 from game_server.rules.wagers.lucky_aces import LUCKY_ACES, PAYTABLES
@@ -230,8 +230,8 @@ def uth_hands(count: int, seed: int) -> list[list[Card]]:
 
 def time_uth_evaluators(hands: list[list[Card]]) -> tuple[float, float]:
     """Hands per second of ``rank7`` and of ``best_of`` on the same hands."""
+    from game_server.games.uth.rules.hands import rank7
     from game_server.rules.poker import best_of
-    from game_server.rules.uth.hands import rank7
 
     start = time.perf_counter()
     for hand in hands:
@@ -284,7 +284,7 @@ def run_bench(
     uth_ours: list[float] = []
     uth_peer: list[float] = []
     uth_ratios: list[float] = []
-    from game_server.rules.uth.hands import warm
+    from game_server.games.uth.rules.hands import warm
 
     warm()  # fill the evaluator's tables, as a table that has dealt for a while has
     for rep in range(repeats):

@@ -7,8 +7,9 @@ ratio survives a shared, noisy machine. All at 1920x1080 on SDL's dummy video dr
 app drawing its card faces and playing its sounds (into SDL's dummy audio driver).
 
 - ``frame_ms`` (target p95 <= 10 ms while cards animate): the views of one whole round at
-  a seven-seat table, built by the real server (:func:`game_server.table.views.view_for` on
-  a :class:`~game_server.table.machine.RoundMachine` after every logged step, as terminal
+  a seven-seat table, built by the real server
+  (:func:`game_server.games.blackjack.views.view_for` on a
+  :class:`~game_server.games.blackjack.machine.RoundMachine` after every logged step, as terminal
   T1 at seat 1 sees them), fed one by one to a :class:`~terminal_client.app.TerminalApp`
   whose fake clock advances 1/30 s per frame; each ``tick`` (screen choice, card
   animation, drawing) is timed with :func:`time.perf_counter` while cards move. Peer: one
@@ -96,7 +97,7 @@ class _ViewRecorder:
         self.views: list[dict[str, Any]] = []
 
     def step_logged(self, events: Sequence[Any], terminals: Collection[str] | None = None) -> None:
-        from game_server.table.views import view_for
+        from game_server.games.blackjack.views import view_for
 
         view = view_for(self.machine, self.terminal)
         if not self.views or view != self.views[-1]:
@@ -109,10 +110,11 @@ def round_views(seed: int = 11, seats: int = 7) -> list[dict[str, Any]]:
     from twisted.internet.task import Clock
 
     from game_server.config import example_config_path, load_config
-    from game_server.rules.blackjack.actions import Action
-    from game_server.table.machine import RoundMachine
-    from game_server.table.session import MemorySink, SealedShoes, TableSession, simulation_seeds
-    from game_server.table.views import view_for
+    from game_server.games.blackjack.machine import RoundMachine
+    from game_server.games.blackjack.rules.actions import Action
+    from game_server.games.blackjack.session import TableSession
+    from game_server.games.blackjack.views import view_for
+    from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
 
     config = load_config(example_config_path())
     shoes = SealedShoes(config, simulation_seeds(seed, config.table_id), bytes(32), "bench")

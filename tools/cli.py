@@ -181,7 +181,7 @@ def sim(
 
     Every seat places the main wager and every side wager the table offers, at its minimum.
     An Ultimate Texas Hold 'Em table (game = "uth") is played with the strategy of
-    game_server.rules.uth.strategy: Ante, Blind, Play, Trips, Progressive Payout and Five
+    game_server.games.uth.rules.strategy: Ante, Blind, Play, Trips, Progressive Payout and Five
     Card Hand Bonus are each reported, and ante+blind+play together.
     The result depends only on the config, --rounds, --seats, --seed, --wager and
     --chunk-rounds, not on --workers.

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from game_server.config import Shuffle, TableConfig
-from game_server.rules.blackjack.events import (
+from game_server.games.blackjack.rules.events import (
     BLACKJACK,
     DEALER,
     DOUBLE,
@@ -32,8 +32,8 @@ from game_server.rules.blackjack.events import (
     WagerPlaced,
     WagerSettled,
 )
-from game_server.rules.blackjack.round import EVEN_MONEY, INSURANCE_DECISION, NO_INSURANCE
-from game_server.rules.blackjack.rules import BlackjackRules
+from game_server.games.blackjack.rules.round import EVEN_MONEY, INSURANCE_DECISION, NO_INSURANCE
+from game_server.games.blackjack.rules.rules import BlackjackRules
 from game_server.rules.twenty_one import format_total
 from shared.cards import Card
 from shared.money import format_money

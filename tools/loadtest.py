@@ -566,7 +566,7 @@ def run_loadtest(
         LoadtestError: more terminals than one server seats, or the server did not start.
     """
     from game_server.config import load_config
-    from game_server.rules.blackjack.strategy import BasicStrategy
+    from game_server.games.blackjack.rules.strategy import BasicStrategy
 
     if terminals > MAX_TERMINALS:
         raise LoadtestError(too_many(terminals))

@@ -5,7 +5,7 @@ Every deal of the cards the wager looks at is counted exactly (see
 probability, the pay and its contribution to the return, and the house edge as a fraction
 of the wager. ``--all`` prints every paytable and deck count the regulation allows.
 
-Ultimate Texas Hold 'Em (58 Pa. Code 653a.12, one deck, :mod:`game_server.rules.uth.math`):
+Ultimate Texas Hold 'Em (58 Pa. Code 653a.12, one deck, :mod:`game_server.games.uth.rules.math`):
 ``etg math uth_trips --paytable "Paytable A"`` (exact, every seven-card hand; also
 ``uth_progressive`` and ``uth_five_card``, fixed lines exact), and ``etg math uth_blind
 --paytable "Paytable A" --hands 1000000 --seed 1`` (the Blind needs the dealer's hand and the
@@ -20,12 +20,12 @@ from typing import Any
 
 import click
 
-from game_server.rules.uth.math import (
+from game_server.games.uth.rules.math import (
     UTH_MATH,
     BlindSimulation,
     blind_simulation,
 )
-from game_server.rules.uth.paytables import BLIND_PAYTABLES
+from game_server.games.uth.rules.paytables import BLIND_PAYTABLES
 from game_server.rules.wagers import REGISTRY
 from game_server.rules.wagers.base import SideWager
 from game_server.rules.wagers.math import EXACT, WagerMath, wager_math

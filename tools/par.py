@@ -33,14 +33,14 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from game_server.config import Shuffle, TableConfig
+from game_server.games.blackjack.rules.events import BLACKJACK
+from game_server.games.blackjack.rules.returns import offered_returns
+from game_server.games.blackjack.rules.rules import BlackjackRules
 from game_server.games.uth.config import rules_of as uth_rules_of
-from game_server.rules.blackjack.events import BLACKJACK
-from game_server.rules.blackjack.returns import offered_returns
-from game_server.rules.blackjack.rules import BlackjackRules
+from game_server.games.uth.rules.events import ANTE, FIVE_CARD_DEALER, FIVE_CARD_PLAYER
+from game_server.games.uth.rules.returns import uth_returns
 from game_server.rules.limits import WagerLimits
 from game_server.rules.returns import MustHitByTerms, ParFigure, WagerReturn
-from game_server.rules.uth.events import ANTE, FIVE_CARD_DEALER, FIVE_CARD_PLAYER
-from game_server.rules.uth.returns import uth_returns
 from game_server.rules.wagers import REGISTRY
 from game_server.rules.wagers.base import SideWagerOffer, TableType
 from shared.money import format_money

@@ -12,9 +12,9 @@ How a picture is made:
 1. :func:`round_views` rebuilds, after each logged event of the round, the versioned JSON
    view (``"v": 1``) that the live table would have sent to one terminal. The round's engine
    events are replayed through the real engine
-   (:func:`~game_server.rules.blackjack.round.replay`, under the rules of the round's
+   (:func:`~game_server.games.blackjack.rules.round.replay`, under the rules of the round's
    ``table_opened``), one prefix at a time; a prefix that replays is the state after an
-   engine step, and :func:`~game_server.table.views.view_for` builds its view from a
+   engine step, and :func:`~game_server.games.blackjack.views.view_for` builds its view from a
    stand-in :class:`~game_server.table.session.TableSession` that holds the replayed round
    and the wallets (the live view, field for field). An event inside a step (the deal gives
    a dozen cards in one step) is shown as the step's end with what comes later in the step
@@ -32,13 +32,13 @@ How a picture is made:
 
 At a hybrid table (58 Pa. Code 633b.5) the same is done with the table type's engine
 (``three_position.replay`` / ``no_hole_card.replay``) and the hybrid view
-(:func:`~game_server.table.hybrid_views.hybrid_view_for`, drawn by
+(:func:`~game_server.games.hybrid.views.hybrid_view_for`, drawn by
 :func:`terminal_client.screens.hybrid.draw_hybrid_scene`): the player's position or shared
 cards, the community box with his own use of each card, his dealer hand. An event inside an
 engine step shows the table as it was before the step (its cards appear with its last event).
 
 At an Ultimate Texas Hold 'Em table (58 Pa. Code 653a) the views are the Hold 'Em view
-(:func:`~game_server.table.uth_views.uth_view_for`), the settlements and draws kept by the
+(:func:`~game_server.games.uth.views.uth_view_for`), the settlements and draws kept by the
 live table's own listener, drawn by :func:`terminal_client.screens.uth.draw_uth_scene`.
 
 The terminal never imports ``game_server``: this module, in ``tools``, is where the two meet
@@ -56,10 +56,7 @@ from typing import Any, Final
 
 import pygame
 
-from game_server.games.uth.config import rules_of as uth_rules_of
-from game_server.recall.rounds import Logged, LoggedRound, engine_kinds_for
-from game_server.recall.timeline import Timeline, wager_title
-from game_server.rules.blackjack.events import (
+from game_server.games.blackjack.rules.events import (
     BLACKJACK,
     DEALER,
     DOUBLE,
@@ -68,22 +65,26 @@ from game_server.rules.blackjack.events import (
     WagerPlaced,
     WagerSettled,
 )
-from game_server.rules.blackjack.round import BlackjackRound, replay
+from game_server.games.blackjack.rules.round import BlackjackRound, replay
+from game_server.games.blackjack.session import TableSession
+from game_server.games.blackjack.views import settlement_view, view_for
+from game_server.games.hybrid.rules import no_hole_card, three_position
+from game_server.games.hybrid.rules.events import Hybrid3WagerPlaced, Hybrid3WagerSettled
+from game_server.games.hybrid.session import HybridSession, three_position_rules
+from game_server.games.hybrid.views import hybrid_view_for
+from game_server.games.uth.config import rules_of as uth_rules_of
+from game_server.games.uth.machine import UthResults
+from game_server.games.uth.rules.events import UthWagerPlaced
+from game_server.games.uth.rules.game import UthRound
+from game_server.games.uth.rules.game import replay as uth_replay
+from game_server.games.uth.session import UthLedger, UthSession, uth_rules
+from game_server.games.uth.views import uth_view_for
+from game_server.recall.rounds import Logged, LoggedRound, engine_kinds_for
+from game_server.recall.timeline import Timeline, wager_title
 from game_server.rules.errors import ReplayMismatch, RulesError
-from game_server.rules.hybrid import no_hole_card, three_position
-from game_server.rules.hybrid.events import Hybrid3WagerPlaced, Hybrid3WagerSettled
-from game_server.rules.uth.events import UthWagerPlaced
-from game_server.rules.uth.game import UthRound
-from game_server.rules.uth.game import replay as uth_replay
 from game_server.rules.wagers.base import TableType
-from game_server.table.hybrid_session import HybridSession, three_position_rules
-from game_server.table.hybrid_views import hybrid_view_for
 from game_server.table.ledger import Ledger
-from game_server.table.session import MemorySink, SealedShoes, TableSession
-from game_server.table.uth_machine import UthResults
-from game_server.table.uth_session import UthLedger, UthSession, uth_rules
-from game_server.table.uth_views import uth_view_for
-from game_server.table.views import settlement_view, view_for
+from game_server.table.session import MemorySink, SealedShoes
 from shared.errors import ETGError
 from shared.money import format_money
 from terminal_client.model.state import TerminalModel
@@ -353,7 +354,7 @@ def round_views(logged: LoggedRound, terminal: str | None = None) -> list[dict[s
 
 def _hybrid_round_views(logged: LoggedRound, terminal: str | None) -> list[dict[str, Any]]:
     """:func:`round_views` at a hybrid table (58 Pa. Code 633b.5): the hybrid view
-    (:func:`~game_server.table.hybrid_views.hybrid_view_for`) of a stand-in session holding
+    (:func:`~game_server.games.hybrid.views.hybrid_view_for`) of a stand-in session holding
     the replayed round. An event inside an engine step shows the table as it was before that
     step (the step's cards appear with its last event)."""
     players: list[str] = []
@@ -395,9 +396,9 @@ def _hybrid_round_views(logged: LoggedRound, terminal: str | None) -> list[dict[
 
 def _uth_round_views(logged: LoggedRound, terminal: str | None) -> list[dict[str, Any]]:
     """:func:`round_views` at an Ultimate Texas Hold 'Em table (58 Pa. Code 653a): the Hold
-    'Em view (:func:`~game_server.table.uth_views.uth_view_for`) of a stand-in session holding
+    'Em view (:func:`~game_server.games.uth.views.uth_view_for`) of a stand-in session holding
     the replayed round, its settlements and draws kept by the live table's own listener
-    (:class:`~game_server.table.uth_machine.UthResults`) fed the logged events one by one. An
+    (:class:`~game_server.games.uth.machine.UthResults`) fed the logged events one by one. An
     event inside an engine step shows the table as it was before that step."""
     seats, terminal = _seated(logged, terminal)
     states = _engine_states(logged)

@@ -2,7 +2,7 @@
 
 :class:`TableDriver` is the ONE place outside the live table that plays rounds: ``etg sim``,
 ``etg demo`` and ``etg bench`` all drive the pure engine
-(:class:`~game_server.rules.blackjack.round.BlackjackRound`) through it, so no tool keeps its
+(:class:`~game_server.games.blackjack.rules.round.BlackjackRound`) through it, so no tool keeps its
 own copy of the rules (STYLE.md "One place per concern"). A round places the main wager and
 every side wager the table offers on each seat, deals, answers insurance, plays each hand
 with a strategy (basic strategy by default) that is told what the engine allows, and returns
@@ -17,12 +17,12 @@ totals because the seats of a round share the dealer's cards, are computed from 
 :meth:`WagerStats.ci95`).
 
 An Ultimate Texas Hold 'Em table (``game = "uth"``, 58 Pa. Code 653a) is played by
-:class:`UthDriver` over the pure :class:`~game_server.rules.uth.game.UthRound`: every seat
+:class:`UthDriver` over the pure :class:`~game_server.games.uth.rules.game.UthRound`: every seat
 places the Ante at the minimum (or ``--wager``), the equal Blind and every other wager the
-table offers at its minimum, decides with :mod:`game_server.rules.uth.strategy`, and each round
-is dealt from its own certified one-deck shoe; the meters are fed and awarded through a
+table offers at its minimum, decides with :mod:`game_server.games.uth.rules.strategy`, and each
+round is dealt from its own certified one-deck shoe; the meters are fed and awarded through a
 :class:`~game_server.rules.meters.MeterBank`, and the Magic Card and Lucky Bonus come from
-:func:`~game_server.table.uth_session.bonus_draws` as at the live table. :func:`tally`
+:func:`~game_server.games.uth.session.bonus_draws` as at the live table. :func:`tally`
 reports each wager (the Envy Bonus with the Progressive Payout, the Magic Card and Lucky
 Bonus with their Five Card Hand Bonus) and ``ante+blind+play``, the base game together.
 
@@ -40,24 +40,20 @@ from pathlib import Path
 from typing import Any, Final, Protocol
 
 from game_server.config import TableConfig
-from game_server.games.uth.config import rules_of as uth_rules_of
-from game_server.keys import key_id, load_public_key, load_sealing_key, load_signing_key
-from game_server.rng.entropy import EntropySource
-from game_server.rng.shoe import Shoe, ShoeSeed
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import (
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import (
     BLACKJACK,
     DOUBLE,
     INSURANCE,
     WagerPlaced,
     WagerSettled,
 )
-from game_server.rules.blackjack.round import BlackjackRound, Phase
-from game_server.rules.blackjack.rules import BlackjackRules
-from game_server.rules.blackjack.strategy import BasicStrategy
-from game_server.rules.meters import MeterBank
-from game_server.rules.uth import strategy as uth_strategy
-from game_server.rules.uth.events import (
+from game_server.games.blackjack.rules.round import BlackjackRound, Phase
+from game_server.games.blackjack.rules.rules import BlackjackRules
+from game_server.games.blackjack.rules.strategy import BasicStrategy
+from game_server.games.uth.config import rules_of as uth_rules_of
+from game_server.games.uth.rules import strategy as uth_strategy
+from game_server.games.uth.rules.events import (
     ANTE,
     BLIND,
     ENVY,
@@ -71,11 +67,15 @@ from game_server.rules.uth.events import (
     UthWagerPlaced,
     UthWagerSettled,
 )
-from game_server.rules.uth.game import MULTIPLES, UthRound
-from game_server.rules.uth.rules import UthRules
+from game_server.games.uth.rules.game import MULTIPLES, UthRound
+from game_server.games.uth.rules.rules import UthRules
+from game_server.games.uth.session import UthSession, bonus_draws
+from game_server.keys import key_id, load_public_key, load_sealing_key, load_signing_key
+from game_server.rng.entropy import EntropySource
+from game_server.rng.shoe import Shoe, ShoeSeed
+from game_server.rules.meters import MeterBank
 from game_server.rules.wagers.base import TableType
 from game_server.table.session import SealedShoes, simulation_seeds
-from game_server.table.uth_session import UthSession, bonus_draws
 from shared.cards import BJ_VALUE
 from shared.money import format_money
 from tools.sim_hybrid import NoHoleCardDriver, ThreePositionDriver
@@ -792,7 +792,7 @@ def uth_wagers(rules: UthRules, ante: int | None = None) -> dict[str, int]:
 
 class UthDriver:
     """Plays whole Ultimate Texas Hold 'Em rounds through the engine with the strategy of
-    :mod:`game_server.rules.uth.strategy` on every seat, as the live table would: a new deck
+    :mod:`game_server.games.uth.rules.strategy` on every seat, as the live table would: a new deck
     per round, the meters fed at the deal and awarded at settlement, the Magic Card and Lucky
     Bonus drawn from the round deck's seed.
 

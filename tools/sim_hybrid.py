@@ -22,14 +22,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import WagerPlaced, WagerSettled
-from game_server.rules.blackjack.rules import BlackjackRules
-from game_server.rules.blackjack.strategy import BasicStrategy
-from game_server.rules.hybrid.events import Hybrid3WagerPlaced, Hybrid3WagerSettled
-from game_server.rules.hybrid.no_hole_card import NoHoleCardRound
-from game_server.rules.hybrid.three_position import ThreePositionRound
-from game_server.table.hybrid_session import HybridSession, three_position_rules
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import WagerPlaced, WagerSettled
+from game_server.games.blackjack.rules.rules import BlackjackRules
+from game_server.games.blackjack.rules.strategy import BasicStrategy
+from game_server.games.hybrid.rules.events import Hybrid3WagerPlaced, Hybrid3WagerSettled
+from game_server.games.hybrid.rules.no_hole_card import NoHoleCardRound
+from game_server.games.hybrid.rules.three_position import ThreePositionRound
+from game_server.games.hybrid.session import HybridSession, three_position_rules
 from shared.cards import Card
 
 #: Shoe number -> a dealable shoe (tools.sim.ShoeFactory).

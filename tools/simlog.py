@@ -7,7 +7,7 @@ Basic-strategy bots play every seat; each seat's terminal is cashed in at the st
 up when its credits run low.
 
 The hybrid tables of 58 Pa. Code 633b.5 go through
-:class:`~game_server.table.hybrid_session.HybridSession` instead (stadium play, no seats):
+:class:`~game_server.games.hybrid.session.HybridSession` instead (stadium play, no seats):
 ``--seats`` terminals join every round, at the three-position table terminal ``Tn`` on
 position ``(n - 1) % 3 + 1`` as in ``etg sim`` without a log (so four or more terminals share
 positions), and each decides by the basic strategy of :mod:`tools.sim_hybrid`.
@@ -41,16 +41,17 @@ from game_server.eventlog import (
     system_clock,
 )
 from game_server.eventlog.sqlite_store import kind_refusal
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.round import BlackjackRound, Phase
+from game_server.games.blackjack.rules.strategy import BasicStrategy
+from game_server.games.blackjack.session import TableSession
+from game_server.games.hybrid.rules.no_hole_card import NoHoleCardRound
+from game_server.games.hybrid.rules.three_position import ThreePositionRound
+from game_server.games.hybrid.session import HybridSession
 from game_server.keys import key_id, load_public_key, load_sealing_key, load_signing_key
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.round import BlackjackRound, Phase
-from game_server.rules.blackjack.strategy import BasicStrategy
 from game_server.rules.events import from_dict
-from game_server.rules.hybrid.no_hole_card import NoHoleCardRound
-from game_server.rules.hybrid.three_position import ThreePositionRound
 from game_server.rules.wagers.base import TableType
-from game_server.table.hybrid_session import HybridSession
-from game_server.table.session import SealedShoes, TableSession, simulation_seeds
+from game_server.table.session import SealedShoes, simulation_seeds
 from shared.cards import BJ_VALUE
 from tools.sim import table_wagers
 from tools.sim_hybrid import no_hole_card_decision, three_position_decision

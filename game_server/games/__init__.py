@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Final
 
 from shared.errors import ETGError
@@ -61,6 +60,10 @@ class UnknownGame(ETGError):
 def _load() -> dict[str, Game]:
     global _installed
     if _installed is None:
+        # Imported here: importlib.metadata pulls in zipfile and time, which the pure rules
+        # of a game package (below this package) must not load.
+        from importlib.metadata import entry_points
+
         found: dict[str, Game] = {}
         for point in entry_points(group=ENTRY_POINT_GROUP):
             if point.name in found:

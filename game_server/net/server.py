@@ -16,7 +16,7 @@ as data" step 2). The peer is who its client certificate says
    :data:`ANSWERS_KEPT` request ids of each terminal (and of the operator) is kept, and a
    retry with the same id, on this or a later connection, gets it again and changes nothing.
 
-An ``Act``'s ``action`` is a Blackjack :class:`~game_server.rules.blackjack.actions.Action`,
+An ``Act``'s ``action`` is a Blackjack :class:`~game_server.games.blackjack.rules.actions.Action`,
 unless the machine parses its own decisions (``parse_action``: an Ultimate Texas Hold 'Em
 table's "check", "bet" and "fold", with the Play multiple as ``amount``); the wire format is
 the same. The machine's refusals become the protocol's declared errors with the machine's
@@ -56,12 +56,15 @@ from twisted.protocols.policies import TimeoutMixin
 from twisted.python.failure import Failure
 from zope.interface import implementer  # type: ignore[import-untyped]  # ships no hints
 
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.hybrid import machine as hybrid_machine
+from game_server.games.hybrid import session as hybrid_session
+from game_server.games.uth import machine as uth_machine
 from game_server.net.floor import FloorConfig
 from game_server.net.pki import Identity, PkiError, Role
 from game_server.net.tls import identity_of
 from game_server.rules import errors as rules
-from game_server.rules.blackjack.actions import Action
-from game_server.table import hybrid_machine, hybrid_session, session, uth_machine
+from game_server.table import session
 from game_server.table.api import TableMachine, TableState
 from shared.errors import ETGError, MoneyError
 from shared.protocol import (

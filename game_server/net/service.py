@@ -36,7 +36,12 @@ from twisted.protocols.tls import TLSMemoryBIOFactory
 
 from game_server.config import TableConfig
 from game_server.eventlog import AnchorFile, EventLogReader, system_clock
+from game_server.games.blackjack.machine import RoundMachine
+from game_server.games.hybrid.machine import HybridMachine
+from game_server.games.hybrid.session import HybridSession
 from game_server.games.uth.config import rules_of as uth_rules_of
+from game_server.games.uth.machine import UthMachine
+from game_server.games.uth.session import UthSession, parse_decision
 from game_server.net.floor import FloorConfig
 from game_server.net.server import TableServerFactory
 from game_server.net.tls import Refusal, server_tls_options
@@ -44,14 +49,9 @@ from game_server.recall.terminal import terminal_recall
 from game_server.rng import self_test
 from game_server.rng.entropy import EntropySource
 from game_server.table.api import HostedTable, TableMachine, TableState
-from game_server.table.hybrid_machine import HybridMachine
-from game_server.table.hybrid_session import HybridSession
-from game_server.table.machine import RoundMachine
 from game_server.table.recovery import AnyTable, open_tables, reload_tables
 from game_server.table.router import TableRouter
 from game_server.table.session import SeedSource, production_seeds
-from game_server.table.uth_machine import UthMachine
-from game_server.table.uth_session import UthSession, parse_decision
 from shared.errors import ETGError
 
 log = Logger()

@@ -5,17 +5,17 @@ The table writes, per table (see :mod:`game_server.table.session`)::
     table_opened                   the Rules Submission in force (again after every change)
     shoe_revealed / shoe_committed a retired shoe's seed in clear, a new shoe's commitment
     round_started                  round id, shoe number, config hash, seats/terminals/balances
-    wager_placed ... round_completed   the engine's events (game_server.rules.blackjack.events)
+    wager_placed ... round_completed   the engine's events (games/blackjack/rules/events.py)
     round_closed                   balances after the round, in the round's last step
     credits_in / credits_out       wallet changes (inside or outside a round)
 
-At a hybrid table (58 Pa. Code 633b.5, :mod:`game_server.table.hybrid_session`) the engine's
+At a hybrid table (58 Pa. Code 633b.5, :mod:`game_server.games.hybrid.session`) the engine's
 events are those of its table type's engine (:func:`engine_kinds`): terminals hold no seat
 (``round_started`` lists seat 0 for each) and every player's event names its terminal in the
 envelope.
 
 At an Ultimate Texas Hold 'Em table (``game = "uth"``, 58 Pa. Code 653a,
-:mod:`game_server.table.uth_session`) they are the UTH engine's (:data:`UTH_KINDS`, by
+:mod:`game_server.games.uth.session`) they are the UTH engine's (:data:`UTH_KINDS`, by
 :func:`engine_kinds_for`), with the meter awards and reseeds its settlement produces; each
 round is dealt from a shoe of one deck committed before it and revealed at the next round's
 start.
@@ -36,8 +36,7 @@ from typing import Any
 
 from game_server.config import TableConfig, config_from_dict
 from game_server.eventlog import EventLogReader, StoredEvent
-from game_server.games.uth.config import rules_of as uth_rules_of
-from game_server.rules.blackjack.events import (
+from game_server.games.blackjack.rules.events import (
     CardDealt,
     DealerPeeked,
     Decision,
@@ -47,17 +46,16 @@ from game_server.rules.blackjack.events import (
     WagerPlaced,
     WagerSettled,
 )
-from game_server.rules.events import from_dict
-from game_server.rules.hybrid.events import (
+from game_server.games.hybrid.rules.events import (
     Hybrid3CardUsed,
     Hybrid3CommunityCard,
     Hybrid3Decision,
     Hybrid3WagerPlaced,
     Hybrid3WagerSettled,
 )
-from game_server.rules.hybrid.no_hole_card import CardDesignated, DealerHandCompleted
-from game_server.rules.meters import MeterAwarded, MeterReseeded
-from game_server.rules.uth.events import (
+from game_server.games.hybrid.rules.no_hole_card import CardDesignated, DealerHandCompleted
+from game_server.games.uth.config import rules_of as uth_rules_of
+from game_server.games.uth.rules.events import (
     UthCardDealt,
     UthDealerRevealed,
     UthDecision,
@@ -69,6 +67,8 @@ from game_server.rules.uth.events import (
     UthWagerPlaced,
     UthWagerSettled,
 )
+from game_server.rules.events import from_dict
+from game_server.rules.meters import MeterAwarded, MeterReseeded
 from game_server.rules.wagers.base import TableType
 from game_server.table.events import (
     RoundClosed,

@@ -25,11 +25,11 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from game_server.eventlog import EventLogReader
+from game_server.games.hybrid.rules import no_hole_card, three_position
 from game_server.recall.query import fetch_round, list_rounds
 from game_server.recall.rounds import LoggedRound
 from game_server.recall.timeline import DEALER_WHO, Timeline, build_timeline, wager_title
 from game_server.rules.errors import RulesError
-from game_server.rules.hybrid import no_hole_card, three_position
 from game_server.rules.wagers.base import TableType
 
 #: The current game and the 9 before it.
@@ -126,8 +126,8 @@ def hybrid_game_of(logged: LoggedRound, timeline: Timeline, terminal: str) -> di
     player faced (at the no-hole-card table his own, 633b.5(aa)) from a replay of the round
     through its table's engine, and the community cards with the numbers of those in his
     hands (``position`` at the three-position table)."""
-    from game_server.table.hybrid_session import HybridSession, three_position_rules
-    from game_server.table.hybrid_views import hybrid_view_for
+    from game_server.games.hybrid.session import HybridSession, three_position_rules
+    from game_server.games.hybrid.views import hybrid_view_for
     from game_server.table.session import MemorySink, SealedShoes
 
     mine = [e for e in timeline.entries if e.data.get("terminal") == terminal or e.who == terminal]

@@ -47,9 +47,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Final
 
-from game_server.games.uth.config import rules_of as uth_rules_of
-from game_server.recall.rounds import Logged, LoggedRound
-from game_server.rules.blackjack.events import (
+from game_server.games.blackjack.rules.events import (
     BLACKJACK,
     DEALER,
     DOUBLE,
@@ -63,30 +61,22 @@ from game_server.rules.blackjack.events import (
     WagerPlaced,
     WagerSettled,
 )
-from game_server.rules.errors import RulesError
-from game_server.rules.hybrid.events import (
+from game_server.games.hybrid.rules.events import (
     Hybrid3CardUsed,
     Hybrid3CommunityCard,
     Hybrid3Decision,
     Hybrid3WagerPlaced,
     Hybrid3WagerSettled,
 )
-from game_server.rules.hybrid.no_hole_card import (
+from game_server.games.hybrid.rules.no_hole_card import (
     ALL_PLAYERS,
     COMMUNITY,
     TO_DEALER,
     CardDesignated,
     DealerHandCompleted,
 )
-from game_server.rules.meters import (
-    MeterAwarded,
-    MeterContributed,
-    MeterOpened,
-    MeterReseeded,
-    MysteryAwarded,
-    MysteryTriggerDrawn,
-)
-from game_server.rules.uth.events import (
+from game_server.games.uth.config import rules_of as uth_rules_of
+from game_server.games.uth.rules.events import (
     BOARD,
     ENVY,
     LUCKY,
@@ -102,8 +92,19 @@ from game_server.rules.uth.events import (
     UthWagerPlaced,
     UthWagerSettled,
 )
-from game_server.rules.uth.events import DEALER as UTH_DEALER
-from game_server.rules.uth.game import WAGER_TITLES as UTH_TITLES
+from game_server.games.uth.rules.events import DEALER as UTH_DEALER
+from game_server.games.uth.rules.game import WAGER_TITLES as UTH_TITLES
+from game_server.games.uth.session import UthLedger
+from game_server.recall.rounds import Logged, LoggedRound
+from game_server.rules.errors import RulesError
+from game_server.rules.meters import (
+    MeterAwarded,
+    MeterContributed,
+    MeterOpened,
+    MeterReseeded,
+    MysteryAwarded,
+    MysteryTriggerDrawn,
+)
 from game_server.rules.wagers import REGISTRY
 from game_server.rules.wagers.base import TableType
 from game_server.table.events import (
@@ -117,7 +118,6 @@ from game_server.table.events import (
     TableOpened,
 )
 from game_server.table.ledger import Ledger
-from game_server.table.uth_session import UthLedger
 from shared.cards import Card
 from shared.money import format_money
 

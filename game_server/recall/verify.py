@@ -41,13 +41,14 @@ module checks, in one streaming pass over the log (DESIGN.md "Event log", "RNG a
     every ``card_dealt`` and ``hole_card_revealed`` is the card at its position of that order.
 ``replay``
     every round replays through the engine of its table type, under the rules it was played
-    under (:func:`~game_server.rules.blackjack.round.replay` for a fully automated table;
-    at a hybrid table, 58 Pa. Code 633b.5, :func:`~game_server.rules.hybrid.three_position.replay`
-    or :func:`~game_server.rules.hybrid.no_hole_card.replay`; at an Ultimate Texas Hold 'Em
-    table, 58 Pa. Code 653a, :func:`~game_server.rules.uth.game.replay`); the first differing
+    under (:func:`~game_server.games.blackjack.rules.round.replay` for a fully automated table;
+    at a hybrid table, 58 Pa. Code 633b.5,
+    :func:`~game_server.games.hybrid.rules.three_position.replay`
+    or :func:`~game_server.games.hybrid.rules.no_hole_card.replay`; at an Ultimate Texas Hold 'Em
+    table, 58 Pa. Code 653a, :func:`~game_server.games.uth.rules.game.replay`); the first differing
     event is named. At an Ultimate Texas Hold 'Em table the Magic Card and Lucky Bonus
     position of each round (``uth_settlement_started``) must also be what
-    :func:`~game_server.table.uth_session.bonus_draws` gives for the seed of the round's
+    :func:`~game_server.games.uth.session.bonus_draws` gives for the seed of the round's
     deck, once that seed is known (revealed, or unsealed with the sealing key): ``cards``.
 ``rounds``
     round ids go up by one per table, each round opens with ``round_started`` naming the
@@ -134,12 +135,7 @@ from game_server.eventlog import (
     verify_chain,
 )
 from game_server.eventlog.store import EventSource
-from game_server.games.uth.config import rules_of as uth_rules_of
-from game_server.keys import SealError, unseal
-from game_server.recall.rounds import Logged, LoggedRound, engine_kinds, walk
-from game_server.rng.errors import BadDeckCount, BadSeedMaterial
-from game_server.rng.shoe import Shoe, ShoeSeed
-from game_server.rules.blackjack.events import (
+from game_server.games.blackjack.rules.events import (
     DEALER,
     CardDealt,
     DealerPeeked,
@@ -150,20 +146,21 @@ from game_server.rules.blackjack.events import (
     WagerPlaced,
     WagerSettled,
 )
-from game_server.rules.blackjack.round import replay
-from game_server.rules.events import EVENT_TYPES
-from game_server.rules.hybrid import no_hole_card, three_position
-from game_server.rules.hybrid.events import (
+from game_server.games.blackjack.rules.round import replay
+from game_server.games.hybrid.rules import no_hole_card, three_position
+from game_server.games.hybrid.rules.events import (
     Hybrid3CardUsed,
     Hybrid3CommunityCard,
     Hybrid3Decision,
     Hybrid3WagerPlaced,
     Hybrid3WagerSettled,
 )
-from game_server.rules.hybrid.no_hole_card import CardDesignated, DealerHandCompleted
-from game_server.rules.hybrid.three_position import ThreePositionRules
-from game_server.rules.uth import game as uth_game
-from game_server.rules.uth.events import (
+from game_server.games.hybrid.rules.no_hole_card import CardDesignated, DealerHandCompleted
+from game_server.games.hybrid.rules.three_position import ThreePositionRules
+from game_server.games.hybrid.session import three_position_rules
+from game_server.games.uth.config import rules_of as uth_rules_of
+from game_server.games.uth.rules import game as uth_game
+from game_server.games.uth.rules.events import (
     UthCardDealt,
     UthDealerRevealed,
     UthDecision,
@@ -175,7 +172,13 @@ from game_server.rules.uth.events import (
     UthWagerPlaced,
     UthWagerSettled,
 )
-from game_server.rules.uth.rules import UthRules
+from game_server.games.uth.rules.rules import UthRules
+from game_server.games.uth.session import UthLedger, bonus_draws
+from game_server.keys import SealError, unseal
+from game_server.recall.rounds import Logged, LoggedRound, engine_kinds, walk
+from game_server.rng.errors import BadDeckCount, BadSeedMaterial
+from game_server.rng.shoe import Shoe, ShoeSeed
+from game_server.rules.events import EVENT_TYPES
 from game_server.rules.wagers.base import TableType
 from game_server.table.events import (
     CreditsIn,
@@ -186,10 +189,8 @@ from game_server.table.events import (
     ShoeRevealed,
     TableOpened,
 )
-from game_server.table.hybrid_session import three_position_rules
 from game_server.table.ledger import LedgerError
 from game_server.table.session import seal_context
-from game_server.table.uth_session import UthLedger, bonus_draws
 from shared.cards import Card
 from shared.codec import canonical_json
 from shared.errors import ETGError

@@ -25,9 +25,9 @@ from __future__ import annotations
 from typing import Any, Final
 
 from game_server.config import TableConfig
+from game_server.games.blackjack.rules.rules import BlackjackRules, CountdownDefault, DoubleOn
 from game_server.games.uth.config import rules_of as uth_rules_of
-from game_server.rules.blackjack.rules import BlackjackRules, CountdownDefault, DoubleOn
-from game_server.rules.uth.paytables import (
+from game_server.games.uth.rules.paytables import (
     BLIND_PUSH,
     ENVY_BONUS,
     FIVE_CARD_PAYTABLE,
@@ -35,7 +35,7 @@ from game_server.rules.uth.paytables import (
     MAGIC_CARD,
     PROGRESSIVE_PAYTABLE,
 )
-from game_server.rules.uth.rules import UthRules
+from game_server.games.uth.rules.rules import UthRules
 from game_server.rules.wagers import buzzer_beater
 from game_server.rules.wagers.base import MeterSpec, Paytable, SideWagerOffer
 from shared.money import format_money

@@ -17,9 +17,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from game_server.rules.blackjack.events import RoundCompleted, WagerPlaced, WagerSettled
+from game_server.games.blackjack.rules.events import RoundCompleted, WagerPlaced, WagerSettled
+from game_server.games.hybrid.rules.events import Hybrid3WagerPlaced, Hybrid3WagerSettled
 from game_server.rules.errors import RulesError
-from game_server.rules.hybrid.events import Hybrid3WagerPlaced, Hybrid3WagerSettled
 from game_server.rules.meters import MeterAwarded, MysteryAwarded
 from game_server.table.events import CreditsIn, CreditsOut
 from shared.money import format_money

@@ -21,7 +21,7 @@ What :func:`recover_session` rebuilds:
   (:class:`ShoeUnprovable`). Every logged card of the shoe is checked against the regenerated
   order, and the shoe is positioned after the last card dealt from it;
 - an interrupted round (``round_started`` without ``round_completed``): a fresh engine is
-  driven with the round's logged inputs by :func:`~game_server.rules.blackjack.round.replay`,
+  driven with the round's logged inputs by :func:`~game_server.games.blackjack.rules.round.replay`,
   which checks that every step gives exactly the logged events; the real shoe then becomes the
   round's card source, so the next card drawn is the next card of the shoe. The round resumes
   in betting (with the wagers placed so far), in insurance (with the answers given so far) or
@@ -31,9 +31,9 @@ What :func:`recover_session` rebuilds:
   be a terminal of the table, and it resumes in betting, insurance or decisions, the
   community cards still to come drawn from the same shoe.
   At an Ultimate Texas Hold 'Em table (``game = "uth"``, 58 Pa. Code 653a) the round is
-  rebuilt by :func:`game_server.rules.uth.replay` (wagers, cards, decisions) and resumes in
+  rebuilt by :func:`game_server.games.uth.rules.replay` (wagers, cards, decisions) and resumes in
   betting or at the street it stopped on; its one-deck shoe is positioned after the last card
-  dealt from it, and the wallets fold through :class:`~game_server.table.uth_session.UthLedger`.
+  dealt from it, and the wallets fold through :class:`~game_server.games.uth.session.UthLedger`.
 
 One log, one table set (:func:`open_tables`): a server given a log written by other tables,
 or under another Rules Submission, refuses it with a sentence (:class:`TablesDiffer`) before
@@ -73,7 +73,16 @@ from game_server.eventlog import (
     EventLogReader,
     NewEvent,
 )
+from game_server.games.blackjack.rules.events import CardDealt
+from game_server.games.blackjack.rules.round import BlackjackRound, Phase, replay
+from game_server.games.blackjack.session import TableSession, meter_specs
+from game_server.games.hybrid.rules import no_hole_card, three_position
+from game_server.games.hybrid.rules.events import Hybrid3CommunityCard
+from game_server.games.hybrid.session import HybridSession, three_position_rules
 from game_server.games.uth.config import rules_of as uth_rules_of
+from game_server.games.uth.rules import game as uth_game
+from game_server.games.uth.rules.events import UthCardDealt
+from game_server.games.uth.session import UthLedger, UthSession
 from game_server.keys import (
     UnsealFailed,
     key_id,
@@ -85,15 +94,9 @@ from game_server.keys import (
 from game_server.recall.rounds import Logged, LoggedRound, decode, walk
 from game_server.rng.errors import BadSeedMaterial
 from game_server.rng.shoe import Shoe, ShoeSeed
-from game_server.rules.blackjack.events import CardDealt
-from game_server.rules.blackjack.round import BlackjackRound, Phase, replay
 from game_server.rules.errors import RulesError
 from game_server.rules.events import to_dict
-from game_server.rules.hybrid import no_hole_card, three_position
-from game_server.rules.hybrid.events import Hybrid3CommunityCard
 from game_server.rules.meters import MeterBank
-from game_server.rules.uth import game as uth_game
-from game_server.rules.uth.events import UthCardDealt
 from game_server.rules.wagers.base import MeterSpec, TableType
 from game_server.table.events import (
     RoundStarted,
@@ -102,18 +105,14 @@ from game_server.table.events import (
     ShoeRevealed,
     TableOpened,
 )
-from game_server.table.hybrid_session import HybridSession, three_position_rules
 from game_server.table.ledger import Ledger
 from game_server.table.session import (
     LogWriteFailed,
     SealedShoes,
     SeedSource,
     TableError,
-    TableSession,
-    meter_specs,
     seal_context,
 )
-from game_server.table.uth_session import UthLedger, UthSession
 
 __all__ = [
     "AnyTable",
@@ -416,7 +415,8 @@ def _resume_uth_round(
     session: UthSession, logged_round: LoggedRound, seats: Mapping[str, int]
 ) -> StrEnum:
     """Make the interrupted round of an Ultimate Texas Hold 'Em table the session's open
-    round: rebuilt by :func:`game_server.rules.uth.replay`, the deck in use its card source."""
+    round: rebuilt by :func:`game_server.games.uth.rules.replay`, the deck in use its card
+    source."""
     started = _started(logged_round, seats)
     events = [item.event for item in logged_round.engine_events()]
     game = _replayed(
@@ -454,7 +454,7 @@ def recover_session(
             (:func:`recover_meters`); None: rebuilt here from this table's config.
 
     Returns:
-        The session (a :class:`~game_server.table.hybrid_session.HybridSession` for a
+        The session (a :class:`~game_server.games.hybrid.session.HybridSession` for a
         hybrid table of 633b.5; its ``round`` is the interrupted round, or None) and a
         report.
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from game_server.rules.blackjack.actions import Action
+from game_server.games.blackjack.rules.actions import Action
 from game_server.table.api import TableListener, TableMachine, TableState
 from game_server.table.session import UnknownTerminal
 

@@ -34,8 +34,8 @@ on the open round), ``_terminals`` (who the listeners send to), ``_not_accepted`
 refusals, e.g. a bet outside the betting window), and the game's own inputs and views.
 
 Entry point: :class:`StadiumMachine`; subclasses
-:class:`~game_server.table.hybrid_machine.HybridMachine` and
-:class:`~game_server.table.uth_machine.UthMachine`.
+:class:`~game_server.games.hybrid.machine.HybridMachine` and
+:class:`~game_server.games.uth.machine.UthMachine`.
 """
 
 from __future__ import annotations
@@ -47,10 +47,16 @@ from typing import Any, Generic, Protocol, TypeVar
 from twisted.logger import Logger
 
 from game_server.config import TableConfig
-from game_server.table.api import TableListener, TableState
+from game_server.table.api import (
+    DelayedCall,
+    ReactorTime,
+    TableClosed,
+    TableListener,
+    TableOutOfService,
+    TableState,
+)
 from game_server.table.events import CreditsOut
 from game_server.table.ledger import Ledger
-from game_server.table.machine import DelayedCall, ReactorTime, TableClosed, TableOutOfService
 from game_server.table.session import LogWriteFailed, TableError
 
 __all__ = ["OPERATOR", "StadiumMachine", "StadiumSession"]

@@ -1,6 +1,6 @@
 """The view of a hybrid Blackjack table (58 Pa. Code 633b.5), read into frozen dataclasses.
 
-At a hybrid table the server's view (``game_server.table.hybrid_views.hybrid_view_for``)
+At a hybrid table the server's view (``game_server.games.hybrid.views.hybrid_view_for``)
 has a ``"table_type"`` of ``"hybrid"`` (the three-position table, 633b.5(a)-(v)) or
 ``"hybrid-no-hole-card"`` (633b.5(w)-(ee)), the top-level keys every view has (credits,
 limits, chips, countdown, ``to_act {hand}``, actions, insurance, settlements, phase, round,

@@ -1,6 +1,6 @@
 """The view of an Ultimate Texas Hold 'Em table (58 Pa. Code 653a), read into frozen dataclasses.
 
-The server's view (``game_server.table.uth_views.uth_view_for``; its module docstring is the
+The server's view (``game_server.games.uth.views.uth_view_for``; its module docstring is the
 contract) says ``"game": "uth"``. It has the top-level keys of every view (table, state,
 machine, round, phase, terminal, seat, credits, limits, chips, countdown, to_act, actions,
 settlements, meters) with three differences: ``limits`` gives the Ante and Trips a

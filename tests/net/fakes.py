@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from game_server.config import example_config_path, load_config
-from game_server.rules.blackjack.actions import Action
+from game_server.games.blackjack.rules.actions import Action
 from game_server.table.api import TableListener, TableState
 from game_server.table.info import rules_for
 

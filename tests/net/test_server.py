@@ -18,6 +18,7 @@ from twisted.protocols import amp
 from twisted.python.failure import Failure
 from twisted.test import iosim
 
+from game_server.games.blackjack.rules.actions import Action
 from game_server.net.floor import FloorConfig, NetLimits
 from game_server.net.pki import Identity, Role
 from game_server.net.server import (
@@ -28,7 +29,6 @@ from game_server.net.server import (
 )
 from game_server.net.tls import NotAuthenticated
 from game_server.rules import errors as rules
-from game_server.rules.blackjack.actions import Action
 from game_server.table import session
 from game_server.table.api import TableState
 from shared import protocol as p

@@ -25,10 +25,11 @@ from pathlib import Path
 
 from game_server.config import example_config_path, load_config
 from game_server.eventlog import EventLog
+from game_server.games.blackjack.rules.round import BlackjackRound
+from game_server.games.blackjack.rules.strategy import BasicStrategy
+from game_server.games.blackjack.session import TableSession
 from game_server.keys import key_id, load_public_key, load_sealing_key
-from game_server.rules.blackjack.round import BlackjackRound
-from game_server.rules.blackjack.strategy import BasicStrategy
-from game_server.table.session import SealedShoes, TableSession, simulation_seeds
+from game_server.table.session import SealedShoes, simulation_seeds
 from tools.simlog import play_bots
 
 START = datetime(2026, 11, 29, 15, 0, tzinfo=UTC)

@@ -32,17 +32,17 @@ from verify_helpers import (
 
 from game_server.config import TableConfig, example_config_path, load_config
 from game_server.eventlog import AnchorFile, EventLog, EventLogReader
+from game_server.games.blackjack.rules.events import WagerSettled
+from game_server.games.blackjack.rules.strategy import BasicStrategy
+from game_server.games.hybrid.rules.events import Hybrid3WagerSettled
+from game_server.games.hybrid.session import HybridSession
 from game_server.keys import init_keys, key_id, load_public_key, load_sealing_key
 from game_server.recall.query import list_rounds, recall_round
 from game_server.recall.rounds import walk
 from game_server.recall.timeline import build_timeline, format_timeline
 from game_server.recall.verify import VerifyReport, verify_log
-from game_server.rules.blackjack.events import WagerSettled
-from game_server.rules.blackjack.strategy import BasicStrategy
 from game_server.rules.events import to_dict
-from game_server.rules.hybrid.events import Hybrid3WagerSettled
 from game_server.table.events import RoundClosed, RoundStarted
-from game_server.table.hybrid_session import HybridSession
 from game_server.table.session import SealedShoes, simulation_seeds
 from tools.recall_cli import recall
 from tools.sim_hybrid import session_decision

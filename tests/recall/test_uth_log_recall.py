@@ -29,15 +29,15 @@ from verify_helpers import (
 
 from game_server.config import example_config_path, load_config, parse_config
 from game_server.eventlog import EventLogReader, system_clock
+from game_server.games.uth.rules import strategy
+from game_server.games.uth.session import UthSession
 from game_server.keys import init_keys, load_public_key, load_sealing_key
 from game_server.recall.query import fetch_round
 from game_server.recall.terminal import terminal_recall
 from game_server.recall.timeline import build_timeline, format_timeline
 from game_server.recall.verify import VerifyReport, verify_log
-from game_server.rules.uth import strategy
 from game_server.table.recovery import open_tables
 from game_server.table.session import simulation_seeds
-from game_server.table.uth_session import UthSession
 from tools.recall_cli import recall
 
 CONFIG = load_config(Path(example_config_path()).parent / "uth.toml")
@@ -267,8 +267,8 @@ def test_recall_pictures_of_a_uth_round_show_what_the_player_saw(
     the dealer's and the other seat's cards face down until the logged showdown, the player's
     own two cards from the deal, credits folded to the balance ``round_closed`` logs, and his
     settlements as logged; every frame drawn."""
+    from game_server.games.uth.rules.events import UthDealerRevealed, UthWagerSettled
     from game_server.recall.rounds import walk
-    from game_server.rules.uth.events import UthDealerRevealed, UthWagerSettled
     from game_server.table.events import RoundClosed
     from tools.recall_pictures import round_views, write_pictures
 

@@ -11,8 +11,11 @@ from pathlib import Path
 import pytest
 
 from game_server.config import example_config_path, load_config, parse_config
+from game_server.games.blackjack.rules.returns import insurance_return, offered_returns
 from game_server.games.uth.config import rules_of
-from game_server.rules.blackjack.returns import insurance_return, offered_returns
+from game_server.games.uth.rules.math import five_card_math
+from game_server.games.uth.rules.returns import uth_returns
+from game_server.games.uth.rules.rules import BonusOn
 from game_server.rules.returns import (
     PAR_FIGURES,
     MustHitByTerms,
@@ -20,9 +23,6 @@ from game_server.rules.returns import (
     WagerReturn,
     par_figure,
 )
-from game_server.rules.uth.math import five_card_math
-from game_server.rules.uth.returns import uth_returns
-from game_server.rules.uth.rules import BonusOn
 from game_server.rules.wagers import REGISTRY
 from game_server.rules.wagers.math import wager_math
 from tools.par import measure_par_figure

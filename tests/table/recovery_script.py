@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from game_server.config import TableConfig, example_config_path, parse_config
-from game_server.rules.blackjack.round import Phase
-from game_server.rules.blackjack.strategy import BasicStrategy
-from game_server.table.session import TableSession
+from game_server.games.blackjack.rules.round import Phase
+from game_server.games.blackjack.rules.strategy import BasicStrategy
+from game_server.games.blackjack.session import TableSession
 from tools.simlog import bot_action
 
 #: Terminals and their seats.

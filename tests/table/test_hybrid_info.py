@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from game_server.config import TableConfig, example_config_path, load_config
-from game_server.rules.blackjack.rules import CountdownDefault
-from game_server.table.hybrid_info import hybrid_rules_for
+from game_server.games.blackjack.rules.rules import CountdownDefault
+from game_server.games.hybrid.info import hybrid_rules_for
 from game_server.table.info import rules_for
 
 CONFIGS = Path(example_config_path()).parent

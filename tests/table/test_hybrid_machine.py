@@ -15,17 +15,17 @@ import pytest
 from twisted.internet.task import Clock
 
 from game_server.config import TableConfig, example_config_path, load_config
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import RoundCompleted
-from game_server.rules.events import from_dict, to_dict
-from game_server.table.api import TableState
-from game_server.table.hybrid_machine import (
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import RoundCompleted
+from game_server.games.hybrid.machine import (
     BettingClosed,
     HybridMachine,
     HybridState,
     TableClosed,
 )
-from game_server.table.hybrid_session import HybridSession
+from game_server.games.hybrid.session import HybridSession
+from game_server.rules.events import from_dict, to_dict
+from game_server.table.api import TableState
 from game_server.table.session import MemorySink, SealedShoes, TableError, simulation_seeds
 
 CONFIGS = Path(example_config_path()).parent

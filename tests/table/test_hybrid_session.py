@@ -18,23 +18,24 @@ import pytest
 
 from game_server.config import TableConfig, example_config_path, load_config
 from game_server.eventlog import EventLog, EventLogReader
-from game_server.keys import init_keys, key_id, load_public_key, load_sealing_key
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import CardDealt, RoundCompleted, WagerPlaced
-from game_server.rules.blackjack.strategy import BasicStrategy
-from game_server.rules.errors import ActionNotAllowed, WrongPhase
-from game_server.rules.events import from_dict
-from game_server.rules.hybrid.events import Hybrid3WagerPlaced, Hybrid3WagerSettled
-from game_server.rules.hybrid.no_hole_card import NoHoleCardRound
-from game_server.rules.hybrid.three_position import ThreePositionRound
-from game_server.table.events import RoundClosed, RoundStarted, ShoeCommitted
-from game_server.table.hybrid_session import (
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import CardDealt, RoundCompleted, WagerPlaced
+from game_server.games.blackjack.rules.strategy import BasicStrategy
+from game_server.games.blackjack.session import TableSession
+from game_server.games.hybrid.rules.events import Hybrid3WagerPlaced, Hybrid3WagerSettled
+from game_server.games.hybrid.rules.no_hole_card import NoHoleCardRound
+from game_server.games.hybrid.rules.three_position import ThreePositionRound
+from game_server.games.hybrid.session import (
     HybridSession,
     NotInRound,
     PositionRefused,
     _NoHoleCard,
     _ThreePosition,
 )
+from game_server.keys import init_keys, key_id, load_public_key, load_sealing_key
+from game_server.rules.errors import ActionNotAllowed, WrongPhase
+from game_server.rules.events import from_dict
+from game_server.table.events import RoundClosed, RoundStarted, ShoeCommitted
 from game_server.table.ledger import Ledger
 from game_server.table.session import (
     EventSink,
@@ -42,7 +43,6 @@ from game_server.table.session import (
     MemorySink,
     SealedShoes,
     TableError,
-    TableSession,
     UnknownTerminal,
     simulation_seeds,
 )

@@ -15,10 +15,10 @@ import pytest
 from twisted.internet.task import Clock
 
 from game_server.config import TableConfig, example_config_path, load_config
-from game_server.rules.blackjack.actions import Action
-from game_server.table.hybrid_machine import HybridMachine, HybridState
-from game_server.table.hybrid_session import HybridSession, _ThreePosition
-from game_server.table.hybrid_views import HybridResults, hybrid_view_for
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.hybrid.machine import HybridMachine, HybridState
+from game_server.games.hybrid.session import HybridSession, _ThreePosition
+from game_server.games.hybrid.views import HybridResults, hybrid_view_for
 from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
 from shared.cards import parse_card
 

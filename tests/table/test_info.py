@@ -8,7 +8,7 @@ import dataclasses
 import json
 
 from game_server.config import TableConfig, example_config_path, load_config
-from game_server.rules.blackjack.rules import CountdownDefault, DoubleOn
+from game_server.games.blackjack.rules.rules import CountdownDefault, DoubleOn
 from game_server.rules.wagers import REGISTRY
 from game_server.table.info import rules_for
 

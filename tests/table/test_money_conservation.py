@@ -16,16 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game_server.config import example_config_path, parse_config
-from game_server.rules.blackjack.strategy import BasicStrategy
+from game_server.games.blackjack.rules.strategy import BasicStrategy
+from game_server.games.blackjack.session import TableSession, meter_specs
 from game_server.rules.events import from_dict
 from game_server.rules.meters import METER_EVENTS, MeterBank
-from game_server.table.session import (
-    MemorySink,
-    SealedShoes,
-    TableSession,
-    meter_specs,
-    simulation_seeds,
-)
+from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
 from tools.sim import table_wagers
 from tools.simlog import play_bots
 

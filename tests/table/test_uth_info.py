@@ -83,7 +83,7 @@ def test_each_five_card_wager_names_its_own_hand_and_when_the_bonuses_pay() -> N
     winning hand, said on the rules screen, or on every hand, not said."""
     from dataclasses import replace
 
-    from game_server.rules.uth.rules import BonusOn
+    from game_server.games.uth.rules.rules import BonusOn
 
     def notes(config: object) -> dict[str, list[str]]:
         shown = rules_for(config)  # type: ignore[arg-type]

@@ -16,15 +16,15 @@ from twisted.python.failure import Failure
 from twisted.test import iosim
 
 from game_server.config import example_config_path, load_config
+from game_server.games.uth.machine import BettingClosed, NoInsurance, UthMachine, UthState
+from game_server.games.uth.rules.events import UthDecision, UthRoundCompleted, UthWagerSettled
+from game_server.games.uth.session import UnknownDecision, UthSession
 from game_server.net.floor import FloorConfig
 from game_server.net.pki import Identity, Role
 from game_server.net.server import TableServerFactory
 from game_server.rules.errors import ActionNotAllowed
-from game_server.rules.uth.events import UthDecision, UthRoundCompleted, UthWagerSettled
 from game_server.table.api import TableMachine, TableState
 from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
-from game_server.table.uth_machine import BettingClosed, NoInsurance, UthMachine, UthState
-from game_server.table.uth_session import UnknownDecision, UthSession
 from shared import protocol as p
 
 CONFIG = load_config(Path(example_config_path()).parent / "uth.toml")

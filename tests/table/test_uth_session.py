@@ -11,20 +11,21 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game_server.config import TableConfig, example_config_path, load_config, parse_config
+from game_server.games.uth.rules import strategy
+from game_server.games.uth.rules.events import (
+    UthRoundCompleted,
+    UthSettlementStarted,
+    UthWagerPlaced,
+    UthWagerSettled,
+)
+from game_server.games.uth.rules.game import Action, Phase, replay
+from game_server.games.uth.session import UthLedger, UthSession
 from game_server.recall.rounds import UTH_KINDS
 from game_server.rng.drbg import HmacDrbg, RandomStream
 from game_server.rng.shoe import ShoeSeed, StackedShoe
 from game_server.rules.errors import ReplayMismatch
 from game_server.rules.events import from_dict
 from game_server.rules.meters import MeterAwarded, MeterContributed, MeterReseeded
-from game_server.rules.uth import strategy
-from game_server.rules.uth.events import (
-    UthRoundCompleted,
-    UthSettlementStarted,
-    UthWagerPlaced,
-    UthWagerSettled,
-)
-from game_server.rules.uth.game import Action, Phase, replay
 from game_server.table.events import RoundClosed, ShoeCommitted, ShoeRevealed
 from game_server.table.session import (
     InsufficientCredits,
@@ -33,7 +34,6 @@ from game_server.table.session import (
     TableError,
     simulation_seeds,
 )
-from game_server.table.uth_session import UthLedger, UthSession
 from shared.cards import CARDS
 
 CONFIG = load_config(Path(example_config_path()).parent / "uth.toml")

@@ -1,8 +1,8 @@
 """The terminal's model of a hybrid table's view (58 Pa. Code 633b.5), read from views the
-real server code builds: a :class:`~game_server.table.hybrid_machine.HybridMachine` over a
-:class:`~game_server.table.hybrid_session.HybridSession` on a MemorySink, seeded sealed
+real server code builds: a :class:`~game_server.games.hybrid.machine.HybridMachine` over a
+:class:`~game_server.games.hybrid.session.HybridSession` on a MemorySink, seeded sealed
 shoes and a ``task.Clock`` (as tests/table/test_hybrid_views.py does), whose views come from
-:func:`~game_server.table.hybrid_views.hybrid_view_for`.
+:func:`~game_server.games.hybrid.views.hybrid_view_for`.
 
 The builders here (:func:`make_table`, :func:`find_round`, :func:`model_of`) are also used by
 the hybrid screen tests.
@@ -19,10 +19,10 @@ import pytest
 from twisted.internet.task import Clock
 
 from game_server.config import TableConfig, example_config_path, load_config
-from game_server.rules.blackjack.actions import Action
-from game_server.table.hybrid_machine import HybridMachine, HybridState
-from game_server.table.hybrid_session import HybridSession
-from game_server.table.hybrid_views import HybridResults, hybrid_view_for
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.hybrid.machine import HybridMachine, HybridState
+from game_server.games.hybrid.session import HybridSession
+from game_server.games.hybrid.views import HybridResults, hybrid_view_for
 from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
 from shared.protocol import PlaceWagers
 from terminal_client.model import ConnectionState, IntentKind, TerminalModel

@@ -28,7 +28,7 @@ from test_hybrid_model import (  # noqa: E402
     three_position_after_hits,
 )
 
-from game_server.rules.blackjack.actions import Action  # noqa: E402
+from game_server.games.blackjack.rules.actions import Action  # noqa: E402
 from terminal_client.app import Autoplay, TerminalApp  # noqa: E402
 from terminal_client.input import Key, Tap  # noqa: E402
 from terminal_client.model import TerminalModel  # noqa: E402

@@ -27,14 +27,10 @@ from test_uth_model import ALL_WAGERS, MAIN, Table, round_at  # noqa: E402
 from twisted.internet.task import Clock  # noqa: E402
 
 from game_server.config import TableConfig, example_config_path, load_config  # noqa: E402
-from game_server.rules.blackjack.actions import Action  # noqa: E402
-from game_server.table.machine import RoundMachine  # noqa: E402
-from game_server.table.session import (  # noqa: E402
-    MemorySink,
-    SealedShoes,
-    TableSession,
-    simulation_seeds,
-)
+from game_server.games.blackjack.machine import RoundMachine  # noqa: E402
+from game_server.games.blackjack.rules.actions import Action  # noqa: E402
+from game_server.games.blackjack.session import TableSession  # noqa: E402
+from game_server.table.session import MemorySink, SealedShoes, simulation_seeds  # noqa: E402
 from terminal_client.app import basic_strategy, demo_wagers  # noqa: E402
 from terminal_client.render import Layout  # noqa: E402
 from terminal_client.render.elements import ElementCanvas, overlaps  # noqa: E402

@@ -1,8 +1,8 @@
 """The terminal's model of an Ultimate Texas Hold 'Em table's view (58 Pa. Code 653a), read
-from views the real server code builds: a :class:`~game_server.table.uth_machine.UthMachine`
-over a :class:`~game_server.table.uth_session.UthSession` on a MemorySink, seeded sealed
+from views the real server code builds: a :class:`~game_server.games.uth.machine.UthMachine`
+over a :class:`~game_server.games.uth.session.UthSession` on a MemorySink, seeded sealed
 shoes and a ``task.Clock``, whose views come from
-:func:`~game_server.table.uth_views.uth_view_for`; and from the example view of that
+:func:`~game_server.games.uth.views.uth_view_for`; and from the example view of that
 module's docstring.
 
 The builders here (:class:`Table`, :func:`model_of`, :func:`round_at`, :data:`EXAMPLE`) are
@@ -19,9 +19,9 @@ import pytest
 from twisted.internet.task import Clock
 
 from game_server.config import example_config_path, load_config
+from game_server.games.uth.machine import UthMachine, UthState
+from game_server.games.uth.session import UthSession
 from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
-from game_server.table.uth_machine import UthMachine, UthState
-from game_server.table.uth_session import UthSession
 from terminal_client.model import ConnectionState, TerminalModel
 from terminal_client.model.uth import Decision, parse_uth_view
 from terminal_client.model.view import MalformedView, ViewVersionError

@@ -1,6 +1,6 @@
 """An Ultimate Texas Hold 'Em round (58 Pa. Code 653a) played by the terminal's own AMP
 client (terminal_client.net) through the real table server factory over the real
-:class:`~game_server.table.uth_machine.UthMachine`, in memory with a fake clock: the
+:class:`~game_server.games.uth.machine.UthMachine`, in memory with a fake clock: the
 PlaceWagers the betting screen sends, the Act each decision button sends (``"bet"`` with the
 Play multiple as ``amount``), and the views pushed back reaching the screens."""
 

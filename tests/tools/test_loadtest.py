@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from game_server.config import example_config_path, load_config
-from game_server.rules.blackjack.strategy import BasicStrategy
+from game_server.games.blackjack.rules.strategy import BasicStrategy
 from tools.loadtest import (
     LoadtestError,
     LoadtestResult,

@@ -9,9 +9,8 @@ from typing import Any
 import pytest
 
 from game_server.config import example_config_path, load_config
-from game_server.rng.shoe import StackedShoe
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import (
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import (
     BLACKJACK,
     DOUBLE,
     CardDealt,
@@ -20,9 +19,10 @@ from game_server.rules.blackjack.events import (
     WagerPlaced,
     WagerSettled,
 )
-from game_server.rules.blackjack.round import NO_INSURANCE
-from game_server.rules.blackjack.rules import BlackjackRules, DoubleOn
-from game_server.rules.blackjack.strategy import BasicStrategy
+from game_server.games.blackjack.rules.round import NO_INSURANCE
+from game_server.games.blackjack.rules.rules import BlackjackRules, DoubleOn
+from game_server.games.blackjack.rules.strategy import BasicStrategy
+from game_server.rng.shoe import StackedShoe
 from game_server.rules.limits import WagerLimits
 from game_server.rules.wagers.base import SideWagerOffer
 from game_server.rules.wagers.lucky_aces import LUCKY_ACES, PAYTABLES

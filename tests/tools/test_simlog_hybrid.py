@@ -13,11 +13,11 @@ from click.testing import CliRunner
 
 from game_server.config import example_config_path, load_config
 from game_server.eventlog import EventLogReader, verify_chain
+from game_server.games.hybrid.rules.events import Hybrid3WagerPlaced
+from game_server.games.hybrid.session import HybridSession
 from game_server.keys import init_keys, load_public_key
 from game_server.rules.events import from_dict
-from game_server.rules.hybrid.events import Hybrid3WagerPlaced
 from game_server.table.events import CreditsIn, RoundClosed, RoundStarted
-from game_server.table.hybrid_session import HybridSession
 from game_server.table.ledger import Ledger
 from tools import simlog
 from tools.cli import main

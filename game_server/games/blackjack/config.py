@@ -83,8 +83,8 @@ from game_server.config import describe as _describe
 from game_server.config import known as _known
 from game_server.config import options as _options
 from game_server.config import suggest as _suggest
-from game_server.rules.blackjack.returns import offered_returns
-from game_server.rules.blackjack.rules import (
+from game_server.games.blackjack.rules.returns import offered_returns
+from game_server.games.blackjack.rules.rules import (
     BLACKJACK_PAYS,
     DECK_COUNTS,
     INSURANCE_PAYS,

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from game_server.config import TableConfig
 from game_server.games.blackjack.config import BlackjackBuilder
-from game_server.rules.blackjack.rules import BlackjackRules, CountdownDefault
+from game_server.games.blackjack.rules.rules import BlackjackRules, CountdownDefault
 from game_server.rules.wagers.base import TableType
 
 __all__ = ["build_config", "table_type_problems"]

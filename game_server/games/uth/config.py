@@ -60,15 +60,15 @@ from game_server.config import describe as _describe
 from game_server.config import known as _known
 from game_server.config import options as _options
 from game_server.config import suggest as _suggest
+from game_server.games.uth.rules.paytables import BLIND_PAYTABLES as UTH_BLIND_PAYTABLES
+from game_server.games.uth.rules.paytables import PROGRESSIVE_AMOUNTS as UTH_PROGRESSIVE_AMOUNTS
+from game_server.games.uth.rules.paytables import TRIPS_PAYTABLES as UTH_TRIPS_PAYTABLES
+from game_server.games.uth.rules.returns import uth_returns
+from game_server.games.uth.rules.rules import MINIMUM_MAX_PAYOUT as UTH_MINIMUM_MAX_PAYOUT
+from game_server.games.uth.rules.rules import MINIMUM_METER_SEED as UTH_MINIMUM_METER_SEED
+from game_server.games.uth.rules.rules import BonusOn, FiveCardHand, UthRules, UthRulesError
 from game_server.rules.limits import WagerLimits
 from game_server.rules.returns import player_edge_problems
-from game_server.rules.uth.paytables import BLIND_PAYTABLES as UTH_BLIND_PAYTABLES
-from game_server.rules.uth.paytables import PROGRESSIVE_AMOUNTS as UTH_PROGRESSIVE_AMOUNTS
-from game_server.rules.uth.paytables import TRIPS_PAYTABLES as UTH_TRIPS_PAYTABLES
-from game_server.rules.uth.returns import uth_returns
-from game_server.rules.uth.rules import MINIMUM_MAX_PAYOUT as UTH_MINIMUM_MAX_PAYOUT
-from game_server.rules.uth.rules import MINIMUM_METER_SEED as UTH_MINIMUM_METER_SEED
-from game_server.rules.uth.rules import BonusOn, FiveCardHand, UthRules, UthRulesError
 from game_server.rules.wagers.base import MeterSpec, TableType
 from shared.money import format_money
 
@@ -130,7 +130,7 @@ UTH_MAX_SEATS: Final = 10
 
 class UthBuilder:
     """Reads an Ultimate Texas Hold 'Em Rules Submission into a :class:`TableConfig` whose
-    :attr:`~TableConfig.uth` is a checked :class:`~game_server.rules.uth.rules.UthRules`;
+    :attr:`~TableConfig.uth` is a checked :class:`~game_server.games.uth.rules.rules.UthRules`;
     every problem is collected, each naming its field and the 653a.12 paragraph."""
 
     def __init__(self, data: Mapping[str, object], source: str) -> None:

@@ -1,7 +1,7 @@
 """One Ultimate Texas Hold 'Em table's game flow: sealed decks, rounds, wallets, the log.
 
 58 Pa. Code 653a. :class:`UthSession` is the table layer over the pure engine
-:class:`~game_server.rules.uth.game.UthRound`, as
+:class:`~game_server.games.uth.rules.game.UthRound`, as
 :class:`~game_server.table.session.TableSession` is over the Blackjack engine; both build on
 :class:`~game_server.table.session.TableBook` (one logged step at a time, credits in and
 out, the credit check before a wager, the shoe's retirement). Terminals hold seats, mapped
@@ -41,18 +41,18 @@ from typing import Any, Final
 
 from game_server.config import TableConfig
 from game_server.games.uth.config import rules_of as uth_rules_of
-from game_server.rng.drbg import HmacDrbg, RandomStream
-from game_server.rng.shoe import Shoe, ShoeSeed
-from game_server.rules.errors import RulesError
-from game_server.rules.meters import MeterAwarded, MeterBank, MysteryAwarded
-from game_server.rules.uth.events import (
+from game_server.games.uth.rules.events import (
     ANTE,
     UthRoundCompleted,
     UthWagerPlaced,
     UthWagerSettled,
 )
-from game_server.rules.uth.game import Action, Phase, UthRound
-from game_server.rules.uth.rules import UthRules
+from game_server.games.uth.rules.game import Action, Phase, UthRound
+from game_server.games.uth.rules.rules import UthRules
+from game_server.rng.drbg import HmacDrbg, RandomStream
+from game_server.rng.shoe import Shoe, ShoeSeed
+from game_server.rules.errors import RulesError
+from game_server.rules.meters import MeterAwarded, MeterBank, MysteryAwarded
 from game_server.rules.wagers.base import MeterSpec
 from game_server.table.events import TableOpened
 from game_server.table.ledger import Ledger, LedgerError
@@ -268,8 +268,9 @@ class UthSession(TableBook):
         return seats, tuple(self.terminal_of[s] for s in seats)
 
     def resume(self, game: UthRound) -> None:
-        """Make ``game`` (an interrupted round rebuilt by :func:`~game_server.rules.uth.replay`)
-        the open round, the deck in use as its card source (crash recovery)."""
+        """Make ``game`` (an interrupted round rebuilt by
+        :func:`~game_server.games.uth.rules.replay`) the open round, the deck in use as its card
+        source (crash recovery)."""
         if game.phase is not Phase.BETTING:
             if self.shoe is None:
                 raise TableError(f"round {self.round_id} was dealt but no deck is in use")

@@ -1,9 +1,9 @@
 """What ONE terminal of a hybrid table may see: a versioned JSON view (``"v": 1``).
 
 58 Pa. Code 633b.5. :func:`hybrid_view_for` builds it from a
-:class:`~game_server.table.hybrid_machine.HybridMachine` (or a bare
-:class:`~game_server.table.hybrid_session.HybridSession`, without countdowns). The top-level
-fields are those of :func:`game_server.table.views.view_for` that apply to a table without
+:class:`~game_server.games.hybrid.machine.HybridMachine` (or a bare
+:class:`~game_server.games.hybrid.session.HybridSession`, without countdowns). The top-level
+fields are those of :func:`game_server.games.blackjack.views.view_for` that apply to a table without
 seats; the cards are in the ``"hybrid"`` block, by table type:
 
 - ``hybrid`` (633b.5(a)-(v)): every chosen position's two cards, the community cards dealt,
@@ -28,16 +28,16 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from game_server.rules.blackjack.events import WagerSettled
-from game_server.rules.hybrid.events import Hybrid3WagerSettled
-from game_server.rules.hybrid.no_hole_card import NoHoleCardRound
-from game_server.rules.hybrid.three_position import ThreePositionRound
+from game_server.games.blackjack.rules.events import WagerSettled
+from game_server.games.blackjack.views import table_actions
+from game_server.games.hybrid.machine import HybridMachine
+from game_server.games.hybrid.rules.events import Hybrid3WagerSettled
+from game_server.games.hybrid.rules.no_hole_card import NoHoleCardRound
+from game_server.games.hybrid.rules.three_position import ThreePositionRound
+from game_server.games.hybrid.session import HybridSession
 from game_server.rules.twenty_one import hand_total
+from game_server.table.api import whole_seconds
 from game_server.table.events import RoundStarted
-from game_server.table.hybrid_machine import HybridMachine
-from game_server.table.hybrid_session import HybridSession
-from game_server.table.machine import whole_seconds
-from game_server.table.views import table_actions
 
 __all__ = ["VIEW_VERSION", "HybridResults", "hybrid_view_for"]
 

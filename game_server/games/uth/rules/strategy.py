@@ -23,11 +23,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from game_server.games.uth.rules.hands import CATEGORY_SHIFT, count_better, rank_cards
 from game_server.rules.poker import Category5
-from game_server.rules.uth.hands import CATEGORY_SHIFT, count_better, rank_cards
 
 if TYPE_CHECKING:
-    from game_server.rules.uth.game import Action, UthRound
+    from game_server.games.uth.rules.game import Action, UthRound
 
 _PAIR = Category5.PAIR << CATEGORY_SHIFT
 _TWO_PAIR = Category5.TWO_PAIR << CATEGORY_SHIFT
@@ -119,7 +119,7 @@ def river_plays(hole: Sequence[int], board: Sequence[int]) -> bool:
 
 def decide(game: UthRound, seat: int) -> tuple[Action, int]:
     """The strategy's decision for ``seat`` in a live round (bots, the demo, the sim)."""
-    from game_server.rules.uth.game import Action, Phase
+    from game_server.games.uth.rules.game import Action, Phase
 
     hole = game.seats[seat].cards
     if game.phase is Phase.PREFLOP:

@@ -1,6 +1,6 @@
 """The math of the Ultimate Texas Hold 'Em wagers (``etg math uth_trips`` and friends).
 
-Exact, by counting every hand (no sampling), with :func:`~game_server.rules.uth.hands.
+Exact, by counting every hand (no sampling), with :func:`~game_server.games.uth.rules.hands.
 category_counts` (all 133,784,560 seven-card hands or 2,598,960 five-card hands of one deck,
 counted by rank multiset and flush suit in about a second):
 
@@ -15,7 +15,7 @@ counted by rank multiset and flush suit in about a second):
 By seeded simulation (:func:`blind_simulation`): the Blind (653a.12(b)) pays only when the
 player beats the dealer, which depends on the dealer's cards and on the player's Play
 decisions, so the Ante, Blind and Play are played out with the near-optimal
-:mod:`~game_server.rules.uth.strategy` over seeded deals (a SplitMix64 generator local to the
+:mod:`~game_server.games.uth.rules.strategy` over seeded deals (a SplitMix64 generator local to the
 simulation: the rules engine never reads a global random source). The figures carry their
 standard error.
 
@@ -30,22 +30,22 @@ from fractions import Fraction
 from math import comb, sqrt
 from typing import Any, Final
 
-from game_server.rules.poker import Category5
-from game_server.rules.uth.hands import (
+from game_server.games.uth.rules.hands import (
     CATEGORIES,
     CATEGORY_SHIFT,
     HAND_NAMES,
     category_counts,
     rank7,
 )
-from game_server.rules.uth.paytables import (
+from game_server.games.uth.rules.paytables import (
     BLIND_PAYTABLES,
     FIVE_CARD_PAYTABLE,
     PROGRESSIVE_PAYTABLE,
     TRIPS_PAYTABLES,
     line_for,
 )
-from game_server.rules.uth.strategy import flop_plays, preflop_multiple, river_plays
+from game_server.games.uth.rules.strategy import flop_plays, preflop_multiple, river_plays
+from game_server.rules.poker import Category5
 from game_server.rules.wagers.base import Paytable
 from game_server.rules.wagers.math import LineMath, MathError, WagerMath, win_per_unit
 from shared.money import ToOne
@@ -223,7 +223,9 @@ class BlindSimulation:
         return {
             "wager": "uth_blind",
             "section": "58 Pa. Code 653a.12(b)",
-            "method": "seeded simulation, near-optimal strategy (game_server.rules.uth.strategy)",
+            "method": (
+                "seeded simulation, near-optimal strategy (game_server.games.uth.rules.strategy)"
+            ),
             "hands": self.hands,
             "seed": self.seed,
             "blind_result_per_ante": dict(self.blind_result),

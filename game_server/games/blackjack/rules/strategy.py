@@ -1,7 +1,7 @@
 """Blackjack basic strategy for a configured table, as precomputed lookup tables.
 
 Used by the bots, the simulator and the benchmark. Entry point: :class:`BasicStrategy`, built
-once per :class:`~game_server.rules.blackjack.rules.BlackjackRules`; its fast path is
+once per :class:`~game_server.games.blackjack.rules.rules.BlackjackRules`; its fast path is
 :meth:`BasicStrategy.decide`, which is three tuple indexes and no branching on the chart.
 
 Source of the charts: the widely published Wizard of Odds (Michael Shackleford) total-dependent
@@ -43,8 +43,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.rules import BlackjackRules, DoubleOn
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.rules import BlackjackRules, DoubleOn
 from game_server.rules.twenty_one import hand_total
 from shared.cards import BJ_VALUE
 
@@ -134,7 +134,7 @@ class BasicStrategy:
         rules: The table's rules; the tables are built once, here.
 
     Example:
-        >>> from game_server.rules.blackjack.rules import BlackjackRules
+        >>> from game_server.games.blackjack.rules.rules import BlackjackRules
         >>> strategy = BasicStrategy(BlackjackRules())
         >>> strategy.decide(16, False, 0, 10, True, False, False)
         <Action.HIT: 'hit'>

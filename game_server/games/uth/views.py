@@ -1,8 +1,8 @@
 """What ONE terminal of an Ultimate Texas Hold 'Em table may see: a versioned JSON view.
 
 58 Pa. Code 653a. :func:`uth_view_for` builds it from a
-:class:`~game_server.table.uth_machine.UthMachine` (or a bare
-:class:`~game_server.table.uth_session.UthSession`, without countdowns). The view is
+:class:`~game_server.games.uth.machine.UthMachine` (or a bare
+:class:`~game_server.games.uth.session.UthSession`, without countdowns). The view is
 ``"v": 1`` with ``"game": "uth"`` (the Blackjack views carry no ``game`` key: a terminal
 that sees ``"game": "uth"`` draws the Hold 'Em table). Only integers, strings, lists, dicts,
 booleans and None; money in cents.
@@ -15,7 +15,7 @@ showdown (phase ``"showdown"`` or ``"complete"``, and between rounds for the rou
 completed: during the machine's ``"next-round"`` pause the view keeps that round, its
 settlements and draws) every hand is shown with its best five cards and its category.
 
-Top-level keys (as :func:`game_server.table.views.view_for` where they apply):
+Top-level keys (as :func:`game_server.games.blackjack.views.view_for` where they apply):
 
 - ``v`` (1), ``game`` ("uth"), ``table`` (table id), ``state`` ("open" | "closed" |
   "out-of-service", None without a machine), ``machine`` (the machine's state: "closed",
@@ -113,7 +113,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from game_server.rules.uth.events import (
+from game_server.games.uth.machine import UthMachine, UthResults
+from game_server.games.uth.rules.events import (
     ANTE,
     BLIND,
     FIVE_CARD_DEALER,
@@ -121,11 +122,10 @@ from game_server.rules.uth.events import (
     PROGRESSIVE,
     TRIPS,
 )
-from game_server.rules.uth.game import MULTIPLES, Action, Phase, UthRound
-from game_server.rules.uth.hands import best_five, category_of, hand_name, rank7, rank_cards
-from game_server.table.machine import whole_seconds
-from game_server.table.uth_machine import UthMachine, UthResults
-from game_server.table.uth_session import UthSession
+from game_server.games.uth.rules.game import MULTIPLES, Action, Phase, UthRound
+from game_server.games.uth.rules.hands import best_five, category_of, hand_name, rank7, rank_cards
+from game_server.games.uth.session import UthSession
+from game_server.table.api import whole_seconds
 from shared.cards import Card
 
 __all__ = ["HIDDEN", "VIEW_VERSION", "uth_view_for"]

@@ -58,7 +58,7 @@ class CardDealt(NamedTuple):
 class Decision(NamedTuple):
     """A player's decision, or the countdown's on the player's behalf (``auto``).
 
-    ``action`` is an :class:`~game_server.rules.blackjack.actions.Action` value, or
+    ``action`` is an :class:`~game_server.games.blackjack.rules.actions.Action` value, or
     ``"insurance"``, ``"no-insurance"`` or ``"even-money"``; ``amount`` is the insurance,
     double down or TriLux Deluxe Press amount (0 otherwise).
     """

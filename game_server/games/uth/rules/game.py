@@ -42,7 +42,7 @@ research notes ``regs-653a.md``, which quote the Pennsylvania rack cards):
     or Lucky Bonus (5 for 1) when the hand's position (a seat, or 0 for the dealer) is drawn
     (a table offers one of the two: "a Magic Card **or** Lucky Bonus"), "an additional
     payout" (653a.1) on a wager whose hand wins a line of (e)(1) (or on every wager, as the
-    Rules Submission states: :class:`~game_server.rules.uth.rules.BonusOn`). A "for 1" pay
+    Rules Submission states: :class:`~game_server.games.uth.rules.rules.BonusOn`). A "for 1" pay
     includes the stake once (DESIGN.md "Money"): the (e)(1) line has already returned the
     stake, so the bonus is an award of its own, with no stake, of 19 (4) times the wager; on
     a hand that won no line (``every-hand``) the award is the whole 20 (5) for 1;
@@ -67,19 +67,7 @@ from dataclasses import replace as dc_replace
 from enum import StrEnum
 from typing import Any, NamedTuple, Protocol
 
-from game_server.rules.errors import (
-    ActionNotAllowed,
-    BetOutOfLimits,
-    RulesError,
-    SeatError,
-    WagerError,
-    WagerNotOffered,
-    WrongPhase,
-)
-from game_server.rules.meters import Meter, MeterStep
-from game_server.rules.poker import Category5
-from game_server.rules.replaying import LoggedCards, replay_steps
-from game_server.rules.uth.events import (
+from game_server.games.uth.rules.events import (
     ANTE,
     BETTING_WAGERS,
     BLIND,
@@ -107,8 +95,8 @@ from game_server.rules.uth.events import (
     UthWagerPlaced,
     UthWagerSettled,
 )
-from game_server.rules.uth.hands import best_five, category_of, hand_name, rank7, rank_cards
-from game_server.rules.uth.paytables import (
+from game_server.games.uth.rules.hands import best_five, category_of, hand_name, rank7, rank_cards
+from game_server.games.uth.rules.paytables import (
     BLIND_PUSH,
     ENVY_BONUS,
     EVEN_MONEY,
@@ -118,7 +106,7 @@ from game_server.rules.uth.paytables import (
     PROGRESSIVE_PAYTABLE,
     line_for,
 )
-from game_server.rules.uth.rules import (
+from game_server.games.uth.rules.rules import (
     FLOP_MULTIPLES,
     PREFLOP_MULTIPLES,
     RIVER_MULTIPLES,
@@ -126,6 +114,18 @@ from game_server.rules.uth.rules import (
     FiveCardHand,
     UthRules,
 )
+from game_server.rules.errors import (
+    ActionNotAllowed,
+    BetOutOfLimits,
+    RulesError,
+    SeatError,
+    WagerError,
+    WagerNotOffered,
+    WrongPhase,
+)
+from game_server.rules.meters import Meter, MeterStep
+from game_server.rules.poker import Category5
+from game_server.rules.replaying import LoggedCards, replay_steps
 from game_server.rules.wagers.base import PaytableLine
 from shared.cards import Card
 from shared.money import Fixed, ForOne, MeterShare, format_money

@@ -1,6 +1,6 @@
 """What Ultimate Texas Hold 'Em's optional wagers return (58 Pa. Code 653a.12), exactly: Trips,
 the Progressive Payout with its Envy Bonus at a full table, and the Five Card Hand Bonus with
-its Magic Card or Lucky Bonus, counted by :mod:`game_server.rules.uth.math` off a full deck.
+its Magic Card or Lucky Bonus, counted by :mod:`game_server.games.uth.rules.math` off a full deck.
 The player-edge guard of the table's Rules Submission reads them.
 
 Entry point: :func:`uth_returns`.
@@ -12,17 +12,17 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Final
 
-from game_server.rules.returns import WagerReturn, assemble
-from game_server.rules.uth.hands import CATEGORIES, HAND_NAMES
-from game_server.rules.uth.math import counts as uth_counts
-from game_server.rules.uth.paytables import (
+from game_server.games.uth.rules.hands import CATEGORIES, HAND_NAMES
+from game_server.games.uth.rules.math import counts as uth_counts
+from game_server.games.uth.rules.paytables import (
     ENVY_BONUS,
     FIVE_CARD_PAYTABLE,
     LUCKY_BONUS,
     MAGIC_CARD,
     PROGRESSIVE_PAYTABLE,
 )
-from game_server.rules.uth.rules import BonusOn, FiveCardHand, UthRules
+from game_server.games.uth.rules.rules import BonusOn, FiveCardHand, UthRules
+from game_server.rules.returns import WagerReturn, assemble
 from game_server.rules.wagers.base import Paytable
 from shared.money import Fixed, ForOne
 

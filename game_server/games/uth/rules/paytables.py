@@ -24,8 +24,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
+from game_server.games.uth.rules.hands import HAND_NAMES
 from game_server.rules.poker import Category5
-from game_server.rules.uth.hands import HAND_NAMES
 from game_server.rules.wagers.base import Paytable, PaytableLine
 from shared.money import Fixed, ForOne, MeterShare, Pay, ToOne
 

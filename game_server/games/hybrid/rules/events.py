@@ -1,9 +1,9 @@
 """Event records of the three-position hybrid Blackjack engine (58 Pa. Code 633b.5(a)-(v)).
 
-The engine reuses :class:`~game_server.rules.blackjack.events.CardDealt` (seat = player
-position 1-3, or 0 for the dealer), :class:`~game_server.rules.blackjack.events.DealerPeeked`,
-:class:`~game_server.rules.blackjack.events.HoleCardRevealed` and
-:class:`~game_server.rules.blackjack.events.RoundCompleted`, whose fields fit. The records
+The engine reuses :class:`~game_server.games.blackjack.rules.events.CardDealt` (seat = player
+position 1-3, or 0 for the dealer), :class:`~game_server.games.blackjack.rules.events.DealerPeeked`,
+:class:`~game_server.games.blackjack.rules.events.HoleCardRevealed` and
+:class:`~game_server.games.blackjack.rules.events.RoundCompleted`, whose fields fit. The records
 below carry what those cannot: a player is a terminal id (``player``) *and* the position he
 chose, several players share one position (633b.5(l)), and the cards drawn after the deal are
 community cards (633b.5(q)).

@@ -29,8 +29,8 @@ from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any, Protocol
 
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import (
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import (
     BLACKJACK,
     DEALER,
     DOUBLE,
@@ -50,7 +50,7 @@ from game_server.rules.blackjack.events import (
     WagerSettled,
     seat_wagers,
 )
-from game_server.rules.blackjack.rules import (
+from game_server.games.blackjack.rules.rules import (
     BLACKJACK_PAYS,
     INSURANCE_PAYS,
     BlackjackRules,

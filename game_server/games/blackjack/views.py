@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import WagerSettled
-from game_server.rules.blackjack.round import BlackjackRound
-from game_server.rules.blackjack.rules import BlackjackRules
-from game_server.table.machine import RoundMachine, whole_seconds
-from game_server.table.session import TableSession
+from game_server.games.blackjack.machine import RoundMachine
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import WagerSettled
+from game_server.games.blackjack.rules.round import BlackjackRound
+from game_server.games.blackjack.rules.rules import BlackjackRules
+from game_server.games.blackjack.session import TableSession
+from game_server.table.api import whole_seconds
 
 VIEW_VERSION = 1
 

@@ -17,7 +17,7 @@ The round, step by step:
   dealer's up card, a second card to each of those positions, the dealer's hole card.
 - ace up: insurance (up to half the Blackjack wager) or even money, answered per player
   (633a.8, 633b.5(o)); then on an ace or ten-value up card the reader checks the hole card
-  (:class:`~game_server.rules.blackjack.events.DealerPeeked`). A dealer Blackjack ends the
+  (:class:`~game_server.games.blackjack.rules.events.DealerPeeked`). A dealer Blackjack ends the
   round: no more cards, every Blackjack and Buzzer Beater wager is settled on the two-card
   hands.
 - 633b.5(p)(1): a position's Blackjack is paid 3 to 2 at once and the Buzzer Beater wagers of
@@ -106,8 +106,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import (
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import (
     BLACKJACK,
     DEALER,
     DOUBLE,
@@ -120,13 +120,21 @@ from game_server.rules.blackjack.events import (
     HoleCardRevealed,
     RoundCompleted,
 )
-from game_server.rules.blackjack.round import Phase
-from game_server.rules.blackjack.rules import (
+from game_server.games.blackjack.rules.round import Phase
+from game_server.games.blackjack.rules.rules import (
     BLACKJACK_PAYS,
     EVEN,
     INSURANCE_PAYS,
     DoubleOn,
     double_down_refusal,
+)
+from game_server.games.hybrid.rules.events import (
+    BUZZER_BEATER,
+    Hybrid3CardUsed,
+    Hybrid3CommunityCard,
+    Hybrid3Decision,
+    Hybrid3WagerPlaced,
+    Hybrid3WagerSettled,
 )
 from game_server.rules.errors import (
     ActionNotAllowed,
@@ -137,14 +145,6 @@ from game_server.rules.errors import (
     WagerError,
     WagerNotOffered,
     WrongPhase,
-)
-from game_server.rules.hybrid.events import (
-    BUZZER_BEATER,
-    Hybrid3CardUsed,
-    Hybrid3CommunityCard,
-    Hybrid3Decision,
-    Hybrid3WagerPlaced,
-    Hybrid3WagerSettled,
 )
 from game_server.rules.limits import WagerLimits
 from game_server.rules.replaying import LoggedCards, replay_steps
@@ -220,7 +220,7 @@ class CardSource(Protocol):
 @dataclass(frozen=True, slots=True)
 class ThreePositionRules:
     """Every rule the three-position engine needs; fields mirror
-    :class:`~game_server.rules.blackjack.rules.BlackjackRules` where they apply.
+    :class:`~game_server.games.blackjack.rules.rules.BlackjackRules` where they apply.
 
     The dealer stands on all 17s (633b.5(c)(2), (s)), the dealer always checks the hole card
     under an ace or ten (633b.5(o)), Blackjack pays 3 to 2 and insurance 2 to 1 (633b.5(v)),

@@ -51,7 +51,7 @@ otherwise win, push or lose as 633b.5(t) (633b.5(cc)), a Blackjack paid 3 to 2 a
 else 1 to 1 (633b.5(ee)(2)). The countdown stands, or hits a hard 11 or less where the Rules
 Submission says so (633b.5(z), ``countdown_default``).
 
-:class:`~game_server.rules.blackjack.rules.BlackjackRules` fields read: ``seats``,
+:class:`~game_server.games.blackjack.rules.rules.BlackjackRules` fields read: ``seats``,
 ``decks``, ``main_limits``, ``side_wagers``, ``late_surrender``, ``double_on``,
 ``double_after_split``, ``max_split_hands`` (capped at 2 by (z)), ``countdown_default``.
 Fields this table's paragraphs fix instead, and so not read: ``dealer_hits_soft_17`` ((bb)(2)),
@@ -69,8 +69,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple, Protocol
 
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import (
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import (
     BLACKJACK,
     DEALER,
     DOUBLE,
@@ -86,7 +86,7 @@ from game_server.rules.blackjack.events import (
     WagerSettled,
     seat_wagers,
 )
-from game_server.rules.blackjack.rules import (
+from game_server.games.blackjack.rules.rules import (
     BLACKJACK_PAYS,
     INSURANCE_PAYS,
     BlackjackRules,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Final
 
-from game_server.rules.blackjack.rules import INSURANCE_PAYS, BlackjackRules
+from game_server.games.blackjack.rules.rules import INSURANCE_PAYS, BlackjackRules
 from game_server.rules.returns import MustHitByTerms, WagerReturn, assemble, side_wager_return
 from game_server.rules.wagers.base import Paytable, PaytableLine
 

@@ -24,13 +24,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
 
-from game_server.rules.errors import RulesError
-from game_server.rules.limits import WagerLimits
-from game_server.rules.uth.paytables import (
+from game_server.games.uth.rules.paytables import (
     BLIND_PAYTABLES,
     PROGRESSIVE_AMOUNTS,
     TRIPS_PAYTABLES,
 )
+from game_server.rules.errors import RulesError
+from game_server.rules.limits import WagerLimits
 from game_server.rules.wagers.base import MeterSpec, Paytable
 from shared.money import format_money
 

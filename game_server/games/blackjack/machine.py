@@ -35,7 +35,6 @@ Entry point: :class:`RoundMachine`.
 
 from __future__ import annotations
 
-import math
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -44,29 +43,29 @@ from typing import Any, Protocol
 from automat import TypeMachineBuilder
 from twisted.logger import Logger
 
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import RoundCompleted, WagerSettled
-from game_server.rules.blackjack.round import BlackjackRound, Phase
-from game_server.table.api import TableListener, TableState
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import RoundCompleted, WagerSettled
+from game_server.games.blackjack.rules.round import BlackjackRound, Phase
+from game_server.games.blackjack.session import TableSession
+from game_server.table.api import (
+    DelayedCall,
+    ReactorTime,
+    TableClosed,
+    TableListener,
+    TableOutOfService,
+    TableState,
+)
 from game_server.table.events import CreditsOut
 from game_server.table.info import rules_for
-from game_server.table.session import LogWriteFailed, TableError, TableSession
+from game_server.table.session import LogWriteFailed, TableError
 
-log = Logger(namespace="game_server.table.machine")
+log = Logger(namespace="game_server.games.blackjack.machine")
 
 #: How many completed rounds' results each terminal can see again after a reconnect.
 HISTORY_ROUNDS = 10
 
 #: The answers of :meth:`RoundMachine.answer_insurance`.
 INSURANCE_CHOICES = ("insurance", "decline", "even-money")
-
-
-class TableClosed(TableError):
-    """A wager or decision while the table is closed or closing: wait until it opens."""
-
-
-class TableOutOfService(TableClosed):
-    """A wager or decision while the table is out of service (or going out of service)."""
 
 
 class UnknownInsuranceChoice(TableError):
@@ -76,23 +75,6 @@ class UnknownInsuranceChoice(TableError):
 class PositionNotOffered(TableError):
     """A player position chosen at a table that has none to choose (633b.5(l) is the
     three-position hybrid table's)."""
-
-
-class DelayedCall(Protocol):
-    """What a countdown keeps of a scheduled call (Twisted's ``IDelayedCall``)."""
-
-    def active(self) -> bool: ...
-
-    def cancel(self) -> None: ...
-
-
-class ReactorTime(Protocol):
-    """The clock the countdowns run on: Twisted's ``IReactorTime`` (the reactor in
-    production, ``twisted.internet.task.Clock`` in tests), as a structural type for mypy."""
-
-    def seconds(self) -> float: ...
-
-    def callLater(self, delay: float, callable: Callable[..., Any], *args: Any) -> DelayedCall: ...
 
 
 # --------------------------------------------------------------------------- the inputs
@@ -588,7 +570,7 @@ class RoundMachine:
         return out
 
     def view(self, terminal: str) -> dict[str, Any]:
-        from game_server.table.views import view_for
+        from game_server.games.blackjack.views import view_for
 
         return view_for(self, terminal)
 
@@ -727,8 +709,3 @@ class RoundMachine:
                 self._run(self._machine.fault, f"error in the {kind} countdown: {error}")
             except Exception:
                 log.failure("the table could not be taken out of service")
-
-
-def whole_seconds(seconds: float | None) -> int | None:
-    """Seconds left as the terminal shows them (rounded up)."""
-    return None if seconds is None else math.ceil(seconds - 1e-9)

@@ -1,8 +1,8 @@
 """The live round machine of a hybrid table in stadium play (58 Pa. Code 633b.5).
 
 :class:`HybridMachine` runs the windows and countdowns around a
-:class:`~game_server.table.hybrid_session.HybridSession`, as
-:class:`~game_server.table.machine.RoundMachine` does around the fully automated table. In
+:class:`~game_server.games.hybrid.session.HybridSession`, as
+:class:`~game_server.games.blackjack.machine.RoundMachine` does around the fully automated table. In
 stadium play every player decides for himself, so the machine keeps ONE shared countdown per
 step of the round instead of one per hand:
 
@@ -42,20 +42,15 @@ from typing import Any
 
 from twisted.logger import Logger
 
-from game_server.rules.blackjack.actions import Action
-from game_server.table.hybrid_info import hybrid_rules_for
-from game_server.table.hybrid_session import HybridSession
-from game_server.table.machine import (
-    INSURANCE_CHOICES,
-    ReactorTime,
-    TableClosed,
-    TableOutOfService,
-    UnknownInsuranceChoice,
-)
+from game_server.games.blackjack.machine import INSURANCE_CHOICES, UnknownInsuranceChoice
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.hybrid.info import hybrid_rules_for
+from game_server.games.hybrid.session import HybridSession
+from game_server.table.api import ReactorTime, TableClosed, TableOutOfService
 from game_server.table.session import TableError
 from game_server.table.stadium import OPERATOR, StadiumMachine
 
-log = Logger(namespace="game_server.table.hybrid_machine")
+log = Logger(namespace="game_server.games.hybrid.machine")
 
 __all__ = [
     "ACCEPTS",
@@ -131,7 +126,7 @@ class HybridMachine(StadiumMachine[HybridSession, HybridState]):
         self, session: HybridSession, clock: ReactorTime, next_round_delay: float = 0.0
     ) -> None:
         super().__init__(session, clock, next_round_delay, log)
-        from game_server.table.hybrid_views import HybridResults
+        from game_server.games.hybrid.views import HybridResults
 
         # Each terminal's settlements, kept for its view once the engine let them go.
         self.results = HybridResults(session)
@@ -140,8 +135,8 @@ class HybridMachine(StadiumMachine[HybridSession, HybridState]):
     # -------------------------------------------------------------------- reading
 
     def view(self, terminal: str) -> dict[str, Any]:
-        """The terminal's view (:func:`~game_server.table.hybrid_views.hybrid_view_for`)."""
-        from game_server.table.hybrid_views import hybrid_view_for
+        """The terminal's view (:func:`~game_server.games.hybrid.views.hybrid_view_for`)."""
+        from game_server.games.hybrid.views import hybrid_view_for
 
         self.session._seat(terminal)
         return hybrid_view_for(self, terminal, results=self.results)

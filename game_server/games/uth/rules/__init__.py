@@ -13,8 +13,8 @@
 Entry point for the table: :class:`UthRound`.
 """
 
-from game_server.rules.uth.game import Action, Phase, StackedDeck, UthRound, replay
-from game_server.rules.uth.rules import FiveCardHand, UthRules, UthRulesError
+from game_server.games.uth.rules.game import Action, Phase, StackedDeck, UthRound, replay
+from game_server.games.uth.rules.rules import FiveCardHand, UthRules, UthRulesError
 
 __all__ = [
     "Action",

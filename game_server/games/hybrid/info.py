@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from game_server.config import TableConfig
-from game_server.rules.blackjack.rules import BlackjackRules, CountdownDefault
+from game_server.games.blackjack.rules.rules import BlackjackRules, CountdownDefault
 from game_server.rules.wagers.base import TableType
 from game_server.table.info import rules_for
 

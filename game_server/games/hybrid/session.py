@@ -4,11 +4,11 @@
 in each round; none holds a seat. :class:`HybridSession` is the table layer over the two pure
 hybrid engines, chosen by the Rules Submission's table type:
 
-- ``hybrid``: :class:`~game_server.rules.hybrid.three_position.ThreePositionRound`
+- ``hybrid``: :class:`~game_server.games.hybrid.rules.three_position.ThreePositionRound`
   (633b.5(a)-(v)); a terminal chooses position 1, 2 or 3 when it joins a round, several
   terminals may share one position, and the engine's player id is the terminal id.
 - ``hybrid-no-hole-card``:
-  :class:`~game_server.rules.hybrid.no_hole_card.NoHoleCardRound` (633b.5(w)-(ee)); the engine
+  :class:`~game_server.games.hybrid.rules.no_hole_card.NoHoleCardRound` (633b.5(w)-(ee)); the engine
   numbers its players, so the terminals that join a round are numbered 1, 2, ... in the order
   they joined. The number is never logged on its own: every event of a player is written with
   its terminal in the log envelope (``NewEvent.terminal``), which is the mapping.
@@ -31,15 +31,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 from game_server.config import TableConfig
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import BLACKJACK, RoundCompleted
+from game_server.games.blackjack.rules.rules import BlackjackRules
+from game_server.games.hybrid.rules.no_hole_card import NoHoleCardRound
+from game_server.games.hybrid.rules.no_hole_card import Phase as NoHoleCardPhase
+from game_server.games.hybrid.rules.three_position import Phase as ThreePositionPhase
+from game_server.games.hybrid.rules.three_position import ThreePositionRound, ThreePositionRules
 from game_server.rng.shoe import Shoe
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import BLACKJACK, RoundCompleted
-from game_server.rules.blackjack.rules import BlackjackRules
 from game_server.rules.errors import ActionNotAllowed
-from game_server.rules.hybrid.no_hole_card import NoHoleCardRound
-from game_server.rules.hybrid.no_hole_card import Phase as NoHoleCardPhase
-from game_server.rules.hybrid.three_position import Phase as ThreePositionPhase
-from game_server.rules.hybrid.three_position import ThreePositionRound, ThreePositionRules
 from game_server.rules.wagers import buzzer_beater
 from game_server.rules.wagers.base import NO_OPTIONS, TableType
 from game_server.table.events import TableOpened

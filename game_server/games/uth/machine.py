@@ -1,8 +1,8 @@
 """The live round machine of an Ultimate Texas Hold 'Em table (58 Pa. Code 653a).
 
 :class:`UthMachine` runs the windows and countdowns around a
-:class:`~game_server.table.uth_session.UthSession`, as
-:class:`~game_server.table.hybrid_machine.HybridMachine` does around a hybrid table, and
+:class:`~game_server.games.uth.session.UthSession`, as
+:class:`~game_server.games.hybrid.machine.HybridMachine` does around a hybrid table, and
 satisfies :class:`~game_server.table.api.TableMachine` so the unchanged AMP server serves it.
 
 The choice made here: ONE decision countdown per street, SHARED by every seat (as the hybrid
@@ -18,7 +18,7 @@ only let the last seat's clock hold up the street again. The steps:
   ``timers.decision_seconds`` starts. A seat that decides meanwhile is never overridden;
   when every seat has decided the next cards come at once and the next street's countdown
   starts. When it runs out every seat still to decide gets the engine's countdown action
-  (:meth:`~game_server.rules.uth.game.UthRound.countdown_action`: check preflop and on the
+  (:meth:`~game_server.games.uth.rules.game.UthRound.countdown_action`: check preflop and on the
   flop, fold at the river), logged with ``auto=True``. The decision that ends the river also
   settles the round (in the session, one step).
 * *next-round*: the round settled; the next round starts after ``next_round_delay`` seconds.
@@ -47,17 +47,17 @@ from typing import Any
 
 from twisted.logger import Logger
 
+from game_server.games.uth.rules.events import UthSettlementStarted, UthWagerSettled
+from game_server.games.uth.rules.game import MULTIPLES, Action, UthRound
+from game_server.games.uth.session import UthSession, parse_decision
 from game_server.rules.errors import ActionNotAllowed
-from game_server.rules.uth.events import UthSettlementStarted, UthWagerSettled
-from game_server.rules.uth.game import MULTIPLES, Action, UthRound
+from game_server.table.api import ReactorTime
 from game_server.table.events import RoundStarted
 from game_server.table.info import rules_for
-from game_server.table.machine import ReactorTime
 from game_server.table.session import TableError
 from game_server.table.stadium import OPERATOR, StadiumMachine
-from game_server.table.uth_session import UthSession, parse_decision
 
-log = Logger(namespace="game_server.table.uth_machine")
+log = Logger(namespace="game_server.games.uth.machine")
 
 __all__ = [
     "ACCEPTS",
@@ -103,7 +103,7 @@ class UthResults:
     """A :class:`~game_server.table.api.TableListener` that keeps each terminal's
     settlements of its last round with any, and the last round's engine (its showdown stays
     on the screen between rounds). Pass it to
-    :func:`~game_server.table.uth_views.uth_view_for`."""
+    :func:`~game_server.games.uth.views.uth_view_for`."""
 
     def __init__(self, session: UthSession) -> None:
         self.session = session
@@ -182,8 +182,8 @@ class UthMachine(StadiumMachine[UthSession, UthState]):
         return parse_decision(action)
 
     def view(self, terminal: str) -> dict[str, Any]:
-        """The terminal's view (:func:`~game_server.table.uth_views.uth_view_for`)."""
-        from game_server.table.uth_views import uth_view_for
+        """The terminal's view (:func:`~game_server.games.uth.views.uth_view_for`)."""
+        from game_server.games.uth.views import uth_view_for
 
         self.session._seat(terminal)
         return uth_view_for(self, terminal, results=self.results)
@@ -229,7 +229,7 @@ class UthMachine(StadiumMachine[UthSession, UthState]):
 
     def act(self, terminal: str, action: Action | str, hand: int, amount: int | None) -> None:
         """A decision: ``action`` "check", "bet" ("play") or "fold" (or an engine
-        :class:`~game_server.rules.uth.game.Action`); ``amount`` the Play multiple."""
+        :class:`~game_server.games.uth.rules.game.Action`); ``amount`` the Play multiple."""
         self._run("act", self._act, terminal, parse_decision(action), amount or 0)
 
     # ---------------------------------------------------------------- behaviours
