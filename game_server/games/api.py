@@ -11,13 +11,19 @@ Entry point: :class:`Game`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from game_server.rules.wagers.base import TableType
+from game_server.rules.wagers.base import MeterSpec, TableType
 
 if TYPE_CHECKING:
     from game_server.config import TableConfig
+    from game_server.recall.rounds import LoggedRound
+    from game_server.rules.meters import MeterBank
+    from game_server.table.api import HostedTable, ReactorTime
+    from game_server.table.ledger import Ledger
+    from game_server.table.session import EventSink, SealedShoes, TableBook
 
 __all__ = ["Game"]
 
@@ -78,4 +84,55 @@ class Game(Protocol):
     def file_shape(self, logged: Mapping[str, Any]) -> Mapping[str, object]:
         """The logged form back in the file's shape (what :meth:`build_config` reads), so that
         a logged config is checked again as a file would be."""
+        ...
+
+    # ----------------------------------------------------------------- the live table
+
+    def open_session(
+        self,
+        config: TableConfig,
+        sink: EventSink,
+        shoes: SealedShoes,
+        seats: Mapping[str, int],
+        meters: MeterBank,
+    ) -> TableBook:
+        """A session of one table of this game, writing to ``sink`` (the event log, or
+        memory): the :class:`~game_server.table.session.TableBook` that turns each input into
+        one logged engine step. ``seats`` maps each terminal of the table to its seat (a game
+        in stadium play takes the terminals and no seats); ``meters`` are the server's
+        progressive meters (linked tables share them)."""
+        ...
+
+    def machine(
+        self, session: TableBook, clock: ReactorTime, next_round_delay: float
+    ) -> HostedTable:
+        """The live round machine around a session: the countdowns and table states of its
+        rounds (:class:`~game_server.table.stadium.StadiumMachine` gives the shared ones),
+        and each terminal's view and the rules document."""
+        ...
+
+    def new_ledger(self) -> Ledger:
+        """A ledger that folds this game's records (what recovery, recall and the session
+        fold the log with)."""
+        ...
+
+    def meters(self, config: TableConfig) -> Mapping[str, MeterSpec]:
+        """Every progressive meter a table of this config opens or links: meter id -> its
+        specification (recovery folds them from the log)."""
+        ...
+
+    def resume(self, session: TableBook, logged: LoggedRound, seats: Mapping[str, int]) -> StrEnum:
+        """Make the round the log left unfinished the session's open round (replayed through
+        the engine, the shoe in use its card source) and return the phase it resumes in.
+
+        Raises:
+            RecoveryError: it does not replay, or cannot be resumed (a seated table's
+                terminals must hold the seats they held in it: SeatingChanged).
+        """
+        ...
+
+    @property
+    def shoe_card_kinds(self) -> frozenset[type]:
+        """The kinds of event whose ``card`` left the shoe at ``position`` (recovery and
+        verification check them against the committed shoe)."""
         ...

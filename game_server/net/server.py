@@ -16,8 +16,9 @@ as data" step 2). The peer is who its client certificate says
    :data:`ANSWERS_KEPT` request ids of each terminal (and of the operator) is kept, and a
    retry with the same id, on this or a later connection, gets it again and changes nothing.
 
-An ``Act``'s ``action`` is a Blackjack :class:`~game_server.games.blackjack.rules.actions.Action`,
-unless the machine parses its own decisions (``parse_action``: an Ultimate Texas Hold 'Em
+An ``Act``'s ``action`` names a decision of the table's game, read by the machine
+(:meth:`~game_server.table.api.TableMachine.parse_action`: Blackjack's hit or stand, Ultimate
+Texas Hold 'Em's check, bet or fold...)
 table's "check", "bet" and "fold", with the Play multiple as ``amount``); the wire format is
 the same. The machine's refusals become the protocol's declared errors with the machine's
 sentence (:data:`DOMAIN_ERRORS`). Anything undeclared is logged and the connection dropped. A box
@@ -56,16 +57,12 @@ from twisted.protocols.policies import TimeoutMixin
 from twisted.python.failure import Failure
 from zope.interface import implementer  # type: ignore[import-untyped]  # ships no hints
 
-from game_server.games.blackjack.rules.actions import Action
-from game_server.games.hybrid import machine as hybrid_machine
-from game_server.games.hybrid import session as hybrid_session
-from game_server.games.uth import machine as uth_machine
 from game_server.net.floor import FloorConfig
 from game_server.net.pki import Identity, PkiError, Role
 from game_server.net.tls import identity_of
 from game_server.rules import errors as rules
 from game_server.table import session
-from game_server.table.api import TableMachine, TableState
+from game_server.table.api import BettingClosed, NotInRound, TableMachine, TableState
 from shared.errors import ETGError, MoneyError
 from shared.protocol import (
     DOMAIN_ERRORS as WIRE_CODES,
@@ -115,9 +112,8 @@ UNIDENTIFIED: Final = "(before Hello)"
 #: The machine's refusals and the declared error each becomes, most specific first.
 DOMAIN_ERRORS: Final[tuple[tuple[type[Exception], type[ProtocolError]], ...]] = (
     (rules.BetOutOfLimits, BetOutOfLimits),
-    (hybrid_machine.BettingClosed, RoundClosed),
-    (uth_machine.BettingClosed, RoundClosed),
-    (hybrid_session.NotInRound, NotYourTurn),
+    (BettingClosed, RoundClosed),
+    (NotInRound, NotYourTurn),
     (rules.WagerNotOffered, BadRequest),
     (rules.WagerError, BadRequest),
     (rules.SeatError, BadRequest),
@@ -677,18 +673,9 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
         def run() -> dict[str, Any]:
             terminal = self._terminal()
             machine = self.factory.machine
-            # A table whose game has its own decisions parses the action name itself (an
-            # Ultimate Texas Hold 'Em table: check, bet, fold); Blackjack's are Action.
-            parse = getattr(machine, "parse_action", None)
-            decision: Any
-            if callable(parse):
-                decision = self._call(parse, action)
-            else:
-                try:
-                    decision = Action(action)
-                except ValueError:
-                    choices = ", ".join(a.value for a in Action)
-                    raise BadRequest(f"{action!r} is not an action; one of {choices}") from None
+            # The table's game reads the decision's name (Blackjack's hit, stand...; Ultimate
+            # Texas Hold 'Em's check, bet, fold).
+            decision = self._call(machine.parse_action, terminal, action)
             if hand < 0 or amount < 0:
                 raise BadRequest(f"hand {hand} and amount {amount} cannot be negative")
             self._playing()

@@ -50,6 +50,15 @@ class TableOutOfService(TableClosed):
     """A wager or decision while the table is out of service (or going out of service)."""
 
 
+class BettingClosed(TableError):
+    """A wager outside the betting window (the cards are dealt or the round is over): wait for
+    the next round's window."""
+
+
+class NotInRound(TableError):
+    """A decision from a terminal that has placed no wager in the open round."""
+
+
 class TableListener(Protocol):
     """Told after every logged step, with the step's records (the AMP server pushes each
     terminal its new view from here). ``terminals`` names the terminals of the table that
@@ -82,7 +91,16 @@ class TableMachine(Protocol):
 
     def answer_insurance(self, terminal: str, choice: str, amount: int) -> None: ...
 
-    def act(self, terminal: str, action: Any, hand: int, amount: int | None) -> None: ...
+    def parse_action(self, terminal: str, action: str) -> Any:
+        """The game's decision an ``Act`` command names (``"hit"``, ``"check"``...) at
+        ``terminal``'s table, for :meth:`act`; a name the game does not know is refused with
+        a :class:`~game_server.rules.errors.RulesError` that lists its decisions."""
+        ...
+
+    def act(self, terminal: str, action: Any, hand: int, amount: int | None) -> None:
+        """A decision (from :meth:`parse_action`) on the terminal's hand ``hand``; ``amount``
+        is what the game reads with it (a double down's stake, a Play multiple)."""
+        ...
 
     def cash_in(self, terminal: str, amount: int, reference: str) -> int: ...
 

@@ -196,6 +196,11 @@ class TableBook:
         change meanwhile). Each table keeps its own kind of round in ``round``."""
         return getattr(self, "round", None) is not None
 
+    def open(self) -> list[Any]:
+        """Log the Rules Submission in force (``table_opened``, at start-up and after every
+        change) and open or link the progressive meters it names."""
+        raise NotImplementedError
+
     def _seat(self, terminal: str) -> Any:
         raise NotImplementedError
 

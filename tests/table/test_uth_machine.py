@@ -228,11 +228,11 @@ def test_the_unchanged_act_command_carries_a_uth_decision() -> None:
 
 
 def test_a_server_of_several_uth_tables_routes_decisions_to_each_terminals_table() -> None:
-    """``etg serve --tables 2``: the router of UTH tables parses the decision too, and each
-    terminal's Act reaches its own table."""
+    """``etg serve --tables 2``: the router has each terminal's table parse its decision,
+    and each terminal's Act reaches its own table."""
     import dataclasses
 
-    from game_server.net.service import UthTableRouter
+    from game_server.table.router import TableRouter
 
     clock = task.Clock()
     machines = {}
@@ -250,7 +250,7 @@ def test_a_server_of_several_uth_tables_routes_decisions_to_each_terminals_table
         machine.place_wagers(terminal, BET)
         machines[config.table_id] = machine
     clock.advance(BETTING)
-    router = UthTableRouter(machines, {"T1": "UTH-01-1", "T2": "UTH-01-2"})
+    router = TableRouter(machines, {"T1": "UTH-01-1", "T2": "UTH-01-2"})
     floor = FloorConfig(terminals={"T1": 1, "T2": 1}, tables=router.table_of)
     identities = {
         "T1": Identity(Role.TERMINAL, "T1", 0x11),

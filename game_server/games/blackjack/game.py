@@ -6,12 +6,21 @@ Entry point: :data:`GAME` (the ``etg.games`` entry point ``blackjack``).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import StrEnum
 from typing import Any, Final
 
 from game_server.config import TableConfig, example_config_path
 from game_server.games.api import Game
 from game_server.games.blackjack import config
-from game_server.rules.wagers.base import TableType
+from game_server.games.blackjack.machine import RoundMachine
+from game_server.games.blackjack.rules.events import CardDealt
+from game_server.games.blackjack.session import TableSession, meter_specs, resume_round
+from game_server.recall.rounds import LoggedRound
+from game_server.rules.meters import MeterBank
+from game_server.rules.wagers.base import MeterSpec, TableType
+from game_server.table.api import HostedTable, ReactorTime
+from game_server.table.ledger import Ledger
+from game_server.table.session import EventSink, SealedShoes, TableBook
 
 __all__ = ["GAME", "BlackjackGame"]
 
@@ -40,6 +49,36 @@ class BlackjackGame:
 
     def file_shape(self, logged: Mapping[str, Any]) -> Mapping[str, object]:
         return config.file_shape(logged)
+
+    # ----------------------------------------------------------------- the live table
+
+    shoe_card_kinds = frozenset({CardDealt})
+
+    def open_session(
+        self,
+        table: TableConfig,
+        sink: EventSink,
+        shoes: SealedShoes,
+        seats: Mapping[str, int],
+        meters: MeterBank,
+    ) -> TableBook:
+        return TableSession(table, sink, shoes, seats, meters)
+
+    def machine(
+        self, session: TableBook, clock: ReactorTime, next_round_delay: float
+    ) -> HostedTable:
+        assert isinstance(session, TableSession)
+        return RoundMachine(session, clock, next_round_delay=next_round_delay)
+
+    def new_ledger(self) -> Ledger:
+        return Ledger()
+
+    def meters(self, table: TableConfig) -> Mapping[str, MeterSpec]:
+        return {meter_id: spec for meter_id, (_, spec) in meter_specs(table).items()}
+
+    def resume(self, session: TableBook, logged: LoggedRound, seats: Mapping[str, int]) -> StrEnum:
+        assert isinstance(session, TableSession)
+        return resume_round(session, logged, seats)
 
 
 GAME: Final[Game] = BlackjackGame()

@@ -47,6 +47,7 @@ from game_server.games.blackjack.rules.actions import Action
 from game_server.games.blackjack.rules.events import RoundCompleted, WagerSettled
 from game_server.games.blackjack.rules.round import BlackjackRound, Phase
 from game_server.games.blackjack.session import TableSession
+from game_server.rules.errors import RulesError
 from game_server.table.api import (
     DelayedCall,
     ReactorTime,
@@ -75,6 +76,24 @@ class UnknownInsuranceChoice(TableError):
 class PositionNotOffered(TableError):
     """A player position chosen at a table that has none to choose (633b.5(l) is the
     three-position hybrid table's)."""
+
+
+class UnknownAction(RulesError):
+    """An ``Act`` whose action is not a Blackjack decision."""
+
+
+def parse_action(action: str) -> Action:
+    """The Blackjack decision an ``Act`` command names: hit, stand, double, split, surrender
+    or press (the hybrid tables' machines read theirs the same way).
+
+    Raises:
+        UnknownAction: any other name; the message lists the decisions.
+    """
+    try:
+        return Action(action)
+    except ValueError:
+        choices = ", ".join(a.value for a in Action)
+        raise UnknownAction(f"{action!r} is not an action; one of {choices}") from None
 
 
 # --------------------------------------------------------------------------- the inputs
@@ -621,6 +640,10 @@ class RoundMachine:
     def answer_insurance(self, terminal: str, choice: str, amount: int) -> None:
         """``choice`` is ``insurance`` (``amount`` cents), ``decline`` or ``even-money``."""
         self._run(self._machine.answer_insurance, terminal, choice, amount)
+
+    def parse_action(self, terminal: str, action: str) -> Action:
+        """The Blackjack decision an ``Act`` command names (:func:`parse_action`)."""
+        return parse_action(action)
 
     def act(self, terminal: str, action: Action, hand: int, amount: int | None) -> None:
         self._run(self._machine.act, terminal, action, hand, amount)

@@ -19,6 +19,7 @@ Entry points: :class:`TableSession`, :func:`meter_specs`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from enum import StrEnum
 from typing import Any
 
 from game_server.config import MustHitBy, TableConfig
@@ -29,7 +30,8 @@ from game_server.games.blackjack.rules.events import (
     ProgressiveWon,
     RoundCompleted,
 )
-from game_server.games.blackjack.rules.round import BlackjackRound, Phase
+from game_server.games.blackjack.rules.round import BlackjackRound, Phase, replay
+from game_server.recall.rounds import LoggedRound
 from game_server.rng.drbg import HmacDrbg, RandomStream
 from game_server.rng.shoe import Shoe
 from game_server.rules.meters import MeterBank
@@ -37,6 +39,7 @@ from game_server.rules.wagers import must_hit_by, super_4
 from game_server.rules.wagers.base import MeterSpec, TableType
 from game_server.table.events import TableOpened
 from game_server.table.ledger import Ledger
+from game_server.table.recovery import RecoveryError, replayed, round_started
 from game_server.table.session import (
     SOFTWARE,
     EventSink,
@@ -47,7 +50,7 @@ from game_server.table.session import (
     UnknownTerminal,
 )
 
-__all__ = ["MUST_HIT_BY", "MYSTERY_STREAM", "TableSession", "meter_specs"]
+__all__ = ["MUST_HIT_BY", "MYSTERY_STREAM", "TableSession", "meter_specs", "resume_round"]
 
 #: The "wager" a Must-Hit-By meter is filed under in :func:`meter_specs`.
 MUST_HIT_BY = "must_hit_by"
@@ -348,3 +351,23 @@ class TableSession(TableBook):
     @property
     def phase(self) -> Phase | None:
         return None if self.round is None else self.round.phase
+
+
+def resume_round(
+    session: TableSession, logged_round: LoggedRound, seats: Mapping[str, int]
+) -> StrEnum:
+    """Make the interrupted round of a fully automated table the session's open round: the
+    engine in the state after its last logged step (replayed by
+    :func:`~game_server.games.blackjack.rules.round.replay`), the shoe in use as its card
+    source (crash recovery)."""
+    started = round_started(logged_round, seats)
+    engine = [item.event for item in logged_round.engine_events()]
+    game = replayed(started, lambda: replay(session.config.rules, engine))
+    if game.phase is Phase.COMPLETE:
+        raise RecoveryError(f"round {started.round} replays complete but was not closed")
+    if game.phase is not Phase.BETTING:
+        if session.shoe is None:
+            raise RecoveryError(f"round {started.round} was dealt but no shoe is in use")
+        game._source = session.shoe
+    session.round = game
+    return game.phase

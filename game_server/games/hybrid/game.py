@@ -6,13 +6,23 @@ Entry point: :data:`GAME` (the ``etg.games`` entry point ``hybrid``).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import StrEnum
 from typing import Any, Final
 
 from game_server.config import TableConfig, example_config_path
 from game_server.games.api import Game
 from game_server.games.blackjack import config as blackjack_config
+from game_server.games.blackjack.rules.events import CardDealt
 from game_server.games.hybrid import config
-from game_server.rules.wagers.base import TableType
+from game_server.games.hybrid.machine import HybridMachine
+from game_server.games.hybrid.rules.events import Hybrid3CommunityCard
+from game_server.games.hybrid.session import HybridSession, resume_round
+from game_server.recall.rounds import LoggedRound
+from game_server.rules.meters import MeterBank
+from game_server.rules.wagers.base import MeterSpec, TableType
+from game_server.table.api import HostedTable, ReactorTime
+from game_server.table.ledger import Ledger
+from game_server.table.session import EventSink, SealedShoes, TableBook
 
 __all__ = ["GAME", "HybridGame"]
 
@@ -41,6 +51,39 @@ class HybridGame:
 
     def file_shape(self, logged: Mapping[str, Any]) -> Mapping[str, object]:
         return blackjack_config.file_shape(logged)
+
+    # ----------------------------------------------------------------- the live table
+
+    #: The cards of the shoe: dealt, and the three-position table's community cards.
+    shoe_card_kinds = frozenset({CardDealt, Hybrid3CommunityCard})
+
+    def open_session(
+        self,
+        table: TableConfig,
+        sink: EventSink,
+        shoes: SealedShoes,
+        seats: Mapping[str, int],
+        meters: MeterBank,
+    ) -> TableBook:
+        """Stadium play: the terminals of the table take part, none holds a seat (633b.5(l));
+        the hybrid tables offer no progressive."""
+        return HybridSession(table, sink, shoes, seats)
+
+    def machine(
+        self, session: TableBook, clock: ReactorTime, next_round_delay: float
+    ) -> HostedTable:
+        assert isinstance(session, HybridSession)
+        return HybridMachine(session, clock, next_round_delay=next_round_delay)
+
+    def new_ledger(self) -> Ledger:
+        return Ledger()
+
+    def meters(self, table: TableConfig) -> Mapping[str, MeterSpec]:
+        return {}
+
+    def resume(self, session: TableBook, logged: LoggedRound, seats: Mapping[str, int]) -> StrEnum:
+        assert isinstance(session, HybridSession)
+        return resume_round(session, logged)
 
 
 GAME: Final[Game] = HybridGame()

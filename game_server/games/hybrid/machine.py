@@ -42,10 +42,15 @@ from typing import Any
 
 from twisted.logger import Logger
 
-from game_server.games.blackjack.machine import INSURANCE_CHOICES, UnknownInsuranceChoice
+from game_server.games.blackjack.machine import (
+    INSURANCE_CHOICES,
+    UnknownInsuranceChoice,
+    parse_action,
+)
 from game_server.games.blackjack.rules.actions import Action
 from game_server.games.hybrid.info import hybrid_rules_for
 from game_server.games.hybrid.session import HybridSession
+from game_server.table import api as table_api
 from game_server.table.api import ReactorTime, TableClosed, TableOutOfService
 from game_server.table.session import TableError
 from game_server.table.stadium import OPERATOR, StadiumMachine
@@ -63,7 +68,7 @@ __all__ = [
 ]
 
 
-class BettingClosed(TableError):
+class BettingClosed(table_api.BettingClosed):
     """A join outside the betting window (633b.5(k)): wait for the next round's window."""
 
 
@@ -162,6 +167,11 @@ class HybridMachine(StadiumMachine[HybridSession, HybridState]):
     def answer_insurance(self, terminal: str, choice: str, amount: int) -> None:
         """``choice`` is ``insurance`` (``amount`` cents), ``decline`` or ``even-money``."""
         self._run("answer_insurance", self._answer, terminal, choice, amount)
+
+    def parse_action(self, terminal: str, action: str) -> Action:
+        """The Blackjack decision an ``Act`` command names
+        (:func:`~game_server.games.blackjack.machine.parse_action`)."""
+        return parse_action(action)
 
     def act(self, terminal: str, action: Action, hand: int, amount: int | None = None) -> None:
         """A player's decision on one of his hands (``amount``: a double down's)."""

@@ -28,22 +28,27 @@ Entry point: :class:`HybridSession`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar
 
 from game_server.config import TableConfig
 from game_server.games.blackjack.rules.actions import Action
 from game_server.games.blackjack.rules.events import BLACKJACK, RoundCompleted
 from game_server.games.blackjack.rules.rules import BlackjackRules
+from game_server.games.hybrid.rules import no_hole_card, three_position
 from game_server.games.hybrid.rules.no_hole_card import NoHoleCardRound
 from game_server.games.hybrid.rules.no_hole_card import Phase as NoHoleCardPhase
 from game_server.games.hybrid.rules.three_position import Phase as ThreePositionPhase
 from game_server.games.hybrid.rules.three_position import ThreePositionRound, ThreePositionRules
+from game_server.recall.rounds import LoggedRound
 from game_server.rng.shoe import Shoe
 from game_server.rules.errors import ActionNotAllowed
 from game_server.rules.wagers import buzzer_beater
 from game_server.rules.wagers.base import NO_OPTIONS, TableType
+from game_server.table import api as table_api
 from game_server.table.events import TableOpened
 from game_server.table.ledger import Ledger
+from game_server.table.recovery import RecoveryError, SeatingChanged, replayed, round_started
 from game_server.table.session import (
     SOFTWARE,
     EventSink,
@@ -67,7 +72,7 @@ __all__ = [
 NO_SEAT = 0
 
 
-class NotInRound(TableError):
+class NotInRound(table_api.NotInRound):
     """A decision from a terminal that has placed no wager in the open round."""
 
 
@@ -518,3 +523,44 @@ class HybridSession(TableBook):
         """Three-position table: the countdown ran out for everyone; every pending answer is
         declined and every hand still to act stands, then the round settles (633b.5(p)(2))."""
         return self._log_engine(self._open_round().finish())
+
+
+def resume_round(session: HybridSession, logged_round: LoggedRound) -> StrEnum:
+    """Make the interrupted round of a hybrid table (58 Pa. Code 633b.5) the session's open
+    round: its engine rebuilt by the table type's ``replay``, its players' terminals from the
+    log, the shoe in use as the source of the community cards still to come."""
+    config = session.config
+    started = round_started(logged_round)
+    engine_items = logged_round.engine_events()
+    absent = sorted(
+        {i.stored.terminal for i in engine_items if i.stored.terminal} - session.terminals
+    )
+    if absent:
+        raise SeatingChanged(
+            f"round {started.round} is unfinished with terminals {', '.join(absent)}, which "
+            "this table no longer has; recover with the floor of that round, finish it, then "
+            "change the floor"
+        )
+    events = [item.event for item in engine_items]
+    game: ThreePositionRound | NoHoleCardRound
+    if config.table_type is TableType.HYBRID:
+        rules = three_position_rules(config.rules)
+        game = replayed(started, lambda: three_position.replay(rules, events))
+    else:
+        game = replayed(started, lambda: no_hole_card.replay(config.rules, events))
+    # Both engines name their phases "betting", ..., "complete".
+    if game.phase == "complete":
+        raise RecoveryError(f"round {started.round} replays complete but was not closed")
+    if game.phase != "betting":
+        if session.shoe is None:
+            raise RecoveryError(f"round {started.round} was dealt but no shoe is in use")
+        game._source = session.shoe
+    # No-hole-card players are numbered 1.. in the order they joined; each event of a player
+    # was logged under his terminal.
+    numbers = {
+        item.event.seat: item.stored.terminal
+        for item in engine_items
+        if item.stored.terminal and isinstance(getattr(item.event, "seat", None), int)
+    }
+    session.resume(game, numbers)
+    return game.phase

@@ -6,12 +6,22 @@ Entry point: :data:`GAME` (the ``etg.games`` entry point ``uth``).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import StrEnum
 from typing import Any, Final
 
 from game_server.config import TableConfig, example_config_path
 from game_server.games.api import Game
 from game_server.games.uth import config
-from game_server.rules.wagers.base import TableType
+from game_server.games.uth.machine import UthMachine
+from game_server.games.uth.rules.events import UthCardDealt
+from game_server.games.uth.rules.rules import UthRules
+from game_server.games.uth.session import UthLedger, UthSession, resume_round
+from game_server.recall.rounds import LoggedRound
+from game_server.rules.meters import MeterBank
+from game_server.rules.wagers.base import MeterSpec, TableType
+from game_server.table.api import HostedTable, ReactorTime
+from game_server.table.ledger import Ledger
+from game_server.table.session import EventSink, SealedShoes, TableBook
 
 __all__ = ["GAME", "UthGame"]
 
@@ -37,6 +47,37 @@ class UthGame:
 
     def file_shape(self, logged: Mapping[str, Any]) -> Mapping[str, object]:
         return config.file_shape(logged)
+
+    # ----------------------------------------------------------------- the live table
+
+    shoe_card_kinds = frozenset({UthCardDealt})
+
+    def open_session(
+        self,
+        table: TableConfig,
+        sink: EventSink,
+        shoes: SealedShoes,
+        seats: Mapping[str, int],
+        meters: MeterBank,
+    ) -> TableBook:
+        return UthSession(table, sink, shoes, seats, meters)
+
+    def machine(
+        self, session: TableBook, clock: ReactorTime, next_round_delay: float
+    ) -> HostedTable:
+        assert isinstance(session, UthSession)
+        return UthMachine(session, clock, next_round_delay=next_round_delay)
+
+    def new_ledger(self) -> Ledger:
+        return UthLedger()
+
+    def meters(self, table: TableConfig) -> Mapping[str, MeterSpec]:
+        rules: UthRules = table.rules
+        return rules.meters()
+
+    def resume(self, session: TableBook, logged: LoggedRound, seats: Mapping[str, int]) -> StrEnum:
+        assert isinstance(session, UthSession)
+        return resume_round(session, logged, seats)
 
 
 GAME: Final[Game] = UthGame()

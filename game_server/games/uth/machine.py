@@ -51,6 +51,7 @@ from game_server.games.uth.rules.events import UthSettlementStarted, UthWagerSet
 from game_server.games.uth.rules.game import MULTIPLES, Action, UthRound
 from game_server.games.uth.session import UthSession, parse_decision
 from game_server.rules.errors import ActionNotAllowed
+from game_server.table import api as table_api
 from game_server.table.api import ReactorTime
 from game_server.table.events import RoundStarted
 from game_server.table.info import rules_for
@@ -69,7 +70,7 @@ __all__ = [
 ]
 
 
-class BettingClosed(TableError):
+class BettingClosed(table_api.BettingClosed):
     """Wagers outside the betting window: wait for the next round's window (653a.7)."""
 
 
@@ -175,10 +176,9 @@ class UthMachine(StadiumMachine[UthSession, UthState]):
 
     # -------------------------------------------------------------------- reading
 
-    @staticmethod
-    def parse_action(action: str) -> Action:
+    def parse_action(self, terminal: str, action: str) -> Action:
         """The engine's decision for an ``Act`` command's ``action`` ("check", "bet" or
-        "play", "fold"); the AMP server calls it for a table that has it."""
+        "play", "fold")."""
         return parse_decision(action)
 
     def view(self, terminal: str) -> dict[str, Any]:

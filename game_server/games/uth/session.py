@@ -37,6 +37,7 @@ Entry points: :class:`UthSession`, :class:`UthLedger`, :func:`bonus_draws`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from enum import StrEnum
 from typing import Any, Final
 
 from game_server.config import TableConfig
@@ -47,8 +48,9 @@ from game_server.games.uth.rules.events import (
     UthWagerPlaced,
     UthWagerSettled,
 )
-from game_server.games.uth.rules.game import Action, Phase, UthRound
+from game_server.games.uth.rules.game import Action, Phase, UthRound, replay
 from game_server.games.uth.rules.rules import UthRules
+from game_server.recall.rounds import LoggedRound
 from game_server.rng.drbg import HmacDrbg, RandomStream
 from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.rules.errors import RulesError
@@ -56,6 +58,7 @@ from game_server.rules.meters import MeterAwarded, MeterBank, MysteryAwarded
 from game_server.rules.wagers.base import MeterSpec
 from game_server.table.events import TableOpened
 from game_server.table.ledger import Ledger, LedgerError
+from game_server.table.recovery import RecoveryError, replayed, round_started
 from game_server.table.session import (
     SOFTWARE,
     EventSink,
@@ -386,3 +389,21 @@ class UthSession(TableBook):
         if game is None or seat not in game.seats:
             return 0
         return sum(game.seats[seat].wagers.values())
+
+
+def resume_round(
+    session: UthSession, logged_round: LoggedRound, seats: Mapping[str, int]
+) -> StrEnum:
+    """Make the interrupted round of an Ultimate Texas Hold 'Em table the session's open
+    round: rebuilt by :func:`game_server.games.uth.rules.game.replay`, the deck in use its
+    card source (crash recovery)."""
+    started = round_started(logged_round, seats)
+    events = [item.event for item in logged_round.engine_events()]
+    game = replayed(started, lambda: replay(session.rules, events, session.config.table_id))
+    if game.phase in (Phase.SHOWDOWN, Phase.COMPLETE):
+        raise RecoveryError(f"round {started.round} replays to its showdown but was not closed")
+    try:
+        session.resume(game)
+    except TableError as exc:
+        raise RecoveryError(str(exc)) from exc
+    return game.phase
