@@ -132,6 +132,23 @@ class Game(Protocol):
         ...
 
     @property
+    def placed_kinds(self) -> frozenset[type]:
+        """Its records of a wager placed (``seat``, ``wager``, ``amount``): each debits the
+        terminal its envelope names (:class:`~game_server.table.ledger.Ledger`)."""
+        ...
+
+    @property
+    def settled_kinds(self) -> frozenset[type]:
+        """Its records of a wager settled (``wager``, ``stake``, ``paid`` with the stake
+        included, ``outcome``, ``line``; optionally ``from_meter``): each credits ``paid``."""
+        ...
+
+    @property
+    def completed_kinds(self) -> frozenset[type]:
+        """Its records that complete a round (every wager settled): one game played."""
+        ...
+
+    @property
     def shoe_card_kinds(self) -> frozenset[type]:
         """The kinds of event whose ``card`` left the shoe at ``position`` (recovery and
         verification check them against the committed shoe)."""

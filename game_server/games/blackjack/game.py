@@ -13,7 +13,12 @@ from game_server.config import TableConfig, example_config_path
 from game_server.games.api import Game
 from game_server.games.blackjack import config
 from game_server.games.blackjack.machine import RoundMachine
-from game_server.games.blackjack.rules.events import CardDealt
+from game_server.games.blackjack.rules.events import (
+    CardDealt,
+    RoundCompleted,
+    WagerPlaced,
+    WagerSettled,
+)
 from game_server.games.blackjack.session import TableSession, meter_specs, resume_round
 from game_server.recall.rounds import LoggedRound
 from game_server.rules.meters import MeterBank
@@ -52,6 +57,9 @@ class BlackjackGame:
 
     # ----------------------------------------------------------------- the live table
 
+    placed_kinds = frozenset({WagerPlaced})
+    settled_kinds = frozenset({WagerSettled})
+    completed_kinds = frozenset({RoundCompleted})
     shoe_card_kinds = frozenset({CardDealt})
 
     def open_session(

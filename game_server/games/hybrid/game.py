@@ -12,10 +12,19 @@ from typing import Any, Final
 from game_server.config import TableConfig, example_config_path
 from game_server.games.api import Game
 from game_server.games.blackjack import config as blackjack_config
-from game_server.games.blackjack.rules.events import CardDealt
+from game_server.games.blackjack.rules.events import (
+    CardDealt,
+    RoundCompleted,
+    WagerPlaced,
+    WagerSettled,
+)
 from game_server.games.hybrid import config
 from game_server.games.hybrid.machine import HybridMachine
-from game_server.games.hybrid.rules.events import Hybrid3CommunityCard
+from game_server.games.hybrid.rules.events import (
+    Hybrid3CommunityCard,
+    Hybrid3WagerPlaced,
+    Hybrid3WagerSettled,
+)
 from game_server.games.hybrid.session import HybridSession, resume_round
 from game_server.recall.rounds import LoggedRound
 from game_server.rules.meters import MeterBank
@@ -54,6 +63,10 @@ class HybridGame:
 
     # ----------------------------------------------------------------- the live table
 
+    #: The no-hole-card table logs Blackjack's records, the three-position table its own.
+    placed_kinds = frozenset({WagerPlaced, Hybrid3WagerPlaced})
+    settled_kinds = frozenset({WagerSettled, Hybrid3WagerSettled})
+    completed_kinds = frozenset({RoundCompleted})
     #: The cards of the shoe: dealt, and the three-position table's community cards.
     shoe_card_kinds = frozenset({CardDealt, Hybrid3CommunityCard})
 

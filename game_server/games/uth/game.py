@@ -13,7 +13,12 @@ from game_server.config import TableConfig, example_config_path
 from game_server.games.api import Game
 from game_server.games.uth import config
 from game_server.games.uth.machine import UthMachine
-from game_server.games.uth.rules.events import UthCardDealt
+from game_server.games.uth.rules.events import (
+    UthCardDealt,
+    UthRoundCompleted,
+    UthWagerPlaced,
+    UthWagerSettled,
+)
 from game_server.games.uth.rules.rules import UthRules
 from game_server.games.uth.session import UthLedger, UthSession, resume_round
 from game_server.recall.rounds import LoggedRound
@@ -50,6 +55,9 @@ class UthGame:
 
     # ----------------------------------------------------------------- the live table
 
+    placed_kinds = frozenset({UthWagerPlaced})
+    settled_kinds = frozenset({UthWagerSettled})
+    completed_kinds = frozenset({UthRoundCompleted})
     shoe_card_kinds = frozenset({UthCardDealt})
 
     def open_session(

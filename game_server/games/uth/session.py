@@ -45,8 +45,6 @@ from game_server.games.uth.config import rules_of as uth_rules_of
 from game_server.games.uth.rules.events import (
     ANTE,
     UthRoundCompleted,
-    UthWagerPlaced,
-    UthWagerSettled,
 )
 from game_server.games.uth.rules.game import Action, Phase, UthRound, replay
 from game_server.games.uth.rules.rules import UthRules
@@ -54,10 +52,10 @@ from game_server.recall.rounds import LoggedRound
 from game_server.rng.drbg import HmacDrbg, RandomStream
 from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.rules.errors import RulesError
-from game_server.rules.meters import MeterAwarded, MeterBank, MysteryAwarded
+from game_server.rules.meters import MeterBank
 from game_server.rules.wagers.base import MeterSpec
 from game_server.table.events import TableOpened
-from game_server.table.ledger import Ledger, LedgerError
+from game_server.table.ledger import Ledger
 from game_server.table.recovery import RecoveryError, replayed, round_started
 from game_server.table.session import (
     SOFTWARE,
@@ -70,7 +68,6 @@ from game_server.table.session import (
     UnknownTerminal,
 )
 from shared.cards import CARDS, Card
-from shared.money import format_money
 
 __all__ = [
     "BONUS_PERSONALIZATION",
@@ -145,41 +142,12 @@ def bonus_draws(seed: ShoeSeed, rules: UthRules) -> tuple[Card | None, int | Non
 
 
 class UthLedger(Ledger):
-    """:class:`~game_server.table.ledger.Ledger` with the Ultimate Texas Hold 'Em records:
-    ``uth_wager_placed`` debits, ``uth_wager_settled`` credits ``paid`` (the stake included;
-    ``from_meter`` of it is counted as what the meters paid, not the house), and
-    ``uth_round_completed`` counts a game. The engine's ``meter_awarded`` moves no credits
-    (the settlement carries them)."""
+    """:class:`~game_server.table.ledger.Ledger` at an Ultimate Texas Hold 'Em table: a
+    settlement's ``paid`` includes what came from a meter (``from_meter``, counted as what the
+    meters paid, not the house), so the engine's ``meter_awarded`` (whose places are betting
+    positions, ``"UTH-01/3"``) moves no credits."""
 
-    def apply(self, terminal: str | None, ev: Any) -> None:
-        kind = type(ev)
-        if kind is UthWagerPlaced:
-            who = self._terminal(terminal, ev)
-            balance = self.wallets.get(who, 0) - ev.amount
-            if balance < 0:
-                raise LedgerError(
-                    f"terminal {who} wagered {format_money(ev.amount)} with only "
-                    f"{format_money(balance + ev.amount)} in credits"
-                )
-            self.wallets[who] = balance
-            meter = self._meter(ev.wager)
-            meter.placed += 1
-            meter.wagered += ev.amount
-        elif kind is UthWagerSettled:
-            who = self._terminal(terminal, ev)
-            self.wallets[who] = self.wallets.get(who, 0) + ev.paid
-            meter = self._meter(ev.wager)
-            meter.settled += ev.stake
-            meter.paid += ev.paid - ev.from_meter
-            if ev.paid > ev.stake:
-                meter.won += 1
-            self.progressive_paid += ev.from_meter
-        elif kind is UthRoundCompleted:
-            self.games_played += 1
-        elif kind is MeterAwarded or kind is MysteryAwarded:
-            return
-        else:
-            super().apply(terminal, ev)
+    awards_move_credits = False
 
 
 class UthSession(TableBook):
