@@ -10,22 +10,79 @@ Entry point: :class:`Game`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from game_server.rules.wagers.base import MeterSpec, TableType
 
 if TYPE_CHECKING:
     from game_server.config import TableConfig
-    from game_server.recall.rounds import LoggedRound
+    from game_server.recall.rounds import Logged, LoggedRound
+    from game_server.recall.timeline import Described, Labels, Timeline
+    from game_server.rng.shoe import ShoeSeed
     from game_server.rules.meters import MeterBank
     from game_server.table.api import HostedTable, ReactorTime
     from game_server.table.ledger import Ledger
     from game_server.table.session import EventSink, SealedShoes, TableBook
 
-__all__ = ["Game"]
+__all__ = ["VERIFY_CHECKS", "Game"]
+
+# --------------------------------------------------------------- what etg verify checks
+# A game names, for each kind of its records, one of these checks
+# (:meth:`Game.verify_checks`); ``etg verify`` runs them (:mod:`game_server.recall.verify`).
+
+#: A card dealt to a seat (seat 0: the dealer): the envelope names the seat's terminal (none
+#: for the dealer); the card is the shoe's at its position, after the last one dealt.
+CARD: Final = "card"
+#: A face-down card turned up (``position``, ``card``): the dealer's; the shoe's card there.
+HOLE: Final = "hole"
+#: A wager placed or settled at a seat: the envelope names the seat's terminal; it is folded
+#: into the ledger (a wager the credits cannot cover is a failure, reported once).
+WAGER: Final = "wager"
+#: Any other record of a seat (a decision, a hand shown): the envelope names its terminal.
+SEATED: Final = "seated"
+#: A record of the dealer or the table: the envelope names no terminal.
+DEALER_STEP: Final = "dealer"
+#: The round's completion: the dealer's; one game played.
+COMPLETED: Final = "completed"
+#: A card of the table (the dealer's, every player's, the community's): no terminal; the
+#: shoe's card at its position, after the last one dealt.
+TABLE_CARD: Final = "table_card"
+#: A card of a seat from 1 (its terminal) or, below 1, of the dealer or the board (none);
+#: the shoe's card at its position, after the last one dealt.
+SEAT_CARD: Final = "seat_card"
+#: Stadium play: a record of a player named by his terminal (``player``): the envelope names
+#: it, a terminal of ``round_started``.
+PLAYER: Final = "player"
+#: :data:`PLAYER`, and folded into the ledger as a wager.
+PLAYER_WAGER: Final = "player_wager"
+#: Stadium play: a record of a player numbered 1, 2, ... in the order they joined
+#: (``seat``): the envelope names the terminal that joined as that number.
+NUMBERED: Final = "numbered"
+#: :data:`NUMBERED`, and folded into the ledger as a wager.
+NUMBERED_WAGER: Final = "numbered_wager"
+#: What the table game system drew from the round deck's seed (the dealer's record): the game
+#: checks it against the seed once it is known (:meth:`Game.seeded_draw_problem`).
+SEEDED: Final = "seeded"
+
+#: Every check a game may name, with what it checks.
+VERIFY_CHECKS: Final[Mapping[str, str]] = {
+    CARD: "a seat's card: its terminal; the shoe's card at its position",
+    HOLE: "a face-down card turned up: the shoe's card at its position",
+    WAGER: "a seat's wager: its terminal; folded into the ledger",
+    SEATED: "a seat's record: its terminal",
+    DEALER_STEP: "the dealer's or the table's record: no terminal",
+    COMPLETED: "the round's completion: a game played",
+    TABLE_CARD: "a card of the table: no terminal; the shoe's card at its position",
+    SEAT_CARD: "a card of a seat (its terminal) or of the dealer or board (none)",
+    PLAYER: "a player named by his terminal",
+    PLAYER_WAGER: "a player's wager named by his terminal; folded into the ledger",
+    NUMBERED: "a player numbered in join order: the terminal that joined so",
+    NUMBERED_WAGER: "a numbered player's wager; folded into the ledger",
+    SEEDED: "a draw from the round deck's seed, checked by the game",
+}
 
 
 class Game(Protocol):
@@ -121,6 +178,11 @@ class Game(Protocol):
         specification (recovery folds them from the log)."""
         ...
 
+    def rules_document(self, config: TableConfig) -> dict[str, Any]:
+        """The rules and paytables a terminal shows (``GetRules``; 633b.5(c)(2)), built
+        from ``config`` in the shape :mod:`game_server.table.info` describes."""
+        ...
+
     def resume(self, session: TableBook, logged: LoggedRound, seats: Mapping[str, int]) -> StrEnum:
         """Make the round the log left unfinished the session's open round (replayed through
         the engine, the shoe in use its card source) and return the phase it resumes in.
@@ -152,4 +214,68 @@ class Game(Protocol):
     def shoe_card_kinds(self) -> frozenset[type]:
         """The kinds of event whose ``card`` left the shoe at ``position`` (recovery and
         verification check them against the committed shoe)."""
+        ...
+
+    # ------------------------------------------------------------------------- recall
+
+    @property
+    def wager_titles(self) -> Mapping[str, str]:
+        """Its wagers' display names (``"ante": "Ante"``); the shared side wagers have theirs."""
+        ...
+
+    def engine_kinds(self, table_type: TableType) -> frozenset[type]:
+        """The kinds of record its engine produces at a table of ``table_type`` (what
+        :meth:`replay` is fed, in log order)."""
+        ...
+
+    def seated(self, config: TableConfig) -> bool:
+        """Whether each terminal holds a seat (False in stadium play: ``round_started``
+        lists seat 0 for every terminal, and recall names no seats)."""
+        ...
+
+    def recall_labels(
+        self, config: TableConfig, seats: Mapping[int, str], events: Sequence[Logged]
+    ) -> Labels:
+        """How recall names the seats, players and hands of one round (and what reveals a
+        face-down card later in it): a :class:`~game_server.recall.timeline.Labels`."""
+        ...
+
+    def describe(self, config: TableConfig, item: Logged, labels: Labels) -> Described | None:
+        """``(who, text, data)`` of one logged event of its rounds as game recall shows it
+        (a sentence for a person; the fields as JSON-ready data, a face-down card ``None``
+        unless the round reveals it); None for an event it leaves to the platform (the
+        table's own records, the meters')."""
+        ...
+
+    def recall_game(
+        self, logged: LoggedRound, timeline: Timeline, terminal: str
+    ) -> dict[str, Any] | None:
+        """``terminal``'s part of one round for its recall screen (JSON-ready: its wagers,
+        cards, decisions, results and credits, the dealer's cards as far as revealed), or
+        None if it took no part."""
+        ...
+
+    # ------------------------------------------------------------------------- verify
+
+    def replay(self, config: TableConfig, events: Sequence[Any], table_id: str) -> object:
+        """Play a logged round's engine records (:meth:`engine_kinds`, in log order) back
+        through a fresh engine under ``config``, checking that every step gives exactly the
+        logged records; return the engine where the round stopped.
+
+        Raises:
+            RulesError: the first record the replay does not reproduce (a ReplayMismatch
+                naming it), or an input the engine refuses.
+        """
+        ...
+
+    def verify_checks(self, table_type: TableType) -> Mapping[type, str]:
+        """The check ``etg verify`` makes of each kind of its records at a table of
+        ``table_type``: one of :data:`VERIFY_CHECKS` each."""
+        ...
+
+    def seeded_draw_problem(
+        self, seed: ShoeSeed, config: TableConfig, record: Any, seq: int, shoe: int
+    ) -> str | None:
+        """For a record checked :data:`SEEDED`: why what it says was drawn is not what the
+        seed of shoe ``shoe`` draws (a sentence naming ``seq``), or None when it is."""
         ...

@@ -38,27 +38,27 @@ module checks, in one streaming pass over the log (DESIGN.md "Event log", "RNG a
     commitment logged before the first card; with the shoe-sealing key, the sealed seed of
     every shoe is opened too (the only way to check a shoe not yet revealed).
 ``cards``
-    every ``card_dealt`` and ``hole_card_revealed`` is the card at its position of that order.
+    every card dealt (each game's :attr:`~game_server.games.api.Game.shoe_card_kinds`) and
+    every hole card revealed is the card at its position of that order; what a game draws from
+    the round deck's seed (Ultimate Texas Hold 'Em's Magic Card and Lucky Bonus position) is
+    what its seed gives, once the seed is known (revealed, or unsealed with the sealing key:
+    :meth:`~game_server.games.api.Game.seeded_draw_problem`).
 ``replay``
-    every round replays through the engine of its table type, under the rules it was played
-    under (:func:`~game_server.games.blackjack.rules.round.replay` for a fully automated table;
-    at a hybrid table, 58 Pa. Code 633b.5,
-    :func:`~game_server.games.hybrid.rules.three_position.replay`
-    or :func:`~game_server.games.hybrid.rules.no_hole_card.replay`; at an Ultimate Texas Hold 'Em
-    table, 58 Pa. Code 653a, :func:`~game_server.games.uth.rules.game.replay`); the first differing
-    event is named. At an Ultimate Texas Hold 'Em table the Magic Card and Lucky Bonus
-    position of each round (``uth_settlement_started``) must also be what
-    :func:`~game_server.games.uth.session.bonus_draws` gives for the seed of the round's
-    deck, once that seed is known (revealed, or unsealed with the sealing key): ``cards``.
+    every round replays through its game's engine, under the rules it was played under
+    (:meth:`~game_server.games.api.Game.replay`); the first differing event is named.
 ``rounds``
     round ids go up by one per table, each round opens with ``round_started`` naming the
     hash of the config in force and a committed, unrevealed shoe, card positions strictly
     increase within a shoe, and each event's envelope names the terminal of its seat. At a
-    hybrid table (stadium play: no seats, ``round_started`` lists seat 0 per terminal) a
-    player's event must name in its envelope a terminal of ``round_started``: the player's own
-    (three-position table), or the one that joined as that player number, numbers given in
-    join order (no-hole-card table); the dealer's and the community's cards name none. An
-    event of another table type's engine is a failure.
+    table in stadium play (the hybrid tables: no seats, ``round_started`` lists seat 0 per
+    terminal) a player's event must name in its envelope a terminal of ``round_started``: the
+    player's own (three-position table), or the one that joined as that player number,
+    numbers given in join order (no-hole-card table); the dealer's and the community's cards
+    name none. Each game names the check of each of its records
+    (:meth:`~game_server.games.api.Game.verify_checks`, from
+    :data:`~game_server.games.api.VERIFY_CHECKS`); a
+    record only another game's engine (or this game's at another type of table) produces is
+    a failure.
 ``ledger``
     every event folded through :class:`~game_server.table.ledger.Ledger` (the one definition
     of a balance); each balance the log states (``credits_in``/``credits_out``,
@@ -119,7 +119,7 @@ from typing import Any, Final
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from game_server.config import config_from_dict
+from game_server.config import TableConfig, config_from_dict
 from game_server.eventlog import (
     CHAIN_FORMAT,
     TRIGGERS,
@@ -135,50 +135,36 @@ from game_server.eventlog import (
     verify_chain,
 )
 from game_server.eventlog.store import EventSource
-from game_server.games.blackjack.rules.events import (
-    DEALER,
-    CardDealt,
-    DealerPeeked,
-    Decision,
-    HoleCardRevealed,
-    ProgressiveWon,
-    RoundCompleted,
-    WagerPlaced,
-    WagerSettled,
+from game_server.games import dealing, game_for, games
+from game_server.games.api import (
+    CARD,
+    COMPLETED,
+    DEALER_STEP,
+    HOLE,
+    NUMBERED,
+    NUMBERED_WAGER,
+    PLAYER,
+    PLAYER_WAGER,
+    SEAT_CARD,
+    SEATED,
+    SEEDED,
+    TABLE_CARD,
+    WAGER,
+    Game,
 )
-from game_server.games.blackjack.rules.round import replay
-from game_server.games.hybrid.rules import no_hole_card, three_position
-from game_server.games.hybrid.rules.events import (
-    Hybrid3CardUsed,
-    Hybrid3CommunityCard,
-    Hybrid3Decision,
-    Hybrid3WagerPlaced,
-    Hybrid3WagerSettled,
-)
-from game_server.games.hybrid.rules.no_hole_card import CardDesignated, DealerHandCompleted
-from game_server.games.hybrid.rules.three_position import ThreePositionRules
-from game_server.games.hybrid.session import three_position_rules
-from game_server.games.uth.config import rules_of as uth_rules_of
-from game_server.games.uth.rules import game as uth_game
-from game_server.games.uth.rules.events import (
-    UthCardDealt,
-    UthDealerRevealed,
-    UthDecision,
-    UthHandShown,
-    UthPayoutCapped,
-    UthRoundCompleted,
-    UthSettlementStarted,
-    UthStreetStarted,
-    UthWagerPlaced,
-    UthWagerSettled,
-)
-from game_server.games.uth.rules.rules import UthRules
-from game_server.games.uth.session import UthLedger, bonus_draws
 from game_server.keys import SealError, unseal
-from game_server.recall.rounds import Logged, LoggedRound, engine_kinds, walk
+from game_server.recall.rounds import Logged, LoggedRound, walk
 from game_server.rng.errors import BadDeckCount, BadSeedMaterial
 from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.rules.events import EVENT_TYPES
+from game_server.rules.meters import (
+    MeterAwarded,
+    MeterContributed,
+    MeterOpened,
+    MeterReseeded,
+    MysteryAwarded,
+    MysteryTriggerDrawn,
+)
 from game_server.rules.wagers.base import TableType
 from game_server.table.events import (
     CreditsIn,
@@ -189,12 +175,30 @@ from game_server.table.events import (
     ShoeRevealed,
     TableOpened,
 )
-from game_server.table.ledger import LedgerError
+from game_server.table.ledger import PLACED, Ledger, LedgerError, wager_roles
 from game_server.table.session import seal_context
 from shared.cards import Card
 from shared.codec import canonical_json
 from shared.errors import ETGError
 from shared.money import format_money
+
+#: The check of one kind of record: ``(stored event, its record)``.
+Handler = Callable[[StoredEvent, Any], None]
+
+#: The seat of the dealer in every game's records.
+DEALER: Final = 0
+
+#: The progressive meters' records: the platform's, logged at every table that has meters.
+METER_KINDS: Final = frozenset(
+    {
+        MeterOpened,
+        MeterContributed,
+        MeterAwarded,
+        MeterReseeded,
+        MysteryTriggerDrawn,
+        MysteryAwarded,
+    }
+)
 
 #: The checks, in the order a report lists them, with a title for people.
 CHECKS: Final[dict[str, str]] = {
@@ -436,10 +440,10 @@ class _Shoe:
     rounds: int = 0
     #: Cards waiting for the order: (seq, kind, position, card).
     pending: list[tuple[int, str, int, Card]] = field(default_factory=list)
-    #: The seed, once revealed or unsealed (Ultimate Texas Hold 'Em draws are checked by it).
+    #: The seed, once revealed or unsealed (what a game draws from it is checked by it).
     seed: ShoeSeed | None = None
-    #: Ultimate Texas Hold 'Em draws waiting for the seed: (seq, rules, magic card, lucky).
-    draws: list[tuple[int, UthRules, tuple[Card, ...], int | None]] = field(default_factory=list)
+    #: Draws from the seed waiting for it: (seq, game, config in force, record).
+    draws: list[tuple[int, Game, TableConfig, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -456,13 +460,15 @@ class _Table:
     round_open: bool = False
     #: The type of the table in force (from the last table_opened).
     table_type: TableType = TableType.FULLY_AUTOMATED
-    #: The checks of each kind of event at this table type.
-    handlers: dict[type, Callable[[StoredEvent, Any], None]] = field(default_factory=dict)
+    #: The checks of each kind of event at this table's game and type.
+    handlers: dict[type, Handler] = field(default_factory=dict)
     #: No-hole-card table, this round: player number -> terminal, and back (633b.5(w)-(ee)).
     players: dict[int, str] = field(default_factory=dict)
     numbers: dict[str, int] = field(default_factory=dict)
-    #: The Ultimate Texas Hold 'Em rules in force (None at a Blackjack table).
-    uth: UthRules | None = None
+    #: The game in force (from the last table_opened).
+    game: Game | None = None
+    #: Its config, for a game that checks draws from the seed (None otherwise).
+    config: TableConfig | None = None
 
 
 class _CommitmentMismatch(ValueError):
@@ -501,9 +507,10 @@ class _Semantics:
     def __init__(self, findings: _Findings, sealing_key: bytes | None) -> None:
         self.f = findings
         self.sealing_key = sealing_key
-        # The one fold of the log; Blackjack's records fold as in Ledger, and UthLedger adds
-        # the Ultimate Texas Hold 'Em records (what a meter paid is ``progressive_paid``).
-        self.ledger = UthLedger()
+        # The one fold of the log, every game's records (what a meter paid is
+        # ``progressive_paid``).
+        self.ledger = Ledger()
+        self.ledger_roles = wager_roles()
         #: Per terminal: the balance the log last stated minus the fold at that point.
         self.offset: dict[str, int] = {}
         self.tables: dict[str, _Table] = {}
@@ -515,14 +522,8 @@ class _Semantics:
         self.stopped_at: int | None = None
         self._table_id = ""
         self._table = _Table()
-        self._handlers: dict[type, Callable[[StoredEvent, Any], None]] = {
-            CardDealt: self._card_dealt,
-            HoleCardRevealed: self._hole_revealed,
-            WagerPlaced: self._wager,
-            WagerSettled: self._wager,
-            Decision: self._seated,
-            DealerPeeked: self._dealer,
-            RoundCompleted: self._completed,
+        #: The platform's records, checked the same at every table.
+        self._table_checks: dict[type, Handler] = {
             RoundStarted: self._round_started,
             RoundClosed: self._round_closed,
             CreditsIn: self._credits,
@@ -531,98 +532,51 @@ class _Semantics:
             ShoeCommitted: self._shoe_committed,
             ShoeRevealed: self._shoe_revealed,
         }
-        # Every hybrid kind is foreign to the fully automated table (added to its checks
-        # without changing the check of any other kind).
-        hybrid_only = {
-            Hybrid3WagerPlaced,
-            Hybrid3Decision,
-            Hybrid3CommunityCard,
-            Hybrid3CardUsed,
-            Hybrid3WagerSettled,
-            CardDesignated,
-            DealerHandCompleted,
+        #: The checks a game names for its records (:meth:`Game.verify_checks`).
+        self._checks: dict[str, Handler] = {
+            CARD: self._card_dealt,
+            HOLE: self._hole_revealed,
+            WAGER: self._wager,
+            SEATED: self._seated,
+            DEALER_STEP: self._dealer,
+            COMPLETED: self._completed,
+            TABLE_CARD: self._table_card,
+            SEAT_CARD: self._seat_card,
+            PLAYER: self._player,
+            PLAYER_WAGER: self._player_wager,
+            NUMBERED: self._numbered,
+            NUMBERED_WAGER: self._numbered_wager,
+            SEEDED: self._seeded,
         }
-        uth_only = {
-            UthWagerPlaced,
-            UthCardDealt,
-            UthStreetStarted,
-            UthDecision,
-            UthDealerRevealed,
-            UthHandShown,
-            UthSettlementStarted,
-            UthWagerSettled,
-            UthPayoutCapped,
-            UthRoundCompleted,
-        }
-        for kind in hybrid_only | uth_only:
-            self._handlers[kind] = self._foreign
-        table_events: dict[type, Callable[[StoredEvent, Any], None]] = {
-            RoundStarted: self._round_started,
-            RoundClosed: self._round_closed,
-            CreditsIn: self._credits,
-            CreditsOut: self._credits,
-            TableOpened: self._table_opened,
-            ShoeCommitted: self._shoe_committed,
-            ShoeRevealed: self._shoe_revealed,
-        }
-        three: dict[type, Callable[[StoredEvent, Any], None]] = {
-            CardDealt: self._table_card,
-            DealerPeeked: self._dealer,
-            HoleCardRevealed: self._hole_revealed,
-            RoundCompleted: self._completed,
-            Hybrid3CommunityCard: self._table_card,
-            Hybrid3WagerPlaced: self._player_wager,
-            Hybrid3WagerSettled: self._player_wager,
-            Hybrid3Decision: self._player,
-            Hybrid3CardUsed: self._player,
-        }
-        no_hole: dict[type, Callable[[StoredEvent, Any], None]] = {
-            CardDealt: self._table_card,
-            RoundCompleted: self._completed,
-            WagerPlaced: self._numbered_wager,
-            WagerSettled: self._numbered_wager,
-            Decision: self._numbered,
-            CardDesignated: self._numbered,
-            DealerHandCompleted: self._numbered,
-        }
-        self._handlers_of: dict[TableType, dict[type, Callable[[StoredEvent, Any], None]]] = {
-            TableType.FULLY_AUTOMATED: self._handlers
-        }
-        for table_type, own in (
-            (TableType.HYBRID, three),
-            (TableType.HYBRID_NO_HOLE_CARD, no_hole),
-        ):
-            kinds = engine_kinds(table_type)
-            engines = set(self._handlers) | hybrid_only | uth_only | {ProgressiveWon}
-            foreign = engines - kinds - set(table_events)
-            handlers: dict[type, Callable[[StoredEvent, Any], None]] = dict.fromkeys(
-                foreign, self._foreign
-            )
-            handlers.update(table_events)
-            handlers.update(own)
-            self._handlers_of[table_type] = handlers
-        self._three_rules: dict[tuple[str, int], ThreePositionRules] = {}
-        # Ultimate Texas Hold 'Em (653a): every Blackjack and hybrid engine kind is foreign.
-        uth: dict[type, Callable[[StoredEvent, Any], None]] = dict.fromkeys(
-            (set(self._handlers) | hybrid_only | {ProgressiveWon}) - set(table_events),
-            self._foreign,
-        )
-        uth.update(table_events)
-        uth.update(
-            {
-                UthCardDealt: self._uth_card,
-                UthWagerPlaced: self._wager,
-                UthWagerSettled: self._wager,
-                UthDecision: self._seated,
-                UthHandShown: self._seated,
-                UthPayoutCapped: self._seated,
-                UthStreetStarted: self._dealer,
-                UthDealerRevealed: self._dealer,
-                UthSettlementStarted: self._uth_draws,
-                UthRoundCompleted: self._completed,
-            }
-        )
-        self._uth_handlers = uth
+        self._handlers_of: dict[tuple[str, TableType], dict[type, Handler]] = {}
+        first = games()[0]
+        self._handlers = self._handlers_for(first, TableType.FULLY_AUTOMATED)
+
+    def _handlers_for(self, game: Game, table_type: TableType) -> dict[type, Handler]:
+        """The check of each kind of record at a table of ``game`` and ``table_type``: the
+        platform's, the game's, and a failure for a record only another game's engine (or
+        this game's at another type of table) produces."""
+        key = (game.name, table_type)
+        found = self._handlers_of.get(key)
+        if found is None:
+            own = game.verify_checks(table_type)
+            unknown = set(own.values()) - set(self._checks)
+            if unknown:
+                raise UnverifiableLog(
+                    f"the game {game.name!r} names checks this build does not have: "
+                    f"{sorted(unknown)}"
+                )
+            shared = set(self._table_checks) | METER_KINDS
+            every: set[type] = set()
+            for other in games():
+                for kind in other.table_types:
+                    every |= set(other.engine_kinds(kind)) | set(other.verify_checks(kind))
+            foreign = every - shared - set(game.engine_kinds(table_type)) - set(own)
+            found = dict.fromkeys(foreign, self._foreign)
+            found.update(self._table_checks)
+            found.update({kind: self._checks[check] for kind, check in own.items()})
+            self._handlers_of[key] = found
+        return found
 
     # ------------------------------------------------------------ per event
 
@@ -666,11 +620,7 @@ class _Semantics:
             self.ledger.apply(stored.terminal, ev)
         except LedgerError as exc:
             self.f.fail(stored.seq, "ledger", f"{stored.kind} at seq {stored.seq}: {exc}")
-            if stored.terminal is not None and type(ev) in (
-                WagerPlaced,
-                Hybrid3WagerPlaced,
-                UthWagerPlaced,
-            ):
+            if stored.terminal is not None and self.ledger_roles.get(type(ev)) == PLACED:
                 # Fold it anyway (credit the shortfall) so one fault is reported once.
                 short = ev.amount - self.ledger.wallets.get(stored.terminal, 0)
                 self.ledger.wallets[stored.terminal] = ev.amount
@@ -746,25 +696,25 @@ class _Semantics:
                 shoe.last_position = position
         self._card(stored, position, card)
 
-    # ------------------------------------------------- Ultimate Texas Hold 'Em (653a)
-
-    def _uth_card(self, stored: StoredEvent, ev: Any) -> None:
-        """A player's card names its seat's terminal; the dealer's and the board's none."""
+    def _seat_card(self, stored: StoredEvent, ev: Any) -> None:
+        """A card of a seat (1..) names its terminal; a card of the dealer or the board (a
+        seat below 1) names none."""
         seat = ev.seat if ev.seat >= 1 else DEALER
         expected = None if seat == DEALER else self._table.terminal_of.get(seat)
         if stored.terminal != expected:
             self._envelope(stored, seat)
         self._dealt(stored, ev.position, ev.card)
 
-    def _uth_draws(self, stored: StoredEvent, ev: Any) -> None:
-        """653a.12(e)(3): the Magic Card and Lucky Bonus position must be the draws of the
-        round deck's seed (checked once the seed is known)."""
+    def _seeded(self, stored: StoredEvent, ev: Any) -> None:
+        """A record of what the table game system drew from the seed of the round's deck
+        (a bonus card, a lucky position): its game checks it against that seed once the seed
+        is known (revealed, or unsealed with the sealing key)."""
         self._dealer(stored, ev)
         table = self._table
         shoe = table.dealing
-        if shoe is None or table.uth is None:
+        if shoe is None or table.game is None or table.config is None:
             return
-        shoe.draws.append((stored.seq, table.uth, tuple(ev.magic_card), ev.lucky_position))
+        shoe.draws.append((stored.seq, table.game, table.config, ev))
         if shoe.seed is not None:
             self._check_draws(shoe)
 
@@ -772,22 +722,14 @@ class _Semantics:
         seed = shoe.seed
         if seed is None:
             return
-        for seq, rules, magic, lucky in shoe.draws:
-            want_magic, want_lucky = bonus_draws(seed, rules)
-            wanted = () if want_magic is None else (want_magic,)
+        for seq, game, config, ev in shoe.draws:
             self.cards_checked += 1
-            if tuple(magic) != wanted or lucky != want_lucky:
-                self.f.fail(
-                    seq,
-                    "cards",
-                    f"uth_settlement_started at seq {seq} draws Magic Card "
-                    f"{[str(c) for c in magic]} and Lucky position {lucky}, but the seed of "
-                    f"shoe {shoe.number} draws {[str(c) for c in wanted]} and {want_lucky} "
-                    "(653a.12(e)(3): the draws come from the certified RNG)",
-                )
+            problem = game.seeded_draw_problem(seed, config, ev, seq, shoe.number)
+            if problem is not None:
+                self.f.fail(seq, "cards", problem)
         shoe.draws = []
 
-    # ------------------------------------------------------------ hybrid tables (633b.5)
+    # ------------------------------------------------------ tables in stadium play
 
     def _foreign(self, stored: StoredEvent, ev: Any) -> None:
         table = self._table
@@ -929,13 +871,14 @@ class _Semantics:
     def _table_opened(self, stored: StoredEvent, ev: Any) -> None:
         table = self._table
         table.table_type = _table_type(ev.config)
-        table.handlers = self._handlers_of[table.table_type]
-        table.uth = None
-        if _game(ev.config) == UTH_GAME:
-            table.handlers = self._uth_handlers
+        game = dealing(_game(ev.config), table.table_type) or games()[0]
+        table.game = game
+        table.handlers = self._handlers_for(game, table.table_type)
+        table.config = None
+        if SEEDED in game.verify_checks(table.table_type).values():
             # A config this build refuses is reported by the walk itself.
             with contextlib.suppress(ETGError):
-                table.uth = uth_rules_of(config_from_dict(ev.config))
+                table.config = config_from_dict(ev.config)
         try:
             logged = hashlib.sha256(canonical_json(ev.config)).hexdigest()
         except ETGError as exc:
@@ -1254,22 +1197,8 @@ class _Semantics:
                 )
 
     def _replay(self, rnd: LoggedRound, events: list[Any]) -> None:
-        """Replay a round through the engine of its table type (the live table's engine)."""
-        config = rnd.config
-        table_type = config.table_type
-        uth_rules = uth_rules_of(config)
-        if uth_rules is not None:
-            uth_game.replay(uth_rules, events, rnd.table_id)
-        elif table_type is TableType.HYBRID:
-            key = (rnd.table_id, rnd.config_seq)
-            rules = self._three_rules.get(key)
-            if rules is None:
-                rules = self._three_rules[key] = three_position_rules(config.rules)
-            three_position.replay(rules, events)
-        elif table_type is TableType.HYBRID_NO_HOLE_CARD:
-            no_hole_card.replay(config.rules, events)
-        else:
-            replay(config.rules, events)
+        """Replay a round through its game's engine (the live table's engine)."""
+        game_for(rnd.config).replay(rnd.config, events, rnd.table_id)
 
     # ------------------------------------------------------------ the end
 
@@ -1320,10 +1249,6 @@ class _Semantics:
                     f"{name} wagers settled {format_money(meter.settled)} of stakes, more than "
                     f"the {format_money(meter.wagered)} wagered",
                 )
-
-
-#: ``[table] game`` of an Ultimate Texas Hold 'Em table.
-UTH_GAME: Final = "uth"
 
 
 def _game(config: Any) -> object:

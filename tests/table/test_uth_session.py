@@ -18,9 +18,8 @@ from game_server.games.uth.rules.events import (
     UthWagerPlaced,
     UthWagerSettled,
 )
-from game_server.games.uth.rules.game import Action, Phase, replay
+from game_server.games.uth.rules.game import UTH_KINDS, Action, Phase, replay
 from game_server.games.uth.session import UthLedger, UthSession
-from game_server.recall.rounds import UTH_KINDS
 from game_server.rng.drbg import HmacDrbg, RandomStream
 from game_server.rng.shoe import ShoeSeed, StackedShoe
 from game_server.rules.errors import ReplayMismatch

@@ -43,6 +43,7 @@ from typing import Any, Protocol
 from automat import TypeMachineBuilder
 from twisted.logger import Logger
 
+from game_server.games.blackjack.info import blackjack_rules_for
 from game_server.games.blackjack.rules.actions import Action
 from game_server.games.blackjack.rules.events import RoundCompleted, WagerSettled
 from game_server.games.blackjack.rules.round import BlackjackRound, Phase
@@ -57,7 +58,6 @@ from game_server.table.api import (
     TableState,
 )
 from game_server.table.events import CreditsOut
-from game_server.table.info import rules_for
 from game_server.table.session import LogWriteFailed, TableError
 
 log = Logger(namespace="game_server.games.blackjack.machine")
@@ -595,7 +595,7 @@ class RoundMachine:
 
     def rules(self, terminal: str) -> dict[str, Any]:
         """The rules screen's content for this table (every terminal sees the same)."""
-        return rules_for(self._core.session.config)
+        return blackjack_rules_for(self._core.session.config)
 
     def meters(self) -> dict[str, Any]:
         """The never-reset meters (605a.5(d)) and wallets, integer cents, JSON-ready."""

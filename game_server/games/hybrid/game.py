@@ -5,28 +5,53 @@ Entry point: :data:`GAME` (the ``etg.games`` entry point ``hybrid``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any, Final
 
 from game_server.config import TableConfig, example_config_path
-from game_server.games.api import Game
+from game_server.games.api import (
+    COMPLETED,
+    DEALER_STEP,
+    HOLE,
+    NUMBERED,
+    NUMBERED_WAGER,
+    PLAYER,
+    PLAYER_WAGER,
+    TABLE_CARD,
+    Game,
+)
 from game_server.games.blackjack import config as blackjack_config
 from game_server.games.blackjack.rules.events import (
     CardDealt,
+    DealerPeeked,
+    Decision,
+    HoleCardRevealed,
     RoundCompleted,
     WagerPlaced,
     WagerSettled,
 )
-from game_server.games.hybrid import config
+from game_server.games.hybrid import config, recall
+from game_server.games.hybrid.info import hybrid_rules_for
 from game_server.games.hybrid.machine import HybridMachine
+from game_server.games.hybrid.rules import no_hole_card, three_position
 from game_server.games.hybrid.rules.events import (
+    Hybrid3CardUsed,
     Hybrid3CommunityCard,
+    Hybrid3Decision,
     Hybrid3WagerPlaced,
     Hybrid3WagerSettled,
 )
-from game_server.games.hybrid.session import HybridSession, resume_round
-from game_server.recall.rounds import LoggedRound
+from game_server.games.hybrid.rules.no_hole_card import (
+    NO_HOLE_CARD_KINDS,
+    CardDesignated,
+    DealerHandCompleted,
+)
+from game_server.games.hybrid.rules.three_position import HYBRID3_KINDS
+from game_server.games.hybrid.session import HybridSession, resume_round, three_position_rules
+from game_server.recall.rounds import Logged, LoggedRound
+from game_server.recall.timeline import Described, Labels, Timeline
+from game_server.rng.shoe import ShoeSeed
 from game_server.rules.meters import MeterBank
 from game_server.rules.wagers.base import MeterSpec, TableType
 from game_server.table.api import HostedTable, ReactorTime
@@ -94,9 +119,78 @@ class HybridGame:
     def meters(self, table: TableConfig) -> Mapping[str, MeterSpec]:
         return {}
 
+    def rules_document(self, table: TableConfig) -> dict[str, Any]:
+        return hybrid_rules_for(table)
+
     def resume(self, session: TableBook, logged: LoggedRound, seats: Mapping[str, int]) -> StrEnum:
         assert isinstance(session, HybridSession)
         return resume_round(session, logged)
 
+    # ------------------------------------------------------------------------- recall
+
+    #: Its wagers are Blackjack's and the shared side wagers (their titles are theirs).
+    wager_titles: Mapping[str, str] = {}
+
+    def engine_kinds(self, table_type: TableType) -> frozenset[type]:
+        if table_type is TableType.HYBRID:
+            return HYBRID3_KINDS
+        return NO_HOLE_CARD_KINDS
+
+    def seated(self, table: TableConfig) -> bool:
+        return False  # stadium play: no seats (633b.5(l))
+
+    def recall_labels(
+        self, table: TableConfig, seats: Mapping[int, str], events: Sequence[Logged]
+    ) -> Labels:
+        return recall.HybridLabels(table.table_type, seats, events)
+
+    def describe(self, table: TableConfig, item: Logged, labels: Labels) -> Described | None:
+        assert isinstance(labels, recall.HybridLabels)
+        return recall.describe(item, labels)
+
+    def recall_game(
+        self, logged: LoggedRound, timeline: Timeline, terminal: str
+    ) -> dict[str, Any] | None:
+        return recall.hybrid_game_of(logged, timeline, terminal)
+
+    # ------------------------------------------------------------------------- verify
+
+    def replay(self, table: TableConfig, events: Sequence[Any], table_id: str) -> object:
+        if table.table_type is TableType.HYBRID:
+            return three_position.replay(three_position_rules(table.rules), events)
+        return no_hole_card.replay(table.rules, events)
+
+    def verify_checks(self, table_type: TableType) -> Mapping[type, str]:
+        return _THREE_POSITION if table_type is TableType.HYBRID else _NO_HOLE_CARD
+
+    def seeded_draw_problem(
+        self, seed: ShoeSeed, table: TableConfig, record: Any, seq: int, shoe: int
+    ) -> str | None:
+        return None  # nothing is drawn from the seed but the shoe
+
+
+#: What etg verify checks of each record at the three-position table: a player is his
+#: terminal (633b.5(l)); the dealer's and the community's cards name none.
+_THREE_POSITION: Final[Mapping[type, str]] = {
+    CardDealt: TABLE_CARD,
+    DealerPeeked: DEALER_STEP,
+    HoleCardRevealed: HOLE,
+    RoundCompleted: COMPLETED,
+    Hybrid3CommunityCard: TABLE_CARD,
+    Hybrid3WagerPlaced: PLAYER_WAGER,
+    Hybrid3WagerSettled: PLAYER_WAGER,
+    Hybrid3Decision: PLAYER,
+    Hybrid3CardUsed: PLAYER,
+}
+#: ... at the table without a hole card: players numbered in the order they joined.
+_NO_HOLE_CARD: Final[Mapping[type, str]] = {
+    CardDealt: TABLE_CARD,
+    RoundCompleted: COMPLETED,
+    WagerPlaced: NUMBERED_WAGER,
+    WagerSettled: NUMBERED_WAGER,
+    Decision: NUMBERED,
+    CardDesignated: NUMBERED,
+    DealerHandCompleted: NUMBERED,
+}
 
 GAME: Final[Game] = HybridGame()

@@ -18,9 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 from game_server.config import TableConfig
+from game_server.games.blackjack.info import blackjack_rules_for
 from game_server.games.blackjack.rules.rules import BlackjackRules, CountdownDefault
 from game_server.rules.wagers.base import TableType
-from game_server.table.info import rules_for
 
 __all__ = ["hybrid_rules_for"]
 
@@ -88,7 +88,7 @@ def _decision(rules: BlackjackRules, table_type: TableType) -> str:
 def hybrid_rules_for(config: TableConfig) -> dict[str, Any]:
     """The rules document of a hybrid table (the shape of
     :func:`~game_server.table.info.rules_for`)."""
-    document = rules_for(config)
+    document = blackjack_rules_for(config)
     rules = config.rules
     three = config.table_type is TableType.HYBRID
     document["game"] = (

@@ -5,23 +5,41 @@ Entry point: :data:`GAME` (the ``etg.games`` entry point ``uth``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any, Final
 
 from game_server.config import TableConfig, example_config_path
-from game_server.games.api import Game
-from game_server.games.uth import config
+from game_server.games.api import (
+    COMPLETED,
+    DEALER_STEP,
+    SEAT_CARD,
+    SEATED,
+    SEEDED,
+    WAGER,
+    Game,
+)
+from game_server.games.uth import config, recall
+from game_server.games.uth.info import uth_rules_for
 from game_server.games.uth.machine import UthMachine
 from game_server.games.uth.rules.events import (
     UthCardDealt,
+    UthDealerRevealed,
+    UthDecision,
+    UthHandShown,
+    UthPayoutCapped,
     UthRoundCompleted,
+    UthSettlementStarted,
+    UthStreetStarted,
     UthWagerPlaced,
     UthWagerSettled,
 )
+from game_server.games.uth.rules.game import UTH_KINDS, replay
 from game_server.games.uth.rules.rules import UthRules
-from game_server.games.uth.session import UthLedger, UthSession, resume_round
-from game_server.recall.rounds import LoggedRound
+from game_server.games.uth.session import UthLedger, UthSession, bonus_draws, resume_round
+from game_server.recall.rounds import Logged, LoggedRound
+from game_server.recall.timeline import Described, Labels, Timeline
+from game_server.rng.shoe import ShoeSeed
 from game_server.rules.meters import MeterBank
 from game_server.rules.wagers.base import MeterSpec, TableType
 from game_server.table.api import HostedTable, ReactorTime
@@ -83,9 +101,75 @@ class UthGame:
         rules: UthRules = table.rules
         return rules.meters()
 
+    def rules_document(self, table: TableConfig) -> dict[str, Any]:
+        return uth_rules_for(table)
+
     def resume(self, session: TableBook, logged: LoggedRound, seats: Mapping[str, int]) -> StrEnum:
         assert isinstance(session, UthSession)
         return resume_round(session, logged, seats)
 
+    # ------------------------------------------------------------------------- recall
+
+    wager_titles = recall.WAGER_TITLES
+
+    def engine_kinds(self, table_type: TableType) -> frozenset[type]:
+        return UTH_KINDS
+
+    def seated(self, table: TableConfig) -> bool:
+        return True
+
+    def recall_labels(
+        self, table: TableConfig, seats: Mapping[int, str], events: Sequence[Logged]
+    ) -> Labels:
+        return recall.labels(seats, events)
+
+    def describe(self, table: TableConfig, item: Logged, labels: Labels) -> Described | None:
+        return recall.describe(item, labels)
+
+    def recall_game(
+        self, logged: LoggedRound, timeline: Timeline, terminal: str
+    ) -> dict[str, Any] | None:
+        return recall.uth_game_of(timeline, terminal)
+
+    # ------------------------------------------------------------------------- verify
+
+    def replay(self, table: TableConfig, events: Sequence[Any], table_id: str) -> object:
+        return replay(table.rules, events, table_id)
+
+    def verify_checks(self, table_type: TableType) -> Mapping[type, str]:
+        return _CHECKS
+
+    def seeded_draw_problem(
+        self, seed: ShoeSeed, table: TableConfig, record: Any, seq: int, shoe: int
+    ) -> str | None:
+        """653a.12(e)(3): the Magic Card and Lucky Bonus position of ``uth_settlement_started``
+        must be the draws of the round deck's seed (:func:`bonus_draws`)."""
+        magic, lucky = tuple(record.magic_card), record.lucky_position
+        want_magic, want_lucky = bonus_draws(seed, table.rules)
+        wanted = () if want_magic is None else (want_magic,)
+        if magic == wanted and lucky == want_lucky:
+            return None
+        return (
+            f"uth_settlement_started at seq {seq} draws Magic Card "
+            f"{[str(c) for c in magic]} and Lucky position {lucky}, but the seed of "
+            f"shoe {shoe} draws {[str(c) for c in wanted]} and {want_lucky} "
+            "(653a.12(e)(3): the draws come from the certified RNG)"
+        )
+
+
+#: What etg verify checks of each record of the engine (the meter awards and reseeds its
+#: settlement logs are the platform's).
+_CHECKS: Final[Mapping[type, str]] = {
+    UthCardDealt: SEAT_CARD,
+    UthWagerPlaced: WAGER,
+    UthWagerSettled: WAGER,
+    UthDecision: SEATED,
+    UthHandShown: SEATED,
+    UthPayoutCapped: SEATED,
+    UthStreetStarted: DEALER_STEP,
+    UthDealerRevealed: DEALER_STEP,
+    UthSettlementStarted: SEEDED,
+    UthRoundCompleted: COMPLETED,
+}
 
 GAME: Final[Game] = UthGame()

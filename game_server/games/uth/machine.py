@@ -47,6 +47,7 @@ from typing import Any
 
 from twisted.logger import Logger
 
+from game_server.games.uth.info import uth_rules_for
 from game_server.games.uth.rules.events import UthSettlementStarted, UthWagerSettled
 from game_server.games.uth.rules.game import MULTIPLES, Action, UthRound
 from game_server.games.uth.session import UthSession, parse_decision
@@ -54,7 +55,6 @@ from game_server.rules.errors import ActionNotAllowed
 from game_server.table import api as table_api
 from game_server.table.api import ReactorTime
 from game_server.table.events import RoundStarted
-from game_server.table.info import rules_for
 from game_server.table.session import TableError
 from game_server.table.stadium import OPERATOR, StadiumMachine
 
@@ -190,7 +190,7 @@ class UthMachine(StadiumMachine[UthSession, UthState]):
 
     def rules(self, terminal: str) -> dict[str, Any]:
         """The rules screen's content for this table (every terminal sees the same)."""
-        return rules_for(self.session.config)
+        return uth_rules_for(self.session.config)
 
     def meters(self) -> dict[str, Any]:
         """The never-reset meters (605a.5(d)), wallets and progressive meters, JSON-ready."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from game_server.games.blackjack.rules.actions import Action
 from game_server.games.blackjack.rules.events import (
@@ -1303,3 +1303,18 @@ def _replay_decision(game: BlackjackRound, ev: Decision) -> list[Any]:
     if action is Action.PRESS:
         return game.press(ev.seat, ev.hand, ev.amount, auto=ev.auto)
     return game.act(action, ev.seat, ev.hand, auto=ev.auto)
+
+
+#: The kinds of record the Blackjack engine produces (what replay feeds back to it).
+ENGINE_KINDS: Final[frozenset[type]] = frozenset(
+    {
+        WagerPlaced,
+        CardDealt,
+        Decision,
+        DealerPeeked,
+        HoleCardRevealed,
+        WagerSettled,
+        ProgressiveWon,
+        RoundCompleted,
+    }
+)

@@ -67,7 +67,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Final, NamedTuple, Protocol
 
 from game_server.games.blackjack.rules.actions import Action
 from game_server.games.blackjack.rules.events import (
@@ -1006,3 +1006,17 @@ def _replay_decision(game: NoHoleCardRound, ev: Decision) -> list[Any]:
     action = Action(ev.action)
     amount = ev.amount if action is Action.DOUBLE else None
     return game.act(ev.seat, action, ev.hand, amount=amount, auto=ev.auto)
+
+
+#: The kinds of record the hybrid engine without a hole card produces (633b.5(w)-(ee)).
+NO_HOLE_CARD_KINDS: Final[frozenset[type]] = frozenset(
+    {
+        WagerPlaced,
+        CardDealt,
+        Decision,
+        CardDesignated,
+        DealerHandCompleted,
+        WagerSettled,
+        RoundCompleted,
+    }
+)

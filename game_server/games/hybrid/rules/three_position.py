@@ -104,7 +104,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from game_server.games.blackjack.rules.actions import Action
 from game_server.games.blackjack.rules.events import (
@@ -1253,3 +1253,19 @@ def _replay_decision(game: ThreePositionRound, ev: Hybrid3Decision) -> list[Any]
         return game.take_even_money(ev.player, auto=ev.auto)
     amount = ev.amount if ev.action == Action.DOUBLE.value else None
     return game.act(ev.player, ev.action, ev.hand, amount=amount, auto=ev.auto)
+
+
+#: The kinds of record the three-position hybrid engine produces (633b.5(a)-(v)).
+HYBRID3_KINDS: Final[frozenset[type]] = frozenset(
+    {
+        Hybrid3WagerPlaced,
+        Hybrid3Decision,
+        Hybrid3CommunityCard,
+        Hybrid3CardUsed,
+        Hybrid3WagerSettled,
+        CardDealt,
+        DealerPeeked,
+        HoleCardRevealed,
+        RoundCompleted,
+    }
+)

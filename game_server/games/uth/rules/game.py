@@ -65,7 +65,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace as dc_replace
 from enum import StrEnum
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Final, NamedTuple, Protocol
 
 from game_server.games.uth.rules.events import (
     ANTE,
@@ -123,7 +123,7 @@ from game_server.rules.errors import (
     WagerNotOffered,
     WrongPhase,
 )
-from game_server.rules.meters import Meter, MeterStep
+from game_server.rules.meters import Meter, MeterAwarded, MeterReseeded, MeterStep
 from game_server.rules.poker import Category5
 from game_server.rules.replaying import LoggedCards, replay_steps
 from game_server.rules.wagers.base import PaytableLine
@@ -1029,3 +1029,23 @@ def _seat_wagers(events: Sequence[Any], i: int) -> dict[str, int]:
 
 
 __all__ = ["Action", "CardSource", "DeckError", "Phase", "StackedDeck", "UthRound", "replay"]
+
+
+#: The kinds of record the Ultimate Texas Hold 'Em engine produces (653a), with the meter
+#: records its settlement produces (the deal's contributions are the table's, not the engine's).
+UTH_KINDS: Final[frozenset[type]] = frozenset(
+    {
+        UthWagerPlaced,
+        UthCardDealt,
+        UthStreetStarted,
+        UthDecision,
+        UthDealerRevealed,
+        UthHandShown,
+        UthSettlementStarted,
+        UthWagerSettled,
+        UthPayoutCapped,
+        MeterAwarded,
+        MeterReseeded,
+        UthRoundCompleted,
+    }
+)
