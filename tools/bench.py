@@ -45,11 +45,12 @@ from typing import Any
 from game_server.config import Shuffle, TableConfig, example_config_path, load_config
 from game_server.games.blackjack.rules.actions import Action
 from game_server.games.blackjack.rules.rules import BlackjackRules
+from game_server.games.blackjack.sim import TableDriver
 from game_server.rules.limits import WagerLimits
 from game_server.rules.wagers.base import SideWagerOffer
 from game_server.rules.wagers.lucky_aces import LUCKY_ACES, PAYTABLES
+from game_server.sim import Dealable, ShoeFactory, seeded_shoes
 from shared.cards import CARDS, Card
-from tools.sim import Dealable, ShoeFactory, TableDriver, seeded_shoes
 
 #: Decks of every benchmark shoe.
 DECKS = 6

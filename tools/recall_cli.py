@@ -434,9 +434,9 @@ def build_bench_log(
     from game_server.games.blackjack.rules.round import BlackjackRound
     from game_server.games.blackjack.rules.strategy import BasicStrategy
     from game_server.games.blackjack.session import TableSession
+    from game_server.games.blackjack.sim import play_bots
     from game_server.keys import key_id, load_public_key, load_sealing_key, load_signing_key
     from game_server.table.session import SealedShoes, simulation_seeds
-    from tools.simlog import play_bots
 
     tmp = path.with_name(path.name + ".building")
     _remove_db(tmp)

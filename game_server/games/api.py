@@ -10,12 +10,14 @@ Entry point: :class:`Game`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from game_server.rules.wagers.base import MeterSpec, TableType
+from shared.errors import ETGError
 
 if TYPE_CHECKING:
     from game_server.config import TableConfig
@@ -23,11 +25,53 @@ if TYPE_CHECKING:
     from game_server.recall.timeline import Described, Labels, Timeline
     from game_server.rng.shoe import ShoeSeed
     from game_server.rules.meters import MeterBank
+    from game_server.rules.returns import WagerReturn
+    from game_server.sim import RoundDriver, SimResult, SimSpec
     from game_server.table.api import HostedTable, ReactorTime
     from game_server.table.ledger import Ledger
     from game_server.table.session import EventSink, SealedShoes, TableBook
 
-__all__ = ["VERIFY_CHECKS", "Game"]
+__all__ = ["VERIFY_CHECKS", "Game", "MainWager", "MathReport", "NotOffered"]
+
+
+@dataclass(frozen=True, slots=True)
+class MainWager:
+    """A game's main wager as ``etg par`` states it.
+
+    Attributes:
+        wager: Its name in a simulation's result (the main game's figures).
+        title: What the par sheet calls it.
+        section: The regulation that sets it.
+        initial: What its initial wager is ("original Blackjack wager", "Ante").
+        minimum: Its minimum at the table (the hold at the minimum).
+        maximum: Its maximum (the hold at the maximum).
+        covered: Wagers the main game's figures already cover (not listed apart).
+        unheld: Optional wagers the players never place (left out of the hold).
+    """
+
+    wager: str
+    title: str
+    section: str
+    initial: str
+    minimum: int
+    maximum: int
+    covered: tuple[str, ...] = ()
+    unheld: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MathReport:
+    """What ``etg math`` prints for one of a game's wagers: ``lines`` of text, or ``data``
+    with ``--json``."""
+
+    lines: list[str]
+    data: Any
+
+
+class NotOffered(ETGError):
+    """A tool a game does not offer (``etg demo``'s console story, ``etg par``...): the
+    message says what the game does offer."""
+
 
 # --------------------------------------------------------------- what etg verify checks
 # A game names, for each kind of its records, one of these checks
@@ -278,4 +322,96 @@ class Game(Protocol):
     ) -> str | None:
         """For a record checked :data:`SEEDED`: why what it says was drawn is not what the
         seed of shoe ``shoe`` draws (a sentence naming ``seq``), or None when it is."""
+        ...
+
+    # -------------------------------------------------------------- simulation (etg sim)
+
+    @property
+    def report_order(self) -> Mapping[str, int]:
+        """The wagers a simulation's report lists first, by rank (0 first; the others follow
+        by name): its main game."""
+        ...
+
+    def sim_seats(self, config: TableConfig) -> int:
+        """The seats (players, in stadium play) ``etg sim`` plays when not told."""
+        ...
+
+    def sim_title(self, config: TableConfig, rounds: int, seats: int, seed: int) -> str:
+        """The first line of ``etg sim``'s report: what was simulated."""
+        ...
+
+    def sim_driver(self, spec: SimSpec, chunk: int) -> RoundDriver:
+        """Bots on ``spec.seats`` seats playing whole rounds of chunk ``chunk`` through the
+        pure engine, from shoes of its own (:func:`game_server.sim.seeded_shoes` with the
+        table id ``"{spec.table_id}-{chunk}"``)."""
+        ...
+
+    def tally(self, events: Sequence[Any], result: SimResult) -> None:
+        """Add one round's events to ``result`` (with a :class:`~game_server.sim.RoundTally`:
+        each wager's placements per seat, what they paid, the lines they settled on)."""
+        ...
+
+    def logged_sim(
+        self,
+        config: TableConfig,
+        log: EventSink,
+        shoes: SealedShoes,
+        *,
+        rounds: int,
+        seats: int,
+        progress: Callable[[int], None] | None = None,
+    ) -> TableBook:
+        """``etg sim --log``: the bots play ``rounds`` rounds through the live table's session
+        writing to ``log`` (terminals ``T1``.. cashed in with play money, topped up when low;
+        the last shoe retired at the end so that every card verifies)."""
+        ...
+
+    def console_demo(
+        self,
+        config: TableConfig,
+        *,
+        rounds: int,
+        seats: int,
+        seed: int | None,
+        delay: float,
+        echo: Callable[[str], Any],
+        sleep: Callable[[float], Any],
+    ) -> SimResult:
+        """``etg demo`` without ``--live``: ``rounds`` rounds of bots told in the console, a
+        line at a time (``delay`` seconds apart), then a summary; deterministic test shoes
+        from ``seed``, else fresh certified shoes.
+
+        Raises:
+            NotOffered: the game tells no console story (``etg demo --live`` plays it).
+        """
+        ...
+
+    # ---------------------------------------------------------- the par sheet (etg par)
+
+    def optional_returns(self, config: TableConfig) -> list[WagerReturn]:
+        """What each optional wager the config offers returns to the player (exact where it
+        depends on the cards only; :mod:`game_server.rules.returns`): the player-edge guard
+        of its Rules Submission refuses one that returns 100% or more, and ``etg par``
+        states them."""
+        ...
+
+    def main_wager(self, config: TableConfig) -> MainWager:
+        """Its main wager as ``etg par`` states it (simulated through the engine)."""
+        ...
+
+    def wager_limits(self, config: TableConfig, wager: str) -> tuple[int, int]:
+        """The minimum and maximum of an optional wager it offers (the table's hold)."""
+        ...
+
+    def math(
+        self, name: str, paytable: str | None, decks: int | None, every: bool, hands: int, seed: int
+    ) -> MathReport | None:
+        """``etg math NAME`` for one of its own wagers (the shared side wagers' math is the
+        platform's): exact counts where the wager depends on the cards only, a seeded
+        simulation of ``hands`` hands from ``seed`` otherwise; ``every``: every paytable.
+        None when ``name`` is not one of its wagers.
+
+        Raises:
+            NotOffered: a name of its own it has no math for, or options it cannot use.
+        """
         ...

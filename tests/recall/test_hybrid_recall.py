@@ -36,6 +36,7 @@ from game_server.games.blackjack.rules.events import WagerSettled
 from game_server.games.blackjack.rules.strategy import BasicStrategy
 from game_server.games.hybrid.rules.events import Hybrid3WagerSettled
 from game_server.games.hybrid.session import HybridSession
+from game_server.games.hybrid.sim import session_decision
 from game_server.keys import init_keys, key_id, load_public_key, load_sealing_key
 from game_server.recall.query import list_rounds, recall_round
 from game_server.recall.rounds import walk
@@ -45,7 +46,6 @@ from game_server.rules.events import to_dict
 from game_server.table.events import RoundClosed, RoundStarted
 from game_server.table.session import SealedShoes, simulation_seeds
 from tools.recall_cli import recall
-from tools.sim_hybrid import session_decision
 
 CONFIGS = Path(example_config_path()).parent
 THREE = load_config(CONFIGS / "hybrid-three-position.toml")

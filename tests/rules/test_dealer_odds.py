@@ -24,7 +24,7 @@ from game_server.rules.wagers.dealer import (
     shoe_values,
 )
 from game_server.rules.wagers.math import wager_math
-from tools.sim import SimSpec, run_sim
+from game_server.sim import SimSpec, run_sim
 
 CONFIGS = example_config_path().parent
 

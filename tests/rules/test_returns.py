@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from game_server.config import example_config_path, load_config, parse_config
+from game_server.games.blackjack.par import measure_par_figure
 from game_server.games.blackjack.rules.returns import insurance_return, offered_returns
 from game_server.games.uth.config import rules_of
 from game_server.games.uth.rules.math import five_card_math
@@ -25,7 +26,6 @@ from game_server.rules.returns import (
 )
 from game_server.rules.wagers import REGISTRY
 from game_server.rules.wagers.math import wager_math
-from tools.par import measure_par_figure
 
 CONFIGS = Path(example_config_path()).parent
 UTH = load_config(CONFIGS / "uth.toml")

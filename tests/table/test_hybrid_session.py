@@ -1,9 +1,9 @@
 """The hybrid table session (58 Pa. Code 633b.5): stadium terminals, every step logged, wallets
 as the fold of the log.
 
-Basic-strategy terminals (the decisions of ``tools/sim_hybrid.py``) play whole rounds on both
-hybrid table types through :class:`HybridSession`, over a MemorySink and once over a real
-event log; after every input the credits are conserved.
+Basic-strategy terminals (the decisions of ``game_server/games/hybrid/sim.py``) play whole
+rounds on both hybrid table types through :class:`HybridSession`, over a MemorySink and once
+over a real event log; after every input the credits are conserved.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from game_server.games.hybrid.session import (
     _NoHoleCard,
     _ThreePosition,
 )
+from game_server.games.hybrid.sim import session_decision
 from game_server.keys import init_keys, key_id, load_public_key, load_sealing_key
 from game_server.rules.errors import ActionNotAllowed, WrongPhase
 from game_server.rules.events import from_dict
@@ -46,7 +47,6 @@ from game_server.table.session import (
     UnknownTerminal,
     simulation_seeds,
 )
-from tools.sim_hybrid import session_decision
 
 CONFIGS = Path(example_config_path()).parent
 THREE = load_config(CONFIGS / "hybrid-three-position.toml")

@@ -18,11 +18,10 @@ from hypothesis import strategies as st
 from game_server.config import example_config_path, parse_config
 from game_server.games.blackjack.rules.strategy import BasicStrategy
 from game_server.games.blackjack.session import TableSession, meter_specs
+from game_server.games.blackjack.sim import play_bots, table_wagers
 from game_server.rules.events import from_dict
 from game_server.rules.meters import METER_EVENTS, MeterBank
 from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
-from tools.sim import table_wagers
-from tools.simlog import play_bots
 
 PATH = example_config_path().with_name("fully-automated-all-side-wagers.toml")
 TEXT = (

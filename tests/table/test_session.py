@@ -17,6 +17,7 @@ from game_server.games.blackjack.rules.events import CardDealt, RoundCompleted
 from game_server.games.blackjack.rules.round import Phase
 from game_server.games.blackjack.rules.strategy import BasicStrategy
 from game_server.games.blackjack.session import TableSession
+from game_server.games.blackjack.sim import play_bots
 from game_server.keys import unseal
 from game_server.rng.shoe import Shoe, ShoeSeed, verify_reveal
 from game_server.rules.errors import WrongPhase
@@ -33,7 +34,6 @@ from game_server.table.session import (
     seal_context,
     simulation_seeds,
 )
-from tools.simlog import play_bots
 
 KEY = bytes(range(32))
 CONFIG = load_config(example_config_path())

@@ -22,22 +22,13 @@ from game_server.games.blackjack.rules.events import (
 from game_server.games.blackjack.rules.round import NO_INSURANCE
 from game_server.games.blackjack.rules.rules import BlackjackRules, DoubleOn
 from game_server.games.blackjack.rules.strategy import BasicStrategy
+from game_server.games.blackjack.sim import TableDriver, table_wagers, tally
 from game_server.rng.shoe import StackedShoe
 from game_server.rules.limits import WagerLimits
 from game_server.rules.wagers.base import SideWagerOffer
 from game_server.rules.wagers.lucky_aces import LUCKY_ACES, PAYTABLES
 from game_server.rules.wagers.math import wager_math
-from tools.sim import (
-    SimResult,
-    SimSpec,
-    TableDriver,
-    WagerStats,
-    format_report,
-    run_sim,
-    seeded_shoes,
-    table_wagers,
-    tally,
-)
+from game_server.sim import SimResult, SimSpec, WagerStats, format_report, run_sim, seeded_shoes
 
 LA_A = SideWagerOffer(LUCKY_ACES, PAYTABLES["Paytable A"], WagerLimits(100, 10_000))
 RULES = BlackjackRules(main_limits=WagerLimits(500, 100_000, 100), side_wagers=(LA_A,))

@@ -5,7 +5,7 @@ Entry point: :data:`GAME` (the ``etg.games`` entry point ``hybrid``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, Final
 
@@ -20,9 +20,14 @@ from game_server.games.api import (
     PLAYER_WAGER,
     TABLE_CARD,
     Game,
+    MainWager,
+    MathReport,
 )
 from game_server.games.blackjack import config as blackjack_config
+from game_server.games.blackjack import demo, par
 from game_server.games.blackjack.rules.events import (
+    BLACKJACK,
+    INSURANCE,
     CardDealt,
     DealerPeeked,
     Decision,
@@ -31,7 +36,7 @@ from game_server.games.blackjack.rules.events import (
     WagerPlaced,
     WagerSettled,
 )
-from game_server.games.hybrid import config, recall
+from game_server.games.hybrid import config, recall, sim
 from game_server.games.hybrid.info import hybrid_rules_for
 from game_server.games.hybrid.machine import HybridMachine
 from game_server.games.hybrid.rules import no_hole_card, three_position
@@ -53,7 +58,9 @@ from game_server.recall.rounds import Logged, LoggedRound
 from game_server.recall.timeline import Described, Labels, Timeline
 from game_server.rng.shoe import ShoeSeed
 from game_server.rules.meters import MeterBank
+from game_server.rules.returns import WagerReturn
 from game_server.rules.wagers.base import MeterSpec, TableType
+from game_server.sim import RoundDriver, SimResult, SimSpec
 from game_server.table.api import HostedTable, ReactorTime
 from game_server.table.ledger import Ledger
 from game_server.table.session import EventSink, SealedShoes, TableBook
@@ -152,6 +159,72 @@ class HybridGame:
         self, logged: LoggedRound, timeline: Timeline, terminal: str
     ) -> dict[str, Any] | None:
         return recall.hybrid_game_of(logged, timeline, terminal)
+
+    # -------------------------------------------------------------- simulation (etg sim)
+
+    report_order: Mapping[str, int] = {BLACKJACK: 0, INSURANCE: 1}
+
+    def sim_seats(self, table: TableConfig) -> int:
+        return 7
+
+    def sim_title(self, table: TableConfig, rounds: int, seats: int, seed: int) -> str:
+        decks = table.rules.decks
+        return (
+            f"{rounds:,} rounds at {seats} seat{'s' * (seats != 1)} of {table.table_id} "
+            f"({decks} deck{'s' * (decks != 1)}, {table.shuffle.value}), basic strategy, "
+            f"seed {seed}"
+        )
+
+    def sim_driver(self, spec: SimSpec, chunk: int) -> RoundDriver:
+        return sim.sim_driver(spec, chunk)
+
+    def tally(self, events: Sequence[Any], result: SimResult) -> None:
+        sim.tally(events, result)
+
+    def logged_sim(
+        self,
+        table: TableConfig,
+        log: EventSink,
+        shoes: SealedShoes,
+        *,
+        rounds: int,
+        seats: int,
+        progress: Callable[[int], None] | None = None,
+    ) -> TableBook:
+        return sim.logged_sim(table, log, shoes, rounds=rounds, seats=seats, progress=progress)
+
+    def console_demo(
+        self,
+        table: TableConfig,
+        *,
+        rounds: int,
+        seats: int,
+        seed: int | None,
+        delay: float,
+        echo: Callable[[str], Any],
+        sleep: Callable[[float], Any],
+    ) -> SimResult:
+        return demo.run_demo(
+            table, rounds=rounds, seats=seats, seed=seed, delay=delay, echo=echo, sleep=sleep
+        )
+
+    # ---------------------------------------------------------- the par sheet (etg par)
+
+    def optional_returns(self, table: TableConfig) -> list[WagerReturn]:
+        return par.optional_returns(table)
+
+    def main_wager(self, table: TableConfig) -> MainWager:
+        if table.table_type is TableType.HYBRID:
+            return par.main_wager(table, "58 Pa. Code 633b.5(a)-(v) (three-position hybrid)")
+        return par.main_wager(table, "58 Pa. Code 633b.5(w)-(ee) (hybrid, no hole card)")
+
+    def wager_limits(self, table: TableConfig, wager: str) -> tuple[int, int]:
+        return par.wager_limits(table, wager)
+
+    def math(
+        self, name: str, paytable: str | None, decks: int | None, every: bool, hands: int, seed: int
+    ) -> MathReport | None:
+        return None  # its side wagers are the shared registry's (etg math WAGER)
 
     # ------------------------------------------------------------------------- verify
 

@@ -5,7 +5,7 @@ Entry point: :data:`GAME` (the ``etg.games`` entry point ``uth``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, Final
 
@@ -18,11 +18,22 @@ from game_server.games.api import (
     SEEDED,
     WAGER,
     Game,
+    MainWager,
+    MathReport,
+    NotOffered,
 )
-from game_server.games.uth import config, recall
+from game_server.games.uth import config, recall, sim
 from game_server.games.uth.info import uth_rules_for
 from game_server.games.uth.machine import UthMachine
+from game_server.games.uth.math import math_report
 from game_server.games.uth.rules.events import (
+    ANTE,
+    BLIND,
+    FIVE_CARD_DEALER,
+    FIVE_CARD_PLAYER,
+    PLAY,
+    PROGRESSIVE,
+    TRIPS,
     UthCardDealt,
     UthDealerRevealed,
     UthDecision,
@@ -35,13 +46,16 @@ from game_server.games.uth.rules.events import (
     UthWagerSettled,
 )
 from game_server.games.uth.rules.game import UTH_KINDS, replay
+from game_server.games.uth.rules.returns import uth_returns
 from game_server.games.uth.rules.rules import UthRules
 from game_server.games.uth.session import UthLedger, UthSession, bonus_draws, resume_round
 from game_server.recall.rounds import Logged, LoggedRound
 from game_server.recall.timeline import Described, Labels, Timeline
 from game_server.rng.shoe import ShoeSeed
 from game_server.rules.meters import MeterBank
+from game_server.rules.returns import WagerReturn
 from game_server.rules.wagers.base import MeterSpec, TableType
+from game_server.sim import RoundDriver, SimResult, SimSpec
 from game_server.table.api import HostedTable, ReactorTime
 from game_server.table.ledger import Ledger
 from game_server.table.session import EventSink, SealedShoes, TableBook
@@ -130,6 +144,86 @@ class UthGame:
         self, logged: LoggedRound, timeline: Timeline, terminal: str
     ) -> dict[str, Any] | None:
         return recall.uth_game_of(timeline, terminal)
+
+    # -------------------------------------------------------------- simulation (etg sim)
+
+    report_order: Mapping[str, int] = {sim.UTH_BASE: 0, ANTE: 1, BLIND: 1, PLAY: 1}
+
+    def sim_seats(self, table: TableConfig) -> int:
+        return int(table.rules.seats)  # every seat of the table
+
+    def sim_title(self, table: TableConfig, rounds: int, seats: int, seed: int) -> str:
+        return (
+            f"{rounds:,} rounds of Ultimate Texas Hold 'Em at {seats} seat"
+            f"{'s' * (seats != 1)} of {table.table_id} (one 52-card deck per round), "
+            f"rules.uth.strategy, seed {seed}"
+        )
+
+    def sim_driver(self, spec: SimSpec, chunk: int) -> RoundDriver:
+        return sim.sim_driver(spec, chunk)
+
+    def tally(self, events: Sequence[Any], result: SimResult) -> None:
+        sim.tally(events, result)
+
+    def logged_sim(
+        self,
+        table: TableConfig,
+        log: EventSink,
+        shoes: SealedShoes,
+        *,
+        rounds: int,
+        seats: int,
+        progress: Callable[[int], None] | None = None,
+    ) -> TableBook:
+        return sim.logged_sim(table, log, shoes, rounds=rounds, seats=seats, progress=progress)
+
+    def console_demo(
+        self,
+        table: TableConfig,
+        *,
+        rounds: int,
+        seats: int,
+        seed: int | None,
+        delay: float,
+        echo: Callable[[str], Any],
+        sleep: Callable[[float], Any],
+    ) -> SimResult:
+        raise NotOffered(
+            f"table {table.table_id} deals Ultimate Texas Hold 'Em, which has no console "
+            "story: etg demo --live plays it with terminals"
+        )
+
+    # ---------------------------------------------------------- the par sheet (etg par)
+
+    def optional_returns(self, table: TableConfig) -> list[WagerReturn]:
+        return uth_returns(table.rules)
+
+    def main_wager(self, table: TableConfig) -> MainWager:
+        ante = table.rules.ante_limits
+        return MainWager(
+            wager=sim.UTH_BASE,
+            title="Ultimate Texas Hold 'Em (Ante, Blind and Play)",
+            section="58 Pa. Code 653a.12(a)-(b)",
+            initial="Ante",
+            minimum=ante.minimum,
+            maximum=ante.maximum,
+            covered=(ANTE,),
+        )
+
+    def wager_limits(self, table: TableConfig, wager: str) -> tuple[int, int]:
+        rules: UthRules = table.rules
+        if wager == TRIPS:
+            return rules.trips_limits.minimum, rules.trips_limits.maximum
+        if wager == PROGRESSIVE:
+            return min(rules.progressive_amounts), max(rules.progressive_amounts)
+        if wager in (FIVE_CARD_PLAYER, FIVE_CARD_DEALER):
+            return min(rules.five_card_amounts), max(rules.five_card_amounts)
+        raise NotOffered(f"Ultimate Texas Hold 'Em has no optional wager {wager!r}")
+
+    def math(
+        self, name: str, paytable: str | None, decks: int | None, every: bool, hands: int, seed: int
+    ) -> MathReport | None:
+        return math_report(name, paytable, decks, every, hands, seed)
 
     # ------------------------------------------------------------------------- verify
 

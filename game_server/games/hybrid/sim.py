@@ -8,20 +8,27 @@ basic-strategy bot for every player: each player wagers the table's amounts (his
 too), answers insurance as basic strategy does (never), and decides his own hands; the players'
 decisions designate the community cards to their own hands or their own dealer hands, so one
 set of cards gives each player his own game. The driver returns the engine's events, which
-:func:`tools.sim.tally` counts like a fully automated table's.
+:func:`tally` counts like a fully automated table's.
+
+:func:`logged_sim` (``etg sim --log``) plays the same players through the table layer
+(:class:`~game_server.games.hybrid.session.HybridSession`, stadium play, no seats): every
+terminal joins every round, at the three-position table terminal ``Tn`` on position
+``(n - 1) % 3 + 1`` as without a log (so four or more terminals share positions).
 
 Entry points: :class:`ThreePositionDriver`, :class:`NoHoleCardDriver` (built by
-:meth:`tools.sim.SimSpec.driver` for a ``hybrid`` or ``hybrid-no-hole-card`` Rules Submission),
-:func:`three_position_rules`. :func:`no_hole_card_decision` and :func:`three_position_decision`
-are the players' decisions, shared with ``etg sim --log`` (:mod:`tools.simlog`), which plays the
-same players through the table layer.
+:func:`sim_driver` for a ``hybrid`` or ``hybrid-no-hole-card`` Rules Submission), :func:`tally`,
+:func:`logged_sim`. :func:`no_hole_card_decision` and :func:`three_position_decision` are the
+players' decisions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from game_server import simlog
+from game_server.config import TableConfig
+from game_server.games.blackjack import sim as blackjack_sim
 from game_server.games.blackjack.rules.actions import Action
 from game_server.games.blackjack.rules.events import WagerPlaced, WagerSettled
 from game_server.games.blackjack.rules.rules import BlackjackRules
@@ -30,10 +37,10 @@ from game_server.games.hybrid.rules.events import Hybrid3WagerPlaced, Hybrid3Wag
 from game_server.games.hybrid.rules.no_hole_card import NoHoleCardRound
 from game_server.games.hybrid.rules.three_position import ThreePositionRound
 from game_server.games.hybrid.session import HybridSession, three_position_rules
+from game_server.rules.wagers.base import TableType
+from game_server.sim import ShoeFactory, SimResult, SimSpec, seeded_shoes
+from game_server.table.session import EventSink, SealedShoes
 from shared.cards import Card
-
-#: Shoe number -> a dealable shoe (tools.sim.ShoeFactory).
-ShoeFactory = Callable[[int], Any]
 
 
 def no_hole_card_decision(
@@ -172,7 +179,7 @@ class NoHoleCardDriver(_Shoes):
 class ThreePositionDriver(_Shoes):
     """Plays rounds of the three-position hybrid table: player ``n`` sits at position
     ``(n - 1) % 3 + 1``; its events come back in the fully automated table's form (player
-    number as the seat) so that :func:`tools.sim.tally` counts them."""
+    number as the seat) so that :func:`tally` counts them."""
 
     def __init__(
         self,
@@ -215,7 +222,7 @@ class ThreePositionDriver(_Shoes):
 
 def as_table_event(ev: Any) -> Any:
     """A three-position wager event in the fully automated table's form (seat = the number of
-    player ``P<n>`` or terminal ``T<n>``), so that :func:`tools.sim.tally` counts it; any other
+    player ``P<n>`` or terminal ``T<n>``), so that :func:`tally` counts it; any other
     event unchanged."""
     kind = type(ev)
     if kind is Hybrid3WagerPlaced:
@@ -224,3 +231,133 @@ def as_table_event(ev: Any) -> Any:
         seat = int(ev.player[1:])
         return WagerSettled(seat, ev.hand, ev.wager, ev.stake, ev.paid, ev.outcome, ev.line)
     return ev
+
+
+def tally(events: Iterable[Any], result: SimResult) -> None:
+    """Add one hybrid round's events to ``result``, as a fully automated table's (a
+    three-position player's wagers are his seat's, :func:`as_table_event`)."""
+    blackjack_sim.tally([as_table_event(ev) for ev in events], result)
+
+
+def sim_driver(spec: SimSpec, chunk: int) -> NoHoleCardDriver | ThreePositionDriver:
+    """The driver of chunk ``chunk`` of a simulation of a hybrid table: its own table id, so
+    its own shoes; every player wagers the table's amounts."""
+    cut = None if spec.every_round else spec.cut_card
+    shoes = seeded_shoes(spec.rules.decks, cut, spec.seed, f"{spec.table_id}-{chunk}")
+    wagers = blackjack_sim.table_wagers(spec.rules, spec.main_wager)
+    if spec.table_type is TableType.HYBRID_NO_HOLE_CARD:
+        return NoHoleCardDriver(spec.rules, shoes, spec.seats, wagers, every_round=spec.every_round)
+    return ThreePositionDriver(spec.rules, shoes, spec.seats, wagers, every_round=spec.every_round)
+
+
+# ------------------------------------------------------------------- etg sim --log
+
+
+def play_hybrid_bots(session: HybridSession, strategy: BasicStrategy) -> None:
+    """Play the dealt round of a hybrid ``session`` to its close: every terminal in the round
+    declines insurance (as basic strategy does) and plays basic strategy on its own hands, in
+    the order of this module's drivers; at the three-position table, once no one
+    has a decision left, the round is finished (633b.5(p)(2))."""
+    game = session.round
+    if game is None:  # the deal settled the round
+        return
+    engine = game.engine
+    if isinstance(engine, ThreePositionRound):
+        _play_three_position(session, engine, strategy)
+        return
+    assert isinstance(engine, NoHoleCardRound)
+    terminal_of = {
+        number: terminal
+        for terminal in session.terminals
+        if (number := game.player_of(terminal)) is not None
+    }
+    _play_no_hole_card(session, engine, terminal_of, strategy)
+
+
+def _round_open(session: HybridSession) -> bool:
+    """Whether the round is still open (each step may close it)."""
+    return session.round is not None
+
+
+def _play_three_position(
+    session: HybridSession, engine: ThreePositionRound, strategy: BasicStrategy
+) -> None:
+    while _round_open(session):
+        waiting = engine.pending_players
+        if not waiting:
+            session.finish()
+            return
+        for terminal in waiting:
+            if not _round_open(session):
+                return
+            if terminal in engine.pending_insurance:
+                session.decline_insurance(terminal)
+                continue
+            hand = engine.to_act(terminal)
+            if hand is not None:
+                session.act(
+                    terminal, three_position_decision(strategy, engine, terminal, hand), hand
+                )
+
+
+def _play_no_hole_card(
+    session: HybridSession,
+    engine: NoHoleCardRound,
+    terminal_of: dict[int, str],
+    strategy: BasicStrategy,
+) -> None:
+    while _round_open(session):
+        waiting = engine.pending()
+        if not waiting:
+            raise RuntimeError(f"round {session.round_id} waits for no one but did not close")
+        for number in waiting:
+            if not _round_open(session):
+                return
+            terminal = terminal_of[number]
+            if engine.pending_insurance(number):
+                session.decline_insurance(terminal)
+                continue
+            hand = engine.to_act(number)
+            if hand is not None:
+                session.act(terminal, no_hole_card_decision(strategy, engine, number, hand), hand)
+
+
+def logged_sim(
+    config: TableConfig,
+    log: EventSink,
+    shoes: SealedShoes,
+    *,
+    rounds: int,
+    seats: int,
+    progress: Callable[[int], None] | None = None,
+) -> HybridSession:
+    """Play ``rounds`` rounds of a hybrid table (633b.5) with ``seats`` basic-strategy
+    terminals through :class:`HybridSession`, writing to ``log`` (``etg sim --log``).
+
+    Every terminal joins every round with the table's wagers (the Blackjack minimum and each
+    side wager offered, as ``etg sim`` places them); at the three-position table terminal
+    ``Tn`` plays position ``(n - 1) % 3 + 1`` (633b.5(l)). Each terminal is cashed in at the
+    start and topped up when its credits run low, as at the fully automated table.
+    """
+    names = [f"T{n}" for n in range(1, seats + 1)]
+    three = config.table_type is TableType.HYBRID
+    positions = {name: (n % 3 + 1 if three else None) for n, name in enumerate(names)}
+    strategy = BasicStrategy(config.rules)
+    wagers = blackjack_sim.table_wagers(config.rules)
+    stake = sum(wagers.values())
+    session = HybridSession(config, log, shoes, names)
+    session.open()
+    for name in names:
+        session.cash_in(name, simlog.SIM_CREDITS, "sim")
+    for done in range(rounds):
+        session.start_round()
+        for name in names:
+            if session.balance(name) < 10 * stake:
+                session.cash_in(name, simlog.SIM_CREDITS, "sim top-up")
+            session.join(name, wagers, positions[name])
+        session.deal()
+        play_hybrid_bots(session, strategy)
+        if progress is not None:
+            progress(done + 1)
+    session.retire_shoe()
+    return session

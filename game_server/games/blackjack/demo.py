@@ -1,12 +1,12 @@
-"""``etg demo``: a simulated table told in the console, until the real terminals exist.
+"""``etg demo`` of a Blackjack table: a simulated table told in the console.
 
-Bots sit at every seat and play basic strategy through the same :class:`~tools.sim.TableDriver`
-as the simulator; :class:`Narrator` turns each round's events into lines a person can follow:
-every card as it is dealt (``Seat 3: 10♦ 7♠ (17)``), the hole card face down, each decision
-and who made it (a bot never lets the countdown run out, so always "player"), the peek, the
-hole card turned up, the dealer's draws and every settlement with its line and amount. The
-narrator works only from the events, as a terminal would, so what it shows is what the
-engine logged.
+Bots sit at every seat and play basic strategy through the same
+:class:`~game_server.games.blackjack.sim.TableDriver` as the simulator; :class:`Narrator`
+turns each round's events into lines a person can follow: every card as it is dealt
+(``Seat 3: 10♦ 7♠ (17)``), the hole card face down, each decision and who made it (a bot
+never lets the countdown run out, so always "player"), the peek, the hole card turned up, the
+dealer's draws and every settlement with its line and amount. The narrator works only from
+the events, as a terminal would, so what it shows is what the engine logged.
 
 Entry point: :func:`run_demo`.
 """
@@ -34,10 +34,11 @@ from game_server.games.blackjack.rules.events import (
 )
 from game_server.games.blackjack.rules.round import EVEN_MONEY, INSURANCE_DECISION, NO_INSURANCE
 from game_server.games.blackjack.rules.rules import BlackjackRules
+from game_server.games.blackjack.sim import TableDriver, tally
 from game_server.rules.twenty_one import format_total
+from game_server.sim import SimResult, format_report, fresh_shoes, seeded_shoes
 from shared.cards import Card
 from shared.money import format_money
-from tools.sim import SimResult, TableDriver, format_report, fresh_shoes, seeded_shoes, tally
 
 _VERBS = {
     "hit": "hits",
