@@ -229,7 +229,8 @@ def format_round_list(rounds: Sequence[RoundSummary]) -> list[str]:
 
 def _size(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, int]:
     """``--size WxH`` of recall pictures (:func:`tools.recall_pictures.parse_size`)."""
-    from tools.recall_pictures import RecallPictureError, parse_size
+    from game_server.recall.pictures import RecallPictureError
+    from tools.recall_pictures import parse_size
 
     try:
         return parse_size(value)

@@ -31,7 +31,15 @@ if TYPE_CHECKING:
     from game_server.table.ledger import Ledger
     from game_server.table.session import EventSink, SealedShoes, TableBook
 
-__all__ = ["VERIFY_CHECKS", "Game", "MainWager", "MathReport", "NotOffered"]
+__all__ = [
+    "VERIFY_CHECKS",
+    "BotStep",
+    "Game",
+    "MainWager",
+    "MathReport",
+    "NotOffered",
+    "WireBot",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +65,25 @@ class MainWager:
     maximum: int
     covered: tuple[str, ...] = ()
     unheld: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BotStep:
+    """What a bot's terminal sends next: ``command`` ``"place_wagers"``, ``"answer_insurance"``
+    or ``"act"`` with its ``arguments`` (those of the AMP command but its request id);
+    ``timed``: a step whose answer a load test times."""
+
+    command: str
+    arguments: Mapping[str, Any]
+    timed: bool = True
+
+
+class WireBot(Protocol):
+    """A bot playing one terminal from the views the table sends it."""
+
+    def next_step(self, view: Mapping[str, Any]) -> BotStep | None:
+        """What the terminal does now that ``view`` came (None: nothing)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,6 +318,21 @@ class Game(Protocol):
         table's own records, the meters')."""
         ...
 
+    def round_views(self, logged: LoggedRound, terminal: str | None) -> list[dict[str, Any]]:
+        """The view ``terminal`` (default: the first that wagered) had after each event of
+        the round, rebuilt from the log (recall pictures; the platform's helpers are
+        :mod:`game_server.recall.pictures`).
+
+        Raises:
+            RecallPictureError: ``terminal`` took no part, or the round does not replay.
+        """
+        ...
+
+    @property
+    def hand_wagers(self) -> frozenset[str]:
+        """Its wagers placed per hand: after a split a recall picture names their hand."""
+        ...
+
     def recall_game(
         self, logged: LoggedRound, timeline: Timeline, terminal: str
     ) -> dict[str, Any] | None:
@@ -413,5 +455,14 @@ class Game(Protocol):
 
         Raises:
             NotOffered: a name of its own it has no math for, or options it cannot use.
+        """
+        ...
+
+    def wire_bot(self, config: TableConfig) -> WireBot:
+        """A bot for one terminal of a table of ``config`` that plays from its views over
+        the wire (``etg loadtest``).
+
+        Raises:
+            NotOffered: the game has no such bot.
         """
         ...

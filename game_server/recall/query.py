@@ -57,7 +57,7 @@ from game_server.eventlog.errors import LogDamaged
 from game_server.eventlog.schema import EVENT_COLUMNS
 from game_server.recall.rounds import Logged, LoggedRound, ShoeRecord, completed_kinds, load_round
 from game_server.recall.timeline import Timeline, build_timeline
-from game_server.rules.events import EventDecodeError, from_dict
+from game_server.rules.events import EventDecodeError, from_dict, kind_of
 from game_server.table.events import RoundStarted
 from game_server.table.ledger import PLACED, SETTLED, wager_roles
 from shared.errors import ETGError
@@ -72,12 +72,7 @@ NEAREST: Final = 5
 
 def _kinds(role: str) -> frozenset[str]:
     """The kinds of every game's wager records of ``role`` (placed or settled), by name."""
-    return frozenset(_kind(cls) for cls, found in wager_roles().items() if found == role)
-
-
-def _kind(cls: type) -> str:
-    """The ``kind`` a registered event class is logged as."""
-    return str(getattr(cls, "kind"))  # noqa: B009 - set by rules.events.event
+    return frozenset(kind_of(cls) for cls, found in wager_roles().items() if found == role)
 
 
 class RecallError(ETGError):
@@ -240,7 +235,7 @@ def summarize(events: Sequence[StoredEvent]) -> RoundSummary:
     terminals: set[str] = set()
     complete = False
     placed_kinds, settled_kinds = _kinds(PLACED), _kinds(SETTLED)
-    completed = frozenset(_kind(cls) for cls in completed_kinds())
+    completed = frozenset(kind_of(cls) for cls in completed_kinds())
     for stored in events:
         kind = stored.kind
         if stored.terminal is not None:

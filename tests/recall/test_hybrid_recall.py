@@ -427,7 +427,8 @@ def test_recall_pictures_of_a_hybrid_round_show_what_its_player_saw(
     the player's own table (633b.5: his hands, the community cards, his dealer hand), the
     hole card face down until its reveal is logged, credits folded event by event to the
     balance ``round_closed`` logs, his settlements as logged; every frame drawn."""
-    from tools.recall_pictures import round_views, write_pictures
+    from game_server.recall.pictures import round_views
+    from tools.recall_pictures import write_pictures
 
     config, db, _ = clean
     with EventLogReader.open(db) as reader:

@@ -268,9 +268,10 @@ def test_recall_pictures_of_a_uth_round_show_what_the_player_saw(
     own two cards from the deal, credits folded to the balance ``round_closed`` logs, and his
     settlements as logged; every frame drawn."""
     from game_server.games.uth.rules.events import UthDealerRevealed, UthWagerSettled
+    from game_server.recall.pictures import round_views
     from game_server.recall.rounds import walk
     from game_server.table.events import RoundClosed
-    from tools.recall_pictures import round_views, write_pictures
+    from tools.recall_pictures import write_pictures
 
     db, _ = clean
     with EventLogReader.open(db) as reader:

@@ -20,12 +20,16 @@ from game_server.games.api import (
     Game,
     MainWager,
     MathReport,
+    WireBot,
 )
 from game_server.games.blackjack import config, demo, par, recall, sim
+from game_server.games.blackjack.bot import BlackjackWireBot
 from game_server.games.blackjack.info import blackjack_rules_for
 from game_server.games.blackjack.machine import RoundMachine
+from game_server.games.blackjack.pictures import blackjack_round_views
 from game_server.games.blackjack.rules.events import (
     BLACKJACK,
+    DOUBLE,
     INSURANCE,
     CardDealt,
     DealerPeeked,
@@ -130,6 +134,11 @@ class BlackjackGame:
     def describe(self, table: TableConfig, item: Logged, labels: Labels) -> Described | None:
         return recall.describe(item, labels)
 
+    def round_views(self, logged: LoggedRound, terminal: str | None) -> list[dict[str, Any]]:
+        return blackjack_round_views(logged, terminal)
+
+    hand_wagers: frozenset[str] = frozenset({BLACKJACK, DOUBLE})
+
     def recall_game(
         self, logged: LoggedRound, timeline: Timeline, terminal: str
     ) -> dict[str, Any] | None:
@@ -198,6 +207,9 @@ class BlackjackGame:
         self, name: str, paytable: str | None, decks: int | None, every: bool, hands: int, seed: int
     ) -> MathReport | None:
         return None  # its side wagers are the shared registry's (etg math WAGER)
+
+    def wire_bot(self, table: TableConfig) -> WireBot:
+        return BlackjackWireBot(table)
 
     # ------------------------------------------------------------------------- verify
 

@@ -22,11 +22,14 @@ from game_server.games.api import (
     Game,
     MainWager,
     MathReport,
+    NotOffered,
+    WireBot,
 )
 from game_server.games.blackjack import config as blackjack_config
 from game_server.games.blackjack import demo, par
 from game_server.games.blackjack.rules.events import (
     BLACKJACK,
+    DOUBLE,
     INSURANCE,
     CardDealt,
     DealerPeeked,
@@ -39,6 +42,7 @@ from game_server.games.blackjack.rules.events import (
 from game_server.games.hybrid import config, recall, sim
 from game_server.games.hybrid.info import hybrid_rules_for
 from game_server.games.hybrid.machine import HybridMachine
+from game_server.games.hybrid.pictures import hybrid_round_views
 from game_server.games.hybrid.rules import no_hole_card, three_position
 from game_server.games.hybrid.rules.events import (
     Hybrid3CardUsed,
@@ -155,6 +159,11 @@ class HybridGame:
         assert isinstance(labels, recall.HybridLabels)
         return recall.describe(item, labels)
 
+    def round_views(self, logged: LoggedRound, terminal: str | None) -> list[dict[str, Any]]:
+        return hybrid_round_views(logged, terminal)
+
+    hand_wagers: frozenset[str] = frozenset({BLACKJACK, DOUBLE})
+
     def recall_game(
         self, logged: LoggedRound, timeline: Timeline, terminal: str
     ) -> dict[str, Any] | None:
@@ -225,6 +234,12 @@ class HybridGame:
         self, name: str, paytable: str | None, decks: int | None, every: bool, hands: int, seed: int
     ) -> MathReport | None:
         return None  # its side wagers are the shared registry's (etg math WAGER)
+
+    def wire_bot(self, table: TableConfig) -> WireBot:
+        raise NotOffered(
+            f"table {table.table_id} is a hybrid table, which has no bot that plays over "
+            "the wire (etg loadtest); etg demo --live plays it with terminal bots"
+        )
 
     # ------------------------------------------------------------------------- verify
 

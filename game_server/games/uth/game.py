@@ -21,11 +21,13 @@ from game_server.games.api import (
     MainWager,
     MathReport,
     NotOffered,
+    WireBot,
 )
 from game_server.games.uth import config, recall, sim
 from game_server.games.uth.info import uth_rules_for
 from game_server.games.uth.machine import UthMachine
 from game_server.games.uth.math import math_report
+from game_server.games.uth.pictures import uth_round_views
 from game_server.games.uth.rules.events import (
     ANTE,
     BLIND,
@@ -140,6 +142,11 @@ class UthGame:
     def describe(self, table: TableConfig, item: Logged, labels: Labels) -> Described | None:
         return recall.describe(item, labels)
 
+    def round_views(self, logged: LoggedRound, terminal: str | None) -> list[dict[str, Any]]:
+        return uth_round_views(logged, terminal)
+
+    hand_wagers: frozenset[str] = frozenset()  # one hand per seat
+
     def recall_game(
         self, logged: LoggedRound, timeline: Timeline, terminal: str
     ) -> dict[str, Any] | None:
@@ -224,6 +231,12 @@ class UthGame:
         self, name: str, paytable: str | None, decks: int | None, every: bool, hands: int, seed: int
     ) -> MathReport | None:
         return math_report(name, paytable, decks, every, hands, seed)
+
+    def wire_bot(self, table: TableConfig) -> WireBot:
+        raise NotOffered(
+            f"table {table.table_id} deals Ultimate Texas Hold 'Em, which has no bot that plays "
+            "over the wire (etg loadtest); etg demo --live plays it with terminal bots"
+        )
 
     # ------------------------------------------------------------------------- verify
 
