@@ -411,7 +411,7 @@ def bench(ctx: click.Context, as_json: bool, repeats: int, quick: bool) -> None:
         return
     from tools.bench import BenchSizes, format_bench, run_bench
 
-    sizes = BenchSizes.quick() if quick else BenchSizes()
+    sizes = BenchSizes(quick=quick)
     progress = None if as_json or not sys.stderr.isatty() else _progress_to_stderr
     figures = run_bench(sizes, repeats=repeats, progress=progress)
     if as_json:

@@ -10,6 +10,7 @@ Entry point: :class:`Game`.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -33,7 +34,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "VERIFY_CHECKS",
+    "BenchFigure",
+    "BenchSample",
     "BotStep",
+    "BusyTable",
     "Game",
     "MainWager",
     "MathReport",
@@ -93,6 +97,71 @@ class MathReport:
 
     lines: list[str]
     data: Any
+
+
+@dataclass(frozen=True, slots=True)
+class BenchSample:
+    """One repetition of a benchmark figure: its ``value`` (a ratio against the peer measured
+    back to back with it, or a rate) and the ``parts`` it was made of (each side's rate...)."""
+
+    value: float
+    parts: Mapping[str, float]
+
+
+class BenchFigure(Protocol):
+    """One figure of ``etg bench`` a game measures against its peer (``tools/bench.py``
+    interleaves every game's figures, repeats them and reports medians; DESIGN.md "Tests":
+    no pass/fail).
+
+    Attributes:
+        name: The figure's key in ``etg bench --json`` (``"engine_vs_blackjack21"``).
+        details_key: Its key under ``details``.
+        target: What it should reach, as the table prints it (``">= 1.2"``).
+        work: Work per sample by default (rounds, hands...).
+        quick_work: Work per sample with ``--quick`` (about a tenth).
+    """
+
+    name: str
+    details_key: str
+    target: str
+    work: int
+    quick_work: int
+
+    def prepare(self) -> None:
+        """Ready it before the first repetition (warm tables, read the config)."""
+        ...
+
+    def measure(self, work: int, repetition: int) -> BenchSample:
+        """One sample of ``work`` (``repetition`` seeds it and picks which peer goes first)."""
+        ...
+
+    def details(self, samples: Sequence[BenchSample], work: int) -> dict[str, Any]:
+        """What ``details[details_key]`` says of the samples (medians, the samples, the
+        conditions)."""
+        ...
+
+    def value_text(self, value: float) -> str:
+        """The figure as the table prints it (``"1.45x"``)."""
+        ...
+
+    def against(self, details: Mapping[str, Any]) -> str:
+        """The table's "Measured against" cell, from :meth:`details`."""
+        ...
+
+
+class BusyTable(Protocol):
+    """One table of a game played by bots for a realistic benchmark log (the recall figures
+    of ``etg bench log``): the live table's own session writing every step to the log, the
+    bots varying what they do (a seat sitting a round out, a decision left to the
+    countdown)."""
+
+    def play_round(self, rng: random.Random) -> None:
+        """Play one whole round, ``rng`` choosing the bots' variations."""
+        ...
+
+    def close(self) -> None:
+        """Retire the shoe in use (so that every card of the log verifies)."""
+        ...
 
 
 class NotOffered(ETGError):
@@ -195,6 +264,12 @@ class Game(Protocol):
     @property
     def examples(self) -> tuple[Path, ...]:
         """Its example Rules Submissions (TOML files shipped with it)."""
+        ...
+
+    @property
+    def pictured(self) -> Mapping[str, Path]:
+        """The tables ``docs/screens`` pictures (``python -m tools.screens``): the pictures'
+        name prefix -> the example Rules Submission played."""
         ...
 
     def build_config(self, data: Mapping[str, object], source: str) -> TableConfig:
@@ -464,5 +539,26 @@ class Game(Protocol):
 
         Raises:
             NotOffered: the game has no such bot.
+        """
+        ...
+
+    def bench_figures(self) -> Sequence[BenchFigure]:
+        """Its figures of ``etg bench`` (its engine against a peer...); none is fine."""
+        ...
+
+    def busy_table(
+        self,
+        config: TableConfig,
+        sink: EventSink,
+        shoes: SealedShoes,
+        seats: Mapping[str, int],
+        variant: int,
+    ) -> BusyTable:
+        """A table of ``config`` (open, its terminals ``seats`` cashed in) that bots play for
+        a benchmark log; ``variant`` numbers the tables of that log (a game may vary them:
+        Blackjack leaves the side wagers off every other table).
+
+        Raises:
+            NotOffered: the game has no such bots.
         """
         ...

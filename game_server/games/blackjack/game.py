@@ -17,6 +17,8 @@ from game_server.games.api import (
     HOLE,
     SEATED,
     WAGER,
+    BenchFigure,
+    BusyTable,
     Game,
     MainWager,
     MathReport,
@@ -70,6 +72,7 @@ class BlackjackGame:
         _CONFIGS / "fully-automated-blackjack.toml",
         _CONFIGS / "fully-automated-all-side-wagers.toml",
     )
+    pictured: Final = {"blackjack": examples[0]}
 
     def build_config(self, data: Mapping[str, object], source: str) -> TableConfig:
         return config.BlackjackBuilder(data, source).build()
@@ -223,6 +226,25 @@ class BlackjackGame:
         self, seed: ShoeSeed, table: TableConfig, record: Any, seq: int, shoe: int
     ) -> str | None:
         return None  # nothing is drawn from the seed but the shoe
+
+    def bench_figures(self) -> Sequence[BenchFigure]:
+        """Its engine against ``blackjack21`` and a full table (:mod:`.bench`)."""
+        from game_server.games.blackjack import bench
+
+        return bench.figures()
+
+    def busy_table(
+        self,
+        config: TableConfig,
+        sink: EventSink,
+        shoes: SealedShoes,
+        seats: Mapping[str, int],
+        variant: int,
+    ) -> BusyTable:
+        """Basic-strategy bots at a live table (:class:`.bench.BusyTable`)."""
+        from game_server.games.blackjack import bench
+
+        return bench.BusyTable(config, sink, shoes, seats, variant)
 
 
 #: What etg verify checks of each record of the engine (ProgressiveWon: only its replay).

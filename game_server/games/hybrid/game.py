@@ -19,6 +19,8 @@ from game_server.games.api import (
     PLAYER,
     PLAYER_WAGER,
     TABLE_CARD,
+    BenchFigure,
+    BusyTable,
     Game,
     MainWager,
     MathReport,
@@ -87,6 +89,7 @@ class HybridGame:
         _CONFIGS / "hybrid-three-position.toml",
         _CONFIGS / "hybrid-no-hole-card.toml",
     )
+    pictured: Final = {path.stem: path for path in examples}
 
     def build_config(self, data: Mapping[str, object], source: str) -> TableConfig:
         return config.build_config(data, source)
@@ -255,6 +258,22 @@ class HybridGame:
         self, seed: ShoeSeed, table: TableConfig, record: Any, seq: int, shoe: int
     ) -> str | None:
         return None  # nothing is drawn from the seed but the shoe
+
+    def bench_figures(self) -> Sequence[BenchFigure]:
+        """None of its own: it deals through Blackjack's engine, which ``etg bench``
+        measures."""
+        return ()
+
+    def busy_table(
+        self,
+        config: TableConfig,
+        sink: EventSink,
+        shoes: SealedShoes,
+        seats: Mapping[str, int],
+        variant: int,
+    ) -> BusyTable:
+        """Not offered: ``etg bench log`` plays the fully automated Blackjack table."""
+        raise NotOffered("the hybrid tables have no benchmark log bots")
 
 
 #: What etg verify checks of each record at the three-position table: a player is his

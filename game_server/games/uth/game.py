@@ -17,6 +17,8 @@ from game_server.games.api import (
     SEATED,
     SEEDED,
     WAGER,
+    BenchFigure,
+    BusyTable,
     Game,
     MainWager,
     MathReport,
@@ -77,6 +79,7 @@ class UthGame:
     config_game = config.UTH
     table_types = frozenset({TableType.FULLY_AUTOMATED})
     examples = (_CONFIGS / "uth.toml",)
+    pictured: Final = {"ultimate-texas-holdem": examples[0]}
 
     def build_config(self, data: Mapping[str, object], source: str) -> TableConfig:
         return config.UthBuilder(data, source).build()
@@ -262,6 +265,23 @@ class UthGame:
             f"shoe {shoe} draws {[str(c) for c in wanted]} and {want_lucky} "
             "(653a.12(e)(3): the draws come from the certified RNG)"
         )
+
+    def bench_figures(self) -> Sequence[BenchFigure]:
+        """Its hand evaluator against the general poker ranker (:mod:`.bench`)."""
+        from game_server.games.uth import bench
+
+        return bench.figures()
+
+    def busy_table(
+        self,
+        config: TableConfig,
+        sink: EventSink,
+        shoes: SealedShoes,
+        seats: Mapping[str, int],
+        variant: int,
+    ) -> BusyTable:
+        """Not offered: ``etg bench log`` plays the fully automated Blackjack table."""
+        raise NotOffered("Ultimate Texas Hold 'Em has no benchmark log bots")
 
 
 #: What etg verify checks of each record of the engine (the meter awards and reseeds its
