@@ -461,7 +461,7 @@ def build_bench_log(
         tables.append(game.busy_table(config, sink, shoes, seats, index))
     rounds = 0
     while sink.head.seq < events:
-        tables[rounds % len(tables)].play_round(rng)
+        tables[rounds % len(tables)].play_round(rng.random)
         rounds += 1
         if progress is not None and rounds % 1000 == 0:
             progress(sink.head.seq)

@@ -46,9 +46,7 @@ from shared.money import format_money
 from terminal_client.model.state import TerminalModel
 from terminal_client.render.draw import CREAM, GOLD, draw_text
 from terminal_client.render.layout import Layout
-from terminal_client.screens.hybrid import draw_hybrid_scene
-from terminal_client.screens.scene import draw_scene, panel
-from terminal_client.screens.uth import draw_uth_scene
+from terminal_client.screens.scene import panel
 
 #: The size of a picture when none is asked for (the terminal's landscape design grid).
 DEFAULT_SIZE: Final = (1920, 1080)
@@ -196,12 +194,7 @@ def draw_recall_picture(
     model.apply_view(view)
     if model.view is None:  # pragma: no cover - round_views builds views parse_view reads
         raise RecallPictureError(f"event {caption.index}: the view is not one the terminal reads")
-    if model.uth is not None:
-        draw_uth_scene(surface, layout, model.uth, dealt=bool(view["uth"]["hole"]))
-    elif model.hybrid is not None:
-        draw_hybrid_scene(surface, layout, model.hybrid, dealt=bool(view["hybrid"]))
-    else:
-        draw_scene(surface, layout, model)
+    model.game.draw_picture(surface, layout, model)
     s = layout.scale
     top = layout.credits.top
     band = pygame.Rect(

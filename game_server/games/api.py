@@ -10,7 +10,6 @@ Entry point: :class:`Game`.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -155,8 +154,9 @@ class BusyTable(Protocol):
     bots varying what they do (a seat sitting a round out, a decision left to the
     countdown)."""
 
-    def play_round(self, rng: random.Random) -> None:
-        """Play one whole round, ``rng`` choosing the bots' variations."""
+    def play_round(self, chance: Callable[[], float]) -> None:
+        """Play one whole round, ``chance`` (numbers in [0, 1) from the benchmark's seeded
+        stream: not a deal) choosing the bots' variations."""
         ...
 
     def close(self) -> None:

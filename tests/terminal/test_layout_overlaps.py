@@ -31,7 +31,8 @@ from game_server.games.blackjack.machine import RoundMachine  # noqa: E402
 from game_server.games.blackjack.rules.actions import Action  # noqa: E402
 from game_server.games.blackjack.session import TableSession  # noqa: E402
 from game_server.table.session import MemorySink, SealedShoes, simulation_seeds  # noqa: E402
-from terminal_client.app import basic_strategy, demo_wagers  # noqa: E402
+from terminal_client.app import demo_wagers  # noqa: E402
+from terminal_client.games.blackjack.bot import basic_strategy  # noqa: E402
 from terminal_client.render import Layout  # noqa: E402
 from terminal_client.render.elements import ElementCanvas, overlaps  # noqa: E402
 from terminal_client.screens import screen_for  # noqa: E402

@@ -10,6 +10,7 @@ from game_server.games.blackjack.rules import round as blackjack
 from game_server.games.hybrid.rules import no_hole_card, three_position
 from game_server.games.uth.rules import game as uth
 from game_server.rules.wagers import buzzer_beater
+from terminal_client.games.uth.screens import LINE_TITLES
 from terminal_client.screens.results import (
     headline,
     net_text,
@@ -17,7 +18,6 @@ from terminal_client.screens.results import (
     plain_detail,
     strip_citations,
 )
-from terminal_client.screens.uth import LINE_TITLES
 
 ENGINE_LINES = [
     value

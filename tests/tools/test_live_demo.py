@@ -17,7 +17,7 @@ import pytest
 pygame = pytest.importorskip("pygame")
 
 from game_server.games.uth.config import rules_of  # noqa: E402
-from terminal_client.app import basic_strategy  # noqa: E402
+from terminal_client.games.blackjack.bot import basic_strategy  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -28,10 +28,9 @@ assert nothing (DESIGN.md "Tests": benchmarks are not timed tests).
 from __future__ import annotations
 
 import dataclasses
-import random
 import statistics
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from game_server.config import Shuffle, TableConfig, example_config_path, load_config
@@ -358,13 +357,13 @@ class BusyTable:
             self.wagers[offer.wager.name] = offer.limits.minimum
         self.strategy = BasicStrategy(rules)
 
-    def play_round(self, rng: random.Random) -> None:
+    def play_round(self, chance: Callable[[], float]) -> None:
         """One round: the seats that play this time wager (topped up when low), the bots
         play it to the end."""
         session = self.session
         session.start_round()
         stake = sum(self.wagers.values())
-        playing = [t for t in session.seats if rng.random() < 0.85] or [next(iter(session.seats))]
+        playing = [t for t in session.seats if chance() < 0.85] or [next(iter(session.seats))]
         for terminal in playing:
             if session.balance(terminal) < 10 * stake:
                 session.cash_in(terminal, BUSY_CREDITS, "bench top-up")
@@ -372,11 +371,11 @@ class BusyTable:
         session.deal()
 
         def insure(game: BlackjackRound, seat: int) -> int:
-            if game.can_insure(seat) and rng.random() < 0.2:
+            if game.can_insure(seat) and chance() < 0.2:
                 return int(game.seats[seat].wagers[BLACKJACK] // 2)
             return 0
 
-        play_bots(session, self.strategy, insure=insure, countdown=lambda: rng.random() < 0.03)
+        play_bots(session, self.strategy, insure=insure, countdown=lambda: chance() < 0.03)
 
     def close(self) -> None:
         """Retire the shoe in use."""

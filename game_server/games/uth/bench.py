@@ -12,7 +12,6 @@ Entry point: :func:`figures` (what the game's ``bench_figures`` gives ``tools/be
 
 from __future__ import annotations
 
-import random
 import statistics
 import time
 from collections.abc import Mapping, Sequence
@@ -20,18 +19,24 @@ from typing import Any
 
 from game_server.games.api import BenchFigure, BenchSample
 from game_server.games.uth.rules.hands import rank7, warm
+from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.rules.poker import best_of
-from shared.cards import CARDS, Card
+from shared.cards import Card
 
 __all__ = ["EvaluatorFigure", "figures", "time_evaluators", "uth_hands"]
 
 
 def uth_hands(count: int, seed: int) -> list[list[Card]]:
-    """``count`` seven-card hands from one deck each, from a seeded (non-certified) stream:
-    the benchmark's input, not a deal."""
-    rng = random.Random(seed)
-    deck = list(CARDS)
-    return [rng.sample(deck, 7) for _ in range(count)]
+    """``count`` seven-card hands, seven from each of a series of seeded one-deck shoes (the
+    server's own DRBG with test seeds; the benchmark's input, not a deal)."""
+    hands: list[list[Card]] = []
+    shoe_number = 0
+    while len(hands) < count:
+        shoe = Shoe(1, ShoeSeed.from_test_seed(seed, "bench-uth", shoe_number))
+        shoe_number += 1
+        for _ in range(min(7, count - len(hands))):
+            hands.append([shoe.draw() for _ in range(7)])
+    return hands
 
 
 def time_evaluators(hands: list[list[Card]]) -> tuple[float, float]:

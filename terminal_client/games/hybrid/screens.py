@@ -25,21 +25,16 @@ from __future__ import annotations
 import pygame
 
 from shared.money import format_money
-from terminal_client.input import Intent, Key, Tap
-from terminal_client.model import IntentKind, TerminalModel
-from terminal_client.model.hybrid import (
+from terminal_client.games.hybrid.model import (
     POSITIONS,
     TO_DEALER,
     TO_HAND,
     HybridView,
     NoHoleCardCards,
     ThreePositionCards,
+    hybrid_of,
 )
-from terminal_client.render import Layout, draw_button, draw_felt
-from terminal_client.render.anim import CardFrame, dealer_key, seat_key
-from terminal_client.render.draw import CREAM, GOLD, draw_text
-from terminal_client.render.elements import element
-from terminal_client.render.hybrid import (
+from terminal_client.games.hybrid.render import (
     DEALER_RING,
     CommunityTile,
     HandTile,
@@ -51,6 +46,12 @@ from terminal_client.render.hybrid import (
     draw_position_tiles,
     hybrid_areas,
 )
+from terminal_client.input import Intent, Key, Tap
+from terminal_client.model import IntentKind, TerminalModel
+from terminal_client.render import Layout, draw_button, draw_felt
+from terminal_client.render.anim import CardFrame, dealer_key, seat_key
+from terminal_client.render.draw import CREAM, GOLD, draw_text
+from terminal_client.render.elements import element
 from terminal_client.render.results import ResultRow, draw_results_panel
 from terminal_client.screens.base import Handled, IntentSender, Screen
 from terminal_client.screens.overlay import menu_buttons
@@ -95,7 +96,7 @@ __all__ = [
 
 def hybrid_screen_for(model: TerminalModel) -> type[Screen]:
     """The base screen for a hybrid table's view (the model's :attr:`hybrid` is set)."""
-    hybrid = model.hybrid
+    hybrid = hybrid_of(model)
     assert hybrid is not None, "hybrid_screen_for needs a hybrid view"
     if betting_open(model):
         if not model.credits and not hybrid.joined and not model.pending:
@@ -281,7 +282,7 @@ class HybridBettingScreen(BettingScreen):
 
     @property
     def hybrid(self) -> HybridView | None:
-        return self.model.hybrid
+        return hybrid_of(self.model)
 
     def _three_position(self) -> bool:
         hybrid = self.hybrid
@@ -451,7 +452,7 @@ class HybridPlayScreen(PlayScreen):
 
     def message(self) -> str:
         text = super().message()
-        hybrid = self.model.hybrid
+        hybrid = hybrid_of(self.model)
         if hybrid is None or not text.startswith("Please wait"):
             return text
         if isinstance(hybrid.cards, NoHoleCardCards):
@@ -464,7 +465,7 @@ class HybridPlayScreen(PlayScreen):
         return text
 
     def draw_table(self, surface: pygame.Surface, layout: Layout) -> None:
-        draw_hybrid_scene(surface, layout, self.model.hybrid, cards=self.cards, legend=False)
+        draw_hybrid_scene(surface, layout, hybrid_of(self.model), cards=self.cards, legend=False)
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         self.draw_table(surface, layout)
@@ -479,7 +480,7 @@ class HybridPlayScreen(PlayScreen):
     def draw_side(self, surface: pygame.Surface, layout: Layout) -> None:
         """The right-hand column: the wagers of this round already settled (the side wagers
         settle as soon as their cards are out), then the legend."""
-        hybrid = self.model.hybrid
+        hybrid = hybrid_of(self.model)
         if hybrid is None:
             return
         s = layout.scale
@@ -497,11 +498,13 @@ class HybridPlayScreen(PlayScreen):
 
     def rows(self) -> tuple[ResultRow, ...]:
         """This round's settlements so far (none before the deal's side wagers settle)."""
-        hybrid = self.model.hybrid
+        hybrid = hybrid_of(self.model)
         if hybrid is None or not hybrid.results_current:
             return ()
         hands = len(self.model.my_hands)
-        return tuple(result_row(s, hands) for s in hybrid.view.settlements)
+        return tuple(
+            result_row(s, hands, self.model.game.main_wager) for s in hybrid.view.settlements
+        )
 
 
 # Results ------------------------------------------------------------------------------------------
@@ -513,7 +516,7 @@ class HybridResultsScreen(ResultsScreen):
     where is part of the outcome)."""
 
     def draw_table(self, surface: pygame.Surface, layout: Layout) -> None:
-        draw_hybrid_scene(surface, layout, self.model.hybrid, cards=self.cards, legend=False)
+        draw_hybrid_scene(surface, layout, hybrid_of(self.model), cards=self.cards, legend=False)
 
     def results_area(self, layout: Layout) -> pygame.Rect:
         return hybrid_areas(layout).results

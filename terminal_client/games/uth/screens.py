@@ -30,15 +30,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import pygame
 
 from shared.cards import parse_card
 from shared.money import format_money
-from terminal_client.input import Intent, Key, Tap
-from terminal_client.model import Countdown, IntentKind, TerminalModel
-from terminal_client.model.uth import (
+from terminal_client.games.uth.model import (
     ANTE,
     BET,
     BLIND,
@@ -52,15 +50,11 @@ from terminal_client.model.uth import (
     TRIPS,
     Decision,
     UthView,
+    uth_of,
+    uth_wager_title,
 )
-from terminal_client.render import Layout, draw_chip, draw_felt
-from terminal_client.render.anim import CardFrame, dealer_key, seat_key
-from terminal_client.render.draw import CREAM, GOLD, draw_text
-from terminal_client.render.elements import element
-from terminal_client.render.layout import DESTRUCTIVE_SLOT
-from terminal_client.render.results import ResultRow, draw_results_panel
-from terminal_client.render.table import draw_bet_spot, draw_hand, hand_rects
-from terminal_client.render.uth import (
+from terminal_client.games.uth.recall import UthRecalledGame, uth_recall_results
+from terminal_client.games.uth.render import (
     BEST_RING,
     HandBlock,
     bonus_spot_circles,
@@ -70,8 +64,17 @@ from terminal_client.render.uth import (
     main_spot_circles,
     uth_areas,
 )
+from terminal_client.input import Intent, Key, Tap
+from terminal_client.model import Countdown, IntentKind, TerminalModel
+from terminal_client.render import Layout, draw_chip, draw_felt
+from terminal_client.render.anim import CardFrame, dealer_key, seat_key
+from terminal_client.render.draw import CREAM, GOLD, draw_text
+from terminal_client.render.elements import element
+from terminal_client.render.layout import DESTRUCTIVE_SLOT
+from terminal_client.render.results import ResultRow, draw_results_panel
+from terminal_client.render.table import draw_bet_spot, draw_hand, hand_rects
 from terminal_client.screens.base import Handled, IntentSender, Screen
-from terminal_client.screens.overlay import menu_buttons, menu_hit, menu_tap
+from terminal_client.screens.overlay import draw_lines, menu_buttons, menu_hit, menu_tap
 from terminal_client.screens.results import headline, net_text, outcome_word, plain_detail
 from terminal_client.screens.scene import (
     LocalCountdown,
@@ -89,11 +92,15 @@ from terminal_client.screens.status import AttractScreen
 from terminal_client.screens.table import BettingScreen, _rect_box, betting_open, limits_text
 from terminal_client.widgets import BetSpot, Button, hit_test
 
+if TYPE_CHECKING:
+    from terminal_client.model import RecalledGame
+
 __all__ = [
     "UthBettingScreen",
     "UthPlayScreen",
     "UthResultsScreen",
     "decision_buttons",
+    "draw_uth_recall",
     "draw_uth_scene",
     "result_rows",
     "uth_screen_for",
@@ -111,19 +118,6 @@ SPOT_LABELS: Final[Mapping[str, str]] = {
     FIVE_CARD_PLAYER: "5 CARD YOU",
     FIVE_CARD_DEALER: "5 CARD DEALER",
 }
-WAGER_TITLES: Final[Mapping[str, str]] = {
-    ANTE: "Ante",
-    BLIND: "Blind",
-    PLAY: "Play",
-    TRIPS: "Trips",
-    PROGRESSIVE: "Progressive",
-    "progressive_envy": "Envy Bonus",
-    FIVE_CARD_PLAYER: "Five Card (you)",
-    FIVE_CARD_DEALER: "Five Card (dealer)",
-}
-#: Awards with no stake, named after the Five Card Hand Bonus wager that earned them
-#: (653a.12(e)(3)).
-AWARD_SUFFIXES: Final = (("_magic_card", "Magic Card"), ("_lucky_bonus", "Lucky Bonus"))
 #: The decision buttons of each street: (button id, label, decision, Play multiple, slot of
 #: the button row). CHECK keeps the first slot and the largest bet the second on every
 #: street; FOLD takes the slot kept for a choice that gives up the hand
@@ -151,7 +145,7 @@ FELT_LINE: Final = "ULTIMATE TEXAS HOLD 'EM \u2022 DEALER QUALIFIES WITH A PAIR 
 
 def uth_screen_for(model: TerminalModel) -> type[Screen]:
     """The base screen for an Ultimate Texas Hold 'Em view (the model's :attr:`uth` is set)."""
-    uth = model.uth
+    uth = uth_of(model)
     assert uth is not None, "uth_screen_for needs an Ultimate Texas Hold 'Em view"
     if betting_open(model):
         if not model.credits and not uth.joined and not model.pending:
@@ -169,18 +163,6 @@ def uth_screen_for(model: TerminalModel) -> type[Screen]:
 
 
 # Names ------------------------------------------------------------------------------------
-
-
-def uth_wager_title(wager: str) -> str:
-    """``"blind" -> "Blind"``, ``"five_card_dealer_lucky_bonus" -> "Lucky Bonus
-    (dealer)"`` (the Five Card Hand Bonus on the dealer's hand earned it); a name this
-    terminal does not know is shown capitalised."""
-    for suffix, title in AWARD_SUFFIXES:
-        if wager.endswith(suffix):
-            base = wager.removesuffix(suffix)
-            whose = "dealer" if base == FIVE_CARD_DEALER else "you"
-            return f"{title} ({whose})"
-    return WAGER_TITLES.get(wager) or wager.replace("_", " ").capitalize()
 
 
 def _same_cards(cards: Sequence[str]) -> frozenset[str]:
@@ -258,7 +240,7 @@ def shown_countdown(model: TerminalModel) -> Countdown | None:
     """The countdown as this terminal shows it: the shared decision countdown says what it
     will do ("then: check") only to a seat it will do it for (one still to decide)."""
     countdown = model.countdown
-    uth = model.uth
+    uth = uth_of(model)
     if countdown is None or uth is None or countdown.kind != "decision":
         return countdown
     if uth.view.seat in uth.to_act:
@@ -507,7 +489,7 @@ class UthBettingScreen(BettingScreen):
 
     @property
     def uth(self) -> UthView | None:
-        return self.model.uth
+        return uth_of(self.model)
 
     def spots(self, layout: Layout) -> tuple[BetSpot, ...]:
         shown = self.pending if self._open() else self.placed()
@@ -656,7 +638,7 @@ def decision_buttons(model: TerminalModel, layout: Layout) -> tuple[Button, ...]
     view's legal decisions hold it (on this terminal's turn, no decision awaiting its
     answer); a decision the view offers that the street's set has not gets a button too,
     in a spare slot. None once the Play Wager is made or the hand folded."""
-    uth = model.uth
+    uth = uth_of(model)
     if uth is None or uth.street is None or uth.play_multiple or uth.folded:
         return ()
     wanted = list(STREET_BUTTONS[uth.street])
@@ -712,7 +694,7 @@ class UthPlayScreen(SceneScreen):
     def handle(self, intent: Intent) -> Handled | None:
         if (menu := menu_tap(intent, self.model, self.client)) is not None:
             return menu
-        uth = self.model.uth
+        uth = uth_of(self.model)
         if uth is None or not isinstance(intent, Tap):
             return None
         if not intent.target_id.startswith("button:"):
@@ -728,7 +710,7 @@ class UthPlayScreen(SceneScreen):
 
     def message(self) -> str:
         model = self.model
-        uth = model.uth
+        uth = uth_of(model)
         if model.last_error is not None:
             return model.last_error.message
         if model.is_waiting(IntentKind.ACT):
@@ -751,12 +733,12 @@ class UthPlayScreen(SceneScreen):
         return "Showdown"
 
     def draw_table(self, surface: pygame.Surface, layout: Layout) -> None:
-        draw_uth_scene(surface, layout, self.model.uth, cards=self.cards)
+        draw_uth_scene(surface, layout, uth_of(self.model), cards=self.cards)
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         s = layout.scale
         self.draw_table(surface, layout)
-        uth = self.model.uth
+        uth = uth_of(self.model)
         if uth is not None:
             draw_spots(surface, layout, uth, spots_for(layout, uth, dict(uth.wagers), False))
             draw_info_lines(surface, uth_areas(layout).info, "THIS ROUND", _status(uth), s)
@@ -797,7 +779,7 @@ class UthResultsScreen(SceneScreen):
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         s = layout.scale
-        uth = self.model.uth
+        uth = uth_of(self.model)
         draw_uth_scene(surface, layout, uth, cards=self.cards)
         draw_buttons(surface, menu_buttons(layout, self.model), "menu")
         draw_credits(surface, layout, self.model.credits, "CREDITS")
@@ -817,3 +799,36 @@ class UthResultsScreen(SceneScreen):
         if others:
             with element(surface, "other hands") as target:
                 draw_info_lines(target, areas.others, "OTHER HANDS", others, s, fit=True)
+
+
+# Recall ---------------------------------------------------------------------------------
+
+
+def draw_uth_recall(
+    surface: pygame.Surface, layout: Layout, area: pygame.Rect, game: RecalledGame
+) -> None:
+    """The dealer's two cards, the community cards and this terminal's two cards, each with
+    its hand's name, then the results."""
+    s = layout.scale
+    card_h = round(112 * s)
+    y = area.top
+    uth = game if isinstance(game, UthRecalledGame) else None
+    rows = (
+        ("Dealer", None if uth is None else uth.dealer_hand_name, game.dealer_cards),
+        ("Community cards", None, () if uth is None else uth.board),
+        ("Your cards", None if uth is None else uth.hand_name, game.hands[0] if game.hands else ()),
+    )
+    for label, name, cards in rows:
+        title = f"{label}: {name}" if name else label
+        draw_text(surface, title, (area.left, y), round(25 * s), GOLD, "topleft", True)
+        draw_hand(
+            surface,
+            pygame.Rect(area.left, y + round(32 * s), area.width, card_h),
+            tuple(cards),
+            card_h,
+        )
+        y += card_h + round(44 * s)
+    results = pygame.Rect(area.left, y, area.width, area.bottom - y)
+    draw_lines(surface, layout, results, uth_recall_results(game), size=20, pitch=26)
+    if not game.results:
+        draw_text(surface, "Not settled yet", results.topleft, round(24 * s), CREAM, "topleft")

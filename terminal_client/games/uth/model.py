@@ -22,7 +22,7 @@ turn, countdown, settlements, the cards' animation) reads the same. A view that 
 documented shape raises :class:`~terminal_client.model.view.MalformedView`; nothing missing
 is guessed.
 
-Entry points: :func:`parse_uth_view`, :func:`is_uth`.
+Entry points: :func:`parse_uth_view`, :func:`is_uth`, :func:`uth_of`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from shared.errors import ETGError
 from terminal_client.model import fields
@@ -47,6 +47,9 @@ from terminal_client.model.view import (
     ViewVersionError,
     WagerLimits,
 )
+
+if TYPE_CHECKING:
+    from terminal_client.model.state import TerminalModel
 
 #: The view's ``"game"`` of an Ultimate Texas Hold 'Em table.
 UTH_GAME: Final = "uth"
@@ -74,6 +77,40 @@ DECISION_PHASES: Final = ("preflop", "flop", "river")
 #: The phases in which every hand is shown.
 SHOWDOWN_PHASES: Final = ("showdown", "complete")
 SEAT_STATUSES: Final = ("betting", "waiting", "decided", "played", "folded")
+
+
+#: Each wager's short title (the recall page's and the results panel's).
+WAGER_TITLES: Final[Mapping[str, str]] = {
+    ANTE: "Ante",
+    BLIND: "Blind",
+    PLAY: "Play",
+    TRIPS: "Trips",
+    PROGRESSIVE: "Progressive",
+    "progressive_envy": "Envy Bonus",
+    FIVE_CARD_PLAYER: "Five Card (you)",
+    FIVE_CARD_DEALER: "Five Card (dealer)",
+}
+#: Awards with no stake, named after the Five Card Hand Bonus wager that earned them
+#: (653a.12(e)(3)).
+AWARD_SUFFIXES: Final = (("_magic_card", "Magic Card"), ("_lucky_bonus", "Lucky Bonus"))
+
+
+def uth_wager_title(wager: str) -> str:
+    """``"blind" -> "Blind"``, ``"five_card_dealer_lucky_bonus" -> "Lucky Bonus
+    (dealer)"`` (the Five Card Hand Bonus on the dealer's hand earned it); a name this
+    terminal does not know is shown capitalised."""
+    for suffix, title in AWARD_SUFFIXES:
+        if wager.endswith(suffix):
+            base = wager.removesuffix(suffix)
+            whose = "dealer" if base == FIVE_CARD_DEALER else "you"
+            return f"{title} ({whose})"
+    return WAGER_TITLES.get(wager) or wager.replace("_", " ").capitalize()
+
+
+def uth_of(model: TerminalModel) -> UthView | None:
+    """The model's last view when it is of an Ultimate Texas Hold 'Em table; else None."""
+    read = model.game_view
+    return read if isinstance(read, UthView) else None
 
 
 def is_uth(data: Any) -> bool:

@@ -22,7 +22,8 @@ share (credits, turn, legal actions, insurance, countdown, results) reads the sa
 table. A view that is not the documented shape raises
 :class:`~terminal_client.model.view.MalformedView`; nothing missing is guessed.
 
-Entry points: :func:`parse_hybrid_view`, :func:`is_hybrid`, :data:`HYBRID_TABLE_TYPES`.
+Entry points: :func:`parse_hybrid_view`, :func:`is_hybrid`, :func:`hybrid_of`,
+:data:`HYBRID_TABLE_TYPES`.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from shared.errors import ETGError
 from terminal_client.model import fields
@@ -57,6 +58,9 @@ NO_HOLE_CARD: Final = "hybrid-no-hole-card"
 HYBRID_TABLE_TYPES: Final = (THREE_POSITION, NO_HOLE_CARD)
 #: 633b.5(l): the player positions of the three-position table.
 POSITIONS: Final = (1, 2, 3)
+if TYPE_CHECKING:
+    from terminal_client.model.state import TerminalModel
+
 #: The seat number a hybrid terminal's round has in :attr:`HybridView.view` (it holds no
 #: seat: the server's ``NO_SEAT``).
 STADIUM_SEAT: Final = 0
@@ -64,6 +68,13 @@ STADIUM_SEAT: Final = 0
 #: table a used card always goes to a hand).
 TO_HAND: Final = "hand"
 TO_DEALER: Final = "dealer"
+
+
+def hybrid_of(model: TerminalModel) -> HybridView | None:
+    """The model's last view when it is of a hybrid table (633b.5), with its cards; else
+    None."""
+    read = model.game_view
+    return read if isinstance(read, HybridView) else None
 
 
 def is_hybrid(data: Any) -> bool:
