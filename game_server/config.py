@@ -12,8 +12,8 @@ This module is the platform's part, the same for every game: the table's :class:
 (id, game, type, the game's rules, shuffle, timers, chips), the errors, the file and logged
 forms, and the reader every game's section is written with (:class:`Section` and the helpers
 below it, the cut card, the countdown bounds and the shared Must-Hit-By section). Each game's
-own sections, keys and checks are in its package (``game_server/games/<game>/config.py``);
-the example files are ``game_server/configs/*.toml``.
+own sections, keys and checks are in its package (``game_server/games/<game>/config.py``),
+and its example files too (``game_server/games/<game>/configs/*.toml``: :func:`example_path`).
 
 Every problem found is collected and reported together in one :class:`ConfigError`, one line
 per problem, each naming the field as a dotted path (``wagers.lucky_aces.paytable``) and, where
@@ -24,7 +24,7 @@ Money is written as a string of dollars and parsed exactly (:func:`shared.money.
 a bare ``5`` could mean five dollars or five cents, so an integer (or a float) is refused.
 
 Entry points: :func:`load_config`, :func:`parse_config`, :func:`config_from_dict`,
-:func:`example_config_path`.
+:func:`example_config_path`, :func:`example_path`.
 """
 
 from __future__ import annotations
@@ -248,9 +248,35 @@ class TableConfig:
 
 
 def example_config_path() -> Path:
-    """The example Rules Submission shipped with the package (a fully automated table); the
-    other examples are beside it."""
-    return Path(__file__).resolve().parent / "configs" / "fully-automated-blackjack.toml"
+    """The example Rules Submission of the first registered game (the fully automated
+    Blackjack table): what the commands use when no config is given."""
+    from game_server.games import games
+
+    return games()[0].examples[0]
+
+
+def example_paths() -> list[Path]:
+    """Every registered game's example Rules Submissions, by file name."""
+    from game_server.games import games
+
+    return sorted((path for game in games() for path in game.examples), key=lambda p: p.name)
+
+
+def example_path(name: str) -> Path:
+    """The example Rules Submission called ``name`` (``"uth.toml"``), among every registered
+    game's (:attr:`Game.examples <game_server.games.api.Game.examples>`).
+
+    Raises:
+        FileNotFoundError: no registered game ships an example of that name.
+    """
+    shipped = example_paths()
+    for path in shipped:
+        if path.name == name:
+            return path
+    raise FileNotFoundError(
+        f"no game ships an example Rules Submission {name!r}; the examples are "
+        + ", ".join(path.name for path in shipped)
+    )
 
 
 def load_config(path: str | os.PathLike[str]) -> TableConfig:

@@ -5,14 +5,13 @@ paragraph; the Blackjack configs load exactly as before (their hashes are pinned
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from game_server.config import (
     ConfigError,
     config_from_dict,
-    example_config_path,
+    example_path,
     load_config,
     parse_config,
 )
@@ -20,8 +19,7 @@ from game_server.games.uth.config import rules_of
 from game_server.games.uth.rules.rules import FiveCardHand
 from game_server.rules.wagers.base import MeterSpec
 
-CONFIGS = Path(example_config_path()).parent
-UTH = CONFIGS / "uth.toml"
+UTH = example_path("uth.toml")
 TEXT = UTH.read_text()
 
 #: The config hashes of the Blackjack configs before Ultimate Texas Hold 'Em was added; the
@@ -140,7 +138,7 @@ def test_a_linked_meter_and_no_maximum_payout_round_trip() -> None:
 @pytest.mark.parametrize("name", sorted(BLACKJACK_HASHES))
 def test_blackjack_configs_load_exactly_as_before(name: str) -> None:
     """Adding the game changed no Blackjack config's hash (the logs keep verifying)."""
-    config = load_config(CONFIGS / name)
+    config = load_config(example_path(name))
     assert rules_of(config) is None and config.game == "blackjack"
     assert config.config_hash() == BLACKJACK_HASHES[name]
     assert "uth" not in config.to_dict()

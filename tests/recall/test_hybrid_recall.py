@@ -30,7 +30,7 @@ from verify_helpers import (
     set_body,
 )
 
-from game_server.config import TableConfig, example_config_path, load_config
+from game_server.config import TableConfig, example_path, load_config
 from game_server.eventlog import AnchorFile, EventLog, EventLogReader
 from game_server.games.blackjack.rules.events import WagerSettled
 from game_server.games.blackjack.rules.strategy import BasicStrategy
@@ -47,9 +47,8 @@ from game_server.table.events import RoundClosed, RoundStarted
 from game_server.table.session import SealedShoes, simulation_seeds
 from tools.recall_cli import recall
 
-CONFIGS = Path(example_config_path()).parent
-THREE = load_config(CONFIGS / "hybrid-three-position.toml")
-NO_HOLE = load_config(CONFIGS / "hybrid-no-hole-card.toml")
+THREE = load_config(example_path("hybrid-three-position.toml"))
+NO_HOLE = load_config(example_path("hybrid-no-hole-card.toml"))
 TABLES = [THREE, NO_HOLE]
 IDS = ["three-position", "no-hole-card"]
 TERMINALS = ("T1", "T2", "T3", "T4")

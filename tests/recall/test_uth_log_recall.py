@@ -27,7 +27,7 @@ from verify_helpers import (
     set_body,
 )
 
-from game_server.config import example_config_path, load_config, parse_config
+from game_server.config import example_path, load_config, parse_config
 from game_server.eventlog import EventLogReader, system_clock
 from game_server.games.uth.rules import strategy
 from game_server.games.uth.session import UthSession
@@ -40,7 +40,7 @@ from game_server.table.recovery import open_tables
 from game_server.table.session import simulation_seeds
 from tools.recall_cli import recall
 
-CONFIG = load_config(Path(example_config_path()).parent / "uth.toml")
+CONFIG = load_config(example_path("uth.toml"))
 SEATS = {"T1": 1, "T2": 4}
 ROUNDS = 12
 EVERYTHING = {
@@ -320,7 +320,7 @@ def test_recall_show_leaves_out_absent_seats_and_names_an_empty_lucky_seat(
     db = tmp_path / "uth.db"
     # A table pays the Magic Card or the Lucky Bonus (653a.12(e)(3)); the example pays the
     # Magic Card, this one the Lucky Bonus.
-    path = Path(example_config_path()).parent / "uth.toml"
+    path = example_path("uth.toml")
     toml = path.read_text(encoding="utf-8")
     toml = toml.replace("magic_card = true", "magic_card = false")
     lucky_config = parse_config(toml.replace("lucky_bonus = false", "lucky_bonus = true"))

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
-from game_server.config import example_config_path, load_config, parse_config
+from game_server.config import example_config_path, example_path, load_config, parse_config
 from game_server.games.blackjack.par import measure_par_figure
 from game_server.games.blackjack.rules.returns import insurance_return, offered_returns
 from game_server.games.uth.config import rules_of
@@ -27,9 +26,8 @@ from game_server.rules.returns import (
 from game_server.rules.wagers import REGISTRY
 from game_server.rules.wagers.math import wager_math
 
-CONFIGS = Path(example_config_path()).parent
-UTH = load_config(CONFIGS / "uth.toml")
-ALL = load_config(CONFIGS / "fully-automated-all-side-wagers.toml")
+UTH = load_config(example_path("uth.toml"))
+ALL = load_config(example_path("fully-automated-all-side-wagers.toml"))
 
 
 def by_name(returns: list[WagerReturn]) -> dict[str, WagerReturn]:
@@ -75,7 +73,7 @@ def test_a_must_hit_by_mystery_meter_returns_its_rate_times_h_plus_r_over_h_minu
     its reset amount R and its must-hit-by amount H; configuration A on a $1 wager (R $100, H
     $200, 2% of each wager) gives back 2% x 300 / 100 = 6% of each qualifying wager in the
     long run, added to Blazing 7's."""
-    text = (CONFIGS / "fully-automated-all-side-wagers.toml").read_text() + (
+    text = (example_path("fully-automated-all-side-wagers.toml")).read_text() + (
         '\n[must_hit_by]\nconfiguration = "A"\nminimum_wager = "1.00"\n'
         'qualifying = ["blazing_7s"]\n'
     )
@@ -147,8 +145,7 @@ def test_the_stored_par_figures_hold_when_played_again(figure: ParFigure) -> Non
     """Each stored figure, played again through the engine from another seed (20,000
     rounds), lies within the new run's 99.9% interval widened by the figure's own."""
     base = load_config(
-        CONFIGS
-        / (
+        example_path(
             "hybrid-three-position.toml"
             if figure.wager == "buzzer_beater"
             else example_config_path().name

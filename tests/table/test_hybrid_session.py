@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from game_server.config import TableConfig, example_config_path, load_config
+from game_server.config import TableConfig, example_config_path, example_path, load_config
 from game_server.eventlog import EventLog, EventLogReader
 from game_server.games.blackjack.rules.actions import Action
 from game_server.games.blackjack.rules.events import CardDealt, RoundCompleted, WagerPlaced
@@ -48,9 +48,8 @@ from game_server.table.session import (
     simulation_seeds,
 )
 
-CONFIGS = Path(example_config_path()).parent
-THREE = load_config(CONFIGS / "hybrid-three-position.toml")
-NO_HOLE = load_config(CONFIGS / "hybrid-no-hole-card.toml")
+THREE = load_config(example_path("hybrid-three-position.toml"))
+NO_HOLE = load_config(example_path("hybrid-no-hole-card.toml"))
 KEY = bytes(range(32))
 TERMINALS = ("T1", "T2", "T3", "T4")
 #: Terminal -> position at the three-position table: T1 and T2 share position 2.

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Sequence
 from enum import StrEnum
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
 from twisted.internet.task import Clock
 from twisted.logger import globalLogPublisher
 
-from game_server.config import example_config_path, load_config
+from game_server.config import example_path, load_config
 from game_server.games.hybrid import machine as hybrid_machine
 from game_server.games.hybrid.session import HybridSession
 from game_server.games.uth import machine as uth_machine
@@ -25,9 +24,8 @@ from game_server.table.api import TableState
 from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
 from game_server.table.stadium import OPERATOR, StadiumMachine
 
-CONFIGS = Path(example_config_path()).parent
-HYBRID = load_config(CONFIGS / "hybrid-three-position.toml")
-UTH = load_config(CONFIGS / "uth.toml")
+HYBRID = load_config(example_path("hybrid-three-position.toml"))
+UTH = load_config(example_path("uth.toml"))
 KEY = bytes(range(32))
 
 

@@ -4,12 +4,11 @@ countdowns and every 653a.12 paytable offered, named and paid as the regulation 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-from game_server.config import example_config_path, load_config
+from game_server.config import example_path, load_config
 from game_server.table.info import rules_for
 
-CONFIG = load_config(Path(example_config_path()).parent / "uth.toml")
+CONFIG = load_config(example_path("uth.toml"))
 
 
 def lines(shown: dict[str, object], wager: str) -> dict[str, str]:
@@ -66,7 +65,7 @@ def test_every_paytable_of_653a12_is_shown_as_the_regulation_names_it() -> None:
 
 
 def test_paytable_b_and_no_maximum_are_shown_as_selected() -> None:
-    text = Path(example_config_path()).parent.joinpath("uth.toml").read_text()
+    text = example_path("uth.toml").read_text()
     text = text.replace('blind_paytable = "Paytable A"', 'blind_paytable = "Paytable B"')
     text = text.replace('max_payout = "50000.00"', 'max_payout = "none"')
     from game_server.config import parse_config

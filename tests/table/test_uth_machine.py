@@ -6,7 +6,6 @@ command."""
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +14,7 @@ from twisted.protocols import amp
 from twisted.python.failure import Failure
 from twisted.test import iosim
 
-from game_server.config import example_config_path, load_config
+from game_server.config import example_path, load_config
 from game_server.games.uth.machine import BettingClosed, NoInsurance, UthMachine, UthState
 from game_server.games.uth.rules.events import UthDecision, UthRoundCompleted, UthWagerSettled
 from game_server.games.uth.session import UnknownDecision, UthSession
@@ -27,7 +26,7 @@ from game_server.table.api import TableMachine, TableState
 from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
 from shared import protocol as p
 
-CONFIG = load_config(Path(example_config_path()).parent / "uth.toml")
+CONFIG = load_config(example_path("uth.toml"))
 SEATS = {"T1": 1, "T2": 3}
 BET = {"ante": 500, "blind": 500}
 BETTING = CONFIG.timers.betting_seconds

@@ -3,14 +3,19 @@ wallets, the meters and the Magic Card / Lucky Bonus draws, over the pure engine
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game_server.config import TableConfig, example_config_path, load_config, parse_config
+from game_server.config import (
+    TableConfig,
+    example_config_path,
+    example_path,
+    load_config,
+    parse_config,
+)
 from game_server.games.uth.rules import strategy
 from game_server.games.uth.rules.events import (
     UthRoundCompleted,
@@ -35,10 +40,10 @@ from game_server.table.session import (
 )
 from shared.cards import CARDS
 
-CONFIG = load_config(Path(example_config_path()).parent / "uth.toml")
+CONFIG = load_config(example_path("uth.toml"))
 #: The same table paying the Lucky Bonus instead of the Magic Card (653a.12(e)(3): one of them).
 LUCKY_CONFIG = parse_config(
-    (Path(example_config_path()).parent / "uth.toml")
+    (example_path("uth.toml"))
     .read_text()
     .replace("magic_card = true ", "magic_card = false")
     .replace("lucky_bonus = false", "lucky_bonus = true ")

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 from twisted.internet.task import Clock
 
-from game_server.config import TableConfig, example_config_path, load_config
+from game_server.config import TableConfig, example_path, load_config
 from game_server.games.blackjack.rules.actions import Action
 from game_server.games.hybrid.machine import HybridMachine, HybridState
 from game_server.games.hybrid.session import HybridSession
@@ -37,9 +36,8 @@ from terminal_client.games.hybrid.model import (
 from terminal_client.model import ConnectionState, IntentKind, TerminalModel
 from terminal_client.model.view import MalformedView, ViewVersionError
 
-CONFIGS = Path(example_config_path()).parent
-THREE = load_config(CONFIGS / "hybrid-three-position.toml")
-NO_HOLE = load_config(CONFIGS / "hybrid-no-hole-card.toml")
+THREE = load_config(example_path("hybrid-three-position.toml"))
+NO_HOLE = load_config(example_path("hybrid-no-hole-card.toml"))
 KEY = bytes(range(32))
 TERMINALS = ("T1", "T2", "T3", "T4")
 BET = {"blackjack": 1_000}

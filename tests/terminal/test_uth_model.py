@@ -12,13 +12,12 @@ also used by the UTH screen tests.
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 from typing import Any
 
 import pytest
 from twisted.internet.task import Clock
 
-from game_server.config import example_config_path, load_config
+from game_server.config import example_path, load_config
 from game_server.games.uth.machine import UthMachine, UthState
 from game_server.games.uth.session import UthSession
 from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
@@ -27,7 +26,7 @@ from terminal_client.games.uth.model import Decision, parse_uth_view, uth_of
 from terminal_client.model import ConnectionState, TerminalModel
 from terminal_client.model.view import MalformedView, ViewVersionError
 
-CONFIG = load_config(Path(example_config_path()).parent / "uth.toml")
+CONFIG = load_config(example_path("uth.toml"))
 KEY = bytes(range(32))
 SEATS = {"T1": 1, "T2": 2, "T3": 3}
 #: The minimum Ante and its Blind (uth.toml: $5), with every side and bonus wager.

@@ -168,11 +168,11 @@ def test_headless_demo_at_a_hybrid_or_uth_table_with_three_terminals(
     own screens) over mutual TLS; rounds settle for all three, each saves a screenshot, and
     the log verifies. Run in the same data folder as the other tables' demos: each keeps its
     own log."""
-    from game_server.config import load_config
+    from game_server.config import example_path, load_config
 
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    rules = ROOT / "game_server" / "configs" / f"{table}.toml"
+    rules = example_path(f"{table}.toml")
     done = subprocess.run(
         [
             sys.executable,

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from game_server.config import example_config_path, load_config
+from game_server.config import example_config_path, example_path, load_config
 from game_server.games.blackjack.rules.actions import Action
 from game_server.games.blackjack.rules.events import (
     BLACKJACK,
@@ -301,7 +301,7 @@ def test_every_side_wager_of_the_all_wagers_example_is_placed_and_tallied() -> N
     """The example table offering every wager of 633b.6-633b.13 simulates: each wager is
     placed on every seat at its table amount (the one fixed amount for $5 Super 4, $1
     Blackjack Match and Blazing 7's), and a bonus award counts with the wager it belongs to."""
-    path = example_config_path().with_name("fully-automated-all-side-wagers.toml")
+    path = example_path("fully-automated-all-side-wagers.toml")
     config = load_config(path)
     wagers = table_wagers(config.rules)
     assert wagers["super_4"] == 500 and wagers["blackjack_match"] == 100
@@ -328,7 +328,7 @@ def test_every_side_wager_of_the_all_wagers_example_is_placed_and_tallied() -> N
 def test_the_hybrid_tables_simulate_with_every_wager_settled(name: str, side: set[str]) -> None:
     """633b.5: both hybrid tables play in etg sim (several players on the same cards); every
     wager placed is settled for its full stake, whatever the players chose."""
-    config = load_config(example_config_path().with_name(name))
+    config = load_config(example_path(name))
     spec = SimSpec(
         rules=config.rules,
         every_round=False,

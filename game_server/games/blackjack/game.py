@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
+from pathlib import Path
 from typing import Any, Final
 
-from game_server.config import TableConfig, example_config_path
+from game_server.config import TableConfig
 from game_server.games.api import (
     CARD,
     COMPLETED,
@@ -56,7 +57,7 @@ from game_server.table.session import EventSink, SealedShoes, TableBook
 
 __all__ = ["GAME", "BlackjackGame"]
 
-_CONFIGS: Final = example_config_path().parent
+_CONFIGS: Final = Path(__file__).resolve().parent / "configs"
 
 
 class BlackjackGame:

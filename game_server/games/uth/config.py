@@ -3,7 +3,7 @@
 :class:`UthBuilder` reads the file into a :class:`~game_server.config.TableConfig` whose
 ``rules`` is a checked :class:`~game_server.games.uth.rules.rules.UthRules` (one 52-card deck
 per round, ``shuffle = "every-round"``); every problem is collected, each naming its field and
-the 653a.12 paragraph. The example is ``game_server/configs/uth.toml``::
+the 653a.12 paragraph. The example is ``game_server/games/uth/configs/uth.toml``::
 
     [table]
     id = "UTH-01"
