@@ -231,7 +231,8 @@ class Timeline:
         games_played: What the round added to the games-played meter (1 if complete).
         problems: Inconsistencies found while building it (a fold that does not give the
             logged balances, a config hash that differs); empty for a sound log.
-        game: The ``[table] game`` of the rules in force (``"blackjack"``, ``"uth"``).
+        game: The ``[table] game`` of the rules in force (a registered game's
+            :attr:`~game_server.games.api.Game.config_game`).
     """
 
     table_id: str

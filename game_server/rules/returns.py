@@ -7,9 +7,8 @@ Every figure is a return to player per unit staked, the stake included (a wager 
   :mod:`game_server.rules.wagers.math` (Buster and the Buzzer Beater on the position's first
   two cards through the dealer's final hand, :mod:`game_server.rules.wagers.dealer`), the
   Insurance wager, and Ultimate Texas Hold 'Em's Trips, Progressive Payout (with the Envy Bonus
-  at a full table) and Five Card Hand Bonus (with its Magic Card or Lucky Bonus, by
-  :mod:`game_server.games.uth.rules.math`). Off the top of a full shoe, in well under a second, and
-  cached.
+  at a full table) and Five Card Hand Bonus (with its Magic Card or Lucky Bonus, by that
+  game's own math). Off the top of a full shoe, in well under a second, and cached.
 - **from the par sheet**, when it depends on how the round is played (:data:`PAR_FIGURES`):
   AxMan and the Buzzer Beater read on the final hand, measured by ``etg par`` through the
   engine with the rounds and seed stated, and checked by a test that plays them again.
@@ -32,9 +31,9 @@ readings it refuses today are the Buzzer Beater on the final hand (633b.5(u)), t
 or Lucky Bonus on every Five Card Hand Bonus hand and the Five Card hand made from the best
 five of seven cards (653a.12(e)(2)-(3)).
 
-Each game adds its own wagers: the Blackjack table's side wagers and Insurance
-(:func:`game_server.games.blackjack.rules.returns.offered_returns`), Ultimate Texas Hold 'Em's
-(:func:`game_server.games.uth.rules.returns.uth_returns`).
+Each game adds its own wagers (:meth:`Game.optional_returns
+<game_server.games.api.Game.optional_returns>`, over :func:`assemble`): the Blackjack table's
+side wagers and Insurance, Ultimate Texas Hold 'Em's bonus wagers.
 
 Entry points: :func:`side_wager_return`, :func:`assemble`, :func:`player_edge_problems`,
 :data:`PAR_FIGURES`, :class:`MustHitByTerms`.

@@ -363,9 +363,9 @@ def recover_session(
             (:func:`recover_meters`); None: rebuilt here from this table's config.
 
     Returns:
-        The session (a :class:`~game_server.games.hybrid.session.HybridSession` for a
-        hybrid table of 633b.5; its ``round`` is the interrupted round, or None) and a
-        report.
+        The session (the :class:`~game_server.table.session.TableBook` its game opens,
+        :meth:`~game_server.games.api.Game.open_session`; its ``round`` is the interrupted
+        round, or None) and a report.
 
     Raises:
         ShoeUnprovable: the shoe in use cannot be unsealed or does not match its commitment

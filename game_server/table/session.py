@@ -169,8 +169,8 @@ def seal_context(table_id: str, shoe_number: int) -> bytes:
 class TableBook:
     """The bookkeeping every table shares, whatever its game: one logged step at a time
     (save, then fold into wallets and meters), credits in and out, the credit check before a
-    wager, and the shoe's retirement. :class:`TableSession` (the fully automated table) and
-    :class:`~game_server.games.hybrid.session.HybridSession` (633b.5) build on it.
+    wager, and the shoe's retirement. Each game's session builds on it
+    (:meth:`Game.open_session <game_server.games.api.Game.open_session>`).
 
     A subclass provides ``config``, ``sink``, ``ledger``, ``round``, ``round_id``, ``shoe``,
     ``shoe_number``, ``_salt`` and ``failed``, and the methods ``_seat(terminal)`` (refuse a

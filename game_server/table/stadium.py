@@ -33,9 +33,8 @@ that read its game: ``_route_dealt`` (where a dealt round goes next), ``_act_for
 on the open round), ``_terminals`` (who the listeners send to), ``_not_accepted`` (its own
 refusals, e.g. a bet outside the betting window), and the game's own inputs and views.
 
-Entry point: :class:`StadiumMachine`; subclasses
-:class:`~game_server.games.hybrid.machine.HybridMachine` and
-:class:`~game_server.games.uth.machine.UthMachine`.
+Entry point: :class:`StadiumMachine`; the games that play in stadium style subclass it (their
+:meth:`Game.machine <game_server.games.api.Game.machine>`).
 """
 
 from __future__ import annotations

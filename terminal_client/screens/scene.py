@@ -205,8 +205,8 @@ class SceneScreen(Screen):
     cards: CardFrame | None = None
 
     def draw_table(self, surface: pygame.Surface, layout: Layout) -> None:
-        """The table under the screen's own pieces: :func:`draw_scene` (a hybrid table's
-        screens draw theirs, :mod:`terminal_client.games.hybrid.screens`)."""
+        """The table under the screen's own pieces: :func:`draw_scene` (a game whose
+        table looks otherwise overrides it)."""
         draw_scene(surface, layout, self.model, cards=self.cards)
 
 

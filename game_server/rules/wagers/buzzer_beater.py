@@ -2,7 +2,7 @@
 (v)(3): that the player's hand will have a point count of 19 or greater and will lose against
 (or tie) the dealer's hand.
 
-The three-position engine (:mod:`game_server.games.hybrid.rules.three_position`) settles it by
+The three-position table's engine (the hybrid game's) settles it by
 :func:`buzzer_beater_result`; this
 declaration lets the Rules Submission offer it with its limits (633b.5(m): "If specified in
 its rules submission"), names its payout odds for the rules screen (633b.5(c)(3)), states the
