@@ -7,7 +7,8 @@ reads them into a :class:`~game_server.config.TableConfig` whose ``rules`` is a
 key is stated in the file (only ``cut_card``, the ``[wagers]`` tables and ``[must_hit_by]`` are
 optional), an unknown key is an error, and a file with problems is refused as a whole.
 
-The file, with the example shipped in ``game_server/games/blackjack/configs/fully-automated-blackjack.toml``::
+The file, with the example shipped in
+``game_server/games/blackjack/configs/fully-automated-blackjack.toml``::
 
     [table]
     id = "BJ-01"               # 1 to 32 of A-Z a-z 0-9 _ -
