@@ -13,18 +13,20 @@ as data" step 2). The peer is who its client certificate says
    ``floor.toml``, operator commands for the operator certificate (else ``Unauthorized``,
    logged). A terminal always acts for its own seat: commands take no seat argument.
 4. runs at most once per ``request_id``: the first answer or declared error of the last
-   :data:`ANSWERS_KEPT` request ids of each terminal (and of the operator) is kept, and a
-   retry with the same id, on this or a later connection, gets it again and changes nothing.
+   :data:`~game_server.net.wire.ANSWERS_KEPT` request ids of each terminal (and of the
+   operator) is kept, and a retry with the same id, on this or a later connection, gets it
+   again and changes nothing.
 
 An ``Act``'s ``action`` names a decision of the table's game, read by the machine
-(:meth:`~game_server.table.api.TableMachine.parse_action`: Blackjack's hit or stand, Ultimate
-Texas Hold 'Em's check, bet or fold...)
-table's "check", "bet" and "fold", with the Play multiple as ``amount``); the wire format is
-the same. The machine's refusals become the protocol's declared errors with the machine's
-sentence (:data:`DOMAIN_ERRORS`). Anything undeclared is logged and the connection dropped. A box
-over :data:`MAX_BOX_BYTES`, a malformed box, or an unknown command is logged (the first two
-drop the connection; AMP answers ``UNHANDLED`` to the last). A terminal that drops keeps its
-seat and wagers: the machine's countdowns act for it, and its next ``Hello`` returns its view.
+(:meth:`~game_server.table.api.TableMachine.parse_action`: "hit" or "stand" at a Blackjack
+table, "check", "bet" or "fold" with the Play multiple as ``amount`` at an Ultimate Texas
+Hold 'Em table); the wire format is the same. The machine's refusals become the protocol's
+declared errors with the machine's sentence (:data:`~game_server.net.wire.DOMAIN_ERRORS`).
+Anything undeclared is logged and the connection dropped. A box over
+:data:`~game_server.net.wire.MAX_BOX_BYTES`, a malformed box, or an unknown command is logged
+(the first two drop the connection; AMP answers ``UNHANDLED`` to the last). A terminal that
+drops keeps its seat and wagers: the machine's countdowns act for it, and its next ``Hello``
+returns its view.
 
 After each logged step (:meth:`TableServerFactory.step_logged`, save then send) every
 connected terminal is pushed its own view as ``ViewUpdate``.
@@ -43,9 +45,7 @@ Entry point: :class:`TableServerFactory`, e.g.
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, Final, TypeVar
 
 from twisted.internet.defer import Deferred, fail
@@ -60,10 +60,23 @@ from zope.interface import implementer  # type: ignore[import-untyped]  # ships 
 from game_server.net.floor import FloorConfig
 from game_server.net.pki import Identity, PkiError, Role
 from game_server.net.tls import identity_of
-from game_server.rules import errors as rules
-from game_server.table import session
-from game_server.table.api import BettingClosed, NotInRound, TableMachine, TableState
-from shared.errors import ETGError, MoneyError
+from game_server.net.wire import (
+    INSURANCE_CHOICES,
+    MAX_BOX_BYTES,
+    OPERATOR_COMMANDS,
+    RESPONDERS,
+    TERMINAL_COMMANDS,
+    AnswerBook,
+    BoxTooLarge,
+    Outcome,
+    TokenBucket,
+    declared,
+    identity_key,
+    no_delay,
+    wallet,
+)
+from game_server.table.api import TableMachine, TableState
+from shared.errors import ETGError
 from shared.protocol import (
     DOMAIN_ERRORS as WIRE_CODES,
 )
@@ -72,22 +85,13 @@ from shared.protocol import (
     Act,
     AnswerInsurance,
     BadRequest,
-    BetOutOfLimits,
     CashIn,
     CashOut,
-    GetRecall,
-    GetRules,
-    GetView,
     Hello,
-    IllegalAction,
-    InsufficientCredits,
-    NotYourTurn,
     PlaceWagers,
     ProtocolError,
     RateLimited,
-    ReadMeters,
     RequestCashOut,
-    RoundClosed,
     SetTableState,
     TableUnavailable,
     Unauthorized,
@@ -98,140 +102,12 @@ from shared.protocol import (
 
 log = Logger()
 
-#: Request ids remembered per terminal (and for the operator): a retry of one of the last
-#: 256 commands gets its first answer; an older id is run again as a new command.
-ANSWERS_KEPT: Final = 256
-#: Largest command box a client may send (all keys and values with their length prefixes).
-#: Client boxes are small (the largest is a few wagers); views only go the other way.
-MAX_BOX_BYTES: Final = 16 * 1024
 #: A connection refused this many times its burst without a pause is dropped as a flood.
 FLOOD_FACTOR: Final = 3
 #: What the log calls a connection before its ``Hello``.
 UNIDENTIFIED: Final = "(before Hello)"
 
-#: The machine's refusals and the declared error each becomes, most specific first.
-DOMAIN_ERRORS: Final[tuple[tuple[type[Exception], type[ProtocolError]], ...]] = (
-    (rules.BetOutOfLimits, BetOutOfLimits),
-    (BettingClosed, RoundClosed),
-    (NotInRound, NotYourTurn),
-    (rules.WagerNotOffered, BadRequest),
-    (rules.WagerError, BadRequest),
-    (rules.SeatError, BadRequest),
-    (rules.WrongPhase, RoundClosed),
-    (rules.NotYourTurn, NotYourTurn),
-    (rules.ActionNotAllowed, IllegalAction),
-    (rules.IllegalAction, IllegalAction),
-    (rules.RulesError, BadRequest),
-    (session.LogWriteFailed, TableUnavailable),
-    (session.InsufficientCredits, InsufficientCredits),
-    (session.NoRoundOpen, RoundClosed),
-    (session.UnknownTerminal, Unauthorized),
-    (session.TableError, BadRequest),
-    (MoneyError, BadRequest),
-)
-
 _T = TypeVar("_T")
-_TERMINAL_COMMANDS: Final = frozenset(
-    c.commandName
-    for c in (PlaceWagers, Act, AnswerInsurance, RequestCashOut, GetView, GetRules, GetRecall)
-)
-_OPERATOR_COMMANDS: Final = frozenset(
-    c.commandName for c in (CashIn, CashOut, SetTableState, ReadMeters)
-)
-_INSURANCE_CHOICES: Final = ("insurance", "decline", "even-money")
-
-
-def declared(error: Exception) -> ProtocolError | None:
-    """The declared AMP error for one of the machine's refusals (same sentence), or None
-    if the exception is not a refusal (a bug: the caller logs it and drops the connection)."""
-    if isinstance(error, ProtocolError):
-        return error
-    for domain, wire in DOMAIN_ERRORS:
-        if isinstance(error, domain):
-            return wire(str(error))
-    return None
-
-
-@dataclass(frozen=True)
-class _Outcome:
-    """The first answer to one request id: a response, or a declared error to raise again."""
-
-    command: bytes
-    response: Mapping[str, Any] | None = None
-    error: type[ProtocolError] | None = None
-    message: str = ""
-
-    def replay(self) -> dict[str, Any]:
-        if self.error is not None:
-            raise self.error(self.message)
-        assert self.response is not None
-        return dict(self.response)
-
-
-class AnswerBook:
-    """The last :data:`ANSWERS_KEPT` outcomes of each client, by request id (oldest dropped)."""
-
-    def __init__(self, kept: int = ANSWERS_KEPT) -> None:
-        self._kept = kept
-        self._books: dict[str, OrderedDict[str, _Outcome]] = {}
-
-    def get(self, client: str, request_id: str) -> _Outcome | None:
-        return self._books.get(client, OrderedDict()).get(request_id)
-
-    def put(self, client: str, request_id: str, outcome: _Outcome) -> None:
-        book = self._books.setdefault(client, OrderedDict())
-        book[request_id] = outcome
-        while len(book) > self._kept:
-            book.popitem(last=False)
-
-    def __len__(self) -> int:
-        return sum(len(book) for book in self._books.values())
-
-
-class _BoxTooLarge(ETGError):
-    """A client box over :data:`MAX_BOX_BYTES`."""
-
-
-class TokenBucket:
-    """Commands per second with a burst, on an injected clock."""
-
-    def __init__(self, clock: IReactorTime, rate: float, burst: int) -> None:
-        # Typed Any: without zope's plugin mypy mis-binds interface methods.
-        self._clock: Any = clock
-        self.rate = rate
-        self.burst = burst
-        self._tokens = float(burst)
-        self._at = self.now()
-
-    def now(self) -> float:
-        """The clock's time in seconds."""
-        return float(self._clock.seconds())
-
-    def take(self) -> bool:
-        """Take a token if there is one; refill first. Whether the command may run."""
-        now = self.now()
-        self._tokens = min(float(self.burst), self._tokens + (now - self._at) * self.rate)
-        self._at = now
-        if self._tokens >= 1:
-            self._tokens -= 1
-            return True
-        return False
-
-    @property
-    def full(self) -> bool:
-        """Whether the bucket refilled completely (the client paused)."""
-        return self._tokens >= self.burst - 1
-
-
-def _no_delay(transport: Any) -> None:
-    """Send small boxes at once (TCP_NODELAY). A server answer that follows a pushed view
-    otherwise waits for the client's delayed ACK (about 40 ms on Linux): measured by
-    ``etg loadtest`` as a 45 ms PlaceWagers at a full table, 10 ms with this."""
-    for candidate in (transport, getattr(transport, "transport", None)):
-        set_no_delay = getattr(candidate, "setTcpNoDelay", None)
-        if set_no_delay is not None:
-            set_no_delay(True)
-            return
 
 
 #: Seconds the peer of a dropped connection has to answer the server's TLS close_notify
@@ -281,7 +157,7 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
         the Hello deadline: a peer that does not complete the TLS handshake and say Hello
         within ``hello_seconds`` is dropped."""
         super().connectionMade()  # type: ignore[no-untyped-call]  # unannotated
-        _no_delay(self.transport)
+        no_delay(self.transport)
         refusal = self.factory.admit(self)
         if refusal is not None:
             self.refuse(refusal)
@@ -395,7 +271,7 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
         self._unparsed += len(data)
         try:
             super().dataReceived(data)  # type: ignore[no-untyped-call]  # unannotated
-        except _BoxTooLarge as exc:
+        except BoxTooLarge as exc:
             self.drop("{problem}", problem=str(exc))
         except Exception as exc:
             self.drop("a malformed box: {problem!r}", problem=exc)
@@ -424,7 +300,7 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
     def _count(self, string: bytes) -> bytes:
         self._box_bytes += 2 + len(string)
         if self._box_bytes > MAX_BOX_BYTES:
-            raise _BoxTooLarge(f"a box of more than {MAX_BOX_BYTES} bytes")
+            raise BoxTooLarge(f"a box of more than {MAX_BOX_BYTES} bytes")
         return string
 
     def lengthLimitExceeded(self, length: int) -> None:
@@ -476,7 +352,7 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
             log.warn("{command} from {terminal} before Hello", command=name, terminal=self.who)
             return self._refuse(Unauthorized("send Hello first: the connection is not open yet"))
         role = None if self.identity is None else self.identity.role
-        if name in _OPERATOR_COMMANDS and role is Role.TERMINAL:
+        if name in OPERATOR_COMMANDS and role is Role.TERMINAL:
             log.warn(
                 "operator command {command} from terminal {terminal} refused",
                 command=name,
@@ -485,7 +361,7 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
             return self._refuse(
                 Unauthorized(f"{name.decode('ascii')} needs the operator certificate")
             )
-        if name in _TERMINAL_COMMANDS and role is Role.OPERATOR:
+        if name in TERMINAL_COMMANDS and role is Role.OPERATOR:
             log.warn(
                 "terminal command {command} from the operator refused",
                 command=name,
@@ -532,14 +408,15 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
 
     def locateResponder(self, name: bytes) -> Callable[[amp.AmpBox], Deferred[Any]] | None:
         """Only this protocol's commands (no StartTLS, no ``amp_*`` methods)."""
-        entry = _RESPONDERS.get(name)
+        entry = RESPONDERS.get(name)
         if entry is None:
             return None
         command, method = entry
         return self._wrapWithSerialization(getattr(self, method), command)  # type: ignore[no-any-return,no-untyped-call]  # unannotated
 
     def _once(self, command: bytes, request_id: str, run: Callable[[], dict[str, Any]]) -> Any:
-        """Run a command at most once per request id of this client (see :class:`AnswerBook`)."""
+        """Run a command at most once per request id of this client
+        (:class:`~game_server.net.wire.AnswerBook`)."""
         check_request_id(request_id)
         assert self.identity is not None
         book = self.factory.answers
@@ -560,7 +437,7 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
             known = declared(exc)
             if known is None:
                 raise
-            book.put(self.identity.id, request_id, _Outcome(command, None, type(known), str(known)))
+            book.put(self.identity.id, request_id, Outcome(command, None, type(known), str(known)))
             log.info(
                 "{command} {request_id} from {terminal} refused: {error}",
                 command=command,
@@ -569,7 +446,7 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
                 error=str(known),
             )
             raise known from None
-        book.put(self.identity.id, request_id, _Outcome(command, response))
+        book.put(self.identity.id, request_id, Outcome(command, response))
         return response
 
     def _call(self, operation: Callable[..., _T], *args: Any) -> _T:
@@ -687,10 +564,10 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
     def answer_insurance(self, request_id: str, choice: str, amount: int) -> Any:
         def run() -> dict[str, Any]:
             terminal = self._terminal()
-            if choice not in _INSURANCE_CHOICES or amount < 0:
+            if choice not in INSURANCE_CHOICES or amount < 0:
                 raise BadRequest(
                     f"{choice!r} with {amount} is not an answer; one of "
-                    f"{', '.join(_INSURANCE_CHOICES)} with a non-negative amount"
+                    f"{', '.join(INSURANCE_CHOICES)} with a non-negative amount"
                 )
             self._playing()
             self._call(self.factory.machine.answer_insurance, terminal, choice, amount)
@@ -763,7 +640,7 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
                 reference=reference,
                 terminal=self.who,
             )
-            return {"paid": paid, "balance": _wallet(machine.meters(), target)}
+            return {"paid": paid, "balance": wallet(machine.meters(), target)}
 
         return self._once(CashOut.commandName, request_id, run)
 
@@ -794,35 +671,6 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
 
     def read_meters(self) -> dict[str, Any]:
         return {"meters": self._call(self.factory.machine.meters)}
-
-
-def _wallet(meters: Mapping[str, Any], terminal: str) -> int:
-    """A terminal's balance from :meth:`TableMachine.meters` (``{"wallets": {id: cents}}``)."""
-    wallets = meters.get("wallets")
-    balance = wallets.get(terminal, 0) if isinstance(wallets, Mapping) else 0
-    return balance if type(balance) is int else 0
-
-
-_RESPONDERS: Final[dict[bytes, tuple[type[amp.Command], str]]] = {
-    Hello.commandName: (Hello, "hello"),
-    PlaceWagers.commandName: (PlaceWagers, "place_wagers"),
-    Act.commandName: (Act, "act"),
-    AnswerInsurance.commandName: (AnswerInsurance, "answer_insurance"),
-    RequestCashOut.commandName: (RequestCashOut, "request_cash_out"),
-    GetView.commandName: (GetView, "get_view"),
-    GetRules.commandName: (GetRules, "get_rules"),
-    GetRecall.commandName: (GetRecall, "get_recall"),
-    CashIn.commandName: (CashIn, "cash_in"),
-    CashOut.commandName: (CashOut, "cash_out"),
-    SetTableState.commandName: (SetTableState, "set_table_state"),
-    ReadMeters.commandName: (ReadMeters, "read_meters"),
-}
-
-
-def _key(identity: Identity) -> tuple[Role, str]:
-    """What ``connections_per_identity`` counts by: the certificate's role and id (every
-    certificate issued to one terminal counts together)."""
-    return identity.role, identity.id
 
 
 class TableServerFactory(Factory):
@@ -886,10 +734,10 @@ class TableServerFactory(Factory):
         """Count ``connection`` against its certificate's id: None if it may stay, else why
         it is refused (the id holds ``connections_per_identity`` connections already)."""
         if connection.counted_as is not None:
-            if _key(connection.counted_as) == _key(identity):
+            if identity_key(connection.counted_as) == identity_key(identity):
                 return None
             return f"its certificate changed from {connection.counted_as.id} to {identity.id}"
-        held = self._by_identity.setdefault(_key(identity), set())
+        held = self._by_identity.setdefault(identity_key(identity), set())
         cap = self.floor.limits.connections_per_identity
         if len(held) >= cap:
             return (
@@ -924,10 +772,10 @@ class TableServerFactory(Factory):
             self.connections.remove(connection)
         self._before_hello.discard(connection)
         if connection.counted_as is not None:
-            held = self._by_identity.get(_key(connection.counted_as), set())
+            held = self._by_identity.get(identity_key(connection.counted_as), set())
             held.discard(connection)
             if not held:
-                self._by_identity.pop(_key(connection.counted_as), None)
+                self._by_identity.pop(identity_key(connection.counted_as), None)
 
     def step_logged(self, events: Sequence[Any], terminals: Collection[str] | None = None) -> None:
         """Push each connected terminal (of the table that logged, when ``terminals`` says)

@@ -21,13 +21,9 @@ from twisted.test import iosim
 from game_server.games.blackjack.rules.actions import Action
 from game_server.net.floor import FloorConfig, NetLimits
 from game_server.net.pki import Identity, Role
-from game_server.net.server import (
-    ANSWERS_KEPT,
-    MAX_BOX_BYTES,
-    TableServerFactory,
-    TerminalProtocol,
-)
+from game_server.net.server import TableServerFactory, TerminalProtocol
 from game_server.net.tls import NotAuthenticated
+from game_server.net.wire import ANSWERS_KEPT, MAX_BOX_BYTES
 from game_server.rules import errors as rules
 from game_server.table import session
 from game_server.table.api import TableState
