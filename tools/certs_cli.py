@@ -124,12 +124,8 @@ def add_terminal(directory: Path, terminal_id: str) -> None:
 @_DIRECTORY
 def list_certs(directory: Path) -> None:
     """List the certificates in DIRECTORY: role, id, serial number (to revoke) and expiry."""
-    from game_server.net.pki import (
-        CertificateWithoutRole,
-        PkiLayout,
-        load_certificate,
-        peer_identity,
-    )
+    from game_server.net.identity import peer_identity
+    from game_server.net.pki import CertificateWithoutRole, PkiLayout, load_certificate
 
     layout = PkiLayout(directory)
     paths = [layout.ca.certificate, layout.server.certificate, layout.operator.certificate]

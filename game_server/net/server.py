@@ -58,7 +58,8 @@ from twisted.python.failure import Failure
 from zope.interface import implementer  # type: ignore[import-untyped]  # ships no hints
 
 from game_server.net.floor import FloorConfig
-from game_server.net.pki import Identity, PkiError, Role
+from game_server.net.identity import Identity
+from game_server.net.pki import PkiError, Role
 from game_server.net.tls import identity_of
 from game_server.net.wire import (
     INSURANCE_CHOICES,

@@ -16,7 +16,8 @@ from typing import Any, Final
 from twisted.internet.interfaces import IReactorTime
 from twisted.protocols import amp
 
-from game_server.net.pki import Identity, Role
+from game_server.net.identity import Identity
+from game_server.net.pki import Role
 from game_server.rules import errors as rules
 from game_server.table import session
 from game_server.table.api import BettingClosed, NotInRound

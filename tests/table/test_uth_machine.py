@@ -19,7 +19,8 @@ from game_server.games.uth.machine import BettingClosed, NoInsurance, UthMachine
 from game_server.games.uth.rules.events import UthDecision, UthRoundCompleted, UthWagerSettled
 from game_server.games.uth.session import UnknownDecision, UthSession
 from game_server.net.floor import FloorConfig
-from game_server.net.pki import Identity, Role
+from game_server.net.identity import Identity
+from game_server.net.pki import Role
 from game_server.net.server import TableServerFactory
 from game_server.rules.errors import ActionNotAllowed
 from game_server.table.api import TableMachine, TableState
