@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Final
 
 from shared.errors import ETGError
+from shared.plugins import named_entry_points
 
 if TYPE_CHECKING:
     from game_server.config import TableConfig
@@ -60,22 +61,7 @@ class UnknownGame(ETGError):
 def _load() -> dict[str, Game]:
     global _installed
     if _installed is None:
-        # Imported here: importlib.metadata pulls in zipfile and time, which the pure rules
-        # of a game package (below this package) must not load.
-        from importlib.metadata import entry_points
-
-        found: dict[str, Game] = {}
-        for point in entry_points(group=ENTRY_POINT_GROUP):
-            if point.name in found:
-                continue  # the same game installed twice: the first one found wins
-            game = point.load()
-            if game.name != point.name:
-                raise UnknownGame(
-                    f"the entry point {point.name!r} of group {ENTRY_POINT_GROUP!r} loads the "
-                    f"game {game.name!r}: name the entry point as the game"
-                )
-            found[point.name] = game
-        _installed = found
+        _installed = named_entry_points(ENTRY_POINT_GROUP)
     return _installed
 
 

@@ -99,7 +99,7 @@ class GameBase:
         """``terminal``'s part of the round from its records' roles (see the module
         docstring): its seat, wagers, cards (one hand), the dealer's cards, its other records
         as decisions, its results and credits; None if it neither wagered nor was paid."""
-        from game_server.recall.terminal import settlement_result
+        from game_server.recall.terminal import recalled_head, settlement_result
         from game_server.recall.timeline import DEALER_WHO
 
         seat = next((s for s, t in timeline.seats.items() if t == terminal), None)
@@ -129,20 +129,9 @@ class GameBase:
                 decisions.append(entry.text)
         if not wagers and not results:
             return None
-        credits = timeline.credits.get(terminal)
         return {
             "game": self.name,
-            "table": timeline.table_id,
-            "round": timeline.round_id,
-            "status": timeline.status,
-            "start": timeline.start,
-            "end": timeline.end,
-            "seat": seat,
-            "credits_start": None if credits is None else credits.start,
-            "credits_end": None if credits is None else credits.end,
-            "wagered": sum(wagers.values()),
-            "paid": sum(r["paid"] for r in results),
-            "wagers": wagers,
+            **recalled_head(timeline, terminal, seat, wagers, results),
             "hands": [{"hand": 0, "cards": hand}] if hand else [],
             "dealer": {"cards": dealer, "total": None},
             "decisions": decisions,

@@ -15,18 +15,19 @@ Each game cuts its terminal's part out of the round's timeline
 (:meth:`~game_server.games.api.Game.recall_game`): its wagers by category, its cards and
 the dealer's, its decisions, its results (:func:`settlement_result`) and its credits.
 
-JSON-ready (integers and text). Entry point: :func:`terminal_recall`.
+JSON-ready (integers and text). Entry point: :func:`terminal_recall`; for the games:
+:func:`recalled_head`, :func:`settlement_result`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from game_server.eventlog import EventLogReader
 from game_server.games import game_for
 from game_server.recall.query import fetch_round, list_rounds
-from game_server.recall.timeline import build_timeline, wager_title
+from game_server.recall.timeline import Timeline, build_timeline, wager_title
 
 #: The current game and the 9 before it.
 RECALL_GAMES: Final = 10
@@ -50,6 +51,32 @@ def terminal_recall(
             if game is not None:
                 played.append(game)
     return {"v": RECALL_VERSION, "terminal": terminal, "games": played}
+
+
+def recalled_head(
+    timeline: Timeline,
+    terminal: str,
+    seat: int,
+    wagers: Mapping[str, int],
+    results: Sequence[Mapping[str, Any]],
+) -> dict[str, Any]:
+    """What every game's recalled game starts with: the table, round, its status and times,
+    the terminal's seat, its credits at the start and end, what it wagered (``wagers`` by
+    category) and what its ``results`` paid."""
+    credits = timeline.credits.get(terminal)
+    return {
+        "table": timeline.table_id,
+        "round": timeline.round_id,
+        "status": timeline.status,
+        "start": timeline.start,
+        "end": timeline.end,
+        "seat": seat,
+        "credits_start": None if credits is None else credits.start,
+        "credits_end": None if credits is None else credits.end,
+        "wagered": sum(wagers.values()),
+        "paid": sum(r["paid"] for r in results),
+        "wagers": dict(wagers),
+    }
 
 
 def settlement_result(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final
 
 from shared.errors import ETGError
+from shared.plugins import named_entry_points
 
 if TYPE_CHECKING:
     from terminal_client.games.api import TerminalGame
@@ -58,20 +59,7 @@ class UnknownTerminalGame(ETGError):
 def _load() -> dict[str, TerminalGame]:
     global _installed
     if _installed is None:
-        from importlib.metadata import entry_points
-
-        found: dict[str, TerminalGame] = {}
-        for point in entry_points(group=ENTRY_POINT_GROUP):
-            if point.name in found:
-                continue  # the same game installed twice: the first one found wins
-            game = point.load()
-            if game.name != point.name:
-                raise UnknownTerminalGame(
-                    f"the entry point {point.name!r} of group {ENTRY_POINT_GROUP!r} loads the "
-                    f"game {game.name!r}: name the entry point as the game"
-                )
-            found[point.name] = game
-        _installed = found
+        _installed = named_entry_points(ENTRY_POINT_GROUP)
     return _installed
 
 

@@ -26,29 +26,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import pygame
 
 from terminal_client.app import TerminalApp
-from terminal_client.input.events import TOUCH_MOUSEID
 from terminal_client.model import TerminalModel
 from terminal_client.net import TerminalClient
 from terminal_client.net.tls import terminal_tls_options, tls_endpoint
 from terminal_client.screens.fallback import FallbackScreen
+from tests.e2e.touch_terminal import SIZE, touch  # a tap as SDL delivers a touch
 
-SIZE = (1280, 720)
 WAGER = "high_card"
-
-
-def touch(pos: tuple[int, int], finger: int) -> None:
-    """One tap at ``pos`` as SDL delivers a touch."""
-    x, y = (pos[0] + 0.5) / SIZE[0], (pos[1] + 0.5) / SIZE[1]
-    for kind, mouse in (
-        (pygame.FINGERDOWN, pygame.MOUSEBUTTONDOWN),
-        (pygame.FINGERUP, pygame.MOUSEBUTTONUP),
-    ):
-        pygame.event.post(
-            pygame.event.Event(kind, x=x, y=y, dx=0.0, dy=0.0, touch_id=1, finger_id=finger)
-        )
-        pygame.event.post(
-            pygame.event.Event(mouse, pos=pos, button=1, touch=True, which=TOUCH_MOUSEID)
-        )
 
 
 class Finger:

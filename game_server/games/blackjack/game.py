@@ -25,6 +25,7 @@ from game_server.games.api import (
     MathReport,
     WireBot,
 )
+from game_server.games.base import GameBase
 from game_server.games.blackjack import config, demo, par, recall, sim
 from game_server.games.blackjack.bot import BlackjackWireBot
 from game_server.games.blackjack.info import blackjack_rules_for
@@ -60,7 +61,7 @@ __all__ = ["GAME", "BlackjackGame"]
 _CONFIGS: Final = Path(__file__).resolve().parent / "configs"
 
 
-class BlackjackGame:
+class BlackjackGame(GameBase):
     """Blackjack dealt by the table game system alone (633b.8 and the fully automated
     electronic table of 605a)."""
 

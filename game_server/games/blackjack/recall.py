@@ -30,7 +30,7 @@ from game_server.games.blackjack.rules.events import (
     WagerSettled,
 )
 from game_server.recall.rounds import Logged
-from game_server.recall.terminal import settlement_result
+from game_server.recall.terminal import recalled_head, settlement_result
 from game_server.recall.timeline import (
     DEALER_WHO,
     TABLE_WHO,
@@ -196,22 +196,11 @@ def game_of(timeline: Timeline, terminal: str) -> dict[str, Any] | None:
             results.append(settlement_result(data))
     if not wagers and not results:
         return None
-    credits = timeline.credits.get(terminal)
     dealer_total = next(
         (e.data["dealer_total"] for e in timeline.entries if e.kind == "round_completed"), None
     )
     return {
-        "table": timeline.table_id,
-        "round": timeline.round_id,
-        "status": timeline.status,
-        "start": timeline.start,
-        "end": timeline.end,
-        "seat": seat,
-        "credits_start": None if credits is None else credits.start,
-        "credits_end": None if credits is None else credits.end,
-        "wagered": sum(wagers.values()),
-        "paid": sum(r["paid"] for r in results),
-        "wagers": wagers,
+        **recalled_head(timeline, terminal, seat, wagers, results),
         "hands": [{"hand": index, "cards": cards} for index, cards in sorted(hands.items())],
         "dealer": {"cards": dealer, "total": dealer_total},
         "decisions": decisions,

@@ -20,14 +20,13 @@ from game_server.games.api import (
     PLAYER,
     PLAYER_WAGER,
     TABLE_CARD,
-    BenchFigure,
-    BusyTable,
     Game,
     MainWager,
     MathReport,
     NotOffered,
     WireBot,
 )
+from game_server.games.base import GameBase
 from game_server.games.blackjack import config as blackjack_config
 from game_server.games.blackjack import demo, par
 from game_server.games.blackjack.rules.events import (
@@ -77,7 +76,7 @@ __all__ = ["GAME", "HybridGame"]
 _CONFIGS: Final = Path(__file__).resolve().parent / "configs"
 
 
-class HybridGame:
+class HybridGame(GameBase):
     """Blackjack at a hybrid table in stadium play (633b.5): any number of terminals take
     part in each round, none holds a seat."""
 
@@ -259,22 +258,6 @@ class HybridGame:
         self, seed: ShoeSeed, table: TableConfig, record: Any, seq: int, shoe: int
     ) -> str | None:
         return None  # nothing is drawn from the seed but the shoe
-
-    def bench_figures(self) -> Sequence[BenchFigure]:
-        """None of its own: it deals through Blackjack's engine, which ``etg bench``
-        measures."""
-        return ()
-
-    def busy_table(
-        self,
-        config: TableConfig,
-        sink: EventSink,
-        shoes: SealedShoes,
-        seats: Mapping[str, int],
-        variant: int,
-    ) -> BusyTable:
-        """Not offered: ``etg bench log`` plays the fully automated Blackjack table."""
-        raise NotOffered("the hybrid tables have no benchmark log bots")
 
 
 #: What etg verify checks of each record at the three-position table: a player is his

@@ -19,13 +19,13 @@ from game_server.games.api import (
     SEEDED,
     WAGER,
     BenchFigure,
-    BusyTable,
     Game,
     MainWager,
     MathReport,
     NotOffered,
     WireBot,
 )
+from game_server.games.base import GameBase
 from game_server.games.uth import config, recall, sim
 from game_server.games.uth.info import uth_rules_for
 from game_server.games.uth.machine import UthMachine
@@ -70,7 +70,7 @@ __all__ = ["GAME", "UthGame"]
 _CONFIGS: Final = Path(__file__).resolve().parent / "configs"
 
 
-class UthGame:
+class UthGame(GameBase):
     """Ultimate Texas Hold 'Em at the fully automated electronic table (653a): one freshly
     shuffled deck per round, one shared decision countdown per street."""
 
@@ -272,17 +272,6 @@ class UthGame:
         from game_server.games.uth import bench
 
         return bench.figures()
-
-    def busy_table(
-        self,
-        config: TableConfig,
-        sink: EventSink,
-        shoes: SealedShoes,
-        seats: Mapping[str, int],
-        variant: int,
-    ) -> BusyTable:
-        """Not offered: ``etg bench log`` plays the fully automated Blackjack table."""
-        raise NotOffered("Ultimate Texas Hold 'Em has no benchmark log bots")
 
 
 #: What etg verify checks of each record of the engine (the meter awards and reseeds its

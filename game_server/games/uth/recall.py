@@ -38,7 +38,7 @@ from game_server.games.uth.rules.events import (
 )
 from game_server.games.uth.rules.game import WAGER_TITLES as ENGINE_TITLES
 from game_server.recall.rounds import Logged
-from game_server.recall.terminal import settlement_result
+from game_server.recall.terminal import recalled_head, settlement_result
 from game_server.recall.timeline import (
     DEALER_WHO,
     TABLE_WHO,
@@ -258,20 +258,9 @@ def uth_game_of(timeline: Timeline, terminal: str) -> dict[str, Any] | None:
             results.append(settlement_result(data))
     if not wagers and not results:
         return None
-    credits = timeline.credits.get(terminal)
     return {
         "game": "uth",
-        "table": timeline.table_id,
-        "round": timeline.round_id,
-        "status": timeline.status,
-        "start": timeline.start,
-        "end": timeline.end,
-        "seat": seat,
-        "credits_start": None if credits is None else credits.start,
-        "credits_end": None if credits is None else credits.end,
-        "wagered": sum(wagers.values()),
-        "paid": sum(r["paid"] for r in results),
-        "wagers": wagers,
+        **recalled_head(timeline, terminal, seat, wagers, results),
         "cards": cards,
         "board": board,
         "hand": hand,
