@@ -3,7 +3,8 @@
 The platform (the table's flow and countdowns, the network, the event log, recall, verify and
 the tools) knows a game only through this protocol, declared once here and implemented by one
 object per game package (``game_server/games/<game>/game.py``), found through the registry
-(:mod:`game_server.games`). ``docs/adding-a-game.md`` says what a new game writes, in order.
+(:mod:`game_server.games`); :class:`~game_server.games.base.GameBase` gives the parts a game
+may leave out. ``docs/adding-a-game.md`` says what a new game writes, in order.
 
 Entry point: :class:`Game`.
 """

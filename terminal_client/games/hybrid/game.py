@@ -13,8 +13,8 @@ from terminal_client.games.api import DemoPlayer, GameView, TerminalGame
 from terminal_client.games.blackjack.bot import seated_demo_play
 from terminal_client.games.blackjack.game import BlackjackTerminalGame
 from terminal_client.games.hybrid.model import (
-    HYBRID_TABLE_TYPES,
     hybrid_of,
+    is_hybrid,
     parse_hybrid_view,
 )
 from terminal_client.model import RecalledGame, fields
@@ -67,7 +67,7 @@ class HybridTerminalGame(BlackjackTerminalGame):
 
     def claims(self, data: Mapping[str, Any]) -> bool:
         """A hybrid table's view says its table type."""
-        return data.get("table_type") in HYBRID_TABLE_TYPES
+        return is_hybrid(data)
 
     def parse_view(self, data: Any) -> GameView:
         """:func:`~terminal_client.games.hybrid.model.parse_hybrid_view`."""

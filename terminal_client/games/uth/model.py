@@ -22,7 +22,7 @@ turn, countdown, settlements, the cards' animation) reads the same. A view that 
 documented shape raises :class:`~terminal_client.model.view.MalformedView`; nothing missing
 is guessed.
 
-Entry points: :func:`parse_uth_view`, :func:`is_uth`, :func:`uth_of`.
+Entry points: :func:`parse_uth_view`, :func:`uth_of`.
 """
 
 from __future__ import annotations
@@ -111,11 +111,6 @@ def uth_of(model: TerminalModel) -> UthView | None:
     """The model's last view when it is of an Ultimate Texas Hold 'Em table; else None."""
     read = model.game_view
     return read if isinstance(read, UthView) else None
-
-
-def is_uth(data: Any) -> bool:
-    """True for a view dict of an Ultimate Texas Hold 'Em table (its ``"game"`` says so)."""
-    return isinstance(data, dict) and data.get("game") == UTH_GAME
 
 
 @dataclass(frozen=True)
