@@ -142,3 +142,10 @@ def test_its_recall_page_shows_the_common_fields() -> None:
     assert ("Credits at end", "$25.00") in rows and ("Wagered on Ante", "$5.00") in rows
     assert screen.results(game) == [("Ante: WON (Win 1 to 1)", "paid $10.00")]
     screen.draw_page(pygame.Surface(SIZE), Layout.for_window(SIZE), pygame.Rect(0, 0, 1200, 600))
+
+
+def test_a_generic_view_of_another_version_means_the_terminal_needs_an_update() -> None:
+    """A view of an unknown game is still a view of a version: another one is refused the
+    same way (the terminal needs an update), not read as a new game."""
+    model = model_of(view(v=2))
+    assert model.needs_update and model.view is None
