@@ -71,8 +71,23 @@ class _Etg(click.Group):
             _fail(error_lines(exc))
 
 
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        from tools.version import version_line
+
+        click.echo(version_line())
+        ctx.exit()
+
+
 @click.group(cls=_Etg, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="etg", message="etg %(version)s")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version and the commit it was built from, and exit.",
+)
 def main() -> None:
     """Fully automated electronic table games: operator and investigator tools."""
 
