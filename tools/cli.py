@@ -35,6 +35,8 @@ from tools.certs_cli import (
     add_terminal,
     list_certs,
 )
+from tools.enroll_cli import request as request_command
+from tools.enroll_cli import sign as sign_command
 
 #: Exit status of every refused command (bad options, a bad Rules Submission, ...).
 EXIT_ERROR = 2
@@ -344,6 +346,8 @@ def certs_init(directory: Path, terminals: int, hostnames: tuple[str, ...], forc
 certs.add_command(add_terminal)
 certs.add_command(list_certs)
 certs.add_command(add_console)
+certs.add_command(request_command)
+certs.add_command(sign_command)
 
 
 @main.command()
