@@ -575,6 +575,7 @@ def _register_subgroups() -> None:
     """Command groups that live in their own modules."""
     from game_server.cli import serve_command
     from terminal_client.cli import terminal
+    from tools.backup import backup_command, restore_command
     from tools.console_cli import console, operator
     from tools.floor_cli import floor
     from tools.loadtest import loadtest
@@ -595,6 +596,8 @@ def _register_subgroups() -> None:
     main.add_command(console)
     main.add_command(operator)
     main.add_command(floor)
+    main.add_command(backup_command)
+    main.add_command(restore_command)
 
 
 _register_subgroups()
