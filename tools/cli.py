@@ -583,6 +583,7 @@ def _register_subgroups() -> None:
     from tools.par_cli import par_command
     from tools.recall_cli import recall
     from tools.rng_lab import rng
+    from tools.status import status_command
     from tools.verify_cli import verify
 
     main.add_command(serve_command)
@@ -598,6 +599,7 @@ def _register_subgroups() -> None:
     main.add_command(floor)
     main.add_command(backup_command)
     main.add_command(restore_command)
+    main.add_command(status_command)
 
 
 _register_subgroups()
