@@ -578,6 +578,7 @@ def _register_subgroups() -> None:
     from tools.backup import backup_command, restore_command
     from tools.console_cli import console, operator
     from tools.floor_cli import floor
+    from tools.install_cli import install
     from tools.loadtest import loadtest
     from tools.math_cli import math_command
     from tools.par_cli import par_command
@@ -600,6 +601,7 @@ def _register_subgroups() -> None:
     main.add_command(backup_command)
     main.add_command(restore_command)
     main.add_command(status_command)
+    main.add_command(install)
 
 
 _register_subgroups()
