@@ -8,6 +8,7 @@ the certificate back. Product errors propagate to the ``etg`` group (one line, e
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -74,11 +75,16 @@ def sign(request_file: Path, certs: Path, floor_path: Path | None, out: Path | N
     """
     from game_server.net.enroll import sign_request
     from game_server.net.floor import load_floor
-    from game_server.net.pki import PkiLayout, RevocationList
+    from game_server.net.pki import PkiFileUnreadable, PkiLayout, RevocationList
 
     revocations = RevocationList() if floor_path is None else load_floor(floor_path).revocations
     if out is not None and (out.exists() or out.is_symlink()):
         raise click.BadParameter(f"{out} already exists; not overwritten", param_hint="'--out'")
+    if out is not None and not os.access(out.parent, os.W_OK):
+        raise click.BadParameter(
+            f"cannot write into {out.parent} (missing or not writable); nothing was signed",
+            param_hint="'--out'",
+        )
     signed = sign_request(certs, request_file, revocations)
     if signed.replaced is not None:
         click.echo(f"moved the revoked certificate of {signed.terminal_id} to {signed.replaced}")
@@ -86,7 +92,14 @@ def sign(request_file: Path, certs: Path, floor_path: Path | None, out: Path | N
     click.echo(f"key fingerprint {signed.fingerprint}")
     click.echo(f"wrote {signed.certificate}")
     if out is not None:
-        shutil.copyfile(signed.certificate, out)
+        try:
+            shutil.copyfile(signed.certificate, out)
+        except OSError as exc:
+            raise PkiFileUnreadable(
+                f"cannot write {out}: {exc.strerror or exc}; the certificate is in "
+                f"{signed.certificate}",
+                out,
+            ) from None
         click.echo(f"wrote {out}")
     click.echo(
         f"copy {out or signed.certificate} and {PkiLayout(certs).ca.certificate} into the "

@@ -232,6 +232,17 @@ def test_the_commands_request_and_sign(ca: Path, tmp_path: Path) -> None:
         ],
     )
     assert refused.exit_code == 2 and "not overwritten" in refused.output
+    before = (ca / "terminals" / "T9.pem").read_bytes()
+    unwritable = runner.invoke(
+        main,
+        [
+            *("certs", "sign", str(terminal / "T9.csr"), "--certs", str(ca)),
+            *("--floor", str(floor), "--out", str(tmp_path / "no-such-folder" / "T9.pem")),
+        ],
+    )
+    assert unwritable.exit_code == 2, unwritable.output
+    assert "nothing was signed" in unwritable.output
+    assert (ca / "terminals" / "T9.pem").read_bytes() == before
     replaced = runner.invoke(
         main,
         ["certs", "sign", str(terminal / "T9.csr"), "--certs", str(ca), "--floor", str(floor)],
