@@ -3,7 +3,7 @@
 Example::
 
     etg certs init certs --terminals 2
-    etg serve --config game_server/configs/fully-automated-blackjack.toml \\
+    etg serve --config game_server/games/blackjack/configs/fully-automated-blackjack.toml \\
               --db data/BJ-01.db --certs certs
 """
 

@@ -14,18 +14,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 import pygame
 from twisted.internet import task
 from twisted.internet.interfaces import IReactorTime
 
-from shared.cards import parse_card
 from terminal_client.input import HitTest, PressTracker, Quit, Resize, poll_intents
 from terminal_client.input import Intent as InputIntent
-from terminal_client.model import IntentKind, TerminalModel
-from terminal_client.model.totals import hand_total
-from terminal_client.model.uth import ANTE, BET, BLIND, CHECK, FOLD, PLAY, Decision, UthView
+from terminal_client.model import TerminalModel
 from terminal_client.render import Layout
 from terminal_client.render.anim import CardAnimation
 from terminal_client.screens import IntentSender, ScreenStack, betting_open, screen_for
@@ -211,149 +208,21 @@ class TerminalApp:
 
 # Demo bots and screenshots (``--autoplay``, ``--screenshots``) -------------------------------
 
-#: TriLux Deluxe, at most twice the Blackjack wager (58 Pa. Code 633b.11(b)).
-TRILUX: Final = "trilux"
 
-#: Hard totals that stand against a dealer up card of 2 to 6 (12 only against 4 to 6).
-_STAND_LOW: Final = range(2, 7)
-
-
-def basic_strategy(cards: tuple[str, ...], dealer_up: str, legal: frozenset[str]) -> str | None:
-    """A simplified basic strategy (multi-deck, dealer stands on soft 17; no surrender),
-    limited to the ``legal`` actions. Returns ``None`` when nothing is legal.
-
-    Pairs: always split aces and eights; 2s, 3s, 7s against 2 to 7; 6s against 2 to 6; 9s
-    against 2 to 9 but 7; 4s against 5 and 6. Soft totals: stand on 19 or more; 18 doubles
-    against 3 to 6, stands against 2, 7, 8 and hits otherwise; soft 13 to 17 double against
-    the dealer's weak cards and otherwise hit. Hard totals: stand on 17 or more; 13 to 16
-    stand against 2 to 6; 12 stands against 4 to 6; double 11 (against 2 to 10), 10 (against
-    2 to 9) and 9 (against 3 to 6); otherwise hit. A wanted double or split that is not legal
-    falls back to hit (stand for soft 18).
-    """
-    if not legal:
-        return None
-    up = hand_total([dealer_up]).best  # an ace counts 11
-    total = hand_total(cards)
-    wanted: list[str] = []
-    if len(cards) == 2 and "split" in legal:
-        pair = {hand_total([c]).best for c in cards}
-        if len(pair) == 1:
-            rank = pair.pop()
-            splits = {
-                11: range(2, 12),
-                8: range(2, 12),
-                2: range(2, 8),
-                3: range(2, 8),
-                7: range(2, 8),
-                6: range(2, 7),
-                9: (2, 3, 4, 5, 6, 8, 9),
-                4: (5, 6),
-            }
-            if up in splits.get(rank, ()):
-                wanted.append("split")
-    best = total.best
-    if total.soft:
-        if best >= 19:
-            wanted.append("stand")
-        elif best == 18:
-            wanted += ["double", "stand"] if 3 <= up <= 6 else ["stand" if up <= 8 else "hit"]
-        else:
-            lowest = {17: 3, 16: 4, 15: 4, 14: 5, 13: 5}.get(best, 7)
-            if lowest <= up <= 6:
-                wanted.append("double")
-            wanted.append("hit")
-    elif best >= 17 or (best >= 13 and up in _STAND_LOW) or (best == 12 and 4 <= up <= 6):
-        wanted.append("stand")
-    else:
-        if (best == 11 and up <= 10) or (best == 10 and up <= 9) or (best == 9 and 3 <= up <= 6):
-            wanted.append("double")
-        wanted.append("hit")
-    for action in (*wanted, "hit", "stand"):
-        if action in legal:
-            return action
-    return sorted(legal)[0]
-
-
-def _ranks(cards: tuple[str, ...]) -> list[int]:
-    return [parse_card(c).rank for c in cards]
-
-
-def uth_strategy(
-    hole: tuple[str, ...], board: tuple[str, ...], street: str | None, legal: tuple[Decision, ...]
-) -> Decision | None:
-    """A tiny Ultimate Texas Hold 'Em strategy (the terminal may not import the server's),
-    limited to the ``legal`` decisions; ``None`` when nothing is legal.
-
-    Pre-flop: bet 4x (else 3x) with a pair or an ace, else check. Flop: bet 2x with a pair
-    made with a hole card (a pocket pair, or a hole card's rank on the board), else check.
-    Turn and river: bet 1x with a pair or better made with a hole card, else fold. A wanted
-    decision that is not legal falls back to check, then fold, then the first legal one.
-    """
-    if not legal:
-        return None
-    holes = _ranks(hole)
-    boards = set(_ranks(board))
-    pocket_pair = len(holes) == 2 and holes[0] == holes[1]
-    paired = pocket_pair or any(r in boards for r in holes)
-    wanted: list[tuple[str, int]] = []
-    if street == "preflop" and (pocket_pair or 14 in holes):
-        wanted += [(BET, 4), (BET, 3)]
-    elif street == "flop" and paired:
-        wanted.append((BET, 2))
-    elif street == "river" and paired:
-        wanted.append((BET, 1))
-    wanted += [(CHECK, 0), (FOLD, 0)]
-    for action, multiple in wanted:
-        for decision in legal:
-            if decision.action == action and decision.multiple == multiple:
-                return decision
-    return legal[0]
-
-
-def demo_wagers(model: TerminalModel, main: str = "blackjack") -> dict[str, int]:
-    """What a demo bot stakes on a round: the main wager at its minimum and every side
-    wager the table offers at its smallest amount, so that a newcomer sees each of them
-    played (at an Ultimate Texas Hold 'Em table the Ante with its equal Blind, Trips, and
-    the smallest fixed amount of each bonus wager). TriLux Deluxe is left out when its
-    minimum is over twice the Blackjack wager (633b.11(b)); with too few credits for all
-    of them, the main wager alone. Empty when the main wager is not offered or affordable.
-    """
-    view = model.view
-    if view is None:
-        return {}
-    credits = view.credits
-    uth = model.uth
-    if uth is not None:
-        ante = view.limits.get(ANTE)
-        if ante is None or credits < 2 * ante.minimum:
-            return {}
-        wagers = {ANTE: ante.minimum, BLIND: ante.minimum}
-        for name, limits in view.limits.items():
-            if name in wagers or name == PLAY:
-                continue
-            fixed = uth.amounts.get(name)
-            wagers[name] = min(fixed) if fixed else limits.minimum
-    else:
-        first = view.limits.get(main)
-        if first is None or credits < first.minimum:
-            return {}
-        wagers = {main: first.minimum}
-        for name, side in view.limits.items():
-            if name == main or (name == TRILUX and side.minimum > 2 * first.minimum):
-                continue
-            wagers[name] = side.minimum
-    if sum(wagers.values()) > credits:
-        # Too little for all of them: the main wager alone (a side wager may need another,
-        # e.g. Top 3 the Three Card Poker wager, 633b.7(a), which only the table knows).
-        wagers = {name: cents for name, cents in wagers.items() if name in (ANTE, BLIND, main)}
-    return wagers
+def demo_wagers(model: TerminalModel) -> dict[str, int]:
+    """What a demo bot stakes on a round at the model's table: its game's demo wagers
+    (:meth:`~terminal_client.games.api.TerminalGame.demo_wagers`: the main wager at its
+    minimum and every side wager offered, so that a newcomer sees each of them played).
+    Empty when the main wager is not offered or affordable."""
+    return model.game.demo_wagers(model)
 
 
 class Autoplay:
-    """A bot for demos: on each tick it stakes :func:`demo_wagers` (the main wager's minimum
-    and every side wager the table offers) when betting is open and it has no wager in the
-    round, declines insurance and plays :func:`basic_strategy` within the legal actions
-    the server sent. It acts at most once per situation (a refused decision is not
+    """A bot for demos: on each tick it plays its table's game
+    (:meth:`~terminal_client.games.api.TerminalGame.demo_play`): it stakes the game's demo
+    wagers (:func:`demo_wagers`) when betting is open and it has no wager in the round and
+    decides within the legal actions the server sent (Blackjack: declining insurance and
+    playing basic strategy). It acts at most once per situation (a refused decision is not
     repeated; the countdown default then acts); a refused bet with side wagers is tried
     again with the main wager alone.
 
@@ -361,15 +230,13 @@ class Autoplay:
     person would (the demo's windows and screenshots then show the decision before it is
     taken); ``now`` is the clock (the reactor's ``seconds``).
 
-    At a hybrid table (58 Pa. Code 633b.5) it plays the same way on its own hand's cards and
-    the up card of the dealer hand it faces; at the three-position table it joins at
-    ``position`` (633b.5(l)); with none given, at a position of its own (from its terminal
-    id, so that several demo bots spread over the three). With no card to go by it stands.
+    Where the table has player positions (the three-position hybrid table, 633b.5(l)) it
+    joins at ``position``; with none given, at a position of its own (from its terminal id,
+    so that several demo bots spread over the three).
 
     Args:
         client: Where the intents go (the terminal's network client).
-        wager: The main wager (the view's limits give its minimum).
-        position: The position to choose at a three-position hybrid table (1 to 3).
+        position: The position to choose at a table with positions (1 to 3).
         think: Seconds to wait in each new situation before acting.
         now: The clock ``think`` is measured on (needed when ``think`` > 0).
     """
@@ -377,7 +244,6 @@ class Autoplay:
     def __init__(
         self,
         client: Any,
-        wager: str = "blackjack",
         position: int | None = None,
         *,
         think: float = 0.0,
@@ -386,7 +252,6 @@ class Autoplay:
         if think > 0 and now is None:
             raise ValueError("a bot that thinks needs a clock (now)")
         self.client = client
-        self.wager = wager
         self.position = position
         self.think = think
         self._now = now
@@ -395,12 +260,12 @@ class Autoplay:
         self._bet: str | None = None  # the request id of the last bet with side wagers
 
     def position_for(self, terminal: str | None) -> int:
-        """The position this bot chooses at a three-position table."""
+        """The position this bot chooses at a table with positions."""
         if self.position is not None:
             return self.position
         return 1 + sum(map(ord, terminal or "")) % 3
 
-    def _once(self, key: tuple[Any, ...]) -> bool:
+    def once(self, key: tuple[Any, ...]) -> bool:
         """True the first time ``key`` is ready to act on (after ``think`` seconds)."""
         if key in self._done:
             return False
@@ -415,79 +280,34 @@ class Autoplay:
         self._done.add(key)
         return True
 
-    def _place(self, model: TerminalModel, key: tuple[Any, ...]) -> None:
-        """Stake :func:`demo_wagers` once per betting window; the main wager alone if the
-        table refused that bet."""
+    def forget(self, kind: str) -> None:
+        """Forget the situations of ``kind`` acted on: the next one acts again."""
+        self._done = {key for key in self._done if key[0] != kind}
+
+    def place(self, model: TerminalModel, key: tuple[Any, ...], position: int | None) -> None:
+        """Stake :func:`demo_wagers` once per betting window (at ``position`` where the
+        table has positions); the game's main wagers alone if the table refused that bet."""
+        game = model.game
         error = model.last_error
-        wagers = demo_wagers(model, self.wager)
-        main = {self.wager, ANTE, BLIND}
+        wagers = demo_wagers(model)
+        main = game.main_wagers()
         if self._bet is not None and error is not None and error.request_id == self._bet:
             self._bet = None
             wagers = {name: cents for name, cents in wagers.items() if name in main}
             key = (*key, "main only")
-        if not wagers or not self._once(key):
+        if not wagers or not self.once(key):
             return
-        hybrid = model.hybrid
-        if hybrid is not None and hybrid.three_position:
-            view = model.view
-            sent = self.client.place_wagers(
-                wagers, self.position_for(None if view is None else view.terminal)
-            )
+        if position is not None:
+            sent = self.client.place_wagers(wagers, position)
         else:
             sent = self.client.place_wagers(wagers)
         # The network client returns the intent sent (a recording fake may not).
         self._bet = getattr(sent, "request_id", None) if set(wagers) - main else None
 
     def __call__(self, model: TerminalModel) -> None:
-        view = model.view
-        if view is None or model.pending:
+        if model.view is None or model.pending:
             return
-        if model.uth is not None:
-            self._uth(model, model.uth)
-            return
-        seat = view.my_seat
-        if seat is None and (
-            view.phase == "betting" or (view.phase is None and view.state == "open")
-        ):
-            self._place(model, ("bet", view.round, view.phase))
-            return
-        if view.insurance is not None and seat is not None and not seat.insurance_decided:
-            if not model.is_waiting(IntentKind.INSURANCE) and self._once(("ins", view.round)):
-                self.client.answer_insurance("decline")
-            return
-        hand_index = model.hand_to_act
-        if hand_index is None or seat is None:
-            return
-        hand = next((h for h in seat.hands if h.index == hand_index), None)
-        up = view.dealer.cards[0] if view.dealer.cards else None
-        legal = model.legal_actions
-        if model.hybrid is not None and (hand is None or not hand.cards or up is None):
-            # No card to go by at a hybrid table: stand (the countdown's default, 633b.5(p)(2)).
-            action = "stand" if "stand" in legal else None
-            key = ("act", view.round, hand_index, 0, len(seat.hands))
-            if action is not None and self._once(key):
-                self.client.act(action, hand_index)
-            return
-        if hand is None or up is None:
-            return
-        action = basic_strategy(hand.cards, up, legal)
-        key = ("act", view.round, hand_index, len(hand.cards), len(seat.hands))
-        if action is not None and self._once(key):
-            self.client.act(action, hand_index)
-
-    def _uth(self, model: TerminalModel, uth: UthView) -> None:
-        view = uth.view
-        if not uth.joined:
-            if view.phase == "betting" or view.machine == "betting":
-                self._place(model, ("uth-bet", view.round, view.phase))
-            return
-        # In the round: the next round's betting (whatever its id) bets again.
-        self._done = {key for key in self._done if key[0] != "uth-bet"}
-        if not model.my_turn or model.is_waiting(IntentKind.ACT):
-            return
-        decision = uth_strategy(uth.hole, uth.board, uth.street, uth.legal)
-        if decision is not None and self._once(("uth-act", view.round, view.phase)):
-            self.client.act(decision.action, 0, decision.multiple)
+        model.game.demo_play(self, model)
 
 
 class Screenshots:

@@ -54,13 +54,7 @@ def window_title(model: TerminalModel, server: str) -> str:
     view = model.view
     if view is None:
         return f"ETG terminal \u2022 connecting to {server}"
-    if model.uth is not None:
-        game = "Ultimate Texas Hold 'Em"
-    elif model.hybrid is not None:
-        kind = "three positions" if model.hybrid.three_position else "no hole card"
-        game = f"Hybrid Blackjack ({kind})"
-    else:
-        game = "Blackjack"
+    game = model.game.window_title(model)
     who = view.terminal or "terminal"
     return f"{who} \u2022 {game} \u2022 table {view.table}"
 

@@ -32,10 +32,17 @@ def _modules_loaded_by(module: str) -> set[str]:
     return set(result.stdout.split())
 
 
+def _pure_files() -> list[Path]:
+    """Every module of the pure core: game_server/rules/ and each game's rules/ package."""
+    found = sorted((ROOT / "game_server" / "rules").rglob("*.py"))
+    for rules in sorted((ROOT / "game_server" / "games").glob("*/rules")):
+        found += sorted(rules.rglob("*.py"))
+    return found
+
+
 def _pure_packages() -> list[str]:
-    rules = ROOT / "game_server" / "rules"
     modules = ["shared.cards", "shared.money", "shared.codec", "game_server.rules"]
-    for path in sorted(rules.rglob("*.py")):
+    for path in _pure_files():
         rel = path.relative_to(ROOT).with_suffix("")
         parts = list(rel.parts)
         if parts[-1] == "__init__":
@@ -56,9 +63,12 @@ def test_pure_core_imports_no_io_clock_or_randomness(module: str) -> None:
 def test_pure_core_source_never_names_io_clock_or_randomness() -> None:
     """No file of the pure core imports those modules directly, even ones (like time) that
     the interpreter has already loaded at start-up and the check above cannot see."""
-    bad = []
-    for package in ("game_server/rules",):
-        bad += _violations(package, FORBIDDEN_IN_PURE)
+    bad = [
+        f"{path.relative_to(ROOT)} imports {m}"
+        for path in _pure_files()
+        for m in _imports_of(path)
+        if m.split(".")[0] in FORBIDDEN_IN_PURE
+    ]
     for name in ("cards", "money", "codec", "errors"):
         path = ROOT / "shared" / f"{name}.py"
         bad += [
@@ -137,3 +147,138 @@ def test_no_global_random_module_in_server() -> None:
     """Outcomes come only from the certified DRBG: the random module is not used in the
     server at all, and secrets only in the entropy source."""
     assert _violations("game_server", ("random",)) == []
+
+
+# --------------------------------------------------------------------------- games are packages
+# DESIGN.md "Games are packages": a game is a package (game_server/games/<g>/ and
+# terminal_client/games/<g>/) and the platform knows it only through the registry.
+
+#: Where the platform lives: every module outside the games' own packages.
+PLATFORM = ("game_server", "terminal_client", "tools", "shared")
+#: The shared wager library names the wagers the Blackjack-family tables' side wagers
+#: require (the Blackjack wager) and the family of the hybrid tables' side wagers (633b.5(m),
+#: (x)): wager names that happen to be game names, not a game.
+SHARED_WAGERS = "game_server/rules/wagers/"
+
+
+def _game_packages() -> set[Path]:
+    return {
+        path
+        for side in ("game_server", "terminal_client")
+        for path in (ROOT / side / "games").iterdir()
+        if path.is_dir() and (path / "__init__.py").exists()
+    }
+
+
+def _game_names() -> set[str]:
+    """Every registered game's name and ``[table] game``, and every game package's name."""
+    from game_server import games
+
+    names = {game.name for game in games.games()} | set(games.config_games())
+    return names | {path.name for path in _game_packages()}
+
+
+def _platform_files() -> list[Path]:
+    packages = _game_packages()
+    return [
+        path
+        for side in PLATFORM
+        for path in sorted((ROOT / side).rglob("*.py"))
+        if not any(package in path.parents for package in packages)
+    ]
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            first = node.body[0] if node.body else None
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                found.add(id(first.value))
+    return found
+
+
+def test_the_platform_imports_no_game_package() -> None:
+    """Outside game_server/games/<g>/ and terminal_client/games/<g>/ no module imports a game
+    package (nor names one for importlib): the platform reaches a game through the registry
+    (game_server.games, terminal_client.games) only."""
+    names = _game_names()
+    prefixes = tuple(
+        f"{side}.games.{name}" for side in ("game_server", "terminal_client") for name in names
+    )
+    bad = []
+    for path in _platform_files():
+        rel = path.relative_to(ROOT)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docs = _docstrings(tree)
+        for module in _imports_of(path):
+            if module.startswith(prefixes):
+                bad.append(f"{rel} imports {module}")
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and id(node) not in docs
+            ) and any(prefix in node.value for prefix in prefixes):
+                bad.append(f"{rel}:{node.lineno} names the module {node.value!r}")
+    assert bad == []
+
+
+def test_the_platform_names_no_game() -> None:
+    """No platform module has a string that is a game's name or ``[table] game``: what it
+    needs of a game it asks the game (the shared wager library names wagers, some of which
+    are called like a game)."""
+    names = _game_names()
+    bad = []
+    for path in _platform_files():
+        rel = path.relative_to(ROOT)
+        if str(rel).startswith(SHARED_WAGERS):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docs = _docstrings(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and node.value in names and id(node) not in docs:
+                bad.append(f"{rel}:{node.lineno} {node.value!r}")
+    assert bad == []
+
+
+@pytest.mark.parametrize("pattern", ['"uth"', "UthSession", "HybridSession", "config.uth"])
+def test_no_file_of_the_platform_branches_on_the_first_games(pattern: str) -> None:
+    """The lead's check, on every file of the platform (code, configs, data) outside the
+    games' packages: none of the ways the code used to branch on a game is left."""
+    packages = _game_packages()
+    bad = [
+        str(path.relative_to(ROOT))
+        for side in PLATFORM
+        for path in sorted((ROOT / side).rglob("*"))
+        if path.is_file()
+        and path.suffix not in (".pyc", ".png", ".wav", ".ogg", ".ttf", ".otf")
+        and not any(package in path.parents for package in packages)
+        and pattern in path.read_text(encoding="utf-8", errors="replace")
+    ]
+    assert bad == []
+
+
+def test_each_games_rules_import_only_shared_rules_and_rules() -> None:
+    """A game's pure rules (game_server/games/<g>/rules) import what game_server.rules may,
+    and of the games only pure rules (a game built on another uses the other's rules)."""
+    forbidden = (
+        "game_server.rng",
+        "game_server.table",
+        "game_server.net",
+        "game_server.eventlog",
+        "game_server.recall",
+        "game_server.config",
+        "terminal_client",
+        "tools",
+    )
+    bad = []
+    for rules in sorted((ROOT / "game_server" / "games").glob("*/rules")):
+        package = str(rules.relative_to(ROOT))
+        bad += _violations(package, forbidden)
+        for path in _files(package):
+            for module in _imports_of(path):
+                parts = module.split(".")
+                if parts[:2] == ["game_server", "games"] and parts[3:4] != ["rules"]:
+                    bad.append(f"{path.relative_to(ROOT)} imports {module}")
+    assert bad == []

@@ -20,11 +20,12 @@ from game_server.config import (
     TableConfig,
     Timers,
     example_config_path,
+    example_path,
     load_config,
     parse_config,
-    table_type_problems,
 )
-from game_server.rules.blackjack.rules import BlackjackRules, CountdownDefault, DoubleOn
+from game_server.games.blackjack.rules.rules import BlackjackRules, CountdownDefault, DoubleOn
+from game_server.games.hybrid.config import table_type_problems
 from game_server.rules.limits import WagerLimits
 from game_server.rules.wagers import REGISTRY
 from game_server.rules.wagers.base import SideWager, TableType
@@ -116,10 +117,10 @@ def test_example_loads_with_the_stated_rules() -> None:
 
 
 def test_example_path_is_inside_the_package() -> None:
-    """The example ships as package data next to config.py."""
+    """The example ships as package data in its game's package (games/<game>/configs)."""
     path = example_config_path()
     assert path.is_file()
-    assert path.parent == Path(config.__file__).resolve().parent / "configs"
+    assert path.parent == Path(config.__file__).resolve().parent / "games" / "blackjack" / "configs"
 
 
 def test_to_dict_is_plain_data_with_cents() -> None:
@@ -383,10 +384,11 @@ def test_unit_is_even_so_that_3_to_2_is_exact() -> None:
 def test_hybrid_tables_are_checked_and_the_table_server_refuses_them() -> None:
     """The hybrid tables of 633b.5 are Rules Submissions like any other (checked, logged,
     simulated); this build's table server runs fully automated tables only and says so."""
-    from game_server.table.session import MemorySink, SealedShoes, TableError, TableSession
+    from game_server.games.blackjack.session import TableSession
+    from game_server.table.session import MemorySink, SealedShoes, TableError
 
     for name in ("hybrid-three-position", "hybrid-no-hole-card"):
-        config = load_config(example_config_path().with_name(f"{name}.toml"))
+        config = load_config(example_path(f"{name}.toml"))
         assert config.table_type in (TableType.HYBRID, TableType.HYBRID_NO_HOLE_CARD)
         shoes = SealedShoes(config, lambda n: (None, b""), bytes(32), "k")  # type: ignore[arg-type,return-value]
         with pytest.raises(TableError, match=r"633b\.5.*fully automated tables only"):

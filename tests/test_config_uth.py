@@ -5,22 +5,21 @@ paragraph; the Blackjack configs load exactly as before (their hashes are pinned
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from game_server.config import (
     ConfigError,
     config_from_dict,
-    example_config_path,
+    example_path,
     load_config,
     parse_config,
 )
-from game_server.rules.uth.rules import FiveCardHand
+from game_server.games.uth.config import rules_of
+from game_server.games.uth.rules.rules import FiveCardHand
 from game_server.rules.wagers.base import MeterSpec
 
-CONFIGS = Path(example_config_path()).parent
-UTH = CONFIGS / "uth.toml"
+UTH = example_path("uth.toml")
 TEXT = UTH.read_text()
 
 #: The config hashes of the Blackjack configs before Ultimate Texas Hold 'Em was added; the
@@ -99,8 +98,8 @@ def test_the_example_offers_every_wager_of_653a12() -> None:
     $1 and $5 Envy amounts, the Five Card Hand Bonus with the Magic Card, the
     meters at $10,000 and a $50,000 maximum payout."""
     config = load_config(UTH)
-    rules = config.uth
-    assert rules is not None and config.game == "uth" and config.is_uth
+    rules = rules_of(config)
+    assert rules is not None and config.game == "uth" and config.rules is rules
     assert rules.seats == 6 and config.rules.seats == 6 and config.rules.decks == 1
     assert str(config.shuffle) == "every-round" and config.cut_card is None
     assert (rules.ante_limits.minimum, rules.ante_limits.maximum) == (500, 50_000)
@@ -119,7 +118,7 @@ def test_the_logged_form_rebuilds_the_same_config_and_hash() -> None:
     """A logged UTH config (cents as integers) is read back to an equal config, re-checked."""
     config = load_config(UTH)
     again = config_from_dict(config.to_dict())
-    assert again == config and again.uth == config.uth
+    assert again == config and rules_of(again) == rules_of(config)
     assert again.config_hash() == config.config_hash()
     assert re.fullmatch(r"[0-9a-f]{64}", config.config_hash())
     assert config.to_dict()["table"]["game"] == "uth"
@@ -130,16 +129,17 @@ def test_a_linked_meter_and_no_maximum_payout_round_trip() -> None:
     text = in_section(TEXT, "uth", "max_payout", 'max_payout = "none"')
     text = in_section(text, "uth.progressive", "# meter =", 'meter = "floor:uth-progressive"')
     config = parse_config(text)
-    assert config.uth is not None and config.uth.max_payout is None
-    assert config.uth.progressive_meter_id == "floor:uth-progressive"
+    rules = rules_of(config)
+    assert rules is not None and rules.max_payout is None
+    assert rules.progressive_meter_id == "floor:uth-progressive"
     assert config_from_dict(config.to_dict()) == config
 
 
 @pytest.mark.parametrize("name", sorted(BLACKJACK_HASHES))
 def test_blackjack_configs_load_exactly_as_before(name: str) -> None:
     """Adding the game changed no Blackjack config's hash (the logs keep verifying)."""
-    config = load_config(CONFIGS / name)
-    assert config.uth is None and config.game == "blackjack"
+    config = load_config(example_path(name))
+    assert rules_of(config) is None and config.game == "blackjack"
     assert config.config_hash() == BLACKJACK_HASHES[name]
     assert "uth" not in config.to_dict()
 
@@ -252,7 +252,8 @@ def test_optional_wagers_may_be_left_out() -> None:
     for section in ("uth.trips", "uth.progressive", "uth.five_card"):
         text = without(text, section)
     config = parse_config(text)
-    assert config.uth is not None
-    assert config.uth.trips_paytable is None
-    assert config.uth.progressive_amounts == () and config.uth.five_card_amounts == ()
-    assert config.uth.meters() == {}
+    rules = rules_of(config)
+    assert rules is not None
+    assert rules.trips_paytable is None
+    assert rules.progressive_amounts == () and rules.five_card_amounts == ()
+    assert rules.meters() == {}

@@ -9,9 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from game_server.config import ConfigError, example_config_path, load_config, parse_config
-
-CONFIGS = Path(example_config_path()).parent
+from game_server.config import (
+    ConfigError,
+    example_config_path,
+    example_path,
+    example_paths,
+    load_config,
+    parse_config,
+)
 
 
 def problems(text: str) -> tuple[str, ...]:
@@ -26,7 +31,7 @@ def percent(problem: str) -> float:
     return float(found.group(1))
 
 
-@pytest.mark.parametrize("path", sorted(CONFIGS.glob("*.toml")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", example_paths(), ids=lambda p: p.name)
 def test_every_shipped_rules_submission_passes_the_guard(path: Path) -> None:
     """Every example config loads: no wager it offers returns 100% or more."""
     assert load_config(path).table_id
@@ -36,7 +41,7 @@ def test_633b_5_u_the_buzzer_beater_on_the_final_hand_is_refused_with_its_figure
     """633b.5(m), (u): the Buzzer Beater read on each player's final hand returns about 120%
     (the par sheet's figure, measured through the engine): refused, naming the basis field,
     the reading, the figure and how it was measured."""
-    text = (CONFIGS / "hybrid-three-position.toml").read_text()
+    text = (example_path("hybrid-three-position.toml")).read_text()
     (problem,) = problems(text.replace('basis = "first-two-cards"', 'basis = "final-hand"'))
     assert problem.startswith("wagers.buzzer_beater.basis: Buzzer Beater")
     assert "each player's final hand" in problem and "par sheet" in problem
@@ -47,7 +52,7 @@ def test_633b_5_u_the_buzzer_beater_on_the_final_hand_is_refused_with_its_figure
 def test_653a_12_e_3_a_bonus_on_every_five_card_hand_is_refused_with_its_figure() -> None:
     """653a.12(e)(3): the Magic Card paid on every Five Card Hand Bonus wager returns 131.07%
     in the long run (the Lucky Bonus at six seats 125.54%): refused for each hand's wager."""
-    text = (CONFIGS / "uth.toml").read_text()
+    text = (example_path("uth.toml")).read_text()
     every = text.replace('bonus_on = "winning-hand"', 'bonus_on = "every-hand"')
     found = problems(every)
     assert [p.split(":")[0] for p in found] == ["uth.five_card.bonus_on"] * 2
@@ -64,7 +69,7 @@ def test_653a_12_e_2_the_best_five_of_seven_cards_is_refused_with_its_figure() -
     """653a.12(e)(2): a Five Card Hand Bonus on the best five of the seven cards pays a
     flush, full house or four of a kind made on the turn and river at 50, 100 and 500 for 1:
     574.37% in the long run, refused."""
-    text = (CONFIGS / "uth.toml").read_text()
+    text = (example_path("uth.toml")).read_text()
     found = problems(text.replace('hand = "hole-and-flop"', 'hand = "best-of-seven"'))
     assert [p.split(":")[0] for p in found] == ["uth.five_card.hand"] * 2
     assert all(percent(p) == 574.37 and "653a.12(e)(2)" in p for p in found)
@@ -87,5 +92,5 @@ def test_a_wager_that_depends_on_play_is_checked_from_its_par_sheet_figure() -> 
     """AxMan depends on the dealer's whole hand and on play: its figure comes from the par
     sheet (:data:`~game_server.rules.returns.PAR_FIGURES`), under 100%: the all-wagers table
     loads."""
-    config = load_config(CONFIGS / "fully-automated-all-side-wagers.toml")
+    config = load_config(example_path("fully-automated-all-side-wagers.toml"))
     assert "axman" in config.rules.offers

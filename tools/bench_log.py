@@ -89,7 +89,7 @@ def round_events(table_id: str, round_id: int, rng: random.Random) -> list[NewEv
     for seat in seats:
         add(
             f"term-{seat}",
-            {"kind": "wager_placed", "v": 1, "seat": seat, "hand": 0, "wager": "blackjack",
+            {"kind": "wager_placed", "v": 1, "seat": seat, "hand": 0, "wager": "main",
              "amount": 100 * rng.randint(1, 50)},
         )  # fmt: skip
     position = rng.randint(0, 200)
@@ -114,7 +114,7 @@ def round_events(table_id: str, round_id: int, rng: random.Random) -> list[NewEv
     for seat in seats:
         add(
             f"term-{seat}",
-            {"kind": "wager_settled", "v": 1, "seat": seat, "hand": 0, "wager": "blackjack",
+            {"kind": "wager_settled", "v": 1, "seat": seat, "hand": 0, "wager": "main",
              "outcome": rng.choice(["won", "lost", "pushed"]), "paid": 100},
         )  # fmt: skip
     add(None, {"kind": "round_closed", "v": 1, "round": round_id})

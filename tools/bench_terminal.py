@@ -7,9 +7,10 @@ ratio survives a shared, noisy machine. All at 1920x1080 on SDL's dummy video dr
 app drawing its card faces and playing its sounds (into SDL's dummy audio driver).
 
 - ``frame_ms`` (target p95 <= 10 ms while cards animate): the views of one whole round at
-  a seven-seat table, built by the real server (:func:`game_server.table.views.view_for` on
-  a :class:`~game_server.table.machine.RoundMachine` after every logged step, as terminal
-  T1 at seat 1 sees them), fed one by one to a :class:`~terminal_client.app.TerminalApp`
+  the example table with seven terminals, built by the real server (its game's session and
+  round machine, through the registry; every terminal played by the game's wire bot; the
+  view after every logged step, as terminal T1 at seat 1 sees it), fed one by one to a
+  :class:`~terminal_client.app.TerminalApp`
   whose fake clock advances 1/30 s per frame; each ``tick`` (screen choice, card
   animation, drawing) is timed with :func:`time.perf_counter` while cards move. Peer: one
   blit of a 1920x1080 surface onto the window, timed after every frame; ``frame_vs_blit``
@@ -96,53 +97,79 @@ class _ViewRecorder:
         self.views: list[dict[str, Any]] = []
 
     def step_logged(self, events: Sequence[Any], terminals: Collection[str] | None = None) -> None:
-        from game_server.table.views import view_for
-
-        view = view_for(self.machine, self.terminal)
+        view = self.machine.view(self.terminal)
         if not self.views or view != self.views[-1]:
             self.views.append(view)
 
 
-def round_views(seed: int = 11, seats: int = 7) -> list[dict[str, Any]]:
-    """The views T1 gets through one whole round at a table of ``seats`` seats, from the
-    betting view to the results: every seat wagers the table minimum and hits below 13."""
+def _table(seed: int, seats: int) -> tuple[Any, Any, Any]:
+    """The example table's game, its machine (opened) and a fake reactor clock, with
+    ``seats`` terminals T1, T2... at seats 1, 2..."""
     from twisted.internet.task import Clock
 
+    from game_server import games
     from game_server.config import example_config_path, load_config
-    from game_server.rules.blackjack.actions import Action
-    from game_server.table.machine import RoundMachine
-    from game_server.table.session import MemorySink, SealedShoes, TableSession, simulation_seeds
-    from game_server.table.views import view_for
+    from game_server.rules.meters import MeterBank
+    from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
 
     config = load_config(example_config_path())
+    game = games.game_for(config)
     shoes = SealedShoes(config, simulation_seeds(seed, config.table_id), bytes(32), "bench")
     terminals = {f"T{i}": i for i in range(1, seats + 1)}
-    session = TableSession(config, MemorySink(), shoes, terminals)
+    session = game.open_session(config, MemorySink(), shoes, terminals, MeterBank())
     session.open()
     clock = Clock()
-    machine = RoundMachine(session, clock, next_round_delay=5.0)
+    machine = game.machine(session, clock, 5.0)
+    machine.open()
+    return config, machine, clock
+
+
+def _send(machine: Any, terminal: str, step: Any) -> None:
+    """Do what a bot's step asks of the table, as the server does for its command."""
+    arguments = dict(step.arguments)
+    if step.command == "place_wagers":
+        machine.place_wagers(terminal, arguments["wagers"], arguments.get("position"))
+    elif step.command == "answer_insurance":
+        machine.answer_insurance(terminal, arguments["choice"], arguments["amount"])
+    elif step.command == "act":
+        action = machine.parse_action(terminal, arguments["action"])
+        machine.act(terminal, action, arguments["hand"], arguments.get("amount"))
+    else:
+        raise ValueError(f"a bot asked for {step.command!r}, which the benchmark cannot send")
+
+
+def round_views(seed: int = 11, seats: int = 7) -> list[dict[str, Any]]:
+    """The views T1 gets through one whole round of the example table with ``seats``
+    terminals, from the betting view to the results: every terminal is played by its game's
+    wire bot (:meth:`Game.wire_bot <game_server.games.api.Game.wire_bot>`, the bot of ``etg
+    loadtest``), which wagers the table minimum."""
+    from game_server import games
+
+    config, machine, clock = _table(seed, seats)
+    terminals = [f"T{i}" for i in range(1, seats + 1)]
     for terminal in terminals:
         machine.cash_in(terminal, 1_000_000, "bench")
-    machine.open()
+    game = games.game_for(config)
+    bots = {terminal: game.wire_bot(config) for terminal in terminals}
+    for terminal, bot in bots.items():
+        step = bot.next_step(machine.view(terminal))
+        if step is not None:
+            _send(machine, terminal, step)
     recorder = _ViewRecorder(machine, "T1")
-    minimum = config.rules.main_limits.minimum
-    for terminal in terminals:
-        machine.place_wagers(terminal, {"blackjack": minimum})
-    recorder.views.insert(0, view_for(machine, "T1"))
+    recorder.views.append(machine.view("T1"))
     machine.add_listener(recorder)
     clock.advance(config.timers.betting_seconds)
     for _ in range(600):
-        game = session.round
-        if game is None or str(game.phase) == "complete":
+        if machine.view("T1").get("phase") == "complete":
             break
-        hand = game.to_act
-        if hand is None:
+        moved = False
+        for terminal, bot in bots.items():
+            step = bot.next_step(machine.view(terminal))
+            if step is not None:
+                _send(machine, terminal, step)
+                moved = True
+        if not moved:
             clock.advance(1)
-            continue
-        action = Action.HIT if hand.total < 13 else Action.STAND
-        if action not in game.legal_actions():
-            action = Action.STAND
-        machine.act(f"T{hand.seat}", action, hand.index, None)
     return recorder.views
 
 
@@ -279,28 +306,10 @@ sys.stdout.flush()
 
 
 def attract_view() -> dict[str, Any]:
-    """An open table taking wagers, as the server shows it to a terminal with no credits."""
-    return {
-        "v": 1,
-        "table": "BJ-1",
-        "state": "open",
-        "machine": "betting",
-        "round": None,
-        "phase": None,
-        "terminal": "T1",
-        "seat": 1,
-        "credits": 0,
-        "limits": {"blackjack": {"min": 500, "max": 50_000}},
-        "chips": [100, 500, 2_500, 10_000],
-        "countdown": None,
-        "dealer": {"cards": [], "total": None, "hole_revealed": False},
-        "seats": [],
-        "to_act": None,
-        "actions": [],
-        "insurance": None,
-        "settlements": [],
-        "recent": [],
-    }
+    """The example table open and taking wagers, as the server shows it to a terminal with
+    no credits."""
+    _, machine, _ = _table(seed=11, seats=1)
+    return dict(machine.view("T1"))
 
 
 def start_time(code: str, expect: str) -> float:

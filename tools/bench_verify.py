@@ -26,7 +26,7 @@ from game_server.config import example_config_path, load_config
 from game_server.eventlog import EventLogReader, verify_chain
 from game_server.keys import init_keys, load_public_key, load_sealing_key
 from game_server.recall.verify import verify_log
-from tools.simlog import run_logged_sim
+from game_server.simlog import run_logged_sim
 
 #: The figure ``etg verify`` must reach on the reference machine.
 TARGET_EVENTS_PER_SECOND: Final = 50_000

@@ -140,12 +140,8 @@ def add_console(directory: Path, hostnames: tuple[str, ...], force: bool) -> Non
 @_DIRECTORY
 def list_certs(directory: Path) -> None:
     """List the certificates in DIRECTORY: role, id, serial number (to revoke) and expiry."""
-    from game_server.net.pki import (
-        CertificateWithoutRole,
-        PkiLayout,
-        load_certificate,
-        peer_identity,
-    )
+    from game_server.net.identity import peer_identity
+    from game_server.net.pki import CertificateWithoutRole, PkiLayout, load_certificate
 
     layout = PkiLayout(directory)
     paths = [layout.ca.certificate, layout.server.certificate, layout.operator.certificate]

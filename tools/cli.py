@@ -1,8 +1,9 @@
 """The ``etg`` command: one click group, one subcommand per job.
 
 Entry point: :func:`main` (the ``etg`` console script; ``python -m tools`` runs it too). This
-module only parses options and prints; the work is in :mod:`tools.sim` (the table driver and
-the simulator), :mod:`tools.demo` and :mod:`tools.bench`.
+module only parses options and prints; the work is in the platform (:mod:`game_server.sim`,
+the simulator), the games (their drivers, bots and console stories, through
+:mod:`game_server.games`) and :mod:`tools.bench`.
 
 A product error (a Rules Submission that does not load, a refused wager, a failed RNG health
 test) is printed to stderr as one line per problem, without a traceback, and the command
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -21,11 +21,11 @@ import click
 
 from game_server.config import (
     ConfigError,
-    Shuffle,
     TableConfig,
     example_config_path,
     load_config,
 )
+from game_server.games import game_for
 from shared.errors import ETGError, MoneyError
 from shared.money import parse_money
 from tools.certs_cli import (
@@ -137,7 +137,8 @@ _CONFIG = click.option(
     "--seats",
     type=click.IntRange(1, 10),
     default=None,
-    help="Seats played.  [default: 7; at an Ultimate Texas Hold 'Em table, all its seats]",
+    help="Seats played.  [default: the game's (Blackjack 7; Ultimate Texas Hold 'Em all its "
+    "seats)]",
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="Simulation seed.")
 @click.option(
@@ -199,20 +200,21 @@ def sim(
     certs: Path,
     as_json: bool,
 ) -> None:
-    """Play many rounds with basic strategy and report the return to player of each wager.
+    """Play many rounds with the game's bots and report the return to player of each wager.
 
-    Every seat places the main wager and every side wager the table offers, at its minimum.
-    An Ultimate Texas Hold 'Em table (game = "uth") is played with the strategy of
-    game_server.rules.uth.strategy: Ante, Blind, Play, Trips, Progressive Payout and Five
-    Card Hand Bonus are each reported, and ante+blind+play together.
+    Every seat places the main wager and every side wager the table offers, at its minimum,
+    and plays by the game's strategy (Blackjack: basic strategy; Ultimate Texas Hold 'Em:
+    the strategy of its rules package, each of its wagers and ante+blind+play reported).
     The result depends only on the config, --rounds, --seats, --seed, --wager and
     --chunk-rounds, not on --workers.
     """
-    from tools.sim import CHUNK_ROUNDS, SimSpec, format_report, run_sim
+    from game_server.sim import CHUNK_ROUNDS, format_report, run_sim
+    from tools.sim import sim_spec
 
     config = _load(config_path)
+    game = game_for(config)
     if seats is None:
-        seats = config.rules.seats if config.uth is not None else 7
+        seats = game.sim_seats(config)
     _check_seats(config, seats)
     if anchors_path is not None and log_path is None:
         raise click.BadParameter("--anchors keeps the checkpoints of a log: give --log too")
@@ -221,18 +223,13 @@ def sim(
             config, log_path, anchors_path, certs, rounds, seats, seed, workers, wager, as_json
         )
         return
-    spec = SimSpec(
-        rules=config.rules,
-        every_round=config.shuffle is Shuffle.EVERY_ROUND,
-        cut_card=config.cut_card,
+    spec = sim_spec(
+        config,
         seats=seats,
         seed=seed,
         rounds=rounds,
         chunk_rounds=chunk_rounds or CHUNK_ROUNDS,
         main_wager=wager,
-        table_id=f"sim-{config.table_id}",
-        table_type=config.table_type,
-        uth=config.uth,
     )
     show_progress = not as_json and sys.stderr.isatty() and rounds > spec.chunk_rounds
     if show_progress:
@@ -243,18 +240,7 @@ def sim(
     if as_json:
         click.echo(json.dumps(result.to_json()))
         return
-    title = (
-        f"{rounds:,} rounds at {seats} seat{'s' * (seats != 1)} of {config.table_id} "
-        f"({config.rules.decks} deck{'s' * (config.rules.decks != 1)}, "
-        f"{config.shuffle.value}), basic strategy, seed {seed}"
-    )
-    if config.uth is not None:
-        title = (
-            f"{rounds:,} rounds of Ultimate Texas Hold 'Em at {seats} seat"
-            f"{'s' * (seats != 1)} of {config.table_id} (one 52-card deck per round), "
-            f"rules.uth.strategy, seed {seed}"
-        )
-    click.echo(format_report(result, title))
+    click.echo(format_report(result, game.sim_title(config, rounds, seats, seed)))
 
 
 def _logged_sim(
@@ -269,21 +255,16 @@ def _logged_sim(
     wager: int | None,
     as_json: bool,
 ) -> None:
-    from game_server.rules.wagers.base import TableType
-    from tools.sim import SimResult, format_report, tally
-    from tools.sim_hybrid import as_table_event
-    from tools.simlog import logged_rounds, run_logged_sim
+    from game_server.sim import SimResult, format_report
+    from game_server.simlog import logged_rounds, run_logged_sim
 
     if workers != 1:
         raise click.BadParameter("a log has one writer: use --workers 1 with --log")
     if wager is not None:
         raise click.BadParameter("--wager is not available with --log (the table minimum)")
-    from tools.sim import run_logged_uth_sim
-
-    run: Callable[..., object] = run_logged_sim if config.uth is None else run_logged_uth_sim
     if sys.stderr.isatty() and not as_json:
         with click.progressbar(length=rounds, label="Simulating", file=sys.stderr) as bar:
-            run(
+            run_logged_sim(
                 config,
                 log_path,
                 certs,
@@ -294,7 +275,7 @@ def _logged_sim(
                 anchors=anchors_path,
             )
     else:
-        run(
+        run_logged_sim(
             config,
             log_path,
             certs,
@@ -303,13 +284,14 @@ def _logged_sim(
             seed=seed,
             anchors=anchors_path,
         )
+    game = game_for(config)
     result = SimResult()
     for events in logged_rounds(log_path):
-        tally([as_table_event(ev) for ev in events], result)  # a hybrid table's wagers too
+        game.tally(events, result)
     if as_json:
         click.echo(json.dumps(result.to_json()))
         return
-    places = "seats" if config.table_type is TableType.FULLY_AUTOMATED else "terminals"
+    places = "seats" if game.seated(config) else "terminals"
     click.echo(format_report(result, f"{rounds:,} logged rounds at {seats} {places} -> {log_path}"))
 
 
@@ -416,11 +398,19 @@ def demo(
 
         run_live_demo(data_dir, terminals, rounds, click.echo, rules=config_path)
         return
-    from tools.demo import run_demo
+    import time
 
     config = _load(config_path)
     _check_seats(config, seats)
-    run_demo(config, rounds=rounds or 10, seats=seats, seed=seed, delay=delay, echo=click.echo)
+    game_for(config).console_demo(
+        config,
+        rounds=rounds or 10,
+        seats=seats,
+        seed=seed,
+        delay=delay,
+        echo=click.echo,
+        sleep=time.sleep,
+    )
 
 
 @main.group(invoke_without_command=True)
@@ -447,7 +437,7 @@ def bench(ctx: click.Context, as_json: bool, repeats: int, quick: bool) -> None:
         return
     from tools.bench import BenchSizes, format_bench, run_bench
 
-    sizes = BenchSizes.quick() if quick else BenchSizes()
+    sizes = BenchSizes(quick=quick)
     progress = None if as_json or not sys.stderr.isatty() else _progress_to_stderr
     figures = run_bench(sizes, repeats=repeats, progress=progress)
     if as_json:

@@ -75,7 +75,8 @@ def sign(request_file: Path, certs: Path, floor_path: Path | None, out: Path | N
     """
     from game_server.net.enroll import sign_request
     from game_server.net.floor import load_floor
-    from game_server.net.pki import PkiFileUnreadable, PkiLayout, RevocationList
+    from game_server.net.identity import RevocationList
+    from game_server.net.pki import PkiFileUnreadable, PkiLayout
 
     revocations = RevocationList() if floor_path is None else load_floor(floor_path).revocations
     if out is not None and (out.exists() or out.is_symlink()):

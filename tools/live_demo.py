@@ -191,11 +191,12 @@ def round_lines(events: list[Any]) -> list[str]:
     before his wagers."""
     from game_server.recall.timeline import wager_title
 
+    settled_kinds, completed_kinds, own_hand_kinds = _kinds()
     lines: list[str] = []
-    completed = next((e for e in events if e.kind in _COMPLETED), None)
+    completed = next((e for e in events if e.kind in completed_kinds), None)
     if completed is None:
         return lines
-    own = {e.terminal: e.body for e in events if e.kind == _OWN_DEALER_HAND}
+    own = {e.terminal: e.body for e in events if e.kind in own_hand_kinds}
     body = completed.body
     dealer = _cards(body.get("dealer_cards", ()))
     shown = body.get("dealer_hand", body.get("dealer_total"))
@@ -209,7 +210,7 @@ def round_lines(events: list[Any]) -> list[str]:
         head = f"round {completed.round_id}: dealer {dealer} ({shown}){on_board}"
     lines.append(head.rstrip())
     for event in events:
-        if event.kind not in _SETTLED:
+        if event.kind not in settled_kinds:
             continue
         b = event.body
         who = event.terminal or f"seat {b.get('seat')}"
@@ -228,12 +229,24 @@ def round_lines(events: list[Any]) -> list[str]:
     return lines
 
 
-#: The settlement and round-end events of every table type and game (the three-position
-#: hybrid table and Ultimate Texas Hold 'Em have their own).
-_SETTLED: Final = ("wager_settled", "hybrid3_wager_settled", "uth_wager_settled")
-_COMPLETED: Final = ("round_completed", "uth_round_completed")
-#: A player's own dealer hand at the table without a hole card (633b.5(y)(4)).
-_OWN_DEALER_HAND: Final = "nhc_dealer_hand_completed"
+def _kinds() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The kinds of every game's settlements and round completions, and of a player's own
+    dealer hand (a record of a ``seat`` with ``dealer_cards``: at the hybrid table without a
+    hole card each player has one, 633b.5(y)(4))."""
+    from game_server.games import games
+    from game_server.recall.rounds import completed_kinds
+    from game_server.rules.events import EVENT_TYPES, kind_of
+    from game_server.table.ledger import SETTLED, wager_roles
+
+    games()  # loading the games registers their records
+    settled = frozenset(kind_of(cls) for cls, role in wager_roles().items() if role == SETTLED)
+    completed = frozenset(kind_of(cls) for cls in completed_kinds())
+    own = frozenset(
+        kind
+        for kind, cls in EVENT_TYPES.items()
+        if {"seat", "dealer_cards"} <= set(getattr(cls, "_fields", ()))
+    )
+    return settled, completed, own
 
 
 class LogFollower:
@@ -270,11 +283,12 @@ class LogFollower:
         if reader is None:
             return []
         rounds: list[list[str]] = []
+        settled, completed, own = _kinds()
         for event in reader.iter_events(self.next_seq):
             self.next_seq = event.seq + 1
-            if event.kind in (*_SETTLED, *_COMPLETED, _OWN_DEALER_HAND):
+            if event.kind in settled or event.kind in completed or event.kind in own:
                 self._pending.append(event)
-            if event.kind in _COMPLETED:
+            if event.kind in completed:
                 rounds.append(round_lines(self._pending))
                 self._pending = []
                 self.last_round = event.round_id
@@ -568,7 +582,7 @@ def window_places(count: int, desktop: tuple[int, int]) -> list[tuple[int, int, 
     type=click.Path(dir_okay=False, exists=True, path_type=Path),
     default=None,
     help="The table's Rules Submission (default: the shipped fully automated table), e.g. "
-    "game_server/configs/hybrid-three-position.toml.",
+    "game_server/games/hybrid/configs/hybrid-three-position.toml.",
 )
 def demo_live(
     data_dir: Path,

@@ -13,10 +13,11 @@ One run:
    at the first table, T8..T14 at the second, ...) and ``--next-round-delay 0.2``.
 3. In this process one Twisted reactor runs the operator and N terminal bots, each over its
    own TLS 1.3 connection with its own client certificate. The operator cashes in every
-   terminal; each bot then says ``Hello`` and, on every view it receives, wagers the table
-   minimum on Blackjack once per round, declines insurance, and plays basic strategy when it
-   has legal actions. Every ``PlaceWagers`` and ``Act`` is timed from sending to its answer
-   (the answer carries the updated view): the action-to-update latency.
+   terminal; each bot then says ``Hello`` and, on every view it receives, does what its
+   game's bot says (:meth:`~game_server.games.api.Game.wire_bot`; at the example Blackjack
+   table: wagers the table minimum once per round, declines insurance, and plays basic
+   strategy when it has legal actions). Every ``PlaceWagers`` and ``Act`` is timed from
+   sending to its answer (the answer carries the updated view): the action-to-update latency.
 4. The run stops when R rounds have completed (over all tables, counted from the views) or
    at the time limit; the server's CPU time and peak RSS are read from ``/proc`` and the
    server is stopped (SIGTERM, then SIGKILL after 10 s), always, also on errors.
@@ -47,15 +48,19 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from itertools import count
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import click
 
 from game_server.net.floor import MAX_TABLES, MAX_TERMINALS, SEATS
 from shared.errors import ETGError
+
+if TYPE_CHECKING:
+    from game_server.games.api import WireBot
 
 #: The repository root: the server subprocess runs from here.
 ROOT: Final = Path(__file__).resolve().parents[1]
@@ -130,16 +135,6 @@ def tables_for(terminals: int) -> int:
     return max(1, math.ceil(terminals / SEATS_PER_TABLE))
 
 
-def card_value(text: str) -> int:
-    """The BJ value of a card's text (``"AS"`` 1, ``"TD"``/``"KH"`` 10, ``"7C"`` 7)."""
-    rank = text[:-1].upper()
-    if rank == "A":
-        return 1
-    if rank in ("T", "J", "Q", "K", "10"):
-        return 10
-    return int(rank)
-
-
 def percentile(sorted_values: list[float], fraction: float) -> float:
     """The nearest-rank percentile of an ascending, non-empty list."""
     rank = max(1, math.ceil(fraction * len(sorted_values)))
@@ -157,45 +152,6 @@ def latency_summary(seconds: list[float]) -> dict[str, float | None]:
         "p99": round(percentile(ms, 0.99), 3),
         "max": round(ms[-1], 3),
     }
-
-
-def my_seat(view: dict[str, Any]) -> dict[str, Any] | None:
-    """This terminal's seat entry of the view, if it has one in the round."""
-    for seat in view.get("seats") or []:
-        if seat.get("mine"):
-            return seat  # type: ignore[no-any-return]
-    return None
-
-
-def decide(view: dict[str, Any], strategy: Any) -> str | None:
-    """The basic-strategy action for this terminal's hand to act, among the legal ones."""
-    actions: list[str] = list(view.get("actions") or [])
-    to_act = view.get("to_act")
-    seat = my_seat(view)
-    if not actions or not to_act or seat is None:
-        return None
-    hand = next((h for h in seat["hands"] if h["index"] == to_act["hand"]), None)
-    dealer = (view.get("dealer") or {}).get("cards") or []
-    if hand is None or not dealer or not isinstance(dealer[0], str):
-        return "stand" if "stand" in actions else actions[0]
-    cards = hand["cards"]
-    pair = 0
-    if len(cards) == 2 and card_value(cards[0]) == card_value(cards[1]):
-        pair = card_value(cards[0])
-    action = str(
-        strategy.decide(
-            min(int(hand["total"]), 21),
-            bool(hand["soft"]),
-            pair,
-            card_value(dealer[0]),
-            "double" in actions,
-            "split" in actions,
-            "surrender" in actions,
-        )
-    )
-    if action in actions:
-        return action
-    return "stand" if "stand" in actions else actions[0]
 
 
 # --------------------------------------------------------------------------------------------
@@ -303,10 +259,10 @@ def peak_rss_mb(pid: int) -> float:
 class _Run:
     """The shared state of the bots: counters, latencies and the stop condition."""
 
-    def __init__(self, rounds: int, strategy: Any, minimum: int) -> None:
+    def __init__(self, rounds: int, bot: Callable[[], WireBot]) -> None:
         self.rounds = rounds
-        self.strategy = strategy
-        self.minimum = minimum
+        #: Makes each terminal's bot (its game's, Game.wire_bot).
+        self.bot = bot
         self.latencies: list[float] = []
         self.by_command: dict[str, list[float]] = {}
         self.sent = 0
@@ -375,6 +331,12 @@ def run_bots(
         ViewUpdate,
     )
 
+    # What a bot's step names (Game.wire_bot), as the AMP command that sends it.
+    _COMMANDS: dict[str, type[amp.Command]] = {
+        "place_wagers": PlaceWagers,
+        "answer_insurance": AnswerInsurance,
+        "act": Act,
+    }
     reactor: Any = _reactor
     layout = PkiLayout(certs)
     ca = layout.ca.certificate
@@ -417,8 +379,7 @@ def run_bots(
             self.name = name
             self.latest: dict[str, Any] | None = None
             self.busy = False
-            self.wagered: set[Any] = set()
-            self.insured: set[Any] = set()
+            self.bot = run.bot()
 
         def connectionLost(self, reason: Failure = connectionDone) -> None:
             if not run.stopping:
@@ -440,39 +401,13 @@ def run_bots(
             view, self.latest = self.latest, None
             if view is None or run.stopping:
                 return
-            round_id = view.get("round")
-            seat = my_seat(view)
-            can_wager = (seat is None or not seat.get("wagers")) and (
-                view.get("credits", 0) >= run.minimum
-            )
-            if view.get("phase") == "betting" and round_id not in self.wagered and can_wager:
-                self.wagered.add(round_id)
+            step = self.bot.next_step(view)
+            if step is not None:
                 self.send(
-                    PlaceWagers,
-                    timed=True,
+                    _COMMANDS[step.command],
+                    timed=step.timed,
                     request_id=run.request_id(self.name),
-                    wagers={"blackjack": run.minimum},
-                )
-                return
-            if view.get("insurance") and round_id not in self.insured:
-                self.insured.add(round_id)
-                self.send(
-                    AnswerInsurance,
-                    timed=False,
-                    request_id=run.request_id(self.name),
-                    choice="decline",
-                    amount=0,
-                )
-                return
-            action = decide(view, run.strategy)
-            if action is not None:
-                self.send(
-                    Act,
-                    timed=True,
-                    request_id=run.request_id(self.name),
-                    action=action,
-                    hand=int(view["to_act"]["hand"]),
-                    amount=0,
+                    **step.arguments,
                 )
 
         def send(self, command: type[amp.Command], timed: bool, **kwargs: Any) -> None:
@@ -584,7 +519,7 @@ def run_loadtest(
         LoadtestError: more terminals than one server seats, or the server did not start.
     """
     from game_server.config import load_config
-    from game_server.rules.blackjack.strategy import BasicStrategy
+    from game_server.games import game_for
 
     if terminals > MAX_TERMINALS:
         raise LoadtestError(too_many(terminals))
@@ -594,7 +529,8 @@ def run_loadtest(
         directory = Path(tmp)
         certs, config_path = prepare(directory, terminals)
         config = load_config(config_path)
-        run = _Run(rounds, BasicStrategy(config.rules), config.rules.main_limits.minimum)
+        game = game_for(config)
+        run = _Run(rounds, lambda: game.wire_bot(config))
         store = None if floor is None else _scratch_store(floor, certs)
         process, port, _out = start_server(
             directory, certs, config_path, tables, None if store is None else store[1]

@@ -19,49 +19,32 @@ What a manufacturer files with a Rules Submission (601a.2), for every wager the 
 
 :func:`par_sheet` builds it (the simulation reports its progress to a callback: ``etg par``
 shows a progress bar), :meth:`ParSheet.to_markdown` writes it for people (one section per
-wager) and :meth:`ParSheet.to_json` for tools. :func:`measure_par_figure` measures a
-wager that depends on play the way the stored figures were measured.
+wager) and :meth:`ParSheet.to_json` for tools. The game names its main wager, the other
+wagers' returns and their limits (:meth:`~game_server.games.api.Game.main_wager`,
+:meth:`~game_server.games.api.Game.optional_returns`,
+:meth:`~game_server.games.api.Game.wager_limits`).
 
-Entry points: :func:`par_sheet`, :class:`ParSheet`, :func:`measure_par_figure`.
+Entry points: :func:`par_sheet`, :class:`ParSheet`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from game_server.config import Shuffle, TableConfig
-from game_server.rules.blackjack.events import BLACKJACK
-from game_server.rules.blackjack.rules import BlackjackRules
-from game_server.rules.limits import WagerLimits
-from game_server.rules.returns import (
-    MustHitByTerms,
-    ParFigure,
-    WagerReturn,
-    offered_returns,
-    uth_returns,
-)
-from game_server.rules.uth.events import ANTE, FIVE_CARD_DEALER, FIVE_CARD_PLAYER
-from game_server.rules.wagers import REGISTRY
-from game_server.rules.wagers.base import SideWagerOffer, TableType
+from game_server.config import TableConfig
+from game_server.games import game_for
+from game_server.games.api import MainWager
+from game_server.rules.returns import ParFigure, WagerReturn
+from game_server.sim import SimResult, WagerStats, interval_json, run_sim
 from shared.money import format_money
-from tools.sim import UTH_BASE, SimResult, SimSpec, WagerStats, interval_json, run_sim
+from tools.sim import sim_spec
 
 #: Rounds simulated by default: a 95% interval of about +-0.2% on Blackjack's house edge.
 DEFAULT_ROUNDS: Final = 1_000_000
 #: The seed by default.
 DEFAULT_SEED: Final = 1
-
-_MAIN_TITLES = {
-    TableType.FULLY_AUTOMATED: ("Blackjack", "58 Pa. Code 633a; 605a (fully automated table)"),
-    TableType.HYBRID: ("Blackjack", "58 Pa. Code 633b.5(a)-(v) (three-position hybrid)"),
-    TableType.HYBRID_NO_HOLE_CARD: (
-        "Blackjack",
-        "58 Pa. Code 633b.5(w)-(ee) (hybrid, no hole card)",
-    ),
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +100,7 @@ class ParSheet:
 
     @property
     def seats(self) -> int:
-        return self.config.uth.seats if self.config.uth is not None else self.config.rules.seats
+        return int(self.config.rules.seats)
 
     def hold_per_round(self, at: str) -> float:
         """Cents the table holds per round with every seat at every wager's ``at``
@@ -390,18 +373,6 @@ class ParSheet:
 # ------------------------------------------------------------------------------ building
 
 
-def _mystery_terms(config: TableConfig) -> MustHitByTerms | None:
-    mystery = config.must_hit_by
-    return None if mystery is None else MustHitByTerms(mystery.spec(), mystery.qualifying)
-
-
-def exact_returns(config: TableConfig) -> list[WagerReturn]:
-    """Every optional wager's return (:mod:`game_server.rules.returns`)."""
-    if config.uth is not None:
-        return uth_returns(config.uth)
-    return offered_returns(config.rules, _mystery_terms(config))
-
-
 def simulate(
     config: TableConfig,
     rounds: int,
@@ -409,39 +380,26 @@ def simulate(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> SimResult:
-    """The par sheet's simulation: one seat (one player at a hybrid table), a new shoe every
-    round (figures off the top, as the exact ones), every wager at its minimum."""
-    spec = SimSpec(
-        rules=config.rules,
-        every_round=True,
-        cut_card=None,
+    """The par sheet's simulation: one seat (one player at a table in stadium play), a new
+    shoe every round (figures off the top, as the exact ones), every wager at its minimum."""
+    spec = sim_spec(
+        config,
         seats=1,
         seed=seed,
         rounds=rounds,
         table_id=f"par-{config.table_id}",
-        table_type=config.table_type,
-        uth=config.uth,
+        every_round=True,
     )
     return run_sim(spec, workers, progress)
 
 
-def _main_game(config: TableConfig, result: SimResult, seed: int) -> MainGame:
-    if config.uth is not None:
-        name, title, section, initial = (
-            UTH_BASE,
-            "Ultimate Texas Hold 'Em (Ante, Blind and Play)",
-            "58 Pa. Code 653a.12(a)-(b)",
-            "Ante",
-        )
-    else:
-        title, section = _MAIN_TITLES[config.table_type]
-        name, initial = BLACKJACK, "original Blackjack wager"
-    stats = result.wagers[name]
+def _main_game(main: MainWager, result: SimResult, seed: int) -> MainGame:
+    stats = result.wagers[main.wager]
     risk = stats.ci95()
     return MainGame(
-        title=title,
-        section=section,
-        wager=name,
+        title=main.title,
+        section=main.section,
+        wager=main.wager,
         rounds=result.rounds,
         seed=seed,
         house_edge=stats.house_edge,
@@ -452,41 +410,24 @@ def _main_game(config: TableConfig, result: SimResult, seed: int) -> MainGame:
         hit_frequency=stats.hit_frequency,
         sd=stats.sd_per_initial(),
         results=tuple(sorted(stats.lines.items(), key=lambda kv: (-kv[1], kv[0]))),
-        initial=initial,
+        initial=main.initial,
     )
 
 
-def _hold(config: TableConfig, main: MainGame, wagers: Sequence[WagerReturn]) -> list[HoldRow]:
+def _hold(
+    config: TableConfig, main: MainWager, game: MainGame, wagers: Sequence[WagerReturn]
+) -> list[HoldRow]:
     """Each wager at its configured limits: the main game by its simulated house edge per
-    initial wager, the others by their long-run house edge."""
-    rows: list[HoldRow] = []
-    uth = config.uth
-    if uth is not None:
-        ante = uth.ante_limits
-        rows.append(HoldRow(main.title, main.house_edge, ante.minimum, ante.maximum))
-    else:
-        limits = config.rules.main_limits
-        rows.append(HoldRow(main.title, main.house_edge, limits.minimum, limits.maximum))
+    initial wager, the others by their long-run house edge (but those the players never
+    place)."""
+    rows = [HoldRow(game.title, game.house_edge, main.minimum, main.maximum)]
+    limits = game_for(config).wager_limits
     for ret in wagers:
-        if ret.wager == "insurance":
+        if ret.wager in main.unheld:
             continue
-        low, high = _limits(config, ret.wager)
+        low, high = limits(config, ret.wager)
         rows.append(HoldRow(ret.title, 1 - ret.long_run, low, high))
     return rows
-
-
-def _limits(config: TableConfig, wager: str) -> tuple[int, int]:
-    uth = config.uth
-    if uth is None:
-        limits = config.rules.offers[wager].limits
-        return limits.minimum, limits.maximum
-    if wager == "trips":
-        return uth.trips_limits.minimum, uth.trips_limits.maximum
-    if wager == "progressive":
-        return min(uth.progressive_amounts), max(uth.progressive_amounts)
-    if wager in (FIVE_CARD_PLAYER, FIVE_CARD_DEALER):
-        return min(uth.five_card_amounts), max(uth.five_card_amounts)
-    raise ValueError(f"no limits for {wager!r}")  # pragma: no cover - every wager is listed
 
 
 def par_sheet(
@@ -499,59 +440,20 @@ def par_sheet(
     """The par sheet of ``config``: the exact returns, the simulation of ``rounds`` rounds
     from ``seed`` (``progress`` is called with the rounds of each finished chunk), and the
     table's hold."""
-    wagers = exact_returns(config)
+    game = game_for(config)
+    wagers = game.optional_returns(config)
     result = simulate(config, rounds, seed, workers, progress)
-    main = _main_game(config, result, seed)
-    simulated = {name: stats for name, stats in result.wagers.items() if name != ANTE}
+    main = game.main_wager(config)
+    figures = _main_game(main, result, seed)
+    simulated = {n: stats for n, stats in result.wagers.items() if n not in main.covered}
     return ParSheet(
         config=config,
         rounds=rounds,
         seed=seed,
-        main=main,
+        main=figures,
         wagers=tuple(wagers),
         simulated=simulated,
-        hold=tuple(_hold(config, main, wagers)),
-    )
-
-
-# ---------------------------------------------------------------- figures of the guard
-
-
-def measure_par_figure(
-    base: TableConfig,
-    wager: str,
-    decks: int,
-    options: tuple[tuple[str, str | int | bool], ...],
-    rounds: int,
-    seed: int,
-    reading: str,
-    workers: int = 1,
-) -> ParFigure:
-    """Measure a wager that depends on play as :data:`~game_server.rules.returns.PAR_FIGURES`
-    were measured: ``base``'s rules with ``decks`` decks and only this wager, on its first
-    paytable, at $1, with ``options``, played by :func:`simulate` (one seat or player, a new
-    shoe every round). The rules are built directly, not loaded: the guard would refuse a
-    Rules Submission offering a reading whose figure is being measured."""
-    side = REGISTRY[wager]
-    offer = SideWagerOffer(
-        side, next(iter(side.paytables.values())), WagerLimits(100, 10_000, 100), options
-    )
-    rules: BlackjackRules = dataclasses.replace(base.rules, decks=decks, side_wagers=(offer,))
-    config = dataclasses.replace(base, rules=rules, shuffle=Shuffle.EVERY_ROUND, cut_card=None)
-    stats = simulate(config, rounds, seed, workers).wagers[wager]
-    ci = stats.ci95()
-    assert ci is not None
-    return ParFigure(
-        wager=wager,
-        reading=reading,
-        decks=decks,
-        options=options,
-        rounds=rounds,
-        seed=seed,
-        wagered=stats.wagered,
-        paid=stats.paid,
-        low=round(ci[0], 6),
-        high=round(ci[1], 6),
+        hold=tuple(_hold(config, main, figures, wagers)),
     )
 
 

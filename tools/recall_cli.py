@@ -229,7 +229,8 @@ def format_round_list(rounds: Sequence[RoundSummary]) -> list[str]:
 
 def _size(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, int]:
     """``--size WxH`` of recall pictures (:func:`tools.recall_pictures.parse_size`)."""
-    from tools.recall_pictures import RecallPictureError, parse_size
+    from game_server.recall.pictures import RecallPictureError
+    from tools.recall_pictures import parse_size
 
     try:
         return parse_size(value)
@@ -414,11 +415,12 @@ def build_bench_log(
 ) -> int:
     """Build a realistic log of about ``events`` events: real rounds, bulk-inserted.
 
-    Four tables (:data:`BENCH_TABLES`, Lucky Aces at BJ-01 and BJ-03) of five terminals
-    each play in turn through :class:`~game_server.table.session.TableSession` -- the live
-    table's own flow: sealed, committed and revealed shoes, wallets, ``round_started`` /
-    ``round_closed`` with balances, a signed checkpoint per round close -- with basic-strategy
-    bots. Each seat sits out a round now and then, 3% of decisions are the countdown's, some
+    Four tables (:data:`BENCH_TABLES`) of the example config's game (the fully automated
+    Blackjack table, Lucky Aces at BJ-01 and BJ-03) of five terminals each play in turn
+    through the game's bots at the live table's own session (:meth:`Game.busy_table
+    <game_server.games.api.Game.busy_table>`): sealed, committed and revealed shoes, wallets,
+    ``round_started`` / ``round_closed`` with balances, a signed checkpoint per round close.
+    Each seat sits out a round now and then, 3% of decisions are the countdown's, some
     players take insurance. Steps are 0.75 s apart from 2026-01-01. The rows are planned by
     the log's own ``plan_step`` and inserted in transactions of 50,000 rows on a raw
     connection (``synchronous=OFF``: a fixture, rebuilt if interrupted); the log is then
@@ -429,13 +431,11 @@ def build_bench_log(
     Returns:
         The number of rounds played.
     """
+    from game_server import games
     from game_server.config import example_config_path, load_config
     from game_server.eventlog import EventLog
     from game_server.keys import key_id, load_public_key, load_sealing_key, load_signing_key
-    from game_server.rules.blackjack.round import BlackjackRound
-    from game_server.rules.blackjack.strategy import BasicStrategy
-    from game_server.table.session import SealedShoes, TableSession, simulation_seeds
-    from tools.simlog import play_bots
+    from game_server.table.session import SealedShoes, simulation_seeds
 
     tmp = path.with_name(path.name + ".building")
     _remove_db(tmp)
@@ -451,47 +451,22 @@ def build_bench_log(
     conn.execute("PRAGMA synchronous = OFF")
     sink = _BulkSink(conn, signing_key, log_id, meta, clock)
     base = load_config(example_config_path())
+    game = games.game_for(base)
     rng = random.Random(seed)
-    sessions: list[tuple[TableSession, dict[str, int], BasicStrategy]] = []
+    tables = []
     for index, table_id in enumerate(BENCH_TABLES):
         config = dataclasses.replace(base, table_id=table_id)
-        if index % 2:
-            config = dataclasses.replace(
-                config, rules=dataclasses.replace(config.rules, side_wagers=())
-            )
         shoes = SealedShoes(config, simulation_seeds(seed + index, table_id), sealing_key, kid)
         seats = {f"{table_id}-T{seat}": seat for seat in range(1, BENCH_SEATS + 1)}
-        session = TableSession(config, sink, shoes, seats)
-        session.open()
-        for terminal in seats:
-            session.cash_in(terminal, 200_000, "bench")
-        wagers = {"blackjack": config.rules.main_limits.minimum}
-        for offer in config.rules.side_wagers:
-            wagers[offer.wager.name] = offer.limits.minimum
-        sessions.append((session, wagers, BasicStrategy(config.rules)))
+        tables.append(game.busy_table(config, sink, shoes, seats, index))
     rounds = 0
     while sink.head.seq < events:
-        session, wagers, strategy = sessions[rounds % len(sessions)]
-        session.start_round()
-        stake = sum(wagers.values())
-        playing = [t for t in session.seats if rng.random() < 0.85] or [next(iter(session.seats))]
-        for terminal in playing:
-            if session.balance(terminal) < 10 * stake:
-                session.cash_in(terminal, 200_000, "bench top-up")
-            session.place_wagers(terminal, wagers)
-        session.deal()
-
-        def insure(game: BlackjackRound, seat: int) -> int:
-            if game.can_insure(seat) and rng.random() < 0.2:
-                return int(game.seats[seat].wagers["blackjack"] // 2)
-            return 0
-
-        play_bots(session, strategy, insure=insure, countdown=lambda: rng.random() < 0.03)
+        tables[rounds % len(tables)].play_round(rng.random)
         rounds += 1
         if progress is not None and rounds % 1000 == 0:
             progress(sink.head.seq)
-    for session, _, _ in sessions:
-        session.retire_shoe()
+    for table in tables:
+        table.close()
     sink.flush()
     conn.close()
     EventLog.create_or_open(tmp, keys_dir, clock).close()

@@ -9,88 +9,44 @@ logged event (``DIR/event-0001.png`` ...).
 
 How a picture is made:
 
-1. :func:`round_views` rebuilds, after each logged event of the round, the versioned JSON
-   view (``"v": 1``) that the live table would have sent to one terminal. The round's engine
-   events are replayed through the real engine
-   (:func:`~game_server.rules.blackjack.round.replay`, under the rules of the round's
-   ``table_opened``), one prefix at a time; a prefix that replays is the state after an
-   engine step, and :func:`~game_server.table.views.view_for` builds its view from a
-   stand-in :class:`~game_server.table.session.TableSession` that holds the replayed round
-   and the wallets (the live view, field for field). An event inside a step (the deal gives
-   a dozen cards in one step) is shown as the step's end with what comes later in the step
-   taken back: its cards, the hole card's reveal and its wagers; nobody is to act then.
-2. Credits are those of a :class:`~game_server.table.ledger.Ledger` started from the
-   balances of ``round_started`` and folded event by event, exactly as the live table's
-   wallets moved (so the last picture shows the balance ``round_closed`` logs). The hole
-   card is hidden until ``hole_card_revealed``; the settlements of the terminal's wagers
-   appear as they are logged (the fields of the live view's settlements).
-3. :func:`draw_recall_picture` draws a view with the terminal's own renderers
-   (:func:`terminal_client.screens.scene.draw_scene`), then a header band: "RECALL  table T
+1. :func:`~game_server.recall.pictures.round_views` rebuilds, after each logged event of the
+   round, the versioned JSON view (``"v": 1``) that the live table would have sent to one
+   terminal: its game replays the round's engine events one prefix at a time and builds the
+   live view from a stand-in session holding the replayed round and the wallets (a
+   :class:`~game_server.table.ledger.Ledger` started from the balances of ``round_started``
+   and folded event by event, so the last picture shows the balance ``round_closed`` logs);
+   a face-down card stays hidden until the round reveals it
+   (:meth:`~game_server.games.api.Game.round_views`).
+2. :func:`draw_recall_picture` draws a view with the terminal's own renderers (the scene of
+   the view's game, :mod:`terminal_client.games`), then a header band: "RECALL  table T
    round R  event k of n", the event's sentence from the recall timeline
    (:mod:`game_server.recall.timeline`), the terminal's credits at the start, now and at the
    end; and a band with the terminal's settlements (won/lost/push and paid).
 
-At a hybrid table (58 Pa. Code 633b.5) the same is done with the table type's engine
-(``three_position.replay`` / ``no_hole_card.replay``) and the hybrid view
-(:func:`~game_server.table.hybrid_views.hybrid_view_for`, drawn by
-:func:`terminal_client.screens.hybrid.draw_hybrid_scene`): the player's position or shared
-cards, the community box with his own use of each card, his dealer hand. An event inside an
-engine step shows the table as it was before the step (its cards appear with its last event).
-
-At an Ultimate Texas Hold 'Em table (58 Pa. Code 653a) the views are the Hold 'Em view
-(:func:`~game_server.table.uth_views.uth_view_for`), the settlements and draws kept by the
-live table's own listener, drawn by :func:`terminal_client.screens.uth.draw_uth_scene`.
-
 The terminal never imports ``game_server``: this module, in ``tools``, is where the two meet
 (DESIGN.md "Layout and the import rule"). Pygame runs headless (SDL's dummy driver) when
-there is no display. Entry points: :func:`round_views`, :func:`write_pictures`.
+there is no display. Entry point: :func:`write_pictures`.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 import pygame
 
-from game_server.recall.rounds import Logged, LoggedRound, engine_kinds_for
+from game_server.games import game_for
+from game_server.recall.pictures import RecallPictureError, default_terminal, round_views
+from game_server.recall.rounds import LoggedRound
 from game_server.recall.timeline import Timeline, wager_title
-from game_server.rules.blackjack.events import (
-    BLACKJACK,
-    DEALER,
-    DOUBLE,
-    CardDealt,
-    HoleCardRevealed,
-    WagerPlaced,
-    WagerSettled,
-)
-from game_server.rules.blackjack.round import BlackjackRound, replay
-from game_server.rules.errors import ReplayMismatch, RulesError
-from game_server.rules.hybrid import no_hole_card, three_position
-from game_server.rules.hybrid.events import Hybrid3WagerPlaced, Hybrid3WagerSettled
-from game_server.rules.uth.events import UthWagerPlaced
-from game_server.rules.uth.game import UthRound
-from game_server.rules.uth.game import replay as uth_replay
-from game_server.rules.wagers.base import TableType
-from game_server.table.hybrid_session import HybridSession, three_position_rules
-from game_server.table.hybrid_views import hybrid_view_for
-from game_server.table.ledger import Ledger
-from game_server.table.session import MemorySink, SealedShoes, TableSession
-from game_server.table.uth_machine import UthResults
-from game_server.table.uth_session import UthLedger, UthSession, uth_rules
-from game_server.table.uth_views import uth_view_for
-from game_server.table.views import settlement_view, view_for
-from shared.errors import ETGError
 from shared.money import format_money
 from terminal_client.model.state import TerminalModel
 from terminal_client.render.draw import CREAM, GOLD, draw_text
 from terminal_client.render.layout import Layout
-from terminal_client.screens.hybrid import draw_hybrid_scene
-from terminal_client.screens.scene import draw_scene, panel
-from terminal_client.screens.uth import draw_uth_scene
+from terminal_client.screens.scene import panel
 
 #: The size of a picture when none is asked for (the terminal's landscape design grid).
 DEFAULT_SIZE: Final = (1920, 1080)
@@ -106,15 +62,7 @@ _OUTCOME_TEXT: Final = {
     "pushed": "push",
     "surrendered": "surrendered",
 }
-_HAND_WAGERS: Final = frozenset({BLACKJACK, DOUBLE})
-#: The wager events of every table type (the three-position hybrid table has its own).
-_PLACED: Final = (WagerPlaced, Hybrid3WagerPlaced, UthWagerPlaced)
-_SETTLED: Final = (WagerSettled, Hybrid3WagerSettled)
 _DIM: Final = (200, 210, 200)
-
-
-class RecallPictureError(ETGError):
-    """A round that cannot be drawn (its replay fails, the terminal did not play it, ...)."""
 
 
 # -- views ---------------------------------------------------------------------------------
@@ -137,280 +85,6 @@ def parse_size(text: str) -> tuple[int, int]:
                 f"size {text!r}: each side must be {MIN_SIDE} to {MAX_SIDE} pixels"
             )
     return width, height
-
-
-def round_seats(logged: LoggedRound) -> dict[str, int]:
-    """Terminal -> seat for the round: from ``round_started``, else from the seats its
-    events name (a round whose start is not in the log)."""
-    started = logged.started
-    if started is not None:
-        return dict(zip(started.terminals, started.seats, strict=False))
-    seats: dict[str, int] = {}
-    for item in logged.events:
-        seat = getattr(item.event, "seat", None)
-        terminal = item.stored.terminal
-        if isinstance(seat, int) and seat != DEALER and terminal is not None:
-            seats.setdefault(terminal, seat)
-    return seats
-
-
-def default_terminal(logged: LoggedRound) -> str:
-    """The terminal whose view recall pictures show by default: the first with a wager in
-    the round, else the first seated one.
-
-    Raises:
-        RecallPictureError: the round has no terminal at all.
-    """
-    for item in logged.events:
-        if type(item.event) in _PLACED and item.stored.terminal is not None:
-            return item.stored.terminal
-    seats = round_seats(logged)
-    if not seats:
-        raise RecallPictureError(
-            f"round {logged.round_id} of table {logged.table_id} has no terminal: there is no "
-            "player's view to draw"
-        )
-    return min(seats, key=lambda terminal: seats[terminal])
-
-
-def _no_shoe(number: int) -> Any:
-    raise RecallPictureError("a recall picture deals no cards")  # pragma: no cover
-
-
-def _replayer(logged: LoggedRound) -> tuple[Callable[[list[Any]], Any], Any]:
-    """How the round's table type replays a prefix of engine events, and its fresh engine."""
-    config = logged.config
-    if config.uth is not None:
-        uth = uth_rules(config)
-        return (
-            lambda events: uth_replay(uth, events, config.table_id),
-            UthRound(uth, config.table_id),
-        )
-    if config.table_type is TableType.HYBRID:
-        rules = three_position_rules(config.rules)
-        return (
-            lambda events: three_position.replay(rules, events),
-            three_position.ThreePositionRound(rules),
-        )
-    if config.table_type is TableType.HYBRID_NO_HOLE_CARD:
-        return (
-            lambda events: no_hole_card.replay(config.rules, events),
-            no_hole_card.NoHoleCardRound(config.rules),
-        )
-    return (lambda events: replay(config.rules, events)), BlackjackRound(config.rules)
-
-
-def _engine_states(logged: LoggedRound) -> list[Any]:
-    """``states[k]``: the engine after the first ``k`` engine events of the round, or None
-    where ``k`` falls inside an engine step (that prefix does not replay).
-
-    Raises:
-        RecallPictureError: the whole round does not replay (the log is damaged).
-    """
-    again, fresh = _replayer(logged)
-    events = [item.event for item in logged.engine_events()]
-    states: list[Any] = [fresh]
-    for k in range(1, len(events) + 1):
-        try:
-            states.append(again(events[:k]))
-        except ReplayMismatch as exc:
-            if k == len(events):
-                raise RecallPictureError(
-                    f"round {logged.round_id} of table {logged.table_id} does not replay "
-                    f"through the engine ({exc}); run etg verify on the log"
-                ) from None
-            states.append(None)
-    return states
-
-
-def _take_back(view: dict[str, Any], later: Sequence[Any]) -> None:
-    """Undo, on a view, the events ``later`` of the same engine step (last one first): their
-    cards, the hole card's reveal, their wagers; and nobody is to act inside a step."""
-    seats = {seat["seat"]: seat for seat in view["seats"]}
-    dealer = view["dealer"]
-    for ev in reversed(later):
-        kind = type(ev)
-        if kind is CardDealt:
-            if ev.seat == DEALER:
-                if dealer["cards"]:
-                    dealer["cards"].pop()
-            else:
-                for hand in seats[ev.seat]["hands"] if ev.seat in seats else ():
-                    if hand["index"] == ev.hand and hand["cards"]:
-                        hand["cards"].pop()
-        elif kind is HoleCardRevealed:
-            shown = dealer["cards"][:1]
-            dealer["cards"] = shown + [{"hidden": True}] * (len(dealer["cards"]) > 1)
-            dealer["total"] = None
-            dealer["hole_revealed"] = False
-        elif kind is WagerPlaced and ev.seat in seats:
-            # Inside a step only a split or a double places a wager: it is the hand's (the
-            # seat's wagers are those of the betting phase, whose steps replay one by one).
-            for hand in seats[ev.seat]["hands"]:
-                if hand["index"] == ev.hand:
-                    _less(hand["wagers"], ev.wager, ev.amount)
-    for seat in seats.values():
-        seat["hands"] = [hand for hand in seat["hands"] if hand["cards"] or hand["index"] == 0]
-        for hand in seat["hands"]:
-            hand["done"] = False
-    view["to_act"] = None
-    view["actions"] = []
-    view["insurance"] = None
-
-
-def _less(wagers: dict[str, int], name: str, amount: int) -> None:
-    left = wagers.get(name, 0) - amount
-    if left > 0:
-        wagers[name] = left
-    else:
-        wagers.pop(name, None)
-
-
-def _seated(logged: LoggedRound, terminal: str | None) -> tuple[dict[str, int], str]:
-    """The round's seats and the terminal whose views are drawn (default
-    :func:`default_terminal`), refusing one that held no seat in it."""
-    seats = round_seats(logged)
-    if terminal is None:
-        return seats, default_terminal(logged)
-    if terminal not in seats:
-        known = ", ".join(sorted(seats)) or "none"
-        raise RecallPictureError(
-            f"terminal {terminal!r} held no seat in round {logged.round_id} of table "
-            f"{logged.table_id}; its terminals are: {known}"
-        )
-    return seats, terminal
-
-
-def _folded(
-    logged: LoggedRound, ledger: Ledger, states: Sequence[Any], *, forward: bool
-) -> Iterator[tuple[Logged, int, int]]:
-    """Each event of the round, once folded into ``ledger`` (started from ``round_started``'s
-    balances; without them credits are not folded), with the number of engine events up to
-    and including it and the index in ``states`` of the engine to show: inside an engine step
-    (a prefix that does not replay) the end of that step (``forward``) or the state before
-    it."""
-    started = logged.started
-    if started is not None:
-        ledger.wallets.update(zip(started.terminals, started.balances, strict=False))
-    kinds = engine_kinds_for(logged.config)
-    done = 0
-    for item in logged.events:
-        try:
-            if started is not None:
-                ledger.apply(item.stored.terminal, item.event)
-        except RulesError as exc:
-            raise RecallPictureError(
-                f"seq {item.seq}: the round's events do not fold into balances: {exc}"
-            ) from None
-        if type(item.event) in kinds:
-            done += 1
-        end = done
-        while states[end] is None:
-            end += 1 if forward else -1
-        yield item, done, end
-
-
-def round_views(logged: LoggedRound, terminal: str | None = None) -> list[dict[str, Any]]:
-    """The v1 view ``terminal`` would have had after each logged event of the round.
-
-    Args:
-        logged: The round (:func:`~game_server.recall.query.fetch_round`).
-        terminal: Whose view ("mine" in the view); default :func:`default_terminal`.
-
-    Returns:
-        One JSON-ready view per event of ``logged.events``, in log order.
-
-    Raises:
-        RecallPictureError: ``terminal`` did not take part in the round, or the round does
-            not replay.
-    """
-    if logged.config.uth is not None:
-        return _uth_round_views(logged, terminal)
-    if logged.config.table_type is not TableType.FULLY_AUTOMATED:
-        return _hybrid_round_views(logged, terminal)
-    seats, terminal = _seated(logged, terminal)
-    states = _engine_states(logged)
-    shoes = SealedShoes(logged.config, _no_shoe, b"", "recall")
-    session = TableSession(logged.config, MemorySink(), shoes, seats)
-    session.round_id = logged.round_id
-    session.ledger = ledger = Ledger()
-    engine = [item.event for item in logged.engine_events()]
-    settlements: list[dict[str, Any]] = []
-    views: list[dict[str, Any]] = []
-    for item, done, end in _folded(logged, ledger, states, forward=True):
-        ev = item.event
-        if type(ev) is WagerSettled and item.stored.terminal == terminal:
-            settlements.append(settlement_view(ev))
-        session.round = states[end]  # kept after round_closed: the final table
-        view = view_for(session, terminal)
-        if end > done:
-            _take_back(view, engine[done:end])
-        view["settlements"] = list(settlements)
-        views.append(view)
-    return views
-
-
-def _hybrid_round_views(logged: LoggedRound, terminal: str | None) -> list[dict[str, Any]]:
-    """:func:`round_views` at a hybrid table (58 Pa. Code 633b.5): the hybrid view
-    (:func:`~game_server.table.hybrid_views.hybrid_view_for`) of a stand-in session holding
-    the replayed round. An event inside an engine step shows the table as it was before that
-    step (the step's cards appear with its last event)."""
-    players: list[str] = []
-    for item in logged.engine_events():
-        who = item.stored.terminal
-        if who is not None and who not in players:
-            players.append(who)
-    if terminal is None:
-        terminal = default_terminal(logged)
-    if terminal not in players:
-        raise RecallPictureError(
-            f"terminal {terminal!r} played no hand in round {logged.round_id} of table "
-            f"{logged.table_id}; its players are: {', '.join(players) or 'none'}"
-        )
-    states = _engine_states(logged)
-    started = logged.started
-    shoes = SealedShoes(logged.config, _no_shoe, b"", "recall")
-    terminals = players if started is None else [*started.terminals, *players]
-    session = HybridSession(logged.config, MemorySink(), shoes, terminals)
-    session.round_id = logged.round_id
-    session.ledger = ledger = Ledger()
-    # The no-hole-card table numbers its players; each player's events name his terminal.
-    numbers = {
-        item.event.seat: item.stored.terminal
-        for item in logged.engine_events()
-        if item.stored.terminal is not None and isinstance(getattr(item.event, "seat", None), int)
-    }
-    settlements: list[dict[str, Any]] = []
-    views: list[dict[str, Any]] = []
-    for item, _, end in _folded(logged, ledger, states, forward=False):
-        if type(item.event) in _SETTLED and item.stored.terminal == terminal:
-            settlements.append({"round": logged.round_id, **settlement_view(item.event)})
-        session.resume(states[end], numbers)
-        view = hybrid_view_for(session, terminal)
-        view["settlements"] = list(settlements)
-        views.append(view)
-    return views
-
-
-def _uth_round_views(logged: LoggedRound, terminal: str | None) -> list[dict[str, Any]]:
-    """:func:`round_views` at an Ultimate Texas Hold 'Em table (58 Pa. Code 653a): the Hold
-    'Em view (:func:`~game_server.table.uth_views.uth_view_for`) of a stand-in session holding
-    the replayed round, its settlements and draws kept by the live table's own listener
-    (:class:`~game_server.table.uth_machine.UthResults`) fed the logged events one by one. An
-    event inside an engine step shows the table as it was before that step."""
-    seats, terminal = _seated(logged, terminal)
-    states = _engine_states(logged)
-    shoes = SealedShoes(logged.config, _no_shoe, b"", "recall")
-    session = UthSession(logged.config, MemorySink(), shoes, seats)
-    session.round_id = logged.round_id
-    session.ledger = ledger = UthLedger()
-    results = UthResults(session)
-    views: list[dict[str, Any]] = []
-    for item, _, end in _folded(logged, ledger, states, forward=False):
-        session.round = states[end]
-        results.step_logged([item.event])
-        views.append(uth_view_for(session, terminal, results=results))
-    return views
 
 
 # -- pictures --------------------------------------------------------------------------------
@@ -477,10 +151,12 @@ def _money(cents: int | None) -> str:
     return "--" if cents is None else format_money(cents)
 
 
-def settlement_line(item: Mapping[str, Any], split: bool) -> str:
+def settlement_line(
+    item: Mapping[str, Any], split: bool, hand_wagers: frozenset[str] = frozenset()
+) -> str:
     """``"Blackjack: won (Win 1 to 1), paid $10.00 on $5.00"`` (with the hand after a
-    split)."""
-    hand = f" hand {item['hand'] + 1}" if split and item["wager"] in _HAND_WAGERS else ""
+    split, for a wager placed per hand: its game's ``hand_wagers``)."""
+    hand = f" hand {item['hand'] + 1}" if split and item["wager"] in hand_wagers else ""
     outcome = _OUTCOME_TEXT.get(item["outcome"], item["outcome"])
     return (
         f"{wager_title(item['wager'])}{hand}: {outcome} ({item['line']}), paid "
@@ -504,20 +180,21 @@ def ensure_pygame() -> None:
         pygame.font.init()
 
 
-def draw_recall_picture(surface: pygame.Surface, view: dict[str, Any], caption: Caption) -> None:
+def draw_recall_picture(
+    surface: pygame.Surface,
+    view: dict[str, Any],
+    caption: Caption,
+    hand_wagers: frozenset[str] = frozenset(),
+) -> None:
     """Draw one view with the terminal's scene renderer, then the tool's header band and
-    the band of the terminal's settlements."""
+    the band of the terminal's settlements (``hand_wagers``: its game's wagers placed per
+    hand)."""
     layout = Layout.for_window(surface.get_size())
     model = TerminalModel()
     model.apply_view(view)
     if model.view is None:  # pragma: no cover - round_views builds views parse_view reads
         raise RecallPictureError(f"event {caption.index}: the view is not one the terminal reads")
-    if model.uth is not None:
-        draw_uth_scene(surface, layout, model.uth, dealt=bool(view["uth"]["hole"]))
-    elif model.hybrid is not None:
-        draw_hybrid_scene(surface, layout, model.hybrid, dealt=bool(view["hybrid"]))
-    else:
-        draw_scene(surface, layout, model)
+    model.game.draw_picture(surface, layout, model)
     s = layout.scale
     top = layout.credits.top
     band = pygame.Rect(
@@ -563,10 +240,12 @@ def draw_recall_picture(surface: pygame.Surface, view: dict[str, Any], caption: 
         bold=True,
         max_width=band.right - split_x - round(20 * s),
     )
-    _draw_settlements(surface, layout, model)
+    _draw_settlements(surface, layout, model, hand_wagers)
 
 
-def _draw_settlements(surface: pygame.Surface, layout: Layout, model: TerminalModel) -> None:
+def _draw_settlements(
+    surface: pygame.Surface, layout: Layout, model: TerminalModel, hand_wagers: frozenset[str]
+) -> None:
     view = model.view
     if view is None or not view.settlements:
         return
@@ -602,6 +281,7 @@ def _draw_settlements(surface: pygame.Surface, layout: Layout, model: TerminalMo
                 "line": item.line,
             },
             split,
+            hand_wagers,
         )
         for item in view.settlements
     ]
@@ -664,7 +344,7 @@ def write_pictures(
         if not targets:
             continue
         surface = pygame.Surface(size)
-        draw_recall_picture(surface, view, caption)
+        draw_recall_picture(surface, view, caption, game_for(logged.config).hand_wagers)
         for target in targets:
             _save(surface, target)
             written.append(target)

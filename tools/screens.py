@@ -1,9 +1,9 @@
 """The pictures of ``docs/screens``: every table type's betting, play and results screens, as
 windowed terminals drew them.
 
-For each table type (the fully automated table, the two hybrid tables, Ultimate Texas Hold
-'Em) it runs the live demo (:func:`tools.live_demo.run_live_demo`) with two bot-played
-terminals in windows (``bots=True``) that keep their latest screen of each kind
+For each table every game pictures (the fully automated table, the two hybrid tables,
+Ultimate Texas Hold 'Em) it runs the live demo (:func:`tools.live_demo.run_live_demo`) with
+two bot-played terminals in windows (``bots=True``) that keep their latest screen of each kind
 (``screens=True``), then copies terminal T1's into ``<out>/<table>-<screen>.png``. It needs a
 display; on a machine without one, run it under Xvfb with a screen on which two 1280x720
 windows fit side by side::
@@ -22,28 +22,26 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
-from game_server.config import example_config_path
+from game_server import games
 from tools.live_demo import has_display, run_live_demo, table_folder
 
-#: The tables pictured: (file name prefix, Rules Submission).
-TABLES: Final = (
-    ("blackjack", "fully-automated-blackjack.toml"),
-    ("hybrid-three-position", "hybrid-three-position.toml"),
-    ("hybrid-no-hole-card", "hybrid-no-hole-card.toml"),
-    ("ultimate-texas-holdem", "uth.toml"),
-)
 SCREENS: Final = ("betting", "play", "results")
 
 
+def tables() -> list[tuple[str, Path]]:
+    """The tables pictured, every registered game's (:attr:`Game.pictured
+    <game_server.games.api.Game.pictured>`): (file name prefix, Rules Submission)."""
+    return [(name, path) for game in games.games() for name, path in game.pictured.items()]
+
+
 def write_screens(out: Path, rounds: int = 4, echo: Callable[[str], Any] = print) -> list[Path]:
-    """Play ``rounds`` rounds at each table of :data:`TABLES` and keep T1's latest betting,
+    """Play ``rounds`` rounds at each table of :func:`tables` and keep T1's latest betting,
     play and results screens in ``out``; returns the pictures written."""
     if not has_display():
         raise SystemExit("no display: run it under Xvfb (see the module doc)")
     out.mkdir(parents=True, exist_ok=True)
-    configs = example_config_path().parent
     written = []
-    for name, config in TABLES:
+    for name, config in tables():
         with tempfile.TemporaryDirectory(prefix=f"etg-screens-{name}-") as data:
             run_live_demo(
                 Path(data),
@@ -51,11 +49,11 @@ def write_screens(out: Path, rounds: int = 4, echo: Callable[[str], Any] = print
                 rounds,
                 lambda line: None,
                 headless=False,
-                rules=configs / config,
+                rules=config,
                 bots=True,
                 screens=True,
             )
-            shots = table_folder(Path(data), configs / config) / "screenshots"
+            shots = table_folder(Path(data), config) / "screenshots"
             for screen in SCREENS:
                 shot = shots / f"T1-{screen}.png"
                 if not shot.exists():

@@ -558,7 +558,7 @@ def recall_page(
         field("terminal", "Terminal"),
         field("since", "Since (UTC)", "2026-11-29T15:00"),
         field("until", "Until (UTC)", "2026-11-29"),
-        field("wager", "Wager", "blackjack"),
+        field("wager", "Wager", "a wager's name"),
         field("min_payout", "Minimum payout", "500.00"),
     )
     result = Markup("")

@@ -48,7 +48,7 @@ from typing import Any, Final
 from game_server.eventlog import EventLogReader, StoredEvent, format_time
 from game_server.rules.events import EventDecodeError, from_dict
 from game_server.table.events import OperatorAction
-from game_server.table.uth_session import UthLedger
+from game_server.table.ledger import Ledger
 from shared.money import format_money
 
 #: Events folded per read (the reader's batch).
@@ -143,7 +143,7 @@ class Reading:
 
 @dataclass
 class _Table:
-    ledger: UthLedger = field(default_factory=UthLedger)
+    ledger: Ledger = field(default_factory=Ledger)
     attendant_cash_out: int = 0
 
     def reading(self) -> Reading:

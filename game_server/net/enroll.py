@@ -36,6 +36,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from cryptography.x509.oid import NameOID
 
+from game_server.net.identity import RevocationList
+
 # The writing helpers are the PKI's own (atomic, exact modes, never overwriting).
 from game_server.net.pki import (
     _CURVE,
@@ -47,7 +49,6 @@ from game_server.net.pki import (
     PkiFileMalformed,
     PkiFileUnreadable,
     PkiLayout,
-    RevocationList,
     Role,
     TerminalExists,
     _cert_pem,

@@ -40,7 +40,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
 
-from game_server.net.pki import InvalidRevocation, InvalidTerminalId, RevocationList
+from game_server.net.identity import RevocationList
+from game_server.net.pki import InvalidRevocation, InvalidTerminalId
 from game_server.net.pki import check_terminal_id as _check_terminal_id
 from shared.errors import ETGError
 

@@ -19,8 +19,10 @@ Entry points:
 - :func:`add_terminal` issues one more terminal certificate from the existing CA;
   :func:`terminal_certificate_for` one for a key the terminal made itself (enrollment,
   :mod:`game_server.net.enroll`).
-- :func:`peer_identity` reads who a client certificate names (:class:`Identity`).
-- :class:`RevocationList` holds the serial numbers and ids the config revokes.
+- :func:`~game_server.net.identity.peer_identity` reads who a client certificate names
+  (:class:`~game_server.net.identity.Identity`), and
+  :class:`~game_server.net.identity.RevocationList` holds the serial numbers and ids the
+  config revokes (:mod:`game_server.net.identity`).
 
 ECDSA P-256 is used throughout: every TLS 1.3 implementation supports it for client
 authentication (Ed25519 client certificates are not accepted by every peer library).
@@ -37,7 +39,7 @@ import ipaddress
 import os
 import re
 import stat
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -84,7 +86,7 @@ TERMINAL_ID_RE: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 #: Most terminals :func:`init_pki` creates in one go.
 MAX_TERMINALS: Final = 999
 
-_RESERVED_IDS: Final = frozenset({OPERATOR_ID, SERVER_UNIT, CONSOLE_UNIT, "ca"})
+RESERVED_IDS: Final = frozenset({OPERATOR_ID, SERVER_UNIT, CONSOLE_UNIT, "ca"})
 _DNS_LABEL: Final = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
 _PRIVATE_MODE: Final = 0o600
 _PUBLIC_MODE: Final = 0o644
@@ -221,7 +223,7 @@ class PkiLayout:
             for path in self.terminals_dir.iterdir()
             if path.suffix in (".pem", ".key")
             and TERMINAL_ID_RE.fullmatch(path.stem)
-            and path.stem.lower() not in _RESERVED_IDS
+            and path.stem.lower() not in RESERVED_IDS
         }
         return sorted(ids)
 
@@ -249,154 +251,6 @@ class PkiFiles:
 
 
 # --------------------------------------------------------------------------------------------
-# Identities and revocation
-
-
-@dataclass(frozen=True)
-class Identity:
-    """Who an authenticated client certificate names.
-
-    Attributes:
-        role: :attr:`Role.TERMINAL` or :attr:`Role.OPERATOR` (a ``str``).
-        id: The terminal id (``"T1"``) or ``"operator"``.
-        serial: The certificate's serial number.
-    """
-
-    role: Role
-    id: str
-    serial: int
-
-    @property
-    def serial_hex(self) -> str:
-        """The serial number as lowercase hex digits, the form the config revokes."""
-        return format(self.serial, "x")
-
-    def __str__(self) -> str:
-        return f"{self.role.value} {self.id} (serial {self.serial_hex})"
-
-
-def _single(name: x509.Name, oid: x509.ObjectIdentifier) -> str | None:
-    values = name.get_attributes_for_oid(oid)
-    if len(values) != 1:
-        return None
-    value = values[0].value
-    return value if isinstance(value, str) else None
-
-
-def common_name(cert: x509.Certificate) -> str | None:
-    """The certificate's one subject common name (CN), or None if it has none or several."""
-    return _single(cert.subject, NameOID.COMMON_NAME)
-
-
-def peer_identity(cert: x509.Certificate) -> Identity:
-    """Who a client certificate names: its role (OU) and id (CN).
-
-    This reads the names only; the TLS handshake has already checked that our CA issued the
-    certificate.
-
-    Args:
-        cert: A terminal or operator certificate.
-
-    Returns:
-        The role, id and serial number.
-
-    Raises:
-        CertificateWithoutRole: the subject has no single OU ``terminal``/``operator`` and a
-            matching CN (e.g. the server certificate, or a certificate from another tool).
-    """
-    unit = _single(cert.subject, NameOID.ORGANIZATIONAL_UNIT_NAME)
-    name = common_name(cert)
-    subject = cert.subject.rfc4514_string()
-    if unit not in (Role.TERMINAL.value, Role.OPERATOR.value) or name is None:
-        raise CertificateWithoutRole(
-            f"the certificate {subject!r} (serial {cert.serial_number:x}) names no role: a "
-            "client certificate has exactly one OU, 'terminal' or 'operator', and one CN. "
-            "Issue the terminal's certificate with `etg certs add-terminal`."
-        )
-    role = Role(unit)
-    if role is Role.OPERATOR and name != OPERATOR_ID:
-        raise CertificateWithoutRole(
-            f"the operator certificate {subject!r} must have CN={OPERATOR_ID}"
-        )
-    if role is Role.TERMINAL and (
-        not TERMINAL_ID_RE.fullmatch(name) or name.lower() in _RESERVED_IDS
-    ):
-        raise CertificateWithoutRole(
-            f"the terminal certificate {subject!r} has CN={name!r}, which is not a terminal id"
-        )
-    return Identity(role=role, id=name, serial=cert.serial_number)
-
-
-def parse_serial(text: str) -> int:
-    """A certificate serial number written in hex (``5f3a...``, ``0x5F3A...`` or
-    ``5F:3A:...``, the form ``openssl x509 -serial`` prints).
-
-    Raises:
-        InvalidRevocation: the text is not hexadecimal digits.
-    """
-    digits = text.strip().lower().removeprefix("0x").replace(":", "")
-    if not digits or not re.fullmatch(r"[0-9a-f]+", digits):
-        raise InvalidRevocation(
-            f"{text!r} is not a certificate serial number; write it in hex as `etg certs` "
-            "prints it (e.g. '5f3a09c2...')"
-        )
-    return int(digits, 16)
-
-
-@dataclass(frozen=True)
-class RevocationList:
-    """Certificates the table no longer accepts, from the config.
-
-    A certificate is revoked if its serial number is listed, or if its CN (the terminal id,
-    or ``operator``) is. Revoking by id refuses every certificate of that id, including one
-    issued later; revoke by serial number to replace a single lost certificate.
-
-    Attributes:
-        serials: Revoked serial numbers.
-        ids: Revoked terminal ids (and/or ``operator``).
-    """
-
-    serials: frozenset[int] = frozenset()
-    ids: frozenset[str] = frozenset()
-
-    @classmethod
-    def from_config(
-        cls, serials: Iterable[str | int] = (), ids: Iterable[str] = ()
-    ) -> RevocationList:
-        """Build the list from the config's strings.
-
-        Args:
-            serials: Serial numbers, as ints or hex text (see :func:`parse_serial`).
-            ids: Terminal ids, or ``operator``.
-
-        Raises:
-            InvalidRevocation: an entry is neither.
-        """
-        numbers = frozenset(s if isinstance(s, int) else parse_serial(s) for s in serials)
-        names = frozenset(ids)
-        for name in names:
-            if not TERMINAL_ID_RE.fullmatch(name):
-                raise InvalidRevocation(
-                    f"{name!r} is not a terminal id to revoke (1 to 32 letters, digits, _ or -)"
-                )
-        return cls(serials=numbers, ids=names)
-
-    def reason(self, cert: x509.Certificate) -> str | None:
-        """Which entry revokes the certificate (``"serial 5f3a..."`` or ``"id T3"``), or None
-        if it is not revoked."""
-        if cert.serial_number in self.serials:
-            return f"serial {cert.serial_number:x}"
-        name = common_name(cert)
-        if name is not None and name in self.ids:
-            return f"id {name}"
-        return None
-
-    def is_revoked(self, cert: x509.Certificate) -> bool:
-        """Whether the table refuses this certificate."""
-        return self.reason(cert) is not None
-
-
-# --------------------------------------------------------------------------------------------
 # Validation
 
 
@@ -412,7 +266,7 @@ def check_terminal_id(terminal_id: str) -> str:
             f"{terminal_id!r} is not a terminal id: use 1 to 32 letters, digits, '_' or '-' "
             "(e.g. T7)"
         )
-    if terminal_id.lower() in _RESERVED_IDS:
+    if terminal_id.lower() in RESERVED_IDS:
         raise InvalidTerminalId(
             f"{terminal_id!r} is reserved and cannot name a terminal; choose another id"
         )

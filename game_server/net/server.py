@@ -13,17 +13,20 @@ as data" step 2). The peer is who its client certificate says
    ``floor.toml``, operator commands for the operator certificate (else ``Unauthorized``,
    logged). A terminal always acts for its own seat: commands take no seat argument.
 4. runs at most once per ``request_id``: the first answer or declared error of the last
-   :data:`ANSWERS_KEPT` request ids of each terminal (and of the operator) is kept, and a
-   retry with the same id, on this or a later connection, gets it again and changes nothing.
+   :data:`~game_server.net.wire.ANSWERS_KEPT` request ids of each terminal (and of the
+   operator) is kept, and a retry with the same id, on this or a later connection, gets it
+   again and changes nothing.
 
-An ``Act``'s ``action`` is a Blackjack :class:`~game_server.rules.blackjack.actions.Action`,
-unless the machine parses its own decisions (``parse_action``: an Ultimate Texas Hold 'Em
-table's "check", "bet" and "fold", with the Play multiple as ``amount``); the wire format is
-the same. The machine's refusals become the protocol's declared errors with the machine's
-sentence (:data:`DOMAIN_ERRORS`). Anything undeclared is logged and the connection dropped. A box
-over :data:`MAX_BOX_BYTES`, a malformed box, or an unknown command is logged (the first two
-drop the connection; AMP answers ``UNHANDLED`` to the last). A terminal that drops keeps its
-seat and wagers: the machine's countdowns act for it, and its next ``Hello`` returns its view.
+An ``Act``'s ``action`` names a decision of the table's game, read by the machine
+(:meth:`~game_server.table.api.TableMachine.parse_action`: "hit" or "stand" at a Blackjack
+table, "check", "bet" or "fold" with the Play multiple as ``amount`` at an Ultimate Texas
+Hold 'Em table); the wire format is the same. The machine's refusals become the protocol's
+declared errors with the machine's sentence (:data:`~game_server.net.wire.DOMAIN_ERRORS`).
+Anything undeclared is logged and the connection dropped. A box over
+:data:`~game_server.net.wire.MAX_BOX_BYTES`, a malformed box, or an unknown command is logged
+(the first two drop the connection; AMP answers ``UNHANDLED`` to the last). A terminal that
+drops keeps its seat and wagers: the machine's countdowns act for it, and its next ``Hello``
+returns its view.
 
 After each logged step (:meth:`TableServerFactory.step_logged`, save then send) every
 connected terminal is pushed its own view as ``ViewUpdate``.
@@ -42,9 +45,7 @@ Entry point: :class:`TableServerFactory`, e.g.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
 from typing import Any, Final, TypeVar
 
 from twisted.internet.defer import Deferred, fail
@@ -57,14 +58,26 @@ from twisted.python.failure import Failure
 from zope.interface import implementer  # type: ignore[import-untyped]  # ships no hints
 
 from game_server.net.floor import FloorConfig
-from game_server.net.pki import Identity, PkiError, RevocationList, Role
+from game_server.net.identity import Identity, RevocationList
+from game_server.net.operator import OperatorCommands, OperatorFloor
+from game_server.net.pki import PkiError, Role
 from game_server.net.tls import identity_of
-from game_server.rules import errors as rules
-from game_server.rules.blackjack.actions import Action
-from game_server.table import hybrid_machine, hybrid_session, session, uth_machine
+from game_server.net.wire import (
+    INSURANCE_CHOICES,
+    MAX_BOX_BYTES,
+    OPERATOR_COMMANDS,
+    RESPONDERS,
+    TERMINAL_COMMANDS,
+    AnswerBook,
+    BoxTooLarge,
+    Outcome,
+    TokenBucket,
+    declared,
+    identity_key,
+    no_delay,
+)
 from game_server.table.api import HostedTable, TableMachine, TableState
-from game_server.table.events import OperatorAction, TerminalAccess, operator_text
-from shared.errors import ETGError, MoneyError
+from shared.errors import ETGError
 from shared.protocol import (
     DOMAIN_ERRORS as WIRE_CODES,
 )
@@ -73,24 +86,11 @@ from shared.protocol import (
     Act,
     AnswerInsurance,
     BadRequest,
-    BetOutOfLimits,
-    CashIn,
-    CashOut,
-    GetRecall,
-    GetRules,
-    GetView,
     Hello,
-    IllegalAction,
-    InsufficientCredits,
-    NotYourTurn,
     PlaceWagers,
     ProtocolError,
     RateLimited,
-    ReadMeters,
     RequestCashOut,
-    RoundClosed,
-    SetTableState,
-    SetTerminalAccess,
     TableUnavailable,
     Unauthorized,
     VersionMismatch,
@@ -100,146 +100,12 @@ from shared.protocol import (
 
 log = Logger()
 
-#: Request ids remembered per terminal (and for the operator): a retry of one of the last
-#: 256 commands gets its first answer; an older id is run again as a new command.
-ANSWERS_KEPT: Final = 256
-#: Largest command box a client may send (all keys and values with their length prefixes).
-#: Client boxes are small (the largest is a few wagers); views only go the other way.
-MAX_BOX_BYTES: Final = 16 * 1024
+_T = TypeVar("_T")
+
 #: A connection refused this many times its burst without a pause is dropped as a flood.
 FLOOD_FACTOR: Final = 3
 #: What the log calls a connection before its ``Hello``.
 UNIDENTIFIED: Final = "(before Hello)"
-
-#: The machine's refusals and the declared error each becomes, most specific first.
-DOMAIN_ERRORS: Final[tuple[tuple[type[Exception], type[ProtocolError]], ...]] = (
-    (rules.BetOutOfLimits, BetOutOfLimits),
-    (hybrid_machine.BettingClosed, RoundClosed),
-    (uth_machine.BettingClosed, RoundClosed),
-    (hybrid_session.NotInRound, NotYourTurn),
-    (rules.WagerNotOffered, BadRequest),
-    (rules.WagerError, BadRequest),
-    (rules.SeatError, BadRequest),
-    (rules.WrongPhase, RoundClosed),
-    (rules.NotYourTurn, NotYourTurn),
-    (rules.ActionNotAllowed, IllegalAction),
-    (rules.IllegalAction, IllegalAction),
-    (rules.RulesError, BadRequest),
-    (session.LogWriteFailed, TableUnavailable),
-    (session.InsufficientCredits, InsufficientCredits),
-    (session.NoRoundOpen, RoundClosed),
-    (session.UnknownTerminal, Unauthorized),
-    (session.TableError, BadRequest),
-    (MoneyError, BadRequest),
-)
-
-_T = TypeVar("_T")
-_TERMINAL_COMMANDS: Final = frozenset(
-    c.commandName
-    for c in (PlaceWagers, Act, AnswerInsurance, RequestCashOut, GetView, GetRules, GetRecall)
-)
-_OPERATOR_COMMANDS: Final = frozenset(
-    c.commandName for c in (CashIn, CashOut, SetTableState, SetTerminalAccess, ReadMeters)
-)
-#: The longest ``person`` and ``role`` an operator command may name.
-MAX_PERSON: Final = 64
-MAX_ROLE: Final = 32
-_ACCESS: Final = {"revoke": "revoked", "reinstate": "reinstated"}
-_INSURANCE_CHOICES: Final = ("insurance", "decline", "even-money")
-
-
-def declared(error: Exception) -> ProtocolError | None:
-    """The declared AMP error for one of the machine's refusals (same sentence), or None
-    if the exception is not a refusal (a bug: the caller logs it and drops the connection)."""
-    if isinstance(error, ProtocolError):
-        return error
-    for domain, wire in DOMAIN_ERRORS:
-        if isinstance(error, domain):
-            return wire(str(error))
-    return None
-
-
-@dataclass(frozen=True)
-class _Outcome:
-    """The first answer to one request id: a response, or a declared error to raise again."""
-
-    command: bytes
-    response: Mapping[str, Any] | None = None
-    error: type[ProtocolError] | None = None
-    message: str = ""
-
-    def replay(self) -> dict[str, Any]:
-        if self.error is not None:
-            raise self.error(self.message)
-        assert self.response is not None
-        return dict(self.response)
-
-
-class AnswerBook:
-    """The last :data:`ANSWERS_KEPT` outcomes of each client, by request id (oldest dropped)."""
-
-    def __init__(self, kept: int = ANSWERS_KEPT) -> None:
-        self._kept = kept
-        self._books: dict[str, OrderedDict[str, _Outcome]] = {}
-
-    def get(self, client: str, request_id: str) -> _Outcome | None:
-        return self._books.get(client, OrderedDict()).get(request_id)
-
-    def put(self, client: str, request_id: str, outcome: _Outcome) -> None:
-        book = self._books.setdefault(client, OrderedDict())
-        book[request_id] = outcome
-        while len(book) > self._kept:
-            book.popitem(last=False)
-
-    def __len__(self) -> int:
-        return sum(len(book) for book in self._books.values())
-
-
-class _BoxTooLarge(ETGError):
-    """A client box over :data:`MAX_BOX_BYTES`."""
-
-
-class TokenBucket:
-    """Commands per second with a burst, on an injected clock."""
-
-    def __init__(self, clock: IReactorTime, rate: float, burst: int) -> None:
-        # Typed Any: without zope's plugin mypy mis-binds interface methods.
-        self._clock: Any = clock
-        self.rate = rate
-        self.burst = burst
-        self._tokens = float(burst)
-        self._at = self.now()
-
-    def now(self) -> float:
-        """The clock's time in seconds."""
-        return float(self._clock.seconds())
-
-    def take(self) -> bool:
-        """Take a token if there is one; refill first. Whether the command may run."""
-        now = self.now()
-        self._tokens = min(float(self.burst), self._tokens + (now - self._at) * self.rate)
-        self._at = now
-        if self._tokens >= 1:
-            self._tokens -= 1
-            return True
-        return False
-
-    @property
-    def full(self) -> bool:
-        """Whether the bucket refilled completely (the client paused)."""
-        return self._tokens >= self.burst - 1
-
-
-def _no_delay(transport: Any) -> None:
-    """Send small boxes at once (TCP_NODELAY). A server answer that follows a pushed view
-    otherwise waits for the client's delayed ACK (about 40 ms on Linux): measured by
-    ``etg loadtest`` as a 45 ms PlaceWagers at a full table, 10 ms with this."""
-    for candidate in (transport, getattr(transport, "transport", None)):
-        set_no_delay = getattr(candidate, "setTcpNoDelay", None)
-        if set_no_delay is not None:
-            set_no_delay(True)
-            return
-
 
 #: Seconds the peer of a dropped connection has to answer the server's TLS close_notify
 #: before the socket is aborted. After a completed handshake ``loseConnection()`` only
@@ -250,7 +116,7 @@ CLOSE_GRACE_SECONDS: Final = 5.0
 
 
 @implementer(IHandshakeListener)
-class TerminalProtocol(amp.AMP, TimeoutMixin):
+class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
     """One connection of a terminal or of the operator tools (see the module docstring).
 
     Its one deadline (Twisted's :class:`~twisted.protocols.policies.TimeoutMixin`) runs
@@ -288,7 +154,7 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
         the Hello deadline: a peer that does not complete the TLS handshake and say Hello
         within ``hello_seconds`` is dropped."""
         super().connectionMade()  # type: ignore[no-untyped-call]  # unannotated
-        _no_delay(self.transport)
+        no_delay(self.transport)
         refusal = self.factory.admit(self)
         if refusal is not None:
             self.refuse(refusal)
@@ -402,7 +268,7 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
         self._unparsed += len(data)
         try:
             super().dataReceived(data)  # type: ignore[no-untyped-call]  # unannotated
-        except _BoxTooLarge as exc:
+        except BoxTooLarge as exc:
             self.drop("{problem}", problem=str(exc))
         except Exception as exc:
             self.drop("a malformed box: {problem!r}", problem=exc)
@@ -431,7 +297,7 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
     def _count(self, string: bytes) -> bytes:
         self._box_bytes += 2 + len(string)
         if self._box_bytes > MAX_BOX_BYTES:
-            raise _BoxTooLarge(f"a box of more than {MAX_BOX_BYTES} bytes")
+            raise BoxTooLarge(f"a box of more than {MAX_BOX_BYTES} bytes")
         return string
 
     def lengthLimitExceeded(self, length: int) -> None:
@@ -483,7 +349,7 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
             log.warn("{command} from {terminal} before Hello", command=name, terminal=self.who)
             return self._refuse(Unauthorized("send Hello first: the connection is not open yet"))
         role = None if self.identity is None else self.identity.role
-        if name in _OPERATOR_COMMANDS and role is Role.TERMINAL:
+        if name in OPERATOR_COMMANDS and role is Role.TERMINAL:
             log.warn(
                 "operator command {command} from terminal {terminal} refused",
                 command=name,
@@ -492,7 +358,7 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
             return self._refuse(
                 Unauthorized(f"{name.decode('ascii')} needs the operator certificate")
             )
-        if name in _TERMINAL_COMMANDS and role is Role.OPERATOR:
+        if name in TERMINAL_COMMANDS and role is Role.OPERATOR:
             log.warn(
                 "terminal command {command} from the operator refused",
                 command=name,
@@ -539,7 +405,7 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
 
     def locateResponder(self, name: bytes) -> Callable[[amp.AmpBox], Deferred[Any]] | None:
         """Only this protocol's commands (no StartTLS, no ``amp_*`` methods)."""
-        entry = _RESPONDERS.get(name)
+        entry = RESPONDERS.get(name)
         if entry is None:
             return None
         command, method = entry
@@ -567,7 +433,7 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
             known = declared(exc)
             if known is None:
                 raise
-            book.put(self.identity.id, request_id, _Outcome(command, None, type(known), str(known)))
+            book.put(self.identity.id, request_id, Outcome(command, None, type(known), str(known)))
             log.info(
                 "{command} {request_id} from {terminal} refused: {error}",
                 command=command,
@@ -576,7 +442,7 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
                 error=str(known),
             )
             raise known from None
-        book.put(self.identity.id, request_id, _Outcome(command, response))
+        book.put(self.identity.id, request_id, Outcome(command, response))
         return response
 
     def _call(self, operation: Callable[..., _T], *args: Any) -> _T:
@@ -680,18 +546,9 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
         def run() -> dict[str, Any]:
             terminal = self._terminal()
             machine = self.factory.machine
-            # A table whose game has its own decisions parses the action name itself (an
-            # Ultimate Texas Hold 'Em table: check, bet, fold); Blackjack's are Action.
-            parse = getattr(machine, "parse_action", None)
-            decision: Any
-            if callable(parse):
-                decision = self._call(parse, action)
-            else:
-                try:
-                    decision = Action(action)
-                except ValueError:
-                    choices = ", ".join(a.value for a in Action)
-                    raise BadRequest(f"{action!r} is not an action; one of {choices}") from None
+            # The table's game reads the decision's name (Blackjack's hit, stand...; Ultimate
+            # Texas Hold 'Em's check, bet, fold).
+            decision = self._call(machine.parse_action, terminal, action)
             if hand < 0 or amount < 0:
                 raise BadRequest(f"hand {hand} and amount {amount} cannot be negative")
             self._playing()
@@ -703,10 +560,10 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
     def answer_insurance(self, request_id: str, choice: str, amount: int) -> Any:
         def run() -> dict[str, Any]:
             terminal = self._terminal()
-            if choice not in _INSURANCE_CHOICES or amount < 0:
+            if choice not in INSURANCE_CHOICES or amount < 0:
                 raise BadRequest(
                     f"{choice!r} with {amount} is not an answer; one of "
-                    f"{', '.join(_INSURANCE_CHOICES)} with a non-negative amount"
+                    f"{', '.join(INSURANCE_CHOICES)} with a non-negative amount"
                 )
             self._playing()
             self._call(self.factory.machine.answer_insurance, terminal, choice, amount)
@@ -745,271 +602,8 @@ class TerminalProtocol(amp.AMP, TimeoutMixin):
         if state is TableState.OUT_OF_SERVICE:
             raise TableUnavailable("the table is out of service; the attendant has been told")
 
-    # Operator commands
 
-    def _seated(self, terminal: str) -> str:
-        if self.factory.floor.seat_of(terminal) is None:
-            raise BadRequest(f"terminal {terminal!r} holds no seat at this table (floor.toml)")
-        return terminal
-
-    def cash_in(
-        self,
-        request_id: str,
-        terminal: str,
-        amount: int,
-        reference: str,
-        person: str | None = None,
-        role: str | None = None,
-    ) -> Any:
-        def move(target: str) -> tuple[int, dict[str, Any]]:
-            balance = self._call(self.factory.machine.cash_in, target, amount, reference)
-            return amount, {"balance": balance}
-
-        who = (person, role)
-        return self._credits(CashIn, "cash-in", request_id, terminal, reference, who, move)
-
-    def cash_out(
-        self,
-        request_id: str,
-        terminal: str,
-        amount: int,
-        reference: str,
-        person: str | None = None,
-        role: str | None = None,
-    ) -> Any:
-        def move(target: str) -> tuple[int, dict[str, Any]]:
-            machine = self.factory.machine
-            paid = self._call(machine.cash_out, target, amount or None, reference)
-            return paid, {"paid": paid, "balance": _wallet(machine.meters(), target)}
-
-        who = (person, role)
-        return self._credits(CashOut, "cash-out", request_id, terminal, reference, who, move)
-
-    def _credits(
-        self,
-        command: type[amp.Command],
-        name: str,
-        request_id: str,
-        terminal: str,
-        reference: str,
-        asked_by: tuple[str | None, str | None],
-        move: Callable[[str], tuple[int, dict[str, Any]]],
-    ) -> Any:
-        """A cash in or out of a seated terminal, once per request id, logged with who
-        asked (:meth:`_attributed`)."""
-
-        def run() -> dict[str, Any]:
-            who = _who(*asked_by)
-            target = self._seated(terminal)
-            action = OperatorAction(name, *who, target, 0, reference, request_id, "")
-            return self._attributed(action, self.factory.tables_of(target), lambda: move(target))
-
-        return self._once(command.commandName, request_id, run)
-
-    def set_table_state(
-        self,
-        request_id: str,
-        state: str,
-        reason: str,
-        table: str | None = None,
-        person: str | None = None,
-        role: str | None = None,
-    ) -> Any:
-        def run() -> dict[str, Any]:
-            who = _who(person, role)
-            machine = self._table_machine(table)
-            if state not in (TableState.OPEN.value, "close", TableState.OUT_OF_SERVICE.value):
-                raise BadRequest(f"{state!r} is not a table state; open, close or out-of-service")
-            action = OperatorAction(state, *who, "", 0, reason, request_id, "")
-
-            def do() -> tuple[int, dict[str, Any]]:
-                if state == TableState.OPEN.value:
-                    if self.factory.reopen is not None:
-                        self._call(self.factory.reopen)
-                    self._call(machine.open)
-                elif state == "close":
-                    self._call(machine.close)
-                else:
-                    if not reason.strip():
-                        raise BadRequest("taking the table out of service needs a reason")
-                    self._call(machine.out_of_service, reason)
-                return 0, {"state": machine.state.value}
-
-            tables = [table] if table is not None else self.factory.tables_of(None)
-            answer = self._attributed(action, tables, do)
-            for each in tables:
-                self.factory.set_by[each] = {
-                    "action": state,
-                    "person": who[0],
-                    "role": who[1],
-                    "reason": reason,
-                }
-            return answer
-
-        return self._once(SetTableState.commandName, request_id, run)
-
-    def set_terminal_access(
-        self,
-        request_id: str,
-        terminal: str,
-        access: str,
-        reason: str,
-        person: str | None = None,
-        role: str | None = None,
-    ) -> Any:
-        def run() -> dict[str, Any]:
-            who = _who(person, role)
-            target = self._seated(terminal)
-            done = _ACCESS.get(access)
-            if done is None:
-                raise BadRequest(f"{access!r} is not a terminal access; revoke or reinstate")
-            if not reason.strip():
-                raise BadRequest(f"to {access} a terminal needs a reason")
-            factory = self.factory
-            if access == "reinstate" and target in factory.file_revocations.ids:
-                raise BadRequest(
-                    f"terminal {target} is revoked in floor.toml ([floor.revoked] terminals); "
-                    "remove it there and restart the server to reinstate it"
-                )
-            tables = factory.tables_of(target)
-            if not tables:
-                raise TableUnavailable(
-                    "this server keeps no event log of operator actions: a revocation that "
-                    "would not survive a restart is refused; revoke it in floor.toml"
-                )
-            record = TerminalAccess(target, done, reason, *who, request_id)
-            # Save, then act: the revocation holds across a restart only if it is logged.
-            self._call(factory.hosted(tables[0]).session.record, target, record)
-            factory.set_revoked(target, access == "revoke")
-            log.info(
-                "terminal {target} {done} ({reason}) by {terminal}{person}",
-                target=target,
-                done=done,
-                reason=reason,
-                terminal=self.who,
-                person=_by(who),
-            )
-            return {"revoked": sorted(factory.floor.revocations.ids), "logged": 1}
-
-        return self._once(SetTerminalAccess.commandName, request_id, run)
-
-    def _table_machine(self, table: str | None) -> TableMachine:
-        """The machine ``SetTableState`` acts on: the whole server's, or one table's."""
-        machine: TableMachine = self.factory.machine
-        if table is None:
-            return machine
-        hosted: Mapping[str, TableMachine] = self.factory.tables
-        if table not in hosted:
-            known = ", ".join(sorted(hosted)) or "none named"
-            raise BadRequest(f"this server hosts no table {table!r}; its tables: {known}")
-        return hosted[table]
-
-    def _attributed(
-        self,
-        action: OperatorAction,
-        tables: Sequence[str],
-        do: Callable[[], tuple[int, dict[str, Any]]],
-    ) -> dict[str, Any]:
-        """Run an operator action and log it, with who asked, at each of ``tables``
-        (:class:`~game_server.table.events.OperatorAction`): once done, with the amount moved
-        (the answer gets ``logged`` 1, or 0 if the log could not take it); refused, with the
-        refusal's sentence (best effort: the refusal is answered either way). Without
-        ``tables`` (a server without a log of its tables) nothing is logged and the answer
-        has no ``logged``. The server's own log gets a line either way."""
-        try:
-            amount, answer = do()
-        except Exception as exc:
-            known = declared(exc)
-            if known is not None and tables:
-                self._note(tables, action._replace(refused=str(known)))
-            raise
-        done = action._replace(amount=amount)
-        if tables:
-            answer["logged"] = int(self._note(tables, done))
-        log.info(
-            "{text} (by {terminal}, at {tables})",
-            text=operator_text(done),
-            terminal=self.who,
-            tables=", ".join(tables) or "the server",
-        )
-        return answer
-
-    def _note(self, tables: Sequence[str], action: OperatorAction) -> bool:
-        """Log ``action`` at each table; whether every table's log took it."""
-        logged = True
-        for table in tables:
-            try:
-                self.factory.hosted(table).session.record(action.terminal or None, action)
-            except Exception:
-                logged = False
-                log.failure(
-                    "the {action} by {terminal} could not be logged at table {table}",
-                    action=action.action,
-                    terminal=self.who,
-                    table=table,
-                )
-        return logged
-
-    def read_meters(self) -> dict[str, Any]:
-        meters = dict(self._call(self.factory.machine.meters))
-        meters["floor"] = self.factory.floor_report()
-        for name, read in self.factory.server_meters.items():
-            meters[name] = read()
-        return {"meters": meters}
-
-
-def _wallet(meters: Mapping[str, Any], terminal: str) -> int:
-    """A terminal's balance from :meth:`TableMachine.meters` (``{"wallets": {id: cents}}``)."""
-    wallets = meters.get("wallets")
-    balance = wallets.get(terminal, 0) if isinstance(wallets, Mapping) else 0
-    return balance if type(balance) is int else 0
-
-
-def _who(person: str | None, role: str | None) -> tuple[str, str]:
-    """Who asked for an operator action: ``(person, role)``, ``("", "")`` when the client
-    named nobody. Both or neither; each short printable text."""
-    if person is None and role is None:
-        return "", ""
-    if person is None or role is None:
-        raise BadRequest("person and role are given together, or neither")
-    for name, value, most in (("person", person, MAX_PERSON), ("role", role, MAX_ROLE)):
-        if not 1 <= len(value) <= most or not value.isprintable() or value != value.strip():
-            raise BadRequest(
-                f"{name} is 1 to {most} printable characters without spaces around them, "
-                f"got {value[:80]!r}"
-            )
-    return person, role
-
-
-def _by(who: tuple[str, str]) -> str:
-    """`` for alice (supervisor)`` for the log line, or nothing."""
-    return f" for {who[0]} ({who[1]})" if who[0] else ""
-
-
-_RESPONDERS: Final[dict[bytes, tuple[type[amp.Command], str]]] = {
-    Hello.commandName: (Hello, "hello"),
-    PlaceWagers.commandName: (PlaceWagers, "place_wagers"),
-    Act.commandName: (Act, "act"),
-    AnswerInsurance.commandName: (AnswerInsurance, "answer_insurance"),
-    RequestCashOut.commandName: (RequestCashOut, "request_cash_out"),
-    GetView.commandName: (GetView, "get_view"),
-    GetRules.commandName: (GetRules, "get_rules"),
-    GetRecall.commandName: (GetRecall, "get_recall"),
-    CashIn.commandName: (CashIn, "cash_in"),
-    CashOut.commandName: (CashOut, "cash_out"),
-    SetTableState.commandName: (SetTableState, "set_table_state"),
-    SetTerminalAccess.commandName: (SetTerminalAccess, "set_terminal_access"),
-    ReadMeters.commandName: (ReadMeters, "read_meters"),
-}
-
-
-def _key(identity: Identity) -> tuple[Role, str]:
-    """What ``connections_per_identity`` counts by: the certificate's role and id (every
-    certificate issued to one terminal counts together)."""
-    return identity.role, identity.id
-
-
-class TableServerFactory(Factory):
+class TableServerFactory(OperatorFloor, Factory):
     """Builds a :class:`TerminalProtocol` per connection and pushes views after each step.
 
     It registers itself as a :class:`~game_server.table.api.TableListener` of ``machine``.
@@ -1078,62 +672,6 @@ class TableServerFactory(Factory):
     def buildProtocol(self, addr: Any) -> TerminalProtocol:
         return TerminalProtocol(self)
 
-    def _with_revocations(self, floor: FloorConfig) -> FloorConfig:
-        files = self.file_revocations
-        revocations = RevocationList(files.serials, files.ids | frozenset(self._revoked))
-        return replace(floor, revocations=revocations)
-
-    def tables_of(self, terminal: str | None) -> list[str]:
-        """The tables an operator action concerns (where it is logged): the terminal's
-        table, or every table for ``None``; empty when the server logs no actions."""
-        if not self.tables:
-            return []
-        if terminal is None:
-            return sorted(self.tables)
-        table = self.floor.tables.get(terminal)
-        if table is None:
-            return sorted(self.tables)[:1]
-        return [table]
-
-    def hosted(self, table: str) -> HostedTable:
-        """One hosted table's machine."""
-        return self.tables[table]
-
-    def floor_report(self) -> dict[str, Any]:
-        """What ``ReadMeters`` adds under ``floor``: each terminal's seat and table, the
-        terminal ids revoked (``floor.toml``'s and the operator's), the terminals connected
-        now, and each table's last state change by the operator (``set_by``: action, person,
-        role, reason; absent until one since the server started)."""
-        online = {
-            c.identity.id
-            for c in self.connections
-            if c.identity is not None and c.identity.role is Role.TERMINAL
-        }
-        return {
-            "terminals": dict(self.floor.terminals),
-            "tables": dict(self.floor.tables),
-            "revoked": sorted(self.floor.revocations.ids),
-            "online": sorted(online),
-            "set_by": dict(self.set_by),
-        }
-
-    def set_revoked(self, terminal: str, revoked: bool) -> None:
-        """Revoke (or reinstate) a terminal's certificate id at this server: its open
-        connections are dropped, and :attr:`floor`'s revocations (Hello) and the TLS
-        options' (``on_revocations``) refuse it from now on."""
-        if revoked:
-            self._revoked.add(terminal)
-        else:
-            self._revoked.discard(terminal)
-        self.floor = self._with_revocations(self.floor)
-        if self._on_revocations is not None:
-            self._on_revocations(self.floor.revocations)
-        if revoked:
-            for connection in list(self.connections):
-                who = connection.identity
-                if who is not None and who.role is Role.TERMINAL and who.id == terminal:
-                    connection.drop("its terminal was revoked by the operator")
-
     def admit(self, connection: TerminalProtocol) -> str | None:
         """A new connection, before its Hello: None if it may stay, else why it is refused
         (``unauthenticated_connections`` are already open)."""
@@ -1150,10 +688,10 @@ class TableServerFactory(Factory):
         """Count ``connection`` against its certificate's id: None if it may stay, else why
         it is refused (the id holds ``connections_per_identity`` connections already)."""
         if connection.counted_as is not None:
-            if _key(connection.counted_as) == _key(identity):
+            if identity_key(connection.counted_as) == identity_key(identity):
                 return None
             return f"its certificate changed from {connection.counted_as.id} to {identity.id}"
-        held = self._by_identity.setdefault(_key(identity), set())
+        held = self._by_identity.setdefault(identity_key(identity), set())
         cap = self.floor.limits.connections_per_identity
         if len(held) >= cap:
             return (
@@ -1191,10 +729,10 @@ class TableServerFactory(Factory):
             self.connections.remove(connection)
         self._before_hello.discard(connection)
         if connection.counted_as is not None:
-            held = self._by_identity.get(_key(connection.counted_as), set())
+            held = self._by_identity.get(identity_key(connection.counted_as), set())
             held.discard(connection)
             if not held:
-                self._by_identity.pop(_key(connection.counted_as), None)
+                self._by_identity.pop(identity_key(connection.counted_as), None)
 
     def step_logged(self, events: Sequence[Any], terminals: Collection[str] | None = None) -> None:
         """Push each connected terminal (of the table that logged, when ``terminals`` says)

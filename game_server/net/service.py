@@ -36,24 +36,20 @@ from twisted.protocols.tls import TLSMemoryBIOFactory
 
 from game_server.config import TableConfig
 from game_server.eventlog import AnchorFile, EventLogReader, system_clock
+from game_server.games import game_for
 from game_server.keys import load_public_key
 from game_server.net.access import revoked_terminals
 from game_server.net.floor import FloorConfig
-from game_server.net.pki import RevocationList
+from game_server.net.identity import RevocationList
 from game_server.net.server import TableServerFactory
 from game_server.net.tls import Refusal, server_tls_options
 from game_server.recall.terminal import terminal_recall
 from game_server.rng import self_test
 from game_server.rng.entropy import EntropySource
 from game_server.table.api import HostedTable, TableMachine, TableState
-from game_server.table.hybrid_machine import HybridMachine
-from game_server.table.hybrid_session import HybridSession
-from game_server.table.machine import RoundMachine
-from game_server.table.recovery import AnyTable, open_tables, reload_tables
+from game_server.table.recovery import open_tables, reload_tables
 from game_server.table.router import TableRouter
-from game_server.table.session import SeedSource, production_seeds
-from game_server.table.uth_machine import UthMachine
-from game_server.table.uth_session import UthSession, parse_decision
+from game_server.table.session import SeedSource, TableBook, production_seeds
 from shared.errors import ETGError
 
 log = Logger()
@@ -114,26 +110,11 @@ def default_floor(config: TableConfig, port: int = 7400, tables: int = 1) -> Flo
     return FloorConfig(terminals=terminals, port=port, tables=placed if tables > 1 else {})
 
 
-class UthTableRouter(TableRouter):
-    """The router of a server whose tables all deal Ultimate Texas Hold 'Em (``--tables K``
-    copies one Rules Submission): it parses an ``Act``'s decision as each
-    :class:`UthMachine` does, so the AMP server hands the tables UTH decisions."""
-
-    @staticmethod
-    def parse_action(action: str) -> Any:
-        return parse_decision(action)
-
-
-def machine_for(session: AnyTable, reactor: Any, next_round_delay: float) -> HostedTable:
-    """The round machine of a recovered table: the fully automated table's
-    :class:`RoundMachine`, a hybrid table's :class:`HybridMachine` (58 Pa. Code 633b.5,
-    stadium play: shared countdowns, any number of terminals), or an Ultimate Texas Hold 'Em
-    table's :class:`UthMachine` (653a: one shared decision countdown per street)."""
-    if isinstance(session, UthSession):
-        return UthMachine(session, reactor, next_round_delay=next_round_delay)
-    if isinstance(session, HybridSession):
-        return HybridMachine(session, reactor, next_round_delay=next_round_delay)
-    return RoundMachine(session, reactor, next_round_delay=next_round_delay)
+def machine_for(session: TableBook, reactor: Any, next_round_delay: float) -> HostedTable:
+    """The round machine of a recovered table, as its game builds it
+    (:meth:`~game_server.games.api.Game.machine`: the countdowns and table states of its
+    rounds)."""
+    return game_for(session.config).machine(session, reactor, next_round_delay)
 
 
 def _fault(machine: HostedTable, reason: str) -> None:
@@ -221,9 +202,8 @@ def serve(
         table_id = session.config.table_id
         log.info("table {table}: {report}", table=table_id, report=report.describe())
         machines[table_id] = machine_for(session, reactor, next_round_delay)
-    router = UthTableRouter if config.uth is not None else TableRouter
     machine: TableMachine = (
-        next(iter(machines.values())) if tables == 1 else router(machines, floor.tables)
+        next(iter(machines.values())) if tables == 1 else TableRouter(machines, floor.tables)
     )
     reader = EventLogReader.open(db)
 

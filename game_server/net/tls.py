@@ -54,16 +54,14 @@ from twisted.internet.ssl import (
 from twisted.logger import Logger
 from zope.interface import implementer  # type: ignore[import-untyped]  # ships no hints
 
+from game_server.net.identity import Identity, RevocationList, peer_identity
 from game_server.net.pki import (
     CertificateWithoutRole,
-    Identity,
     PkiError,
     PkiFileMalformed,
     PkiLayout,
-    RevocationList,
     load_certificate,
     load_private_key,
-    peer_identity,
 )
 
 log = Logger()

@@ -27,9 +27,8 @@ Cost on a log of 1,000,000 events (``tools.recall_cli.bench_recall``):
   ``(terminal, time)``, ``(table_id, time)`` or ``(time)`` index that stops after ``last``
   rounds) and one ``(table_id, round_id)`` index read per round found: milliseconds.
 - With ``wager`` or ``min_payout`` the rounds that qualify may be anywhere in the log, so the
-  query walks, newest first, the ``wager_placed`` (or ``wager_settled``) events, and the
-  three-position hybrid table's ``hybrid3_wager_placed`` (``hybrid3_wager_settled``) and
-  Ultimate Texas Hold 'Em's ``uth_wager_placed`` (``uth_wager_settled``), that match the
+  query walks, newest first, every game's records of a wager placed (or settled: its
+  :meth:`~game_server.games.api.Game.placed_kinds`, ``settled_kinds``) that match the
   other filters -- through the ``(terminal, time)`` index with ``terminal``, the ``(table_id,
   time)`` index with ``table``, else the ``(kind)`` index -- testing each body with
   ``json_extract``, and stops after ``last`` rounds. A common wager answers in milliseconds;
@@ -56,10 +55,11 @@ from game_server.config import config_from_dict
 from game_server.eventlog import EventLogReader, StoredEvent, format_time
 from game_server.eventlog.errors import LogDamaged
 from game_server.eventlog.schema import EVENT_COLUMNS
-from game_server.recall.rounds import Logged, LoggedRound, ShoeRecord, load_round
+from game_server.recall.rounds import Logged, LoggedRound, ShoeRecord, completed_kinds, load_round
 from game_server.recall.timeline import Timeline, build_timeline
-from game_server.rules.events import EventDecodeError, from_dict
+from game_server.rules.events import EventDecodeError, from_dict, kind_of
 from game_server.table.events import RoundStarted
+from game_server.table.ledger import PLACED, SETTLED, wager_roles
 from shared.errors import ETGError
 
 #: Rounds shown by default: the current game and the nine before it (AGCO 13.1.1, GLI-11).
@@ -67,12 +67,12 @@ DEFAULT_LAST: Final = 10
 #: Nearest rounds listed when a round id is not in the log.
 NEAREST: Final = 5
 
-_PLACED: Final = "wager_placed"
-_SETTLED: Final = "wager_settled"
 #: The three-position hybrid engine's wager records (58 Pa. Code 633b.5(a)-(v)).
-_PLACED_KINDS: Final = frozenset({_PLACED, "hybrid3_wager_placed", "uth_wager_placed"})
-_SETTLED_KINDS: Final = frozenset({_SETTLED, "hybrid3_wager_settled", "uth_wager_settled"})
-_COMPLETED_KINDS: Final = frozenset({"round_completed", "uth_round_completed"})
+
+
+def _kinds(role: str) -> frozenset[str]:
+    """The kinds of every game's wager records of ``role`` (placed or settled), by name."""
+    return frozenset(kind_of(cls) for cls, found in wager_roles().items() if found == role)
 
 
 class RecallError(ETGError):
@@ -234,13 +234,15 @@ def summarize(events: Sequence[StoredEvent]) -> RoundSummary:
     best: Win | None = None
     terminals: set[str] = set()
     complete = False
+    placed_kinds, settled_kinds = _kinds(PLACED), _kinds(SETTLED)
+    completed = frozenset(kind_of(cls) for cls in completed_kinds())
     for stored in events:
         kind = stored.kind
         if stored.terminal is not None:
             terminals.add(stored.terminal)
-        if kind in _PLACED_KINDS:
+        if kind in placed_kinds:
             wagered += stored.body["amount"]
-        elif kind in _SETTLED_KINDS:
+        elif kind in settled_kinds:
             body = stored.body
             amount = body["paid"]
             paid += amount
@@ -255,7 +257,7 @@ def summarize(events: Sequence[StoredEvent]) -> RoundSummary:
                     amount,
                     body["line"],
                 )
-        elif kind in _COMPLETED_KINDS:
+        elif kind in completed:
             complete = True
     assert first.round_id is not None
     return RoundSummary(
@@ -434,11 +436,12 @@ def list_rounds(
         if min_payout is not None:
             test = "json_extract(body, '$.paid') >= ?"
             keys = _candidates(
-                reader, _SETTLED_KINDS, test, min_payout, terminal, table, since, until
+                reader, _kinds(SETTLED), test, min_payout, terminal, table, since, until
             )
         else:
             test = "json_extract(body, '$.wager') = ?"
-            keys = _candidates(reader, _PLACED_KINDS, test, wager, terminal, table, since, until)
+            placed_kinds = _kinds(PLACED)
+            keys = _candidates(reader, placed_kinds, test, wager, terminal, table, since, until)
         after = None if since is None else format_time(since)
         before = None if until is None else format_time(until)
         found: list[RoundSummary] = []
@@ -451,7 +454,7 @@ def list_rounds(
                 events = reader.events_for_round(*key)
                 if wager is not None and min_payout is not None:
                     placed = any(
-                        e.kind in _PLACED_KINDS
+                        e.kind in _kinds(PLACED)
                         and e.body.get("wager") == wager
                         and _matches(e, terminal, after, before)
                         for e in events

@@ -5,27 +5,21 @@ The table writes, per table (see :mod:`game_server.table.session`)::
     table_opened                   the Rules Submission in force (again after every change)
     shoe_revealed / shoe_committed a retired shoe's seed in clear, a new shoe's commitment
     round_started                  round id, shoe number, config hash, seats/terminals/balances
-    wager_placed ... round_completed   the engine's events (game_server.rules.blackjack.events)
+    ... round_completed            the engine's events (its game's: wagers, cards, decisions)
     round_closed                   balances after the round, in the round's last step
     credits_in / credits_out       wallet changes (inside or outside a round)
 
-At a hybrid table (58 Pa. Code 633b.5, :mod:`game_server.table.hybrid_session`) the engine's
-events are those of its table type's engine (:func:`engine_kinds`): terminals hold no seat
-(``round_started`` lists seat 0 for each) and every player's event names its terminal in the
-envelope.
-
-At an Ultimate Texas Hold 'Em table (``game = "uth"``, 58 Pa. Code 653a,
-:mod:`game_server.table.uth_session`) they are the UTH engine's (:data:`UTH_KINDS`, by
-:func:`engine_kinds_for`), with the meter awards and reseeds its settlement produces; each
-round is dealt from a shoe of one deck committed before it and revealed at the next round's
-start.
+The engine's records are those of the table's game
+(:meth:`~game_server.games.api.Game.engine_kinds`, :func:`engine_kinds_for`); at a table in
+stadium play (the hybrid tables of 633b.5) terminals hold no seat (``round_started`` lists
+seat 0 for each) and every player's event names its terminal in the envelope.
 
 Every event of a round carries the round id in its envelope. :func:`walk` streams a log once,
 in order, and hands out each round with the config it was played under and the shoe it was
 dealt from; recall and ``etg verify`` both use it, so neither has its own idea of the format.
 
-Entry points: :func:`walk`, :func:`load_round`, :func:`engine_kinds`, :func:`engine_kinds_for`,
-:data:`ENGINE_KINDS`.
+Entry points: :func:`walk`, :func:`load_round`, :func:`engine_kinds_for`,
+:func:`completed_kinds`.
 """
 
 from __future__ import annotations
@@ -34,41 +28,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from game_server import games
 from game_server.config import TableConfig, config_from_dict
 from game_server.eventlog import EventLogReader, StoredEvent
-from game_server.rules.blackjack.events import (
-    CardDealt,
-    DealerPeeked,
-    Decision,
-    HoleCardRevealed,
-    ProgressiveWon,
-    RoundCompleted,
-    WagerPlaced,
-    WagerSettled,
-)
 from game_server.rules.events import from_dict
-from game_server.rules.hybrid.events import (
-    Hybrid3CardUsed,
-    Hybrid3CommunityCard,
-    Hybrid3Decision,
-    Hybrid3WagerPlaced,
-    Hybrid3WagerSettled,
-)
-from game_server.rules.hybrid.no_hole_card import CardDesignated, DealerHandCompleted
-from game_server.rules.meters import MeterAwarded, MeterReseeded
-from game_server.rules.uth.events import (
-    UthCardDealt,
-    UthDealerRevealed,
-    UthDecision,
-    UthHandShown,
-    UthPayoutCapped,
-    UthRoundCompleted,
-    UthSettlementStarted,
-    UthStreetStarted,
-    UthWagerPlaced,
-    UthWagerSettled,
-)
-from game_server.rules.wagers.base import TableType
 from game_server.table.events import (
     RoundClosed,
     RoundStarted,
@@ -77,86 +40,16 @@ from game_server.table.events import (
     TableOpened,
 )
 
-#: The kinds of record the Blackjack engine produces (what replay feeds back to it).
-ENGINE_KINDS: frozenset[type] = frozenset(
-    {
-        WagerPlaced,
-        CardDealt,
-        Decision,
-        DealerPeeked,
-        HoleCardRevealed,
-        WagerSettled,
-        ProgressiveWon,
-        RoundCompleted,
-    }
-)
 
-#: The kinds of record the three-position hybrid engine produces (633b.5(a)-(v)).
-HYBRID3_KINDS: frozenset[type] = frozenset(
-    {
-        Hybrid3WagerPlaced,
-        Hybrid3Decision,
-        Hybrid3CommunityCard,
-        Hybrid3CardUsed,
-        Hybrid3WagerSettled,
-        CardDealt,
-        DealerPeeked,
-        HoleCardRevealed,
-        RoundCompleted,
-    }
-)
-
-#: The kinds of record the hybrid engine without a hole card produces (633b.5(w)-(ee)).
-NO_HOLE_CARD_KINDS: frozenset[type] = frozenset(
-    {
-        WagerPlaced,
-        CardDealt,
-        Decision,
-        CardDesignated,
-        DealerHandCompleted,
-        WagerSettled,
-        RoundCompleted,
-    }
-)
-
-#: The kinds of record the Ultimate Texas Hold 'Em engine produces (653a), with the meter
-#: records its settlement produces (the deal's contributions are the table's, not the engine's).
-UTH_KINDS: frozenset[type] = frozenset(
-    {
-        UthWagerPlaced,
-        UthCardDealt,
-        UthStreetStarted,
-        UthDecision,
-        UthDealerRevealed,
-        UthHandShown,
-        UthSettlementStarted,
-        UthWagerSettled,
-        UthPayoutCapped,
-        MeterAwarded,
-        MeterReseeded,
-        UthRoundCompleted,
-    }
-)
-#: Every kind that completes a round, whatever the game.
-COMPLETED_KINDS: frozenset[type] = frozenset({RoundCompleted, UthRoundCompleted})
-
-_KINDS_OF: dict[TableType, frozenset[type]] = {
-    TableType.FULLY_AUTOMATED: ENGINE_KINDS,
-    TableType.HYBRID: HYBRID3_KINDS,
-    TableType.HYBRID_NO_HOLE_CARD: NO_HOLE_CARD_KINDS,
-}
-
-
-def engine_kinds(table_type: TableType) -> frozenset[type]:
-    """The kinds of record the engine of ``table_type`` produces (what its replay is fed)."""
-    return _KINDS_OF[table_type]
+def completed_kinds() -> frozenset[type]:
+    """Every kind of record that completes a round, whatever the game
+    (:meth:`~game_server.games.api.Game.completed_kinds`)."""
+    return frozenset(kind for game in games.games() for kind in game.completed_kinds)
 
 
 def engine_kinds_for(config: TableConfig) -> frozenset[type]:
     """The kinds of record the engine of ``config``'s game and table type produces."""
-    if config.uth is not None:
-        return UTH_KINDS
-    return engine_kinds(config.table_type)
+    return games.game_for(config).engine_kinds(config.table_type)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,17 +101,20 @@ class LoggedRound:
 
     @property
     def complete(self) -> bool:
-        return any(type(item.event) in COMPLETED_KINDS for item in self.events)
+        completed = completed_kinds()
+        return any(type(item.event) in completed for item in self.events)
 
     def engine_events(self) -> list[Logged]:
         """The engine's records of the round, in log order (what replay is fed): those of
-        the engine of the table type in force (:func:`engine_kinds`)."""
+        the engine of the game and table type in force (:func:`engine_kinds_for`)."""
         kinds = engine_kinds_for(self.config)
         return [item for item in self.events if type(item.event) in kinds]
 
 
 def decode(stored: StoredEvent) -> Any:
-    """The record of a stored event (raises EventDecodeError for an unknown kind)."""
+    """The record of a stored event (raises EventDecodeError for an unknown kind); every
+    registered game's records are known."""
+    games.games()  # loading the games registers their event records
     return from_dict(stored.body)
 
 
@@ -247,6 +143,7 @@ def walk(
         ConfigError: a logged config this build cannot read.
         EventDecodeError: an event of an unknown kind or schema.
     """
+    games.games()  # loading the games registers their event records
     tables: dict[str, _TableState] = {}
     for stored in events:
         item = Logged(stored, from_dict(stored.body))

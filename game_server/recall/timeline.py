@@ -22,23 +22,16 @@ thing:
   folds only this round's events, so each wager's meters are exactly what this round added
   to the table's never-reset meters (58 Pa. Code 605a.5(d)).
 
-At a hybrid table (58 Pa. Code 633b.5, stadium play) terminals hold no seat: a player is
-named by his terminal and his position (three-position table: ``"T1 (position 2)"``) or by
-his number in the round and his terminal (no-hole-card table, numbered in join order:
-``"player 1 (T1)"``); community cards, the cards a player used or had designated to his hand
-or to his own dealer hand, and each player's dealer hand completed get their sentences.
+The round's game (:func:`game_server.games.game_for`) names its players and describes its own
+events (:meth:`~game_server.games.api.Game.recall_labels`,
+:meth:`~game_server.games.api.Game.describe`): a seat ``"seat 2 (T2)"``, a hybrid table's
+players by terminal and position, a face-down card as face down wherever it was dealt (its
+value appears in an entry's data only if the round reveals it later, so an interrupted round
+never discloses a card nobody has seen). The table's own records (round started and closed,
+credits, shoes, the Rules Submission) and the progressive meters' are described here.
 
-At an Ultimate Texas Hold 'Em table (58 Pa. Code 653a) the steps are the UTH engine's: each
-seat's two cards, the dealer's two (face down: their values appear in the data only if the
-round reveals them, ``uth_dealer_revealed``), the flop, turn and river, every decision of
-each street (by the player or by the countdown), the hands shown with their categories, the
-Magic Card and Lucky Bonus drawn, and every settlement with its 653a.12 paytable line.
-
-The dealer's hole card is shown as ``"dealer hole card (face down)"`` where it was dealt; its
-value appears only at ``hole_card_revealed``. An entry's data names the face-down card only if
-the round reveals it later, so an interrupted round never discloses a card nobody has seen.
-
-Pure: no I/O, no clock. Entry points: :func:`build_timeline`, :func:`format_timeline`.
+Pure: no I/O, no clock. Entry points: :func:`build_timeline`, :func:`format_timeline`; for
+the games: :class:`Labels`, :func:`cards_text`, :func:`wager_title`.
 """
 
 from __future__ import annotations
@@ -47,36 +40,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Final
 
+from game_server.games import game_for, games
 from game_server.recall.rounds import Logged, LoggedRound
-from game_server.rules.blackjack.events import (
-    BLACKJACK,
-    DEALER,
-    DOUBLE,
-    INSURANCE,
-    CardDealt,
-    DealerPeeked,
-    Decision,
-    HoleCardRevealed,
-    ProgressiveWon,
-    RoundCompleted,
-    WagerPlaced,
-    WagerSettled,
-)
 from game_server.rules.errors import RulesError
-from game_server.rules.hybrid.events import (
-    Hybrid3CardUsed,
-    Hybrid3CommunityCard,
-    Hybrid3Decision,
-    Hybrid3WagerPlaced,
-    Hybrid3WagerSettled,
-)
-from game_server.rules.hybrid.no_hole_card import (
-    ALL_PLAYERS,
-    COMMUNITY,
-    TO_DEALER,
-    CardDesignated,
-    DealerHandCompleted,
-)
 from game_server.rules.meters import (
     MeterAwarded,
     MeterContributed,
@@ -85,26 +51,7 @@ from game_server.rules.meters import (
     MysteryAwarded,
     MysteryTriggerDrawn,
 )
-from game_server.rules.uth.events import (
-    BOARD,
-    ENVY,
-    LUCKY,
-    MAGIC,
-    UthCardDealt,
-    UthDealerRevealed,
-    UthDecision,
-    UthHandShown,
-    UthPayoutCapped,
-    UthRoundCompleted,
-    UthSettlementStarted,
-    UthStreetStarted,
-    UthWagerPlaced,
-    UthWagerSettled,
-)
-from game_server.rules.uth.events import DEALER as UTH_DEALER
-from game_server.rules.uth.game import WAGER_TITLES as UTH_TITLES
 from game_server.rules.wagers import REGISTRY
-from game_server.rules.wagers.base import TableType
 from game_server.table.events import (
     CreditsIn,
     CreditsOut,
@@ -118,8 +65,7 @@ from game_server.table.events import (
     TerminalAccess,
     operator_text,
 )
-from game_server.table.ledger import Ledger
-from game_server.table.uth_session import UthLedger
+from game_server.table.ledger import PLACED, SETTLED, Ledger, wager_roles
 from shared.cards import Card
 from shared.money import format_money
 
@@ -128,32 +74,18 @@ DEALER_WHO: Final = "dealer"
 #: ``Entry.who`` of the table's own records (round started and closed, shoes, config).
 TABLE_WHO: Final = "table"
 
-_MAIN_TITLES: Final = {BLACKJACK: "Blackjack", DOUBLE: "Double down", INSURANCE: "Insurance"}
-#: Ultimate Texas Hold 'Em wagers and awards (653a.12).
-_UTH_TITLES: Final = {
-    **UTH_TITLES,
-    "play": "Play",
-    ENVY: "Envy Bonus",
-    "five_card_player" + MAGIC: "Magic Card (player's hand)",
-    "five_card_player" + LUCKY: "Lucky Bonus (player's hand)",
-    "five_card_dealer" + MAGIC: "Magic Card (dealer's hand)",
-    "five_card_dealer" + LUCKY: "Lucky Bonus (dealer's hand)",
-}
-_DECISION_TEXT: Final = {
-    "insurance": "takes insurance",
-    "no-insurance": "declines insurance",
-    "even-money": "takes even money",
-    "double": "doubles down",
-}
+#: What :meth:`~game_server.games.api.Game.describe` returns: ``(who, text, data)``.
+Described = tuple[str, str, dict[str, Any]]
 
 
 def wager_title(name: str) -> str:
     """The display name of a wager: ``"blackjack" -> "Blackjack"``, ``"lucky_aces" ->
-    "Lucky Aces"``; an unknown name is shown as logged."""
-    if name in _MAIN_TITLES:
-        return _MAIN_TITLES[name]
-    if name in _UTH_TITLES:
-        return _UTH_TITLES[name]
+    "Lucky Aces"`` (each game's :attr:`~game_server.games.api.Game.wager_titles`, then the
+    shared side wagers); an unknown name is shown as logged."""
+    for game in games():
+        title = game.wager_titles.get(name)
+        if title is not None:
+            return title
     side = REGISTRY.get(name)
     return side.title if side is not None else name
 
@@ -226,7 +158,7 @@ class Credits:
 
     Attributes:
         terminal: The terminal.
-        seat: Its seat, if it held one when the round started (None at a hybrid table).
+        seat: Its seat, if it held one when the round started (None in stadium play).
         start: Credits at the start, from ``round_started`` (None if not logged).
         end: Credits at the end, from ``round_closed`` (None: the round did not close).
         wagered: Everything it wagered in the round (every category).
@@ -293,16 +225,17 @@ class Timeline:
         end: Time of its last event.
         complete: Every wager settled (``round_completed`` is logged).
         closed: ``round_closed`` (the end balances) is logged.
-        seats: Seat number -> terminal, from ``round_started``; at the hybrid table without a
-            hole card, player number in the round -> terminal (from the envelopes); empty at
-            the three-position table (no seats, 633b.5(l)).
+        seats: Seat number -> terminal, from ``round_started``; in stadium play what the game
+            names (the hybrid table without a hole card: player number in the round ->
+            terminal, from the envelopes; the three-position table: none, 633b.5(l)).
         credits: Terminal -> its credits over the round.
         entries: The steps, in log order.
         meters: Wager -> what the round added to its meters.
         games_played: What the round added to the games-played meter (1 if complete).
         problems: Inconsistencies found while building it (a fold that does not give the
             logged balances, a config hash that differs); empty for a sound log.
-        game: ``"blackjack"`` or ``"uth"`` (Ultimate Texas Hold 'Em).
+        game: The ``[table] game`` of the rules in force (a registered game's
+            :attr:`~game_server.games.api.Game.config_game`).
     """
 
     table_id: str
@@ -320,7 +253,7 @@ class Timeline:
     meters: Mapping[str, MeterChange]
     games_played: int
     problems: tuple[str, ...]
-    game: str = "blackjack"
+    game: str
 
     @property
     def status(self) -> str:
@@ -356,28 +289,31 @@ class Timeline:
 # -- building --------------------------------------------------------------------------------
 
 
-class _Labels:
-    """Seat and hand labels: ``"seat 2 (T2)"``, with ``"hand 2"`` only for a split seat.
+class Labels:
+    """Seat and hand labels of one round: ``"seat 2 (T2)"``, with ``"hand 2"`` only for a
+    split seat; a game names its players its own way in a subclass
+    (:meth:`~game_server.games.api.Game.recall_labels`).
 
-    At the hybrid tables: ``"player 1 (T1)"`` (no hole card: the player's number in the
-    round); ``"position 2"`` for a position's cards and ``"T1 (position 2)"`` for a player
-    (three-position table), ``"hand 2"`` only for a player who split."""
+    Attributes:
+        seats: seat number -> terminal (from ``round_started``; at a table in stadium play
+            what the game fills in).
+        wagered: the seats that placed a wager in the round (the others had nobody playing).
+        split: the seats that played more than one hand.
+        split_players: the players (by name) that played more than one hand.
+        revealed: what turns up a face-down card later in the round, by the key the game
+            gives it (a hole card's shoe position): an entry names the card only then.
+    """
 
-    def __init__(
-        self,
-        seats: Mapping[int, str],
-        events: Iterable[Logged],
-        table_type: TableType = TableType.FULLY_AUTOMATED,
-    ) -> None:
-        self.table_type = table_type
+    def __init__(self, seats: Mapping[int, str], events: Iterable[Logged]) -> None:
         self.seats = dict(seats)
         hands: dict[int, set[int]] = {}
         players: dict[str, set[int]] = {}
-        #: The seats that placed a wager in the round (the others had nobody playing).
         self.wagered: set[int] = set()
+        self.revealed: dict[int, Logged] = {}
+        roles = wager_roles()
         for item in events:
             ev = item.event
-            if type(ev) in _PLACED_KINDS and isinstance(getattr(ev, "seat", None), int):
+            if roles.get(type(ev)) == PLACED and isinstance(getattr(ev, "seat", None), int):
                 self.wagered.add(ev.seat)
             player = getattr(ev, "player", None)
             if isinstance(player, str):
@@ -385,23 +321,23 @@ class _Labels:
                 continue
             seat = getattr(ev, "seat", None)
             hand = getattr(ev, "hand", None)
-            if type(ev) is CardDesignated and ev.target == TO_DEALER:
-                continue  # its ``hand`` is the card's place in the player's dealer hand
-            if isinstance(seat, int) and isinstance(hand, int) and seat > DEALER:
+            if not self.counts_hand(ev):
+                continue
+            if isinstance(seat, int) and isinstance(hand, int) and seat > 0:
                 hands.setdefault(seat, set()).add(hand)
                 if item.stored.terminal is not None:
                     self.seats.setdefault(seat, item.stored.terminal)
         self.split = {seat for seat, numbers in hands.items() if len(numbers) > 1}
         self.split_players = {p for p, numbers in players.items() if len(numbers) > 1}
 
+    def counts_hand(self, ev: Any) -> bool:
+        """Whether ``ev``'s ``hand`` is a hand of its seat (a game's card with another
+        meaning of ``hand`` says no)."""
+        return True
+
     def seat(self, seat: int, hand: int | None = None) -> str:
         terminal = self.seats.get(seat)
-        if self.table_type is TableType.HYBRID:
-            label = f"position {seat}"
-        elif self.table_type is TableType.HYBRID_NO_HOLE_CARD:
-            label = f"player {seat}" + (f" ({terminal})" if terminal else "")
-        else:
-            label = f"seat {seat}" + (f" ({terminal})" if terminal else "")
+        label = f"seat {seat}" + (f" ({terminal})" if terminal else "")
         if hand is not None and seat in self.split:
             label += f" hand {hand + 1}"
         return label
@@ -412,13 +348,6 @@ class _Labels:
         if seat in self.wagered:
             return self.seat(seat)
         return f"seat {seat} (no player)"
-
-    def player(self, player: str, position: int, hand: int | None = None) -> str:
-        """A player of the three-position table: his terminal and position (633b.5(l))."""
-        label = f"{player} (position {position})"
-        if hand is not None and player in self.split_players:
-            label += f" hand {hand + 1}"
-        return label
 
 
 _METER_KINDS: Final = frozenset(
@@ -433,143 +362,34 @@ _METER_KINDS: Final = frozenset(
 )
 
 
-def _card_text(card: Card) -> str:
+def card_text(card: Card) -> str:
+    """A card as recall writes it (``"Q♦"``)."""
     return card.symbol
 
 
-def _cards_text(cards: Iterable[Card]) -> str:
+def cards_text(cards: Iterable[Card]) -> str:
+    """Cards as recall writes them, one space between."""
     return " ".join(card.symbol for card in cards)
 
 
-def _balances(terminals: Iterable[str], balances: Iterable[int]) -> str:
+def balances_text(terminals: Iterable[str], balances: Iterable[int]) -> str:
+    """``"T1 $100.00, T2 $0.00"``."""
     return ", ".join(f"{t} {format_money(b)}" for t, b in zip(terminals, balances, strict=False))
 
 
-def _describe(
-    item: Logged, labels: _Labels, hole: dict[int, Logged]
-) -> tuple[str, str, dict[str, Any]]:
-    """``(who, text, data)`` of one logged event."""
+def describe_table(item: Logged, labels: Labels) -> Described:
+    """``(who, text, data)`` of one of the table's own records or a progressive meter's (any
+    other event: its kind in words)."""
     ev = item.event
     kind = type(ev)
     terminal = item.stored.terminal
     who = terminal if terminal is not None else TABLE_WHO
-    if kind is WagerPlaced:
-        data = {
-            "seat": ev.seat,
-            "hand": ev.hand,
-            "terminal": terminal,
-            "wager": ev.wager,
-            "amount": ev.amount,
-        }
-        text = (
-            f"{labels.seat(ev.seat, ev.hand)} wagers {format_money(ev.amount)} on "
-            f"{wager_title(ev.wager)}"
-        )
-        return who, text, data
-    if kind is CardDealt:
-        data = {
-            "seat": ev.seat,
-            "hand": ev.hand,
-            "terminal": terminal,
-            "position": ev.position,
-            "face_up": ev.face_up,
-            "card": str(ev.card),
-        }
-        where = f"(shoe position {ev.position})"
-        if ev.seat == DEALER:
-            who = DEALER_WHO
-            if not ev.face_up:
-                revealed = hole.get(ev.position)
-                data["card"] = str(ev.card) if revealed is not None else None
-                data["revealed_seq"] = revealed.seq if revealed is not None else None
-                return who, f"dealer hole card (face down) {where}", data
-            return who, f"dealer is dealt {_card_text(ev.card)} {where}", data
-        if ev.seat == ALL_PLAYERS:
-            return who, f"every player is dealt {_card_text(ev.card)} {where}", data
-        if ev.seat == COMMUNITY:
-            return who, f"community card {_card_text(ev.card)} is dealt {where}", data
-        return who, f"{labels.seat(ev.seat, ev.hand)} is dealt {_card_text(ev.card)} {where}", data
-    if kind is Decision:
-        data = {
-            "seat": ev.seat,
-            "hand": ev.hand,
-            "terminal": terminal,
-            "action": ev.action,
-            "amount": ev.amount,
-            "auto": ev.auto,
-            "by": "countdown" if ev.auto else "player",
-        }
-        verb = _DECISION_TEXT.get(ev.action, ev.action + "s")
-        amount = f" {format_money(ev.amount)}" if ev.amount else ""
-        by = "by the countdown (no action in time)" if ev.auto else "by the player"
-        return who, f"{labels.seat(ev.seat, ev.hand)} {verb}{amount}, {by}", data
-    if kind is DealerPeeked:
-        text = "dealer peeks for Blackjack: " + (
-            "dealer has Blackjack" if ev.blackjack else "no Blackjack"
-        )
-        return DEALER_WHO, text, {"blackjack": ev.blackjack}
-    if kind is HoleCardRevealed:
-        data = {"card": str(ev.card), "position": ev.position}
-        text = f"dealer hole card revealed: {_card_text(ev.card)} (shoe position {ev.position})"
-        return DEALER_WHO, text, data
-    if kind is WagerSettled:
-        data = {
-            "seat": ev.seat,
-            "hand": ev.hand,
-            "terminal": terminal,
-            "wager": ev.wager,
-            "stake": ev.stake,
-            "paid": ev.paid,
-            "won": ev.paid - ev.stake if ev.paid > ev.stake else 0,
-            "outcome": ev.outcome,
-            "line": ev.line,
-        }
-        text = (
-            f"{labels.seat(ev.seat, ev.hand)} {wager_title(ev.wager)} {ev.outcome} "
-            f"({ev.line}): pays {format_money(ev.paid)} on a {format_money(ev.stake)} stake"
-        )
-        return who, text, data
-    if kind is RoundCompleted:
-        data = {"dealer_cards": [str(c) for c in ev.dealer_cards], "dealer_total": ev.dealer_total}
-        text = f"round complete: dealer's hand {_cards_text(ev.dealer_cards)} = {ev.dealer_total}"
-        if labels.table_type is TableType.HYBRID_NO_HOLE_CARD:
-            text = (
-                f"round complete: every player's dealer hand is final (the dealer's up card "
-                f"{_cards_text(ev.dealer_cards)}; the rest differs by player, 633b.5(y))"
-            )
-        return DEALER_WHO, text, data
-    if kind in _HYBRID_KINDS:
-        return _describe_hybrid(item, labels)
-    if kind in _UTH_KINDS:
-        return _describe_uth(item, labels, hole)
-    if kind is RoundStarted and labels.table_type is not TableType.FULLY_AUTOMATED:
-        data = {
-            "round": ev.round,
-            "shoe": ev.shoe,
-            "config_hash": ev.config_hash,
-            "seats": list(ev.seats),
-            "terminals": list(ev.terminals),
-            "balances": list(ev.balances),
-        }
-        text = (
-            f"round {ev.round} opens for wagers, shoe {ev.shoe}; terminals "
-            f"{', '.join(ev.terminals) or 'none'} (stadium play, no seats); credits "
-            f"{_balances(ev.terminals, ev.balances) or 'none'}"
-        )
-        return TABLE_WHO, text, data
     if kind is RoundStarted:
-        data = {
-            "round": ev.round,
-            "shoe": ev.shoe,
-            "config_hash": ev.config_hash,
-            "seats": list(ev.seats),
-            "terminals": list(ev.terminals),
-            "balances": list(ev.balances),
-        }
+        data = started_data(ev)
         seats = ", ".join(f"{s} {t}" for s, t in zip(ev.seats, ev.terminals, strict=False))
         text = (
             f"round {ev.round} opens for wagers, shoe {ev.shoe}; seats {seats or 'none'}; "
-            f"credits {_balances(ev.terminals, ev.balances) or 'none'}"
+            f"credits {balances_text(ev.terminals, ev.balances) or 'none'}"
         )
         return TABLE_WHO, text, data
     if kind is RoundClosed:
@@ -578,7 +398,8 @@ def _describe(
             "terminals": list(ev.terminals),
             "balances": list(ev.balances),
         }
-        text = f"round {ev.round} closed; credits {_balances(ev.terminals, ev.balances) or 'none'}"
+        credits = balances_text(ev.terminals, ev.balances) or "none"
+        text = f"round {ev.round} closed; credits {credits}"
         return TABLE_WHO, text, data
     if kind is CreditsIn or kind is CreditsOut:
         verb = "credits in" if kind is CreditsIn else "cashes out"
@@ -598,20 +419,6 @@ def _describe(
         return TABLE_WHO, f"shoe {ev.shoe} committed: {ev.commitment}", data
     if kind is ShoeRevealed:
         return TABLE_WHO, f"shoe {ev.shoe} revealed", {"shoe": ev.shoe}
-    if kind is ProgressiveWon:
-        data = {
-            "seat": ev.seat,
-            "terminal": terminal,
-            "wager": ev.wager,
-            "meter": ev.meter,
-            "percent": ev.percent,
-            "line": ev.line,
-        }
-        text = (
-            f"{labels.seat(ev.seat)} {wager_title(ev.wager)} hits {ev.line}: {ev.percent}% of "
-            f"the {ev.meter or 'meter'}"
-        )
-        return who, text, data
     if kind in _METER_KINDS:
         data = dict(ev._asdict())
         if "places" in data:
@@ -629,232 +436,16 @@ def _describe(
     return who, item.stored.kind.replace("_", " "), {}
 
 
-_HYBRID_KINDS: Final = frozenset(
-    {
-        Hybrid3WagerPlaced,
-        Hybrid3Decision,
-        Hybrid3CommunityCard,
-        Hybrid3CardUsed,
-        Hybrid3WagerSettled,
-        CardDesignated,
-        DealerHandCompleted,
+def started_data(ev: RoundStarted) -> dict[str, Any]:
+    """A ``round_started``'s fields as an entry's data."""
+    return {
+        "round": ev.round,
+        "shoe": ev.shoe,
+        "config_hash": ev.config_hash,
+        "seats": list(ev.seats),
+        "terminals": list(ev.terminals),
+        "balances": list(ev.balances),
     }
-)
-
-
-def _describe_hybrid(item: Logged, labels: _Labels) -> tuple[str, str, dict[str, Any]]:
-    """``(who, text, data)`` of an event only a hybrid engine produces (633b.5)."""
-    ev = item.event
-    kind = type(ev)
-    terminal = item.stored.terminal
-    who = terminal if terminal is not None else TABLE_WHO
-    if kind is Hybrid3CommunityCard:
-        data = {"number": ev.number, "card": str(ev.card), "position": ev.position}
-        text = f"community card {ev.number} is {_card_text(ev.card)} (shoe position {ev.position})"
-        return TABLE_WHO, text, data
-    if kind is CardDesignated:
-        data = {
-            "seat": ev.seat,
-            "terminal": terminal,
-            "target": ev.target,
-            "hand": ev.hand,
-            "card": str(ev.card),
-            "position": ev.position,
-        }
-        card = f"{_card_text(ev.card)} (shoe position {ev.position})"
-        if ev.target == TO_DEALER:
-            place = "as its hole card" if ev.hand == 1 else f"as its card {ev.hand + 1}"
-            text = f"{labels.seat(ev.seat)}'s dealer hand takes community card {card} {place}"
-        else:
-            text = f"{labels.seat(ev.seat, ev.hand)} takes community card {card}"
-        return who, text, data
-    if kind is DealerHandCompleted:
-        data = {
-            "seat": ev.seat,
-            "terminal": terminal,
-            "dealer_cards": [str(c) for c in ev.dealer_cards],
-            "dealer_total": ev.dealer_total,
-            "blackjack": ev.blackjack,
-        }
-        total = "Blackjack" if ev.blackjack else str(ev.dealer_total)
-        text = (
-            f"{labels.seat(ev.seat)}'s dealer hand is complete: "
-            f"{_cards_text(ev.dealer_cards)} = {total}; his wagers are settled"
-        )
-        return who, text, data
-    label = labels.player(ev.player, ev.position, ev.hand)
-    data = {"player": ev.player, "position": ev.position, "hand": ev.hand, "terminal": terminal}
-    if kind is Hybrid3WagerPlaced:
-        data.update(wager=ev.wager, amount=ev.amount)
-        text = f"{label} wagers {format_money(ev.amount)} on {wager_title(ev.wager)}"
-        return who, text, data
-    if kind is Hybrid3Decision:
-        data.update(
-            action=ev.action,
-            amount=ev.amount,
-            auto=ev.auto,
-            by="countdown" if ev.auto else "player",
-        )
-        verb = _DECISION_TEXT.get(ev.action, ev.action + "s")
-        amount = f" {format_money(ev.amount)}" if ev.amount else ""
-        by = "by the countdown (no action in time)" if ev.auto else "by the player"
-        return who, f"{label} {verb}{amount}, {by}", data
-    if kind is Hybrid3CardUsed:
-        data.update(number=ev.number, card=str(ev.card))
-        return who, f"{label} uses community card {ev.number} ({_card_text(ev.card)})", data
-    data.update(
-        wager=ev.wager,
-        stake=ev.stake,
-        paid=ev.paid,
-        won=ev.paid - ev.stake if ev.paid > ev.stake else 0,
-        outcome=ev.outcome,
-        line=ev.line,
-    )
-    text = (
-        f"{label} {wager_title(ev.wager)} {ev.outcome} ({ev.line}): pays "
-        f"{format_money(ev.paid)} on a {format_money(ev.stake)} stake"
-    )
-    return who, text, data
-
-
-_UTH_KINDS: Final = frozenset(
-    {
-        UthWagerPlaced,
-        UthCardDealt,
-        UthStreetStarted,
-        UthDecision,
-        UthDealerRevealed,
-        UthHandShown,
-        UthSettlementStarted,
-        UthWagerSettled,
-        UthPayoutCapped,
-        UthRoundCompleted,
-    }
-)
-_STREETS: Final = {"preflop": "before the flop", "flop": "on the flop", "river": "at the river"}
-
-
-def _describe_uth(
-    item: Logged, labels: _Labels, revealed: Mapping[int, Logged]
-) -> tuple[str, str, dict[str, Any]]:
-    """``(who, text, data)`` of an Ultimate Texas Hold 'Em event (653a); ``revealed`` holds
-    the ``uth_dealer_revealed`` under the key 0 when the round reveals the dealer's cards."""
-    ev = item.event
-    kind = type(ev)
-    terminal = item.stored.terminal
-    who = terminal if terminal is not None else TABLE_WHO
-    if kind is UthWagerPlaced:
-        data = {"seat": ev.seat, "terminal": terminal, "wager": ev.wager, "amount": ev.amount}
-        text = f"{labels.seat(ev.seat)} wagers {format_money(ev.amount)} on {wager_title(ev.wager)}"
-        return who, text, data
-    if kind is UthCardDealt:
-        data = {
-            "seat": ev.seat,
-            "terminal": terminal,
-            "position": ev.position,
-            "face_up": ev.face_up,
-            "card": str(ev.card),
-        }
-        where = f"(deck position {ev.position})"
-        if ev.seat == BOARD:
-            return TABLE_WHO, f"community card {_card_text(ev.card)} is dealt {where}", data
-        if ev.seat == UTH_DEALER:
-            shown = revealed.get(UTH_DEALER)
-            data["card"] = str(ev.card) if shown is not None else None
-            data["revealed_seq"] = shown.seq if shown is not None else None
-            return DEALER_WHO, f"dealer is dealt a card face down {where}", data
-        return who, f"{labels.seat(ev.seat)} is dealt {_card_text(ev.card)} {where}", data
-    if kind is UthStreetStarted:
-        data = {"street": ev.street, "seats": list(ev.seats)}
-        seats = ", ".join(labels.seat(s) for s in ev.seats)
-        return TABLE_WHO, f"decisions {_STREETS.get(ev.street, ev.street)}: {seats}", data
-    if kind is UthDecision:
-        data = {
-            "seat": ev.seat,
-            "terminal": terminal,
-            "street": ev.street,
-            "action": ev.action,
-            "multiple": ev.multiple,
-            "auto": ev.auto,
-            "by": "countdown" if ev.auto else "player",
-        }
-        verb = {"check": "checks", "fold": "folds"}.get(
-            ev.action, f"makes the Play Wager of {ev.multiple} times the Ante"
-        )
-        by = "by the countdown (no action in time)" if ev.auto else "by the player"
-        street = _STREETS.get(ev.street, ev.street)
-        return who, f"{labels.seat(ev.seat)} {verb} {street}, {by}", data
-    if kind is UthDealerRevealed:
-        data = {
-            "cards": [str(c) for c in ev.cards],
-            "hand": ev.hand,
-            "five": [str(c) for c in ev.five],
-            "qualifies": ev.qualifies,
-        }
-        text = f"dealer reveals {_cards_text(ev.cards)}: {ev.hand} ({_cards_text(ev.five)}), " + (
-            "qualifies" if ev.qualifies else "does not qualify"
-        )
-        return DEALER_WHO, text, data
-    if kind is UthHandShown:
-        data = {
-            "seat": ev.seat,
-            "terminal": terminal,
-            "hand": ev.hand,
-            "five": [str(c) for c in ev.five],
-            "folded": ev.folded,
-        }
-        folded = " (folded)" if ev.folded else ""
-        text = f"{labels.seat(ev.seat)} holds {ev.hand} ({_cards_text(ev.five)}){folded}"
-        return who, text, data
-    if kind is UthSettlementStarted:
-        data = {
-            "magic_card": [str(c) for c in ev.magic_card],
-            "lucky_position": ev.lucky_position,
-            "meters": [list(m) for m in ev.meters],
-        }
-        parts = []
-        if ev.magic_card:
-            parts.append(f"Magic Card {_cards_text(ev.magic_card)}")
-        if ev.lucky_position is not None:
-            drawn = ev.lucky_position
-            lucky = "the dealer" if drawn == 0 else labels.drawn_seat(drawn)
-            parts.append(f"Lucky Bonus position {lucky}")
-        drawn = "; drawn: " + ", ".join(parts) if parts else ""
-        return TABLE_WHO, f"settlement begins{drawn}", data
-    if kind is UthWagerSettled:
-        data = {
-            "seat": ev.seat,
-            "terminal": terminal,
-            "wager": ev.wager,
-            "stake": ev.stake,
-            "paid": ev.paid,
-            "from_meter": ev.from_meter,
-            "won": ev.paid - ev.stake if ev.paid > ev.stake else 0,
-            "outcome": ev.outcome,
-            "line": ev.line,
-        }
-        text = (
-            f"{labels.seat(ev.seat)} {wager_title(ev.wager)} {ev.outcome} ({ev.line}): pays "
-            f"{format_money(ev.paid)} on a {format_money(ev.stake)} stake"
-        )
-        return who, text, data
-    if kind is UthPayoutCapped:
-        data = {"seat": ev.seat, "terminal": terminal, "uncapped": ev.uncapped, "cap": ev.cap}
-        text = (
-            f"{labels.seat(ev.seat)}: winnings of {format_money(ev.uncapped)} limited to the "
-            f"maximum payout {format_money(ev.cap)} (653a.12(f))"
-        )
-        return who, text, data
-    data = {
-        "dealer_cards": [str(c) for c in ev.dealer_cards],
-        "board": [str(c) for c in ev.board],
-        "dealer_hand": ev.dealer_hand,
-    }
-    text = (
-        f"round complete: dealer {_cards_text(ev.dealer_cards)}, board "
-        f"{_cards_text(ev.board)}: {ev.dealer_hand}"
-    )
-    return DEALER_WHO, text, data
 
 
 def _meter_text(ev: Any) -> str:
@@ -877,7 +468,7 @@ def _meter_text(ev: Any) -> str:
 
 def _fold(logged: LoggedRound, started: RoundStarted | None) -> tuple[Ledger | None, list[str]]:
     """A fresh ledger, wallets seeded with the start balances, folded over the round."""
-    ledger = UthLedger() if logged.config.uth is not None else Ledger()
+    ledger = game_for(logged.config).new_ledger()
     if started is not None:
         ledger.wallets.update(zip(started.terminals, started.balances, strict=False))
     try:
@@ -905,19 +496,16 @@ def build_timeline(logged: LoggedRound, *, revealed_seq: int | None = None) -> T
     closed = logged.closed
     events = logged.events
     problems: list[str] = []
-    table_type = logged.config.table_type
+    config = logged.config
+    game = game_for(config)
     seats = dict(zip(started.seats, started.terminals, strict=False)) if started else {}
-    if table_type is not TableType.FULLY_AUTOMATED:
-        seats = {}  # stadium play: round_started lists seat 0 for every terminal (633b.5(l))
-    labels = _Labels(seats, events, table_type)
-    hole = {item.event.position: item for item in events if type(item.event) is HoleCardRevealed}
-    game = "uth" if logged.config.uth is not None else "blackjack"
-    if game == "uth":
-        shown = [i for i in events if type(i.event) is UthDealerRevealed]
-        hole = {UTH_DEALER: shown[0]} if shown else {}
+    if not game.seated(config):
+        seats = {}  # stadium play: round_started lists seat 0 for every terminal
+    labels = game.recall_labels(config, seats, events)
     entries = []
     for item in events:
-        who, text, data = _describe(item, labels, hole)
+        described = game.describe(config, item, labels)
+        who, text, data = described if described is not None else describe_table(item, labels)
         stored = item.stored
         entries.append(Entry(stored.seq, stored.time, who, stored.kind, text, data))
 
@@ -931,7 +519,7 @@ def build_timeline(logged: LoggedRound, *, revealed_seq: int | None = None) -> T
     shoe = _shoe_info(logged, started, revealed_seq)
     ledger, fold_problems = _fold(logged, started)
     problems += fold_problems
-    credits = _credits(logged, started, closed, ledger, problems)
+    credits = _credits(logged, started, closed, ledger, problems, game.seated(config))
     meters = {}
     if ledger is not None:
         meters = {
@@ -954,7 +542,7 @@ def build_timeline(logged: LoggedRound, *, revealed_seq: int | None = None) -> T
         meters=meters,
         games_played=ledger.games_played if ledger is not None else int(logged.complete),
         problems=tuple(problems),
-        game=game,
+        game=config.game,
     )
 
 
@@ -980,31 +568,20 @@ def _shoe_info(
     return ShoeInfo(started.shoe, None, None, None, None, None, revealed_seq)
 
 
-_WAGER_KINDS: Final = frozenset(
-    {
-        WagerPlaced,
-        WagerSettled,
-        Hybrid3WagerPlaced,
-        Hybrid3WagerSettled,
-        UthWagerPlaced,
-        UthWagerSettled,
-    }
-)
-_PLACED_KINDS: Final = frozenset({WagerPlaced, Hybrid3WagerPlaced, UthWagerPlaced})
-
-
 def _credits(
     logged: LoggedRound,
     started: RoundStarted | None,
     closed: RoundClosed | None,
     ledger: Ledger | None,
     problems: list[str],
+    seated: bool,
 ) -> dict[str, Credits]:
     start = dict(zip(started.terminals, started.balances, strict=False)) if started else {}
     end = dict(zip(closed.terminals, closed.balances, strict=False)) if closed else {}
     seat_of = dict(zip(started.terminals, started.seats, strict=False)) if started else {}
-    if logged.config.table_type is not TableType.FULLY_AUTOMATED:
-        seat_of = {}  # no seats at a hybrid table (633b.5(l))
+    if not seated:
+        seat_of = {}  # no seats in stadium play
+    roles = wager_roles()
     names = list(start)
     wagered: dict[str, int] = {}
     paid: dict[str, int] = {}
@@ -1019,11 +596,11 @@ def _credits(
         elif kind is CreditsOut:
             who = ev.terminal
             cash_out[ev.terminal] = cash_out.get(ev.terminal, 0) + ev.amount
-        elif kind in _WAGER_KINDS:
+        elif (role := roles.get(kind)) is PLACED or role is SETTLED:
             who = item.stored.terminal
             if who is None:
                 continue
-            placed = kind in _PLACED_KINDS
+            placed = role is PLACED
             totals = wagered if placed else paid
             totals[who] = totals.get(who, 0) + (ev.amount if placed else ev.paid)
         else:

@@ -1,6 +1,9 @@
 """``etg verify``: prove a whole event log untouched and every round in it correctly played.
 
-Entry point: :func:`verify_log` (pure of CLI concerns; :mod:`tools.verify_cli` prints it).
+Entry point: :func:`verify_log` (pure of CLI concerns; :mod:`tools.verify_cli` prints it). The
+report's types are :mod:`game_server.recall.verify_report`'s; the walk that checks every record
+is :mod:`game_server.recall.verify_walk`'s, its shoe and card checks
+:mod:`game_server.recall.verify_shoes`'.
 
 An investigator doing game recall after a dispute (GLI-11 "game recall": every play step, the
 credits at the start and end of each game; 58 Pa. Code 605a.5(d) meters) needs more than the
@@ -38,26 +41,27 @@ module checks, in one streaming pass over the log (DESIGN.md "Event log", "RNG a
     commitment logged before the first card; with the shoe-sealing key, the sealed seed of
     every shoe is opened too (the only way to check a shoe not yet revealed).
 ``cards``
-    every ``card_dealt`` and ``hole_card_revealed`` is the card at its position of that order.
+    every card dealt (each game's :attr:`~game_server.games.api.Game.shoe_card_kinds`) and
+    every hole card revealed is the card at its position of that order; what a game draws from
+    the round deck's seed (Ultimate Texas Hold 'Em's Magic Card and Lucky Bonus position) is
+    what its seed gives, once the seed is known (revealed, or unsealed with the sealing key:
+    :meth:`~game_server.games.api.Game.seeded_draw_problem`).
 ``replay``
-    every round replays through the engine of its table type, under the rules it was played
-    under (:func:`~game_server.rules.blackjack.round.replay` for a fully automated table;
-    at a hybrid table, 58 Pa. Code 633b.5, :func:`~game_server.rules.hybrid.three_position.replay`
-    or :func:`~game_server.rules.hybrid.no_hole_card.replay`; at an Ultimate Texas Hold 'Em
-    table, 58 Pa. Code 653a, :func:`~game_server.rules.uth.game.replay`); the first differing
-    event is named. At an Ultimate Texas Hold 'Em table the Magic Card and Lucky Bonus
-    position of each round (``uth_settlement_started``) must also be what
-    :func:`~game_server.table.uth_session.bonus_draws` gives for the seed of the round's
-    deck, once that seed is known (revealed, or unsealed with the sealing key): ``cards``.
+    every round replays through its game's engine, under the rules it was played under
+    (:meth:`~game_server.games.api.Game.replay`); the first differing event is named.
 ``rounds``
     round ids go up by one per table, each round opens with ``round_started`` naming the
     hash of the config in force and a committed, unrevealed shoe, card positions strictly
     increase within a shoe, and each event's envelope names the terminal of its seat. At a
-    hybrid table (stadium play: no seats, ``round_started`` lists seat 0 per terminal) a
-    player's event must name in its envelope a terminal of ``round_started``: the player's own
-    (three-position table), or the one that joined as that player number, numbers given in
-    join order (no-hole-card table); the dealer's and the community's cards name none. An
-    event of another table type's engine is a failure.
+    table in stadium play (the hybrid tables: no seats, ``round_started`` lists seat 0 per
+    terminal) a player's event must name in its envelope a terminal of ``round_started``: the
+    player's own (three-position table), or the one that joined as that player number,
+    numbers given in join order (no-hole-card table); the dealer's and the community's cards
+    name none. Each game names the check of each of its records
+    (:meth:`~game_server.games.api.Game.verify_checks`, from
+    :data:`~game_server.games.api.VERIFY_CHECKS`); a
+    record only another game's engine (or this game's at another type of table) produces is
+    a failure.
 ``ledger``
     every event folded through :class:`~game_server.table.ledger.Ledger` (the one definition
     of a balance); each balance the log states (``credits_in``/``credits_out``,
@@ -102,23 +106,17 @@ A valid key that did not sign the log is not unusable input: every checkpoint th
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import hmac
 import json
-import re
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
 from datetime import datetime
 from json.scanner import make_scanner
 from typing import Any, Final
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from game_server.config import config_from_dict
 from game_server.eventlog import (
     CHAIN_FORMAT,
     TRIGGERS,
@@ -134,260 +132,34 @@ from game_server.eventlog import (
     verify_chain,
 )
 from game_server.eventlog.store import EventSource
-from game_server.keys import SealError, unseal
-from game_server.recall.rounds import Logged, LoggedRound, engine_kinds, walk
-from game_server.rng.errors import BadDeckCount, BadSeedMaterial
-from game_server.rng.shoe import Shoe, ShoeSeed
-from game_server.rules.blackjack.events import (
-    DEALER,
-    CardDealt,
-    DealerPeeked,
-    Decision,
-    HoleCardRevealed,
-    ProgressiveWon,
-    RoundCompleted,
-    WagerPlaced,
-    WagerSettled,
+from game_server.recall.rounds import LoggedRound, walk
+from game_server.recall.verify_report import (
+    CHECKS,
+    CheckSummary,
+    Finding,
+    Findings,
+    UnverifiableLog,
+    VerifyCounts,
+    VerifyReport,
 )
-from game_server.rules.blackjack.round import replay
+from game_server.recall.verify_walk import _Semantics
 from game_server.rules.events import EVENT_TYPES
-from game_server.rules.hybrid import no_hole_card, three_position
-from game_server.rules.hybrid.events import (
-    Hybrid3CardUsed,
-    Hybrid3CommunityCard,
-    Hybrid3Decision,
-    Hybrid3WagerPlaced,
-    Hybrid3WagerSettled,
-)
-from game_server.rules.hybrid.no_hole_card import CardDesignated, DealerHandCompleted
-from game_server.rules.hybrid.three_position import ThreePositionRules
-from game_server.rules.uth import game as uth_game
-from game_server.rules.uth.events import (
-    UthCardDealt,
-    UthDealerRevealed,
-    UthDecision,
-    UthHandShown,
-    UthPayoutCapped,
-    UthRoundCompleted,
-    UthSettlementStarted,
-    UthStreetStarted,
-    UthWagerPlaced,
-    UthWagerSettled,
-)
-from game_server.rules.uth.rules import UthRules
-from game_server.rules.wagers.base import TableType
-from game_server.table.events import (
-    CreditsIn,
-    CreditsOut,
-    RoundClosed,
-    RoundStarted,
-    ShoeCommitted,
-    ShoeRevealed,
-    TableOpened,
-)
-from game_server.table.hybrid_session import three_position_rules
-from game_server.table.ledger import LedgerError
-from game_server.table.session import seal_context
-from game_server.table.uth_session import UthLedger, bonus_draws
-from shared.cards import Card
-from shared.codec import canonical_json
-from shared.errors import ETGError
-from shared.money import format_money
 
-#: The checks, in the order a report lists them, with a title for people.
-CHECKS: Final[dict[str, str]] = {
-    "file": "SQLite file and index integrity (integrity_check)",
-    "meta": "meta and migrations tables signed",
-    "anchors": "anchored checkpoints in the log",
-    "triggers": "append-only triggers present",
-    "chain": "hash chain of every event",
-    "checkpoints": "signed checkpoints (Ed25519)",
-    "shoes": "shoe commitments and reveals",
-    "cards": "dealt cards are the shoe's cards",
-    "replay": "rounds replay through the rules",
-    "rounds": "round ids, config, shoe positions, terminals",
-    "ledger": "logged balances equal the ledger fold",
-    "conservation": "money is conserved",
-    "events": "every event decodes",
-}
-_CHECK_ORDER: Final = {name: index for index, name in enumerate(CHECKS)}
+__all__ = [
+    "CHECKS",
+    "CheckSummary",
+    "Finding",
+    "UnverifiableLog",
+    "VerifyCounts",
+    "VerifyReport",
+    "verify_log",
+]
 
-#: At most this many failures (and as many warnings) are listed, the lowest seqs first; the
-#: counts go on.
-MAX_FAILURES: Final = 1_000
 #: Rows read from SQLite at a time (and between two progress calls).
 BATCH: Final = 10_000
 
 #: Called with (highest seq read so far, highest seq of the log).
 Progress = Callable[[int, int], None]
-
-
-class UnverifiableLog(ETGError):
-    """A log this build cannot verify at all (another chain format): unusable input."""
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One failure or warning.
-
-    Attributes:
-        seq: The sequence number of the event at fault; None for the file as a whole.
-        check: The check that found it (a key of :data:`CHECKS`).
-        reason: A sentence for a human.
-    """
-
-    seq: int | None
-    check: str
-    reason: str
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"seq": n | null, "check": ..., "reason": ...}``."""
-        return {"seq": self.seq, "check": self.check, "reason": self.reason}
-
-
-@dataclass(frozen=True)
-class CheckSummary:
-    """How one check went, for the summary table.
-
-    Attributes:
-        check: Its name (a key of :data:`CHECKS`).
-        title: What it checks.
-        status: ``"PASS"``, ``"FAIL"`` or ``"WARN"`` (passed, with warnings).
-        failures: How many failures it found.
-        warnings: How many warnings it gave.
-        first: Its failure (or, without one, its warning) with the lowest seq.
-    """
-
-    check: str
-    title: str
-    status: str
-    failures: int
-    warnings: int
-    first: Finding | None
-
-
-@dataclass(frozen=True)
-class VerifyCounts:
-    """What was checked.
-
-    Attributes:
-        events: Events read (rows of the hash chain).
-        last_seq: The highest sequence number read.
-        tables: Tables seen.
-        rounds: Rounds found in the log.
-        rounds_replayed: Rounds replayed through the rules without a difference.
-        shoes: Shoes committed.
-        shoes_checked: Shoes whose order was regenerated and matched its commitment.
-        cards_checked: Dealt or revealed cards compared with their shoe.
-        checkpoints: Checkpoints stored.
-        valid_checkpoints: Checkpoints whose signature verifies and that match the chain.
-        last_proven_seq: The highest seq a valid checkpoint covers.
-        unproven_events: Events after ``last_proven_seq``.
-    """
-
-    events: int = 0
-    last_seq: int = 0
-    tables: int = 0
-    rounds: int = 0
-    rounds_replayed: int = 0
-    shoes: int = 0
-    shoes_checked: int = 0
-    cards_checked: int = 0
-    checkpoints: int = 0
-    valid_checkpoints: int = 0
-    last_proven_seq: int = 0
-    unproven_events: int = 0
-
-    def to_json(self) -> dict[str, int]:
-        """The counts as a dict of ints."""
-        return {name: getattr(self, name) for name in self.__dataclass_fields__}
-
-
-@dataclass(frozen=True)
-class VerifyReport:
-    """The outcome of :func:`verify_log`.
-
-    Attributes:
-        ok: True when every check passed (warnings allowed).
-        first_failure: The failure with the lowest seq (a fault of the whole file first).
-        failures: The failures, lowest seq first (at most :data:`MAX_FAILURES`).
-        failure_count: How many failures were found in all.
-        warnings: What could not be proven, lowest seq first (at most :data:`MAX_FAILURES`).
-        counts: What was checked.
-        checks: One summary per check, in :data:`CHECKS` order.
-        elapsed: Seconds the verification took.
-        key_id: The fingerprint of the public key the checkpoints were checked against.
-        integrity_seconds: Seconds SQLite's full ``integrity_check`` took (part of
-            ``elapsed``).
-        anchors: Anchored checkpoints of this log that were checked (None: no anchor stream
-            was given).
-    """
-
-    ok: bool
-    first_failure: Finding | None
-    failures: tuple[Finding, ...]
-    failure_count: int
-    warnings: tuple[Finding, ...]
-    counts: VerifyCounts
-    checks: tuple[CheckSummary, ...]
-    elapsed: float
-    key_id: str
-    integrity_seconds: float = 0.0
-    anchors: int | None = None
-
-    @property
-    def events_per_second(self) -> float:
-        """Events verified per second of :attr:`elapsed`."""
-        return self.counts.events / self.elapsed if self.elapsed > 0 else 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``etg verify --json`` document (deterministic: no timing in it)."""
-        return {
-            "ok": self.ok,
-            "first_failure": None if self.first_failure is None else self.first_failure.to_json(),
-            "failures": [f.to_json() for f in self.failures],
-            "failure_count": self.failure_count,
-            "warnings": [w.to_json() for w in self.warnings],
-            "counts": self.counts.to_json(),
-            "key_id": self.key_id,
-            "anchors": self.anchors,
-        }
-
-
-def _sort_key(finding: Finding) -> tuple[int, int]:
-    """Lowest seq first (a fault of the whole file before any), then in :data:`CHECKS` order."""
-    seq = -1 if finding.seq is None else finding.seq
-    return (seq, _CHECK_ORDER.get(finding.check, len(_CHECK_ORDER)))
-
-
-class _Findings:
-    """Failures and warnings, each kept to the MAX_FAILURES lowest seqs, with counts."""
-
-    def __init__(self) -> None:
-        self.failures: list[Finding] = []
-        self.warnings: list[Finding] = []
-        self.failure_count: dict[str, int] = {}
-        self.warning_count: dict[str, int] = {}
-
-    def fail(self, seq: int | None, check: str, reason: str) -> None:
-        self.failure_count[check] = self.failure_count.get(check, 0) + 1
-        self._keep(self.failures, Finding(seq, check, reason))
-
-    def warn(self, seq: int | None, check: str, reason: str) -> None:
-        self.warning_count[check] = self.warning_count.get(check, 0) + 1
-        self._keep(self.warnings, Finding(seq, check, reason))
-
-    @staticmethod
-    def _keep(items: list[Finding], finding: Finding) -> None:
-        items.append(finding)
-        if len(items) >= 2 * MAX_FAILURES:
-            items.sort(key=_sort_key)
-            del items[MAX_FAILURES:]
-
-    @staticmethod
-    def ordered(items: list[Finding]) -> tuple[Finding, ...]:
-        # sorted() is stable: within one seq and check, the order found is kept.
-        return tuple(sorted(items, key=_sort_key)[:MAX_FAILURES])
 
 
 # ----------------------------------------------------------------------------- decoding
@@ -413,953 +185,6 @@ def _versions() -> dict[str, int]:
     return {kind: cls.version for kind, cls in EVENT_TYPES.items()}
 
 
-# ----------------------------------------------------------------------------- shoes
-
-
-@dataclass
-class _Shoe:
-    """What the log says about one shoe, and what is known of its order."""
-
-    table_id: str
-    number: int
-    decks: int
-    commitment: str
-    sealed: str
-    committed_seq: int
-    revealed_seq: int | None = None
-    order: tuple[Card, ...] | None = None
-    #: The reveal did not regenerate the commitment: its order is not trusted.
-    bad_reveal: bool = False
-    last_position: int = -1
-    rounds: int = 0
-    #: Cards waiting for the order: (seq, kind, position, card).
-    pending: list[tuple[int, str, int, Card]] = field(default_factory=list)
-    #: The seed, once revealed or unsealed (Ultimate Texas Hold 'Em draws are checked by it).
-    seed: ShoeSeed | None = None
-    #: Ultimate Texas Hold 'Em draws waiting for the seed: (seq, rules, magic card, lucky).
-    draws: list[tuple[int, UthRules, tuple[Card, ...], int | None]] = field(default_factory=list)
-
-
-@dataclass
-class _Table:
-    """One table's state in the walk."""
-
-    shoes: dict[int, _Shoe] = field(default_factory=dict)
-    dealing: _Shoe | None = None
-    last_round: int | None = None
-    last_shoe: int | None = None
-    terminal_of: dict[int, str] = field(default_factory=dict)
-    terminals: tuple[str, ...] = ()
-    #: Between round_started and round_closed.
-    round_open: bool = False
-    #: The type of the table in force (from the last table_opened).
-    table_type: TableType = TableType.FULLY_AUTOMATED
-    #: The checks of each kind of event at this table type.
-    handlers: dict[type, Callable[[StoredEvent, Any], None]] = field(default_factory=dict)
-    #: No-hole-card table, this round: player number -> terminal, and back (633b.5(w)-(ee)).
-    players: dict[int, str] = field(default_factory=dict)
-    numbers: dict[str, int] = field(default_factory=dict)
-    #: The Ultimate Texas Hold 'Em rules in force (None at a Blackjack table).
-    uth: UthRules | None = None
-
-
-class _CommitmentMismatch(ValueError):
-    """A regenerated shoe whose commitment is not the logged one."""
-
-    def __init__(self, regenerated: str, committed: str) -> None:
-        super().__init__(
-            f"the seed regenerates a shoe whose commitment is {regenerated}, not the committed "
-            f"{committed}"
-        )
-
-
-def _regenerate(decks: int, seed: ShoeSeed, salt: bytes, commitment: str) -> tuple[Card, ...]:
-    """The order of ``Shoe(decks, seed)``, checked: ``SHA-256(order || salt)`` must be
-    ``commitment`` (what :func:`game_server.rng.shoe.verify_reveal` does, keeping the order).
-
-    Raises:
-        _CommitmentMismatch: the regenerated shoe has another commitment.
-        BadDeckCount: not a deck count a shoe can hold.
-    """
-    shoe = Shoe(decks, seed)
-    regenerated = shoe.commitment(salt)
-    if not hmac.compare_digest(regenerated, commitment.lower()):
-        raise _CommitmentMismatch(regenerated, commitment)
-    return shoe.order
-
-
-# ----------------------------------------------------------------------------- the walk
-
-_INDEX = re.compile(r"\bevent (\d+)\b")
-
-
-class _Semantics:
-    """Everything but the chain: shoes, cards, replay, round structure, ledger."""
-
-    def __init__(self, findings: _Findings, sealing_key: bytes | None) -> None:
-        self.f = findings
-        self.sealing_key = sealing_key
-        # The one fold of the log; Blackjack's records fold as in Ledger, and UthLedger adds
-        # the Ultimate Texas Hold 'Em records (what a meter paid is ``progressive_paid``).
-        self.ledger = UthLedger()
-        #: Per terminal: the balance the log last stated minus the fold at that point.
-        self.offset: dict[str, int] = {}
-        self.tables: dict[str, _Table] = {}
-        self.config_hashes: dict[tuple[str, int], str] = {}
-        self.rounds = 0
-        self.rounds_replayed = 0
-        self.shoes_checked = 0
-        self.cards_checked = 0
-        self.stopped_at: int | None = None
-        self._table_id = ""
-        self._table = _Table()
-        self._handlers: dict[type, Callable[[StoredEvent, Any], None]] = {
-            CardDealt: self._card_dealt,
-            HoleCardRevealed: self._hole_revealed,
-            WagerPlaced: self._wager,
-            WagerSettled: self._wager,
-            Decision: self._seated,
-            DealerPeeked: self._dealer,
-            RoundCompleted: self._completed,
-            RoundStarted: self._round_started,
-            RoundClosed: self._round_closed,
-            CreditsIn: self._credits,
-            CreditsOut: self._credits,
-            TableOpened: self._table_opened,
-            ShoeCommitted: self._shoe_committed,
-            ShoeRevealed: self._shoe_revealed,
-        }
-        # Every hybrid kind is foreign to the fully automated table (added to its checks
-        # without changing the check of any other kind).
-        hybrid_only = {
-            Hybrid3WagerPlaced,
-            Hybrid3Decision,
-            Hybrid3CommunityCard,
-            Hybrid3CardUsed,
-            Hybrid3WagerSettled,
-            CardDesignated,
-            DealerHandCompleted,
-        }
-        uth_only = {
-            UthWagerPlaced,
-            UthCardDealt,
-            UthStreetStarted,
-            UthDecision,
-            UthDealerRevealed,
-            UthHandShown,
-            UthSettlementStarted,
-            UthWagerSettled,
-            UthPayoutCapped,
-            UthRoundCompleted,
-        }
-        for kind in hybrid_only | uth_only:
-            self._handlers[kind] = self._foreign
-        table_events: dict[type, Callable[[StoredEvent, Any], None]] = {
-            RoundStarted: self._round_started,
-            RoundClosed: self._round_closed,
-            CreditsIn: self._credits,
-            CreditsOut: self._credits,
-            TableOpened: self._table_opened,
-            ShoeCommitted: self._shoe_committed,
-            ShoeRevealed: self._shoe_revealed,
-        }
-        three: dict[type, Callable[[StoredEvent, Any], None]] = {
-            CardDealt: self._table_card,
-            DealerPeeked: self._dealer,
-            HoleCardRevealed: self._hole_revealed,
-            RoundCompleted: self._completed,
-            Hybrid3CommunityCard: self._table_card,
-            Hybrid3WagerPlaced: self._player_wager,
-            Hybrid3WagerSettled: self._player_wager,
-            Hybrid3Decision: self._player,
-            Hybrid3CardUsed: self._player,
-        }
-        no_hole: dict[type, Callable[[StoredEvent, Any], None]] = {
-            CardDealt: self._table_card,
-            RoundCompleted: self._completed,
-            WagerPlaced: self._numbered_wager,
-            WagerSettled: self._numbered_wager,
-            Decision: self._numbered,
-            CardDesignated: self._numbered,
-            DealerHandCompleted: self._numbered,
-        }
-        self._handlers_of: dict[TableType, dict[type, Callable[[StoredEvent, Any], None]]] = {
-            TableType.FULLY_AUTOMATED: self._handlers
-        }
-        for table_type, own in (
-            (TableType.HYBRID, three),
-            (TableType.HYBRID_NO_HOLE_CARD, no_hole),
-        ):
-            kinds = engine_kinds(table_type)
-            engines = set(self._handlers) | hybrid_only | uth_only | {ProgressiveWon}
-            foreign = engines - kinds - set(table_events)
-            handlers: dict[type, Callable[[StoredEvent, Any], None]] = dict.fromkeys(
-                foreign, self._foreign
-            )
-            handlers.update(table_events)
-            handlers.update(own)
-            self._handlers_of[table_type] = handlers
-        self._three_rules: dict[tuple[str, int], ThreePositionRules] = {}
-        # Ultimate Texas Hold 'Em (653a): every Blackjack and hybrid engine kind is foreign.
-        uth: dict[type, Callable[[StoredEvent, Any], None]] = dict.fromkeys(
-            (set(self._handlers) | hybrid_only | {ProgressiveWon}) - set(table_events),
-            self._foreign,
-        )
-        uth.update(table_events)
-        uth.update(
-            {
-                UthCardDealt: self._uth_card,
-                UthWagerPlaced: self._wager,
-                UthWagerSettled: self._wager,
-                UthDecision: self._seated,
-                UthHandShown: self._seated,
-                UthPayoutCapped: self._seated,
-                UthStreetStarted: self._dealer,
-                UthDealerRevealed: self._dealer,
-                UthSettlementStarted: self._uth_draws,
-                UthRoundCompleted: self._completed,
-            }
-        )
-        self._uth_handlers = uth
-
-    # ------------------------------------------------------------ per event
-
-    def on_event(self, item: Logged) -> None:
-        stored = item.stored
-        if stored.table_id != self._table_id:
-            self._table_id = stored.table_id
-            table = self.tables.get(stored.table_id)
-            if table is None:
-                table = self.tables[stored.table_id] = _Table(handlers=self._handlers)
-            self._table = table
-        handler = self._table.handlers.get(type(item.event))
-        if handler is not None:
-            handler(stored, item.event)
-
-    def _envelope(self, stored: StoredEvent, seat: int) -> None:
-        expected = None if seat == DEALER else self._table.terminal_of.get(seat)
-        if stored.terminal != expected:
-            self.f.fail(
-                stored.seq,
-                "rounds",
-                f"{stored.kind} at seq {stored.seq} is for seat {seat} "
-                f"({'the dealer' if seat == DEALER else f'terminal {expected}'}) but its "
-                f"envelope names terminal {stored.terminal}",
-            )
-
-    def _seated(self, stored: StoredEvent, ev: Any) -> None:
-        self._envelope(stored, ev.seat)
-
-    def _dealer(self, stored: StoredEvent, ev: Any) -> None:
-        if stored.terminal is not None:
-            self._envelope(stored, DEALER)
-
-    def _wager(self, stored: StoredEvent, ev: Any) -> None:
-        if stored.terminal != self._table.terminal_of.get(ev.seat):
-            self._envelope(stored, ev.seat)
-        self._fold_wager(stored, ev)
-
-    def _fold_wager(self, stored: StoredEvent, ev: Any) -> None:
-        try:
-            self.ledger.apply(stored.terminal, ev)
-        except LedgerError as exc:
-            self.f.fail(stored.seq, "ledger", f"{stored.kind} at seq {stored.seq}: {exc}")
-            if stored.terminal is not None and type(ev) in (
-                WagerPlaced,
-                Hybrid3WagerPlaced,
-                UthWagerPlaced,
-            ):
-                # Fold it anyway (credit the shortfall) so one fault is reported once.
-                short = ev.amount - self.ledger.wallets.get(stored.terminal, 0)
-                self.ledger.wallets[stored.terminal] = ev.amount
-                self.offset[stored.terminal] = self.offset.get(stored.terminal, 0) - short
-                self.ledger.apply(stored.terminal, ev)
-
-    def _completed(self, stored: StoredEvent, ev: Any) -> None:
-        self._dealer(stored, ev)
-        self.ledger.apply(stored.terminal, ev)
-
-    def _card(self, stored: StoredEvent, position: int, card: Card) -> None:
-        shoe = self._table.dealing
-        if shoe is None:
-            if not self._table.round_open:  # else round_started was found at fault already
-                self.f.fail(
-                    stored.seq,
-                    "rounds",
-                    f"{stored.kind} at seq {stored.seq} is outside any round (between "
-                    "round_closed and the next round_started)",
-                )
-            return
-        order = shoe.order
-        if order is not None:
-            self._compare(shoe, order, stored.seq, stored.kind, position, card)
-        elif not shoe.bad_reveal:
-            shoe.pending.append((stored.seq, stored.kind, position, card))
-
-    def _compare(
-        self,
-        shoe: _Shoe,
-        order: tuple[Card, ...],
-        seq: int,
-        kind: str,
-        position: int,
-        card: Card,
-    ) -> None:
-        self.cards_checked += 1
-        if not 0 <= position < len(order):
-            self.f.fail(
-                seq,
-                "cards",
-                f"{kind} at seq {seq}: position {position} is outside shoe {shoe.number}'s "
-                f"{len(order)} cards",
-            )
-        elif order[position] != card:
-            self.f.fail(
-                seq,
-                "cards",
-                f"{kind} at seq {seq}: the log says {card} at position {position} of shoe "
-                f"{shoe.number}, but the shoe holds {order[position]} there (a card that did not "
-                "come from the committed shoe)",
-            )
-
-    def _card_dealt(self, stored: StoredEvent, ev: Any) -> None:
-        table = self._table
-        if stored.terminal != table.terminal_of.get(ev.seat):
-            self._envelope(stored, ev.seat)
-        self._dealt(stored, ev.position, ev.card)
-
-    def _dealt(self, stored: StoredEvent, position: int, card: Card) -> None:
-        """A card that left the shoe: after the last one dealt from it, and the shoe's card."""
-        shoe = self._table.dealing
-        if shoe is not None:
-            if position <= shoe.last_position:
-                self.f.fail(
-                    stored.seq,
-                    "rounds",
-                    f"{stored.kind} at seq {stored.seq} is at position {position} of shoe "
-                    f"{shoe.number}, not after the last card dealt from it (position "
-                    f"{shoe.last_position})",
-                )
-            else:
-                shoe.last_position = position
-        self._card(stored, position, card)
-
-    # ------------------------------------------------- Ultimate Texas Hold 'Em (653a)
-
-    def _uth_card(self, stored: StoredEvent, ev: Any) -> None:
-        """A player's card names its seat's terminal; the dealer's and the board's none."""
-        seat = ev.seat if ev.seat >= 1 else DEALER
-        expected = None if seat == DEALER else self._table.terminal_of.get(seat)
-        if stored.terminal != expected:
-            self._envelope(stored, seat)
-        self._dealt(stored, ev.position, ev.card)
-
-    def _uth_draws(self, stored: StoredEvent, ev: Any) -> None:
-        """653a.12(e)(3): the Magic Card and Lucky Bonus position must be the draws of the
-        round deck's seed (checked once the seed is known)."""
-        self._dealer(stored, ev)
-        table = self._table
-        shoe = table.dealing
-        if shoe is None or table.uth is None:
-            return
-        shoe.draws.append((stored.seq, table.uth, tuple(ev.magic_card), ev.lucky_position))
-        if shoe.seed is not None:
-            self._check_draws(shoe)
-
-    def _check_draws(self, shoe: _Shoe) -> None:
-        seed = shoe.seed
-        if seed is None:
-            return
-        for seq, rules, magic, lucky in shoe.draws:
-            want_magic, want_lucky = bonus_draws(seed, rules)
-            wanted = () if want_magic is None else (want_magic,)
-            self.cards_checked += 1
-            if tuple(magic) != wanted or lucky != want_lucky:
-                self.f.fail(
-                    seq,
-                    "cards",
-                    f"uth_settlement_started at seq {seq} draws Magic Card "
-                    f"{[str(c) for c in magic]} and Lucky position {lucky}, but the seed of "
-                    f"shoe {shoe.number} draws {[str(c) for c in wanted]} and {want_lucky} "
-                    "(653a.12(e)(3): the draws come from the certified RNG)",
-                )
-        shoe.draws = []
-
-    # ------------------------------------------------------------ hybrid tables (633b.5)
-
-    def _foreign(self, stored: StoredEvent, ev: Any) -> None:
-        table = self._table
-        self.f.fail(
-            stored.seq,
-            "rounds",
-            f"{stored.kind} at seq {stored.seq} is not an event of the {table.table_type} "
-            f"table's engine (table {stored.table_id}): the rules in force never produce it",
-        )
-
-    def _table_card(self, stored: StoredEvent, ev: Any) -> None:
-        """A card of the dealer, of every player or of the community box: no terminal's."""
-        if stored.terminal is not None:
-            self.f.fail(
-                stored.seq,
-                "rounds",
-                f"{stored.kind} at seq {stored.seq} is a card of the table (the dealer's, every "
-                f"player's or a community card) but its envelope names terminal "
-                f"{stored.terminal}",
-            )
-        self._dealt(stored, ev.position, ev.card)
-
-    def _in_round(self, stored: StoredEvent, whose: str) -> bool:
-        """A player's event must name a terminal of round_started in its envelope."""
-        terminal = stored.terminal
-        if terminal is not None and terminal in self._table.terminals:
-            return True
-        self.f.fail(
-            stored.seq,
-            "rounds",
-            f"{stored.kind} at seq {stored.seq} is {whose} but its envelope names "
-            f"{'no terminal' if terminal is None else f'terminal {terminal}'}, not one of the "
-            f"terminals of round_started {list(self._table.terminals)}",
-        )
-        return False
-
-    def _player(self, stored: StoredEvent, ev: Any) -> None:
-        """Three-position table: a player is his terminal (633b.5(l))."""
-        if self._in_round(stored, f"player {ev.player}'s") and stored.terminal != ev.player:
-            self.f.fail(
-                stored.seq,
-                "rounds",
-                f"{stored.kind} at seq {stored.seq} is player {ev.player}'s but its envelope "
-                f"names terminal {stored.terminal}",
-            )
-
-    def _player_wager(self, stored: StoredEvent, ev: Any) -> None:
-        self._player(stored, ev)
-        self._fold_wager(stored, ev)
-
-    def _numbered(self, stored: StoredEvent, ev: Any) -> None:
-        """No-hole-card table: the terminals that join a round are players 1, 2, ... in the
-        order they joined; every event of a player names that terminal in its envelope."""
-        table = self._table
-        seat = ev.seat
-        if not self._in_round(stored, f"player {seat}'s"):
-            return
-        terminal = stored.terminal
-        assert terminal is not None
-        known = table.players.get(seat)
-        if known is None:
-            if terminal in table.numbers:
-                self.f.fail(
-                    stored.seq,
-                    "rounds",
-                    f"{stored.kind} at seq {stored.seq} names terminal {terminal} as player "
-                    f"{seat}, but it joined this round as player {table.numbers[terminal]}",
-                )
-                return
-            if seat != len(table.players) + 1:
-                self.f.fail(
-                    stored.seq,
-                    "rounds",
-                    f"{stored.kind} at seq {stored.seq}: terminal {terminal} joins as player "
-                    f"{seat}, but it is the round's player {len(table.players) + 1} (players "
-                    "are numbered in the order they join)",
-                )
-            table.players[seat] = terminal
-            table.numbers[terminal] = seat
-        elif known != terminal:
-            self.f.fail(
-                stored.seq,
-                "rounds",
-                f"{stored.kind} at seq {stored.seq} is player {seat}'s, who is terminal {known} "
-                f"in this round, but its envelope names terminal {terminal}",
-            )
-
-    def _numbered_wager(self, stored: StoredEvent, ev: Any) -> None:
-        self._numbered(stored, ev)
-        self._fold_wager(stored, ev)
-
-    def _hole_revealed(self, stored: StoredEvent, ev: Any) -> None:
-        self._dealer(stored, ev)
-        self._card(stored, ev.position, ev.card)
-
-    def _stated(self, seq: int, what: str, terminal: str, balance: int, fold: int) -> None:
-        """A balance the log states for ``terminal`` must be the fold (plus the offset of an
-        earlier mismatch, so that one fault is reported once, where it happens)."""
-        offset = self.offset.get(terminal, 0)
-        if balance != fold + offset:
-            self.f.fail(
-                seq,
-                "ledger",
-                f"{what} at seq {seq} states {format_money(balance)} for terminal {terminal}, "
-                f"but the log folds to {format_money(fold + offset)}",
-            )
-            self.offset[terminal] = balance - fold
-
-    def _credits(self, stored: StoredEvent, ev: Any) -> None:
-        seq = stored.seq
-        terminal = ev.terminal
-        if stored.terminal != terminal:
-            self.f.fail(
-                seq,
-                "ledger",
-                f"{ev.kind} at seq {seq} is for terminal {terminal} but its envelope names "
-                f"terminal {stored.terminal}",
-            )
-        wallets = self.ledger.wallets
-        held = wallets.get(terminal, 0)
-        if type(ev) is CreditsIn:
-            after = held + ev.amount
-        else:
-            after = held - ev.amount
-            if after < 0:
-                self.f.fail(
-                    seq,
-                    "ledger",
-                    f"credits_out at seq {seq} pays {format_money(ev.amount)} to terminal "
-                    f"{terminal}, which holds {format_money(held)} by the fold",
-                )
-                # Fold it anyway (credit the shortfall) so one fault is reported once.
-                wallets[terminal] = ev.amount
-                self.offset[terminal] = self.offset.get(terminal, 0) + held - ev.amount
-                after = 0
-        self._stated(seq, ev.kind, terminal, ev.balance, after)
-        self.ledger.apply(terminal, ev._replace(balance=after))
-
-    def _table_opened(self, stored: StoredEvent, ev: Any) -> None:
-        table = self._table
-        table.table_type = _table_type(ev.config)
-        table.handlers = self._handlers_of[table.table_type]
-        table.uth = None
-        if _game(ev.config) == UTH_GAME:
-            table.handlers = self._uth_handlers
-            # A config this build refuses is reported by the walk itself.
-            with contextlib.suppress(ETGError):
-                table.uth = config_from_dict(ev.config).uth
-        try:
-            logged = hashlib.sha256(canonical_json(ev.config)).hexdigest()
-        except ETGError as exc:
-            self.f.fail(stored.seq, "rounds", f"table_opened at seq {stored.seq}: {exc}")
-            return
-        if logged != ev.config_hash:
-            self.f.fail(
-                stored.seq,
-                "rounds",
-                f"table_opened at seq {stored.seq} names config hash {ev.config_hash}, but the "
-                f"config it logs hashes to {logged}",
-            )
-
-    def _shoe_committed(self, stored: StoredEvent, ev: Any) -> None:
-        table = self._table
-        if ev.shoe in table.shoes:
-            self.f.fail(
-                stored.seq,
-                "shoes",
-                f"shoe_committed at seq {stored.seq} commits shoe {ev.shoe} of table "
-                f"{stored.table_id} again (first committed at seq "
-                f"{table.shoes[ev.shoe].committed_seq})",
-            )
-            return
-        if table.last_shoe is not None and ev.shoe != table.last_shoe + 1:
-            self.f.fail(
-                stored.seq,
-                "rounds",
-                f"shoe_committed at seq {stored.seq} commits shoe {ev.shoe} after shoe "
-                f"{table.last_shoe} (shoe numbers go up by one)",
-            )
-        table.last_shoe = ev.shoe
-        table.shoes[ev.shoe] = _Shoe(
-            stored.table_id, ev.shoe, ev.decks, ev.commitment, ev.sealed_seed, stored.seq
-        )
-
-    def _shoe_revealed(self, stored: StoredEvent, ev: Any) -> None:
-        seq = stored.seq
-        shoe = self._table.shoes.get(ev.shoe)
-        if shoe is None:
-            self.f.fail(
-                seq,
-                "shoes",
-                f"shoe_revealed at seq {seq} reveals shoe {ev.shoe} of table {stored.table_id}, "
-                "which was never committed",
-            )
-            return
-        if shoe.revealed_seq is not None:
-            self.f.fail(
-                seq,
-                "shoes",
-                f"shoe_revealed at seq {seq} reveals shoe {ev.shoe} again (first revealed at seq "
-                f"{shoe.revealed_seq})",
-            )
-            return
-        shoe.revealed_seq = seq
-        if self._table.round_open and self._table.dealing is shoe:
-            self.f.fail(
-                seq,
-                "rounds",
-                f"shoe_revealed at seq {seq} reveals shoe {ev.shoe} while round "
-                f"{self._table.last_round} is still dealt from it (its remaining cards were "
-                "public)",
-            )
-        where = (
-            f"shoe_revealed at seq {seq} (shoe {ev.shoe}, committed at seq {shoe.committed_seq})"
-        )
-        try:
-            seed = ShoeSeed.from_dict(
-                {
-                    "entropy_input": ev.entropy_input,
-                    "nonce": ev.nonce,
-                    "personalization": ev.personalization,
-                }
-            )
-            salt = bytes.fromhex(ev.salt)
-            order = _regenerate(shoe.decks, seed, salt, shoe.commitment)
-        except (BadSeedMaterial, BadDeckCount, ValueError) as exc:
-            self.f.fail(seq, "shoes", f"{where}: forged or wrong shoe reveal: {exc}")
-            shoe.bad_reveal = True
-            sealed = self._unsealed(shoe)
-            if sealed is None:
-                if shoe.pending or shoe.rounds:
-                    self.f.warn(
-                        seq,
-                        "cards",
-                        f"the {len(shoe.pending)} cards dealt from shoe {shoe.number} "
-                        f"({shoe.rounds} rounds) are not checked: its reveal does not match its "
-                        "commitment" + ("" if self.sealing_key else " (no sealing key)"),
-                    )
-                shoe.pending = []
-                return
-            order = sealed
-        else:
-            personalization = f"{stored.table_id}/{ev.shoe}".encode()
-            if seed.personalization != personalization:
-                self.f.fail(
-                    seq,
-                    "shoes",
-                    f"{where}: the shoe was seeded with the personalization "
-                    f"{seed.personalization!r}, not its table and number {personalization!r} "
-                    "(DESIGN.md: each shoe's DRBG is personalized with them)",
-                )
-            if self.sealing_key is not None:
-                self._cross_check(shoe, seed, salt, seq)
-            shoe.seed = seed
-        self._settle(shoe, order)
-
-    def _cross_check(self, shoe: _Shoe, seed: ShoeSeed, salt: bytes, seq: int) -> None:
-        """With the sealing key: the sealed seed must be the one revealed."""
-        secret = self._open(shoe)
-        if secret is not None and secret != (seed, salt):
-            self.f.fail(
-                seq,
-                "shoes",
-                f"shoe_revealed at seq {seq}: the seed sealed in shoe_committed at seq "
-                f"{shoe.committed_seq} is not the seed revealed",
-            )
-
-    def _open(self, shoe: _Shoe) -> tuple[ShoeSeed, bytes] | None:
-        """The seed and salt sealed in the shoe's commitment (None, with a warning, if the
-        sealing key does not open it)."""
-        assert self.sealing_key is not None
-        try:
-            blob = bytes.fromhex(shoe.sealed)
-            plain = unseal(self.sealing_key, blob, seal_context(shoe.table_id, shoe.number))
-            secret = json.loads(plain)
-            return ShoeSeed.from_dict(secret["seed"]), bytes.fromhex(secret["salt"])
-        except (SealError, BadSeedMaterial, ValueError, KeyError, TypeError) as exc:
-            self.f.warn(
-                shoe.committed_seq,
-                "shoes",
-                f"the sealed seed of shoe {shoe.number} (shoe_committed at seq "
-                f"{shoe.committed_seq}) does not open with the sealing key given: {exc}",
-            )
-            return None
-
-    def _unsealed(self, shoe: _Shoe) -> tuple[Card, ...] | None:
-        """The order sealed in the commitment, when the sealing key opens it and it matches
-        the commitment (a mismatch is a failure)."""
-        if self.sealing_key is None:
-            return None
-        secret = self._open(shoe)
-        if secret is None:
-            return None
-        seed, salt = secret
-        try:
-            order = _regenerate(shoe.decks, seed, salt, shoe.commitment)
-            shoe.seed = seed
-            return order
-        except (BadDeckCount, ValueError) as exc:
-            self.f.fail(
-                shoe.committed_seq,
-                "shoes",
-                f"shoe_committed at seq {shoe.committed_seq}: the sealed seed of shoe "
-                f"{shoe.number} does not regenerate the committed shoe: {exc}",
-            )
-            return None
-
-    def _settle(self, shoe: _Shoe, order: tuple[Card, ...]) -> None:
-        """The shoe's order is known: check the cards (and draws) that waited for it."""
-        shoe.order = order
-        self._check_draws(shoe)
-        self.shoes_checked += 1
-        size = len(order)
-        matched = 0
-        for seq, kind, position, card in shoe.pending:
-            if 0 <= position < size and order[position] == card:
-                matched += 1
-            else:
-                self._compare(shoe, order, seq, kind, position, card)
-        self.cards_checked += matched
-        shoe.pending = []
-
-    def _round_started(self, stored: StoredEvent, ev: RoundStarted) -> None:
-        seq = stored.seq
-        table = self._table
-        if ev.round != stored.round_id:
-            self.f.fail(
-                seq,
-                "rounds",
-                f"round_started at seq {seq} is for round {ev.round}, but its envelope names "
-                f"round {stored.round_id}",
-            )
-        # The envelope's round id is the one recall groups by (walk, events_for_round).
-        round_id = ev.round if stored.round_id is None else stored.round_id
-        if table.last_round is not None and round_id != table.last_round + 1:
-            self.f.fail(
-                seq,
-                "rounds",
-                f"round {round_id} of table {stored.table_id} (seq {seq}) follows round "
-                f"{table.last_round}: round ids go up by one",
-            )
-        table.last_round = round_id
-        shoe = table.shoes.get(ev.shoe)
-        if shoe is None:
-            self.f.fail(
-                seq,
-                "rounds",
-                f"round {ev.round} (seq {seq}) deals from shoe {ev.shoe}, which was never "
-                "committed",
-            )
-        elif shoe.revealed_seq is not None:
-            self.f.fail(
-                seq,
-                "rounds",
-                f"round {ev.round} (seq {seq}) deals from shoe {ev.shoe}, which was already "
-                f"revealed at seq {shoe.revealed_seq} (its cards were public)",
-            )
-        if shoe is not None:
-            shoe.rounds += 1
-        table.dealing = shoe
-        table.round_open = True
-        if not len(ev.seats) == len(ev.terminals) == len(ev.balances):
-            self.f.fail(
-                seq,
-                "rounds",
-                f"round_started at seq {seq} lists {len(ev.seats)} seats, "
-                f"{len(ev.terminals)} terminals and {len(ev.balances)} balances",
-            )
-        table.terminal_of = dict(zip(ev.seats, ev.terminals, strict=False))
-        table.terminals = ev.terminals
-        table.players = {}
-        table.numbers = {}
-        wallets = self.ledger.wallets
-        for terminal, balance in zip(ev.terminals, ev.balances, strict=False):
-            self._stated(seq, "round_started", terminal, balance, wallets.get(terminal, 0))
-
-    def _round_closed(self, stored: StoredEvent, ev: RoundClosed) -> None:
-        seq = stored.seq
-        if ev.round != stored.round_id:
-            self.f.fail(
-                seq,
-                "rounds",
-                f"round_closed at seq {seq} is for round {ev.round}, but its envelope names "
-                f"round {stored.round_id}",
-            )
-        if tuple(ev.terminals) != tuple(self._table.terminals):
-            self.f.fail(
-                seq,
-                "rounds",
-                f"round_closed at seq {seq} lists terminals {list(ev.terminals)}, but the round "
-                f"started with {list(self._table.terminals)}",
-            )
-        if len(ev.terminals) != len(ev.balances):
-            self.f.fail(
-                seq,
-                "rounds",
-                f"round_closed at seq {seq} lists {len(ev.terminals)} terminals and "
-                f"{len(ev.balances)} balances",
-            )
-        wallets = self.ledger.wallets
-        for terminal, balance in zip(ev.terminals, ev.balances, strict=False):
-            self._stated(seq, "round_closed", terminal, balance, wallets.get(terminal, 0))
-        self._table.round_open = False
-
-    # ------------------------------------------------------------ per round
-
-    def on_round(self, rnd: LoggedRound) -> None:
-        self.rounds += 1
-        events = rnd.events
-        first = events[0]
-        where = f"round {rnd.round_id} of table {rnd.table_id}"
-        started = first.event if type(first.event) is RoundStarted else None
-        if started is None:
-            self.f.fail(
-                first.seq,
-                "rounds",
-                f"{where} does not open with round_started (seq {first.seq} is a "
-                f"{first.stored.kind}): events are missing or out of place",
-            )
-        else:
-            key = (rnd.table_id, rnd.config_seq)
-            expected = self.config_hashes.get(key)
-            if expected is None:
-                expected = self.config_hashes[key] = rnd.config.config_hash()
-            if started.config_hash != expected:
-                self.f.fail(
-                    first.seq,
-                    "rounds",
-                    f"round_started at seq {first.seq} names config hash "
-                    f"{started.config_hash}, but the config in force (table_opened at seq "
-                    f"{rnd.config_seq}) hashes to {expected}",
-                )
-            shoe = rnd.shoe
-            if shoe is not None and shoe.committed.event.decks != rnd.config.rules.decks:
-                self.f.fail(
-                    first.seq,
-                    "rounds",
-                    f"{where} deals from shoe {shoe.number} of {shoe.committed.event.decks} "
-                    f"decks, but the config in force has {rnd.config.rules.decks}",
-                )
-        engine = rnd.engine_events()
-        try:
-            self._replay(rnd, [item.event for item in engine])
-        except Exception as exc:  # any refusal of a logged round is a finding
-            seq, reason = _replay_failure(exc, engine, events[-1].seq)
-            self.f.fail(seq, "replay", f"{where} does not replay through its rules: {reason}")
-        else:
-            self.rounds_replayed += 1
-        last = events[-1]
-        if type(last.event) is not RoundClosed:
-            if rnd.complete:
-                self.f.fail(
-                    last.seq,
-                    "rounds",
-                    f"{where} does not end with round_closed (seq {last.seq} is a "
-                    f"{last.stored.kind}): the credits at the end of the game are not logged",
-                )
-            else:
-                self.f.warn(
-                    last.seq,
-                    "rounds",
-                    f"{where} is not complete (no round_completed up to seq {last.seq}): its "
-                    "wagers are still in play",
-                )
-
-    def _replay(self, rnd: LoggedRound, events: list[Any]) -> None:
-        """Replay a round through the engine of its table type (the live table's engine)."""
-        config = rnd.config
-        table_type = config.table_type
-        if config.uth is not None:
-            uth_game.replay(config.uth, events, rnd.table_id)
-        elif table_type is TableType.HYBRID:
-            key = (rnd.table_id, rnd.config_seq)
-            rules = self._three_rules.get(key)
-            if rules is None:
-                rules = self._three_rules[key] = three_position_rules(config.rules)
-            three_position.replay(rules, events)
-        elif table_type is TableType.HYBRID_NO_HOLE_CARD:
-            no_hole_card.replay(config.rules, events)
-        else:
-            replay(config.rules, events)
-
-    # ------------------------------------------------------------ the end
-
-    def finish(self, last_seq: int) -> None:
-        """End of log: the shoes never revealed, and conservation."""
-        for table_id, table in sorted(self.tables.items()):
-            for number, shoe in sorted(table.shoes.items()):
-                if shoe.revealed_seq is not None:
-                    continue
-                if self.sealing_key is not None:
-                    order = self._unsealed(shoe)
-                    if order is not None:
-                        self._settle(shoe, order)
-                        continue
-                if shoe.rounds or shoe.pending:
-                    why = "no sealing key" if self.sealing_key is None else "not unsealed"
-                    self.f.warn(
-                        shoe.committed_seq,
-                        "cards",
-                        f"{shoe.rounds} rounds of unrevealed shoe {number} of table {table_id} "
-                        f"not checked ({why})",
-                    )
-        if self.stopped_at is not None:
-            return
-        ledger = self.ledger
-        stated = sum(ledger.wallets.values()) + sum(self.offset.values())
-        in_play = ledger.in_play
-        house = ledger.house_result
-        # What the progressive meters paid into wallets is funded by the house (0 unless a
-        # meter paid through a settlement: UthLedger).
-        paid = ledger.progressive_paid
-        off = ledger.credits_in - ledger.credits_out - stated - in_play - house + paid
-        if off:
-            self.f.fail(
-                last_seq,
-                "conservation",
-                f"at the end of the log (seq {last_seq}), credits in "
-                f"{format_money(ledger.credits_in)} != credits out "
-                f"{format_money(ledger.credits_out)} + stated balances {format_money(stated)} + "
-                f"in play {format_money(in_play)} + house result {format_money(house)} "
-                f"(off by {format_money(off)})",
-            )
-        for name, meter in sorted(ledger.meters.items()):
-            if meter.settled > meter.wagered:
-                self.f.fail(
-                    last_seq,
-                    "conservation",
-                    f"{name} wagers settled {format_money(meter.settled)} of stakes, more than "
-                    f"the {format_money(meter.wagered)} wagered",
-                )
-
-
-#: ``[table] game`` of an Ultimate Texas Hold 'Em table.
-UTH_GAME: Final = "uth"
-
-
-def _game(config: Any) -> object:
-    try:
-        return config["table"]["game"]
-    except (KeyError, TypeError):
-        return None
-
-
-def _table_type(config: Any) -> TableType:
-    """The table type a logged config names (fully automated if it names none this build
-    knows: the walk then refuses the config itself)."""
-    try:
-        return TableType(config["table"]["type"])
-    except (KeyError, TypeError, ValueError):
-        return TableType.FULLY_AUTOMATED
-
-
-def _replay_failure(exc: Exception, engine: list[Logged], last_seq: int) -> tuple[int, str]:
-    """The seq a replay failure names (the replay's index mapped back to the log) and its
-    reason, with every "event i" of the message given as its seq."""
-    message = str(exc) or type(exc).__name__
-    match = _INDEX.search(message)
-    if match is not None and engine:
-        index = min(int(match.group(1)), len(engine) - 1)
-        seq = engine[index].seq
-    else:
-        seq = engine[-1].seq if engine else last_seq
-
-    def to_seq(found: re.Match[str]) -> str:
-        index = int(found.group(1))
-        return f"seq {engine[index].seq}" if index < len(engine) else found.group(0)
-
-    text = _INDEX.sub(to_seq, message)
-    if not isinstance(exc, ETGError):
-        text = f"{type(exc).__name__}: {text}"
-    return seq, text
-
-
 # ----------------------------------------------------------------------------- one pass
 
 
@@ -1376,7 +201,7 @@ class _Pump:
         self,
         reader: EventLogReader,
         semantics: _Semantics,
-        findings: _Findings,
+        findings: Findings,
         total: int,
         progress: Progress | None,
     ) -> None:
@@ -1572,7 +397,7 @@ def verify_log(
             f"{reader.path} uses the chain format {chain_format!r}; this ETG verifies "
             f"{CHAIN_FORMAT!r}. Verify it with the ETG that wrote it."
         )
-    findings = _Findings()
+    findings = Findings()
     semantics = _Semantics(findings, sealing_key)
     anchored = None if anchors is None else anchors.anchors(reader.log_id)
     with reader.snapshot():
@@ -1639,7 +464,7 @@ def verify_log(
     )
 
 
-def _check_meta(reader: EventLogReader, findings: _Findings) -> None:
+def _check_meta(reader: EventLogReader, findings: Findings) -> None:
     signed = [cp for cp in reader.checkpoints() if cp.meta is not None]
     if not signed:
         findings.warn(
@@ -1664,7 +489,7 @@ def _check_meta(reader: EventLogReader, findings: _Findings) -> None:
 
 
 def _check_anchored(
-    reader: EventLogReader, anchored: list[Checkpoint] | None, findings: _Findings
+    reader: EventLogReader, anchored: list[Checkpoint] | None, findings: Findings
 ) -> None:
     if anchored is None:
         findings.warn(
@@ -1691,7 +516,7 @@ def _as_source(tee: _TeeSource) -> EventSource:
     return tee
 
 
-def _check_file(reader: EventLogReader, findings: _Findings) -> float:
+def _check_file(reader: EventLogReader, findings: Findings) -> float:
     """SQLite's full integrity check (indexes included) and the triggers; returns the
     seconds the integrity check took."""
     began = time.perf_counter()
@@ -1726,7 +551,7 @@ def _check_file(reader: EventLogReader, findings: _Findings) -> float:
 
 
 def _summaries(
-    findings: _Findings, failures: tuple[Finding, ...], warnings: tuple[Finding, ...]
+    findings: Findings, failures: tuple[Finding, ...], warnings: tuple[Finding, ...]
 ) -> tuple[CheckSummary, ...]:
     out = []
     for check, title in CHECKS.items():

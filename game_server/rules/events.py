@@ -85,6 +85,12 @@ def event(kind: str, version: int = 1) -> Callable[[type[T]], type[T]]:
     return register
 
 
+def kind_of(cls: type) -> str:
+    """The ``kind`` an event class registered with :func:`event` is logged as."""
+    kind: str = cls.kind  # type: ignore[attr-defined]
+    return kind
+
+
 def _encode_value(value: Any) -> Any:
     if isinstance(value, Card):
         return str(value)

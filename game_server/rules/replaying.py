@@ -2,8 +2,7 @@
 feeds a logged round back to a fresh engine one input at a time, checking that each step
 produces exactly the logged events (DESIGN.md "One round, as data", step 6).
 
-Entry points: :class:`LoggedCards`, :func:`replay_steps`, :func:`check_replayed_step`,
-:func:`seat_wagers`.
+Entry points: :class:`LoggedCards`, :func:`replay_steps`, :func:`check_replayed_step`.
 """
 
 from __future__ import annotations
@@ -11,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from game_server.rules.blackjack.events import WagerPlaced
 from game_server.rules.errors import ReplayMismatch, RulesError
 from shared.cards import Card
 
@@ -35,17 +33,6 @@ class LoggedCards:
         card = self._cards[self._next][0]
         self._next += 1
         return card
-
-
-def seat_wagers(events: Sequence[Any], i: int) -> dict[str, int]:
-    """The wagers one seat placed together: the run of ``wager_placed`` of that seat from
-    event ``i`` (one ``place_wagers`` or ``join`` input)."""
-    seat = events[i].seat
-    wagers: dict[str, int] = {}
-    while i < len(events) and type(events[i]) is WagerPlaced and events[i].seat == seat:
-        wagers[events[i].wager] = events[i].amount
-        i += 1
-    return wagers
 
 
 def check_replayed_step(logged: Sequence[Any], start: int, produced: Sequence[Any]) -> int:

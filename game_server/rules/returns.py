@@ -7,9 +7,8 @@ Every figure is a return to player per unit staked, the stake included (a wager 
   :mod:`game_server.rules.wagers.math` (Buster and the Buzzer Beater on the position's first
   two cards through the dealer's final hand, :mod:`game_server.rules.wagers.dealer`), the
   Insurance wager, and Ultimate Texas Hold 'Em's Trips, Progressive Payout (with the Envy Bonus
-  at a full table) and Five Card Hand Bonus (with its Magic Card or Lucky Bonus, by
-  :mod:`game_server.rules.uth.math`). Off the top of a full shoe, in well under a second, and
-  cached.
+  at a full table) and Five Card Hand Bonus (with its Magic Card or Lucky Bonus, by that
+  game's own math). Off the top of a full shoe, in well under a second, and cached.
 - **from the par sheet**, when it depends on how the round is played (:data:`PAR_FIGURES`):
   AxMan and the Buzzer Beater read on the final hand, measured by ``etg par`` through the
   engine with the rounds and seed stated, and checked by a test that plays them again.
@@ -32,7 +31,11 @@ readings it refuses today are the Buzzer Beater on the final hand (633b.5(u)), t
 or Lucky Bonus on every Five Card Hand Bonus hand and the Five Card hand made from the best
 five of seven cards (653a.12(e)(2)-(3)).
 
-Entry points: :func:`offered_returns`, :func:`uth_returns`, :func:`player_edge_problems`,
+Each game adds its own wagers (:meth:`Game.optional_returns
+<game_server.games.api.Game.optional_returns>`, over :func:`assemble`): the Blackjack table's
+side wagers and Insurance, Ultimate Texas Hold 'Em's bonus wagers.
+
+Entry points: :func:`side_wager_return`, :func:`assemble`, :func:`player_edge_problems`,
 :data:`PAR_FIGURES`, :class:`MustHitByTerms`.
 """
 
@@ -43,23 +46,27 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Final
+from typing import Final, Protocol
 
-from game_server.rules.blackjack.rules import INSURANCE_PAYS, BlackjackRules
-from game_server.rules.uth.hands import CATEGORIES, HAND_NAMES
-from game_server.rules.uth.math import counts as uth_counts
-from game_server.rules.uth.paytables import (
-    ENVY_BONUS,
-    FIVE_CARD_PAYTABLE,
-    LUCKY_BONUS,
-    MAGIC_CARD,
-    PROGRESSIVE_PAYTABLE,
-)
-from game_server.rules.uth.rules import BonusOn, FiveCardHand, UthRules
 from game_server.rules.wagers import blackjack_match, buster, buzzer_beater, dealer, super_4
-from game_server.rules.wagers.base import MeterSpec, Paytable, PaytableLine, SideWagerOffer
+from game_server.rules.wagers.base import MeterSpec, Paytable, SideWagerOffer
 from game_server.rules.wagers.math import EXACT, WagerMath, math_of_counts, win_per_unit
 from shared.money import Fixed, ForOne, MeterShare, ToOne, format_money
+
+
+class TableRules(Protocol):
+    """What a side wager's return reads of the table's rules: the shoe, the seats (an Envy
+    Bonus pays the other players of a full table) and whether the dealer hits soft 17."""
+
+    @property
+    def decks(self) -> int: ...
+
+    @property
+    def seats(self) -> int: ...
+
+    @property
+    def dealer_hits_soft_17(self) -> bool: ...
+
 
 #: A wager whose long-run return reaches this is refused.
 BREAK_EVEN: Final = 1.0
@@ -302,7 +309,7 @@ def _meter_spec(paytable: Paytable, share: MeterShare) -> MeterSpec:
     raise ValueError(f"{paytable.name} pays {share} from a meter it does not state")
 
 
-def _assemble(
+def assemble(
     *,
     wager: str,
     title: str,
@@ -422,7 +429,7 @@ def _buster_h17(paytable: Paytable, decks: int) -> WagerMath:
 
 
 def side_wager_return(
-    offer: SideWagerOffer, rules: BlackjackRules, mystery: Sequence[MeterSpec] = ()
+    offer: SideWagerOffer, rules: TableRules, mystery: Sequence[MeterSpec] = ()
 ) -> WagerReturn:
     """The return of one offered side wager at a table with ``rules`` (exact, or from
     :data:`PAR_FIGURES` for a wager that depends on play); ``mystery``: mystery meters it
@@ -459,7 +466,7 @@ def side_wager_return(
         spec = super_4.mystery_meter(options)
         if spec is not None:
             mystery.append(spec)
-    return _assemble(
+    return assemble(
         wager=wager.name,
         title=wager.title,
         section=wager.section,
@@ -518,7 +525,7 @@ def _match_envy(
 
 
 def _buster_bonus(
-    offer: SideWagerOffer, rules: BlackjackRules, section: str
+    offer: SideWagerOffer, rules: TableRules, section: str
 ) -> tuple[list[tuple[str, str, str, Fraction, Fraction]], int]:
     """633b.13(i): the cash bonus per unit of the least wager that earns it ($5)."""
     cents = dealer.BUSTER_BONUS_CENTS.get(str(offer.option_map.get("bonus", "none")))
@@ -542,7 +549,7 @@ def _buster_bonus(
 
 def _par_return(
     offer: SideWagerOffer,
-    rules: BlackjackRules,
+    rules: TableRules,
     reading_of: tuple[str, str, str],
     mystery: Sequence[MeterSpec],
 ) -> WagerReturn:
@@ -576,46 +583,6 @@ def _par_return(
     )
 
 
-#: 633a.8, 633b.5(v)(2): the Insurance wager, one line.
-INSURANCE_PAYTABLE: Final = Paytable("2 to 1", (PaytableLine("Dealer Blackjack", INSURANCE_PAYS),))
-
-
-def insurance_return(decks: int) -> WagerReturn:
-    """633a.8, 633b.5(v)(2): Insurance pays 2 to 1 when the dealer's hole card under his ace
-    is a ten-value card: 16D of the 52D - 1 other cards (the player's own cards unknown)."""
-    ten = Fraction(16 * decks, 52 * decks - 1)
-    return _assemble(
-        wager="insurance",
-        title="Insurance",
-        section="58 Pa. Code 633a.8",
-        paytable=INSURANCE_PAYTABLE,
-        cite="58 Pa. Code 633a.8, 633b.5(v)(2)",
-        chances={"Dealer Blackjack": ten, None: 1 - ten},
-        stake=100,
-        counted="the hole card under the dealer's ace, of the shoe less the ace",
-        notes=("basic strategy never takes it: left out of the table's hold",),
-    )
-
-
-def offered_returns(
-    rules: BlackjackRules, mystery: MustHitByTerms | None = None
-) -> list[WagerReturn]:
-    """The return of every side wager a Blackjack table offers, and of Insurance if offered
-    (its main game is simulated by ``etg par``); a Must-Hit-By Mystery Bonus (633b.14) adds
-    its meter to each qualifying wager."""
-    out = []
-    for offer in rules.side_wagers:
-        extra = (
-            (mystery.spec,)
-            if mystery is not None and offer.wager.name in mystery.qualifying
-            else ()
-        )
-        out.append(side_wager_return(offer, rules, extra))
-    if rules.insurance:
-        out.insert(0, insurance_return(rules.decks))
-    return out
-
-
 @dataclass(frozen=True, slots=True)
 class MustHitByTerms:
     """A Must-Hit-By Mystery Bonus (633b.14) as the returns need it: its meter and the
@@ -623,169 +590,6 @@ class MustHitByTerms:
 
     spec: MeterSpec
     qualifying: tuple[str, ...]
-
-
-# --------------------------------------------------------------------- Ultimate Texas Hold 'Em
-
-_UTH = "58 Pa. Code 653a.12"
-_UTH_SECTIONS: Final = {
-    "trips": f"{_UTH}(c)",
-    "progressive": f"{_UTH}(d)",
-    "five_card_player": f"{_UTH}(e)",
-    "five_card_dealer": f"{_UTH}(e)",
-}
-
-
-def _category_chances(cards: int) -> dict[str, Fraction]:
-    by_category = uth_counts(cards)
-    total = sum(by_category.values())
-    return {HAND_NAMES[c]: Fraction(by_category.get(int(c), 0), total) for c in CATEGORIES}
-
-
-def _uth_chances(paytable: Paytable, cards: int) -> dict[str | None, Fraction]:
-    hands = _category_chances(cards)
-    chances: dict[str | None, Fraction] = {}
-    for line in paytable.lines:
-        chances[line.name] = hands[line.name]
-    chances[None] = 1 - Fraction(sum(chances.values()))
-    return chances
-
-
-def uth_returns(rules: UthRules) -> list[WagerReturn]:
-    """The exact return of every optional wager an Ultimate Texas Hold 'Em table offers:
-    Trips on the seven cards (653a.12(c)), the Progressive Payout on the two cards and the
-    flop with the Envy Bonus at a full table ((d)), the Five Card Hand Bonus on the player's
-    and on the dealer's hand with its Magic Card or Lucky Bonus ((e)); at the smallest wager
-    offered, where the meters weigh most."""
-    out: list[WagerReturn] = []
-    fold_note = (
-        ()
-        if rules.side_wagers_settle_on_fold
-        else ("a folded hand loses these wagers: the figure is the most they return",)
-    )
-    trips = rules.trips
-    if trips is not None:
-        out.append(
-            _assemble(
-                wager="trips",
-                title="Trips",
-                section=_UTH_SECTIONS["trips"],
-                field_name="uth.trips",
-                paytable=trips,
-                cite="58 Pa. Code 653a.12(c)",
-                chances=_uth_chances(trips, 7),
-                stake=rules.trips_limits.minimum,
-                counted="seven-card hands (the player's two cards and the five community cards)",
-                notes=fold_note,
-            )
-        )
-    if rules.progressive_amounts and rules.progressive_meter is not None:
-        stake = min(rules.progressive_amounts)
-        hands = _category_chances(5)
-        envy = ENVY_BONUS[stake]
-        extras = [
-            (
-                f"Envy Bonus: {line.name} at another seat",
-                "58 Pa. Code 653a.12(d)(5)",
-                str(line.pay),
-                (rules.seats - 1) * hands[line.name],
-                Fraction(line.pay.cents, stake) if isinstance(line.pay, Fixed) else Fraction(0),
-            )
-            for line in envy.lines
-        ]
-        paytable = Paytable(
-            PROGRESSIVE_PAYTABLE.name, PROGRESSIVE_PAYTABLE.lines, (rules.progressive_meter,)
-        )
-        out.append(
-            _assemble(
-                wager="progressive",
-                title="Progressive Payout",
-                section=_UTH_SECTIONS["progressive"],
-                field_name="uth.progressive",
-                paytable=paytable,
-                cite="58 Pa. Code 653a.12(d)(1)",
-                chances=_uth_chances(PROGRESSIVE_PAYTABLE, 5),
-                stake=stake,
-                counted="five-card hands (the player's two cards and the flop)",
-                extras=extras,
-                notes=(f"Envy Bonus at a full table of {rules.seats} seats", *fold_note),
-            )
-        )
-    if rules.five_card_amounts and rules.five_card_meter is not None:
-        for wager, whose in (("five_card_player", "player's"), ("five_card_dealer", "dealer's")):
-            out.append(_five_card(rules, wager, whose, fold_note if whose == "player's" else ()))
-    return out
-
-
-def _five_card(rules: UthRules, wager: str, whose: str, notes: Sequence[str]) -> WagerReturn:
-    """653a.12(e)(1)-(3) on one hand: the (e)(1) lines on the hand's five cards, and the
-    Magic Card (a drawn card among the hand's two, 2 in 52) or Lucky Bonus (the hand's
-    position drawn, 1 in seats + 1): on a winning hand "a for 1" counts the stake the line
-    returned, so it adds a - 1 units; on a hand that won no line (``every-hand``) a units."""
-    stake = min(rules.five_card_amounts)
-    meter = rules.five_card_meter
-    assert meter is not None
-    seven = rules.five_card_hand is FiveCardHand.BEST_OF_SEVEN
-    chances = _uth_chances(FIVE_CARD_PAYTABLE, 7 if seven else 5)
-    extras = []
-    bonus = MAGIC_CARD if rules.magic_card_bonus else (LUCKY_BONUS if rules.lucky_bonus else None)
-    if bonus is not None:
-        drawn = Fraction(2, 52) if bonus is MAGIC_CARD else Fraction(1, rules.seats + 1)
-        pay = bonus.pay
-        assert isinstance(pay, ForOne)
-        winning = 1 - chances[None]
-        extras.append(
-            (
-                f"{bonus.name} with a winning hand",
-                "58 Pa. Code 653a.12(e)(3)",
-                str(pay),
-                drawn * winning,
-                Fraction(pay.a - 1),
-            )
-        )
-        if rules.bonus_on is BonusOn.EVERY_HAND:
-            extras.append(
-                (
-                    f"{bonus.name} with a hand that wins no line",
-                    "58 Pa. Code 653a.12(e)(3)",
-                    str(pay),
-                    drawn * chances[None],
-                    Fraction(pay.a),
-                )
-            )
-    paytable = Paytable(FIVE_CARD_PAYTABLE.name, FIVE_CARD_PAYTABLE.lines, (meter,))
-    hand = "best five of the seven cards" if seven else "two cards and the flop"
-    readings = [f'the hand made of the {hand}, hand = "{rules.five_card_hand.value}"']
-    field_name, reading_cite = "", ""
-    if bonus is not None:
-        which = "every hand" if rules.bonus_on is BonusOn.EVERY_HAND else "a winning hand"
-        readings.append(f'the {bonus.name} on {which}, bonus_on = "{rules.bonus_on.value}"')
-        if rules.bonus_on is BonusOn.EVERY_HAND:
-            field_name, reading_cite = "uth.five_card.bonus_on", "58 Pa. Code 653a.12(e)(3)"
-    if seven:
-        field_name, reading_cite = "uth.five_card.hand", "58 Pa. Code 653a.12(e)(2)"
-    return _assemble(
-        wager=wager,
-        title=f"Five Card Hand Bonus ({whose} hand)",
-        section=_UTH_SECTIONS[wager],
-        paytable=paytable,
-        cite="58 Pa. Code 653a.12(e)(1)",
-        chances=chances,
-        stake=stake,
-        counted=f"{7 if seven else 5}-card hands (the {whose} {hand})",
-        reading="; ".join(readings),
-        field_name=field_name or "uth.five_card",
-        reading_cite=reading_cite,
-        extras=extras,
-        notes=(
-            *(
-                [f"{bonus.name} position drawn among {rules.seats} seats and the dealer"]
-                if bonus is LUCKY_BONUS
-                else []
-            ),
-            *notes,
-        ),
-    )
 
 
 # ------------------------------------------------------------------------------- the guard

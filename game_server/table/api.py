@@ -1,18 +1,20 @@
 """What the network layer sees of a table: the operations of :class:`TableMachine`.
 
-The round machine (:mod:`game_server.table.machine`) implements this; the AMP server
-(:mod:`game_server.net`) calls it and listens to it. Every operation either completes and
-returns after its step is logged (save), or raises a declared error; listeners are told
-after the log write (then send).
+Every game's round machine implements it (built by its :class:`~game_server.games.api.Game`);
+the AMP server (:mod:`game_server.net`) calls it and listens to it. Every operation either
+completes and returns after its step is logged (save), or raises a declared error; listeners
+are told after the log write (then send). Beside it, what every machine is built on: the
+clock of the countdowns (:class:`ReactorTime`) and the refusals of a closed table.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+import math
+from collections.abc import Callable, Collection, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, Protocol
 
-from game_server.rules.blackjack.actions import Action
+from game_server.table.session import TableError
 
 
 class TableState(StrEnum):
@@ -21,6 +23,40 @@ class TableState(StrEnum):
     CLOSED = "closed"
     OPEN = "open"
     OUT_OF_SERVICE = "out-of-service"
+
+
+class DelayedCall(Protocol):
+    """What a countdown keeps of a scheduled call (Twisted's ``IDelayedCall``)."""
+
+    def active(self) -> bool: ...
+
+    def cancel(self) -> None: ...
+
+
+class ReactorTime(Protocol):
+    """The clock the countdowns run on: Twisted's ``IReactorTime`` (the reactor in
+    production, ``twisted.internet.task.Clock`` in tests), as a structural type for mypy."""
+
+    def seconds(self) -> float: ...
+
+    def callLater(self, delay: float, callable: Callable[..., Any], *args: Any) -> DelayedCall: ...
+
+
+class TableClosed(TableError):
+    """A wager or decision while the table is closed or closing: wait until it opens."""
+
+
+class TableOutOfService(TableClosed):
+    """A wager or decision while the table is out of service (or going out of service)."""
+
+
+class BettingClosed(TableError):
+    """A wager outside the betting window (the cards are dealt or the round is over): wait for
+    the next round's window."""
+
+
+class NotInRound(TableError):
+    """A decision from a terminal that has placed no wager in the open round."""
 
 
 class TableListener(Protocol):
@@ -55,7 +91,16 @@ class TableMachine(Protocol):
 
     def answer_insurance(self, terminal: str, choice: str, amount: int) -> None: ...
 
-    def act(self, terminal: str, action: Action, hand: int, amount: int | None) -> None: ...
+    def parse_action(self, terminal: str, action: str) -> Any:
+        """The game's decision an ``Act`` command names (``"hit"``, ``"check"``...) at
+        ``terminal``'s table, for :meth:`act`; a name the game does not know is refused with
+        a :class:`~game_server.rules.errors.RulesError` that lists its decisions."""
+        ...
+
+    def act(self, terminal: str, action: Any, hand: int, amount: int | None) -> None:
+        """A decision (from :meth:`parse_action`) on the terminal's hand ``hand``; ``amount``
+        is what the game reads with it (a double down's stake, a Play multiple)."""
+        ...
 
     def cash_in(self, terminal: str, amount: int, reference: str) -> int: ...
 
@@ -84,3 +129,8 @@ class HostedTable(TableMachine, Protocol):
     def fault(self, reason: str) -> None: ...
 
     def replace_session(self, session: Any) -> None: ...
+
+
+def whole_seconds(seconds: float | None) -> int | None:
+    """Seconds left as the terminal shows them (rounded up)."""
+    return None if seconds is None else math.ceil(seconds - 1e-9)

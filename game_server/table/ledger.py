@@ -4,8 +4,10 @@ The live table, crash recovery and ``etg verify`` all fold the same events throu
 :class:`Ledger`, so a wallet's balance is by construction the fold of the log (the [server]
 requirement "a wallet's balance always equals the fold of the log").
 
-The three-position hybrid engine's wager records (``Hybrid3WagerPlaced``,
-``Hybrid3WagerSettled``) fold exactly like ``WagerPlaced`` and ``WagerSettled``.
+Each game names its wager records (:meth:`~game_server.games.api.Game.placed_kinds`,
+``settled_kinds``, ``completed_kinds``): a placed wager debits the terminal's wallet, a
+settlement credits what it ``paid`` (the stake included; a ``from_meter`` part of it is what a
+progressive meter paid, not the house), and a round's completion counts a game.
 
 Meters follow 58 Pa. Code 605a.5(d): coin in (every wager), coin out (what winning wagers
 paid), games played; per wager and per table; they are never reset.
@@ -13,13 +15,12 @@ paid), games played; per wager and per table; they are never reset.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Final
 
-from game_server.rules.blackjack.events import RoundCompleted, WagerPlaced, WagerSettled
+from game_server import games
 from game_server.rules.errors import RulesError
-from game_server.rules.hybrid.events import Hybrid3WagerPlaced, Hybrid3WagerSettled
 from game_server.rules.meters import MeterAwarded, MysteryAwarded
 from game_server.table.events import CreditsIn, CreditsOut
 from shared.money import format_money
@@ -27,6 +28,38 @@ from shared.money import format_money
 
 class LedgerError(RulesError):
     """The log implies an impossible balance (negative, or not the logged one)."""
+
+
+PLACED: Final = "placed"
+SETTLED: Final = "settled"
+COMPLETED: Final = "completed"
+
+_ROLES: dict[int, Mapping[type, str]] = {}
+
+
+def wager_roles() -> Mapping[type, str]:
+    """Each registered game's wager records by what they do to a wallet: :data:`PLACED`,
+    :data:`SETTLED` or :data:`COMPLETED` (kept for the registry's generation).
+
+    Raises:
+        LedgerError: two games give one kind of record two roles.
+    """
+    generation = games.generation()
+    roles = _ROLES.get(generation)
+    if roles is None:
+        found: dict[type, str] = {}
+        for game in games.games():
+            for role, kinds in (
+                (PLACED, game.placed_kinds),
+                (SETTLED, game.settled_kinds),
+                (COMPLETED, game.completed_kinds),
+            ):
+                for kind in kinds:
+                    if found.setdefault(kind, role) != role:
+                        raise LedgerError(f"{kind.__name__} is {found[kind]} and {role}")
+        _ROLES.clear()
+        roles = _ROLES[generation] = found
+    return roles
 
 
 @dataclass
@@ -52,11 +85,20 @@ class Ledger:
     progressive_paid: int = 0
     """What progressive meters paid into wallets (the meters are funded by the house: their
     seeds and the share of every progressive wager, which stays in ``house_result``)."""
+    _roles: Mapping[type, str] = field(
+        default_factory=wager_roles, init=False, repr=False, compare=False
+    )
+
+    #: Whether a meter's award (``meter_awarded``, ``mystery_awarded``) credits the wallets
+    #: it names; False at a table whose settlement already carries what the meter paid
+    #: (its ``from_meter``).
+    awards_move_credits: ClassVar[bool] = True
 
     def apply(self, terminal: str | None, ev: Any) -> None:
         """Fold one event; ``terminal`` is the event's terminal in the log envelope."""
         kind = type(ev)
-        if kind is WagerPlaced or kind is Hybrid3WagerPlaced:
+        role = self._roles.get(kind)
+        if role is PLACED:
             who = self._terminal(terminal, ev)
             balance = self.wallets.get(who, 0) - ev.amount
             if balance < 0:
@@ -68,14 +110,18 @@ class Ledger:
             meter = self._meter(ev.wager)
             meter.placed += 1
             meter.wagered += ev.amount
-        elif kind is WagerSettled or kind is Hybrid3WagerSettled:
+        elif role is SETTLED:
             who = self._terminal(terminal, ev)
             self.wallets[who] = self.wallets.get(who, 0) + ev.paid
+            from_meter = getattr(ev, "from_meter", 0)
             meter = self._meter(ev.wager)
             meter.settled += ev.stake
-            meter.paid += ev.paid
+            meter.paid += ev.paid - from_meter
             if ev.paid > ev.stake:
                 meter.won += 1
+            self.progressive_paid += from_meter
+        elif role is COMPLETED:
+            self.games_played += 1
         elif kind is CreditsIn:
             balance = self.wallets.get(ev.terminal, 0) + ev.amount
             self._check_balance(ev, balance)
@@ -91,8 +137,8 @@ class Ledger:
             self._check_balance(ev, balance)
             self.wallets[ev.terminal] = balance
             self.credits_out += ev.amount
-        elif kind is RoundCompleted:
-            self.games_played += 1
+        elif not self.awards_move_credits:
+            return
         elif kind is MeterAwarded:
             for place in ev.places:
                 self.wallets[place] = self.wallets.get(place, 0) + ev.share

@@ -20,20 +20,15 @@ What :func:`recover_session` rebuilds:
   regenerated and its commitment checked: the table never deals from a shoe it cannot prove
   (:class:`ShoeUnprovable`). Every logged card of the shoe is checked against the regenerated
   order, and the shoe is positioned after the last card dealt from it;
-- an interrupted round (``round_started`` without ``round_completed``): a fresh engine is
-  driven with the round's logged inputs by :func:`~game_server.rules.blackjack.round.replay`,
-  which checks that every step gives exactly the logged events; the real shoe then becomes the
-  round's card source, so the next card drawn is the next card of the shoe. The round resumes
-  in betting (with the wagers placed so far), in insurance (with the answers given so far) or
-  at the hand to act. Nothing is logged for it: the round's next event follows its last one.
-  At a hybrid table (58 Pa. Code 633b.5) the round is rebuilt the same way by its table type's
-  engine (``three_position.replay`` or ``no_hole_card.replay``), every player of it must still
-  be a terminal of the table, and it resumes in betting, insurance or decisions, the
-  community cards still to come drawn from the same shoe.
-  At an Ultimate Texas Hold 'Em table (``game = "uth"``, 58 Pa. Code 653a) the round is
-  rebuilt by :func:`game_server.rules.uth.replay` (wagers, cards, decisions) and resumes in
-  betting or at the street it stopped on; its one-deck shoe is positioned after the last card
-  dealt from it, and the wallets fold through :class:`~game_server.table.uth_session.UthLedger`.
+- an interrupted round (``round_started`` without ``round_completed``): its game
+  (:meth:`~game_server.games.api.Game.resume`) drives a fresh engine with the round's logged
+  inputs through its ``replay``, which checks that every step gives exactly the logged events;
+  the real shoe then becomes the round's card source, so the next card drawn is the next card
+  of the shoe. The round resumes where it stopped (betting with the wagers placed so far,
+  insurance with the answers given so far, the hand or street to act). Nothing is logged for
+  it: the round's next event follows its last one. A seated table's terminals must hold the
+  seats they held in it (:func:`round_started`); at a table in stadium play every player of
+  it must still be a terminal of the table.
 
 One log, one table set (:func:`open_tables`): a server given a log written by other tables,
 or under another Rules Submission, refuses it with a sentence (:class:`TablesDiffer`) before
@@ -44,14 +39,15 @@ each table changed, added or retired; then, between rounds, the shoe in use is r
 (revealed) and the new Rules Submission is logged (``table_opened``). While a round is
 interrupted a change is refused with :class:`ConfigChangedMidRound` (a round is finished under
 the rules it started with: restart with the logged Rules Submission, finish the round, then
-change it). A new log is opened with :meth:`TableSession.open`.
+change it). A new log is opened with the session's ``open()``.
 
 After a failed log write (a full disk), :func:`reload_tables` rebuilds every table of the
 server from its log in the running process, as a restart would: what the operator's reopen
 runs.
 
 Entry points: :func:`open_tables`, :func:`recover_session`, :func:`reload_tables`,
-:func:`open_table`, :class:`RecoveryReport`.
+:func:`open_table`, :class:`RecoveryReport`; for the games' ``resume``: :func:`round_started`,
+:func:`replayed`.
 """
 
 from __future__ import annotations
@@ -73,6 +69,7 @@ from game_server.eventlog import (
     EventLogReader,
     NewEvent,
 )
+from game_server.games import game_for, games
 from game_server.keys import (
     UnsealFailed,
     key_id,
@@ -84,16 +81,10 @@ from game_server.keys import (
 from game_server.recall.rounds import Logged, LoggedRound, decode, walk
 from game_server.rng.errors import BadSeedMaterial
 from game_server.rng.shoe import Shoe, ShoeSeed
-from game_server.rules.blackjack.events import CardDealt
-from game_server.rules.blackjack.round import BlackjackRound, Phase, replay
 from game_server.rules.errors import RulesError
 from game_server.rules.events import to_dict
-from game_server.rules.hybrid import no_hole_card, three_position
-from game_server.rules.hybrid.events import Hybrid3CommunityCard
 from game_server.rules.meters import MeterBank
-from game_server.rules.uth import game as uth_game
-from game_server.rules.uth.events import UthCardDealt
-from game_server.rules.wagers.base import MeterSpec, TableType
+from game_server.rules.wagers.base import MeterSpec
 from game_server.table.events import (
     RoundStarted,
     RulesChangeStated,
@@ -101,21 +92,17 @@ from game_server.table.events import (
     ShoeRevealed,
     TableOpened,
 )
-from game_server.table.hybrid_session import HybridSession, three_position_rules
 from game_server.table.ledger import Ledger
 from game_server.table.session import (
     LogWriteFailed,
     SealedShoes,
     SeedSource,
+    TableBook,
     TableError,
-    TableSession,
-    meter_specs,
     seal_context,
 )
-from game_server.table.uth_session import UthLedger, UthSession
 
 __all__ = [
-    "AnyTable",
     "ConfigChangedMidRound",
     "RecoveryError",
     "RecoveryReport",
@@ -127,12 +114,9 @@ __all__ = [
     "open_tables",
     "recover_session",
     "reload_tables",
+    "replayed",
+    "round_started",
 ]
-
-
-#: The session of any table: fully automated Blackjack (633b.8), hybrid (633b.5), or
-#: Ultimate Texas Hold 'Em (653a).
-AnyTable = TableSession | HybridSession | UthSession
 
 
 class RecoveryError(TableError):
@@ -235,6 +219,9 @@ class _Found:
 
 def _read_log(reader: EventLogReader, table_id: str, ledger: Ledger | None = None) -> _Found:
     found = _Found() if ledger is None else _Found(ledger=ledger)
+    # Every kind of card that leaves a shoe, whatever the game (a table's log may hold the
+    # rounds of the games it dealt before a stated change).
+    dealt = frozenset(kind for game in games() for kind in game.shoe_card_kinds)
 
     def on_event(item: Logged) -> None:
         stored = item.stored
@@ -263,8 +250,8 @@ def _read_log(reader: EventLogReader, table_id: str, ledger: Ledger | None = Non
         if started is not None:
             shoe_cards = found.cards.setdefault(started.shoe, [])
             for item in logged_round.events:
-                # Every card that left the shoe: dealt, or a hybrid table's community card.
-                if type(item.event) in (CardDealt, Hybrid3CommunityCard, UthCardDealt):
+                # Every card that left the shoe (dealt, or a hybrid table's community card).
+                if type(item.event) in dealt:
                     shoe_cards.append((item.event.position, item.event.card))
         if logged_round.complete:
             found.completed += 1
@@ -319,7 +306,9 @@ def _position_shoe(shoe: Shoe, number: int, cards: list[tuple[int, Any]]) -> int
     return len(cards)
 
 
-def _started(logged_round: LoggedRound, seats: Mapping[str, int] | None = None) -> RoundStarted:
+def round_started(
+    logged_round: LoggedRound, seats: Mapping[str, int] | None = None
+) -> RoundStarted:
     """The ``round_started`` of an interrupted round; with ``seats``, checked against the
     seating recovery is given (a seated table's terminals must hold the same seats)."""
     started = logged_round.started
@@ -340,7 +329,7 @@ def _started(logged_round: LoggedRound, seats: Mapping[str, int] | None = None) 
 _G = TypeVar("_G")
 
 
-def _replayed(started: RoundStarted, rebuild: Callable[[], _G]) -> _G:
+def replayed(started: RoundStarted, rebuild: Callable[[], _G]) -> _G:
     """The interrupted round rebuilt by its engine's replay, or why it cannot be resumed."""
     try:
         return rebuild()
@@ -351,85 +340,6 @@ def _replayed(started: RoundStarted, rebuild: Callable[[], _G]) -> _G:
         ) from exc
 
 
-def _resume_round(
-    config: TableConfig,
-    logged_round: LoggedRound,
-    shoe: Shoe | None,
-    seats: Mapping[str, int],
-) -> BlackjackRound:
-    """The engine of an interrupted round, in the state after its last logged step."""
-    started = _started(logged_round, seats)
-    engine = [item.event for item in logged_round.engine_events()]
-    game = _replayed(started, lambda: replay(config.rules, engine))
-    if game.phase is Phase.COMPLETE:
-        raise RecoveryError(f"round {started.round} replays complete but was not closed")
-    if game.phase is not Phase.BETTING:
-        if shoe is None:
-            raise RecoveryError(f"round {started.round} was dealt but no shoe is in use")
-        game._source = shoe
-    return game
-
-
-def _resume_hybrid_round(session: HybridSession, logged_round: LoggedRound) -> StrEnum:
-    """Make the interrupted round of a hybrid table (58 Pa. Code 633b.5) the session's open
-    round: its engine rebuilt by the table type's ``replay``, its players' terminals from the
-    log, the shoe in use as the source of the community cards still to come."""
-    config = session.config
-    started = _started(logged_round)
-    engine_items = logged_round.engine_events()
-    absent = sorted(
-        {i.stored.terminal for i in engine_items if i.stored.terminal} - session.terminals
-    )
-    if absent:
-        raise SeatingChanged(
-            f"round {started.round} is unfinished with terminals {', '.join(absent)}, which "
-            "this table no longer has; recover with the floor of that round, finish it, then "
-            "change the floor"
-        )
-    events = [item.event for item in engine_items]
-    game: three_position.ThreePositionRound | no_hole_card.NoHoleCardRound
-    if config.table_type is TableType.HYBRID:
-        rules = three_position_rules(config.rules)
-        game = _replayed(started, lambda: three_position.replay(rules, events))
-    else:
-        game = _replayed(started, lambda: no_hole_card.replay(config.rules, events))
-    # Both engines name their phases "betting", ..., "complete".
-    if game.phase == "complete":
-        raise RecoveryError(f"round {started.round} replays complete but was not closed")
-    if game.phase != "betting":
-        if session.shoe is None:
-            raise RecoveryError(f"round {started.round} was dealt but no shoe is in use")
-        game._source = session.shoe
-    # No-hole-card players are numbered 1.. in the order they joined; each event of a player
-    # was logged under his terminal.
-    numbers = {
-        item.event.seat: item.stored.terminal
-        for item in engine_items
-        if item.stored.terminal and isinstance(getattr(item.event, "seat", None), int)
-    }
-    session.resume(game, numbers)
-    return game.phase
-
-
-def _resume_uth_round(
-    session: UthSession, logged_round: LoggedRound, seats: Mapping[str, int]
-) -> StrEnum:
-    """Make the interrupted round of an Ultimate Texas Hold 'Em table the session's open
-    round: rebuilt by :func:`game_server.rules.uth.replay`, the deck in use its card source."""
-    started = _started(logged_round, seats)
-    events = [item.event for item in logged_round.engine_events()]
-    game = _replayed(
-        started, lambda: uth_game.replay(session.rules, events, session.config.table_id)
-    )
-    if game.phase in (uth_game.Phase.SHOWDOWN, uth_game.Phase.COMPLETE):
-        raise RecoveryError(f"round {started.round} replays to its showdown but was not closed")
-    try:
-        session.resume(game)
-    except TableError as exc:
-        raise RecoveryError(str(exc)) from exc
-    return game.phase
-
-
 def recover_session(
     config: TableConfig,
     log: EventLog,
@@ -438,7 +348,7 @@ def recover_session(
     seats: Mapping[str, int],
     sealing_key: bytes,
     meters: MeterBank | None = None,
-) -> tuple[AnyTable, RecoveryReport]:
+) -> tuple[TableBook, RecoveryReport]:
     """Rebuild the table's session from its log so that it continues exactly where it stopped.
 
     Args:
@@ -453,9 +363,9 @@ def recover_session(
             (:func:`recover_meters`); None: rebuilt here from this table's config.
 
     Returns:
-        The session (a :class:`~game_server.table.hybrid_session.HybridSession` for a
-        hybrid table of 633b.5; its ``round`` is the interrupted round, or None) and a
-        report.
+        The session (the :class:`~game_server.table.session.TableBook` its game opens,
+        :meth:`~game_server.games.api.Game.open_session`; its ``round`` is the interrupted
+        round, or None) and a report.
 
     Raises:
         ShoeUnprovable: the shoe in use cannot be unsealed or does not match its commitment
@@ -467,17 +377,11 @@ def recover_session(
         LedgerError: the log folds to an impossible balance.
     """
     table_id = config.table_id
-    found = _read_log(reader, table_id, UthLedger() if config.uth is not None else None)
+    game = game_for(config)
+    found = _read_log(reader, table_id, game.new_ledger())
     if meters is None:
         meters = recover_meters([config], reader)
-    hybrid = config.table_type is not TableType.FULLY_AUTOMATED
-    session: AnyTable
-    if config.uth is not None:
-        session = UthSession(config, log, shoes, seats, meters)
-    elif hybrid:
-        session = HybridSession(config, log, shoes, seats)
-    else:
-        session = TableSession(config, log, shoes, seats, meters)
+    session = game.open_session(config, log, shoes, seats, meters)
     session.ledger = found.ledger
     session.round_id = found.round_id
     session.shoe_number = found.shoe_number
@@ -509,17 +413,8 @@ def recover_session(
                 f"{config.config_hash()}"
             )
         report.interrupted_round = interrupted.round_id
-        if isinstance(session, HybridSession):
-            report.phase = _resume_hybrid_round(session, interrupted)
-        elif isinstance(session, UthSession):
-            report.phase = _resume_uth_round(session, interrupted, seats)
-        else:
-            session.round = _resume_round(config, interrupted, session.shoe, seats)
-            report.phase = session.round.phase
-    elif changed or (
-        isinstance(session, TableSession | UthSession)
-        and any(meter_id not in meters for meter_id in session.meter_specs)
-    ):
+        report.phase = game.resume(session, interrupted, seats)
+    elif changed or any(meter_id not in meters for meter_id in game.meters(config)):
         if found.opened is not None and session.shoe is not None:
             report.retired_shoe = session.shoe_number
             session.retire_shoe()
@@ -553,11 +448,7 @@ def recover_meters(configs: Sequence[TableConfig], reader: EventLogReader) -> Me
     """
     specs: dict[str, MeterSpec] = {}
     for config in configs:
-        if config.uth is not None:
-            specs.update(config.uth.meters())
-            continue
-        for meter_id, (_, spec) in meter_specs(config).items():
-            specs[meter_id] = spec
+        specs.update(game_for(config).meters(config))
     if not specs:
         return MeterBank()
     events = []
@@ -624,7 +515,7 @@ def open_tables(
     seeds: Callable[[TableConfig], SeedSource],
     anchors: AnchorStream | None = None,
     change_reason: str | None = None,
-) -> tuple[EventLog, list[tuple[AnyTable, RecoveryReport]]]:
+) -> tuple[EventLog, list[tuple[TableBook, RecoveryReport]]]:
     """Create or open one event log and resume every table of ``configs`` from it.
 
     The tables share the log (each event names its table); each is recovered by
@@ -679,7 +570,7 @@ def _recover_all(
     certs_dir: str | os.PathLike[str],
     seats: Callable[[TableConfig], Mapping[str, int]],
     seeds: Callable[[TableConfig], SeedSource],
-) -> list[tuple[AnyTable, RecoveryReport]]:
+) -> list[tuple[TableBook, RecoveryReport]]:
     sealing_key = load_sealing_key(certs_dir)
     signing_id = key_id(load_public_key(certs_dir))
     with EventLogReader.open(db_path) as reader:
@@ -706,7 +597,7 @@ def reload_tables(
     seats: Callable[[TableConfig], Mapping[str, int]],
     *,
     seeds: Callable[[TableConfig], SeedSource],
-) -> list[tuple[AnyTable, RecoveryReport]]:
+) -> list[tuple[TableBook, RecoveryReport]]:
     """After a failed log write: prove the log again and rebuild every table from it.
 
     The sessions in memory may be ahead of the log (a step built but not stored, a meter
@@ -735,7 +626,7 @@ def open_table_reporting(
     clock: Clock,
     seeds: SeedSource,
     change_reason: str | None = None,
-) -> tuple[AnyTable, RecoveryReport]:
+) -> tuple[TableBook, RecoveryReport]:
     """:func:`open_table`, also returning the :class:`RecoveryReport`."""
     _, tables = open_tables(
         [config],
@@ -757,7 +648,7 @@ def open_table(
     *,
     clock: Clock,
     seeds: SeedSource,
-) -> AnyTable:
+) -> TableBook:
     """Create or open the table's event log and resume the table from it.
 
     A new log is opened with the Rules Submission (``table_opened``); an existing one is

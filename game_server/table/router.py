@@ -1,8 +1,8 @@
 """Several tables behind one server: each terminal's operations go to its own table.
 
 DESIGN.md: a server runs one table "or a group of tables". :class:`TableRouter` implements
-:class:`~game_server.table.api.TableMachine` over one machine per table (a
-:class:`RoundMachine` or a hybrid table's :class:`HybridMachine`), routing
+:class:`~game_server.table.api.TableMachine` over one machine per table (each built by its
+game, :meth:`~game_server.games.api.Game.machine`), routing
 every terminal operation by the terminal's table (the floor file says which), and scoping the
 listener so that a step of one table pushes views only to that table's terminals.
 
@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from game_server.rules.blackjack.actions import Action
 from game_server.table.api import TableListener, TableMachine, TableState
 from game_server.table.session import UnknownTerminal
 
@@ -78,7 +77,10 @@ class TableRouter:
     def answer_insurance(self, terminal: str, choice: str, amount: int) -> None:
         self._machine(terminal).answer_insurance(terminal, choice, amount)
 
-    def act(self, terminal: str, action: Action, hand: int, amount: int | None) -> None:
+    def parse_action(self, terminal: str, action: str) -> Any:
+        return self._machine(terminal).parse_action(terminal, action)
+
+    def act(self, terminal: str, action: Any, hand: int, amount: int | None) -> None:
         self._machine(terminal).act(terminal, action, hand, amount)
 
     def cash_in(self, terminal: str, amount: int, reference: str) -> int:

@@ -1,36 +1,30 @@
-"""One table's game flow: sealed shoes, rounds, wallets, and the log. Save, then send.
+"""What every table's game flow shares: sealed shoes, the log step, wallets. Save, then send.
 
-:class:`TableSession` drives the pure engine (:mod:`game_server.rules.blackjack.round`) for a
-table whose seats are held by terminals. Every input becomes one engine step; the step's events
-are appended to the log in ONE transaction, wrapped in their envelope (table, round,
-terminal), and only then folded into the wallets and meters and returned to the caller, who
-may send them on. A round close writes a signed checkpoint.
+Each game's session (built by its :class:`~game_server.games.api.Game`) is a
+:class:`TableBook`: every input becomes one engine step whose events are appended to the log
+in ONE transaction, wrapped in their envelope (table, round, terminal), and only then folded
+into the wallets (its :class:`~game_server.table.ledger.Ledger`) and returned to the caller,
+who may send them on; a round close writes a signed checkpoint. :class:`SealedShoes` makes
+the committed, sealed shoes every table deals from.
 
-The live server (with its countdowns) and ``etg sim --log`` drive this same class, so a
+The live server (with its countdowns) and ``etg sim --log`` drive the same sessions, so a
 simulated log is exactly what the live table writes.
 
-Entry points: :class:`TableSession`, :class:`SealedShoes`, :class:`MemorySink`.
+Entry points: :class:`TableBook`, :class:`SealedShoes`, :class:`MemorySink`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from game_server.config import MustHitBy, Shuffle, TableConfig
+from game_server.config import Shuffle, TableConfig
 from game_server.eventlog import ROUND_CLOSE, EventLogError, NewEvent
 from game_server.keys import seal
-from game_server.rng.drbg import HmacDrbg, RandomStream
 from game_server.rng.shoe import Shoe, ShoeSeed
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import BLACKJACK, DEALER, ProgressiveWon, RoundCompleted
-from game_server.rules.blackjack.round import BlackjackRound, Phase
 from game_server.rules.events import to_dict
-from game_server.rules.meters import MeterBank
-from game_server.rules.wagers import must_hit_by, super_4
-from game_server.rules.wagers.base import MeterSpec, TableType
 from game_server.table.events import (
     CreditsIn,
     CreditsOut,
@@ -38,7 +32,6 @@ from game_server.table.events import (
     RoundStarted,
     ShoeCommitted,
     ShoeRevealed,
-    TableOpened,
 )
 from game_server.table.ledger import Ledger
 from shared.codec import canonical_json
@@ -173,43 +166,11 @@ def seal_context(table_id: str, shoe_number: int) -> bytes:
     return f"etg-shoe-seal/{table_id}/{shoe_number}".encode()
 
 
-#: The "wager" a Must-Hit-By meter is filed under in :func:`meter_specs`.
-MUST_HIT_BY = "must_hit_by"
-#: The seed source's stream number for the mystery trigger draws (shoes are numbered from 1).
-MYSTERY_STREAM = 0
-
-
-def meter_specs(config: TableConfig) -> dict[str, tuple[str, MeterSpec]]:
-    """Each progressive meter a table's config names: meter id -> (wager, its spec).
-
-    The id is the wager's configured ``meter`` (a meter shared by linked tables, 605a.8)
-    with the meter's name when its paytable has several, else ``TABLE:wager:meter name``."""
-    found: dict[str, tuple[str, MeterSpec]] = {}
-    for offer in config.rules.side_wagers:
-        link = offer.option_map.get("meter")
-        meters = offer.paytable.meters
-        for spec in meters:
-            if isinstance(link, str):
-                meter_id = link if len(meters) == 1 else f"{link}:{spec.name}"
-            else:
-                meter_id = f"{config.table_id}:{offer.wager.name}:{spec.name}"
-            found[meter_id] = (offer.wager.name, spec)
-        extra = super_4.mystery_meter(offer.option_map) if offer.wager.name == "super_4" else None
-        if extra is not None:
-            base = link if isinstance(link, str) else f"{config.table_id}:{offer.wager.name}"
-            found[f"{base}:mystery"] = (offer.wager.name, extra)
-    mystery = config.must_hit_by
-    if mystery is not None:
-        meter_id = mystery.meter or f"{config.table_id}:{MUST_HIT_BY}"
-        found[meter_id] = (MUST_HIT_BY, mystery.spec())
-    return found
-
-
 class TableBook:
     """The bookkeeping every table shares, whatever its game: one logged step at a time
     (save, then fold into wallets and meters), credits in and out, the credit check before a
-    wager, and the shoe's retirement. :class:`TableSession` (the fully automated table) and
-    :class:`~game_server.table.hybrid_session.HybridSession` (633b.5) build on it.
+    wager, and the shoe's retirement. Each game's session builds on it
+    (:meth:`Game.open_session <game_server.games.api.Game.open_session>`).
 
     A subclass provides ``config``, ``sink``, ``ledger``, ``round``, ``round_id``, ``shoe``,
     ``shoe_number``, ``_salt`` and ``failed``, and the methods ``_seat(terminal)`` (refuse a
@@ -234,6 +195,11 @@ class TableBook:
         """Whether a round is open (its events carry the round id; no cash out, no shoe
         change meanwhile). Each table keeps its own kind of round in ``round``."""
         return getattr(self, "round", None) is not None
+
+    def open(self) -> list[Any]:
+        """Log the Rules Submission in force (``table_opened``, at start-up and after every
+        change) and open or link the progressive meters it names."""
+        raise NotImplementedError
 
     def _seat(self, terminal: str) -> Any:
         raise NotImplementedError
@@ -378,272 +344,3 @@ class TableBook:
                 f"{what} of {format_money(amount)} is more than the {format_money(held)} "
                 f"credits of terminal {terminal}"
             )
-
-
-class TableSession(TableBook):
-    """The game flow of one table over the engine, writing every step to ``sink``.
-
-    Args:
-        config: the table's Rules Submission.
-        sink: the event log (or a :class:`MemorySink`).
-        shoes: the table's shoe maker.
-        seats: terminal id -> seat number for the terminals that hold seats.
-    """
-
-    def __init__(
-        self,
-        config: TableConfig,
-        sink: EventSink,
-        shoes: SealedShoes,
-        seats: Mapping[str, int],
-        meters: MeterBank | None = None,
-    ) -> None:
-        if config.table_type is not TableType.FULLY_AUTOMATED:
-            raise TableError(
-                f"table {config.table_id} is a {config.table_type} table (58 Pa. Code 633b.5): "
-                "this build's table server runs fully automated tables only; `etg sim` plays "
-                "the hybrid tables"
-            )
-        for terminal, seat in seats.items():
-            if not 1 <= seat <= config.rules.seats:
-                raise UnknownTerminal(
-                    f"terminal {terminal} is given seat {seat}, outside 1..{config.rules.seats}"
-                )
-        if len(set(seats.values())) != len(seats):
-            raise UnknownTerminal("two terminals are given the same seat")
-        self.config = config
-        self.sink = sink
-        self.shoes = shoes
-        self.seats = dict(seats)
-        self.terminal_of = {seat: terminal for terminal, seat in seats.items()}
-        self.ledger = Ledger()
-        self._config_hash = config.config_hash()
-        self.round: BlackjackRound | None = None
-        self.round_id = 0
-        self.shoe: Shoe | None = None
-        self.shoe_number = 0
-        self._salt = b""
-        self.failed: BaseException | None = None
-        #: The server's progressive meters (shared by the tables that link to one meter).
-        self.meters = meters if meters is not None else MeterBank()
-        self._mystery_stream: RandomStream | None = None
-        self.meter_specs = meter_specs(config)
-        self._meter_of = {
-            (wager, spec.name): meter_id for meter_id, (wager, spec) in self.meter_specs.items()
-        }
-
-    # ---------------------------------------------------------------- logging
-
-    def _log_engine(
-        self, events: Sequence[Any], before: Sequence[tuple[str | None, Any]] = ()
-    ) -> list[Any]:
-        terminal_of = self.terminal_of
-        items = list(before)
-        for ev in events:
-            seat = getattr(ev, "seat", DEALER)
-            items.append((terminal_of.get(seat) if seat != DEALER else None, ev))
-        items += self._award_progressives(events)
-        closes = bool(events) and type(events[-1]) is RoundCompleted
-        if not closes:
-            return self._log(items)
-        return self._log_closing(items, [self.terminal_of[s] for s in sorted(self.terminal_of)])
-
-    # --------------------------------------------------------------- the table
-
-    def open(self) -> list[Any]:
-        """Log the Rules Submission in force (at start-up and after every change), and open
-        (or link to) the progressive meters it names."""
-        config = self.config
-        items: list[tuple[str | None, Any]] = [
-            (None, TableOpened(config.to_dict(), config.config_hash(), SOFTWARE))
-        ]
-        for meter_id, (_, spec) in self.meter_specs.items():
-            if spec.must_hit_by is None:
-                step = self.meters.link(meter_id, spec)
-            elif meter_id in self.meters:
-                step = self.meters.link(meter_id, spec)  # linked: drawn by the first table
-            else:
-                step = self.meters.commit(must_hit_by.open_meter(meter_id, spec, self._draw))
-            items += [(None, ev) for ev in step.events]
-        return self._log(items)
-
-    def _draw(self, n: int) -> int:
-        """A whole number below ``n`` from the table's certified DRBG stream for the mystery
-        trigger (633b.14(c)(3)): seeded like the shoes, by the table's seed source."""
-        stream = self._mystery_stream
-        if stream is None:
-            seed, _ = self.shoes.seeds(MYSTERY_STREAM)
-            drbg = HmacDrbg(seed.entropy_input, seed.nonce, seed.personalization + b"/mystery")
-            stream = self._mystery_stream = RandomStream(drbg)
-        return stream.randbelow(n)
-
-    # --------------------------------------------------------------- meters
-
-    def _contributions(self, game: BlackjackRound) -> list[tuple[str | None, Any]]:
-        """Every progressive wager of the round feeds its meters when the wagers are locked
-        (633b.6(f), 633b.9(g), 633b.10(f)), seat by seat."""
-        items: list[tuple[str | None, Any]] = []
-        offers = self.config.rules.offers
-        mystery = self.config.must_hit_by
-        for seat, state in sorted(game.seats.items()):
-            terminal = self.terminal_of.get(seat)
-            for wager, stake in state.wagers.items():
-                offer = offers.get(wager)
-                if offer is None or terminal is None:
-                    continue
-                for spec in offer.paytable.meters:
-                    meter_id = self._meter_of[(wager, spec.name)]
-                    step = self.meters.contribute(meter_id, stake, terminal)
-                    items += [(terminal, ev) for ev in step.events]
-                own = self._meter_of.get((wager, super_4.MYSTERY_METER))
-                if own is not None:  # 633b.6(j): every Super 4 wager feeds its mystery meter
-                    items += self._feed_mystery(own, stake, terminal)
-                if mystery is not None and wager in mystery.qualifying:
-                    items += self._mystery(mystery, wager, stake, state.wagers, terminal)
-        return items
-
-    def _feed_mystery(
-        self, meter_id: str, stake: int, terminal: str
-    ) -> list[tuple[str | None, Any]]:
-        """Feed a mystery meter; the contribution that takes it past its trigger wins it."""
-        step = self.meters.commit(
-            must_hit_by.contribute(self.meters.meter(meter_id), stake, terminal, self._draw)
-        )
-        return [(terminal, ev) for ev in step.events]
-
-    def _mystery(
-        self,
-        mystery: MustHitBy,
-        wager: str,
-        stake: int,
-        wagers: Mapping[str, int],
-        terminal: str,
-    ) -> list[tuple[str | None, Any]]:
-        """A qualifying wager feeds the Must-Hit-By meter; the contribution that takes it past
-        its trigger wins 100% of it (633b.14(c)(1)-(3), (7))."""
-        conf = must_hit_by.configuration(mystery.configuration, mystery.minimum_wager)
-        if not must_hit_by.qualifies(conf, wager, stake, wagers.get(BLACKJACK, 0)):
-            return []
-        return self._feed_mystery(
-            self._meter_of[(MUST_HIT_BY, must_hit_by.METER_NAME)], stake, terminal
-        )
-
-    def _award_progressives(self, events: Sequence[Any]) -> list[tuple[str | None, Any]]:
-        """Pay the round's progressive wins from their meters in seat order, each from the
-        meter as it stands (brought back to its reseed after every award).
-
-        A share the wager's section shares (the whole meter, 633b.9(e)(3); every jackpot
-        amount, 633b.10(j): :attr:`~game_server.rules.wagers.base.SideWager.shared_percents`)
-        is one award split equally among that round's winners of it, paid at its first
-        winner's turn; any other share (a Blazing 7's 10% payout) is paid in full to each
-        winner."""
-        groups: dict[tuple[str, int, int], list[str]] = {}
-        wins = sorted((ev for ev in events if type(ev) is ProgressiveWon), key=lambda e: e.seat)
-        for ev in wins:
-            offer = self.config.rules.offers[ev.wager]
-            name = ev.meter or offer.paytable.meters[0].name
-            meter_id = self._meter_of[(ev.wager, name)]
-            shared = offer.wager.shared_percents
-            alone = shared is not None and ev.percent not in shared
-            key = (meter_id, ev.percent, ev.seat if alone else 0)
-            groups.setdefault(key, []).append(self.terminal_of[ev.seat])
-        items: list[tuple[str | None, Any]] = []
-        for (meter_id, percent, _), places in groups.items():
-            step = self.meters.award_shared(meter_id, percent, places)
-            who = places[0] if len(places) == 1 else None
-            items += [(who, ev) for ev in step.events]
-        return items
-
-    def _new_round(self) -> BlackjackRound:
-        return BlackjackRound(self.config.rules)
-
-    def _places(self) -> tuple[tuple[int, ...], tuple[str, ...]]:
-        seats = tuple(sorted(self.terminal_of))
-        return seats, tuple(self.terminal_of[s] for s in seats)
-
-    # ------------------------------------------------------------------ round
-
-    def _seat(self, terminal: str) -> int:
-        self._check_not_failed()
-        seat = self.seats.get(terminal)
-        if seat is None:
-            raise UnknownTerminal(f"terminal {terminal!r} holds no seat at this table")
-        return seat
-
-    def _open_round(self) -> BlackjackRound:
-        self._check_not_failed()
-        if self.round is None:
-            raise NoRoundOpen("no round is open: wait for the next betting window")
-        return self.round
-
-    def _in_play(self, terminal: str) -> bool:
-        game = self.round
-        seat = self.seats.get(terminal)
-        return game is not None and seat in game.seats
-
-    def place_wagers(self, terminal: str, wagers: Mapping[str, int]) -> list[Any]:
-        """Place a terminal's wagers for the open round (debited from its credits)."""
-        seat = self._seat(terminal)
-        game = self._open_round()
-        game.verify_place_wagers(seat, wagers)
-        self._afford(terminal, sum(wagers.values()), "the wagers")
-        return self._log_engine(game.place_wagers(seat, wagers))
-
-    def deal(self) -> list[Any]:
-        """Deal the round from the current shoe; the progressive wagers feed their meters
-        in the same step."""
-        game = self._open_round()
-        assert self.shoe is not None
-        game.verify_deal()
-        contributions = self._contributions(game)
-        return self._log_engine(game.deal(self.shoe), contributions)
-
-    def insure(self, terminal: str, amount: int, *, auto: bool = False) -> list[Any]:
-        seat = self._seat(terminal)
-        game = self._open_round()
-        game.verify_insurance(seat, amount)
-        self._afford(terminal, amount, "the insurance wager")
-        return self._log_engine(game.insure(seat, amount, auto=auto))
-
-    def decline_insurance(self, terminal: str, *, auto: bool = False) -> list[Any]:
-        return self._log_engine(
-            self._open_round().decline_insurance(self._seat(terminal), auto=auto)
-        )
-
-    def take_even_money(self, terminal: str, *, auto: bool = False) -> list[Any]:
-        return self._log_engine(self._open_round().take_even_money(self._seat(terminal), auto=auto))
-
-    def act(
-        self,
-        terminal: str,
-        action: Action,
-        hand: int,
-        *,
-        amount: int | None = None,
-        auto: bool = False,
-    ) -> list[Any]:
-        """A decision on one of the terminal's hands; doubles and splits are debited."""
-        seat = self._seat(terminal)
-        game = self._open_round()
-        if action is Action.DOUBLE:
-            game.verify_double(seat, hand, amount)
-            current = game.to_act
-            assert current is not None
-            cost = current.wagers[BLACKJACK] if amount is None else amount
-            self._afford(terminal, cost, "the double down wager")
-            return self._log_engine(game.double(seat, hand, amount, auto=auto))
-        if action is Action.SPLIT:
-            game.verify_split(seat, hand)
-            # After a TriLux Deluxe Press the new hand matches the pressed portion too
-            # (633b.11(h)).
-            self._afford(terminal, game.split_cost(seat, hand), "the split wager")
-        if action is Action.PRESS:
-            game.verify_press(seat, hand, amount)
-            pressed = game.press_limit(seat) if amount is None else amount
-            self._afford(terminal, pressed, "the TriLux Deluxe Press")
-            return self._log_engine(game.press(seat, hand, amount, auto=auto))
-        return self._log_engine(game.act(action, seat, hand, auto=auto))
-
-    @property
-    def phase(self) -> Phase | None:
-        return None if self.round is None else self.round.phase

@@ -33,9 +33,8 @@ that read its game: ``_route_dealt`` (where a dealt round goes next), ``_act_for
 on the open round), ``_terminals`` (who the listeners send to), ``_not_accepted`` (its own
 refusals, e.g. a bet outside the betting window), and the game's own inputs and views.
 
-Entry point: :class:`StadiumMachine`; subclasses
-:class:`~game_server.table.hybrid_machine.HybridMachine` and
-:class:`~game_server.table.uth_machine.UthMachine`.
+Entry point: :class:`StadiumMachine`; the games that play in stadium style subclass it (their
+:meth:`Game.machine <game_server.games.api.Game.machine>`).
 """
 
 from __future__ import annotations
@@ -47,10 +46,16 @@ from typing import Any, Generic, Protocol, TypeVar
 from twisted.logger import Logger
 
 from game_server.config import TableConfig
-from game_server.table.api import TableListener, TableState
+from game_server.table.api import (
+    DelayedCall,
+    ReactorTime,
+    TableClosed,
+    TableListener,
+    TableOutOfService,
+    TableState,
+)
 from game_server.table.events import CreditsOut
 from game_server.table.ledger import Ledger
-from game_server.table.machine import DelayedCall, ReactorTime, TableClosed, TableOutOfService
 from game_server.table.session import LogWriteFailed, TableError
 
 __all__ = ["OPERATOR", "StadiumMachine", "StadiumSession"]

@@ -1,9 +1,9 @@
 """The pure model of what this terminal knows, updated only from server messages.
 
 No pygame and no Twisted here: the network client (:mod:`terminal_client.net`) feeds it,
-the screens read it. Entry points: :class:`TerminalModel`, :func:`hand_total`; a hybrid
-table's view (633b.5) is :func:`parse_hybrid_view`'s, an Ultimate Texas Hold 'Em table's
-(653a) :func:`parse_uth_view`'s.
+the screens read it. Entry points: :class:`TerminalModel`, :func:`hand_total`; each game
+reads its own views (:mod:`terminal_client.games`) into the common :class:`View` and what its
+screens draw.
 """
 
 from terminal_client.model.documents import (
@@ -14,17 +14,6 @@ from terminal_client.model.documents import (
     WagerRules,
     parse_recall,
     parse_rules,
-)
-from terminal_client.model.hybrid import (
-    HYBRID_TABLE_TYPES,
-    CommunityCard,
-    HybridDealer,
-    HybridHand,
-    HybridView,
-    NoHoleCardCards,
-    ThreePositionCards,
-    is_hybrid,
-    parse_hybrid_view,
 )
 from terminal_client.model.state import (
     NEEDS_UPDATE_TEXT,
@@ -38,15 +27,6 @@ from terminal_client.model.state import (
     TerminalModel,
 )
 from terminal_client.model.totals import Total, format_total, hand_total
-from terminal_client.model.uth import (
-    Decision,
-    PokerHand,
-    UthDealer,
-    UthSeat,
-    UthView,
-    is_uth,
-    parse_uth_view,
-)
 from terminal_client.model.view import (
     VIEW_VERSION,
     Countdown,
@@ -64,27 +44,19 @@ from terminal_client.model.view import (
 )
 
 __all__ = [
-    "HYBRID_TABLE_TYPES",
     "NEEDS_UPDATE_TEXT",
     "VIEW_VERSION",
-    "CommunityCard",
     "Connection",
     "ConnectionState",
     "Countdown",
     "Dealer",
-    "Decision",
     "Document",
     "DocumentState",
     "ErrorNotice",
     "Hand",
-    "HybridDealer",
-    "HybridHand",
-    "HybridView",
     "InsuranceOffer",
     "Intent",
     "IntentKind",
-    "NoHoleCardCards",
-    "PokerHand",
     "ProgressiveMeter",
     "Recall",
     "RecalledGame",
@@ -94,22 +66,14 @@ __all__ = [
     "Seat",
     "Settlement",
     "TerminalModel",
-    "ThreePositionCards",
     "Total",
-    "UthDealer",
-    "UthSeat",
-    "UthView",
     "View",
     "WagerLimits",
     "WagerRules",
     "format_total",
     "hand_total",
-    "is_hybrid",
-    "is_uth",
-    "parse_hybrid_view",
     "parse_recall",
     "parse_rules",
-    "parse_uth_view",
     "parse_view",
     "phase_name",
 ]

@@ -7,14 +7,13 @@ document of another version raises :class:`~terminal_client.model.view.ViewVersi
 malformed one :class:`~terminal_client.model.view.MalformedView` (the screens then say so
 rather than guess). Money is integer cents; a face-down card is ``None``.
 
-A recalled game of an Ultimate Texas Hold 'Em table (``"game": "uth"``, 58 Pa. Code 653a;
-``game_server.recall.terminal``) has this terminal's two cards as its one hand, the
-community cards, each hand's name (the dealer's once revealed), and the Magic Card and
-Lucky Bonus position drawn (653a.12(e)(3)).
+Each recalled game is read by its game (:func:`terminal_client.games.for_recall`): the
+fields every game's recall has (:func:`recalled_fields`), and what its own adds.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -77,7 +76,14 @@ class RecalledResult:
 
 @dataclass(frozen=True)
 class RecalledGame:
-    """One of this terminal's past games, as the log holds it."""
+    """One of this terminal's past games, as the log holds it: what every game's recall has
+    (a game's own recall adds its fields in a subclass, e.g. the community cards).
+
+    ``game`` names the game that read it (the recalled game's ``"game"``, else the game that
+    claimed it). ``hands`` are this terminal's cards per hand; ``dealer_cards`` the dealer's
+    (``None`` for a card still face down) and ``dealer_total`` its total where the game
+    shows one.
+    """
 
     table: str
     round: int
@@ -95,20 +101,7 @@ class RecalledGame:
     dealer_total: int | None
     decisions: tuple[str, ...]
     results: tuple[RecalledResult, ...]
-    #: ``"uth"`` for an Ultimate Texas Hold 'Em game, else ``"blackjack"``.
-    game: str = "blackjack"
-    #: Ultimate Texas Hold 'Em: the community cards, the names of this terminal's hand and
-    #: of the dealer's (``None`` when not shown), the Magic Card and Lucky Bonus position.
-    board: tuple[str, ...] = ()
-    hand_name: str | None = None
-    dealer_hand_name: str | None = None
-    magic_card: str | None = None
-    lucky_position: int | None = None
-    #: A hybrid Blackjack table (58 Pa. Code 633b.5): the player position chosen at the
-    #: three-position table (None at the table without a hole card); ``board`` holds the
-    #: round's community cards.
-    hybrid: bool = False
-    position: int | None = None
+    game: str = ""
 
 
 @dataclass(frozen=True)
@@ -163,38 +156,39 @@ def parse_rules(data: Any) -> Rules:
         raise MalformedView(f"the server sent rules this terminal cannot read: {exc!r}") from None
 
 
-def _hand_name(hand: Any) -> str | None:
-    if hand is None:
-        return None
-    name = fields.as_str(hand["name"])
-    return f"{name} (folded)" if hand.get("folded") is True else name
+def recalled_fields(g: Mapping[str, Any], game: str) -> dict[str, Any]:
+    """The common fields of one recalled game (:class:`RecalledGame`'s), read from ``g`` as
+    ``game_server.recall.terminal`` sends them: ``hands`` as ``[{"cards": [...]}]`` and
+    ``dealer`` as ``{"cards", "total"}`` where the game has them (none: empty), a result's
+    ``hand`` where the game logs one (none: 0).
 
-
-def _uth_game(g: dict[str, Any]) -> RecalledGame:
-    """An Ultimate Texas Hold 'Em game (653a): its one hand is this terminal's two cards."""
-    dealer = g["dealer"]
-    magic = g["magic_card"]
-    return RecalledGame(
-        table=fields.as_str(g["table"]),
-        round=fields.as_int(g["round"]),
-        status=fields.as_str(g["status"]),
-        start=fields.as_str(g["start"]),
-        end=fields.as_str(g["end"]),
-        seat=fields.as_int(g["seat"]),
-        credits_start=fields.opt_int(g["credits_start"]),
-        credits_end=fields.opt_int(g["credits_end"]),
-        wagered=fields.as_int(g["wagered"]),
-        paid=fields.as_int(g["paid"]),
-        wagers=tuple((fields.as_str(k), fields.as_int(v)) for k, v in dict(g["wagers"]).items()),
-        hands=(tuple(fields.as_str(c) for c in g["cards"]),),
-        dealer_cards=tuple(None if c is None else fields.as_str(c) for c in dealer["cards"]),
-        dealer_total=None,
-        decisions=tuple(fields.as_str(d) for d in g["decisions"]),
-        results=tuple(
+    Raises:
+        KeyError, TypeError, ValueError: ``g`` is not that shape.
+    """
+    dealer = g.get("dealer") or {}
+    return {
+        "table": fields.as_str(g["table"]),
+        "round": fields.as_int(g["round"]),
+        "status": fields.as_str(g["status"]),
+        "start": fields.as_str(g["start"]),
+        "end": fields.as_str(g["end"]),
+        "seat": fields.as_int(g["seat"]),
+        "credits_start": fields.opt_int(g["credits_start"]),
+        "credits_end": fields.opt_int(g["credits_end"]),
+        "wagered": fields.as_int(g["wagered"]),
+        "paid": fields.as_int(g["paid"]),
+        "wagers": tuple((fields.as_str(k), fields.as_int(v)) for k, v in dict(g["wagers"]).items()),
+        "hands": tuple(tuple(fields.as_str(c) for c in h["cards"]) for h in g.get("hands", ())),
+        "dealer_cards": tuple(
+            None if c is None else fields.as_str(c) for c in dealer.get("cards", ())
+        ),
+        "dealer_total": fields.opt_int(dealer.get("total")),
+        "decisions": tuple(fields.as_str(d) for d in g["decisions"]),
+        "results": tuple(
             RecalledResult(
                 wager=fields.as_str(r["wager"]),
                 title=fields.as_str(r["title"]),
-                hand=0,
+                hand=fields.as_int(r.get("hand", 0)),
                 stake=fields.as_int(r["stake"]),
                 paid=fields.as_int(r["paid"]),
                 outcome=fields.as_str(r["outcome"]),
@@ -202,50 +196,16 @@ def _uth_game(g: dict[str, Any]) -> RecalledGame:
             )
             for r in g["results"]
         ),
-        game="uth",
-        board=tuple(fields.as_str(c) for c in g["board"]),
-        hand_name=_hand_name(g["hand"]),
-        dealer_hand_name=_hand_name(dealer["hand"]),
-        magic_card=None if magic is None else fields.as_str(magic),
-        lucky_position=fields.opt_int(g["lucky_position"]),
-    )
+        "game": game,
+    }
 
 
-def _game(g: dict[str, Any]) -> RecalledGame:
-    if g.get("game") == "uth":
-        return _uth_game(g)
-    return RecalledGame(
-        table=fields.as_str(g["table"]),
-        round=fields.as_int(g["round"]),
-        status=fields.as_str(g["status"]),
-        start=fields.as_str(g["start"]),
-        end=fields.as_str(g["end"]),
-        seat=fields.as_int(g["seat"]),
-        credits_start=fields.opt_int(g["credits_start"]),
-        credits_end=fields.opt_int(g["credits_end"]),
-        wagered=fields.as_int(g["wagered"]),
-        paid=fields.as_int(g["paid"]),
-        wagers=tuple((fields.as_str(k), fields.as_int(v)) for k, v in dict(g["wagers"]).items()),
-        hands=tuple(tuple(fields.as_str(c) for c in h["cards"]) for h in g["hands"]),
-        dealer_cards=tuple(None if c is None else fields.as_str(c) for c in g["dealer"]["cards"]),
-        dealer_total=fields.opt_int(g["dealer"]["total"]),
-        board=tuple(fields.as_str(c) for c in g.get("community", ())),
-        hybrid="community" in g,
-        position=fields.opt_int(g.get("position")),
-        decisions=tuple(fields.as_str(d) for d in g["decisions"]),
-        results=tuple(
-            RecalledResult(
-                wager=fields.as_str(r["wager"]),
-                title=fields.as_str(r["title"]),
-                hand=fields.as_int(r["hand"]),
-                stake=fields.as_int(r["stake"]),
-                paid=fields.as_int(r["paid"]),
-                outcome=fields.as_str(r["outcome"]),
-                line=fields.as_str(r["line"]),
-            )
-            for r in g["results"]
-        ),
-    )
+def _game(g: Any) -> RecalledGame:
+    if not isinstance(g, Mapping):
+        raise TypeError(f"a recalled game is a JSON object, got {type(g).__name__}")
+    from terminal_client import games
+
+    return games.for_recall(g).parse_recalled(g)
 
 
 def parse_recall(data: Any) -> Recall:

@@ -20,11 +20,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
+from terminal_client import games
 from terminal_client.model.documents import Recall, Rules, parse_recall, parse_rules
-from terminal_client.model.hybrid import HybridView, is_hybrid, parse_hybrid_view
-from terminal_client.model.uth import UthView, is_uth, parse_uth_view
 from terminal_client.model.view import (
     Countdown,
     Hand,
@@ -36,9 +35,11 @@ from terminal_client.model.view import (
     View,
     ViewVersionError,
     WagerLimits,
-    parse_view,
     phase_name,
 )
+
+if TYPE_CHECKING:
+    from terminal_client.games.api import GameView, TerminalGame
 
 #: What the terminal says when the server speaks a newer protocol or view version.
 NEEDS_UPDATE_TEXT: Final = "this terminal needs an update"
@@ -128,8 +129,8 @@ class TerminalModel:
 
     def __init__(self) -> None:
         self._view: View | None = None
-        self._hybrid: HybridView | None = None
-        self._uth: UthView | None = None
+        self._game_view: GameView | None = None
+        self._game: TerminalGame | None = None
         self._connection = Connection(ConnectionState.CONNECTING)
         self._pending: dict[str, Intent] = {}
         self._error: ErrorNotice | None = None
@@ -151,21 +152,14 @@ class TerminalModel:
     def apply_view(self, data: Any) -> None:
         """Take a view the server sent. A view of another version puts the terminal in
         :attr:`ConnectionState.NEEDS_UPDATE`; a malformed one is an error notice and the
-        last good view stays. A hybrid table's view (its ``"table_type"``, 633b.5) is read
-        by :func:`~terminal_client.model.hybrid.parse_hybrid_view`: :attr:`hybrid` holds it
-        and :attr:`view` its common part; an Ultimate Texas Hold 'Em table's view (its
-        ``"game": "uth"``, 653a) likewise by
-        :func:`~terminal_client.model.uth.parse_uth_view` into :attr:`uth`."""
+        last good view stays. The view's game reads it
+        (:func:`terminal_client.games.for_view`): :attr:`game_view` holds what it read and
+        :attr:`view` the common part every table shares."""
         self._revision += 1
         try:
-            if is_uth(data):
-                uth = parse_uth_view(data)
-                self._view, self._hybrid, self._uth = uth.view, None, uth
-            elif is_hybrid(data):
-                hybrid = parse_hybrid_view(data)
-                self._view, self._hybrid, self._uth = hybrid.view, hybrid, None
-            else:
-                self._view, self._hybrid, self._uth = parse_view(data), None, None
+            game = games.for_view(data)
+            read = game.parse_view(data)
+            self._view, self._game_view, self._game = read.view, read, game
         except ViewVersionError as exc:
             self._needs_update(str(exc))
         except MalformedView as exc:
@@ -325,14 +319,18 @@ class TerminalModel:
         return self._view
 
     @property
-    def hybrid(self) -> HybridView | None:
-        """The last view when it is of a hybrid table (633b.5), with its cards; else None."""
-        return self._hybrid
+    def game_view(self) -> GameView | None:
+        """The last view as its game read it (its cards and whatever else its screens
+        draw); None before the first view."""
+        return self._game_view
 
     @property
-    def uth(self) -> UthView | None:
-        """The last view when it is of an Ultimate Texas Hold 'Em table (653a); else None."""
-        return self._uth
+    def game(self) -> TerminalGame:
+        """The game of the last view (:mod:`terminal_client.games`; the generic game before
+        the first view)."""
+        if self._game is None:
+            return games.for_view(None)
+        return self._game
 
     @property
     def credits(self) -> int | None:
@@ -351,13 +349,9 @@ class TerminalModel:
 
     @property
     def in_round(self) -> bool:
-        """Whether this terminal has wagers in the round (at a hybrid or Ultimate Texas
-        Hold 'Em table: it joined the round)."""
-        if self._uth is not None:
-            return self._uth.joined
-        if self._hybrid is not None:
-            return self._hybrid.joined
-        return self.my_seat is not None
+        """Whether this terminal has wagers in the round (joined it, as its game reads the
+        view)."""
+        return self._game_view is not None and self._game_view.joined
 
     @property
     def my_hands(self) -> tuple[Hand, ...]:

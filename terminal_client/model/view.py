@@ -5,7 +5,9 @@ countdowns and results all come from it (DESIGN.md "Terminal"). :func:`parse_vie
 view of another version (:class:`ViewVersionError`) or one that is not the documented shape
 (:class:`MalformedView`); it never guesses a missing value.
 
-Entry points: :func:`parse_view`, :data:`VIEW_VERSION`, :func:`phase_name`.
+Entry points: :func:`parse_view` (the seated table's view, every key there),
+:func:`parse_common_view` (the keys every view has, the others where present),
+:data:`VIEW_VERSION`, :func:`phase_name`.
 """
 
 from __future__ import annotations
@@ -194,12 +196,26 @@ class View:
         return self.to_act is not None and self.to_act[0] == self.seat and bool(self.actions)
 
 
-def parse_view(data: Any) -> View:
-    """Read a view dict (as the server sends it) into a :class:`View`.
+@dataclass(frozen=True)
+class SeatedView:
+    """A view read as a :class:`~terminal_client.games.api.GameView` by a game whose views
+    are the seated table's shape: the common part is all there is, and the terminal joined
+    the round when it has a seat in it."""
+
+    view: View
+
+    @property
+    def joined(self) -> bool:
+        """Whether this terminal has a seat (wagers) in the round."""
+        return self.view.my_seat is not None
+
+
+def checked(data: Any) -> dict[str, Any]:
+    """``data`` as a view dict of this terminal's version.
 
     Raises:
         ViewVersionError: ``data["v"]`` is not :data:`VIEW_VERSION`.
-        MalformedView: a field is missing or of the wrong type.
+        MalformedView: ``data`` is not a JSON object.
     """
     if not isinstance(data, dict):
         raise MalformedView(f"a view is a JSON object, got {type(data).__name__}")
@@ -209,10 +225,68 @@ def parse_view(data: Any) -> View:
             f"the server sent a view of version {version!r}, this terminal reads version "
             f"{VIEW_VERSION}: this terminal needs an update"
         )
+    return data
+
+
+def parse_view(data: Any) -> View:
+    """Read a view dict of the seated table's shape (as the server sends it; every key
+    there) into a :class:`View`.
+
+    Raises:
+        ViewVersionError: ``data["v"]`` is not :data:`VIEW_VERSION`.
+        MalformedView: a field is missing or of the wrong type.
+    """
+    data = checked(data)
     try:
         return _view(data)
     except (KeyError, TypeError, ValueError, AttributeError, ETGError) as exc:
         raise MalformedView(f"the server sent a view this terminal cannot read: {exc!r}") from None
+
+
+def parse_common_view(data: Any) -> View:
+    """Read the keys every view has (``docs/adding-a-game.md``: table, state, machine,
+    round, phase, terminal, seat, credits, limits, chips, countdown, to_act, actions,
+    settlements) into a :class:`View`; the seated table's keys (``dealer``, ``seats``,
+    ``insurance``, ``recent``, ``meters``, ``table_actions``) are read where the view has
+    them, each in its documented shape. ``to_act`` may also be ``{"hand": n}`` (this
+    terminal's hand) or a list of seats. What the generic game reads of a game this
+    terminal does not have.
+
+    Raises:
+        ViewVersionError: ``data["v"]`` is not :data:`VIEW_VERSION`.
+        MalformedView: a common key is missing, or a key is of the wrong shape.
+    """
+    data = checked(data)
+    try:
+        to_act = data["to_act"]
+        if isinstance(to_act, list):
+            seat = fields.opt_int(data["seat"])
+            to_act = {"seat": seat, "hand": 0} if seat in to_act else None
+        elif isinstance(to_act, dict) and "seat" not in to_act:
+            to_act = {"seat": data["seat"], "hand": to_act["hand"]}
+        dealer = data.get("dealer") or {}
+        return _view(
+            {
+                "insurance": None,
+                "recent": [],
+                **data,
+                "dealer": {"hole_revealed": True, **dealer, "cards": dealer.get("cards", [])},
+                "seats": [_common_seat(seat) for seat in data.get("seats", ())],
+                "to_act": to_act,
+            }
+        )
+    except (KeyError, TypeError, ValueError, AttributeError, ETGError) as exc:
+        raise MalformedView(f"the server sent a view this terminal cannot read: {exc!r}") from None
+
+
+def _common_seat(data: Any) -> dict[str, Any]:
+    """A seat of a generic view in the seated table's shape: a hand's ``wagers``, ``done``
+    and ``settled`` and the seat's ``insurance_decided`` may be left out."""
+    hands = [
+        {"wagers": {}, "done": False, "settled": False, **hand, "index": hand.get("index", i)}
+        for i, hand in enumerate(data.get("hands", ()))
+    ]
+    return {"insurance_decided": False, **data, "hands": hands}
 
 
 def _view(data: dict[str, Any]) -> View:

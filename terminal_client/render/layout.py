@@ -40,11 +40,12 @@ ACTIONS: tuple[tuple[str, str], ...] = (
 #: own.
 DESTRUCTIVE: frozenset[str] = frozenset({"surrender", "fold"})
 DESTRUCTIVE_SLOT = "surrender"
-#: The main wager and the id of its betting circle.
-MAIN_WAGER = "blackjack"
+#: The id of the main wager's betting circle (which wager that is, each game says:
+#: :attr:`~terminal_client.games.api.TerminalGame.main_wager`).
 MAIN_SPOT = "main"
-#: The side wagers a table may offer (58 Pa. Code 633b.6-633b.13) with the short label of
-#: their circle, in the order their circles are laid out.
+#: The shared side wagers a table may offer (58 Pa. Code 633b.6-633b.13) with the short
+#: label of their circle, in the order their circles are laid out (a game's own follow, in
+#: the registry's order: :attr:`~terminal_client.games.api.TerminalGame.spot_labels`).
 SIDE_WAGERS: tuple[tuple[str, str], ...] = (
     ("lucky_aces", "LUCKY ACES"),
     ("three_card_poker", "3 CARD POKER"),
@@ -56,18 +57,9 @@ SIDE_WAGERS: tuple[tuple[str, str], ...] = (
     ("axman", "AXMAN"),
     ("buster", "BUSTER"),
 )
-#: The side wagers of the hybrid tables (58 Pa. Code 633b.5(m): Buzzer Beater at the
-#: three-position table; 633b.5(x): the others at the table without a hole card), laid out
-#: after those above.
-HYBRID_SIDE_WAGERS: tuple[tuple[str, str], ...] = (
-    ("buzzer_beater", "BUZZER BEATER"),
-    ("royal_match_21", "ROYAL MATCH 21"),
-    ("bet_the_set", "BET THE SET"),
-    ("kings_bounty", "KING'S BOUNTY"),
-)
 #: The circles without a list of wagers (:meth:`Layout.bet_spots` with ``wagers=None``).
 BET_SPOTS: tuple[tuple[str, str], ...] = (("lucky_aces", "LUCKY ACES"), (MAIN_SPOT, "BET"))
-DEFAULT_WAGERS: tuple[str, ...] = (MAIN_WAGER, "lucky_aces")
+DEFAULT_WAGERS: tuple[str, ...] = ("lucky_aces",)
 #: Side-wager circles: largest and smallest radius (design px; 2 x 50 > MIN_TOUCH_DESIGN),
 #: the band under a circle for its staked amount, and the gaps between circles.
 SIDE_RADIUS_MAX = 72
@@ -144,20 +136,37 @@ _PORTRAIT = _Design(
 )
 
 
+def _known_spots() -> tuple[tuple[str, str], ...]:
+    """Every known side wager's circle label, in circle order: the shared ones, then each
+    registered game's own."""
+    from terminal_client import games
+
+    return (*SIDE_WAGERS, *(label for game in games.games() for label in game.spot_labels))
+
+
+def _main_wagers() -> frozenset[str]:
+    """The wagers behind a main circle, every registered game's."""
+    from terminal_client import games
+
+    return frozenset(game.main_wager for game in games.games() if game.main_wager is not None)
+
+
 def spot_label(wager: str) -> str:
-    """The short label of a wager's circle: ``"three_card_poker" -> "3 CARD POKER"``; a
-    wager this terminal does not know shows its name upper-cased, underscores as spaces."""
-    if wager == MAIN_WAGER:
+    """The short label of a wager's circle: ``"three_card_poker" -> "3 CARD POKER"``, a
+    game's main wager ``"BET"``; a wager this terminal does not know shows its name
+    upper-cased, underscores as spaces."""
+    if wager in _main_wagers():
         return "BET"
-    known = dict((*SIDE_WAGERS, *HYBRID_SIDE_WAGERS))
+    known = dict(_known_spots())
     return known.get(wager) or wager.replace("_", " ").replace("-", " ").upper()
 
 
 def side_wagers(wagers: Iterable[str]) -> tuple[str, ...]:
-    """The side wagers among ``wagers`` in circle order: the known ones in
-    :data:`SIDE_WAGERS` then :data:`HYBRID_SIDE_WAGERS` order, then any others by name."""
-    names = set(wagers) - {MAIN_WAGER}
-    known = [wager for wager, _ in (*SIDE_WAGERS, *HYBRID_SIDE_WAGERS) if wager in names]
+    """The side wagers among ``wagers`` in circle order: the known ones in their order (the
+    shared :data:`SIDE_WAGERS`, then each game's own), then any others by name; a game's
+    main wager has the main circle."""
+    names = set(wagers) - _main_wagers()
+    known = [wager for wager, _ in _known_spots() if wager in names]
     return (*known, *sorted(names - set(known)))
 
 

@@ -8,12 +8,6 @@ Entry points: :func:`screen_for`, :class:`ScreenStack`; the app is
 from terminal_client.screens.base import Handled, IntentSender, Screen, ScreenStack
 from terminal_client.screens.choose import screen_for
 from terminal_client.screens.credits import CashOutScreen
-from terminal_client.screens.hybrid import (
-    HybridBettingScreen,
-    HybridPlayScreen,
-    HybridResultsScreen,
-    hybrid_screen_for,
-)
 from terminal_client.screens.overlay import PagedOverlay, menu_buttons
 from terminal_client.screens.recall import RecallScreen
 from terminal_client.screens.rules import RulesScreen
@@ -31,12 +25,6 @@ from terminal_client.screens.table import (
     betting_open,
     enabled_actions,
 )
-from terminal_client.screens.uth import (
-    UthBettingScreen,
-    UthPlayScreen,
-    UthResultsScreen,
-    uth_screen_for,
-)
 
 __all__ = [
     "AttractScreen",
@@ -44,9 +32,6 @@ __all__ = [
     "CashOutScreen",
     "ConnectionLostScreen",
     "Handled",
-    "HybridBettingScreen",
-    "HybridPlayScreen",
-    "HybridResultsScreen",
     "IntentSender",
     "NeedsUpdateScreen",
     "OutOfServiceScreen",
@@ -58,13 +43,8 @@ __all__ = [
     "RulesScreen",
     "Screen",
     "ScreenStack",
-    "UthBettingScreen",
-    "UthPlayScreen",
-    "UthResultsScreen",
     "betting_open",
     "enabled_actions",
-    "hybrid_screen_for",
     "menu_buttons",
     "screen_for",
-    "uth_screen_for",
 ]

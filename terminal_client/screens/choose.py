@@ -1,11 +1,12 @@
 """Which screen the model calls for: :func:`screen_for`, a pure function of the model, so the
-screen shown never disagrees with the server's last view or the connection."""
+screen shown never disagrees with the server's last view or the connection. The platform's
+screens cover the connection, a closed table and out of service; while the table is open
+the view's game chooses (:meth:`~terminal_client.games.api.TerminalGame.screen_for`)."""
 
 from __future__ import annotations
 
 from terminal_client.model import ConnectionState, TerminalModel
 from terminal_client.screens.base import Screen
-from terminal_client.screens.hybrid import hybrid_screen_for
 from terminal_client.screens.status import (
     AttractScreen,
     ConnectionLostScreen,
@@ -13,8 +14,6 @@ from terminal_client.screens.status import (
     OutOfServiceScreen,
     RefusedScreen,
 )
-from terminal_client.screens.table import BettingScreen, PlayScreen, ResultsScreen, betting_open
-from terminal_client.screens.uth import uth_screen_for
 
 
 def screen_for(model: TerminalModel) -> type[Screen]:
@@ -31,20 +30,4 @@ def screen_for(model: TerminalModel) -> type[Screen]:
         return OutOfServiceScreen
     if view.state not in (None, "open"):
         return AttractScreen
-    if model.uth is not None:
-        return uth_screen_for(model)  # 653a: an Ultimate Texas Hold 'Em table's screens
-    if model.hybrid is not None:
-        return hybrid_screen_for(model)  # 633b.5: a hybrid table's screens
-    if betting_open(model):
-        if not model.credits and model.my_seat is None and not model.pending:
-            return AttractScreen
-        return BettingScreen
-    if model.my_seat is not None and view.phase in ("insurance", "playing"):
-        return PlayScreen
-    if model.results:
-        return ResultsScreen
-    if model.my_seat is not None:
-        return PlayScreen
-    if not model.credits:
-        return AttractScreen
-    return BettingScreen  # a round is on without this terminal: "no more bets"
+    return model.game.screen_for(model)  # the table is open: its game's screens

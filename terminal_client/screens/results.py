@@ -32,7 +32,6 @@ _SELF: Final = (re.compile(r"\bpaytable [a-z0-9]+$", re.I), re.compile(r" (loses
 OUTCOMES: Final = {
     "win": "WON",
     "won": "WON",
-    "blackjack": "WON",
     "lose": "LOST",
     "lost": "LOST",
     "loss": "LOST",

@@ -1,10 +1,11 @@
-"""The game rules icon's screen (58 Pa. Code 633b.5(c)(2)): "Blackjack pays 3 to 2, dealer
-stands on all soft 17s, insurance pays 2 to 1" and what each countdown does when a player does
-not act, then one page per wager with its limits and its paytable.
+"""The game rules icon's screen (58 Pa. Code 633b.5(c)(2)): the game's rules lines ("Blackjack
+pays 3 to 2, dealer stands on all soft 17s, insurance pays 2 to 1") and what each countdown
+does when a player does not act, then one page per wager with its limits and its paytable.
 
 The terminal keeps no copy of the rules: opening the screen asks the server (``GetRules``),
-which builds them from the config in force; until the answer comes the screen says so, and
-if the server cannot answer it says why.
+which builds them from the config in force; until the answer comes the screen shows the
+game's own first lines (:attr:`~terminal_client.games.api.TerminalGame.main_rules`) and says
+it is loading, and if the server cannot answer it says why.
 """
 
 from __future__ import annotations
@@ -17,24 +18,6 @@ from terminal_client.render import Layout
 from terminal_client.render.draw import GOLD, draw_text
 from terminal_client.screens.base import IntentSender
 from terminal_client.screens.overlay import PagedOverlay, draw_lines, status_text
-
-#: What 633b.5(c)(2) requires the rules icon to say, shown even before the server answers.
-MAIN_RULES: tuple[str, ...] = (
-    "Blackjack pays 3 to 2",
-    "Dealer stands on all soft 17s",
-    "Insurance pays 2 to 1",
-)
-
-#: What an Ultimate Texas Hold 'Em table's rules icon says before the server answers
-#: (653a.7 and 653a.11 as regs-653a.md gives them; 653a.12(a)-(b)).
-UTH_MAIN_RULES: tuple[str, ...] = (
-    "Ultimate Texas Hold 'Em: an Ante and an equal Blind",
-    "Before the flop: check, or bet 4x or 3x the Ante",
-    "On the flop: check, or bet 2x the Ante",
-    "After the turn and river: bet 1x the Ante, or fold",
-    "The dealer qualifies with a pair or better",
-    "Ante and Play pay 1 to 1; the Blind pays its paytable",
-)
 
 _COUNTDOWN_NAMES = {"betting": "Betting", "insurance": "Insurance", "decision": "Each decision"}
 
@@ -75,8 +58,7 @@ class RulesScreen(PagedOverlay):
 
     def _main_lines(self, rules: Rules | None) -> list[tuple[str, str]]:
         if rules is None:
-            main = UTH_MAIN_RULES if self.model.uth is not None else MAIN_RULES
-            return [(line, "") for line in main]
+            return [(line, "") for line in self.model.game.main_rules]
         rows = [(line, "") for line in rules.lines]
         rows.append(("", ""))
         for countdown in rules.countdowns:

@@ -23,24 +23,9 @@ from terminal_client.render.layout import DESTRUCTIVE
 from terminal_client.screens.base import Screen
 from terminal_client.widgets import Button
 
-#: The server's wager behind each betting circle of the layout: the main circle is the
-#: Blackjack wager; a side wager's circle is named after it (any wager the table offers
-#: gets a circle, these are the known ones).
-SPOT_WAGERS: dict[str, str] = {
-    "main": "blackjack",
-    "lucky_aces": "lucky_aces",
-    "three_card_poker": "three_card_poker",
-    "top_3": "top_3",
-    "trilux": "trilux",
-    "super_4": "super_4",
-    "blackjack_match": "blackjack_match",
-    "blazing_7s": "blazing_7s",
-    "axman": "axman",
-    "buster": "buster",
-}
-#: Each wager's title (58 Pa. Code 633b.5-633b.13 for the side wagers).
+#: The shared side wagers' titles (58 Pa. Code 633b.6-633b.13); each game adds its own
+#: wagers' (:attr:`~terminal_client.games.api.TerminalGame.wager_titles`).
 WAGER_NAMES: dict[str, str] = {
-    "blackjack": "Blackjack",
     "lucky_aces": "Lucky Aces",
     "three_card_poker": "Three Card Poker",
     "top_3": "Top 3",
@@ -50,26 +35,25 @@ WAGER_NAMES: dict[str, str] = {
     "blazing_7s": "Blazing 7's",
     "axman": "AxMan",
     "buster": "Buster Blackjack",
-    # The hybrid tables' side wagers (633b.5(m), (x)).
-    "buzzer_beater": "Buzzer Beater",
-    "royal_match_21": "Royal Match 21",
-    "bet_the_set": "Bet the Set",
-    "kings_bounty": "King's Bounty",
-    # Ultimate Texas Hold 'Em (653a.7, 653a.12).
-    "ante": "Ante",
-    "blind": "Blind",
-    "play": "Play",
-    "trips": "Trips",
-    "progressive": "Progressive Payout",
-    "five_card_player": "Five Card Hand Bonus (your hand)",
-    "five_card_dealer": "Five Card Hand Bonus (dealer's hand)",
 }
 DIM = (150, 170, 150)
 
 
+def wager_titles() -> dict[str, str]:
+    """Every known wager's title: the shared side wagers', then each registered game's."""
+    from terminal_client import games
+
+    titles = dict(WAGER_NAMES)
+    for game in games.games():
+        titles.update(game.wager_titles)
+    return titles
+
+
 def wager_name(wager: str) -> str:
-    """``"blackjack" -> "Blackjack"``, ``"perfect-pairs" -> "Perfect pairs"``."""
-    return WAGER_NAMES.get(wager, wager.replace("_", " ").replace("-", " ").capitalize())
+    """``"lucky_aces" -> "Lucky Aces"`` (a game's own wagers as it titles them),
+    ``"perfect-pairs" -> "Perfect pairs"``."""
+    title = wager_titles().get(wager)
+    return title or wager.replace("_", " ").replace("-", " ").capitalize()
 
 
 def panel(surface: pygame.Surface, rect: pygame.Rect, alpha: int = 150) -> None:
@@ -221,8 +205,8 @@ class SceneScreen(Screen):
     cards: CardFrame | None = None
 
     def draw_table(self, surface: pygame.Surface, layout: Layout) -> None:
-        """The table under the screen's own pieces: :func:`draw_scene` (a hybrid table's
-        screens draw theirs, :mod:`terminal_client.screens.hybrid`)."""
+        """The table under the screen's own pieces: :func:`draw_scene` (a game whose
+        table looks otherwise overrides it)."""
         draw_scene(surface, layout, self.model, cards=self.cards)
 
 
@@ -383,10 +367,6 @@ def _draw_my_hands(
         )
 
 
-#: The table printing under the dealer (633b.5(c)(2)).
-FELT_LINES: tuple[str, ...] = ("BLACKJACK PAYS 3 TO 2", "INSURANCE PAYS 2 TO 1")
-
-
 def draw_scene(
     surface: pygame.Surface,
     layout: Layout,
@@ -405,7 +385,7 @@ def draw_scene(
     view = model.view
     dealer = layout.dealer
     with element(surface, "table printing") as target:
-        for i, line in enumerate(FELT_LINES):
+        for i, line in enumerate(model.game.felt_lines):  # the table printing (633b.5(c)(2))
             y = dealer.bottom + round((14 + 34 * i) * s)
             draw_text(
                 target,

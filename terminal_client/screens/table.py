@@ -2,8 +2,12 @@
 :class:`ResultsScreen`. What they show and allow comes from the model (the server's last
 view); the only local state is the bet being built before DEAL and the selected chip.
 
+These are the seated table's screens, which a game whose view is the seated table's shape
+uses as they are or builds on (:meth:`~terminal_client.games.api.TerminalGame.screen_for`).
 The betting circles are the wagers the table offers (the keys of the server's limits): the
-main circle ``"main"`` for Blackjack and one circle per side wager, named after it.
+main circle ``"main"`` for the game's main wager
+(:attr:`~terminal_client.games.api.TerminalGame.main_wager`) and one circle per side wager,
+named after it.
 """
 
 from __future__ import annotations
@@ -18,15 +22,13 @@ from terminal_client.model import IntentKind, Settlement, TerminalModel
 from terminal_client.render import Layout, draw_chip
 from terminal_client.render.draw import CREAM, GOLD, draw_text
 from terminal_client.render.elements import element
-from terminal_client.render.layout import MAIN_SPOT, MAIN_WAGER
+from terminal_client.render.layout import MAIN_SPOT
 from terminal_client.render.results import ResultRow, draw_results_panel
 from terminal_client.render.table import draw_bet_spot
 from terminal_client.screens.base import Handled, IntentSender
 from terminal_client.screens.overlay import menu_buttons, menu_hit, menu_tap
 from terminal_client.screens.results import headline, net_text, outcome_word, plain_detail
 from terminal_client.screens.scene import (
-    SPOT_WAGERS,
-    WAGER_NAMES,
     LocalCountdown,
     SceneScreen,
     draw_buttons,
@@ -35,6 +37,7 @@ from terminal_client.screens.scene import (
     draw_message,
     panel,
     wager_name,
+    wager_titles,
 )
 from terminal_client.widgets import BetSpot, Button, ChipTray, hit_test
 
@@ -44,9 +47,9 @@ BETTING_BUTTONS: tuple[tuple[str, str, str], ...] = (
     ("rebet", "REBET", "stand"),
     ("deal", "DEAL", "press"),
 )
-#: TriLux Deluxe may be at most this many times the Blackjack wager (58 Pa. Code 633b.11(b)).
+#: TriLux Deluxe may be at most this many times the main wager (58 Pa. Code 633b.11(b)).
 TRILUX = "trilux"
-TRILUX_TIMES_BLACKJACK = 2
+TRILUX_TIMES_MAIN = 2
 #: The insurance answers (633b.5 insurance pays 2 to 1): (choice, label, action slot).
 INSURANCE_BUTTONS: tuple[tuple[str, str, str], ...] = (
     ("insurance", "INSURE", "hit"),
@@ -82,19 +85,19 @@ def _placed(model: TerminalModel) -> dict[str, int]:
     return {} if seat is None else dict(seat.wagers)
 
 
-def spot_wager(spot_id: str) -> str:
-    """The wager behind a betting circle: ``"main" -> "blackjack"``, a side wager's circle
-    is named after it."""
-    return SPOT_WAGERS.get(spot_id, spot_id)
+def spot_wager(spot_id: str, main: str | None) -> str:
+    """The wager behind a betting circle: ``"main"`` -> the game's ``main`` wager, a side
+    wager's circle is named after it."""
+    return main if spot_id == MAIN_SPOT and main is not None else spot_id
 
 
-def wager_spot(wager: str) -> str:
+def wager_spot(wager: str, main: str | None) -> str:
     """The betting circle of ``wager`` (the inverse of :func:`spot_wager`)."""
-    return MAIN_SPOT if wager == MAIN_WAGER else wager
+    return MAIN_SPOT if wager == main else wager
 
 
-def _spot_amounts(wagers: dict[str, int]) -> dict[str, int]:
-    return {wager_spot(wager): cents for wager, cents in wagers.items()}
+def _spot_amounts(wagers: dict[str, int], main: str | None) -> dict[str, int]:
+    return {wager_spot(wager, main): cents for wager, cents in wagers.items()}
 
 
 def _dollars(cents: int) -> str:
@@ -159,10 +162,11 @@ class BettingScreen(SceneScreen):
         shown = self.pending if self._open() else self.placed()
         offered = self.model.limits
         open_ = self._open()
+        main = self.model.game.main_wager
         return tuple(
             replace(spot, enabled=open_)
-            for spot in layout.bet_spots(_spot_amounts(shown), tuple(offered))
-            if spot_wager(spot.id) in offered
+            for spot in layout.bet_spots(_spot_amounts(shown, main), tuple(offered))
+            if spot_wager(spot.id, main) in offered
         )
 
     def tray(self, layout: Layout) -> ChipTray:
@@ -187,11 +191,12 @@ class BettingScreen(SceneScreen):
         if target is None or not self._open():
             return None
         kind, _, name = target.partition(":")
+        main = self.model.game.main_wager
         if kind == "chip" and int(name) in self.model.chips:
             self.selected = int(name)
             self.note = ""
-        elif kind == "spot" and spot_wager(name) in self.model.limits:
-            self._add(spot_wager(name))
+        elif kind == "spot" and spot_wager(name, main) in self.model.limits:
+            self._add(spot_wager(name, main))
         elif target == "button:clear":
             self.pending = {}
             self.note = ""
@@ -226,12 +231,13 @@ class BettingScreen(SceneScreen):
             return
         stake = placed + added
         credits = self.model.credits or 0
-        blackjack = self.pending.get(MAIN_WAGER, 0)
+        main = self.model.game.main_wager
+        main_stake = 0 if main is None else self.pending.get(main, 0)
         if stake > limits.maximum:
             self.note = f"{wager_name(wager)} maximum is {format_money(limits.maximum)}"
-        elif wager == TRILUX and stake > TRILUX_TIMES_BLACKJACK * blackjack:
-            # 633b.11(b): the server refuses a TriLux Deluxe wager over twice the Blackjack one.
-            self.note = f"{wager_name(wager)}: at most 2x your Blackjack bet"
+        elif wager == TRILUX and main is not None and stake > TRILUX_TIMES_MAIN * main_stake:
+            # 633b.11(b): the server refuses a TriLux Deluxe wager over twice the main one.
+            self.note = f"{wager_name(wager)}: at most 2x your {wager_name(main)} bet"
         elif sum(self.pending.values()) + added > credits:
             self.note = "Not enough credits for that chip"
         else:
@@ -258,7 +264,7 @@ class BettingScreen(SceneScreen):
         s = layout.scale
         self.draw_table(surface, layout)
         for spot in self.spots(layout):
-            limits = self.model.limits[spot_wager(spot.id)]
+            limits = self.model.limits[spot_wager(spot.id, self.model.game.main_wager)]
             if spot.id != MAIN_SPOT:
                 note = limits_text(limits.minimum, limits.maximum, short=True)
                 draw_bet_spot(surface, spot, s, note=note)
@@ -311,7 +317,9 @@ def draw_placed_spots(surface: pygame.Surface, layout: Layout, model: TerminalMo
     """The betting circles with this terminal's chips on them, while the round is played."""
     placed = _placed(model)
     with element(surface, "wagers") as target:
-        for spot in layout.bet_spots(_spot_amounts(placed), (*model.limits, *placed)):
+        for spot in layout.bet_spots(
+            _spot_amounts(placed, model.game.main_wager), (*model.limits, *placed)
+        ):
             if spot.amount:
                 # A side circle keeps its label over the chip (the note's text is not shown).
                 note = "" if spot.id == MAIN_SPOT else spot.label
@@ -413,9 +421,6 @@ RESULTS_AREA: dict[bool, tuple[int, int, int, int]] = {
     False: (24, 640, 560, 420),
     True: (24, 1240, 1032, 650),
 }
-#: The wagers whose title a paytable line may repeat (the main wager's "Blackjack 3 to 2"
-#: says the player had a Blackjack, and stays).
-_TITLES: frozenset[str] = frozenset(WAGER_NAMES.values()) - {"Blackjack"}
 
 
 def results_area(layout: Layout) -> pygame.Rect:
@@ -423,15 +428,20 @@ def results_area(layout: Layout) -> pygame.Rect:
     return layout.design_rect(RESULTS_AREA[layout.portrait])
 
 
-def result_row(settlement: Settlement, hands: int) -> ResultRow:
+def result_row(settlement: Settlement, hands: int, main: str | None) -> ResultRow:
     """One settled wager as the results panel shows it: its name (with the hand when this
-    terminal split), the outcome, what it won or lost net, the reason in plain words."""
+    terminal split, for the ``main`` wager and its double), the outcome, what it won or lost
+    net, the reason in plain words (a paytable line repeating a wager's title loses it, but
+    for the main wager's: "Blackjack 3 to 2" says the player had one, and stays)."""
     what = wager_name(settlement.wager)
-    if hands > 1 and settlement.wager in (MAIN_WAGER, "double"):
+    if hands > 1 and settlement.wager in (main, "double"):
         what += f" \u2022 hand {settlement.hand + 1}"
+    titles = set(wager_titles().values())
+    if main is not None:
+        titles.discard(wager_name(main))
     return ResultRow(
         what=what,
-        detail=plain_detail(settlement.line, _TITLES),
+        detail=plain_detail(settlement.line, titles),
         outcome=outcome_word(settlement.outcome),
         net=settlement.net,
         amount=net_text(settlement.net),
@@ -461,7 +471,8 @@ class ResultsScreen(SceneScreen):
     def rows(self) -> tuple[ResultRow, ...]:
         """The panel's rows, in the server's order of settlement."""
         hands = len(self.model.my_hands)
-        return tuple(result_row(s, hands) for s in self.model.results)
+        main = self.model.game.main_wager
+        return tuple(result_row(s, hands, main) for s in self.model.results)
 
     def results_area(self, layout: Layout) -> pygame.Rect:
         """Where the panel goes (a hybrid table's screen puts it elsewhere)."""

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from test_server_e2e import server  # the server process, as the other e2e tests run it
 
-from game_server.config import example_config_path
+from game_server.config import example_path
 from game_server.eventlog import EventLogReader
 from game_server.keys import init_keys, load_public_key, load_sealing_key
 from game_server.net.pki import init_pki
@@ -33,7 +33,6 @@ from shared.protocol import PROTOCOL_VERSION
 from tools.amp_client import AmpClient, AmpError
 
 ROOT = Path(__file__).resolve().parents[2]
-CONFIGS = Path(example_config_path()).parent
 TERMINALS = ("T1", "T2", "T3")
 #: Three-position table: T2 and T3 share position 3 (633b.5(l)).
 POSITIONS = {"T1": 1, "T2": 3, "T3": 3}
@@ -48,7 +47,7 @@ def table(tmp_path: Path, kind: str) -> dict[str, Any]:
     certs = tmp_path / "certs"
     init_pki(certs, terminals=3)
     init_keys(certs)
-    text = (CONFIGS / f"{kind}.toml").read_text()
+    text = (example_path(f"{kind}.toml")).read_text()
     for timer in ("betting_seconds", "insurance_seconds", "decision_seconds"):
         text = re.sub(rf"^{timer} = \d+", f"{timer} = 3", text, flags=re.M)
     config = tmp_path / "table.toml"
@@ -196,7 +195,7 @@ def test_bad_input_at_the_hybrid_tables_gets_declared_errors(tmp_path: Path) -> 
     }
     init_pki(table["certs"], terminals=3)
     init_keys(table["certs"])
-    text = (CONFIGS / "hybrid-three-position.toml").read_text()
+    text = (example_path("hybrid-three-position.toml")).read_text()
     table["config"].write_text(
         re.sub(r"^betting_seconds = \d+", "betting_seconds = 3", text, flags=re.M)
     )
@@ -239,7 +238,7 @@ def test_kill_9_mid_round_then_restart_resumes_the_hybrid_round(tmp_path: Path) 
     }
     init_pki(table["certs"], terminals=3)
     init_keys(table["certs"])
-    text = (CONFIGS / "hybrid-three-position.toml").read_text()
+    text = (example_path("hybrid-three-position.toml")).read_text()
     for timer in ("betting_seconds", "insurance_seconds"):
         text = re.sub(rf"^{timer} = \d+", f"{timer} = 3", text, flags=re.M)
     table["config"].write_text(text)

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from test_server_e2e import server  # the server process, as the other e2e tests run it
 
-from game_server.config import example_config_path
+from game_server.config import example_path
 from game_server.eventlog import EventLogReader
 from game_server.keys import init_keys, load_public_key, load_sealing_key
 from game_server.net.pki import init_pki
@@ -30,7 +30,7 @@ from shared.protocol import PROTOCOL_VERSION
 from tools.amp_client import AmpClient, AmpError
 
 ROOT = Path(__file__).resolve().parents[2]
-CONFIG = Path(example_config_path()).parent / "uth.toml"
+CONFIG = example_path("uth.toml")
 ANTE = 500
 WAGERS = {
     "T1": {"ante": ANTE, "blind": ANTE, "trips": ANTE},

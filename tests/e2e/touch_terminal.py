@@ -31,7 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import pygame
 
-from terminal_client.app import TerminalApp, basic_strategy
+from terminal_client.app import TerminalApp
+from terminal_client.games.blackjack.bot import basic_strategy
 from terminal_client.input.events import TOUCH_MOUSEID
 from terminal_client.model import TerminalModel
 from terminal_client.net import TerminalClient

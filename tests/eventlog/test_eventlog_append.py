@@ -40,8 +40,8 @@ from game_server.eventlog import (
 )
 from game_server.eventlog.canonical import body_kind, canonical_text
 from game_server.eventlog.schema import Found, LogState
+from game_server.games.blackjack.rules.events import CardDealt, WagerPlaced
 from game_server.keys import key_id
-from game_server.rules.blackjack.events import CardDealt, WagerPlaced
 from shared.cards import parse_card
 from shared.codec import CodecError, canonical_json
 

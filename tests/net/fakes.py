@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from game_server.config import example_config_path, load_config
-from game_server.rules.blackjack.actions import Action
+from game_server.games.blackjack.machine import parse_action
+from game_server.games.blackjack.rules.actions import Action
 from game_server.table.api import TableListener, TableState
 from game_server.table.info import rules_for
 
@@ -57,6 +58,10 @@ class FakeMachine:
 
     def answer_insurance(self, terminal: str, choice: str, amount: int) -> None:
         self._record("answer_insurance", terminal, choice, amount)
+
+    def parse_action(self, terminal: str, action: str) -> Action:
+        """Blackjack's decisions, as the fully automated table reads them."""
+        return parse_action(action)
 
     def act(self, terminal: str, action: Action, hand: int, amount: int | None) -> None:
         self._record("act", terminal, action, hand, amount)

@@ -25,16 +25,15 @@ from game_server.net.enroll import (
     request_certificate,
     sign_request,
 )
+from game_server.net.identity import RevocationList, peer_identity
 from game_server.net.pki import (
     InvalidTerminalId,
     PkiFileExists,
     PkiLayout,
-    RevocationList,
     Role,
     init_pki,
     load_certificate,
     load_private_key,
-    peer_identity,
 )
 from tools.cli import main
 

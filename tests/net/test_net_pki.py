@@ -14,10 +14,10 @@ from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 from hypothesis import given
 from hypothesis import strategies as st
 
+from game_server.net.identity import Identity, RevocationList, parse_serial, peer_identity
 from game_server.net.pki import (
     CA_NAME,
     CertificateWithoutRole,
-    Identity,
     InvalidHostname,
     InvalidRequest,
     InvalidRevocation,
@@ -27,15 +27,12 @@ from game_server.net.pki import (
     PkiFileMissing,
     PkiFiles,
     PkiKeyExposed,
-    RevocationList,
     Role,
     TerminalExists,
     add_terminal,
     init_pki,
     load_certificate,
     load_private_key,
-    parse_serial,
-    peer_identity,
 )
 from shared.errors import ETGError
 

@@ -25,7 +25,8 @@ from pathlib import Path
 import pytest
 from net_helpers import HERE, ROOT, WAIT_SECONDS, EchoServer, Pki
 
-from game_server.net.pki import CertAndKey, RevocationList, init_pki
+from game_server.net.identity import RevocationList
+from game_server.net.pki import CertAndKey, init_pki
 from game_server.net.tls import (
     NotAuthenticated,
     Refusal,

@@ -17,7 +17,7 @@ from test_server import OPERATOR, T1, T2, Connection, Table, refused
 from game_server.eventlog import StoredEvent
 from game_server.net.access import revoked_terminals
 from game_server.net.floor import FloorConfig
-from game_server.net.pki import RevocationList
+from game_server.net.identity import RevocationList
 from game_server.rules.events import to_dict
 from game_server.table import session
 from game_server.table.api import TableState

@@ -18,17 +18,14 @@ from twisted.protocols import amp
 from twisted.python.failure import Failure
 from twisted.test import iosim
 
+from game_server.games.blackjack.rules.actions import Action
 from game_server.net.floor import FloorConfig, NetLimits
-from game_server.net.pki import Identity, Role
-from game_server.net.server import (
-    ANSWERS_KEPT,
-    MAX_BOX_BYTES,
-    TableServerFactory,
-    TerminalProtocol,
-)
+from game_server.net.identity import Identity
+from game_server.net.pki import Role
+from game_server.net.server import TableServerFactory, TerminalProtocol
 from game_server.net.tls import NotAuthenticated
+from game_server.net.wire import ANSWERS_KEPT, MAX_BOX_BYTES
 from game_server.rules import errors as rules
-from game_server.rules.blackjack.actions import Action
 from game_server.table import session
 from game_server.table.api import TableState
 from shared import protocol as p
@@ -169,7 +166,7 @@ def test_a_connection_without_a_certificate_is_unauthorized(table: Table) -> Non
 
 def test_a_revoked_terminal_is_unauthorized() -> None:
     """A certificate on floor.toml's revocation list is refused at Hello."""
-    from game_server.net.pki import RevocationList
+    from game_server.net.identity import RevocationList
 
     floor = FloorConfig(terminals={"T1": 1}, revocations=RevocationList(serials=frozenset({0x11})))
     assert "revoked" in refused(Table(floor).connect(T1).hello(), p.Unauthorized)

@@ -26,7 +26,7 @@ from twisted.internet.protocol import Factory, Protocol
 from twisted.logger import Logger, globalLogBeginner, jsonFileLogObserver
 from zope.interface import implementer
 
-from game_server.net.pki import RevocationList
+from game_server.net.identity import RevocationList
 from game_server.net.tls import Refusal, identity_of, server_tls_options
 
 log = Logger(namespace="tls_echo_server")

@@ -25,11 +25,12 @@ from pathlib import Path
 
 from game_server.config import example_config_path, load_config
 from game_server.eventlog import EventLog
+from game_server.games.blackjack.rules.round import BlackjackRound
+from game_server.games.blackjack.rules.strategy import BasicStrategy
+from game_server.games.blackjack.session import TableSession
+from game_server.games.blackjack.sim import play_bots
 from game_server.keys import key_id, load_public_key, load_sealing_key
-from game_server.rules.blackjack.round import BlackjackRound
-from game_server.rules.blackjack.strategy import BasicStrategy
-from game_server.table.session import SealedShoes, TableSession, simulation_seeds
-from tools.simlog import play_bots
+from game_server.table.session import SealedShoes, simulation_seeds
 
 START = datetime(2026, 11, 29, 15, 0, tzinfo=UTC)
 TABLES = {"BJ-01": {"A1": 1, "A2": 2, "A3": 3}, "BJ-02": {"B1": 2, "B2": 5}}

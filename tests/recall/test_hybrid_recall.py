@@ -30,26 +30,25 @@ from verify_helpers import (
     set_body,
 )
 
-from game_server.config import TableConfig, example_config_path, load_config
+from game_server.config import TableConfig, example_path, load_config
 from game_server.eventlog import AnchorFile, EventLog, EventLogReader
+from game_server.games.blackjack.rules.events import WagerSettled
+from game_server.games.blackjack.rules.strategy import BasicStrategy
+from game_server.games.hybrid.rules.events import Hybrid3WagerSettled
+from game_server.games.hybrid.session import HybridSession
+from game_server.games.hybrid.sim import session_decision
 from game_server.keys import init_keys, key_id, load_public_key, load_sealing_key
 from game_server.recall.query import list_rounds, recall_round
 from game_server.recall.rounds import walk
 from game_server.recall.timeline import build_timeline, format_timeline
 from game_server.recall.verify import VerifyReport, verify_log
-from game_server.rules.blackjack.events import WagerSettled
-from game_server.rules.blackjack.strategy import BasicStrategy
 from game_server.rules.events import to_dict
-from game_server.rules.hybrid.events import Hybrid3WagerSettled
 from game_server.table.events import RoundClosed, RoundStarted
-from game_server.table.hybrid_session import HybridSession
 from game_server.table.session import SealedShoes, simulation_seeds
 from tools.recall_cli import recall
-from tools.sim_hybrid import session_decision
 
-CONFIGS = Path(example_config_path()).parent
-THREE = load_config(CONFIGS / "hybrid-three-position.toml")
-NO_HOLE = load_config(CONFIGS / "hybrid-no-hole-card.toml")
+THREE = load_config(example_path("hybrid-three-position.toml"))
+NO_HOLE = load_config(example_path("hybrid-no-hole-card.toml"))
 TABLES = [THREE, NO_HOLE]
 IDS = ["three-position", "no-hole-card"]
 TERMINALS = ("T1", "T2", "T3", "T4")
@@ -427,7 +426,8 @@ def test_recall_pictures_of_a_hybrid_round_show_what_its_player_saw(
     the player's own table (633b.5: his hands, the community cards, his dealer hand), the
     hole card face down until its reveal is logged, credits folded event by event to the
     balance ``round_closed`` logs, his settlements as logged; every frame drawn."""
-    from tools.recall_pictures import round_views, write_pictures
+    from game_server.recall.pictures import round_views
+    from tools.recall_pictures import write_pictures
 
     config, db, _ = clean
     with EventLogReader.open(db) as reader:

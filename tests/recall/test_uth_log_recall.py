@@ -27,20 +27,20 @@ from verify_helpers import (
     set_body,
 )
 
-from game_server.config import example_config_path, load_config, parse_config
+from game_server.config import example_path, load_config, parse_config
 from game_server.eventlog import EventLogReader, system_clock
+from game_server.games.uth.rules import strategy
+from game_server.games.uth.session import UthSession
 from game_server.keys import init_keys, load_public_key, load_sealing_key
 from game_server.recall.query import fetch_round
 from game_server.recall.terminal import terminal_recall
 from game_server.recall.timeline import build_timeline, format_timeline
 from game_server.recall.verify import VerifyReport, verify_log
-from game_server.rules.uth import strategy
 from game_server.table.recovery import open_tables
 from game_server.table.session import simulation_seeds
-from game_server.table.uth_session import UthSession
 from tools.recall_cli import recall
 
-CONFIG = load_config(Path(example_config_path()).parent / "uth.toml")
+CONFIG = load_config(example_path("uth.toml"))
 SEATS = {"T1": 1, "T2": 4}
 ROUNDS = 12
 EVERYTHING = {
@@ -267,10 +267,11 @@ def test_recall_pictures_of_a_uth_round_show_what_the_player_saw(
     the dealer's and the other seat's cards face down until the logged showdown, the player's
     own two cards from the deal, credits folded to the balance ``round_closed`` logs, and his
     settlements as logged; every frame drawn."""
+    from game_server.games.uth.rules.events import UthDealerRevealed, UthWagerSettled
+    from game_server.recall.pictures import round_views
     from game_server.recall.rounds import walk
-    from game_server.rules.uth.events import UthDealerRevealed, UthWagerSettled
     from game_server.table.events import RoundClosed
-    from tools.recall_pictures import round_views, write_pictures
+    from tools.recall_pictures import write_pictures
 
     db, _ = clean
     with EventLogReader.open(db) as reader:
@@ -317,13 +318,14 @@ def test_recall_show_leaves_out_absent_seats_and_names_an_empty_lucky_seat(
     certs = tmp_path / "certs"
     init_keys(certs)
     db = tmp_path / "uth.db"
-    # A table that pays the Lucky Bonus instead of the Magic Card (653a.12(e)(3): one of them).
-    source = (Path(example_config_path()).parent / "uth.toml").read_text()
-    source = source.replace("magic_card = true", "magic_card = false")
-    config = parse_config(source.replace("lucky_bonus = false", "lucky_bonus = true"), "lucky")
-    assert config.uth is not None and config.uth.lucky_bonus and not config.uth.magic_card_bonus
+    # A table pays the Magic Card or the Lucky Bonus (653a.12(e)(3)); the example pays the
+    # Magic Card, this one the Lucky Bonus.
+    path = example_path("uth.toml")
+    toml = path.read_text(encoding="utf-8")
+    toml = toml.replace("magic_card = true", "magic_card = false")
+    lucky_config = parse_config(toml.replace("lucky_bonus = false", "lucky_bonus = true"))
     log, tables = open_tables(
-        [config],
+        [lucky_config],
         db,
         certs,
         lambda _: seats,
@@ -344,7 +346,7 @@ def test_recall_show_leaves_out_absent_seats_and_names_an_empty_lucky_seat(
     empty_draws = 0
     with closing(EventLogReader.open(db)) as reader:
         for round_id in range(1, 9):
-            logged = fetch_round(reader, config.table_id, round_id)
+            logged = fetch_round(reader, lucky_config.table_id, round_id)
             assert logged is not None
             text = format_timeline(build_timeline(logged))
             drawn = next(line for line in text if "settlement begins" in line)

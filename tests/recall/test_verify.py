@@ -37,13 +37,14 @@ from verify_helpers import (
 )
 
 from game_server.eventlog import AnchorFile, EventLog, EventLogReader, NewEvent, system_clock
+from game_server.games.blackjack.rules.events import WagerSettled
+from game_server.games.blackjack.session import TableSession
 from game_server.keys import load_public_key, load_sealing_key, load_signing_key
 from game_server.recall.verify import CHECKS, VerifyReport, verify_log
 from game_server.rng.shoe import Shoe, ShoeSeed
-from game_server.rules.blackjack.events import WagerSettled
 from game_server.rules.events import to_dict
 from game_server.table.events import CreditsIn, RoundClosed, ShoeRevealed
-from game_server.table.session import SealedShoes, TableSession
+from game_server.table.session import SealedShoes
 from tools.verify_cli import verify
 
 Edit = Callable[[sqlite3.Connection], None]

@@ -1,6 +1,6 @@
 """Helpers of the ``etg verify`` tests: small logs written by the live table's own session
-(through :func:`tools.simlog.run_logged_sim`), and what a tamperer does to a copy of one with
-a raw sqlite3 connection (drop the triggers, edit rows, recompute the chain, put the triggers
+(through :func:`game_server.simlog.run_logged_sim`), and what a tamperer does to a copy of one
+with a raw sqlite3 connection (drop the triggers, edit rows, recompute the chain, put the triggers
 back, re-sign checkpoints with a key of their own)."""
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from game_server.config import example_config_path, load_config
 from game_server.eventlog import GENESIS_HASH, TRIGGERS, Checkpoint, row_hash
 from game_server.eventlog.chain import message_of
 from game_server.keys import init_keys, key_id
+from game_server.simlog import run_logged_sim
 from shared.codec import canonical_json
-from tools.simlog import run_logged_sim
 
 #: Rounds and seats of the test logs: two shoes (6 decks, cut card at 234).
 ROUNDS = 24

@@ -8,11 +8,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import WagerPlaced, WagerSettled
+from game_server.games.blackjack.rules.round import BlackjackRound, Phase, replay
+from game_server.games.blackjack.rules.rules import BlackjackRules, DoubleOn
 from game_server.rng.shoe import StackedShoe
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import WagerPlaced, WagerSettled
-from game_server.rules.blackjack.round import BlackjackRound, Phase, replay
-from game_server.rules.blackjack.rules import BlackjackRules, DoubleOn
 from game_server.rules.errors import IllegalAction
 from game_server.rules.events import from_dict, to_dict
 from game_server.rules.limits import WagerLimits
@@ -174,7 +174,7 @@ def check_against_oracle(rules: BlackjackRules, events: list[Any]) -> None:
     the dealer draws below 17 (and on soft 17 under H17) and stops otherwise; insurance wins
     exactly when the dealer has Blackjack; a hand settled against the dealer's total wins,
     pushes or loses by comparing totals (633b.5(s), (t))."""
-    from game_server.rules.blackjack.events import CardDealt, Decision, RoundCompleted
+    from game_server.games.blackjack.rules.events import CardDealt, Decision, RoundCompleted
 
     hands: dict[tuple[int, int], list[Any]] = {}
     dealer: list[Any] = []

@@ -10,9 +10,8 @@ from typing import Any
 
 import pytest
 
-from game_server.rng.shoe import StackedShoe
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import (
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import (
     CardDealt,
     DealerPeeked,
     Decision,
@@ -21,7 +20,7 @@ from game_server.rules.blackjack.events import (
     WagerPlaced,
     WagerSettled,
 )
-from game_server.rules.blackjack.round import (
+from game_server.games.blackjack.rules.round import (
     LINE_BLACKJACK,
     LINE_EVEN_MONEY,
     LINE_ORIGINAL_ONLY,
@@ -30,7 +29,8 @@ from game_server.rules.blackjack.round import (
     Phase,
     replay,
 )
-from game_server.rules.blackjack.rules import BlackjackRules, CountdownDefault, DoubleOn
+from game_server.games.blackjack.rules.rules import BlackjackRules, CountdownDefault, DoubleOn
+from game_server.rng.shoe import StackedShoe
 from game_server.rules.errors import (
     ActionNotAllowed,
     BetOutOfLimits,

@@ -10,7 +10,7 @@ from math import perm
 
 import pytest
 
-from game_server.config import example_config_path, load_config, parse_config
+from game_server.config import example_config_path, example_path, load_config, parse_config
 from game_server.rules.wagers import REGISTRY
 from game_server.rules.wagers.buzzer_beater import BUZZER_BEATER_PAYS, PAYTABLE
 from game_server.rules.wagers.buzzer_beater import PAYTABLES as BB_PAYTABLES
@@ -24,9 +24,7 @@ from game_server.rules.wagers.dealer import (
     shoe_values,
 )
 from game_server.rules.wagers.math import wager_math
-from tools.sim import SimSpec, run_sim
-
-CONFIGS = example_config_path().parent
+from game_server.sim import SimSpec, run_sim
 
 
 def _brute_force(shoe: tuple[int, ...], hits_soft_17: bool) -> dict[tuple[object, int], Fraction]:
@@ -79,7 +77,7 @@ def test_six_deck_dealer_busts_28_2_percent_standing_on_soft_17() -> None:
 
 
 def _spec(config_path: str, rounds: int, seats: int) -> SimSpec:
-    config = load_config(CONFIGS / config_path)
+    config = load_config(example_path(config_path))
     return SimSpec(
         config.rules,
         True,

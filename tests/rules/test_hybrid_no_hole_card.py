@@ -14,9 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game_server.rng.shoe import StackedShoe
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import (
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import (
     BLACKJACK,
     DEALER,
     DOUBLE,
@@ -30,17 +29,8 @@ from game_server.rules.blackjack.events import (
     WagerPlaced,
     WagerSettled,
 )
-from game_server.rules.blackjack.rules import BlackjackRules, CountdownDefault
-from game_server.rules.errors import (
-    ActionNotAllowed,
-    BetOutOfLimits,
-    NotYourTurn,
-    ReplayMismatch,
-    WagerNotOffered,
-    WrongPhase,
-)
-from game_server.rules.events import from_dict, to_dict
-from game_server.rules.hybrid.no_hole_card import (
+from game_server.games.blackjack.rules.rules import BlackjackRules, CountdownDefault
+from game_server.games.hybrid.rules.no_hole_card import (
     ALL_PLAYERS,
     COMMUNITY,
     CardDesignated,
@@ -50,6 +40,16 @@ from game_server.rules.hybrid.no_hole_card import (
     Status,
     replay,
 )
+from game_server.rng.shoe import StackedShoe
+from game_server.rules.errors import (
+    ActionNotAllowed,
+    BetOutOfLimits,
+    NotYourTurn,
+    ReplayMismatch,
+    WagerNotOffered,
+    WrongPhase,
+)
+from game_server.rules.events import from_dict, to_dict
 from game_server.rules.limits import WagerLimits
 from game_server.rules.wagers import hybrid_side_wagers as hsw
 from game_server.rules.wagers.base import SideWagerOffer, context

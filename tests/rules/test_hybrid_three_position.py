@@ -15,40 +15,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game_server.rng.shoe import Shoe, ShoeSeed, StackedShoe
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import (
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import (
     CardDealt,
     DealerPeeked,
     HoleCardRevealed,
     RoundCompleted,
 )
-from game_server.rules.errors import (
-    ActionNotAllowed,
-    BetOutOfLimits,
-    IllegalAction,
-    NotYourTurn,
-    ReplayMismatch,
-    SeatError,
-    WagerError,
-    WagerNotOffered,
-    WrongPhase,
-)
-from game_server.rules.events import from_dict, to_dict
-from game_server.rules.hybrid.events import (
+from game_server.games.hybrid.rules.events import (
     Hybrid3CardUsed,
     Hybrid3CommunityCard,
     Hybrid3Decision,
     Hybrid3WagerPlaced,
     Hybrid3WagerSettled,
 )
-from game_server.rules.hybrid.three_position import (
+from game_server.games.hybrid.rules.three_position import (
     BUZZER_BEATER_PAYS,
-    LINE_BB_21_PUSH,
     LINE_BB_CLEARED,
-    LINE_BB_NOT_19,
-    LINE_BB_PLAYER_BEAT,
-    LINE_BB_UNDER_19,
     LINE_BLACKJACK_NOW,
     LINE_BLACKJACK_OVER_21,
     LINE_BUST,
@@ -63,11 +46,30 @@ from game_server.rules.hybrid.three_position import (
     Phase,
     ThreePositionRound,
     ThreePositionRules,
-    buzzer_beater_result,
     main_result,
     replay,
 )
+from game_server.rng.shoe import Shoe, ShoeSeed, StackedShoe
+from game_server.rules.errors import (
+    ActionNotAllowed,
+    BetOutOfLimits,
+    IllegalAction,
+    NotYourTurn,
+    ReplayMismatch,
+    SeatError,
+    WagerError,
+    WagerNotOffered,
+    WrongPhase,
+)
+from game_server.rules.events import from_dict, to_dict
 from game_server.rules.limits import WagerLimits
+from game_server.rules.wagers.buzzer_beater import (
+    LINE_BB_21_PUSH,
+    LINE_BB_NOT_19,
+    LINE_BB_PLAYER_BEAT,
+    LINE_BB_UNDER_19,
+    buzzer_beater_result,
+)
 from shared.cards import CARDS, Card, parse_cards
 from shared.money import ToOne
 

@@ -6,30 +6,28 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
-from game_server.config import example_config_path, load_config, parse_config
+from game_server.config import example_config_path, example_path, load_config, parse_config
+from game_server.games.blackjack.par import measure_par_figure
+from game_server.games.blackjack.rules.returns import insurance_return, offered_returns
+from game_server.games.uth.config import rules_of
+from game_server.games.uth.rules.math import five_card_math
+from game_server.games.uth.rules.returns import uth_returns
+from game_server.games.uth.rules.rules import BonusOn
 from game_server.rules.returns import (
     PAR_FIGURES,
     MustHitByTerms,
     ParFigure,
     WagerReturn,
-    insurance_return,
-    offered_returns,
     par_figure,
-    uth_returns,
 )
-from game_server.rules.uth.math import five_card_math
-from game_server.rules.uth.rules import BonusOn
 from game_server.rules.wagers import REGISTRY
 from game_server.rules.wagers.math import wager_math
-from tools.par import measure_par_figure
 
-CONFIGS = Path(example_config_path()).parent
-UTH = load_config(CONFIGS / "uth.toml")
-ALL = load_config(CONFIGS / "fully-automated-all-side-wagers.toml")
+UTH = load_config(example_path("uth.toml"))
+ALL = load_config(example_path("fully-automated-all-side-wagers.toml"))
 
 
 def by_name(returns: list[WagerReturn]) -> dict[str, WagerReturn]:
@@ -75,7 +73,7 @@ def test_a_must_hit_by_mystery_meter_returns_its_rate_times_h_plus_r_over_h_minu
     its reset amount R and its must-hit-by amount H; configuration A on a $1 wager (R $100, H
     $200, 2% of each wager) gives back 2% x 300 / 100 = 6% of each qualifying wager in the
     long run, added to Blazing 7's."""
-    text = (CONFIGS / "fully-automated-all-side-wagers.toml").read_text() + (
+    text = (example_path("fully-automated-all-side-wagers.toml")).read_text() + (
         '\n[must_hit_by]\nconfiguration = "A"\nminimum_wager = "1.00"\n'
         'qualifying = ["blazing_7s"]\n'
     )
@@ -117,14 +115,15 @@ def test_653a_12_e_3_the_magic_card_adds_19_units_on_a_winning_five_card_hand() 
     """653a.12(e)(1), (e)(3): the Five Card Hand Bonus returns its (e)(1) lines, and the
     Magic Card (a drawn card among the hand's two, 2 in 52) adds 19 units on a winning hand
     (20 for 1, the stake counted once); on every hand it adds 20 units on a losing one."""
-    assert UTH.uth is not None
-    ret = by_name(uth_returns(UTH.uth))["five_card_player"]
+    uth = rules_of(UTH)
+    assert uth is not None
+    ret = by_name(uth_returns(uth))["five_card_player"]
     math = five_card_math()
     winning = sum(line.probability for line in math.lines)
     lines = {line.line: line for line in ret.lines}
     magic = lines["Magic Card with a winning hand"]
     assert magic.returns == pytest.approx(float(winning * Fraction(2, 52) * 19))
-    every = dataclasses.replace(UTH.uth, bonus_on=BonusOn.EVERY_HAND)
+    every = dataclasses.replace(uth, bonus_on=BonusOn.EVERY_HAND)
     ret_every = by_name(uth_returns(every))["five_card_player"]
     added = ret_every.long_run - ret.long_run
     assert added == pytest.approx(float((1 - winning) * Fraction(2, 52) * 20))
@@ -146,8 +145,7 @@ def test_the_stored_par_figures_hold_when_played_again(figure: ParFigure) -> Non
     """Each stored figure, played again through the engine from another seed (20,000
     rounds), lies within the new run's 99.9% interval widened by the figure's own."""
     base = load_config(
-        CONFIGS
-        / (
+        example_path(
             "hybrid-three-position.toml"
             if figure.wager == "buzzer_beater"
             else example_config_path().name

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import DealerPeeked, Decision, WagerSettled
+from game_server.games.blackjack.rules.round import BlackjackRound
+from game_server.games.blackjack.rules.rules import BlackjackRules
 from game_server.rng.shoe import StackedShoe
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import DealerPeeked, Decision, WagerSettled
-from game_server.rules.blackjack.round import BlackjackRound
-from game_server.rules.blackjack.rules import BlackjackRules
 from game_server.rules.errors import WagerNotOffered
 from game_server.rules.limits import WagerLimits
 from game_server.rules.wagers import REGISTRY
@@ -177,7 +177,7 @@ def _offers(*entries: tuple[str, str, dict[str, Any]]) -> BlackjackRules:
 
 
 def _replays(rules: BlackjackRules, events: list[Any]) -> None:
-    from game_server.rules.blackjack.round import replay
+    from game_server.games.blackjack.rules.round import replay
 
     assert replay(rules, events).phase == "complete"
 

@@ -1,4 +1,5 @@
-"""Tests for :mod:`game_server.rules.blackjack.strategy`: chart cells, rule variants, legality.
+"""Tests for :mod:`game_server.games.blackjack.rules.strategy`: chart cells, rule variants,
+legality.
 
 Chart cells are those of the Wizard of Odds 4-8 deck charts (S17 and H17) that the module
 transcribes; the legality tests enumerate every total, upcard and flag combination.
@@ -13,10 +14,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.hand import hand_total
-from game_server.rules.blackjack.rules import DECK_COUNTS, BlackjackRules, DoubleOn
-from game_server.rules.blackjack.strategy import BasicStrategy
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.rules import DECK_COUNTS, BlackjackRules, DoubleOn
+from game_server.games.blackjack.rules.strategy import BasicStrategy
+from game_server.rules.twenty_one import hand_total
 from shared.cards import BJ_VALUE, CARDS, parse_card, parse_cards
 
 ACE = 1

@@ -14,16 +14,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game_server.rng.shoe import StackedShoe
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import (
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import (
     CardDealt,
     DealerPeeked,
     Decision,
     WagerPlaced,
     WagerSettled,
 )
-from game_server.rules.blackjack.round import (
+from game_server.games.blackjack.rules.round import (
     LINE_BUST,
     LINE_SURRENDER,
     LINE_WIN,
@@ -31,7 +30,8 @@ from game_server.rules.blackjack.round import (
     Phase,
     replay,
 )
-from game_server.rules.blackjack.rules import BlackjackRules, CountdownDefault
+from game_server.games.blackjack.rules.rules import BlackjackRules, CountdownDefault
+from game_server.rng.shoe import StackedShoe
 from game_server.rules.errors import ActionNotAllowed, IllegalAction, WrongPhase
 from game_server.rules.limits import WagerLimits
 from game_server.rules.wagers.base import SideWagerOffer

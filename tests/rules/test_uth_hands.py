@@ -1,4 +1,4 @@
-"""The Ultimate Texas Hold 'Em evaluator and exact counts (game_server.rules.uth.hands):
+"""The Ultimate Texas Hold 'Em evaluator and exact counts (game_server.games.uth.rules.hands):
 653a.6(a)-(b) rankings of the best five of seven cards, agreement with the general ranker
 (poker.best_of), and category counts checked against known totals and brute force."""
 
@@ -13,8 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from game_server.rules.poker import Category5, HandRank, best_of, rank_hand
-from game_server.rules.uth.hands import (
+from game_server.games.uth.rules.hands import (
     EvaluatorError,
     best_five,
     category_counts,
@@ -26,6 +25,7 @@ from game_server.rules.uth.hands import (
     tie_break,
     to_hand_rank,
 )
+from game_server.rules.poker import Category5, HandRank, best_of, rank_hand
 from shared.cards import CARDS, RANKS, Card, parse_cards
 
 C = Category5

@@ -1,4 +1,4 @@
-"""Ultimate Texas Hold 'Em math (game_server.rules.uth.math, ``etg math uth_*``): the exact
+"""Ultimate Texas Hold 'Em math (game_server.games.uth.rules.math, ``etg math uth_*``): the exact
 Trips returns of 653a.12(c) from the counts of all seven-card hands, the fixed lines of
 653a.12(d)(1) and (e)(1), and the seeded Blind simulation of 653a.12(b)."""
 
@@ -11,7 +11,7 @@ from math import comb
 import pytest
 from click.testing import CliRunner
 
-from game_server.rules.uth.math import (
+from game_server.games.uth.rules.math import (
     SplitMix64,
     blind_simulation,
     five_card_math,

@@ -1,4 +1,4 @@
-"""Ultimate Texas Hold 'Em replay and conservation (game_server.rules.uth.game): the same
+"""Ultimate Texas Hold 'Em replay and conservation (game_server.games.uth.rules.game): the same
 cards, decisions and settlement inputs give the same events; a logged round replays through
 a fresh engine (DESIGN.md "One round, as data"); every cent staked is settled once, and the
 meters' awards are what the meters lost (653a.12(d)(4), (e)(2))."""
@@ -13,17 +13,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game_server.rules.errors import ReplayMismatch
-from game_server.rules.events import from_dict, to_dict
-from game_server.rules.meters import Meter, MeterAwarded, MeterBank, MeterReseeded
-from game_server.rules.uth.events import (
+from game_server.games.uth.rules.events import (
     UthDecision,
     UthWagerPlaced,
     UthWagerSettled,
 )
-from game_server.rules.uth.game import Action, Phase, StackedDeck, UthRound, replay
-from game_server.rules.uth.rules import UthRules
-from game_server.rules.uth.strategy import decide
+from game_server.games.uth.rules.game import Action, Phase, StackedDeck, UthRound, replay
+from game_server.games.uth.rules.rules import UthRules
+from game_server.games.uth.rules.strategy import decide
+from game_server.rules.errors import ReplayMismatch
+from game_server.rules.events import from_dict, to_dict
+from game_server.rules.meters import Meter, MeterAwarded, MeterBank, MeterReseeded
 from game_server.rules.wagers.base import MeterSpec
 from shared.cards import CARDS
 from shared.codec import canonical_json

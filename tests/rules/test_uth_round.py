@@ -1,4 +1,4 @@
-"""Ultimate Texas Hold 'Em rounds on stacked decks (game_server.rules.uth.game): each
+"""Ultimate Texas Hold 'Em rounds on stacked decks (game_server.games.uth.rules.game): each
 scenario names the paragraph of 58 Pa. Code 653a.12 (or the notes' procedure where 653a.7 and
 653a.11 are not held) whose result it checks."""
 
@@ -9,17 +9,17 @@ from typing import Any
 
 import pytest
 
-from game_server.rules.errors import ActionNotAllowed, WrongPhase
-from game_server.rules.meters import Meter, MeterAwarded, MeterReseeded
-from game_server.rules.uth.events import (
+from game_server.games.uth.rules.events import (
     UthCardDealt,
     UthDealerRevealed,
     UthPayoutCapped,
     UthStreetStarted,
     UthWagerSettled,
 )
-from game_server.rules.uth.game import Action, Phase, StackedDeck, UthRound
-from game_server.rules.uth.rules import BonusOn, UthRules
+from game_server.games.uth.rules.game import Action, Phase, StackedDeck, UthRound
+from game_server.games.uth.rules.rules import BonusOn, UthRules
+from game_server.rules.errors import ActionNotAllowed, WrongPhase
+from game_server.rules.meters import Meter, MeterAwarded, MeterReseeded
 from game_server.rules.wagers.base import MeterSpec
 from shared.cards import Card, parse_cards
 

@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from game_server.games.uth.rules.game import DeckError, StackedDeck, UthRound
+from game_server.games.uth.rules.rules import UthRules, UthRulesError
 from game_server.rules.errors import (
     ActionNotAllowed,
     BetOutOfLimits,
@@ -17,8 +19,6 @@ from game_server.rules.errors import (
 )
 from game_server.rules.limits import WagerLimits
 from game_server.rules.meters import Meter
-from game_server.rules.uth.game import DeckError, StackedDeck, UthRound
-from game_server.rules.uth.rules import UthRules, UthRulesError
 from game_server.rules.wagers.base import MeterSpec
 from shared.cards import CARDS, parse_cards
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from game_server.config import TableConfig, example_config_path, parse_config
-from game_server.rules.blackjack.round import Phase
-from game_server.rules.blackjack.strategy import BasicStrategy
-from game_server.table.session import TableSession
-from tools.simlog import bot_action
+from game_server.games.blackjack.rules.round import Phase
+from game_server.games.blackjack.rules.strategy import BasicStrategy
+from game_server.games.blackjack.session import TableSession
+from game_server.games.blackjack.sim import bot_action
 
 #: Terminals and their seats.
 TERMINALS = {"T1": 1, "T2": 2, "T3": 3}

@@ -16,7 +16,7 @@ from pathlib import Path
 from recovery_script import TERMINALS, next_input, small_shoe_config
 
 from game_server.eventlog import EventLog, system_clock
-from game_server.rules.blackjack.strategy import BasicStrategy
+from game_server.games.blackjack.rules.strategy import BasicStrategy
 from game_server.table.recovery import open_table_reporting
 from game_server.table.session import simulation_seeds
 

@@ -5,18 +5,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
-from game_server.config import TableConfig, example_config_path, load_config
-from game_server.rules.blackjack.rules import CountdownDefault
-from game_server.table.hybrid_info import hybrid_rules_for
+from game_server.config import TableConfig, example_path, load_config
+from game_server.games.blackjack.rules.rules import CountdownDefault
+from game_server.games.hybrid.info import hybrid_rules_for
 from game_server.table.info import rules_for
 
-CONFIGS = Path(example_config_path()).parent
-THREE = load_config(CONFIGS / "hybrid-three-position.toml")
-NO_HOLE = load_config(CONFIGS / "hybrid-no-hole-card.toml")
+THREE = load_config(example_path("hybrid-three-position.toml"))
+NO_HOLE = load_config(example_path("hybrid-no-hole-card.toml"))
 
 
 @pytest.mark.parametrize("config", [THREE, NO_HOLE], ids=["three-position", "no-hole-card"])

@@ -8,29 +8,27 @@ every logged step that the credits are conserved.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
 from twisted.internet.task import Clock
 
-from game_server.config import TableConfig, example_config_path, load_config
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import RoundCompleted
-from game_server.rules.events import from_dict, to_dict
-from game_server.table.api import TableState
-from game_server.table.hybrid_machine import (
+from game_server.config import TableConfig, example_path, load_config
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import RoundCompleted
+from game_server.games.hybrid.machine import (
     BettingClosed,
     HybridMachine,
     HybridState,
     TableClosed,
 )
-from game_server.table.hybrid_session import HybridSession
+from game_server.games.hybrid.session import HybridSession
+from game_server.rules.events import from_dict, to_dict
+from game_server.table.api import TableState
 from game_server.table.session import MemorySink, SealedShoes, TableError, simulation_seeds
 
-CONFIGS = Path(example_config_path()).parent
-THREE = load_config(CONFIGS / "hybrid-three-position.toml")
-NO_HOLE = load_config(CONFIGS / "hybrid-no-hole-card.toml")
+THREE = load_config(example_path("hybrid-three-position.toml"))
+NO_HOLE = load_config(example_path("hybrid-no-hole-card.toml"))
 BOTH = pytest.mark.parametrize("config", [THREE, NO_HOLE], ids=["three-position", "no-hole-card"])
 KEY = bytes(range(32))
 TERMINALS = ("T1", "T2", "T3")

@@ -18,20 +18,19 @@ import pytest
 from crash_log import Crash, Sink, events, verified_fold
 from twisted.internet.task import Clock
 
-from game_server.config import TableConfig, example_config_path, load_config
+from game_server.config import TableConfig, example_path, load_config
 from game_server.eventlog import EventLog, system_clock
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.hybrid.machine import HybridMachine, HybridState
+from game_server.games.hybrid.rules import no_hole_card, three_position
+from game_server.games.hybrid.session import HybridSession
 from game_server.keys import init_keys
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.hybrid import no_hole_card, three_position
-from game_server.table.hybrid_machine import HybridMachine, HybridState
-from game_server.table.hybrid_session import HybridSession
 from game_server.table.ledger import Ledger
 from game_server.table.recovery import RecoveryReport, SeatingChanged, open_tables
 from game_server.table.session import simulation_seeds
 
-CONFIGS = Path(example_config_path()).parent
-THREE = load_config(CONFIGS / "hybrid-three-position.toml")
-NO_HOLE = load_config(CONFIGS / "hybrid-no-hole-card.toml")
+THREE = load_config(example_path("hybrid-three-position.toml"))
+NO_HOLE = load_config(example_path("hybrid-no-hole-card.toml"))
 BOTH = pytest.mark.parametrize("config", [THREE, NO_HOLE], ids=["three-position", "no-hole-card"])
 SEED = 3
 ROUNDS = 6

@@ -1,9 +1,9 @@
 """The hybrid table session (58 Pa. Code 633b.5): stadium terminals, every step logged, wallets
 as the fold of the log.
 
-Basic-strategy terminals (the decisions of ``tools/sim_hybrid.py``) play whole rounds on both
-hybrid table types through :class:`HybridSession`, over a MemorySink and once over a real
-event log; after every input the credits are conserved.
+Basic-strategy terminals (the decisions of ``game_server/games/hybrid/sim.py``) play whole
+rounds on both hybrid table types through :class:`HybridSession`, over a MemorySink and once
+over a real event log; after every input the credits are conserved.
 """
 
 from __future__ import annotations
@@ -16,25 +16,27 @@ from typing import Any
 
 import pytest
 
-from game_server.config import TableConfig, example_config_path, load_config
+from game_server.config import TableConfig, example_config_path, example_path, load_config
 from game_server.eventlog import EventLog, EventLogReader
-from game_server.keys import init_keys, key_id, load_public_key, load_sealing_key
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import CardDealt, RoundCompleted, WagerPlaced
-from game_server.rules.blackjack.strategy import BasicStrategy
-from game_server.rules.errors import ActionNotAllowed, WrongPhase
-from game_server.rules.events import from_dict
-from game_server.rules.hybrid.events import Hybrid3WagerPlaced, Hybrid3WagerSettled
-from game_server.rules.hybrid.no_hole_card import NoHoleCardRound
-from game_server.rules.hybrid.three_position import ThreePositionRound
-from game_server.table.events import RoundClosed, RoundStarted, ShoeCommitted
-from game_server.table.hybrid_session import (
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import CardDealt, RoundCompleted, WagerPlaced
+from game_server.games.blackjack.rules.strategy import BasicStrategy
+from game_server.games.blackjack.session import TableSession
+from game_server.games.hybrid.rules.events import Hybrid3WagerPlaced, Hybrid3WagerSettled
+from game_server.games.hybrid.rules.no_hole_card import NoHoleCardRound
+from game_server.games.hybrid.rules.three_position import ThreePositionRound
+from game_server.games.hybrid.session import (
     HybridSession,
     NotInRound,
     PositionRefused,
     _NoHoleCard,
     _ThreePosition,
 )
+from game_server.games.hybrid.sim import session_decision
+from game_server.keys import init_keys, key_id, load_public_key, load_sealing_key
+from game_server.rules.errors import ActionNotAllowed, WrongPhase
+from game_server.rules.events import from_dict
+from game_server.table.events import RoundClosed, RoundStarted, ShoeCommitted
 from game_server.table.ledger import Ledger
 from game_server.table.session import (
     EventSink,
@@ -42,15 +44,12 @@ from game_server.table.session import (
     MemorySink,
     SealedShoes,
     TableError,
-    TableSession,
     UnknownTerminal,
     simulation_seeds,
 )
-from tools.sim_hybrid import session_decision
 
-CONFIGS = Path(example_config_path()).parent
-THREE = load_config(CONFIGS / "hybrid-three-position.toml")
-NO_HOLE = load_config(CONFIGS / "hybrid-no-hole-card.toml")
+THREE = load_config(example_path("hybrid-three-position.toml"))
+NO_HOLE = load_config(example_path("hybrid-no-hole-card.toml"))
 KEY = bytes(range(32))
 TERMINALS = ("T1", "T2", "T3", "T4")
 #: Terminal -> position at the three-position table: T1 and T2 share position 2.

@@ -8,23 +8,21 @@ comes up.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 from twisted.internet.task import Clock
 
-from game_server.config import TableConfig, example_config_path, load_config
-from game_server.rules.blackjack.actions import Action
-from game_server.table.hybrid_machine import HybridMachine, HybridState
-from game_server.table.hybrid_session import HybridSession, _ThreePosition
-from game_server.table.hybrid_views import HybridResults, hybrid_view_for
+from game_server.config import TableConfig, example_path, load_config
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.hybrid.machine import HybridMachine, HybridState
+from game_server.games.hybrid.session import HybridSession, _ThreePosition
+from game_server.games.hybrid.views import HybridResults, hybrid_view_for
 from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
 from shared.cards import parse_card
 
-CONFIGS = Path(example_config_path()).parent
-THREE = load_config(CONFIGS / "hybrid-three-position.toml")
-NO_HOLE = load_config(CONFIGS / "hybrid-no-hole-card.toml")
+THREE = load_config(example_path("hybrid-three-position.toml"))
+NO_HOLE = load_config(example_path("hybrid-no-hole-card.toml"))
 BOTH = pytest.mark.parametrize("config", [THREE, NO_HOLE], ids=["three-position", "no-hole-card"])
 KEY = bytes(range(32))
 TERMINALS = ("T1", "T2", "T3", "T4", "T5", "T6", "T7")

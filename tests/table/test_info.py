@@ -7,8 +7,8 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from game_server.config import TableConfig, example_config_path, load_config
-from game_server.rules.blackjack.rules import CountdownDefault, DoubleOn
+from game_server.config import TableConfig, example_config_path, example_path, load_config
+from game_server.games.blackjack.rules.rules import CountdownDefault, DoubleOn
 from game_server.rules.wagers import REGISTRY
 from game_server.table.info import rules_for
 
@@ -75,7 +75,7 @@ def test_every_offered_side_wager_shows_the_selected_paytable_line_by_line() -> 
 
 def test_a_wagers_notes_say_what_else_a_player_should_know() -> None:
     """The Press (633b.11(f)-(h)), a fixed amount, a meter's seed and rate."""
-    path = example_config_path().with_name("fully-automated-all-side-wagers.toml")
+    path = example_path("fully-automated-all-side-wagers.toml")
     text = path.read_text(encoding="utf-8").replace("press = false", "press = true")
     from game_server.config import parse_config
 

@@ -13,25 +13,20 @@ import pytest
 from twisted.internet.task import Clock
 
 from game_server.config import example_config_path, load_config
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import Decision
-from game_server.rules.blackjack.round import Phase
-from game_server.rules.errors import NotYourTurn, WrongPhase
-from game_server.rules.events import from_dict, to_dict
-from game_server.table.api import TableState
-from game_server.table.machine import (
+from game_server.games.blackjack.machine import (
     RoundMachine,
     TableClosed,
     TableOutOfService,
     transition_table_markdown,
 )
-from game_server.table.session import (
-    MemorySink,
-    SealedShoes,
-    TableError,
-    TableSession,
-    simulation_seeds,
-)
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import Decision
+from game_server.games.blackjack.rules.round import Phase
+from game_server.games.blackjack.session import TableSession
+from game_server.rules.errors import NotYourTurn, WrongPhase
+from game_server.rules.events import from_dict, to_dict
+from game_server.table.api import TableState
+from game_server.table.session import MemorySink, SealedShoes, TableError, simulation_seeds
 
 KEY = bytes(range(32))
 CONFIG = load_config(example_config_path())

@@ -15,21 +15,15 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game_server.config import example_config_path, parse_config
-from game_server.rules.blackjack.strategy import BasicStrategy
+from game_server.config import example_path, parse_config
+from game_server.games.blackjack.rules.strategy import BasicStrategy
+from game_server.games.blackjack.session import TableSession, meter_specs
+from game_server.games.blackjack.sim import play_bots, table_wagers
 from game_server.rules.events import from_dict
 from game_server.rules.meters import METER_EVENTS, MeterBank
-from game_server.table.session import (
-    MemorySink,
-    SealedShoes,
-    TableSession,
-    meter_specs,
-    simulation_seeds,
-)
-from tools.sim import table_wagers
-from tools.simlog import play_bots
+from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
 
-PATH = example_config_path().with_name("fully-automated-all-side-wagers.toml")
+PATH = example_path("fully-automated-all-side-wagers.toml")
 TEXT = (
     PATH.read_text(encoding="utf-8")
     + '\n[must_hit_by]\nconfiguration = "A"\nminimum_wager = "1.00"\nqualifying = ["blazing_7s"]\n'

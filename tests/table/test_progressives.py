@@ -12,19 +12,14 @@ from typing import Any
 import pytest
 
 from game_server.config import TableConfig, example_config_path, parse_config
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import ProgressiveWon, RoundCompleted
+from game_server.games.blackjack.session import TableSession, meter_specs
+from game_server.games.blackjack.views import view_for
 from game_server.rng.shoe import StackedShoe
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import ProgressiveWon, RoundCompleted
 from game_server.rules.meters import MeterAwarded, MeterBank, MeterContributed, MeterReseeded
 from game_server.table.events import RoundClosed
-from game_server.table.session import (
-    MemorySink,
-    SealedShoes,
-    TableSession,
-    meter_specs,
-    simulation_seeds,
-)
-from game_server.table.views import view_for
+from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
 
 KEY = bytes(range(32))
 BLAZING = (

@@ -27,11 +27,12 @@ from recovery_script import TERMINALS, next_input, play, small_shoe_config
 
 from game_server.config import TableConfig, example_config_path, load_config
 from game_server.eventlog import EventLog, EventLogReader, NewEvent, system_clock
+from game_server.games.blackjack.rules.round import Phase
+from game_server.games.blackjack.rules.strategy import BasicStrategy
+from game_server.games.blackjack.session import TableSession
 from game_server.keys import init_keys, key_id, load_public_key, load_sealing_key
 from game_server.recall.rounds import walk
 from game_server.recall.verify import verify_log
-from game_server.rules.blackjack.round import Phase
-from game_server.rules.blackjack.strategy import BasicStrategy
 from game_server.rules.events import from_dict
 from game_server.table.ledger import Ledger
 from game_server.table.recovery import (
@@ -43,7 +44,7 @@ from game_server.table.recovery import (
     open_table_reporting,
     recover_session,
 )
-from game_server.table.session import SealedShoes, TableSession, simulation_seeds
+from game_server.table.session import SealedShoes, simulation_seeds
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER = Path(__file__).with_name("recovery_worker.py")

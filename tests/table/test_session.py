@@ -12,12 +12,14 @@ from typing import Any
 import pytest
 
 from game_server.config import example_config_path, load_config
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import CardDealt, RoundCompleted
+from game_server.games.blackjack.rules.round import Phase
+from game_server.games.blackjack.rules.strategy import BasicStrategy
+from game_server.games.blackjack.session import TableSession
+from game_server.games.blackjack.sim import play_bots
 from game_server.keys import unseal
 from game_server.rng.shoe import Shoe, ShoeSeed, verify_reveal
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import CardDealt, RoundCompleted
-from game_server.rules.blackjack.round import Phase
-from game_server.rules.blackjack.strategy import BasicStrategy
 from game_server.rules.errors import WrongPhase
 from game_server.rules.events import from_dict
 from game_server.table.events import RoundClosed, RoundStarted, ShoeCommitted, ShoeRevealed
@@ -28,12 +30,10 @@ from game_server.table.session import (
     NoRoundOpen,
     SealedShoes,
     TableError,
-    TableSession,
     UnknownTerminal,
     seal_context,
     simulation_seeds,
 )
-from tools.simlog import play_bots
 
 KEY = bytes(range(32))
 CONFIG = load_config(example_config_path())

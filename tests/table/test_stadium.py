@@ -9,24 +9,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Sequence
 from enum import StrEnum
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
 from twisted.internet.task import Clock
 from twisted.logger import globalLogPublisher
 
-from game_server.config import example_config_path, load_config
-from game_server.table import hybrid_machine, uth_machine
+from game_server.config import example_path, load_config
+from game_server.games.hybrid import machine as hybrid_machine
+from game_server.games.hybrid.session import HybridSession
+from game_server.games.uth import machine as uth_machine
+from game_server.games.uth.session import UthSession
 from game_server.table.api import TableState
-from game_server.table.hybrid_session import HybridSession
 from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
 from game_server.table.stadium import OPERATOR, StadiumMachine
-from game_server.table.uth_session import UthSession
 
-CONFIGS = Path(example_config_path()).parent
-HYBRID = load_config(CONFIGS / "hybrid-three-position.toml")
-UTH = load_config(CONFIGS / "uth.toml")
+HYBRID = load_config(example_path("hybrid-three-position.toml"))
+UTH = load_config(example_path("uth.toml"))
 KEY = bytes(range(32))
 
 
@@ -55,8 +54,8 @@ class Table(NamedTuple):
 TABLES = pytest.mark.parametrize(
     "table",
     [
-        Table(hybrid_table, "game_server.table.hybrid_machine", "hybrid table"),
-        Table(uth_table, "game_server.table.uth_machine", "table"),
+        Table(hybrid_table, "game_server.games.hybrid.machine", "hybrid table"),
+        Table(uth_table, "game_server.games.uth.machine", "table"),
     ],
     ids=["hybrid", "uth"],
 )

@@ -4,11 +4,12 @@ credits can pay it, debited from the credits like a double, and settled with the
 from __future__ import annotations
 
 from game_server.config import example_config_path, parse_config
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import WagerPlaced, WagerSettled
+from game_server.games.blackjack.session import TableSession
+from game_server.games.blackjack.views import view_for
 from game_server.rng.shoe import StackedShoe
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import WagerPlaced, WagerSettled
-from game_server.table.session import MemorySink, SealedShoes, TableSession, simulation_seeds
-from game_server.table.views import view_for
+from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
 
 TRILUX = '[wagers.trilux]\nmin = "1.00"\nmax = "100.00"\npress = true\n'
 CONFIG = parse_config(example_config_path().read_text(encoding="utf-8") + "\n" + TRILUX)

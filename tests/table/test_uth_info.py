@@ -4,12 +4,11 @@ countdowns and every 653a.12 paytable offered, named and paid as the regulation 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-from game_server.config import example_config_path, load_config
+from game_server.config import example_path, load_config
 from game_server.table.info import rules_for
 
-CONFIG = load_config(Path(example_config_path()).parent / "uth.toml")
+CONFIG = load_config(example_path("uth.toml"))
 
 
 def lines(shown: dict[str, object], wager: str) -> dict[str, str]:
@@ -66,7 +65,7 @@ def test_every_paytable_of_653a12_is_shown_as_the_regulation_names_it() -> None:
 
 
 def test_paytable_b_and_no_maximum_are_shown_as_selected() -> None:
-    text = Path(example_config_path()).parent.joinpath("uth.toml").read_text()
+    text = example_path("uth.toml").read_text()
     text = text.replace('blind_paytable = "Paytable A"', 'blind_paytable = "Paytable B"')
     text = text.replace('max_payout = "50000.00"', 'max_payout = "none"')
     from game_server.config import parse_config
@@ -83,7 +82,7 @@ def test_each_five_card_wager_names_its_own_hand_and_when_the_bonuses_pay() -> N
     winning hand, said on the rules screen, or on every hand, not said."""
     from dataclasses import replace
 
-    from game_server.rules.uth.rules import BonusOn
+    from game_server.games.uth.rules.rules import BonusOn
 
     def notes(config: object) -> dict[str, list[str]]:
         shown = rules_for(config)  # type: ignore[arg-type]
@@ -92,8 +91,8 @@ def test_each_five_card_wager_names_its_own_hand_and_when_the_bonuses_pay() -> N
     shown = notes(CONFIG)
     assert "the dealer's two cards and the flop" in shown["five_card_dealer"][0]
     assert "the player's two cards and the flop" in shown["five_card_player"][0]
-    assert CONFIG.uth is not None and CONFIG.uth.bonus_on is BonusOn.WINNING_HAND
+    assert CONFIG.rules.bonus_on is BonusOn.WINNING_HAND
     winning = "The Magic Card is paid with a winning hand"
     assert any(winning in n for n in shown["five_card_player"])
-    every = replace(CONFIG, uth=replace(CONFIG.uth, bonus_on=BonusOn.EVERY_HAND))
+    every = replace(CONFIG, rules=replace(CONFIG.rules, bonus_on=BonusOn.EVERY_HAND))
     assert not any(winning in n for n in notes(every)["five_card_player"])

@@ -6,7 +6,6 @@ command."""
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,19 +14,20 @@ from twisted.protocols import amp
 from twisted.python.failure import Failure
 from twisted.test import iosim
 
-from game_server.config import example_config_path, load_config
+from game_server.config import example_path, load_config
+from game_server.games.uth.machine import BettingClosed, NoInsurance, UthMachine, UthState
+from game_server.games.uth.rules.events import UthDecision, UthRoundCompleted, UthWagerSettled
+from game_server.games.uth.session import UnknownDecision, UthSession
 from game_server.net.floor import FloorConfig
-from game_server.net.pki import Identity, Role
+from game_server.net.identity import Identity
+from game_server.net.pki import Role
 from game_server.net.server import TableServerFactory
 from game_server.rules.errors import ActionNotAllowed
-from game_server.rules.uth.events import UthDecision, UthRoundCompleted, UthWagerSettled
 from game_server.table.api import TableMachine, TableState
 from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
-from game_server.table.uth_machine import BettingClosed, NoInsurance, UthMachine, UthState
-from game_server.table.uth_session import UnknownDecision, UthSession
 from shared import protocol as p
 
-CONFIG = load_config(Path(example_config_path()).parent / "uth.toml")
+CONFIG = load_config(example_path("uth.toml"))
 SEATS = {"T1": 1, "T2": 3}
 BET = {"ante": 500, "blind": 500}
 BETTING = CONFIG.timers.betting_seconds
@@ -228,11 +228,11 @@ def test_the_unchanged_act_command_carries_a_uth_decision() -> None:
 
 
 def test_a_server_of_several_uth_tables_routes_decisions_to_each_terminals_table() -> None:
-    """``etg serve --tables 2``: the router of UTH tables parses the decision too, and each
-    terminal's Act reaches its own table."""
+    """``etg serve --tables 2``: the router has each terminal's table parse its decision,
+    and each terminal's Act reaches its own table."""
     import dataclasses
 
-    from game_server.net.service import UthTableRouter
+    from game_server.table.router import TableRouter
 
     clock = task.Clock()
     machines = {}
@@ -250,7 +250,7 @@ def test_a_server_of_several_uth_tables_routes_decisions_to_each_terminals_table
         machine.place_wagers(terminal, BET)
         machines[config.table_id] = machine
     clock.advance(BETTING)
-    router = UthTableRouter(machines, {"T1": "UTH-01-1", "T2": "UTH-01-2"})
+    router = TableRouter(machines, {"T1": "UTH-01-1", "T2": "UTH-01-2"})
     floor = FloorConfig(terminals={"T1": 1, "T2": 1}, tables=router.table_of)
     identities = {
         "T1": Identity(Role.TERMINAL, "T1", 0x11),

@@ -18,17 +18,17 @@ import pytest
 from crash_log import Crash, Sink, events, verified_fold
 from twisted.internet.task import Clock
 
-from game_server.config import example_config_path, load_config
+from game_server.config import example_path, load_config
 from game_server.eventlog import EventLog, system_clock
+from game_server.games.uth.machine import UthMachine, UthState
+from game_server.games.uth.rules import strategy
+from game_server.games.uth.rules.game import Action
+from game_server.games.uth.session import UthLedger, UthSession
 from game_server.keys import init_keys
-from game_server.rules.uth import strategy
-from game_server.rules.uth.game import Action
 from game_server.table.recovery import RecoveryReport, SeatingChanged, open_tables
 from game_server.table.session import simulation_seeds
-from game_server.table.uth_machine import UthMachine, UthState
-from game_server.table.uth_session import UthLedger, UthSession
 
-CONFIG = load_config(Path(example_config_path()).parent / "uth.toml")
+CONFIG = load_config(example_path("uth.toml"))
 SEED = 3
 ROUNDS = 6
 TERMINALS = {"T1": 1, "T2": 2, "T3": 5}

@@ -3,28 +3,33 @@ wallets, the meters and the Magic Card / Lucky Bonus draws, over the pure engine
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game_server.config import TableConfig, example_config_path, load_config, parse_config
-from game_server.recall.rounds import UTH_KINDS
-from game_server.rng.drbg import HmacDrbg, RandomStream
-from game_server.rng.shoe import ShoeSeed, StackedShoe
-from game_server.rules.errors import ReplayMismatch
-from game_server.rules.events import from_dict
-from game_server.rules.meters import MeterAwarded, MeterContributed, MeterReseeded
-from game_server.rules.uth import strategy
-from game_server.rules.uth.events import (
+from game_server.config import (
+    TableConfig,
+    example_config_path,
+    example_path,
+    load_config,
+    parse_config,
+)
+from game_server.games.uth.rules import strategy
+from game_server.games.uth.rules.events import (
     UthRoundCompleted,
     UthSettlementStarted,
     UthWagerPlaced,
     UthWagerSettled,
 )
-from game_server.rules.uth.game import Action, Phase, replay
+from game_server.games.uth.rules.game import UTH_KINDS, Action, Phase, replay
+from game_server.games.uth.session import UthLedger, UthSession
+from game_server.rng.drbg import HmacDrbg, RandomStream
+from game_server.rng.shoe import ShoeSeed, StackedShoe
+from game_server.rules.errors import ReplayMismatch
+from game_server.rules.events import from_dict
+from game_server.rules.meters import MeterAwarded, MeterContributed, MeterReseeded
 from game_server.table.events import RoundClosed, ShoeCommitted, ShoeRevealed
 from game_server.table.session import (
     InsufficientCredits,
@@ -33,13 +38,12 @@ from game_server.table.session import (
     TableError,
     simulation_seeds,
 )
-from game_server.table.uth_session import UthLedger, UthSession
 from shared.cards import CARDS
 
-CONFIG = load_config(Path(example_config_path()).parent / "uth.toml")
+CONFIG = load_config(example_path("uth.toml"))
 #: The same table paying the Lucky Bonus instead of the Magic Card (653a.12(e)(3): one of them).
 LUCKY_CONFIG = parse_config(
-    (Path(example_config_path()).parent / "uth.toml")
+    (example_path("uth.toml"))
     .read_text()
     .replace("magic_card = true ", "magic_card = false")
     .replace("lucky_bonus = false", "lucky_bonus = true ")
@@ -152,8 +156,7 @@ def expected_draws(shoe_number: int) -> tuple[str, int]:
     drbg = HmacDrbg(seed.entropy_input, seed.nonce, seed.personalization + b"/uth-bonus-draws")
     stream = RandomStream(drbg)
     magic = CARDS[stream.randbelow(52)]
-    assert CONFIG.uth is not None
-    return str(magic), stream.randbelow(CONFIG.uth.seats + 1)
+    return str(magic), stream.randbelow(CONFIG.rules.seats + 1)
 
 
 @pytest.mark.parametrize("config", [CONFIG, LUCKY_CONFIG], ids=["magic-card", "lucky-bonus"])
@@ -161,8 +164,7 @@ def test_magic_card_or_lucky_seat_is_drawn_from_the_drbg_and_logged(config: Tabl
     """653a.1, 653a.12(e)(3): each round the table game system draws the Magic Card (or, at a
     table paying the Lucky Bonus, the Lucky Bonus position) from the certified DRBG (the round
     deck's seed), and logs it; the bonus the table does not pay is not logged."""
-    assert config.uth is not None
-    magic_table = config.uth.magic_card_bonus
+    magic_table = config.rules.magic_card_bonus
     sink = MemorySink()
     table = session(sink, config)
     draws: list[str] = []
@@ -211,8 +213,8 @@ def test_meters_are_fed_at_the_deal_and_awarded_at_settlement_with_conservation(
     Every credit is accounted for: what the meters paid is ``progressive_paid``."""
     sink = MemorySink()
     table = session(sink)
-    progressive = CONFIG.uth.progressive_meter_id if CONFIG.uth else ""
-    five_card = CONFIG.uth.five_card_meter_id if CONFIG.uth else ""
+    progressive = CONFIG.rules.progressive_meter_id
+    five_card = CONFIG.rules.five_card_meter_id
     events = stacked_round(table, ROYAL)
     fed = [ev for ev in events if type(ev) is MeterContributed]
     assert sorted((ev.meter, ev.wager) for ev in fed) == sorted(
@@ -308,9 +310,8 @@ def test_a_round_with_meter_awards_replays_through_the_engine() -> None:
     stacked_round(table, ROYAL)
     events = [ev for _, ev in logged(sink) if type(ev) in UTH_KINDS]
     assert sum(type(ev) is MeterAwarded for ev in events) == 2
-    assert CONFIG.uth is not None
-    game = replay(CONFIG.uth, events, CONFIG.table_id)
+    game = replay(CONFIG.rules, events, CONFIG.table_id)
     assert game.phase is Phase.COMPLETE
     forged = [ev._replace(share=ev.share + 1) if type(ev) is MeterAwarded else ev for ev in events]
     with pytest.raises(ReplayMismatch):
-        replay(CONFIG.uth, forged, CONFIG.table_id)
+        replay(CONFIG.rules, forged, CONFIG.table_id)

@@ -7,12 +7,13 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from game_server.config import example_config_path, load_config
+from game_server.config import example_path, load_config
+from game_server.games.uth.sim import UTH_BASE
+from game_server.sim import SimSpec, run_sim
 from tools.cli import main
-from tools.sim import UTH_BASE, SimSpec, run_sim
 
-CONFIG = load_config(Path(example_config_path()).parent / "uth.toml")
-UTH = Path(example_config_path()).parent / "uth.toml"
+CONFIG = load_config(example_path("uth.toml"))
+UTH = example_path("uth.toml")
 
 
 def spec(rounds: int, seats: int = 3, seed: int = 4) -> SimSpec:
@@ -25,7 +26,7 @@ def spec(rounds: int, seats: int = 3, seed: int = 4) -> SimSpec:
         rounds=rounds,
         chunk_rounds=100,
         table_id="sim-uth",
-        uth=CONFIG.uth,
+        game="uth",
     )
 
 

@@ -6,18 +6,17 @@ their Play multiples."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from twisted.internet import task
 
-from game_server.config import example_config_path, load_config
+from game_server.config import example_path, load_config
+from game_server.games.uth.machine import UthMachine
+from game_server.games.uth.session import UthSession
+from game_server.games.uth.views import uth_view_for
 from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
-from game_server.table.uth_machine import UthMachine
-from game_server.table.uth_session import UthSession
-from game_server.table.uth_views import uth_view_for
 
-CONFIG = load_config(Path(example_config_path()).parent / "uth.toml")
+CONFIG = load_config(example_path("uth.toml"))
 SEATS = {"T1": 1, "T2": 2, "T3": 4}
 BET = {"ante": 500, "blind": 500, "trips": 500}
 TOP_LEVEL = {

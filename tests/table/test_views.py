@@ -9,11 +9,12 @@ from typing import Any
 from twisted.internet.task import Clock
 
 from game_server.config import example_config_path, load_config
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.round import Phase
-from game_server.table.machine import RoundMachine
-from game_server.table.session import MemorySink, SealedShoes, TableSession, simulation_seeds
-from game_server.table.views import view_for
+from game_server.games.blackjack.machine import RoundMachine
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.round import Phase
+from game_server.games.blackjack.session import TableSession
+from game_server.games.blackjack.views import view_for
+from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
 from shared.cards import parse_card
 
 KEY = bytes(range(32))

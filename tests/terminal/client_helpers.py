@@ -20,7 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 from fakes import FakeMachine  # tests/net/fakes.py, found through sys.path
 
 from game_server.net.floor import FloorConfig
-from game_server.net.pki import Identity, Role
+from game_server.net.identity import Identity
+from game_server.net.pki import Role
 from game_server.net.server import TableServerFactory, TerminalProtocol
 from terminal_client.model import ConnectionState, TerminalModel
 

@@ -17,7 +17,6 @@ import copy
 import dataclasses
 import itertools
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,15 +28,11 @@ from test_hybrid_model import NO_HOLE, THREE, find_round, make_table  # noqa: E4
 from test_uth_model import ALL_WAGERS, MAIN, Table, round_at  # noqa: E402
 from twisted.internet.task import Clock  # noqa: E402
 
-from game_server.config import TableConfig, example_config_path, load_config  # noqa: E402
-from game_server.table.machine import RoundMachine  # noqa: E402
-from game_server.table.session import (  # noqa: E402
-    MemorySink,
-    SealedShoes,
-    TableSession,
-    simulation_seeds,
-)
-from game_server.table.views import table_actions  # noqa: E402
+from game_server.config import TableConfig, example_path, load_config  # noqa: E402
+from game_server.games.blackjack.machine import RoundMachine  # noqa: E402
+from game_server.games.blackjack.session import TableSession  # noqa: E402
+from game_server.games.blackjack.views import table_actions  # noqa: E402
+from game_server.table.session import MemorySink, SealedShoes, simulation_seeds  # noqa: E402
 from terminal_client.render import Layout  # noqa: E402
 from terminal_client.render.draw import CREAM  # noqa: E402
 from terminal_client.render.layout import DESTRUCTIVE  # noqa: E402
@@ -48,9 +43,8 @@ from terminal_client.widgets import Button  # noqa: E402
 pytestmark = pytest.mark.usefixtures("headless")
 
 SIZES = [(1280, 720), (1920, 1080), (1080, 1920)]
-CONFIGS = Path(example_config_path()).parent
-FULLY = load_config(CONFIGS / "fully-automated-blackjack.toml")
-ALL_SIDES = load_config(CONFIGS / "fully-automated-all-side-wagers.toml")
+FULLY = load_config(example_path("fully-automated-blackjack.toml"))
+ALL_SIDES = load_config(example_path("fully-automated-all-side-wagers.toml"))
 
 
 def with_surrender(config: TableConfig) -> TableConfig:

@@ -23,12 +23,13 @@ import pygame
 import pytest
 
 from game_server.config import TableConfig, example_config_path, load_config
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.round import BlackjackRound, Phase
+from game_server.games.blackjack.rules.rules import DoubleOn
+from game_server.games.blackjack.session import TableSession
+from game_server.games.blackjack.views import table_actions, view_for
 from game_server.rng.shoe import StackedShoe
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.round import BlackjackRound, Phase
-from game_server.rules.blackjack.rules import DoubleOn
-from game_server.table.session import MemorySink, SealedShoes, TableSession, simulation_seeds
-from game_server.table.views import table_actions, view_for
+from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
 from terminal_client.model import ConnectionState, TerminalModel
 from terminal_client.render import Layout
 from terminal_client.screens import PlayScreen, screen_for

@@ -5,20 +5,20 @@ it acts."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 from client_helpers import wire_model
 from twisted.internet.task import Clock
 
-from game_server.config import example_config_path, load_config
-from game_server.table.machine import RoundMachine
-from game_server.table.session import MemorySink, SealedShoes, TableSession, simulation_seeds
+from game_server.config import example_path, load_config
+from game_server.games.blackjack.machine import RoundMachine
+from game_server.games.blackjack.session import TableSession
+from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
 from terminal_client.app import Autoplay, demo_wagers
 from terminal_client.model import Intent, IntentKind
 
-ALL_SIDES = load_config(Path(example_config_path()).parent / "fully-automated-all-side-wagers.toml")
+ALL_SIDES = load_config(example_path("fully-automated-all-side-wagers.toml"))
 
 
 def table(credits: int) -> RoundMachine:

@@ -1,8 +1,8 @@
 """The terminal's model of a hybrid table's view (58 Pa. Code 633b.5), read from views the
-real server code builds: a :class:`~game_server.table.hybrid_machine.HybridMachine` over a
-:class:`~game_server.table.hybrid_session.HybridSession` on a MemorySink, seeded sealed
+real server code builds: a :class:`~game_server.games.hybrid.machine.HybridMachine` over a
+:class:`~game_server.games.hybrid.session.HybridSession` on a MemorySink, seeded sealed
 shoes and a ``task.Clock`` (as tests/table/test_hybrid_views.py does), whose views come from
-:func:`~game_server.table.hybrid_views.hybrid_view_for`.
+:func:`~game_server.games.hybrid.views.hybrid_view_for`.
 
 The builders here (:func:`make_table`, :func:`find_round`, :func:`model_of`) are also used by
 the hybrid screen tests.
@@ -12,33 +12,32 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 from twisted.internet.task import Clock
 
-from game_server.config import TableConfig, example_config_path, load_config
-from game_server.rules.blackjack.actions import Action
-from game_server.table.hybrid_machine import HybridMachine, HybridState
-from game_server.table.hybrid_session import HybridSession
-from game_server.table.hybrid_views import HybridResults, hybrid_view_for
+from game_server.config import TableConfig, example_path, load_config
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.hybrid.machine import HybridMachine, HybridState
+from game_server.games.hybrid.session import HybridSession
+from game_server.games.hybrid.views import HybridResults, hybrid_view_for
 from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
 from shared.protocol import PlaceWagers
-from terminal_client.model import ConnectionState, IntentKind, TerminalModel
-from terminal_client.model.hybrid import (
+from terminal_client.games.hybrid.model import (
     STADIUM_SEAT,
     TO_DEALER,
     TO_HAND,
     NoHoleCardCards,
     ThreePositionCards,
+    hybrid_of,
     parse_hybrid_view,
 )
+from terminal_client.model import ConnectionState, IntentKind, TerminalModel
 from terminal_client.model.view import MalformedView, ViewVersionError
 
-CONFIGS = Path(example_config_path()).parent
-THREE = load_config(CONFIGS / "hybrid-three-position.toml")
-NO_HOLE = load_config(CONFIGS / "hybrid-no-hole-card.toml")
+THREE = load_config(example_path("hybrid-three-position.toml"))
+NO_HOLE = load_config(example_path("hybrid-no-hole-card.toml"))
 KEY = bytes(range(32))
 TERMINALS = ("T1", "T2", "T3", "T4")
 BET = {"blackjack": 1_000}
@@ -300,28 +299,28 @@ def test_a_hybrid_view_of_another_version_needs_an_update() -> None:
 
 
 def test_the_model_keeps_the_last_good_hybrid_view_and_shows_a_notice() -> None:
-    """TerminalModel.apply_view reads a hybrid view into model.hybrid; a malformed one
+    """TerminalModel.apply_view reads a hybrid view into hybrid_of(model); a malformed one
     becomes a MALFORMED_VIEW notice and the last good view stays."""
     _, data = three_position_after_hits()
     model = model_of(data)
-    good, hybrid = model.view, model.hybrid
+    good, hybrid = model.view, hybrid_of(model)
     assert hybrid is not None and good is hybrid.view
     assert model.my_turn and model.hand_to_act == 0
     bad = copy.deepcopy(data)
     bad["hybrid"]["community"] = "nonsense"
     model.apply_view(bad)
-    assert model.view is good and model.hybrid is hybrid
+    assert model.view is good and hybrid_of(model) is hybrid
     assert model.last_error is not None and model.last_error.code == "MALFORMED_VIEW"
     assert "hybrid view" in model.last_error.message
 
 
 def test_a_fully_automated_view_clears_the_hybrid_model() -> None:
-    """A view without a hybrid table_type is the fully automated one: model.hybrid is None."""
+    """A view without a hybrid table_type is the fully automated one: hybrid_of(model) is None."""
     from client_helpers import sample_view
 
     _, data = three_position_after_hits()
     model = model_of(data, sample_view())
-    assert model.hybrid is None and model.view is not None and model.view.seat == 1
+    assert hybrid_of(model) is None and model.view is not None and model.view.seat == 1
 
 
 # The client ------------------------------------------------------------------------------------

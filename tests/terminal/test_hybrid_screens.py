@@ -28,27 +28,24 @@ from test_hybrid_model import (  # noqa: E402
     three_position_after_hits,
 )
 
-from game_server.rules.blackjack.actions import Action  # noqa: E402
+from game_server.games.blackjack.rules.actions import Action  # noqa: E402
 from terminal_client.app import Autoplay, TerminalApp  # noqa: E402
-from terminal_client.input import Key, Tap  # noqa: E402
-from terminal_client.model import TerminalModel  # noqa: E402
-from terminal_client.render import Layout  # noqa: E402
-from terminal_client.render.draw import BACK_RED, CARD_FACE, GOLD  # noqa: E402
-from terminal_client.render.hybrid import (  # noqa: E402
+from terminal_client.games.hybrid.model import hybrid_of  # noqa: E402
+from terminal_client.games.hybrid.render import (  # noqa: E402
     DEALER_RING,
     community_rects,
     hybrid_areas,
 )
-from terminal_client.screens import (  # noqa: E402
-    AttractScreen,
-    BettingScreen,
+from terminal_client.games.hybrid.screens import (  # noqa: E402
     HybridBettingScreen,
     HybridPlayScreen,
     HybridResultsScreen,
-    PlayScreen,
-    Screen,
-    screen_for,
 )
+from terminal_client.input import Key, Tap  # noqa: E402
+from terminal_client.model import TerminalModel  # noqa: E402
+from terminal_client.render import Layout  # noqa: E402
+from terminal_client.render.draw import BACK_RED, CARD_FACE, GOLD  # noqa: E402
+from terminal_client.screens import AttractScreen, BettingScreen, PlayScreen, Screen, screen_for  # noqa: E402
 from terminal_client.screens.overlay import menu_buttons  # noqa: E402
 
 SIZES = [(1920, 1080), (1280, 720), (1080, 1920)]
@@ -223,7 +220,7 @@ def test_three_position_play_draws_the_community_box_positions_and_hole_card(
     # The hole card's back is in the dealer's area, and no card face beside it shows it.
     assert BACK_RED in colours_in(surface, layout.dealer)
     # Position 2 (T1's) has the thick gold rim; positions with no player are empty.
-    from terminal_client.render.hybrid import tile_rects
+    from terminal_client.games.hybrid.render import tile_rects
 
     cells = tile_rects(areas.positions, 3, layout.scale)
     assert surface.get_at((cells[1].centerx, cells[1].top + 2))[:3] == GOLD
@@ -457,7 +454,7 @@ def test_a_malformed_hybrid_view_shows_a_notice_and_keeps_the_last_good_one(
     bad["hybrid"]["hands"][0]["cards"] = ["8S", "not a card"]
     model.apply_view(bad)
     assert screen_for(model) is HybridPlayScreen
-    assert model.hybrid is not None and model.hybrid.hands[0].cards == tuple(
+    assert hybrid_of(model) is not None and hybrid_of(model).hands[0].cards == tuple(
         view["hybrid"]["hands"][0]["cards"]
     )
     assert "cannot read" in screen.message()
@@ -536,7 +533,7 @@ def test_autoplay_plays_whole_hybrid_rounds_through_the_app(config: Any) -> None
     for _ in range(400):
         app.tick()
         seen.add(type(app.stack.base))
-        hybrid = model.hybrid
+        hybrid = hybrid_of(model)
         if hybrid is not None and hybrid.results_current:
             settled_rounds.add(model.view.round if model.view else None)
         if len(settled_rounds) >= 4:

@@ -14,7 +14,6 @@ a fold, a win.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,16 +25,13 @@ from test_hybrid_model import NO_HOLE, THREE, make_table  # noqa: E402
 from test_uth_model import ALL_WAGERS, MAIN, Table, round_at  # noqa: E402
 from twisted.internet.task import Clock  # noqa: E402
 
-from game_server.config import TableConfig, example_config_path, load_config  # noqa: E402
-from game_server.rules.blackjack.actions import Action  # noqa: E402
-from game_server.table.machine import RoundMachine  # noqa: E402
-from game_server.table.session import (  # noqa: E402
-    MemorySink,
-    SealedShoes,
-    TableSession,
-    simulation_seeds,
-)
-from terminal_client.app import basic_strategy, demo_wagers  # noqa: E402
+from game_server.config import TableConfig, example_path, load_config  # noqa: E402
+from game_server.games.blackjack.machine import RoundMachine  # noqa: E402
+from game_server.games.blackjack.rules.actions import Action  # noqa: E402
+from game_server.games.blackjack.session import TableSession  # noqa: E402
+from game_server.table.session import MemorySink, SealedShoes, simulation_seeds  # noqa: E402
+from terminal_client.app import demo_wagers  # noqa: E402
+from terminal_client.games.blackjack.bot import basic_strategy  # noqa: E402
 from terminal_client.render import Layout  # noqa: E402
 from terminal_client.render.elements import ElementCanvas, overlaps  # noqa: E402
 from terminal_client.screens import screen_for  # noqa: E402
@@ -43,8 +39,7 @@ from terminal_client.screens import screen_for  # noqa: E402
 pytestmark = pytest.mark.usefixtures("headless")
 
 SIZES = [(1280, 720), (1920, 1080), (1080, 1920)]
-CONFIGS = Path(example_config_path()).parent
-ALL_SIDES = load_config(CONFIGS / "fully-automated-all-side-wagers.toml")
+ALL_SIDES = load_config(example_path("fully-automated-all-side-wagers.toml"))
 
 
 def fully_automated(wanted: Callable[[dict[str, Any]], bool], seed: int = 3) -> dict[str, Any]:

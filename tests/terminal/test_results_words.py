@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from game_server.rules.blackjack import round as blackjack
-from game_server.rules.hybrid import no_hole_card, three_position
-from game_server.rules.uth import game as uth
+from game_server.games.blackjack.rules import round as blackjack
+from game_server.games.hybrid.rules import no_hole_card, three_position
+from game_server.games.uth.rules import game as uth
+from game_server.rules.wagers import buzzer_beater
+from terminal_client.games.uth.screens import LINE_TITLES
 from terminal_client.screens.results import (
     headline,
     net_text,
@@ -16,11 +18,10 @@ from terminal_client.screens.results import (
     plain_detail,
     strip_citations,
 )
-from terminal_client.screens.uth import LINE_TITLES
 
 ENGINE_LINES = [
     value
-    for module in (blackjack, no_hole_card, three_position, uth)
+    for module in (blackjack, no_hole_card, three_position, buzzer_beater, uth)
     for name, value in vars(module).items()
     if name.startswith("LINE_") and isinstance(value, str)
 ]

@@ -1,8 +1,8 @@
 """The terminal's model of an Ultimate Texas Hold 'Em table's view (58 Pa. Code 653a), read
-from views the real server code builds: a :class:`~game_server.table.uth_machine.UthMachine`
-over a :class:`~game_server.table.uth_session.UthSession` on a MemorySink, seeded sealed
+from views the real server code builds: a :class:`~game_server.games.uth.machine.UthMachine`
+over a :class:`~game_server.games.uth.session.UthSession` on a MemorySink, seeded sealed
 shoes and a ``task.Clock``, whose views come from
-:func:`~game_server.table.uth_views.uth_view_for`; and from the example view of that
+:func:`~game_server.games.uth.views.uth_view_for`; and from the example view of that
 module's docstring.
 
 The builders here (:class:`Table`, :func:`model_of`, :func:`round_at`, :data:`EXAMPLE`) are
@@ -12,21 +12,21 @@ also used by the UTH screen tests.
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 from typing import Any
 
 import pytest
 from twisted.internet.task import Clock
 
-from game_server.config import example_config_path, load_config
+from game_server.config import example_path, load_config
+from game_server.games.uth.machine import UthMachine, UthState
+from game_server.games.uth.session import UthSession
 from game_server.table.session import MemorySink, SealedShoes, simulation_seeds
-from game_server.table.uth_machine import UthMachine, UthState
-from game_server.table.uth_session import UthSession
+from terminal_client.games.hybrid.model import hybrid_of
+from terminal_client.games.uth.model import Decision, parse_uth_view, uth_of
 from terminal_client.model import ConnectionState, TerminalModel
-from terminal_client.model.uth import Decision, parse_uth_view
 from terminal_client.model.view import MalformedView, ViewVersionError
 
-CONFIG = load_config(Path(example_config_path()).parent / "uth.toml")
+CONFIG = load_config(example_path("uth.toml"))
 KEY = bytes(range(32))
 SEATS = {"T1": 1, "T2": 2, "T3": 3}
 #: The minimum Ante and its Blind (uth.toml: $5), with every side and bonus wager.
@@ -211,10 +211,10 @@ def test_the_model_picks_the_uth_reader_by_the_views_game() -> None:
     from client_helpers import _VIEW
 
     model = model_of(EXAMPLE)
-    assert model.uth is not None and model.hybrid is None and model.last_error is None
+    assert uth_of(model) is not None and hybrid_of(model) is None and model.last_error is None
     assert model.my_turn and model.hand_to_act == 0
     model.apply_view(copy.deepcopy(_VIEW))
-    assert model.uth is None and model.view is not None and model.last_error is None
+    assert uth_of(model) is None and model.view is not None and model.last_error is None
 
 
 def test_betting_view_of_the_server() -> None:
@@ -345,9 +345,9 @@ def test_a_malformed_view_is_refused_with_a_reason(change: Any) -> None:
 def test_a_malformed_view_is_a_notice_and_the_last_good_view_stays() -> None:
     """The model keeps the last good UTH view and records a MALFORMED_VIEW notice."""
     model = model_of(EXAMPLE)
-    good = model.uth
+    good = uth_of(model)
     model.apply_view(_bad(MALFORMED["a hole card that is not a card"]))
-    assert model.uth is good and model.view is not None and model.view is good.view
+    assert uth_of(model) is good and model.view is not None and model.view is good.view
     assert model.last_error is not None and model.last_error.code == "MALFORMED_VIEW"
 
 
@@ -358,4 +358,4 @@ def test_a_view_of_another_version_needs_an_update() -> None:
     with pytest.raises(ViewVersionError):
         parse_uth_view(view)
     model = model_of(view)
-    assert model.needs_update and model.uth is None
+    assert model.needs_update and uth_of(model) is None

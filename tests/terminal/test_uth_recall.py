@@ -12,11 +12,11 @@ from test_uth_model import CONFIG, EXAMPLE, model_of
 from twisted.internet.task import Clock
 
 from game_server.eventlog import EventLog, EventLogReader
+from game_server.games.uth.machine import UthMachine, UthState
+from game_server.games.uth.session import UthSession
 from game_server.keys import init_keys, key_id, load_public_key, load_sealing_key
 from game_server.recall.terminal import terminal_recall
 from game_server.table.session import SealedShoes, simulation_seeds
-from game_server.table.uth_machine import UthMachine, UthState
-from game_server.table.uth_session import UthSession
 from terminal_client.model import Document, parse_recall
 from terminal_client.render import Layout
 from terminal_client.screens.recall import RecallScreen

@@ -30,26 +30,22 @@ from test_uth_model import (  # noqa: E402
     round_at,
 )
 
-from terminal_client.app import Autoplay, TerminalApp, uth_strategy  # noqa: E402
-from terminal_client.input import Tap  # noqa: E402
-from terminal_client.model import ConnectionState, Decision, TerminalModel  # noqa: E402
-from terminal_client.render import Layout  # noqa: E402
-from terminal_client.render.draw import BACK_RED, CARD_FACE, GOLD  # noqa: E402
-from terminal_client.render.table import hand_rects  # noqa: E402
-from terminal_client.render.uth import (  # noqa: E402
+from terminal_client.app import Autoplay, TerminalApp  # noqa: E402
+from terminal_client.games.uth.bot import uth_strategy  # noqa: E402
+from terminal_client.games.uth.model import Decision, uth_of  # noqa: E402
+from terminal_client.games.uth.render import (  # noqa: E402
     board_rects,
     bonus_spot_circles,
     main_spot_circles,
     uth_areas,
 )
-from terminal_client.screens import (  # noqa: E402
-    AttractScreen,
-    Screen,
-    UthBettingScreen,
-    UthPlayScreen,
-    UthResultsScreen,
-    screen_for,
-)
+from terminal_client.games.uth.screens import UthBettingScreen, UthPlayScreen, UthResultsScreen  # noqa: E402
+from terminal_client.input import Tap  # noqa: E402
+from terminal_client.model import ConnectionState, TerminalModel  # noqa: E402
+from terminal_client.render import Layout  # noqa: E402
+from terminal_client.render.draw import BACK_RED, CARD_FACE, GOLD  # noqa: E402
+from terminal_client.render.table import hand_rects  # noqa: E402
+from terminal_client.screens import AttractScreen, Screen, screen_for  # noqa: E402
 from terminal_client.screens.overlay import menu_buttons  # noqa: E402
 from terminal_client.screens.rules import RulesScreen  # noqa: E402
 from terminal_client.screens.scene import meters_rect  # noqa: E402
@@ -290,11 +286,11 @@ def test_the_results_show_hands_qualifying_and_every_settlement(tmp_path: Path) 
     returned) and the reason in plain words without its citation (the Blind's "Flush pays
     3 to 2", not "Blind Paytable A: Flush 3 to 2 (653a.12(b))"); the hands panel shows the
     dealer's and T1's best five."""
-    from terminal_client.screens.uth import hand_blocks, result_rows
+    from terminal_client.games.uth.screens import hand_blocks, result_rows
 
     view = completed().view()
     screen = screen_of(view)
-    uth = screen.model.uth
+    uth = uth_of(screen.model)
     assert uth is not None
     rows = result_rows(uth)
     settled = view["settlements"]
@@ -437,7 +433,7 @@ def test_the_decision_buttons_are_exactly_the_views_legal_decisions(street: str)
         assert isinstance(screen, UthPlayScreen)
         buttons = screen.buttons(layout)
         assert [b.id for b in buttons] == BUTTONS[street]
-        uth = screen.model.uth
+        uth = uth_of(screen.model)
         assert uth is not None
         legal = {(d.action, d.multiple) for d in uth.legal}
         assert {SENDS[b.id] for b in buttons if b.enabled} == legal
@@ -476,7 +472,7 @@ def test_after_the_play_wager_no_bet_button_is_left() -> None:
     table.act("T2", "check")
     screen = screen_of(table.view())
     assert screen.buttons(layout) == ()
-    uth = screen.model.uth
+    uth = uth_of(screen.model)
     assert uth is not None and uth.wagers["play"] == 1_500
 
 
@@ -493,7 +489,7 @@ def test_the_countdown_says_what_it_will_do_to_a_seat_still_to_decide() -> None:
     """The shared decision countdown's ``then`` (check pre-flop and on the flop, fold at
     the river) is shown to a seat still to decide; to one that has decided it shows the
     seconds alone (it will do nothing to it)."""
-    from terminal_client.screens.uth import shown_countdown
+    from terminal_client.games.uth.screens import shown_countdown
 
     for street, then in (("preflop", "check"), ("river", "fold")):
         table = round_at(street)
@@ -517,7 +513,7 @@ def test_a_malformed_view_shows_a_notice_and_keeps_the_last_good_one(tmp_path: P
     bad["uth"]["board"] = ["2C", "not a card", "KS"]
     model.apply_view(bad)
     assert screen_for(model) is UthPlayScreen
-    assert model.uth is not None and model.uth.board == tuple(view["uth"]["board"])
+    assert uth_of(model) is not None and uth_of(model).board == tuple(view["uth"]["board"])
     assert "cannot read" in screen.message()
     assert {b.id for b in screen.buttons(layout) if b.enabled} == lit
     draw(screen, (1920, 1080), tmp_path, "uth-malformed")
@@ -615,7 +611,7 @@ def test_autoplay_plays_whole_uth_rounds_through_the_app() -> None:
     for _ in range(600):
         app.tick()
         seen.add(type(app.stack.base))
-        uth = model.uth
+        uth = uth_of(model)
         if uth is not None and uth.results_current:
             settled_rounds.add(uth.view.round)
         if len(settled_rounds) >= 4:
@@ -679,7 +675,7 @@ def test_screenshots_keep_the_latest_round_and_each_kind_of_screen(tmp_path: Pat
     settled: list[Any] = []
     for _ in range(2000):
         app.tick()
-        uth = model.uth
+        uth = uth_of(model)
         if uth is not None and uth.results_current and uth.view.round not in settled:
             settled.append(uth.view.round)
         if len(settled) == 5 and shots.seen == 5:

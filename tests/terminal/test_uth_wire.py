@@ -1,6 +1,6 @@
 """An Ultimate Texas Hold 'Em round (58 Pa. Code 653a) played by the terminal's own AMP
 client (terminal_client.net) through the real table server factory over the real
-:class:`~game_server.table.uth_machine.UthMachine`, in memory with a fake clock: the
+:class:`~game_server.games.uth.machine.UthMachine`, in memory with a fake clock: the
 PlaceWagers the betting screen sends, the Act each decision button sends (``"bet"`` with the
 Play multiple as ``amount``), and the views pushed back reaching the screens."""
 
@@ -15,10 +15,12 @@ from twisted.application.internet import backoffPolicy
 
 from game_server.net.floor import FloorConfig
 from game_server.net.server import TableServerFactory
+from terminal_client.games.uth.model import uth_of
+from terminal_client.games.uth.screens import UthBettingScreen, UthPlayScreen, UthResultsScreen
 from terminal_client.input import Tap
 from terminal_client.model import ConnectionState, TerminalModel
 from terminal_client.net import TerminalClient
-from terminal_client.screens import UthBettingScreen, UthPlayScreen, UthResultsScreen, screen_for
+from terminal_client.screens import screen_for
 
 NO_JITTER: Callable[[int], float] = backoffPolicy(
     initialDelay=0.5, maxDelay=10, factor=2, jitter=lambda: 0
@@ -51,7 +53,7 @@ def test_a_whole_round_over_amp_from_the_screens() -> None:
     client.start()
     wire.flush()
     assert model.connection.state is ConnectionState.CONNECTED
-    assert model.uth is not None and model.last_error is None
+    assert uth_of(model) is not None and model.last_error is None
     screen = screen_for(model)(model, client)
     assert isinstance(screen, UthBettingScreen)
     screen.handle(Tap("chip:500"))
@@ -63,8 +65,8 @@ def test_a_whole_round_over_amp_from_the_screens() -> None:
     assert game is not None and game.seats[1].wagers == {"ante": 500, "blind": 500}
     table.expire()  # the betting window ends: the deal
     wire.flush()
-    assert model.uth is not None and model.uth.street == "preflop", model.view
-    assert len(model.uth.hole) == 2 and model.uth.dealer.cards == (None, None)
+    assert uth_of(model) is not None and uth_of(model).street == "preflop", model.view
+    assert len(uth_of(model).hole) == 2 and uth_of(model).dealer.cards == (None, None)
     screen = screen_for(model)(model, client)
     assert isinstance(screen, UthPlayScreen)
     assert screen.handle(Tap("button:bet-4")) is not None
@@ -72,10 +74,10 @@ def test_a_whole_round_over_amp_from_the_screens() -> None:
     assert model.last_error is None, model.last_error
     assert game.seats[1].play_multiple == 4 and game.seats[1].wagers["play"] == 2_000
     for _ in range(3):  # the flop and river wait for nobody: the round settles
-        if model.uth is not None and model.uth.results_current:
+        if uth_of(model) is not None and uth_of(model).results_current:
             break
         table.expire()
         wire.flush()
-    assert model.uth is not None and model.uth.results_current
+    assert uth_of(model) is not None and uth_of(model).results_current
     assert screen_for(model) is UthResultsScreen
     assert {"ante", "blind", "play"} <= {s.wager for s in model.results}

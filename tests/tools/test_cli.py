@@ -168,7 +168,13 @@ def test_python_dash_m_tools_runs_the_command() -> None:
 
 def test_bench_runs_end_to_end_at_a_tiny_size() -> None:
     """A smoke test: the benchmark returns its four figures and details (no timing checked)."""
-    figures = run_bench(BenchSizes(50, 20, 1, 30), repeats=1)
+    work = {
+        "engine_vs_blackjack21": 50,
+        "full_seat_rounds_per_s": 20,
+        "shuffle_vs_systemrandom": 1,
+        "uth_rank7_vs_best_of": 30,
+    }
+    figures = run_bench(BenchSizes(work), repeats=1)
     assert set(figures) == {
         "engine_vs_blackjack21",
         "full_seat_rounds_per_s",

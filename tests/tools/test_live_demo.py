@@ -16,7 +16,8 @@ import pytest
 
 pygame = pytest.importorskip("pygame")
 
-from terminal_client.app import basic_strategy  # noqa: E402
+from game_server.games.uth.config import rules_of  # noqa: E402
+from terminal_client.games.blackjack.bot import basic_strategy  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -167,11 +168,11 @@ def test_headless_demo_at_a_hybrid_or_uth_table_with_three_terminals(
     own screens) over mutual TLS; rounds settle for all three, each saves a screenshot, and
     the log verifies. Run in the same data folder as the other tables' demos: each keeps its
     own log."""
-    from game_server.config import load_config
+    from game_server.config import example_path, load_config
 
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    rules = ROOT / "game_server" / "configs" / f"{table}.toml"
+    rules = example_path(f"{table}.toml")
     done = subprocess.run(
         [
             sys.executable,
@@ -196,9 +197,10 @@ def test_headless_demo_at_a_hybrid_or_uth_table_with_three_terminals(
     settled = [line for line in done.stdout.splitlines() if line.startswith("round ")]
     assert len(settled) >= 2, done.stdout
     offered = load_config(rules)
-    titles = [offer.wager.title for offer in offered.rules.side_wagers]
-    if offered.uth is not None:
+    if rules_of(offered) is not None:
         titles = ["Blind", "Trips", "Progressive Payout", "Five Card Hand Bonus"]
+    else:
+        titles = [offer.wager.title for offer in offered.rules.side_wagers]
     for terminal in ("T1", "T2", "T3"):
         assert f"  {terminal} {wager}" in done.stdout, done.stdout
         for title in titles:  # every wager the table offers, placed by each bot

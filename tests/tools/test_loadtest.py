@@ -16,12 +16,11 @@ from typing import Any
 import pytest
 
 from game_server.config import example_config_path, load_config
-from game_server.rules.blackjack.strategy import BasicStrategy
+from game_server.games.blackjack.bot import card_value, decide
+from game_server.games.blackjack.rules.strategy import BasicStrategy
 from tools.loadtest import (
     LoadtestError,
     LoadtestResult,
-    card_value,
-    decide,
     format_report,
     latency_summary,
     percentile,

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from game_server.config import example_config_path, load_config
+from game_server.config import example_path, example_paths, load_config
+from game_server.games.uth.config import rules_of
 from tools.cli import main
 from tools.par import par_sheet
 
-CONFIGS = Path(example_config_path()).parent
-PATHS = sorted(CONFIGS.glob("*.toml"))
+PATHS = example_paths()
 
 
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.name)
@@ -26,7 +26,7 @@ def test_every_shipped_rules_submission_has_a_par_sheet_under_100_percent(path: 
     sheet = par_sheet(config, rounds=400, seed=3)
     offered = (
         {"trips", "progressive", "five_card_player", "five_card_dealer"}
-        if config.uth is not None
+        if rules_of(config) is not None
         else {o.wager.name for o in config.rules.side_wagers} | {"insurance"}
     )
     assert {w.wager for w in sheet.wagers} == offered
@@ -55,7 +55,7 @@ def test_every_shipped_rules_submission_has_a_par_sheet_under_100_percent(path: 
 def test_a_par_sheet_is_the_same_for_a_seed_and_shows_meters_and_checks() -> None:
     """The same seed gives the same sheet; a meter wager has its break-even meter, and an
     exact wager without a meter has the simulation's figure beside it."""
-    config = load_config(CONFIGS / "fully-automated-all-side-wagers.toml")
+    config = load_config(example_path("fully-automated-all-side-wagers.toml"))
     one = par_sheet(config, rounds=300, seed=5).to_json()
     assert one == par_sheet(config, rounds=300, seed=5).to_json()
     wagers = {w["wager"]: w for w in one["wagers"]}
@@ -75,7 +75,7 @@ def test_a_par_sheet_is_the_same_for_a_seed_and_shows_meters_and_checks() -> Non
 def test_etg_par_writes_markdown_or_json_to_a_file(tmp_path: Path) -> None:
     """``etg par CONFIG --out FILE`` writes the Markdown; with ``--json`` the JSON."""
     runner = CliRunner()
-    config = str(CONFIGS / "uth.toml")
+    config = str(example_path("uth.toml"))
     out = tmp_path / "par.md"
     result = runner.invoke(main, ["par", config, "--rounds", "200", "--out", str(out)])
     assert result.exit_code == 0, result.output
@@ -91,7 +91,7 @@ def test_etg_par_writes_markdown_or_json_to_a_file(tmp_path: Path) -> None:
 def test_etg_par_refuses_a_rules_submission_the_guard_refuses(tmp_path: Path) -> None:
     """A Rules Submission the player-edge guard refuses has no par sheet: exit status 2 and
     the problem, with the figure, on stderr."""
-    text = (CONFIGS / "uth.toml").read_text()
+    text = (example_path("uth.toml")).read_text()
     path = tmp_path / "every-hand.toml"
     path.write_text(text.replace('bonus_on = "winning-hand"', 'bonus_on = "every-hand"'))
     result = CliRunner().invoke(main, ["par", str(path), "--rounds", "200"])
@@ -103,7 +103,7 @@ def test_etg_par_refuses_an_out_file_in_a_missing_folder_before_simulating(tmp_p
     """A bad ``--out`` is refused at once (status 2), not after the simulation."""
     out = tmp_path / "missing" / "par.md"
     result = CliRunner().invoke(
-        main, ["par", str(CONFIGS / "uth.toml"), "--rounds", "1000000", "--out", str(out)]
+        main, ["par", str(example_path("uth.toml")), "--rounds", "1000000", "--out", str(out)]
     )
     assert result.exit_code == 2
     assert "its folder does not exist" in result.stderr and not out.exists()

@@ -21,12 +21,12 @@ from click.testing import CliRunner, Result
 from game_server.config import example_config_path, load_config
 from game_server.eventlog import EventLogReader
 from game_server.keys import init_keys
+from game_server.recall.pictures import default_terminal, round_views
 from game_server.recall.query import fetch_round
+from game_server.simlog import run_logged_sim
 from shared.cards import parse_card
 from terminal_client.model.view import parse_view
 from tools.recall_cli import recall
-from tools.recall_pictures import default_terminal, round_views
-from tools.simlog import run_logged_sim
 
 TABLE = "BJ-01"
 #: The round of the log with a split and a double down (seat 3, terminal T3).

@@ -8,10 +8,9 @@ from typing import Any
 
 import pytest
 
-from game_server.config import example_config_path, load_config
-from game_server.rng.shoe import StackedShoe
-from game_server.rules.blackjack.actions import Action
-from game_server.rules.blackjack.events import (
+from game_server.config import example_config_path, example_path, load_config
+from game_server.games.blackjack.rules.actions import Action
+from game_server.games.blackjack.rules.events import (
     BLACKJACK,
     DOUBLE,
     CardDealt,
@@ -20,24 +19,16 @@ from game_server.rules.blackjack.events import (
     WagerPlaced,
     WagerSettled,
 )
-from game_server.rules.blackjack.round import NO_INSURANCE
-from game_server.rules.blackjack.rules import BlackjackRules, DoubleOn
-from game_server.rules.blackjack.strategy import BasicStrategy
+from game_server.games.blackjack.rules.round import NO_INSURANCE
+from game_server.games.blackjack.rules.rules import BlackjackRules, DoubleOn
+from game_server.games.blackjack.rules.strategy import BasicStrategy
+from game_server.games.blackjack.sim import TableDriver, table_wagers, tally
+from game_server.rng.shoe import StackedShoe
 from game_server.rules.limits import WagerLimits
 from game_server.rules.wagers.base import SideWagerOffer
 from game_server.rules.wagers.lucky_aces import LUCKY_ACES, PAYTABLES
 from game_server.rules.wagers.math import wager_math
-from tools.sim import (
-    SimResult,
-    SimSpec,
-    TableDriver,
-    WagerStats,
-    format_report,
-    run_sim,
-    seeded_shoes,
-    table_wagers,
-    tally,
-)
+from game_server.sim import SimResult, SimSpec, WagerStats, format_report, run_sim, seeded_shoes
 
 LA_A = SideWagerOffer(LUCKY_ACES, PAYTABLES["Paytable A"], WagerLimits(100, 10_000))
 RULES = BlackjackRules(main_limits=WagerLimits(500, 100_000, 100), side_wagers=(LA_A,))
@@ -310,7 +301,7 @@ def test_every_side_wager_of_the_all_wagers_example_is_placed_and_tallied() -> N
     """The example table offering every wager of 633b.6-633b.13 simulates: each wager is
     placed on every seat at its table amount (the one fixed amount for $5 Super 4, $1
     Blackjack Match and Blazing 7's), and a bonus award counts with the wager it belongs to."""
-    path = example_config_path().with_name("fully-automated-all-side-wagers.toml")
+    path = example_path("fully-automated-all-side-wagers.toml")
     config = load_config(path)
     wagers = table_wagers(config.rules)
     assert wagers["super_4"] == 500 and wagers["blackjack_match"] == 100
@@ -337,7 +328,7 @@ def test_every_side_wager_of_the_all_wagers_example_is_placed_and_tallied() -> N
 def test_the_hybrid_tables_simulate_with_every_wager_settled(name: str, side: set[str]) -> None:
     """633b.5: both hybrid tables play in etg sim (several players on the same cards); every
     wager placed is settled for its full stake, whatever the players chose."""
-    config = load_config(example_config_path().with_name(name))
+    config = load_config(example_path(name))
     spec = SimSpec(
         rules=config.rules,
         every_round=False,

@@ -11,22 +11,21 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from game_server.config import example_config_path, load_config
+from game_server import simlog
+from game_server.config import example_path, load_config
 from game_server.eventlog import EventLogReader, verify_chain
+from game_server.games.blackjack.sim import table_wagers
+from game_server.games.hybrid.rules.events import Hybrid3WagerPlaced
+from game_server.games.hybrid.session import HybridSession
 from game_server.keys import init_keys, load_public_key
 from game_server.rules.events import from_dict
-from game_server.rules.hybrid.events import Hybrid3WagerPlaced
+from game_server.simlog import SIM_CREDITS, run_logged_sim
 from game_server.table.events import CreditsIn, RoundClosed, RoundStarted
-from game_server.table.hybrid_session import HybridSession
 from game_server.table.ledger import Ledger
-from tools import simlog
 from tools.cli import main
-from tools.sim import table_wagers
-from tools.simlog import SIM_CREDITS, run_logged_sim
 
-CONFIGS = Path(example_config_path()).parent
-THREE = CONFIGS / "hybrid-three-position.toml"
-NO_HOLE = CONFIGS / "hybrid-no-hole-card.toml"
+THREE = example_path("hybrid-three-position.toml")
+NO_HOLE = example_path("hybrid-no-hole-card.toml")
 TERMINALS = ("T1", "T2", "T3", "T4", "T5")
 
 

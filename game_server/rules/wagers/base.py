@@ -28,6 +28,12 @@ Options = Mapping[str, str | int | bool]
 NO_OPTIONS: Options = MappingProxyType({})
 
 
+# Outcomes of a settled wager, whatever the game.
+WON = "won"
+LOST = "lost"
+PUSHED = "pushed"
+
+
 class Moment(StrEnum):
     """When during the round a side wager is settled."""
 

@@ -2,7 +2,8 @@
 (v)(3): that the player's hand will have a point count of 19 or greater and will lose against
 (or tie) the dealer's hand.
 
-The three-position engine (:mod:`game_server.rules.hybrid.three_position`) settles it; this
+The three-position table's engine (the hybrid game's) settles it by
+:func:`buzzer_beater_result`; this
 declaration lets the Rules Submission offer it with its limits (633b.5(m): "If specified in
 its rules submission"), names its payout odds for the rules screen (633b.5(c)(3)), states the
 reading of "the player's hand" (option ``basis``, :class:`Basis`) and keeps it off every other
@@ -26,10 +27,14 @@ Which hand is "the player's hand" is a reading, stated in the Rules Submission (
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 
+from game_server.rules.twenty_one import hand_total, is_blackjack
 from game_server.rules.wagers.base import (
+    LOST,
+    PUSHED,
+    WON,
     Moment,
     OptionSpec,
     Paytable,
@@ -38,6 +43,7 @@ from game_server.rules.wagers.base import (
     SideWagerContext,
     TableType,
 )
+from shared.cards import Card
 from shared.money import ToOne
 
 
@@ -90,6 +96,64 @@ PAYTABLES = {
 }
 
 
+LINE_BB_PLAYER_BEAT = "Buzzer Beater loses: the player's hand beat the dealer's (633b.5(u)(2)(i))"
+LINE_BB_UNDER_19 = (
+    "Buzzer Beater loses: the dealer's hand beat a hand that is not 19, 20, 21 or Blackjack "
+    "(633b.5(u)(2)(ii))"
+)
+LINE_BB_NOT_19 = (
+    "Buzzer Beater loses: the player's hand is not 19, 20, 21 or Blackjack (633b.5(m), (u))"
+)
+LINE_BB_21_PUSH = (
+    "Buzzer Beater 21/21: wins under 633b.5(u)(1) but (v)(3) has no odds; stake returned"
+)
+
+
+def _bb_rank(total: int, blackjack: bool) -> str:
+    return "Blackjack" if blackjack else str(total)
+
+
+def buzzer_beater_result(
+    cards: Sequence[Card],
+    from_split: bool,
+    dealer: Sequence[Card],
+    pays_21: ToOne | None = BUZZER_BEATER_21_PAYS,
+) -> tuple[str, str, ToOne | None]:
+    """Settle a Buzzer Beater wager by 633b.5(u) and (v)(3): outcome, line, odds of a win.
+
+    It wins when the player's hand is 19, 20, 21 or Blackjack and the dealer's hand is equal
+    or greater without exceeding 21 (a dealer Blackjack is greater than any 21 that is not
+    Blackjack, (t)(1)(iii), (t)(3)(iii)). ``pays_21`` is the odds of a player 21 that is not
+    Blackjack (no line in (v)(3); None: the stake is returned).
+    """
+    total = hand_total(cards)[0]
+    dealer_total = hand_total(dealer)[0]
+    blackjack = not from_split and is_blackjack(cards)
+    dealer_blackjack = is_blackjack(dealer)
+    if total > 21:
+        return LOST, LINE_BB_UNDER_19, None
+    # Player's strength and dealer's strength: Blackjack ranks above a 21 of more cards.
+    mine = 22 if blackjack else total
+    theirs = -1 if dealer_total > 21 else (22 if dealer_blackjack else dealer_total)
+    if mine > theirs:
+        return LOST, LINE_BB_PLAYER_BEAT, None
+    if total < 19:
+        if mine < theirs:
+            return LOST, LINE_BB_UNDER_19, None
+        return LOST, LINE_BB_NOT_19, None
+    player = _bb_rank(total, blackjack)
+    dealer_rank = "21" if dealer_total == 21 else str(dealer_total)
+    if player == "21":
+        if pays_21 is None:
+            return PUSHED, LINE_BB_21_PUSH, None
+        return WON, f"Buzzer Beater 21/21 {pays_21} (633b.5(u)(1); not in (v)(3))", pays_21
+    if player == "Blackjack":
+        dealer_rank = "Blackjack"
+    odds = BUZZER_BEATER_PAYS[(player, dealer_rank)]
+    shown = "21 or Blackjack" if dealer_rank == "21" else dealer_rank
+    return WON, f"Buzzer Beater {player}/{shown} {odds} (633b.5(v)(3))", odds
+
+
 def basis(options: Mapping[str, object]) -> Basis:
     """The :class:`Basis` the Rules Submission's options state (the default when absent)."""
     return Basis(str(options.get(BASIS_OPTION, Basis.FIRST_TWO_CARDS)))
@@ -98,8 +162,6 @@ def basis(options: Mapping[str, object]) -> Basis:
 def evaluate(ctx: SideWagerContext, paytable: Paytable) -> PaytableLine | None:
     """633b.5(u) with the dealer's final hand: on the position's first two cards, or on the
     player's first hand when the Rules Submission reads ``final-hand``."""
-    from game_server.rules.hybrid.three_position import buzzer_beater_result
-
     if basis(ctx.options) is Basis.FIRST_TWO_CARDS:
         hand, from_split = ctx.player_cards[:2], False
     else:

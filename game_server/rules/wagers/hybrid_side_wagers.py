@@ -67,7 +67,7 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from functools import partial
 
-from game_server.rules.blackjack.hand import hand_total, is_blackjack
+from game_server.rules.twenty_one import hand_total, is_blackjack
 from game_server.rules.wagers.base import (
     NO_OPTIONS,
     Moment,

@@ -14,7 +14,8 @@ Each wager module offers ``exact_counts(decks, paytable, options) -> {line or No
 Strategy-dependent wagers (AxMan, Buster, the three-seven lines of Blazing 7's) are covered by
 ``etg sim`` instead.
 
-Entry points: :func:`wager_math`, :func:`math_of_counts`, :data:`EXACT`.
+Entry points: :func:`wager_math`, :func:`math_of_counts`, :data:`EXACT`, :func:`format_math` (the
+report as text).
 """
 
 from __future__ import annotations
@@ -255,3 +256,32 @@ def math_of_counts(
         meter_lines=tuple(meter_lines),
         simulated_lines=tuple(line.name for line in paytable.lines if line.name in by_simulation),
     )
+
+
+def format_math(result: WagerMath) -> list[str]:
+    """The report as lines of text."""
+    lines = [
+        f"{result.title} ({result.section}), {result.paytable}, "
+        f"{result.decks} deck{'s' * (result.decks != 1)}",
+        f"counted: {result.total:,} {result.counted}",
+        f"{'line':<36} {'combinations':>18} {'probability':>12} {'pays':>22} {'return':>9}",
+    ]
+    for line in result.lines:
+        if line.line in result.simulated_lines:
+            share = "sim"
+        elif line.contribution is None:
+            share = "meter"
+        else:
+            share = f"{float(line.contribution):9.5f}"
+        lines.append(
+            f"{line.line:<36} {line.combinations:>18,} {float(line.probability):>12.8f} "
+            f"{line.pays:>22} {share:>9}"
+        )
+    lines.append(f"{'loses':<36} {result.losing:>18,} {result.losing / result.total:>12.8f}")
+    edge = f"house edge {float(result.house_edge) * 100:.4f}%"
+    if result.meter_lines:
+        edge += " (fixed lines only; the meter lines' return depends on the meter)"
+    if result.simulated_lines:
+        edge += "; lines marked sim depend on play: see etg sim"
+    lines.append(edge)
+    return lines

@@ -12,9 +12,9 @@ is offered only with those.
 
 The Press (633b.11(f)-(h), the Rules Submission option ``"press"``): a player whose TriLux
 Deluxe wager wins may "cap" the initial Blackjack wager with all or a portion of those
-winnings, which then ride on the Blackjack hand. The pure rules are here; the engine
-(:meth:`~game_server.rules.blackjack.round.BlackjackRound.press`) asks them when it offers
-the Press, and settles and splits the pressed hand:
+winnings, which then ride on the Blackjack hand. The pure rules are here; the Blackjack
+engine (its round's ``press``) asks them when it offers the Press, and settles and splits the
+pressed hand:
 
 - :func:`press_allowed`: not when the dealer has Blackjack ((g)).
 - :func:`press_limit`, :func:`refuse_press`, :func:`verify_press`, :func:`can_press`: what

@@ -1,0 +1,246 @@
+"""The defaults a new game starts from: :class:`GameBase`.
+
+A game implements :class:`~game_server.games.api.Game`. What every game must say itself (its
+name, Rules Submission, engine, session, machine, views, records, replay and checks) has no
+default; the parts a game may leave out have one here, so a game subclasses
+:class:`GameBase` and writes only what it has:
+
+- tools it does not offer refuse with :class:`~game_server.games.api.NotOffered` saying so
+  (``etg demo`` without ``--live``, ``etg par``, ``etg loadtest``, ``etg sim --log``, the
+  benchmark log); it has no ``etg bench`` figures, no ``etg math`` of its own, no optional
+  wagers for the player-edge guard, no recall pictures;
+- its recall is built from its records by their roles: a seat's wagers (its
+  :attr:`~Game.placed_kinds`), its cards and the dealer's (:attr:`~Game.shoe_card_kinds`,
+  seat 0 the dealer's), its settlements (:attr:`~Game.settled_kinds`) and any other record
+  of its terminal as a decision (:meth:`recall_game`); ``etg sim`` tallies its wagers the
+  same way (:meth:`tally`), each seat's records carrying ``seat``;
+- its seats are named as every seated table's are (:class:`~game_server.recall.timeline.Labels`).
+
+``docs/adding-a-game.md`` says what a game writes, in order, with the smallest example the
+tests use.
+
+Entry point: :class:`GameBase`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from game_server.games.api import (
+    BenchFigure,
+    BusyTable,
+    MainWager,
+    MathReport,
+    NotOffered,
+    WireBot,
+)
+from game_server.rules.events import kind_of
+
+if TYPE_CHECKING:
+    from game_server.config import TableConfig
+    from game_server.recall.rounds import Logged, LoggedRound
+    from game_server.recall.timeline import Labels, Timeline
+    from game_server.rng.shoe import ShoeSeed
+    from game_server.rules.returns import WagerReturn
+    from game_server.sim import SimResult
+    from game_server.table.session import EventSink, SealedShoes, TableBook
+
+__all__ = ["GameBase"]
+
+
+class GameBase:
+    """The optional parts of :class:`~game_server.games.api.Game`, for a game to subclass
+    (see the module docstring). Its subclass sets ``name``, ``title``, ``chapter``,
+    ``config_game``, ``table_types``, ``examples``, the record kinds and ``wager_titles``,
+    and writes the methods without a default here."""
+
+    name: str
+    title: str
+    examples: tuple[Path, ...]
+    placed_kinds: frozenset[type]
+    settled_kinds: frozenset[type]
+    shoe_card_kinds: frozenset[type]
+
+    @property
+    def pictured(self) -> Mapping[str, Path]:
+        """Its first example, under its name."""
+        return {self.name: self.examples[0]} if self.examples else {}
+
+    # ------------------------------------------------------------------------ recall
+
+    def seated(self, config: TableConfig) -> bool:
+        """Each terminal holds a seat."""
+        return True
+
+    def recall_labels(
+        self, config: TableConfig, seats: Mapping[int, str], events: Sequence[Logged]
+    ) -> Labels:
+        """``"seat 2 (T2)"``."""
+        from game_server.recall.timeline import Labels
+
+        return Labels(seats, events)
+
+    @property
+    def hand_wagers(self) -> frozenset[str]:
+        """None of its wagers is placed per hand."""
+        return frozenset()
+
+    def round_views(self, logged: LoggedRound, terminal: str | None) -> list[dict[str, Any]]:
+        """Not drawn: it rebuilds no views for recall pictures."""
+        from game_server.recall.pictures import RecallPictureError
+
+        raise RecallPictureError(f"{self.title} draws no recall pictures")
+
+    def recall_game(
+        self, logged: LoggedRound, timeline: Timeline, terminal: str
+    ) -> dict[str, Any] | None:
+        """``terminal``'s part of the round from its records' roles (see the module
+        docstring): its seat, wagers, cards (one hand), the dealer's cards, its other records
+        as decisions, its results and credits; None if it neither wagered nor was paid."""
+        from game_server.recall.terminal import recalled_head, settlement_result
+        from game_server.recall.timeline import DEALER_WHO
+
+        seat = next((s for s, t in timeline.seats.items() if t == terminal), None)
+        if seat is None:
+            return None
+        placed = {kind_of(kind) for kind in self.placed_kinds}
+        settled = {kind_of(kind) for kind in self.settled_kinds}
+        cards = {kind_of(kind) for kind in self.shoe_card_kinds}
+        wagers: dict[str, int] = {}
+        hand: list[str | None] = []
+        dealer: list[str | None] = []
+        decisions: list[str] = []
+        results: list[dict[str, Any]] = []
+        for entry in timeline.entries:
+            data = entry.data
+            if entry.kind in cards and entry.who == DEALER_WHO:
+                dealer.append(data.get("card"))
+            elif data.get("terminal") != terminal or data.get("seat") != seat:
+                continue
+            elif entry.kind in placed:
+                wagers[data["wager"]] = wagers.get(data["wager"], 0) + data["amount"]
+            elif entry.kind in settled:
+                results.append(settlement_result(data))
+            elif entry.kind in cards:
+                hand.append(data.get("card"))
+            else:
+                decisions.append(entry.text)
+        if not wagers and not results:
+            return None
+        return {
+            "game": self.name,
+            **recalled_head(timeline, terminal, seat, wagers, results),
+            "hands": [{"hand": 0, "cards": hand}] if hand else [],
+            "dealer": {"cards": dealer, "total": None},
+            "decisions": decisions,
+            "results": results,
+        }
+
+    # ------------------------------------------------------------------------ verify
+
+    def seeded_draw_problem(
+        self, seed: ShoeSeed, config: TableConfig, record: Any, seq: int, shoe: int
+    ) -> str | None:
+        """It draws nothing from a deck's seed: a record said to be such a draw is wrong."""
+        return (
+            f"seq {seq}: {getattr(record, 'kind', type(record).__name__)} says it was drawn "
+            f"from the seed of shoe {shoe}, but {self.title} draws nothing from a seed"
+        )
+
+    # -------------------------------------------------------------------- simulation
+
+    @property
+    def report_order(self) -> Mapping[str, int]:
+        """Its wagers by name."""
+        return {}
+
+    def sim_seats(self, config: TableConfig) -> int:
+        """Every seat of the layout."""
+        return int(config.rules.seats)
+
+    def sim_title(self, config: TableConfig, rounds: int, seats: int, seed: int) -> str:
+        """``"High Card: 1,000 rounds, 3 seats, seed 7"``."""
+        return f"{self.title}: {rounds:,} rounds, {seats} seats, seed {seed}"
+
+    def tally(self, events: Sequence[Any], result: SimResult) -> None:
+        """Each wager on its own: each seat's placements and what their settlements paid,
+        with the line each settled on."""
+        from game_server.sim import RoundTally
+
+        this = RoundTally(result)
+        for event in events:
+            kind = type(event)
+            if kind in self.placed_kinds:
+                this.placed(event.seat, event.wager, event.amount)
+            elif kind in self.settled_kinds:
+                this.paid(event.seat, event.wager, event.paid)
+                this.line(event.wager, event.line)
+        this.close()
+
+    def logged_sim(
+        self,
+        config: TableConfig,
+        log: EventSink,
+        shoes: SealedShoes,
+        *,
+        rounds: int,
+        seats: int,
+        progress: Callable[[int], None] | None = None,
+    ) -> TableBook:
+        """Not offered."""
+        raise NotOffered(f"etg sim --log does not play {self.title}; etg sim does")
+
+    def console_demo(
+        self,
+        config: TableConfig,
+        *,
+        rounds: int,
+        seats: int,
+        seed: int | None,
+        delay: float,
+        echo: Callable[[str], Any],
+        sleep: Callable[[float], Any],
+    ) -> SimResult:
+        """Not offered."""
+        raise NotOffered(f"{self.title} tells no console story: etg demo --live plays it")
+
+    # ------------------------------------------------------------- par, math, bench
+
+    def optional_returns(self, config: TableConfig) -> list[WagerReturn]:
+        """It offers no optional wager."""
+        return []
+
+    def main_wager(self, config: TableConfig) -> MainWager:
+        """Not offered."""
+        raise NotOffered(f"etg par has no par sheet of {self.title}")
+
+    def wager_limits(self, config: TableConfig, wager: str) -> tuple[int, int]:
+        """Not offered."""
+        raise NotOffered(f"etg par has no par sheet of {self.title}")
+
+    def math(
+        self, name: str, paytable: str | None, decks: int | None, every: bool, hands: int, seed: int
+    ) -> MathReport | None:
+        """No math of its own."""
+        return None
+
+    def wire_bot(self, config: TableConfig) -> WireBot:
+        """Not offered."""
+        raise NotOffered(f"etg loadtest has no bot for {self.title}")
+
+    def bench_figures(self) -> Sequence[BenchFigure]:
+        """None."""
+        return ()
+
+    def busy_table(
+        self,
+        config: TableConfig,
+        sink: EventSink,
+        shoes: SealedShoes,
+        seats: Mapping[str, int],
+        variant: int,
+    ) -> BusyTable:
+        """Not offered."""
+        raise NotOffered(f"the benchmark log has no bots for {self.title}")

@@ -1,0 +1,289 @@
+"""The live round machine of an Ultimate Texas Hold 'Em table (58 Pa. Code 653a).
+
+:class:`UthMachine` runs the windows and countdowns around a
+:class:`~game_server.games.uth.session.UthSession`, as
+:class:`~game_server.games.hybrid.machine.HybridMachine` does around a hybrid table, and
+satisfies :class:`~game_server.table.api.TableMachine` so the unchanged AMP server serves it.
+
+The choice made here: ONE decision countdown per street, SHARED by every seat (as the hybrid
+tables' stadium play). Every seat decides the same street at the same time, in any order
+(the engine opens a street for all seats at once and deals the next cards when all have
+decided), so one countdown per street is what the players see; a per-seat countdown would
+only let the last seat's clock hold up the street again. The steps:
+
+* *betting*: a window of ``timers.betting_seconds`` opens when the table opens and after
+  each round. When it ends the cards are dealt if at least one seat placed an Ante; otherwise
+  a new window opens on the same (empty) round.
+* *deciding*: when a street opens (preflop, flop, river) a countdown of
+  ``timers.decision_seconds`` starts. A seat that decides meanwhile is never overridden;
+  when every seat has decided the next cards come at once and the next street's countdown
+  starts. When it runs out every seat still to decide gets the engine's countdown action
+  (:meth:`~game_server.games.uth.rules.game.UthRound.countdown_action`: check preflop and on the
+  flop, fold at the river), logged with ``auto=True``. The decision that ends the river also
+  settles the round (in the session, one step).
+* *next-round*: the round settled; the next round starts after ``next_round_delay`` seconds.
+
+Decisions arrive through the existing ``Act`` command, whose wire format is unchanged: its
+``action`` string is parsed HERE (:meth:`UthMachine.parse_action`, used by the AMP server
+for a table that has it): ``"check"``, ``"bet"`` (or ``"play"``) and ``"fold"``; ``amount``
+is the Play Wager's multiple of the Ante (4 or 3 preflop, 2 on the flop, 1 at the river; 0
+for check and fold; a ``bet`` with amount 0 plays the largest multiple allowed); ``hand`` is
+0. ``AnswerInsurance`` is refused: there is no insurance in Ultimate Texas Hold 'Em.
+
+The states, and the inputs each accepts, are declared in ONE table, :data:`ACCEPTS`; an input
+a state does not accept is refused before any code runs. What every stadium table shares is
+:class:`~game_server.table.stadium.StadiumMachine`'s: ``close()`` and ``out_of_service()``
+wait for the round in play to settle (the countdowns act for the players who leave it), and
+the steps an input logged are sent once it is done (save, then send).
+
+Entry point: :class:`UthMachine`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from enum import StrEnum
+from typing import Any
+
+from twisted.logger import Logger
+
+from game_server.games.uth.info import uth_rules_for
+from game_server.games.uth.rules.events import UthSettlementStarted, UthWagerSettled
+from game_server.games.uth.rules.game import MULTIPLES, Action, UthRound
+from game_server.games.uth.session import UthSession, parse_decision
+from game_server.rules.errors import ActionNotAllowed
+from game_server.table import api as table_api
+from game_server.table.api import ReactorTime
+from game_server.table.events import RoundStarted
+from game_server.table.session import TableError
+from game_server.table.stadium import OPERATOR, StadiumMachine
+
+log = Logger(namespace="game_server.games.uth.machine")
+
+__all__ = [
+    "ACCEPTS",
+    "BettingClosed",
+    "NoInsurance",
+    "UthMachine",
+    "UthResults",
+    "UthState",
+]
+
+
+class BettingClosed(table_api.BettingClosed):
+    """Wagers outside the betting window: wait for the next round's window (653a.7)."""
+
+
+class NoInsurance(ActionNotAllowed):
+    """An insurance answer at an Ultimate Texas Hold 'Em table, which offers none."""
+
+
+class UthState(StrEnum):
+    """Where the Ultimate Texas Hold 'Em round machine is."""
+
+    CLOSED = "closed"
+    BETTING = "betting"
+    DECIDING = "deciding"
+    NEXT_ROUND = "next-round"
+    OUT_OF_SERVICE = "out-of-service"
+
+
+#: The inputs each state accepts; any other is refused before it changes anything. The
+#: countdown inputs are the machine's own: ``expired`` in the two windows, ``pause_over``
+#: between rounds.
+ACCEPTS: Mapping[UthState, frozenset[str]] = {
+    UthState.CLOSED: OPERATOR,
+    UthState.BETTING: OPERATOR | {"place_wagers", "expired"},
+    UthState.DECIDING: OPERATOR | {"act", "expired"},
+    UthState.NEXT_ROUND: OPERATOR | {"pause_over"},
+    UthState.OUT_OF_SERVICE: OPERATOR,
+}
+
+
+class UthResults:
+    """A :class:`~game_server.table.api.TableListener` that keeps each terminal's
+    settlements of its last round with any, and the last round's engine (its showdown stays
+    on the screen between rounds). Pass it to
+    :func:`~game_server.games.uth.views.uth_view_for`."""
+
+    def __init__(self, session: UthSession) -> None:
+        self.session = session
+        self.round: int | None = None
+        self.settlements: dict[str, tuple[int | None, list[UthWagerSettled]]] = {}
+        #: The round in play, or the last one (the session forgets it when it closes).
+        self.game: UthRound | None = None
+        self.game_round: int | None = None
+        #: The Magic Card and Lucky Bonus draws of each round settled, by round id.
+        self.draws: dict[int | None, UthSettlementStarted] = {}
+
+    def step_logged(self, events: Sequence[Any], terminals: Collection[str] | None = None) -> None:
+        for ev in events:
+            if type(ev) is RoundStarted:
+                self.round = ev.round
+        game = self.session.round
+        if game is not None:
+            self.game, self.game_round = game, self.session.round_id
+        for ev in events:
+            if type(ev) is UthSettlementStarted:
+                self.draws = {self.round: ev}
+            if type(ev) is UthWagerSettled:
+                terminal = self.session.terminal_of.get(ev.seat)
+                if terminal is None:
+                    continue
+                held = self.settlements.get(terminal)
+                if held is None or held[0] != self.round:
+                    held = self.settlements[terminal] = (self.round, [])
+                held[1].append(ev)
+
+    def of(self, terminal: str) -> list[dict[str, Any]]:
+        """This terminal's settlements of its last round with any, as the view shows them."""
+        round_id, settled = self.settlements.get(terminal, (None, []))
+        return [
+            {
+                "round": round_id,
+                "wager": ev.wager,
+                "stake": ev.stake,
+                "paid": ev.paid,
+                "from_meter": ev.from_meter,
+                "outcome": ev.outcome,
+                "line": ev.line,
+            }
+            for ev in settled
+        ]
+
+
+class UthMachine(StadiumMachine[UthSession, UthState]):
+    """The live Ultimate Texas Hold 'Em table over a :class:`UthSession`.
+
+    Args:
+        session: the table's session (its log is written before anything is sent).
+        clock: the clock of the countdowns (the reactor; ``task.Clock`` in tests).
+        next_round_delay: seconds between a round's settlement and the next betting window.
+    """
+
+    _ACCEPTS = ACCEPTS
+    _CLOSED = UthState.CLOSED
+    _BETTING = UthState.BETTING
+    _BETWEEN = UthState.NEXT_ROUND
+    _OUT_OF_SERVICE = UthState.OUT_OF_SERVICE
+
+    def __init__(
+        self, session: UthSession, clock: ReactorTime, next_round_delay: float = 0.0
+    ) -> None:
+        super().__init__(session, clock, next_round_delay, log)
+        self.results = UthResults(session)
+        self._listeners.append(self.results)
+
+    # -------------------------------------------------------------------- reading
+
+    def parse_action(self, terminal: str, action: str) -> Action:
+        """The engine's decision for an ``Act`` command's ``action`` ("check", "bet" or
+        "play", "fold")."""
+        return parse_decision(action)
+
+    def view(self, terminal: str) -> dict[str, Any]:
+        """The terminal's view (:func:`~game_server.games.uth.views.uth_view_for`)."""
+        from game_server.games.uth.views import uth_view_for
+
+        self.session._seat(terminal)
+        return uth_view_for(self, terminal, results=self.results)
+
+    def rules(self, terminal: str) -> dict[str, Any]:
+        """The rules screen's content for this table (every terminal sees the same)."""
+        return uth_rules_for(self.session.config)
+
+    def meters(self) -> dict[str, Any]:
+        """The never-reset meters (605a.5(d)), wallets and progressive meters, JSON-ready."""
+        meters = super().meters()
+        meters["progressives"] = {
+            meter_id: self.session.meters.meter(meter_id).snapshot()
+            for meter_id in self.session.meter_specs
+            if meter_id in self.session.meters
+        }
+        return meters
+
+    def settlements(self, terminal: str) -> list[dict[str, Any]]:
+        return self.results.of(terminal)
+
+    # --------------------------------------------------------------------- inputs
+
+    def place_wagers(
+        self, terminal: str, wagers: Mapping[str, int], position: int | None = None
+    ) -> None:
+        """Place the terminal's wagers in the betting window; ``position`` is refused (a
+        player position is chosen only at a three-position hybrid table)."""
+        if position is not None:
+            raise ActionNotAllowed(
+                "an Ultimate Texas Hold 'Em terminal plays its own seat: there is no player "
+                "position to choose (58 Pa. Code 653a.2)"
+            )
+        self._run("place_wagers", self._place, terminal, wagers)
+
+    def answer_insurance(self, terminal: str, choice: str, amount: int) -> None:
+        """Refused: Ultimate Texas Hold 'Em offers no insurance."""
+        self.session._seat(terminal)
+        raise NoInsurance(
+            "Ultimate Texas Hold 'Em offers no insurance; decide with check, bet or fold "
+            "(58 Pa. Code 653a.12)"
+        )
+
+    def act(self, terminal: str, action: Action | str, hand: int, amount: int | None) -> None:
+        """A decision: ``action`` "check", "bet" ("play") or "fold" (or an engine
+        :class:`~game_server.games.uth.rules.game.Action`); ``amount`` the Play multiple."""
+        self._run("act", self._act, terminal, parse_decision(action), amount or 0)
+
+    # ---------------------------------------------------------------- behaviours
+
+    def _not_accepted(self, name: str) -> TableError:
+        if name == "place_wagers":
+            return BettingClosed(
+                "no more bets: this round's cards are dealt or the round is over; bet in the "
+                "next betting window (653a.7)"
+            )
+        return super()._not_accepted(name)
+
+    def _place(self, terminal: str, wagers: Mapping[str, int]) -> None:
+        self._refuse_bets_while_stopping()
+        self._log(self.session.place_wagers(terminal, wagers))
+
+    def _act(self, terminal: str, action: Action, multiple: int) -> None:
+        if action is Action.PLAY and multiple == 0:
+            game = self.session.round
+            seat = self.session.seats.get(terminal)
+            allowed = () if game is None or seat is None else game.legal_plays(seat)
+            multiple = max(allowed, default=0)
+        elif action is not Action.PLAY and multiple:
+            raise ActionNotAllowed(
+                f"{action.value} takes no Play multiple; send amount 0 (the multiple is for bet)"
+            )
+        self._log(self.session.decide(terminal, action, multiple))
+        self._route()
+
+    def _act_for_silent(self, where: UthState) -> None:
+        """The decision countdown ran out: the countdown action for every seat still to
+        decide."""
+        if where is UthState.DECIDING:
+            # Check preflop and on the flop, fold at the river (UthRound.countdown_action).
+            self._count_down_pending()
+
+    # ------------------------------------------------------------------- routing
+
+    def _route_dealt(self) -> None:
+        """Move to where the engine left the dealt round, starting the countdown a street
+        needs (the step of a street is its round and phase)."""
+        session = self.session
+        game = session.round
+        assert game is not None  # _route calls this only for a dealt round
+        street = (session.round_id, str(game.phase))
+        if street != self._step and game.phase in MULTIPLES:
+            self._step = street
+            self._where = UthState.DECIDING
+            self._start_countdown("decision", session.config.timers.decision_seconds)
+
+    def _wagered(self) -> bool:
+        """Whether any seat placed wagers on the open round."""
+        game = self.session.round
+        return game is not None and bool(game.seats)
+
+    def _terminals(self) -> Collection[str]:
+        return self.session.seats

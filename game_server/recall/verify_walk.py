@@ -1,0 +1,577 @@
+"""``etg verify``'s walk over the log: the check of every record, round by round (its game's
+checks of its records, the table's records, credits, rounds replayed through the rules, the
+ledger), in one pass (:func:`game_server.recall.verify.verify_log` drives it); the shoes' and
+cards' checks are :class:`~game_server.recall.verify_shoes.ShoeChecks`.
+
+Entry point: :class:`Semantics`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import re
+from typing import Any, Final
+
+from game_server.config import config_from_dict
+from game_server.eventlog import (
+    StoredEvent,
+)
+from game_server.games import dealing, game_for, games
+from game_server.games.api import (
+    CARD,
+    COMPLETED,
+    DEALER_STEP,
+    HOLE,
+    NUMBERED,
+    NUMBERED_WAGER,
+    PLAYER,
+    PLAYER_WAGER,
+    SEAT_CARD,
+    SEATED,
+    SEEDED,
+    TABLE_CARD,
+    WAGER,
+    Game,
+)
+from game_server.recall.rounds import Logged, LoggedRound
+from game_server.recall.verify_report import Findings, UnverifiableLog
+from game_server.recall.verify_shoes import Handler, ShoeChecks, _Table
+from game_server.rules.meters import (
+    MeterAwarded,
+    MeterContributed,
+    MeterOpened,
+    MeterReseeded,
+    MysteryAwarded,
+    MysteryTriggerDrawn,
+)
+from game_server.rules.wagers.base import TableType
+from game_server.table.events import (
+    CreditsIn,
+    CreditsOut,
+    RoundClosed,
+    RoundStarted,
+    ShoeCommitted,
+    ShoeRevealed,
+    TableOpened,
+)
+from game_server.table.ledger import PLACED, Ledger, LedgerError, wager_roles
+from shared.codec import canonical_json
+from shared.errors import ETGError
+from shared.money import format_money
+
+#: The progressive meters' records: the platform's, logged at every table that has meters.
+METER_KINDS: Final = frozenset(
+    {
+        MeterOpened,
+        MeterContributed,
+        MeterAwarded,
+        MeterReseeded,
+        MysteryTriggerDrawn,
+        MysteryAwarded,
+    }
+)
+
+
+# ----------------------------------------------------------------------------- the walk
+
+_INDEX = re.compile(r"\bevent (\d+)\b")
+
+
+class _Semantics(ShoeChecks):
+    """Everything but the chain: shoes, cards, replay, round structure, ledger."""
+
+    def __init__(self, findings: Findings, sealing_key: bytes | None) -> None:
+        self.f = findings
+        self.sealing_key = sealing_key
+        # The one fold of the log, every game's records (what a meter paid is
+        # ``progressive_paid``).
+        self.ledger = Ledger()
+        self.ledger_roles = wager_roles()
+        #: Per terminal: the balance the log last stated minus the fold at that point.
+        self.offset: dict[str, int] = {}
+        self.tables: dict[str, _Table] = {}
+        self.config_hashes: dict[tuple[str, int], str] = {}
+        self.rounds = 0
+        self.rounds_replayed = 0
+        self.shoes_checked = 0
+        self.cards_checked = 0
+        self.stopped_at: int | None = None
+        self._table_id = ""
+        self._table = _Table()
+        #: The platform's records, checked the same at every table.
+        self._table_checks: dict[type, Handler] = {
+            RoundStarted: self._round_started,
+            RoundClosed: self._round_closed,
+            CreditsIn: self._credits,
+            CreditsOut: self._credits,
+            TableOpened: self._table_opened,
+            ShoeCommitted: self._shoe_committed,
+            ShoeRevealed: self._shoe_revealed,
+        }
+        #: The checks a game names for its records (:meth:`Game.verify_checks`).
+        self._checks: dict[str, Handler] = {
+            CARD: self._card_dealt,
+            HOLE: self._hole_revealed,
+            WAGER: self._wager,
+            SEATED: self._seated,
+            DEALER_STEP: self._dealer,
+            COMPLETED: self._completed,
+            TABLE_CARD: self._table_card,
+            SEAT_CARD: self._seat_card,
+            PLAYER: self._player,
+            PLAYER_WAGER: self._player_wager,
+            NUMBERED: self._numbered,
+            NUMBERED_WAGER: self._numbered_wager,
+            SEEDED: self._seeded,
+        }
+        self._handlers_of: dict[tuple[str, TableType], dict[type, Handler]] = {}
+        first = games()[0]
+        self._handlers = self._handlers_for(first, TableType.FULLY_AUTOMATED)
+
+    def _handlers_for(self, game: Game, table_type: TableType) -> dict[type, Handler]:
+        """The check of each kind of record at a table of ``game`` and ``table_type``: the
+        platform's, the game's, and a failure for a record only another game's engine (or
+        this game's at another type of table) produces."""
+        key = (game.name, table_type)
+        found = self._handlers_of.get(key)
+        if found is None:
+            own = game.verify_checks(table_type)
+            unknown = set(own.values()) - set(self._checks)
+            if unknown:
+                raise UnverifiableLog(
+                    f"the game {game.name!r} names checks this build does not have: "
+                    f"{sorted(unknown)}"
+                )
+            shared = set(self._table_checks) | METER_KINDS
+            every: set[type] = set()
+            for other in games():
+                for kind in other.table_types:
+                    every |= set(other.engine_kinds(kind)) | set(other.verify_checks(kind))
+            foreign = every - shared - set(game.engine_kinds(table_type)) - set(own)
+            found = dict.fromkeys(foreign, self._foreign)
+            found.update(self._table_checks)
+            found.update({kind: self._checks[check] for kind, check in own.items()})
+            self._handlers_of[key] = found
+        return found
+
+    # ------------------------------------------------------------ per event
+
+    def on_event(self, item: Logged) -> None:
+        stored = item.stored
+        if stored.table_id != self._table_id:
+            self._table_id = stored.table_id
+            table = self.tables.get(stored.table_id)
+            if table is None:
+                table = self.tables[stored.table_id] = _Table(handlers=self._handlers)
+            self._table = table
+        handler = self._table.handlers.get(type(item.event))
+        if handler is not None:
+            handler(stored, item.event)
+
+    def _seated(self, stored: StoredEvent, ev: Any) -> None:
+        self._envelope(stored, ev.seat)
+
+    def _wager(self, stored: StoredEvent, ev: Any) -> None:
+        if stored.terminal != self._table.terminal_of.get(ev.seat):
+            self._envelope(stored, ev.seat)
+        self._fold_wager(stored, ev)
+
+    def _fold_wager(self, stored: StoredEvent, ev: Any) -> None:
+        try:
+            self.ledger.apply(stored.terminal, ev)
+        except LedgerError as exc:
+            self.f.fail(stored.seq, "ledger", f"{stored.kind} at seq {stored.seq}: {exc}")
+            if stored.terminal is not None and self.ledger_roles.get(type(ev)) == PLACED:
+                # Fold it anyway (credit the shortfall) so one fault is reported once.
+                short = ev.amount - self.ledger.wallets.get(stored.terminal, 0)
+                self.ledger.wallets[stored.terminal] = ev.amount
+                self.offset[stored.terminal] = self.offset.get(stored.terminal, 0) - short
+                self.ledger.apply(stored.terminal, ev)
+
+    def _completed(self, stored: StoredEvent, ev: Any) -> None:
+        self._dealer(stored, ev)
+        self.ledger.apply(stored.terminal, ev)
+
+    def _foreign(self, stored: StoredEvent, ev: Any) -> None:
+        table = self._table
+        self.f.fail(
+            stored.seq,
+            "rounds",
+            f"{stored.kind} at seq {stored.seq} is not an event of the {table.table_type} "
+            f"table's engine (table {stored.table_id}): the rules in force never produce it",
+        )
+
+    def _in_round(self, stored: StoredEvent, whose: str) -> bool:
+        """A player's event must name a terminal of round_started in its envelope."""
+        terminal = stored.terminal
+        if terminal is not None and terminal in self._table.terminals:
+            return True
+        self.f.fail(
+            stored.seq,
+            "rounds",
+            f"{stored.kind} at seq {stored.seq} is {whose} but its envelope names "
+            f"{'no terminal' if terminal is None else f'terminal {terminal}'}, not one of the "
+            f"terminals of round_started {list(self._table.terminals)}",
+        )
+        return False
+
+    def _player(self, stored: StoredEvent, ev: Any) -> None:
+        """Three-position table: a player is his terminal (633b.5(l))."""
+        if self._in_round(stored, f"player {ev.player}'s") and stored.terminal != ev.player:
+            self.f.fail(
+                stored.seq,
+                "rounds",
+                f"{stored.kind} at seq {stored.seq} is player {ev.player}'s but its envelope "
+                f"names terminal {stored.terminal}",
+            )
+
+    def _player_wager(self, stored: StoredEvent, ev: Any) -> None:
+        self._player(stored, ev)
+        self._fold_wager(stored, ev)
+
+    def _numbered(self, stored: StoredEvent, ev: Any) -> None:
+        """No-hole-card table: the terminals that join a round are players 1, 2, ... in the
+        order they joined; every event of a player names that terminal in its envelope."""
+        table = self._table
+        seat = ev.seat
+        if not self._in_round(stored, f"player {seat}'s"):
+            return
+        terminal = stored.terminal
+        assert terminal is not None
+        known = table.players.get(seat)
+        if known is None:
+            if terminal in table.numbers:
+                self.f.fail(
+                    stored.seq,
+                    "rounds",
+                    f"{stored.kind} at seq {stored.seq} names terminal {terminal} as player "
+                    f"{seat}, but it joined this round as player {table.numbers[terminal]}",
+                )
+                return
+            if seat != len(table.players) + 1:
+                self.f.fail(
+                    stored.seq,
+                    "rounds",
+                    f"{stored.kind} at seq {stored.seq}: terminal {terminal} joins as player "
+                    f"{seat}, but it is the round's player {len(table.players) + 1} (players "
+                    "are numbered in the order they join)",
+                )
+            table.players[seat] = terminal
+            table.numbers[terminal] = seat
+        elif known != terminal:
+            self.f.fail(
+                stored.seq,
+                "rounds",
+                f"{stored.kind} at seq {stored.seq} is player {seat}'s, who is terminal {known} "
+                f"in this round, but its envelope names terminal {terminal}",
+            )
+
+    def _numbered_wager(self, stored: StoredEvent, ev: Any) -> None:
+        self._numbered(stored, ev)
+        self._fold_wager(stored, ev)
+
+    def _hole_revealed(self, stored: StoredEvent, ev: Any) -> None:
+        self._dealer(stored, ev)
+        self._card(stored, ev.position, ev.card)
+
+    def _stated(self, seq: int, what: str, terminal: str, balance: int, fold: int) -> None:
+        """A balance the log states for ``terminal`` must be the fold (plus the offset of an
+        earlier mismatch, so that one fault is reported once, where it happens)."""
+        offset = self.offset.get(terminal, 0)
+        if balance != fold + offset:
+            self.f.fail(
+                seq,
+                "ledger",
+                f"{what} at seq {seq} states {format_money(balance)} for terminal {terminal}, "
+                f"but the log folds to {format_money(fold + offset)}",
+            )
+            self.offset[terminal] = balance - fold
+
+    def _credits(self, stored: StoredEvent, ev: Any) -> None:
+        seq = stored.seq
+        terminal = ev.terminal
+        if stored.terminal != terminal:
+            self.f.fail(
+                seq,
+                "ledger",
+                f"{ev.kind} at seq {seq} is for terminal {terminal} but its envelope names "
+                f"terminal {stored.terminal}",
+            )
+        wallets = self.ledger.wallets
+        held = wallets.get(terminal, 0)
+        if type(ev) is CreditsIn:
+            after = held + ev.amount
+        else:
+            after = held - ev.amount
+            if after < 0:
+                self.f.fail(
+                    seq,
+                    "ledger",
+                    f"credits_out at seq {seq} pays {format_money(ev.amount)} to terminal "
+                    f"{terminal}, which holds {format_money(held)} by the fold",
+                )
+                # Fold it anyway (credit the shortfall) so one fault is reported once.
+                wallets[terminal] = ev.amount
+                self.offset[terminal] = self.offset.get(terminal, 0) + held - ev.amount
+                after = 0
+        self._stated(seq, ev.kind, terminal, ev.balance, after)
+        self.ledger.apply(terminal, ev._replace(balance=after))
+
+    def _table_opened(self, stored: StoredEvent, ev: Any) -> None:
+        table = self._table
+        table.table_type = _table_type(ev.config)
+        game = dealing(_game(ev.config), table.table_type) or games()[0]
+        table.game = game
+        table.handlers = self._handlers_for(game, table.table_type)
+        table.config = None
+        if SEEDED in game.verify_checks(table.table_type).values():
+            # A config this build refuses is reported by the walk itself.
+            with contextlib.suppress(ETGError):
+                table.config = config_from_dict(ev.config)
+        try:
+            logged = hashlib.sha256(canonical_json(ev.config)).hexdigest()
+        except ETGError as exc:
+            self.f.fail(stored.seq, "rounds", f"table_opened at seq {stored.seq}: {exc}")
+            return
+        if logged != ev.config_hash:
+            self.f.fail(
+                stored.seq,
+                "rounds",
+                f"table_opened at seq {stored.seq} names config hash {ev.config_hash}, but the "
+                f"config it logs hashes to {logged}",
+            )
+
+    def _round_started(self, stored: StoredEvent, ev: RoundStarted) -> None:
+        seq = stored.seq
+        table = self._table
+        if ev.round != stored.round_id:
+            self.f.fail(
+                seq,
+                "rounds",
+                f"round_started at seq {seq} is for round {ev.round}, but its envelope names "
+                f"round {stored.round_id}",
+            )
+        # The envelope's round id is the one recall groups by (walk, events_for_round).
+        round_id = ev.round if stored.round_id is None else stored.round_id
+        if table.last_round is not None and round_id != table.last_round + 1:
+            self.f.fail(
+                seq,
+                "rounds",
+                f"round {round_id} of table {stored.table_id} (seq {seq}) follows round "
+                f"{table.last_round}: round ids go up by one",
+            )
+        table.last_round = round_id
+        shoe = table.shoes.get(ev.shoe)
+        if shoe is None:
+            self.f.fail(
+                seq,
+                "rounds",
+                f"round {ev.round} (seq {seq}) deals from shoe {ev.shoe}, which was never "
+                "committed",
+            )
+        elif shoe.revealed_seq is not None:
+            self.f.fail(
+                seq,
+                "rounds",
+                f"round {ev.round} (seq {seq}) deals from shoe {ev.shoe}, which was already "
+                f"revealed at seq {shoe.revealed_seq} (its cards were public)",
+            )
+        if shoe is not None:
+            shoe.rounds += 1
+        table.dealing = shoe
+        table.round_open = True
+        if not len(ev.seats) == len(ev.terminals) == len(ev.balances):
+            self.f.fail(
+                seq,
+                "rounds",
+                f"round_started at seq {seq} lists {len(ev.seats)} seats, "
+                f"{len(ev.terminals)} terminals and {len(ev.balances)} balances",
+            )
+        table.terminal_of = dict(zip(ev.seats, ev.terminals, strict=False))
+        table.terminals = ev.terminals
+        table.players = {}
+        table.numbers = {}
+        wallets = self.ledger.wallets
+        for terminal, balance in zip(ev.terminals, ev.balances, strict=False):
+            self._stated(seq, "round_started", terminal, balance, wallets.get(terminal, 0))
+
+    def _round_closed(self, stored: StoredEvent, ev: RoundClosed) -> None:
+        seq = stored.seq
+        if ev.round != stored.round_id:
+            self.f.fail(
+                seq,
+                "rounds",
+                f"round_closed at seq {seq} is for round {ev.round}, but its envelope names "
+                f"round {stored.round_id}",
+            )
+        if tuple(ev.terminals) != tuple(self._table.terminals):
+            self.f.fail(
+                seq,
+                "rounds",
+                f"round_closed at seq {seq} lists terminals {list(ev.terminals)}, but the round "
+                f"started with {list(self._table.terminals)}",
+            )
+        if len(ev.terminals) != len(ev.balances):
+            self.f.fail(
+                seq,
+                "rounds",
+                f"round_closed at seq {seq} lists {len(ev.terminals)} terminals and "
+                f"{len(ev.balances)} balances",
+            )
+        wallets = self.ledger.wallets
+        for terminal, balance in zip(ev.terminals, ev.balances, strict=False):
+            self._stated(seq, "round_closed", terminal, balance, wallets.get(terminal, 0))
+        self._table.round_open = False
+
+    # ------------------------------------------------------------ per round
+
+    def on_round(self, rnd: LoggedRound) -> None:
+        self.rounds += 1
+        events = rnd.events
+        first = events[0]
+        where = f"round {rnd.round_id} of table {rnd.table_id}"
+        started = first.event if type(first.event) is RoundStarted else None
+        if started is None:
+            self.f.fail(
+                first.seq,
+                "rounds",
+                f"{where} does not open with round_started (seq {first.seq} is a "
+                f"{first.stored.kind}): events are missing or out of place",
+            )
+        else:
+            key = (rnd.table_id, rnd.config_seq)
+            expected = self.config_hashes.get(key)
+            if expected is None:
+                expected = self.config_hashes[key] = rnd.config.config_hash()
+            if started.config_hash != expected:
+                self.f.fail(
+                    first.seq,
+                    "rounds",
+                    f"round_started at seq {first.seq} names config hash "
+                    f"{started.config_hash}, but the config in force (table_opened at seq "
+                    f"{rnd.config_seq}) hashes to {expected}",
+                )
+            shoe = rnd.shoe
+            if shoe is not None and shoe.committed.event.decks != rnd.config.rules.decks:
+                self.f.fail(
+                    first.seq,
+                    "rounds",
+                    f"{where} deals from shoe {shoe.number} of {shoe.committed.event.decks} "
+                    f"decks, but the config in force has {rnd.config.rules.decks}",
+                )
+        engine = rnd.engine_events()
+        try:
+            self._replay(rnd, [item.event for item in engine])
+        except Exception as exc:  # any refusal of a logged round is a finding
+            seq, reason = _replay_failure(exc, engine, events[-1].seq)
+            self.f.fail(seq, "replay", f"{where} does not replay through its rules: {reason}")
+        else:
+            self.rounds_replayed += 1
+        last = events[-1]
+        if type(last.event) is not RoundClosed:
+            if rnd.complete:
+                self.f.fail(
+                    last.seq,
+                    "rounds",
+                    f"{where} does not end with round_closed (seq {last.seq} is a "
+                    f"{last.stored.kind}): the credits at the end of the game are not logged",
+                )
+            else:
+                self.f.warn(
+                    last.seq,
+                    "rounds",
+                    f"{where} is not complete (no round_completed up to seq {last.seq}): its "
+                    "wagers are still in play",
+                )
+
+    def _replay(self, rnd: LoggedRound, events: list[Any]) -> None:
+        """Replay a round through its game's engine (the live table's engine)."""
+        game_for(rnd.config).replay(rnd.config, events, rnd.table_id)
+
+    # ------------------------------------------------------------ the end
+
+    def finish(self, last_seq: int) -> None:
+        """End of log: the shoes never revealed, and conservation."""
+        for table_id, table in sorted(self.tables.items()):
+            for number, shoe in sorted(table.shoes.items()):
+                if shoe.revealed_seq is not None:
+                    continue
+                if self.sealing_key is not None:
+                    order = self._unsealed(shoe)
+                    if order is not None:
+                        self._settle(shoe, order)
+                        continue
+                if shoe.rounds or shoe.pending:
+                    why = "no sealing key" if self.sealing_key is None else "not unsealed"
+                    self.f.warn(
+                        shoe.committed_seq,
+                        "cards",
+                        f"{shoe.rounds} rounds of unrevealed shoe {number} of table {table_id} "
+                        f"not checked ({why})",
+                    )
+        if self.stopped_at is not None:
+            return
+        ledger = self.ledger
+        stated = sum(ledger.wallets.values()) + sum(self.offset.values())
+        in_play = ledger.in_play
+        house = ledger.house_result
+        # What the progressive meters paid into wallets is funded by the house (0 unless a
+        # meter paid through a settlement: UthLedger).
+        paid = ledger.progressive_paid
+        off = ledger.credits_in - ledger.credits_out - stated - in_play - house + paid
+        if off:
+            self.f.fail(
+                last_seq,
+                "conservation",
+                f"at the end of the log (seq {last_seq}), credits in "
+                f"{format_money(ledger.credits_in)} != credits out "
+                f"{format_money(ledger.credits_out)} + stated balances {format_money(stated)} + "
+                f"in play {format_money(in_play)} + house result {format_money(house)} "
+                f"(off by {format_money(off)})",
+            )
+        for name, meter in sorted(ledger.meters.items()):
+            if meter.settled > meter.wagered:
+                self.f.fail(
+                    last_seq,
+                    "conservation",
+                    f"{name} wagers settled {format_money(meter.settled)} of stakes, more than "
+                    f"the {format_money(meter.wagered)} wagered",
+                )
+
+
+def _game(config: Any) -> object:
+    try:
+        return config["table"]["game"]
+    except (KeyError, TypeError):
+        return None
+
+
+def _table_type(config: Any) -> TableType:
+    """The table type a logged config names (fully automated if it names none this build
+    knows: the walk then refuses the config itself)."""
+    try:
+        return TableType(config["table"]["type"])
+    except (KeyError, TypeError, ValueError):
+        return TableType.FULLY_AUTOMATED
+
+
+def _replay_failure(exc: Exception, engine: list[Logged], last_seq: int) -> tuple[int, str]:
+    """The seq a replay failure names (the replay's index mapped back to the log) and its
+    reason, with every "event i" of the message given as its seq."""
+    message = str(exc) or type(exc).__name__
+    match = _INDEX.search(message)
+    if match is not None and engine:
+        index = min(int(match.group(1)), len(engine) - 1)
+        seq = engine[index].seq
+    else:
+        seq = engine[-1].seq if engine else last_seq
+
+    def to_seq(found: re.Match[str]) -> str:
+        index = int(found.group(1))
+        return f"seq {engine[index].seq}" if index < len(engine) else found.group(0)
+
+    text = _INDEX.sub(to_seq, message)
+    if not isinstance(exc, ETGError):
+        text = f"{type(exc).__name__}: {text}"
+    return seq, text

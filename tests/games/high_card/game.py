@@ -1,0 +1,171 @@
+"""High Card as the platform sees it: :data:`GAME` (registered by the tests, never shipped)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, ClassVar
+
+from game_server.games.api import COMPLETED, SEAT_CARD, WAGER
+from game_server.games.base import GameBase
+from game_server.recall.timeline import DEALER_WHO, TABLE_WHO, Described, card_text
+from game_server.rules.wagers.base import TableType
+from game_server.sim import seeded_shoes
+from game_server.table.info import RULES_VERSION
+from game_server.table.ledger import Ledger
+from shared.money import format_money
+
+from . import config
+from .machine import HighCardMachine
+from .rules import (
+    HIGH_CARD,
+    KINDS,
+    CardDealt,
+    HighCardRound,
+    RoundCompleted,
+    WagerPlaced,
+    WagerSettled,
+    replay,
+)
+from .session import HighCardSession, resume_round
+
+
+class HighCardGame(GameBase):
+    name = config_game = HIGH_CARD
+    title = "High Card"
+    chapter = "tests/games/high_card (a test-only game)"
+    table_types = frozenset({TableType.FULLY_AUTOMATED})
+    examples = (Path(__file__).with_name("high_card.toml"),)
+    placed_kinds = frozenset({WagerPlaced})
+    settled_kinds = frozenset({WagerSettled})
+    completed_kinds = frozenset({RoundCompleted})
+    shoe_card_kinds = frozenset({CardDealt})
+    wager_titles: ClassVar = {HIGH_CARD: "High Card"}
+
+    # The Rules Submission.
+    def build_config(self, data: Mapping[str, object], source: str) -> Any:
+        return config.build_config(data, source)
+
+    def logged_config(self, table: Any) -> dict[str, Any]:
+        return config.logged_config(table)
+
+    def file_shape(self, logged: Mapping[str, Any]) -> Mapping[str, object]:
+        return config.file_shape(logged)
+
+    # The live table.
+    def open_session(
+        self, table: Any, sink: Any, shoes: Any, seats: Any, meters: Any
+    ) -> HighCardSession:
+        return HighCardSession(table, sink, shoes, seats, meters)
+
+    def machine(self, session: Any, clock: Any, next_round_delay: float) -> HighCardMachine:
+        return HighCardMachine(session, clock, next_round_delay)
+
+    def new_ledger(self) -> Ledger:
+        return Ledger()
+
+    def meters(self, table: Any) -> dict[str, Any]:
+        return {}
+
+    def resume(self, session: Any, logged: Any, seats: Mapping[str, int]) -> StrEnum:
+        return resume_round(session, logged, seats)
+
+    def rules_document(self, table: Any) -> dict[str, Any]:
+        limits = table.rules.limits
+        return {
+            "v": RULES_VERSION,
+            "table": table.table_id,
+            "game": self.title,
+            "lines": [
+                "One card to each wager and one to the dealer",
+                "Aces are high; a tie pushes",
+            ],
+            "countdowns": [
+                {"for": "betting", "seconds": table.timers.betting_seconds, "then": "deal"}
+            ],
+            "limits_text": f"{format_money(limits.minimum)} to {format_money(limits.maximum)}",
+            "wagers": [
+                {
+                    "wager": HIGH_CARD,
+                    "title": self.title,
+                    "section": self.chapter,
+                    "min": limits.minimum,
+                    "max": limits.maximum,
+                    "paytable": None,
+                    "lines": [{"hand": "Your card beats the dealer's", "pays": "1 to 1"}],
+                    "notes": [],
+                }
+            ],
+        }
+
+    # Recall and verify.
+    def engine_kinds(self, table_type: TableType) -> frozenset[type]:
+        return KINDS
+
+    def describe(self, table: Any, item: Any, labels: Any) -> Described | None:
+        ev, terminal = item.event, item.stored.terminal
+        if type(ev) is WagerPlaced:
+            text = f"{labels.seat(ev.seat)} wagers {format_money(ev.amount)}"
+            return (
+                terminal,
+                text,
+                {"seat": ev.seat, "terminal": terminal, "wager": ev.wager, "amount": ev.amount},
+            )
+        if type(ev) is CardDealt:
+            data = {
+                "seat": ev.seat,
+                "terminal": terminal,
+                "card": str(ev.card),
+                "position": ev.position,
+            }
+            if ev.seat == 0:
+                return DEALER_WHO, f"dealer is dealt {card_text(ev.card)}", data
+            return terminal, f"{labels.seat(ev.seat)} is dealt {card_text(ev.card)}", data
+        if type(ev) is WagerSettled:
+            data = {"terminal": terminal, **ev._asdict()}
+            return (
+                terminal,
+                f"{labels.seat(ev.seat)}: {ev.line}, paid {format_money(ev.paid)}",
+                data,
+            )
+        if type(ev) is RoundCompleted:
+            return TABLE_WHO, "round complete", {"dealer_card": str(ev.dealer_card)}
+        return None
+
+    def replay(self, table: Any, events: Sequence[Any], table_id: str) -> HighCardRound:
+        return replay(table.rules, events)
+
+    def verify_checks(self, table_type: TableType) -> Mapping[type, str]:
+        return {
+            WagerPlaced: WAGER,
+            CardDealt: SEAT_CARD,
+            WagerSettled: WAGER,
+            RoundCompleted: COMPLETED,
+        }
+
+    # etg sim.
+    def sim_driver(self, spec: Any, chunk: int) -> Any:
+        return Driver(spec, chunk)
+
+
+class Driver:
+    """Every seat wagers the minimum; one new deck a round."""
+
+    def __init__(self, spec: Any, chunk: int) -> None:
+        self.spec, self.rounds = spec, 0
+        self.shoes = seeded_shoes(1, None, spec.seed, f"{spec.table_id}-{chunk}")
+
+    def play_round(self) -> list[Any]:
+        self.rounds += 1
+        game = HighCardRound(self.spec.rules)
+        stake = self.spec.main_wager or self.spec.rules.limits.minimum
+        out = [
+            ev
+            for seat in range(1, self.spec.seats + 1)
+            for ev in game.place_wagers(seat, {HIGH_CARD: stake})
+        ]
+        return out + game.deal(self.shoes(self.rounds))
+
+
+GAME = HighCardGame()
