@@ -21,9 +21,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
-import re
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -46,14 +44,13 @@ import pytest
 from click.testing import CliRunner
 from install_helpers import REQUIRE, exec_start, fake_venv, require, settings
 
-from game_server.config import example_config_path
-from game_server.keys import init_keys
 from game_server.net.enroll import request_certificate, sign_request
-from game_server.net.pki import RevocationList, init_pki
+from game_server.net.identity import RevocationList
 from tools.cli import main
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
-from test_server_e2e import server
+from test_server_e2e import server, stop  # the real server, as the e2e tests run it
+from test_server_e2e import table as table  # the fixture
 
 WIDTH, HEIGHT = 1280, 720
 IS_VIEWABLE = 2
@@ -228,22 +225,15 @@ def _wait(predicate: object, seconds: float, what: str) -> None:
 
 
 @pytest.fixture()
-def enrolled_table(tmp_path: Path) -> dict[str, Path]:
-    """A table (certificates for T1, T2) and a terminal T3 enrolled in its own folder."""
-    certs = tmp_path / "certs"
-    init_pki(certs, terminals=2)
-    init_keys(certs)
-    text = example_config_path().read_text()
-    for timer in ("betting_seconds", "insurance_seconds", "decision_seconds"):
-        text = re.sub(rf"^{timer} = \d+", f"{timer} = 3", text, flags=re.M)
-    config = tmp_path / "table.toml"
-    config.write_text(text)
+def enrolled_table(table: dict[str, Path], tmp_path: Path) -> dict[str, Path]:
+    """The e2e tests' table (certificates for T1, T2) and a terminal T3 enrolled in its own
+    folder: its key made there, its certificate signed by the table's CA."""
     terminal = tmp_path / "terminal"
     made = request_certificate(terminal, "T3")
-    signed = sign_request(certs, made.request, RevocationList())
+    signed = sign_request(table["certs"], made.request, RevocationList())
     shutil.copyfile(signed.certificate, terminal / "T3.pem")
-    shutil.copyfile(certs / "ca.pem", terminal / "ca.pem")
-    return {"certs": certs, "config": config, "db": tmp_path / "table.db", "terminal": terminal}
+    shutil.copyfile(table["certs"] / "ca.pem", terminal / "ca.pem")
+    return {**table, "terminal": terminal}
 
 
 @pytest.mark.slow
@@ -296,10 +286,5 @@ def test_the_kiosk_terminal_covers_the_screen_without_a_cursor_or_blanking(
                 x.close()
     finally:
         for process in (terminal, xvfb):
-            if process is not None and process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-                try:
-                    process.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+            if process is not None:
+                stop(process)

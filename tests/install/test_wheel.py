@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tomllib
@@ -27,6 +26,9 @@ import pytest
 from shared.protocol import PROTOCOL_VERSION
 from tools.amp_client import AmpClient
 from tools.version import git_commit
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
+from test_server_e2e import stop  # SIGTERM, then SIGKILL after 10 s
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("shared", "game_server", "terminal_client", "tools")
@@ -214,12 +216,7 @@ def _serving(venv: Path, folder: Path) -> Iterator[int]:
         assert port is not None, "etg serve of the wheel did not start"
         yield port
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
     assert process.returncode == 0
 
 
