@@ -35,6 +35,9 @@ import click
 PLAIN_PATH: Final = re.compile(r"/[A-Za-z0-9._@+/-]*")
 #: A system user name (Debian's adduser rule, without capitals).
 USER_NAME: Final = re.compile(r"[a-z_][a-z0-9_-]{0,31}")
+#: Users a unit must not run as: root (every privilege) and nobody (shared by whatever else
+#: drops privileges to it; systemd-analyze verify warns "Special user nobody configured").
+SHARED_USERS: Final = frozenset({"root", "nobody"})
 #: Characters a systemd command-line word may hold unquoted.
 _PLAIN_WORD: Final = re.compile(r"[A-Za-z0-9._@+/:,=\[\]-]+")
 #: A systemd calendar expression's characters (e.g. ``hourly``, ``*-*-* *:00/30:00``).
@@ -206,6 +209,11 @@ def _interface(ctx: click.Context, param: click.Parameter, value: str) -> str:
 def _user(ctx: click.Context, param: click.Parameter, value: str) -> str:
     if not USER_NAME.fullmatch(value):
         raise click.BadParameter(f"{value!r} is not a system user name (e.g. etg)")
+    if value in SHARED_USERS:
+        raise click.BadParameter(
+            f"{value!r} is not a dedicated user: the unit needs a user of its own "
+            "(useradd --system, docs/install.md), not root's or nobody's"
+        )
     return value
 
 

@@ -229,8 +229,9 @@ def test_bad_options_are_refused_and_nothing_is_overwritten(
     floor_machine: dict[str, Path], tmp_path: Path
 ) -> None:
     """A relative path, a path with a space, a password in the store URL, a calendar
-    expression with a newline, a bad user name, a privileged port, a bad terminal id or
-    server: exit 2 with a sentence; existing units are not replaced without --force."""
+    expression with a newline, a bad user name, root or nobody (not a dedicated user), a
+    privileged port, a bad terminal id or server: exit 2 with a sentence; existing units are
+    not replaced without --force."""
     runner = CliRunner()
     folder = tmp_path / "units"
     base = ["install", "server", str(folder), "--etg", str(floor_machine["etg"])]
@@ -241,6 +242,8 @@ def test_bad_options_are_refused_and_nothing_is_overwritten(
         (["--store", "postgresql://s:secret@db/etg"], "leave the password out"),
         (["--backup-every", "hourly\nExecStartPre=/bin/sh"], "not a calendar expression"),
         (["--user", "Root Admin"], "not a system user name"),
+        (["--user", "root"], "not a dedicated user"),
+        (["--user", "nobody"], "not a dedicated user"),
         (["--port", "443"], "1024<=x<=65535"),
         (["--interface", "floor"], "not an IP address"),
     ]
@@ -249,7 +252,11 @@ def test_bad_options_are_refused_and_nothing_is_overwritten(
         assert done.exit_code == 2, (extra, done.output)
         assert words in done.output, (extra, done.output)
     assert not folder.exists()
-    for args in (["--id", "operator", "--server", "h:1"], ["--id", "T9", "--server", "h"]):
+    for args in (
+        ["--id", "operator", "--server", "h:1"],
+        ["--id", "T9", "--server", "h"],
+        ["--id", "T9", "--server", "h:1", "--user", "root"],
+    ):
         done = runner.invoke(main, ["install", "terminal", str(folder), *args])
         assert done.exit_code == 2, done.output
     assert runner.invoke(main, base).exit_code == 0
