@@ -28,7 +28,7 @@ from tools.amp_client import AmpClient
 from tools.version import git_commit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
-from test_server_e2e import stop  # SIGTERM, then SIGKILL after 10 s
+from test_server_e2e import listening_port, stop  # the e2e tests' way to start and stop
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("shared", "game_server", "terminal_client", "tools")
@@ -206,15 +206,7 @@ def _serving(venv: Path, folder: Path) -> Iterator[int]:
         text=True,
     )
     try:
-        assert process.stdout is not None
-        port = None
-        for line in process.stdout:
-            found = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
-            if found:
-                port = int(found.group(1))
-                break
-        assert port is not None, "etg serve of the wheel did not start"
-        yield port
+        yield listening_port(process)
     finally:
         stop(process)
     assert process.returncode == 0
