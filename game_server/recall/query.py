@@ -575,21 +575,31 @@ def fetch_round(reader: EventLogReader, table_id: str, round_id: int) -> LoggedR
         return LoggedRound(table_id, round_id, config, opened.seq, shoe, events)
 
 
-def shoe_revealed_seq(reader: EventLogReader, logged: LoggedRound) -> int | None:
-    """The sequence number of the ``shoe_revealed`` that retired the round's shoe (after
-    the round), or None while the shoe is in use."""
+def shoe_reveal(reader: EventLogReader, logged: LoggedRound) -> Logged | None:
+    """The ``shoe_revealed`` that retired the round's shoe (after the round), or None while
+    the shoe is in use."""
     shoe = logged.shoe
     if shoe is None:
         return None
     if shoe.revealed is not None:
-        return shoe.revealed.seq
+        return shoe.revealed
     rows = _rows(
         reader,
-        "SELECT seq FROM events WHERE kind = 'shoe_revealed' AND +table_id = ? AND seq > ? "
-        "AND json_extract(body, '$.shoe') = ? ORDER BY seq LIMIT 1",
+        f"SELECT {EVENT_COLUMNS} FROM events WHERE kind = 'shoe_revealed' AND +table_id = ? "
+        "AND seq > ? AND json_extract(body, '$.shoe') = ? ORDER BY seq LIMIT 1",
         [logged.table_id, shoe.committed.seq, shoe.number],
     )
-    return int(rows[0][0]) if rows else None
+    if not rows:
+        return None
+    stored = _stored(rows[0])
+    return Logged(stored, _decode(stored))
+
+
+def shoe_revealed_seq(reader: EventLogReader, logged: LoggedRound) -> int | None:
+    """The sequence number of the ``shoe_revealed`` that retired the round's shoe (after
+    the round), or None while the shoe is in use."""
+    revealed = shoe_reveal(reader, logged)
+    return None if revealed is None else revealed.seq
 
 
 def tables(reader: EventLogReader) -> list[str]:
