@@ -312,6 +312,74 @@ def show_command(
         click.echo(line)
 
 
+@recall.command("receipt")
+@_DB
+@click.argument("round_id", metavar="ROUND", type=click.IntRange(min=0))
+@click.option("--table", default=None, help="The table (needed if several played ROUND).")
+@click.option(
+    "--terminal",
+    default=None,
+    help="Whose receipt: that terminal's cards and the table's (default: every card).",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="Write the receipt into FILE instead of printing it.",
+)
+@click.option("--qr", is_flag=True, help="Also print the receipt's QR code (on stderr).")
+@_IMMUTABLE
+def receipt_command(
+    db: Path,
+    round_id: int,
+    table: str | None,
+    terminal: str | None,
+    out: Path | None,
+    qr: bool,
+    immutable: bool,
+) -> None:
+    """The game receipt of round ROUND: its cards with their positions in the shoe, the
+    shoe's commitment and (once the shoe is retired) its reveal, as JSON that anyone can
+    check with tools/verify_receipt.py or 'etg receipt verify' (docs/shoe-spec.md)."""
+    from game_server.recall.receipt import build_receipt
+
+    with _reading(db, immutable) as reader:
+        try:
+            with reader.snapshot():
+                table_id = find_table(reader, round_id, table)
+                logged = fetch_round(reader, table_id, round_id)
+                if logged is None:  # pragma: no cover - find_table saw it in this snapshot
+                    raise RecallError(f"there is no round {round_id} of table {table_id}")
+                receipt = build_receipt(reader, logged, terminal)
+        except ETGError as exc:
+            _fail(exc)
+    text = json.dumps(receipt, ensure_ascii=False, indent=2) + "\n"
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            _fail(RecallError(f"cannot write the receipt to {out}: {exc.strerror or exc}"))
+        click.echo(f"wrote {out}", err=True)
+    if receipt["reveal"] is None:
+        click.echo(
+            f"shoe {receipt['game']['shoe']['number']} is not retired yet: the receipt holds "
+            "no reveal, ask for it again once the shoe is retired",
+            err=True,
+        )
+    if qr:
+        import io
+
+        import segno
+
+        buffer = io.StringIO()
+        segno.make(receipt["qr"], error="m").terminal(out=buffer, compact=True)
+        click.echo(buffer.getvalue(), err=True, nl=False)
+        click.echo(receipt["qr"], err=True)
+
+
 # -- benchmark ---------------------------------------------------------------------------------
 
 #: Tables of the benchmark log; the odd ones offer Lucky Aces.
