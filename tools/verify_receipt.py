@@ -242,7 +242,8 @@ def verified_sentence(receipt: Mapping[str, Any]) -> str:
     return (
         f"verified: the {len(game['cards'])} cards of game {game['round']} of table "
         f"{game['table']} sit at their positions in shoe {shoe['number']} ({shoe['decks']} "
-        f"deck{'' if shoe['decks'] == 1 else 's'}), which the revealed seed regenerates and which hashes to the commitment "
+        f"deck{'' if shoe['decks'] == 1 else 's'}), which the revealed seed regenerates "
+        "and which hashes to the commitment "
         f"{shoe['commitment'][:4]} {shoe['commitment'][4:8]}... shown before its first card"
     )
 
