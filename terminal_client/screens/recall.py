@@ -19,9 +19,10 @@ import pygame
 
 from terminal_client import games
 from terminal_client.games.generic import money
-from terminal_client.model import Document, RecalledGame, TerminalModel
+from terminal_client.model import Document, RecalledGame, TerminalModel, short_digest
 from terminal_client.render import Layout, draw_hand
 from terminal_client.render.draw import CREAM, GOLD, draw_text
+from terminal_client.render.qr import draw_qr
 from terminal_client.screens.base import IntentSender
 from terminal_client.screens.overlay import PagedOverlay, draw_lines, status_text
 from terminal_client.screens.scene import wager_name
@@ -73,7 +74,7 @@ class RecallScreen(PagedOverlay):
         ]
         rows += [(f"Wagered on {wager_name(name)}", money(cents)) for name, cents in game.wagers]
         rows.append(("Total paid back", money(game.paid)))
-        return rows + drawn.recall_rows(game)
+        return rows + drawn.recall_rows(game) + shoe_rows(game)
 
     def results(self, game: RecalledGame) -> list[tuple[str, str]]:
         """Each wager's result, as its game words it."""
@@ -103,8 +104,43 @@ class RecallScreen(PagedOverlay):
         body = pygame.Rect(decisions.left, decisions.top + round(38 * s), decisions.width, 0)
         body.height = decisions.bottom - body.top
         lines = [(d, "") for d in game.decisions] or [("No decisions (none were needed)", "")]
+        if game.receipt_qr:
+            # The game receipt's QR code, bottom left (docs/shoe-spec.md section 7).
+            side = round(230 * s)
+            code = pygame.Rect(left.left, left.bottom - side, side, side)
+            body.height = max(0, code.top - body.top)
+            draw_qr(surface, game.receipt_qr, code)
+            draw_text(
+                surface,
+                "Game receipt: scan to keep its digest",
+                (code.right + round(16 * s), code.bottom),
+                round(22 * s),
+                CREAM,
+                "bottomleft",
+                max_width=left.right - code.right - round(16 * s),
+            )
         draw_lines(surface, layout, body, lines, size=24, pitch=32)
         games.by_name(game.game).draw_recall_cards(surface, layout, right, game)
+
+
+def shoe_rows(game: RecalledGame) -> list[tuple[str, str]]:
+    """The game's shoe (``docs/shoe-spec.md``): its commitment, the positions of its cards
+    and, once the shoe is retired, the reveal that proves them."""
+    shoe = game.shoe
+    if shoe is None:
+        return []
+    positions = shoe["positions"]
+    where = ", ".join(str(p) for p in positions[:8]) + (" ..." if len(positions) > 8 else "")
+    rows = [
+        (f"Shoe {shoe['number']} committed", short_digest(shoe["commitment"], 4)),
+        (f"Card positions {where}", ""),
+    ]
+    reveal = shoe["reveal"]
+    if reveal is None:
+        rows.append(("Shoe still in use: revealed when retired", ""))
+    else:
+        rows.append(("Revealed seed", short_digest(str(reveal["entropy_input"]), 4)))
+    return rows
 
 
 def draw_card_rows(
