@@ -161,7 +161,8 @@ class TerminalModel:
         try:
             game = games.for_view(data)
             read = game.parse_view(data)
-            view = replace(read.view, shoe=parse_shoe(data.get("shoe")))
+            shoe = parse_shoe(data.get("shoe"))
+            view = read.view if shoe == read.view.shoe else replace(read.view, shoe=shoe)
             self._view, self._game_view, self._game = view, read, game
         except ViewVersionError as exc:
             self._needs_update(str(exc))

@@ -181,3 +181,21 @@ def test_receipt_commands(log: Path, tmp_path: Path) -> None:
     receipt = json.loads(printed.stdout)
     assert verify_receipt(receipt) == []
     assert receipt["qr"] in printed.stderr
+
+
+def test_terminal_recall_carries_each_games_shoe_and_receipt(log: Path) -> None:
+    """What the terminal's recall screen shows: the shoe, the positions of this terminal's
+    and the table's cards, the reveal, and the QR code's text of the same receipt."""
+    from game_server.recall.terminal import terminal_recall
+
+    with EventLogReader.open(log, immutable=True) as reader:
+        recalled = terminal_recall(reader, "T1")
+    receipts = {r["game"]["round"]: r for r in _receipts(log, "T1")}
+    assert recalled["games"]
+    for game in recalled["games"]:
+        receipt = receipts[game["round"]]
+        assert game["receipt"] == {"digest": receipt["digest"], "qr": receipt["qr"]}
+        shoe = game["shoe"]
+        assert shoe["commitment"] == receipt["game"]["shoe"]["commitment"]
+        assert shoe["positions"] == [c["position"] for c in receipt["game"]["cards"]]
+        assert shoe["reveal"] == receipt["reveal"]
