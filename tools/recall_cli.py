@@ -55,6 +55,7 @@ from game_server.recall.query import (
     recall_round,
     shoe_revealed_seq,
 )
+from game_server.recall.rounds import LoggedRound
 from game_server.recall.timeline import build_timeline, format_timeline, short_time
 from shared.errors import ETGError
 from shared.money import format_money
@@ -292,6 +293,7 @@ def show_command(
         if png is None and frames is None:
             timeline = recall_round(reader, round_id, table)
         else:
+            from game_server.recall.pictures import seated
             from tools.recall_pictures import write_pictures
 
             with reader.snapshot():
@@ -300,7 +302,17 @@ def show_command(
                 if logged is None:  # pragma: no cover - find_table saw it in this snapshot
                     raise RecallError(f"there is no round {round_id} of table {table_id}")
                 timeline = build_timeline(logged, revealed_seq=shoe_revealed_seq(reader, logged))
-            write_pictures(logged, timeline, png=png, frames=frames, terminal=terminal, size=size)
+                who = seated(logged, terminal)[1]
+                receipt = _picture_receipt(reader, logged, who)
+            write_pictures(
+                logged,
+                timeline,
+                png=png,
+                frames=frames,
+                terminal=who,
+                size=size,
+                receipt=receipt,
+            )
             if frames is not None:
                 click.echo(f"wrote {len(timeline.entries)} pictures into {frames}", err=True)
             if png is not None:
@@ -310,6 +322,19 @@ def show_command(
         return
     for line in format_timeline(timeline):
         click.echo(line)
+
+
+def _picture_receipt(
+    reader: EventLogReader, logged: LoggedRound, terminal: str
+) -> dict[str, Any] | None:
+    """The receipt of ``terminal``'s game drawn into its recall pictures (None: the round
+    has no shoe commitment in the log, or the terminal is not among its players)."""
+    from game_server.recall.receipt import build_receipt
+
+    try:
+        return build_receipt(reader, logged, terminal)
+    except RecallError:
+        return None
 
 
 @recall.command("receipt")
