@@ -53,7 +53,7 @@ from game_server.recall.query import (
     list_rounds,
     parse_time_arg,
     recall_round,
-    shoe_revealed_seq,
+    shoe_reveal,
 )
 from game_server.recall.rounds import LoggedRound
 from game_server.recall.timeline import build_timeline, format_timeline, short_time
@@ -301,7 +301,7 @@ def show_command(
                 logged = fetch_round(reader, table_id, round_id)
                 if logged is None:  # pragma: no cover - find_table saw it in this snapshot
                     raise RecallError(f"there is no round {round_id} of table {table_id}")
-                timeline = build_timeline(logged, revealed_seq=shoe_revealed_seq(reader, logged))
+                timeline = build_timeline(logged, revealed=shoe_reveal(reader, logged))
                 who = seated(logged, terminal)[1]
                 receipt = _picture_receipt(reader, logged, who)
             write_pictures(

@@ -35,7 +35,7 @@ from game_server.recall.query import (
     RoundSummary,
     fetch_round,
     list_rounds,
-    shoe_revealed_seq,
+    shoe_reveal,
 )
 from game_server.recall.rounds import LoggedRound
 from game_server.recall.timeline import Timeline, build_timeline
@@ -238,7 +238,7 @@ class ServersOnlySource:
             logged = fetch_round(reader, table, round_id)
             if logged is None:
                 raise RoundNotFound(f"there is no round {round_id} of table {table} in {server}")
-            return logged, build_timeline(logged, revealed_seq=shoe_revealed_seq(reader, logged))
+            return logged, build_timeline(logged, revealed=shoe_reveal(reader, logged))
 
     def verify(self, server: str) -> VerifyReport:
         entry = self._entry(server)

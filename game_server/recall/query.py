@@ -691,4 +691,4 @@ def recall_round(reader: EventLogReader, round_id: int, table: str | None = None
         logged = fetch_round(reader, table_id, round_id)
         if logged is None:  # pragma: no cover - find_table saw it in the same snapshot
             raise RoundNotFound(_not_found(reader, round_id, table_id))
-        return build_timeline(logged, revealed_seq=shoe_revealed_seq(reader, logged))
+        return build_timeline(logged, revealed=shoe_reveal(reader, logged))

@@ -27,6 +27,7 @@ from game_server.eventlog import EventLogReader
 from game_server.games import game_for, games
 from game_server.recall.query import RecallError, shoe_reveal
 from game_server.recall.rounds import Logged, LoggedRound, decode
+from game_server.recall.timeline import reveal_fields
 from game_server.rng.errors import BadDeckCount, BadSeedMaterial
 from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.table.events import RoundStarted
@@ -117,14 +118,7 @@ def reveal_part(revealed: Logged | None) -> dict[str, Any] | None:
     """The receipt's ``reveal`` from the log's ``shoe_revealed`` (None: not retired yet)."""
     if revealed is None:
         return None
-    ev = revealed.event
-    return {
-        "entropy_input": ev.entropy_input,
-        "nonce": ev.nonce,
-        "personalization": ev.personalization,
-        "salt": ev.salt,
-        "revealed_seq": revealed.seq,
-    }
+    return {**reveal_fields(revealed), "revealed_seq": revealed.seq}
 
 
 def software_of(reader: EventLogReader, logged: LoggedRound) -> str:
