@@ -62,9 +62,36 @@ def _shoe_card_kinds() -> frozenset[type]:
     return frozenset(kind for game in games() for kind in game.shoe_card_kinds)
 
 
+def unseen_table_cards(logged: LoggedRound) -> frozenset[int]:
+    """The seqs of the round's table cards (no terminal: the dealer's, the board's) that
+    no player has seen so far: dealt face down and not (yet) turned up, as the game's own
+    recall tells it (:meth:`~game_server.games.api.Game.describe` gives such a card as
+    ``None``: a blackjack hole card before ``hole_card_revealed``, the UTH dealer's cards
+    when every player folded)."""
+    config = logged.config
+    game = game_for(config)
+    started = logged.started
+    seats: dict[int, str] = {}
+    if started is not None and game.seated(config):
+        seats = dict(zip(started.seats, started.terminals, strict=False))
+    labels = game.recall_labels(config, seats, logged.events)
+    dealt = _shoe_card_kinds()
+    unseen = set()
+    for item in logged.events:
+        if item.stored.terminal is not None or type(item.event) not in dealt:
+            continue
+        described = game.describe(config, item, labels)
+        if described is not None and described[2].get("card", "") is None:
+            unseen.add(item.seq)
+    return frozenset(unseen)
+
+
 def receipt_game(logged: LoggedRound, software: str, terminal: str | None) -> dict[str, Any]:
-    """The ``game`` part of the receipt of ``logged``: for ``terminal`` its cards and the
-    table's (the dealer's, the board's; not other players'), for None every card.
+    """The ``game`` part of the receipt of ``logged``: for None every card (the operator's
+    receipt); for ``terminal`` only the cards its player saw: its own and the table's that
+    were shown (never another player's, nor a card of the table that no player has seen,
+    :func:`unseen_table_cards`, so that neither the receipt nor its digest tells one:
+    ``docs/shoe-spec.md`` section 7).
 
     Raises:
         RecallError: the round has no shoe commitment before it in the log.
@@ -78,6 +105,7 @@ def receipt_game(logged: LoggedRound, software: str, terminal: str | None) -> di
     committed = shoe.committed.event
     started = logged.started
     dealt = _shoe_card_kinds()
+    unseen = unseen_table_cards(logged) if terminal is not None else frozenset()
     cards = [
         {
             "position": item.event.position,
@@ -89,6 +117,7 @@ def receipt_game(logged: LoggedRound, software: str, terminal: str | None) -> di
         for item in logged.events
         if type(item.event) in dealt
         and (terminal is None or item.stored.terminal in (None, terminal))
+        and item.seq not in unseen
     ]
     game = game_for(logged.config)
     return {

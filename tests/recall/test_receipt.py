@@ -199,3 +199,72 @@ def test_terminal_recall_carries_each_games_shoe_and_receipt(log: Path) -> None:
         assert shoe["commitment"] == receipt["game"]["shoe"]["commitment"]
         assert shoe["positions"] == [c["position"] for c in receipt["game"]["cards"]]
         assert shoe["reveal"] == receipt["reveal"]
+
+
+def _face_down_table_cards(db: Path) -> dict[tuple[str, int], tuple[set[int], set[int]]]:
+    """Per round, from the raw rows: the positions of the table's face-down cards (no
+    terminal) that the round turned up (``hole_card_revealed``, ``uth_dealer_revealed``)
+    and those it never did."""
+    rounds: dict[tuple[str, int], list[Any]] = {}
+    with EventLogReader.open(db, immutable=True) as reader:
+        for stored in reader.iter_events():
+            if stored.round_id is not None:
+                key = (stored.table_id, stored.round_id)
+                rounds.setdefault(key, []).append(stored)
+    found = {}
+    for key, rows in rounds.items():
+        down = {
+            r.body["position"]
+            for r in rows
+            if r.terminal is None and r.body.get("face_up") is False and "position" in r.body
+        }
+        turned = {r.body["position"] for r in rows if r.kind == "hole_card_revealed"}
+        if any(r.kind == "uth_dealer_revealed" for r in rows):
+            turned |= down
+        found[key] = (down & turned, down - turned)
+    return found
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "fully-automated-all-side-wagers",
+        "hybrid-three-position",
+        "uth",
+        "interrupted-fully-automated",
+        "interrupted-hybrid-three-position",
+        "interrupted-uth",
+    ],
+)
+def test_a_terminals_receipt_holds_no_card_its_player_has_not_seen(name: str) -> None:
+    """docs/shoe-spec.md section 7: a terminal's receipt (and so its digest, the QR code
+    and the terminal's recall) holds a face-down card of the table only once the round
+    turned it up: a hole card never revealed, the UTH dealer's cards before the showdown,
+    are in the operator's receipt only."""
+    from game_server.recall.terminal import terminal_recall
+
+    db = FIXTURES / f"{name}.db"
+    rounds = _face_down_table_cards(db)
+    never = sum(len(hidden) for _, hidden in rounds.values())
+    if name.startswith("interrupted"):
+        assert never, "the interrupted round keeps a face-down card"
+    checked = 0
+    with EventLogReader.open(db, immutable=True) as reader:
+        for (table, round_id), (shown, hidden) in rounds.items():
+            logged = fetch_round(reader, table, round_id)
+            assert logged is not None and logged.started is not None
+            whole = {c["position"] for c in build_receipt(reader, logged)["game"]["cards"]}
+            assert shown | hidden <= whole
+            for terminal in logged.started.terminals:
+                receipt = build_receipt(reader, logged, terminal)
+                mine = {c["position"] for c in receipt["game"]["cards"]}
+                assert not mine & hidden, (table, round_id, terminal)
+                assert shown <= mine, (table, round_id, terminal)
+                if receipt["reveal"] is not None:
+                    assert verify_receipt(receipt) == [] and check_receipt(receipt) == []
+                checked += 1
+        for terminal in ("T1", "T2"):  # every fixture's terminals
+            for game in terminal_recall(reader, terminal)["games"]:
+                _, hidden = rounds[(game["table"], game["round"])]
+                assert not set(game["shoe"]["positions"]) & hidden
+    assert checked
