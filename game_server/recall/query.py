@@ -595,13 +595,6 @@ def shoe_reveal(reader: EventLogReader, logged: LoggedRound) -> Logged | None:
     return Logged(stored, _decode(stored))
 
 
-def shoe_revealed_seq(reader: EventLogReader, logged: LoggedRound) -> int | None:
-    """The sequence number of the ``shoe_revealed`` that retired the round's shoe (after
-    the round), or None while the shoe is in use."""
-    revealed = shoe_reveal(reader, logged)
-    return None if revealed is None else revealed.seq
-
-
 #: Shoes a table's shoe list shows by default (the newest first).
 DEFAULT_SHOES: Final = 20
 
