@@ -26,7 +26,7 @@ from terminal_client.model import TerminalModel
 from terminal_client.render import Layout
 from terminal_client.render.anim import CardAnimation
 from terminal_client.screens import IntentSender, ScreenStack, betting_open, screen_for
-from terminal_client.screens.scene import SceneScreen
+from terminal_client.screens.scene import SceneScreen, draw_shoe_line
 from terminal_client.sound import SoundCues, Sounds
 
 #: ``poll(hit_test, tracker, window_size) -> intents`` (default: the pygame event queue).
@@ -200,6 +200,8 @@ class TerminalApp:
     def draw(self, layout: Layout) -> None:
         surface = self._surface_provider()
         self.stack.draw(surface, layout)
+        if isinstance(self.stack.top, SceneScreen):
+            draw_shoe_line(surface, layout, self.model)
         self.draws += 1
         self.dirty = False
         if self._present is not None:

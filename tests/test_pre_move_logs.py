@@ -33,7 +33,7 @@ from game_server.keys import load_public_key, load_sealing_key
 from game_server.net.service import machine_for
 from game_server.recall.rounds import walk
 from game_server.recall.terminal import terminal_recall
-from game_server.recall.timeline import build_timeline, format_timeline
+from game_server.recall.timeline import REVEAL_LINE, build_timeline, format_timeline
 from game_server.recall.verify import verify_log
 from game_server.table.recovery import open_tables
 from game_server.table.session import simulation_seeds
@@ -77,10 +77,15 @@ def _observed(db: Path, keys: Path, digests: bool) -> dict[str, Any]:
         }
         rounds = list(walk(reader.iter_events()))
         timelines = [build_timeline(r) for r in rounds]
-        entry["timelines"] = [t.to_json() for t in timelines]
-        entry["texts"] = ["\n".join(format_timeline(t)) for t in timelines]
+        entry["timelines"] = [_without_reveal(t.to_json()) for t in timelines]
+        entry["texts"] = [
+            "\n".join(line for line in format_timeline(t) if not _is_reveal_line(line))
+            for t in timelines
+        ]
         terminals = sorted({t for r in rounds if r.started for t in r.started.terminals})
-        entry["terminal_recall"] = {t: terminal_recall(reader, t) for t in terminals}
+        entry["terminal_recall"] = {
+            t: _before_receipts(terminal_recall(reader, t)) for t in terminals
+        }
         configs = {r.table_id: r.config for r in rounds}
         entry["configs"] = {t: c.to_dict() for t, c in configs.items()}
         entry["config_hashes"] = {t: c.config_hash() for t, c in configs.items()}
@@ -89,6 +94,35 @@ def _observed(db: Path, keys: Path, digests: bool) -> dict[str, Any]:
             entry[key] = _digest(entry[key])
     # JSON turns tuples into lists and int keys into strings: compare as stored.
     return dict(json.loads(json.dumps(entry, sort_keys=True)))
+
+
+#: What game recall added after these logs were written ([provable]: each game's shoe and its
+#: receipt, tested in tests/recall/test_receipt.py).
+ADDED_TO_RECALL = ("shoe", "receipt")
+
+
+def _without_reveal(timeline: dict[str, Any]) -> dict[str, Any]:
+    """The timeline as the code before [provable] made it: its shoe without the ``reveal``
+    added since (tested in tests/recall/test_recall_show_reveal.py)."""
+    if timeline["shoe"] is not None:
+        assert "reveal" in timeline["shoe"]
+        del timeline["shoe"]["reveal"]
+    return timeline
+
+
+def _is_reveal_line(line: str) -> bool:
+    """The shoe's reveal line [provable] added to ``etg recall show``'s text."""
+    return line.startswith(f"  {REVEAL_LINE}")
+
+
+def _before_receipts(recall: dict[str, Any]) -> dict[str, Any]:
+    """The recall document as the code before receipts made it (the added keys present, then
+    left out of the comparison)."""
+    for game in recall["games"]:
+        assert all(key in game for key in ADDED_TO_RECALL), game
+        for key in ADDED_TO_RECALL:
+            del game[key]
+    return recall
 
 
 def _seating(db: Path) -> dict[str, dict[str, int]]:

@@ -573,6 +573,7 @@ def _register_subgroups() -> None:
     from tools.math_cli import math_command
     from tools.par_cli import par_command
     from tools.recall_cli import recall
+    from tools.receipt_cli import receipt
     from tools.rng_lab import rng
     from tools.status import status_command
     from tools.verify_cli import verify
@@ -584,6 +585,7 @@ def _register_subgroups() -> None:
     main.add_command(par_command)
     main.add_command(rng)
     main.add_command(recall)
+    main.add_command(receipt)
     main.add_command(verify)
     main.add_command(console)
     main.add_command(operator)

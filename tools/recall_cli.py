@@ -53,8 +53,9 @@ from game_server.recall.query import (
     list_rounds,
     parse_time_arg,
     recall_round,
-    shoe_revealed_seq,
+    shoe_reveal,
 )
+from game_server.recall.rounds import LoggedRound
 from game_server.recall.timeline import build_timeline, format_timeline, short_time
 from shared.errors import ETGError
 from shared.money import format_money
@@ -292,6 +293,7 @@ def show_command(
         if png is None and frames is None:
             timeline = recall_round(reader, round_id, table)
         else:
+            from game_server.recall.pictures import seated
             from tools.recall_pictures import write_pictures
 
             with reader.snapshot():
@@ -299,8 +301,18 @@ def show_command(
                 logged = fetch_round(reader, table_id, round_id)
                 if logged is None:  # pragma: no cover - find_table saw it in this snapshot
                     raise RecallError(f"there is no round {round_id} of table {table_id}")
-                timeline = build_timeline(logged, revealed_seq=shoe_revealed_seq(reader, logged))
-            write_pictures(logged, timeline, png=png, frames=frames, terminal=terminal, size=size)
+                timeline = build_timeline(logged, revealed=shoe_reveal(reader, logged))
+                who = seated(logged, terminal)[1]
+                receipt = _picture_receipt(reader, logged, who)
+            write_pictures(
+                logged,
+                timeline,
+                png=png,
+                frames=frames,
+                terminal=who,
+                size=size,
+                receipt=receipt,
+            )
             if frames is not None:
                 click.echo(f"wrote {len(timeline.entries)} pictures into {frames}", err=True)
             if png is not None:
@@ -310,6 +322,87 @@ def show_command(
         return
     for line in format_timeline(timeline):
         click.echo(line)
+
+
+def _picture_receipt(
+    reader: EventLogReader, logged: LoggedRound, terminal: str
+) -> dict[str, Any] | None:
+    """The receipt of ``terminal``'s game drawn into its recall pictures (None: the round
+    has no shoe commitment in the log, or the terminal is not among its players)."""
+    from game_server.recall.receipt import build_receipt
+
+    try:
+        return build_receipt(reader, logged, terminal)
+    except RecallError:
+        return None
+
+
+@recall.command("receipt")
+@_DB
+@click.argument("round_id", metavar="ROUND", type=click.IntRange(min=0))
+@click.option("--table", default=None, help="The table (needed if several played ROUND).")
+@click.option(
+    "--terminal",
+    default=None,
+    help="Whose receipt: that terminal's cards and the table's (default: every card).",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="Write the receipt into FILE instead of printing it.",
+)
+@click.option("--qr", is_flag=True, help="Also print the receipt's QR code (on stderr).")
+@_IMMUTABLE
+def receipt_command(
+    db: Path,
+    round_id: int,
+    table: str | None,
+    terminal: str | None,
+    out: Path | None,
+    qr: bool,
+    immutable: bool,
+) -> None:
+    """The game receipt of round ROUND: its cards with their positions in the shoe, the
+    shoe's commitment and (once the shoe is retired) its reveal, as JSON that anyone can
+    check with tools/verify_receipt.py or 'etg receipt verify' (docs/shoe-spec.md)."""
+    from game_server.recall.receipt import build_receipt
+
+    with _reading(db, immutable) as reader:
+        try:
+            with reader.snapshot():
+                table_id = find_table(reader, round_id, table)
+                logged = fetch_round(reader, table_id, round_id)
+                if logged is None:  # pragma: no cover - find_table saw it in this snapshot
+                    raise RecallError(f"there is no round {round_id} of table {table_id}")
+                receipt = build_receipt(reader, logged, terminal)
+        except ETGError as exc:
+            _fail(exc)
+    text = json.dumps(receipt, ensure_ascii=False, indent=2) + "\n"
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            _fail(RecallError(f"cannot write the receipt to {out}: {exc.strerror or exc}"))
+        click.echo(f"wrote {out}", err=True)
+    if receipt["reveal"] is None:
+        click.echo(
+            f"shoe {receipt['game']['shoe']['number']} is not retired yet: the receipt holds "
+            "no reveal, ask for it again once the shoe is retired",
+            err=True,
+        )
+    if qr:
+        import io
+
+        import segno
+
+        buffer = io.StringIO()
+        segno.make(receipt["qr"], error="m").terminal(out=buffer, compact=True)
+        click.echo(buffer.getvalue(), err=True, nl=False)
+        click.echo(receipt["qr"], err=True)
 
 
 # -- benchmark ---------------------------------------------------------------------------------

@@ -22,6 +22,10 @@ How a picture is made:
    round R  event k of n", the event's sentence from the recall timeline
    (:mod:`game_server.recall.timeline`), the terminal's credits at the start, now and at the
    end; and a band with the terminal's settlements (won/lost/push and paid).
+3. With the game's receipt (:mod:`game_server.recall.receipt`, ``docs/shoe-spec.md``),
+   :func:`draw_receipt_panel` adds the game's shoe (its number and full commitment), the
+   positions in the shoe of the cards in the receipt, the reveal (or "still in use") and the
+   receipt's QR code, as the terminal's recall screen shows it.
 
 The terminal never imports ``game_server``: this module, in ``tools``, is where the two meet
 (DESIGN.md "Layout and the import rule"). Pygame runs headless (SDL's dummy driver) when
@@ -46,6 +50,7 @@ from shared.money import format_money
 from terminal_client.model.state import TerminalModel
 from terminal_client.render.draw import CREAM, GOLD, draw_text
 from terminal_client.render.layout import Layout
+from terminal_client.render.qr import draw_qr
 from terminal_client.screens.scene import panel
 
 #: The size of a picture when none is asked for (the terminal's landscape design grid).
@@ -185,10 +190,11 @@ def draw_recall_picture(
     view: dict[str, Any],
     caption: Caption,
     hand_wagers: frozenset[str] = frozenset(),
+    receipt: Mapping[str, Any] | None = None,
 ) -> None:
-    """Draw one view with the terminal's scene renderer, then the tool's header band and
-    the band of the terminal's settlements (``hand_wagers``: its game's wagers placed per
-    hand)."""
+    """Draw one view with the terminal's scene renderer, then the tool's header band, the
+    band of the terminal's settlements (``hand_wagers``: its game's wagers placed per hand)
+    and, given the game's ``receipt``, its shoe and QR code (:func:`draw_receipt_panel`)."""
     layout = Layout.for_window(surface.get_size())
     model = TerminalModel()
     model.apply_view(view)
@@ -241,6 +247,65 @@ def draw_recall_picture(
         max_width=band.right - split_x - round(20 * s),
     )
     _draw_settlements(surface, layout, model, hand_wagers)
+    if receipt is not None:
+        draw_receipt_panel(surface, layout, receipt)
+
+
+def receipt_lines(receipt: Mapping[str, Any]) -> list[str]:
+    """The text of the receipt panel: the shoe and its commitment in groups of four hex
+    digits, the cards' positions in the shoe, the reveal or "still in use"."""
+    game = receipt["game"]
+    shoe = game["shoe"]
+    commitment = str(shoe["commitment"])
+    groups = [commitment[i : i + 4] for i in range(0, len(commitment), 4)]
+    lines = [f"SHOE {shoe['number']}  committed (SHA-256)"]
+    lines += [" ".join(groups[i : i + 4]) for i in range(0, len(groups), 4)]
+    positions = ", ".join(str(c["position"]) for c in game["cards"])
+    lines.append(f"card positions: {positions or 'none'}")
+    reveal = receipt.get("reveal")
+    if reveal is None:
+        lines.append("shoe still in use: seed and salt are revealed when it is retired")
+    else:
+        lines.append(f"revealed seed {reveal['entropy_input'][:16]}...")
+        lines.append(f"salt {reveal['salt'][:16]}...")
+    return lines
+
+
+def draw_receipt_panel(
+    surface: pygame.Surface, layout: Layout, receipt: Mapping[str, Any]
+) -> pygame.Rect:
+    """The game receipt's panel at the right of the player's hand: the shoe's number and
+    commitment, the cards' positions, the reveal (:func:`receipt_lines`) and the QR code of
+    the receipt (``docs/shoe-spec.md`` section 7). Returns the QR code's square."""
+    s = layout.scale
+    window = layout.window
+    hand = layout.my_hand
+    width = round(window.width * (0.52 if layout.portrait else 0.31))
+    box = pygame.Rect(0, 0, width, hand.height + round(8 * s))
+    box.bottomright = (window.right - round(16 * s), hand.bottom + round(4 * s))
+    panel(surface, box, 215)
+    pad = round(10 * s)
+    side = min(box.height - 2 * pad, round(box.width * 0.4))
+    code = pygame.Rect(0, 0, side, side)
+    code.midright = (box.right - pad, box.centery)
+    square = draw_qr(surface, str(receipt["qr"]), code)
+    text = pygame.Rect(
+        box.left + 2 * pad, box.top + pad, square.left - box.left - 3 * pad, box.height - 2 * pad
+    )
+    lines = receipt_lines(receipt)
+    pitch = text.height // len(lines)
+    for i, line in enumerate(lines):
+        draw_text(
+            surface,
+            line,
+            (text.left, text.top + i * pitch),
+            min(round(22 * s), pitch),
+            GOLD if i == 0 else CREAM,
+            "topleft",
+            bold=i == 0 or 0 < i <= 4,
+            max_width=text.width,
+        )
+    return square
 
 
 def _draw_settlements(
@@ -312,9 +377,12 @@ def write_pictures(
     frames: Path | None = None,
     terminal: str | None = None,
     size: tuple[int, int] = DEFAULT_SIZE,
+    receipt: Mapping[str, Any] | None = None,
 ) -> list[Path]:
     """Write the final picture to ``png`` and/or one picture per event into ``frames``
-    (created if missing, ``event-0001.png`` ...). Returns the files written.
+    (created if missing, ``event-0001.png`` ...), each with the game's ``receipt`` if given
+    (the receipt of ``terminal``'s game, :func:`draw_receipt_panel`). Returns the files
+    written.
 
     Raises:
         RecallPictureError: the round cannot be drawn, or a file cannot be written (the
@@ -344,7 +412,7 @@ def write_pictures(
         if not targets:
             continue
         surface = pygame.Surface(size)
-        draw_recall_picture(surface, view, caption, game_for(logged.config).hand_wagers)
+        draw_recall_picture(surface, view, caption, game_for(logged.config).hand_wagers, receipt)
         for target in targets:
             _save(surface, target)
             written.append(target)

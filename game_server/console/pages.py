@@ -25,6 +25,7 @@ from game_server.console.html import Markup, attrs, html, join
 from game_server.console.reports import COLUMNS, ReportRow, Shift, total
 from game_server.console.roles import Permission, Role, may
 from game_server.console.source import FoundRound, TableInfo
+from game_server.recall.query import DEFAULT_SHOES, ShoeListing
 from game_server.recall.timeline import Timeline
 from game_server.recall.verify import VerifyReport
 from shared.money import format_money
@@ -49,6 +50,10 @@ def _q(value: str) -> str:
 
 def table_url(server: str, table: str) -> str:
     return f"/table/{_q(server)}/{_q(table)}"
+
+
+def shoes_url(server: str, table: str) -> str:
+    return f"/shoes/{_q(server)}/{_q(table)}"
 
 
 def terminal_url(server: str, terminal: str) -> str:
@@ -412,15 +417,79 @@ def table_page(
             key,
             round_fragment,
         )
+    shoes = Markup("")
+    if viewer.may(Permission.SHOES):
+        shoes = html(
+            '<p><a href="{}">Shoes: commitments and reveals</a></p>',
+            shoes_url(table.server, table.id),
+        )
     return html(
-        "{}<h2>Terminals</h2><table><thead><tr><th>Terminal</th><th>Seat</th><th>Credits</th>"
+        "{}{}<h2>Terminals</h2><table><thead><tr><th>Terminal</th><th>Seat</th><th>Credits</th>"
         "<th></th></tr></thead><tbody>{}</tbody></table>{}{}{}{}",
         _info_list(table, info),
+        shoes,
         join(terminal_rows),
         html('<h2>Actions</h2><div class="actions">{}</div>', join(actions)) if actions else "",
         limits,
         _meters_table(table),
         round_part,
+    )
+
+
+# -- a table's shoes ---------------------------------------------------------------------------
+
+
+def shoes_page(viewer: Viewer, table: TableView, shoes: Sequence[ShoeListing]) -> Markup:
+    """The table's last shoes, newest first: each one's commitment (logged before its first
+    card, shown at the terminals) and, once retired, its reveal (seed material and salt), with
+    which anyone regenerates the shoe (``docs/shoe-spec.md``); "in use" before, never a
+    secret."""
+    rows = []
+    for shoe in shoes:
+        if shoe.reveal is None:
+            reveal = html('<td class="in-use">in use: revealed when it is retired</td>')
+        else:
+            reveal = html(
+                '<td class="reveal"><dl class="facts">{}</dl><div>revealed at seq {}, {}</div>'
+                "</td>",
+                join(
+                    html("<dt>{}</dt><dd><code>{}</code></dd>", name, value)
+                    for name, value in shoe.reveal.items()
+                ),
+                shoe.revealed_seq,
+                shoe.revealed_time,
+            )
+        rows.append(
+            html(
+                '<tr data-shoe="{}"><td class="number">{}</td><td class="number">{}</td>'
+                '<td><code class="commitment">{}</code><div>committed at seq {}, {}</div></td>'
+                "{}</tr>",
+                shoe.number,
+                shoe.number,
+                shoe.decks,
+                shoe.commitment,
+                shoe.committed_seq,
+                shoe.committed_time,
+                reveal,
+            )
+        )
+    body = (
+        html(
+            "<table><thead><tr><th>Shoe</th><th>Decks</th><th>Commitment (SHA-256)</th>"
+            "<th>Reveal</th></tr></thead><tbody>{}</tbody></table>",
+            join(rows),
+        )
+        if rows
+        else html("<p>The log holds no shoe of this table.</p>")
+    )
+    return html(
+        '<p><a href="{}">Table {}</a>: its shoes, newest first (the last {} at most). A game '
+        "receipt ('etg recall receipt') is checked against these with "
+        "tools/verify_receipt.py.</p>{}",
+        table_url(table.server, table.id),
+        table.id,
+        DEFAULT_SHOES,
+        body,
     )
 
 

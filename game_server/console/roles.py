@@ -10,7 +10,9 @@ each of them works from.
 Cards are not on the floor page. The round in play (the investigator's timeline, with the
 players' cards as dealt; the dealer's hole card only once revealed) is shown to supervisors
 and investigators, never to attendants; past games and their pictures to investigators only;
-the meter reports to supervisors and investigators. Separation of duties: a supervisor does
+the meter reports to supervisors and investigators; each table's shoes, with their
+commitments and (once retired) reveals, to supervisors and investigators (what a player
+sees at the table, listed: ``docs/shoe-spec.md``). Separation of duties: a supervisor does
 not move credits (an attendant does, and the supervisor sees it in the audit and the
 report), and an investigator changes nothing.
 
@@ -45,6 +47,7 @@ class Permission(StrEnum):
     RECALL = "recall past games and their pictures"
     VERIFY = "verify an event log"
     REPORTS = "read the meter reports"
+    SHOES = "see the shoes' commitments and reveals"
 
 
 PERMISSIONS: Final[dict[Role, frozenset[Permission]]] = {
@@ -58,6 +61,7 @@ PERMISSIONS: Final[dict[Role, frozenset[Permission]]] = {
             Permission.LIMITS,
             Permission.ROUND_IN_PLAY,
             Permission.REPORTS,
+            Permission.SHOES,
         }
     ),
     Role.INVESTIGATOR: frozenset(
@@ -67,6 +71,7 @@ PERMISSIONS: Final[dict[Role, frozenset[Permission]]] = {
             Permission.RECALL,
             Permission.VERIFY,
             Permission.REPORTS,
+            Permission.SHOES,
         }
     ),
 }

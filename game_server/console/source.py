@@ -33,9 +33,11 @@ from game_server.eventlog import AnchorFile, EventLogReader
 from game_server.recall.query import (
     RoundNotFound,
     RoundSummary,
+    ShoeListing,
     fetch_round,
     list_rounds,
-    shoe_revealed_seq,
+    shoe_reveal,
+    table_shoes,
 )
 from game_server.recall.rounds import LoggedRound
 from game_server.recall.timeline import Timeline, build_timeline
@@ -117,6 +119,11 @@ class FloorSource(Protocol):
 
     def rounds(self, query: RoundQuery) -> list[FoundRound]:
         """The rounds a recall search finds, newest first."""
+        ...
+
+    def shoes(self, server: str, table: str) -> list[ShoeListing]:
+        """The table's last shoes, newest first, with their commitments and (once retired)
+        reveals; empty if the console reads no log of that server."""
         ...
 
     def round(self, server: str, table: str, round_id: int) -> tuple[LoggedRound, Timeline]:
@@ -232,13 +239,18 @@ class ServersOnlySource:
         found.sort(key=lambda f: f.summary.end, reverse=True)
         return found[: query.last]
 
+    def shoes(self, server: str, table: str) -> list[ShoeListing]:
+        if server not in self._servers:
+            return []
+        return table_shoes(self._reader(server), table)
+
     def round(self, server: str, table: str, round_id: int) -> tuple[LoggedRound, Timeline]:
         reader = self._reader(server)
         with reader.snapshot():
             logged = fetch_round(reader, table, round_id)
             if logged is None:
                 raise RoundNotFound(f"there is no round {round_id} of table {table} in {server}")
-            return logged, build_timeline(logged, revealed_seq=shoe_revealed_seq(reader, logged))
+            return logged, build_timeline(logged, revealed=shoe_reveal(reader, logged))
 
     def verify(self, server: str) -> VerifyReport:
         entry = self._entry(server)

@@ -522,6 +522,9 @@ class ConsoleApp:
                 self._need(request, session, Permission.ROUND_IN_PLAY)
                 request.setHeader(b"content-type", b"text/html; charset=utf-8")
                 return self._round_fragment(server, table).encode("utf-8")
+            case ["shoes", server, table]:
+                self._need(request, session, Permission.SHOES)
+                return self._shoes_page(request, session, server, table)
             case ["terminal", server, terminal]:
                 self._need(request, session, Permission.FLOOR)
                 return self._terminal_page(request, session, server, terminal)
@@ -562,6 +565,15 @@ class ConsoleApp:
             fragment = self._round_fragment(server, table)
         body = pages.table_page(self._viewer(session), view, fragment)
         return self._page(request, session, f"Table {table}", body)
+
+    def _shoes_page(self, request: Request, session: Session, server: str, table: str) -> bytes:
+        view = self._need_table(server, table)
+        try:
+            shoes = self.source.shoes(server, table)
+        except ETGError as exc:
+            raise _Refused(404, f"the log cannot be read: {exc}") from None
+        body = pages.shoes_page(self._viewer(session), view, shoes)
+        return self._page(request, session, f"Shoes of table {table}", body)
 
     def _round_fragment(self, server: str, table: str) -> Markup:
         try:

@@ -77,6 +77,7 @@ from game_server.net.wire import (
     no_delay,
 )
 from game_server.table.api import HostedTable, TableMachine, TableState
+from game_server.table.session import TableBook
 from shared.errors import ETGError
 from shared.protocol import (
     DOMAIN_ERRORS as WIRE_CODES,
@@ -456,7 +457,7 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
             raise known from None
 
     def _view(self) -> dict[str, Any]:
-        return {"view": self._call(self.factory.machine.view, self._terminal())}
+        return {"view": self._call(self.factory.view_for, self._terminal())}
 
     # Hello
 
@@ -672,6 +673,18 @@ class TableServerFactory(OperatorFloor, Factory):
     def buildProtocol(self, addr: Any) -> TerminalProtocol:
         return TerminalProtocol(self)
 
+    def view_for(self, terminal: str) -> dict[str, Any]:
+        """The view ``terminal`` is sent: its game's (:meth:`TableMachine.view`) and, from the
+        platform for every game, its table's shoes (``"shoe"``:
+        :meth:`~game_server.table.session.TableBook.public_shoe`: the commitment of the shoe
+        in use and the reveal of the last one retired; never a secret of the shoe in use)."""
+        view = self.machine.view(terminal)
+        hosted = self.tables.get(self.floor.tables.get(terminal, ""))
+        book = getattr(hosted if hosted is not None else self.machine, "session", None)
+        if isinstance(book, TableBook):
+            view["shoe"] = book.public_shoe()
+        return view
+
     def admit(self, connection: TerminalProtocol) -> str | None:
         """A new connection, before its Hello: None if it may stay, else why it is refused
         (``unauthenticated_connections`` are already open)."""
@@ -746,7 +759,7 @@ class TableServerFactory(OperatorFloor, Factory):
                 continue
             try:
                 if identity.id not in views:
-                    views[identity.id] = self.machine.view(identity.id)
+                    views[identity.id] = self.view_for(identity.id)
                 connection.callRemote(ViewUpdate, view=views[identity.id])  # type: ignore[no-untyped-call]  # unannotated
             except Exception:
                 log.failure(

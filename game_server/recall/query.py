@@ -56,7 +56,7 @@ from game_server.eventlog import EventLogReader, StoredEvent, format_time
 from game_server.eventlog.errors import LogDamaged
 from game_server.eventlog.schema import EVENT_COLUMNS
 from game_server.recall.rounds import Logged, LoggedRound, ShoeRecord, completed_kinds, load_round
-from game_server.recall.timeline import Timeline, build_timeline
+from game_server.recall.timeline import Timeline, build_timeline, reveal_fields
 from game_server.rules.events import EventDecodeError, from_dict, kind_of
 from game_server.table.events import RoundStarted
 from game_server.table.ledger import PLACED, SETTLED, wager_roles
@@ -575,21 +575,103 @@ def fetch_round(reader: EventLogReader, table_id: str, round_id: int) -> LoggedR
         return LoggedRound(table_id, round_id, config, opened.seq, shoe, events)
 
 
-def shoe_revealed_seq(reader: EventLogReader, logged: LoggedRound) -> int | None:
-    """The sequence number of the ``shoe_revealed`` that retired the round's shoe (after
-    the round), or None while the shoe is in use."""
+def shoe_reveal(reader: EventLogReader, logged: LoggedRound) -> Logged | None:
+    """The ``shoe_revealed`` that retired the round's shoe (after the round), or None while
+    the shoe is in use."""
     shoe = logged.shoe
     if shoe is None:
         return None
     if shoe.revealed is not None:
-        return shoe.revealed.seq
+        return shoe.revealed
     rows = _rows(
         reader,
-        "SELECT seq FROM events WHERE kind = 'shoe_revealed' AND +table_id = ? AND seq > ? "
-        "AND json_extract(body, '$.shoe') = ? ORDER BY seq LIMIT 1",
+        f"SELECT {EVENT_COLUMNS} FROM events WHERE kind = 'shoe_revealed' AND +table_id = ? "
+        "AND seq > ? AND json_extract(body, '$.shoe') = ? ORDER BY seq LIMIT 1",
         [logged.table_id, shoe.committed.seq, shoe.number],
     )
-    return int(rows[0][0]) if rows else None
+    if not rows:
+        return None
+    stored = _stored(rows[0])
+    return Logged(stored, _decode(stored))
+
+
+#: Shoes a table's shoe list shows by default (the newest first).
+DEFAULT_SHOES: Final = 20
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeListing:
+    """One shoe of a table as its log tells it (``docs/shoe-spec.md``): its commitment,
+    logged before its first card, and once it is retired its reveal (nothing secret before).
+
+    Attributes:
+        table_id: The table.
+        number: The shoe's number at the table.
+        decks: Decks in the shoe.
+        cut_card: Cards dealt before the cut card (None: a new shoe every round).
+        commitment: SHA-256 of the order and the salt, hex.
+        committed_seq: Sequence number of ``shoe_committed``.
+        committed_time: When it was committed (UTC, the log's text).
+        revealed_seq: Sequence number of ``shoe_revealed`` (None while in use).
+        revealed_time: When it was revealed (None while in use).
+        reveal: The seed material and salt, hex, by field name (None while in use).
+    """
+
+    table_id: str
+    number: int
+    decks: int
+    cut_card: int | None
+    commitment: str
+    committed_seq: int
+    committed_time: str
+    revealed_seq: int | None
+    revealed_time: str | None
+    reveal: dict[str, str] | None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready fields."""
+        return {name: getattr(self, name) for name in self.__slots__}
+
+
+def table_shoes(
+    reader: EventLogReader, table_id: str, last: int = DEFAULT_SHOES
+) -> list[ShoeListing]:
+    """The table's last ``last`` shoes, newest first, each with its reveal once retired
+    (read backwards through the ``(kind)`` index: the newest shoes cost the same on any log).
+    A reveal belongs to the newest commitment of its number before it."""
+    sql = (
+        f"SELECT {EVENT_COLUMNS} FROM events WHERE kind IN ('shoe_committed', 'shoe_revealed') "
+        "AND +table_id = ? ORDER BY seq DESC"
+    )
+    found: list[ShoeListing] = []
+    reveals: dict[int, Logged] = {}
+    with reader.snapshot():
+        rows = _iter_rows(reader, sql, [table_id])
+        with closing(rows):
+            for row in rows:
+                stored = _stored(row)
+                event = _decode(stored)
+                if stored.kind == "shoe_revealed":
+                    reveals[event.shoe] = Logged(stored, event)
+                    continue
+                revealed = reveals.pop(event.shoe, None)
+                found.append(
+                    ShoeListing(
+                        table_id,
+                        event.shoe,
+                        event.decks,
+                        event.cut_card,
+                        event.commitment,
+                        stored.seq,
+                        stored.time,
+                        None if revealed is None else revealed.seq,
+                        None if revealed is None else revealed.stored.time,
+                        None if revealed is None else reveal_fields(revealed),
+                    )
+                )
+                if len(found) >= last:
+                    break
+    return found
 
 
 def tables(reader: EventLogReader) -> list[str]:
@@ -681,4 +763,4 @@ def recall_round(reader: EventLogReader, round_id: int, table: str | None = None
         logged = fetch_round(reader, table_id, round_id)
         if logged is None:  # pragma: no cover - find_table saw it in the same snapshot
             raise RoundNotFound(_not_found(reader, round_id, table_id))
-        return build_timeline(logged, revealed_seq=shoe_revealed_seq(reader, logged))
+        return build_timeline(logged, revealed=shoe_reveal(reader, logged))

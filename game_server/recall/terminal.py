@@ -15,6 +15,10 @@ Each game cuts its terminal's part out of the round's timeline
 (:meth:`~game_server.games.api.Game.recall_game`): its wagers by category, its cards and
 the dealer's, its decisions, its results (:func:`settlement_result`) and its credits.
 
+Every game's recall also carries, from the platform, its shoe (number, commitment, the
+positions of the cards dealt, the reveal once retired) and its receipt's digest and QR
+code's text (:func:`recalled_shoe`).
+
 JSON-ready (integers and text). Entry point: :func:`terminal_recall`; for the games:
 :func:`recalled_head`, :func:`settlement_result`.
 """
@@ -27,6 +31,8 @@ from typing import Any, Final
 from game_server.eventlog import EventLogReader
 from game_server.games import game_for
 from game_server.recall.query import fetch_round, list_rounds
+from game_server.recall.receipt import build_receipt
+from game_server.recall.rounds import LoggedRound
 from game_server.recall.timeline import Timeline, build_timeline, wager_title
 
 #: The current game and the 9 before it.
@@ -49,8 +55,28 @@ def terminal_recall(
             timeline = build_timeline(logged)
             game = game_for(logged.config).recall_game(logged, timeline, terminal)
             if game is not None:
+                if logged.shoe is not None:
+                    game.update(recalled_shoe(reader, logged, terminal))
                 played.append(game)
     return {"v": RECALL_VERSION, "terminal": terminal, "games": played}
+
+
+def recalled_shoe(reader: EventLogReader, logged: LoggedRound, terminal: str) -> dict[str, Any]:
+    """What every game's recall adds, from the platform: the game's ``shoe`` (number,
+    commitment, the positions of the cards this terminal and the table were dealt, and the
+    reveal once the shoe is retired) and its ``receipt`` (the digest and the QR code's text
+    of the game receipt, :mod:`game_server.recall.receipt`)."""
+    receipt = build_receipt(reader, logged, terminal)
+    game = receipt["game"]
+    return {
+        "shoe": {
+            "number": game["shoe"]["number"],
+            "commitment": game["shoe"]["commitment"],
+            "positions": [card["position"] for card in game["cards"]],
+            "reveal": receipt["reveal"],
+        },
+        "receipt": {"digest": receipt["digest"], "qr": receipt["qr"]},
+    }
 
 
 def recalled_head(

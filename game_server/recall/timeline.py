@@ -137,6 +137,9 @@ class ShoeInfo:
         committed_seq: Sequence number of ``shoe_committed``.
         revealed_seq: Sequence number of ``shoe_revealed`` (None while the shoe is in use or
             when not looked up).
+        reveal: The retired shoe's seed material and salt, hex (:func:`reveal_fields`:
+            ``entropy_input``, ``nonce``, ``personalization``, ``salt``); None while the
+            shoe is in use (never a secret before ``shoe_revealed``) or when not looked up.
     """
 
     number: int
@@ -146,10 +149,32 @@ class ShoeInfo:
     key_id: str | None
     committed_seq: int | None
     revealed_seq: int | None
+    reveal: dict[str, str] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The fields as a dict."""
         return asdict(self)
+
+
+#: The fields of ``shoe_revealed`` that prove a shoe (``docs/shoe-spec.md`` section 6).
+REVEAL_FIELDS: Final = ("entropy_input", "nonce", "personalization", "salt")
+
+
+#: How the text of ``etg recall show`` starts the shoe's reveal line.
+REVEAL_LINE: Final = "reveal: "
+
+
+def reveal_text(shoe: ShoeInfo) -> str:
+    """The reveal of the round's shoe as ``etg recall show`` prints it: its seed material
+    and salt once retired, else that it is still in use (no secret before the reveal)."""
+    if shoe.reveal is None:
+        return "shoe still in use: its seed and salt are revealed when it is retired"
+    return "  ".join(f"{name} {shoe.reveal[name]}" for name in REVEAL_FIELDS)
+
+
+def reveal_fields(revealed: Logged) -> dict[str, str]:
+    """The seed material and salt of a logged ``shoe_revealed``, hex, by field name."""
+    return {name: str(getattr(revealed.event, name)) for name in REVEAL_FIELDS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -479,14 +504,16 @@ def _fold(logged: LoggedRound, started: RoundStarted | None) -> tuple[Ledger | N
     return ledger, []
 
 
-def build_timeline(logged: LoggedRound, *, revealed_seq: int | None = None) -> Timeline:
+def build_timeline(logged: LoggedRound, *, revealed: Logged | None = None) -> Timeline:
     """The recall timeline of one round (pure).
 
     Args:
         logged: The round, from :func:`~game_server.recall.rounds.load_round` or
             :func:`~game_server.recall.query.fetch_round`.
-        revealed_seq: The sequence number of the shoe's ``shoe_revealed`` if the caller
-            looked it up (it usually comes after the round, outside ``logged``).
+        revealed: The shoe's ``shoe_revealed`` if the caller looked it up (it usually comes
+            after the round, outside ``logged``:
+            :func:`~game_server.recall.query.shoe_reveal`); its seq and its seed and salt
+            go into :attr:`Timeline.shoe`.
 
     Returns:
         The :class:`Timeline`; inconsistencies of the log are listed in its ``problems``
@@ -516,7 +543,7 @@ def build_timeline(logged: LoggedRound, *, revealed_seq: int | None = None) -> T
             f"(table_opened at seq {logged.config_seq}) hash to {logged.config.config_hash()}"
         )
 
-    shoe = _shoe_info(logged, started, revealed_seq)
+    shoe = _shoe_info(logged, started, revealed)
     ledger, fold_problems = _fold(logged, started)
     problems += fold_problems
     credits = _credits(logged, started, closed, ledger, problems, game.seated(config))
@@ -547,13 +574,15 @@ def build_timeline(logged: LoggedRound, *, revealed_seq: int | None = None) -> T
 
 
 def _shoe_info(
-    logged: LoggedRound, started: RoundStarted | None, revealed_seq: int | None
+    logged: LoggedRound, started: RoundStarted | None, revealed: Logged | None
 ) -> ShoeInfo | None:
     record = logged.shoe
+    if revealed is None and record is not None:
+        revealed = record.revealed
+    seq = None if revealed is None else revealed.seq
+    reveal = None if revealed is None else reveal_fields(revealed)
     if record is not None:
         committed = record.committed.event
-        if revealed_seq is None and record.revealed is not None:
-            revealed_seq = record.revealed.seq
         return ShoeInfo(
             record.number,
             committed.decks,
@@ -561,11 +590,12 @@ def _shoe_info(
             committed.commitment,
             committed.key_id,
             record.committed.seq,
-            revealed_seq,
+            seq,
+            reveal,
         )
     if started is None:
         return None
-    return ShoeInfo(started.shoe, None, None, None, None, None, revealed_seq)
+    return ShoeInfo(started.shoe, None, None, None, None, None, seq, reveal)
 
 
 def _credits(
@@ -686,6 +716,7 @@ def format_timeline(timeline: Timeline) -> list[str]:
             else "; not revealed yet"
         )
         out.append(f"  shoe {shoe.number} ({size}{cut}), {committed}{revealed}")
+        out.append(f"  {REVEAL_LINE}{reveal_text(shoe)}")
     out.append(f"  rules: config hash {tl.config_hash} (table_opened at seq {tl.config_seq})")
     out.append("")
     out.append(

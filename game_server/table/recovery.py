@@ -205,7 +205,7 @@ class _Found:
     ledger: Ledger = field(default_factory=Ledger)
     opened: TableOpened | None = None
     committed: dict[int, ShoeCommitted] = field(default_factory=dict)
-    revealed: set[int] = field(default_factory=set)
+    revealed: dict[int, ShoeRevealed] = field(default_factory=dict)
     shoe_number: int = 0
     round_id: int = 0
     events: int = 0
@@ -238,7 +238,7 @@ def _read_log(reader: EventLogReader, table_id: str, ledger: Ledger | None = Non
             found.committed[ev.shoe] = ev
             found.shoe_number = max(found.shoe_number, ev.shoe)
         elif kind is ShoeRevealed:
-            found.revealed.add(ev.shoe)
+            found.revealed[ev.shoe] = ev
         elif kind is RoundStarted:
             found.round_id = max(found.round_id, ev.round)
 
@@ -395,6 +395,11 @@ def recover_session(
         config_hash=config.config_hash(),
         logged_config_hash=None if found.opened is None else found.opened.config_hash,
     )
+    if found.revealed:
+        # What the terminals are shown of the last retired shoe (TableBook.public_shoe).
+        last = max(found.revealed)
+        if last in found.committed:
+            session.last_retired = (found.committed[last].commitment, found.revealed[last])
     current = found.committed.get(found.shoe_number)
     if current is not None and current.shoe not in found.revealed:
         shoe, salt = _unseal_shoe(current, table_id, sealing_key)

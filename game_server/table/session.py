@@ -189,6 +189,11 @@ class TableBook:
     _config_hash: str
     _salt: bytes
     failed: BaseException | None
+    #: The last shoe this table retired: its commitment and its reveal (what every terminal
+    #: is shown after the shoe's last card); None before the first retirement.
+    last_retired: tuple[str, ShoeRevealed] | None = None
+    #: The shoe in use and its commitment, once computed (``(shoe, commitment)``).
+    _committed: tuple[Shoe, str] | None = None
 
     @property
     def _round_open(self) -> bool:
@@ -329,8 +334,51 @@ class TableBook:
         if self._round_open:
             raise TableError("a shoe is retired only between rounds")
         revealed = SealedShoes.reveal(self.shoe_number, self.shoe, self._salt)
+        commitment = self._commitment(self.shoe)
         self.shoe = None
-        return self._log([(None, revealed)])
+        logged = self._log([(None, revealed)])
+        self.last_retired = (commitment, revealed)
+        return logged
+
+    def _commitment(self, shoe: Shoe) -> str:
+        """The commitment of ``shoe`` (the shoe in use), computed once."""
+        committed = self._committed
+        if committed is None or committed[0] is not shoe:
+            committed = (shoe, shoe.commitment(self._salt))
+            self._committed = committed
+        return committed[1]
+
+    def public_shoe(self) -> dict[str, Any] | None:
+        """What every terminal of the table is shown of its shoes (``docs/shoe-spec.md``): the
+        shoe in use (``number``, ``decks``, ``commitment``, cards ``dealt`` so far; None
+        between a retirement and the next shoe) and the last retired one (``number``,
+        ``commitment`` and its reveal: ``entropy_input``, ``nonce``, ``personalization``,
+        ``salt``). Nothing secret of the shoe in use: its seed, salt and order stay here.
+        None when the table has dealt no shoe yet."""
+        shoe = self.shoe
+        retired = self.last_retired
+        if shoe is None and retired is None:
+            return None
+        current = None
+        if shoe is not None:
+            current = {
+                "number": self.shoe_number,
+                "decks": len(shoe.order) // 52,
+                "commitment": self._commitment(shoe),
+                "dealt": shoe.position,
+            }
+        last = None
+        if retired is not None:
+            commitment, revealed = retired
+            last = {
+                "number": revealed.shoe,
+                "commitment": commitment,
+                "entropy_input": revealed.entropy_input,
+                "nonce": revealed.nonce,
+                "personalization": revealed.personalization,
+                "salt": revealed.salt,
+            }
+        return {"current": current, "retired": last}
 
     def _check_not_failed(self) -> None:
         failed = self.failed or getattr(self.sink, "failed", None)

@@ -37,10 +37,12 @@ from terminal_client.model.view import (
     RoundResult,
     Seat,
     Settlement,
+    ShoeShown,
     View,
     WagerLimits,
     parse_view,
     phase_name,
+    short_digest,
 )
 
 __all__ = [
@@ -65,6 +67,7 @@ __all__ = [
     "Rules",
     "Seat",
     "Settlement",
+    "ShoeShown",
     "TerminalModel",
     "Total",
     "View",
@@ -76,4 +79,5 @@ __all__ = [
     "parse_rules",
     "parse_view",
     "phase_name",
+    "short_digest",
 ]

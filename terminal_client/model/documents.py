@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Final
 
 from shared.errors import ETGError
@@ -102,6 +103,12 @@ class RecalledGame:
     decisions: tuple[str, ...]
     results: tuple[RecalledResult, ...]
     game: str = ""
+    #: Its shoe (``docs/shoe-spec.md``): ``number``, ``commitment``, the ``positions`` of
+    #: the cards dealt, and its ``reveal`` once retired (else None); None from a server
+    #: that sends none.
+    shoe: Mapping[str, Any] | None = None
+    #: The text of its receipt's QR code (``etg-receipt/1:<table>:<round>:<digest>``); "".
+    receipt_qr: str = ""
 
 
 @dataclass(frozen=True)
@@ -197,7 +204,26 @@ def recalled_fields(g: Mapping[str, Any], game: str) -> dict[str, Any]:
             for r in g["results"]
         ),
         "game": game,
+        "shoe": _recalled_shoe(g.get("shoe")),
+        "receipt_qr": fields.as_str((g.get("receipt") or {}).get("qr", "")),
     }
+
+
+def _recalled_shoe(data: Any) -> Mapping[str, Any] | None:
+    """A recalled game's ``shoe``, checked (None when the server sent none)."""
+    if data is None:
+        return None
+    reveal = data["reveal"]
+    return MappingProxyType(
+        {
+            "number": fields.as_int(data["number"]),
+            "commitment": fields.as_str(data["commitment"]),
+            "positions": tuple(fields.as_int(p) for p in data["positions"]),
+            "reveal": None
+            if reveal is None
+            else MappingProxyType({str(k): v for k, v in dict(reveal).items()}),
+        }
+    )
 
 
 def _game(g: Any) -> RecalledGame:

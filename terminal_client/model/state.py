@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
@@ -35,6 +35,7 @@ from terminal_client.model.view import (
     View,
     ViewVersionError,
     WagerLimits,
+    parse_shoe,
     phase_name,
 )
 
@@ -154,12 +155,15 @@ class TerminalModel:
         :attr:`ConnectionState.NEEDS_UPDATE`; a malformed one is an error notice and the
         last good view stays. The view's game reads it
         (:func:`terminal_client.games.for_view`): :attr:`game_view` holds what it read and
-        :attr:`view` the common part every table shares."""
+        :attr:`view` the common part every table shares, with the table's shoe every view
+        carries (:func:`~terminal_client.model.view.parse_shoe`, read here for every game)."""
         self._revision += 1
         try:
             game = games.for_view(data)
             read = game.parse_view(data)
-            self._view, self._game_view, self._game = read.view, read, game
+            shoe = parse_shoe(data.get("shoe"))
+            view = read.view if shoe == read.view.shoe else replace(read.view, shoe=shoe)
+            self._view, self._game_view, self._game = view, read, game
         except ViewVersionError as exc:
             self._needs_update(str(exc))
         except MalformedView as exc:

@@ -156,6 +156,41 @@ class RoundResult:
 
 
 @dataclass(frozen=True)
+class ShoeShown:
+    """What the table shows of its shoes (``docs/shoe-spec.md``): the shoe in use, committed
+    before its first card, and the last one retired, with its reveal.
+
+    Attributes:
+        number: The shoe in use (None between a retirement and the next shoe).
+        decks: Its decks.
+        commitment: Its commitment (64 hex digits): SHA-256 of its order and a salt.
+        dealt: Cards dealt from it so far.
+        retired: The last retired shoe's number, commitment and reveal (``entropy_input``,
+            ``nonce``, ``personalization``, ``salt``, hex), or None.
+    """
+
+    number: int | None
+    decks: int | None
+    commitment: str | None
+    dealt: int
+    retired: Mapping[str, Any] | None
+
+    @property
+    def corner_line(self) -> str:
+        """The table corner's line: ``"Shoe 12 - committed 3fa9 c1e0 ..."``."""
+        if self.number is None or self.commitment is None:
+            if self.retired is None:
+                return ""
+            return f"Shoe {self.retired['number']} retired - revealed"
+        return f"Shoe {self.number} - committed {short_digest(self.commitment)}"
+
+
+def short_digest(digest: str, groups: int = 2) -> str:
+    """The first ``groups`` groups of four hex digits, then an ellipsis: ``"3fa9 c1e0 ..."``."""
+    return " ".join(digest[4 * i : 4 * i + 4] for i in range(groups)) + " ..."
+
+
+@dataclass(frozen=True)
 class View:
     """One view of the table as the server sent it to this terminal."""
 
@@ -181,6 +216,8 @@ class View:
     #: Every decision the table offers under its Rules Submission (a button is drawn for
     #: each, lit when it is in ``actions``); None from a server that does not say.
     table_actions: frozenset[str] | None = None
+    #: The table's shoes as every view shows them; None from a server that sends none.
+    shoe: ShoeShown | None = None
 
     @property
     def my_seat(self) -> Seat | None:
@@ -334,6 +371,45 @@ def _view(data: dict[str, Any]) -> View:
         # A server without progressives (or from before them) sends no "meters".
         meters=tuple(_meter(m) for m in data.get("meters", ())),
         table_actions=table_actions(data),
+    )
+
+
+def parse_shoe(data: Any) -> ShoeShown | None:
+    """The view's ``shoe`` (``{"current": ..., "retired": ...}``; None: no shoe yet), which
+    the server adds to every game's view.
+
+    Raises:
+        MalformedView: it is not that shape.
+    """
+    try:
+        return _shoe(data)
+    except (KeyError, TypeError, ValueError, AttributeError, ETGError) as exc:
+        raise MalformedView(f"the server sent a shoe this terminal cannot read: {exc!r}") from None
+
+
+def _shoe(data: Any) -> ShoeShown | None:
+    if data is None:
+        return None
+    current = data["current"]
+    retired = data["retired"]
+    if retired is not None:
+        retired = MappingProxyType(
+            {
+                "number": fields.as_int(retired["number"]),
+                **{
+                    key: fields.as_str(retired[key])
+                    for key in ("commitment", "entropy_input", "nonce", "personalization", "salt")
+                },
+            }
+        )
+    if current is None:
+        return ShoeShown(None, None, None, 0, retired)
+    return ShoeShown(
+        fields.as_int(current["number"]),
+        fields.as_int(current["decks"]),
+        fields.as_str(current["commitment"]),
+        fields.as_int(current["dealt"]),
+        retired,
     )
 
 

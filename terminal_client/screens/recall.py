@@ -19,9 +19,10 @@ import pygame
 
 from terminal_client import games
 from terminal_client.games.generic import money
-from terminal_client.model import Document, RecalledGame, TerminalModel
+from terminal_client.model import Document, RecalledGame, TerminalModel, short_digest
 from terminal_client.render import Layout, draw_hand
 from terminal_client.render.draw import CREAM, GOLD, draw_text
+from terminal_client.render.qr import draw_qr
 from terminal_client.screens.base import IntentSender
 from terminal_client.screens.overlay import PagedOverlay, draw_lines, status_text
 from terminal_client.screens.scene import wager_name
@@ -62,7 +63,8 @@ class RecallScreen(PagedOverlay):
         return f"{self.page + 1} of {len(games)}" if games else ""
 
     def summary(self, game: RecalledGame) -> list[tuple[str, str]]:
-        """The page's rows of text: credits, wagers, what the game adds."""
+        """The page's rows of text: credits, wagers, what the game adds (the shoe's rows,
+        :func:`shoe_rows`, are drawn beside the receipt's QR code)."""
         drawn = games.by_name(game.game)
         status = "" if game.status == "complete" else " (in progress)"
         rows = [
@@ -96,15 +98,85 @@ class RecallScreen(PagedOverlay):
         half = box.width // 2 - round(20 * s)
         left = pygame.Rect(box.left, box.top, half, box.height)
         right = pygame.Rect(box.right - half, box.top, half, box.height)
-        draw_lines(surface, layout, left, self.summary(game), size=27, pitch=38)
-        decisions_top = left.top + round(38 * (len(self.summary(game)) + 0.5) * s)
-        decisions = pygame.Rect(left.left, decisions_top, left.width, left.bottom - decisions_top)
-        draw_text(surface, "Decisions", decisions.topleft, round(27 * s), GOLD, "topleft", True)
-        body = pygame.Rect(decisions.left, decisions.top + round(38 * s), decisions.width, 0)
-        body.height = decisions.bottom - body.top
+        upper = left.copy()
+        receipt = draw_receipt_block(surface, layout, left, game)
+        if receipt is not None:
+            upper.height = max(0, receipt.top - round(16 * s) - upper.top)
+        # The rows, then the decisions: a page of many wagers draws them closer together.
+        rows = self.summary(game)
         lines = [(d, "") for d in game.decisions] or [("No decisions (none were needed)", "")]
-        draw_lines(surface, layout, body, lines, size=24, pitch=32)
+        pitch = max(24, min(38, int(upper.height / s / (len(rows) + 1.5 + min(len(lines), 3)))))
+        size = min(27, round(pitch * 0.72))
+        draw_lines(surface, layout, upper, rows, size=size, pitch=pitch)
+        decisions_top = upper.top + round(pitch * (len(rows) + 0.5) * s)
+        decisions = pygame.Rect(
+            upper.left, decisions_top, upper.width, max(0, upper.bottom - decisions_top)
+        )
+        if decisions.height >= round(2 * pitch * s):
+            draw_text(
+                surface, "Decisions", decisions.topleft, round(size * s), GOLD, "topleft", True
+            )
+            body = pygame.Rect(
+                decisions.left,
+                decisions.top + round(pitch * s),
+                decisions.width,
+                decisions.height - round(pitch * s),
+            )
+            draw_lines(surface, layout, body, lines, size=min(size, 24), pitch=min(pitch, 32))
         games.by_name(game.game).draw_recall_cards(surface, layout, right, game)
+
+
+def draw_receipt_block(
+    surface: pygame.Surface, layout: Layout, column: pygame.Rect, game: RecalledGame
+) -> pygame.Rect | None:
+    """The bottom of the page's left ``column``: the game receipt's QR code
+    (``docs/shoe-spec.md`` section 7) and beside it the game's shoe (:func:`shoe_rows`);
+    returns the block's area (None: the game has neither)."""
+    rows = shoe_rows(game)
+    if not rows and not game.receipt_qr:
+        return None
+    s = layout.scale
+    side = round(230 * s)
+    if game.receipt_qr:
+        rows = [*rows, ("Game receipt: scan to keep its digest", "")]
+    pitch = 32
+    beside = column.width - side - round(16 * s) >= round(440 * s)
+    if game.receipt_qr and not beside:
+        # A narrow column (portrait): the rows above the code, at the column's width.
+        block = pygame.Rect(column.left, 0, column.width, side + round(pitch * len(rows) * s))
+        block.bottom = column.bottom
+        text = pygame.Rect(block.left, block.top, block.width, block.height - side)
+        draw_qr(surface, game.receipt_qr, pygame.Rect(block.left, block.bottom - side, side, side))
+    else:
+        block = pygame.Rect(column.left, column.bottom - side, column.width, side)
+        text_left = block.left
+        if game.receipt_qr:
+            draw_qr(surface, game.receipt_qr, pygame.Rect(block.left, block.top, side, side))
+            text_left = block.left + side + round(16 * s)
+        text = pygame.Rect(text_left, block.top, block.right - text_left, side)
+        pitch = min(pitch, int(side / s / max(len(rows), 1)))
+    draw_lines(surface, layout, text, rows, size=min(22, round(pitch * 0.72)), pitch=pitch)
+    return block
+
+
+def shoe_rows(game: RecalledGame) -> list[tuple[str, str]]:
+    """The game's shoe (``docs/shoe-spec.md``): its commitment, the positions of its cards
+    and, once the shoe is retired, the reveal that proves them."""
+    shoe = game.shoe
+    if shoe is None:
+        return []
+    positions = shoe["positions"]
+    where = ", ".join(str(p) for p in positions[:8]) + (" ..." if len(positions) > 8 else "")
+    rows = [
+        (f"Shoe {shoe['number']} committed", short_digest(shoe["commitment"], 4)),
+        (f"Card positions {where}", ""),
+    ]
+    reveal = shoe["reveal"]
+    if reveal is None:
+        rows.append(("Shoe still in use: revealed when retired", ""))
+    else:
+        rows.append(("Revealed seed", short_digest(str(reveal["entropy_input"]), 4)))
+    return rows
 
 
 def draw_card_rows(

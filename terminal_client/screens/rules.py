@@ -13,7 +13,7 @@ from __future__ import annotations
 import pygame
 
 from shared.money import format_money
-from terminal_client.model import Document, Rules, TerminalModel
+from terminal_client.model import Document, Rules, ShoeShown, TerminalModel, short_digest
 from terminal_client.render import Layout
 from terminal_client.render.draw import GOLD, draw_text
 from terminal_client.screens.base import IntentSender
@@ -32,6 +32,8 @@ class RulesScreen(PagedOverlay):
     def title(self) -> str:
         if self.page == 0:
             return "GAME RULES"
+        if self._shoe_page:
+            return "THE SHOE"
         rules = self.model.rules
         assert rules is not None
         wager = rules.wagers[self.page - 1]
@@ -39,13 +41,22 @@ class RulesScreen(PagedOverlay):
 
     def page_count(self) -> int:
         rules = self.model.rules
-        return 1 if rules is None else 1 + len(rules.wagers)
+        return 1 if rules is None else 2 + len(rules.wagers)
+
+    @property
+    def _shoe_page(self) -> bool:
+        """The last page: the shoe's commitment and the last reveal."""
+        rules = self.model.rules
+        return rules is not None and self.page == 1 + len(rules.wagers)
 
     def lines(self) -> list[tuple[str, str]]:
         """The rows of the page shown: ``(text, right-aligned text)``."""
         rules = self.model.rules
         if self.page == 0 or rules is None:
             return self._main_lines(rules)
+        if self._shoe_page:
+            view = self.model.view
+            return shoe_lines(None if view is None else view.shoe)
         wager = rules.wagers[self.page - 1]
         limits = f"{format_money(wager.minimum)} to {format_money(wager.maximum)}"
         rows = [(f"Wager {limits}", "")]
@@ -69,6 +80,9 @@ class RulesScreen(PagedOverlay):
         return rows
 
     def draw_page(self, surface: pygame.Surface, layout: Layout, box: pygame.Rect) -> None:
+        if self._shoe_page:
+            draw_lines(surface, layout, box, self.lines(), size=26, pitch=40)
+            return
         rows = self.lines()
         # Every row on the page: a long paytable (Super 4 has ten lines and five meters)
         # gets a tighter pitch rather than losing its last lines.
@@ -85,9 +99,48 @@ class RulesScreen(PagedOverlay):
         elif self.page == 0 and self.page_count() > 1:
             draw_text(
                 surface,
-                "NEXT: each wager's paytable",
+                "NEXT: each wager's paytable, then the shoe",
                 box.midbottom,
                 round(28 * layout.scale),
                 GOLD,
                 "midbottom",
             )
+
+
+def _groups(digest: str) -> list[str]:
+    """A 64-digit digest as two lines of eight groups of four hex digits."""
+    groups = [digest[i : i + 4] for i in range(0, len(digest), 4)]
+    return [" ".join(groups[:8]), " ".join(groups[8:])]
+
+
+def shoe_lines(shoe: ShoeShown | None) -> list[tuple[str, str]]:
+    """The shoe page (``docs/shoe-spec.md``): the shoe in use and its commitment, shown
+    before its first card; the last retired shoe and its reveal; how to check a game."""
+    rows: list[tuple[str, str]] = [
+        ("Every shoe is shuffled by the certified HMAC_DRBG (NIST SP 800-90A)", ""),
+        ("and committed to before its first card: SHA-256 of its order and a salt.", ""),
+        ("", ""),
+    ]
+    if shoe is None or shoe.number is None or shoe.commitment is None:
+        rows.append(("No shoe in use: the next one is committed before its first card", ""))
+    else:
+        rows.append(
+            (
+                f"Shoe {shoe.number} in use: {shoe.decks} deck{'' if shoe.decks == 1 else 's'}, "
+                f"{shoe.dealt} cards dealt",
+                "",
+            )
+        )
+        first, second = _groups(shoe.commitment)
+        rows += [(f"Committed  {first}", ""), (f"                   {second}", "")]
+    retired = None if shoe is None else shoe.retired
+    if retired is not None:
+        rows.append(("", ""))
+        rows.append((f"Shoe {retired['number']} retired: its seed and salt are revealed", ""))
+        rows.append((f"Committed  {short_digest(str(retired['commitment']), 8)}", ""))
+        rows.append((f"Seed  {short_digest(str(retired['entropy_input']), 8)}", ""))
+        rows.append((f"Salt  {short_digest(str(retired['salt']), 8)}", ""))
+    rows.append(("", ""))
+    rows.append(("Check any game: game recall shows its receipt's QR code;", ""))
+    rows.append(("the receipt checks with one small file anyone can run.", ""))
+    return rows

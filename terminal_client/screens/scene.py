@@ -159,6 +159,26 @@ def draw_credits(surface: pygame.Surface, layout: Layout, credits: int | None, l
         )
 
 
+def draw_shoe_line(surface: pygame.Surface, layout: Layout, model: TerminalModel) -> None:
+    """The table corner's line: the shoe in use and its commitment, shown before its first
+    card (``"Shoe 12 - committed 3fa9 c1e0 ..."``; ``docs/shoe-spec.md``); the rules
+    screen's last page shows it in full with the last reveal."""
+    view = model.view
+    line = "" if view is None or view.shoe is None else view.shoe.corner_line
+    if not line:
+        return
+    s = layout.scale
+    with element(surface, "shoe") as target:
+        draw_text(
+            target,
+            line,
+            (layout.window.left + round(14 * s), layout.window.bottom - round(8 * s)),
+            max(12, round(22 * s)),
+            CREAM,
+            "bottomleft",
+        )
+
+
 def draw_message(
     surface: pygame.Surface, layout: Layout, message: str, color: tuple[int, int, int] = CREAM
 ) -> None:

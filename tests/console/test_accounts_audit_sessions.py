@@ -119,7 +119,8 @@ def test_a_damaged_accounts_file_is_refused_with_a_sentence(tmp_path: Path) -> N
 
 def test_the_roles_permissions_are_those_of_the_issue() -> None:
     """Attendant: credits and reopening after a fault; supervisor: the table's state,
-    revocation, limits, not credits; investigator: read only."""
+    revocation, limits, not credits; investigator: read only; the table's shoes to the
+    supervisor and the investigator."""
     assert may(Role.ATTENDANT, Permission.CASH)
     assert may(Role.ATTENDANT, Permission.REOPEN_AFTER_FAULT)
     assert not may(Role.ATTENDANT, Permission.TABLE_STATE)
@@ -135,7 +136,11 @@ def test_the_roles_permissions_are_those_of_the_issue() -> None:
         Permission.RECALL,
         Permission.VERIFY,
         Permission.REPORTS,
+        Permission.SHOES,
     }
+    # [provable]: the shoes' commitments and reveals, to the roles that see the round in play.
+    assert may(Role.SUPERVISOR, Permission.SHOES)
+    assert not may(Role.ATTENDANT, Permission.SHOES)
 
 
 # -- the audit log ---------------------------------------------------------------------------

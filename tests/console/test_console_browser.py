@@ -415,6 +415,14 @@ def test_a_supervisor_closes_the_table_and_opens_it_again(browser: Any, floor: F
     page.wait_for_function(
         "() => document.querySelector('[data-live=\"pit-1|BJ-01|state\"]').textContent === 'open'"
     )
+    # The table's shoes (docs/shoe-spec.md): the one in use, its commitment, no reveal yet.
+    page.click("text=Shoes: commitments and reveals")
+    page.wait_for_selector("code.commitment")
+    newest = page.locator("tr[data-shoe]").first
+    commitment = newest.locator("code.commitment").inner_text()
+    assert re.fullmatch("[0-9a-f]{64}", commitment), commitment
+    assert "in use: revealed when it is retired" in newest.inner_text()
+    _screen(page, "shoes")
     page.context.close()
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import sys
 from html import escape
 from pathlib import Path
@@ -226,6 +227,7 @@ ROUTES = [
     ("GET", "/picture/pit-1/BJ-01/1?size=480x270", {}, Permission.RECALL),
     ("GET", "/recall?terminal=A1", {}, Permission.RECALL),
     ("GET", "/verify", {}, Permission.VERIFY),
+    ("GET", "/shoes/pit-1/BJ-02", {}, Permission.SHOES),
     ("GET", "/reports?server=pit-1&day=2026-11-29&shift=2", {}, Permission.REPORTS),
     ("GET", "/reports.csv?server=pit-1&day=2026-11-29&shift=2", {}, Permission.REPORTS),
     (
@@ -581,3 +583,80 @@ def test_a_person_removed_while_the_console_runs_is_signed_out_at_the_next_reque
     console.app.handle(again)
     assert again.status == 303
     assert again.responseHeaders.getRawHeaders(b"location") == [b"/login"]
+
+
+def _log_bodies(db: Path, kind: str, table: str) -> list[dict[str, Any]]:
+    from game_server.eventlog import EventLogReader
+
+    with EventLogReader.open(db, immutable=True) as reader:
+        return [
+            dict(e.body) for e in reader.iter_events() if e.kind == kind and e.table_id == table
+        ]
+
+
+@pytest.fixture(scope="module")
+def retired_log(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A log of table BJ-01 with two shoes, both retired (revealed) at its end."""
+    from tests.recall.verify_helpers import make_keys, make_log
+
+    folder = tmp_path_factory.mktemp("console-shoes")
+    keys = make_keys(folder / "certs")
+    return keys, make_log(folder, keys)
+
+
+@pytest.mark.parametrize(
+    ("log", "table", "retired"),
+    [("in use", "BJ-01", 0), ("in use", "BJ-02", 0), ("retired", "BJ-01", 2)],
+)
+def test_the_shoes_page_lists_each_shoes_commitment_and_reveal_and_no_secret_before(
+    logs: tuple[Path, Path],
+    retired_log: tuple[Path, Path],
+    tmp_path: Path,
+    log: str,
+    table: str,
+    retired: int,
+) -> None:
+    """docs/shoe-spec.md: every shoe of the table, newest first, with the commitment the
+    log holds; a retired one with the seed material and salt its shoe_revealed holds; a shoe
+    in use "in use" and none of the secrets sealed in its commitment."""
+    from game_server.keys import load_sealing_key, unseal
+    from game_server.table.session import seal_context
+
+    folder, db = logs if log == "in use" else retired_log
+    console = Console(folder, db, tmp_path)
+    committed = _log_bodies(db, "shoe_committed", table)
+    revealed = {b["shoe"]: b for b in _log_bodies(db, "shoe_revealed", table)}
+    assert committed and len(revealed) == retired
+    page = console.request("GET", f"/shoes/pit-1/{table}", Role.INVESTIGATOR)
+    assert page.status == 200
+    body = page.body
+    shown = [int(n) for n in re.findall(r'<tr data-shoe="(\d+)">', body)]
+    assert shown == [b["shoe"] for b in reversed(committed)][:20]
+    rows = dict(zip(shown, re.split(r'<tr data-shoe="\d+">', body)[1:], strict=True))
+    key = load_sealing_key(folder)
+    for shoe in committed:
+        row = rows[shoe["shoe"]]
+        assert f'<code class="commitment">{shoe["commitment"]}</code>' in row
+        reveal = revealed.get(shoe["shoe"])
+        if reveal is not None:
+            for name in ("entropy_input", "nonce", "personalization", "salt"):
+                assert f"<dt>{name}</dt><dd><code>{reveal[name]}</code></dd>" in row
+            assert "in use" not in row
+            continue
+        assert "in use: revealed when it is retired" in row
+        secret = json.loads(
+            unseal(key, bytes.fromhex(shoe["sealed_seed"]), seal_context(table, shoe["shoe"]))
+        )
+        for value in (secret["salt"], secret["seed"]["entropy_input"], secret["seed"]["nonce"]):
+            assert value not in body
+
+
+def test_the_table_page_links_its_shoes_for_the_roles_that_may(console: Console) -> None:
+    link = '<a href="/shoes/pit-1/BJ-01">'
+    for role in Role:
+        page = console.request("GET", "/table/pit-1/BJ-01", role)
+        assert (link in page.body) == may(role, Permission.SHOES), role
+    assert not may(Role.ATTENDANT, Permission.SHOES)
+    unknown = console.request("GET", "/shoes/pit-1/NOPE", Role.SUPERVISOR)
+    assert unknown.status == 404
+    assert "knows no table" in unknown.body

@@ -269,7 +269,8 @@ def test_rules_overlay_renders(client: TerminalClient, table: MemoryTable, tmp_p
     assert "Blackjack pays 3 to 2" in lines and "Insurance pays 2 to 1" in lines
     assert "Dealer stands on all soft 17s" in lines
     assert any(line.startswith("Each decision:") and "stands" in line for line in lines)
-    assert rules.page_count() == 3  # the game, Blackjack's own pays, Lucky Aces
+    # The game, Blackjack's own pays, Lucky Aces, then the shoe (docs/shoe-spec.md).
+    assert rules.page_count() == 4
     surface = render_stack(stack, tmp_path, "rules")
     assert surface.get_view("2").raw != loading.get_view("2").raw
     assert stack.handle(Tap("button:next")) and stack.handle(Tap("button:next"))
@@ -277,6 +278,10 @@ def test_rules_overlay_renders(client: TerminalClient, table: MemoryTable, tmp_p
     rows = rules.lines()
     assert ("4 Aces", "500 to 1") in rows  # 633b.8 Paytable A, as the example config selects
     render_stack(stack, tmp_path, "rules-paytable")
+    assert stack.handle(Tap("button:next"))
+    assert rules.title() == "THE SHOE"
+    assert any("committed to before its first card" in text for text, _ in rules.lines())
+    render_stack(stack, tmp_path, "rules-shoe")
     assert not stack.handle(Tap("button:next"))  # the last page
     assert stack.handle(Key("back"))
     assert isinstance(stack.top, PlayScreen)
