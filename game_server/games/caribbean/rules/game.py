@@ -534,7 +534,10 @@ class CaribbeanRound:
             self._settled(s.number, name, 0, award, WON, said)
 
 
-#: The kinds of record the engine produces, with the meter records of its settlement.
+#: The kinds of record replay is fed. The meter records the settlement produces
+#: (``meter_awarded``, ``meter_reseeded``) are left out: a Must-Hit-By award in the deal's step
+#: logs them too, outside the engine; the platform's meter walk checks them all.
+METER_KINDS: Final = (MeterAwarded, MeterReseeded)
 CARIBBEAN_KINDS: Final[frozenset[type]] = frozenset(
     {
         CaribbeanWagerPlaced,
@@ -544,8 +547,6 @@ CARIBBEAN_KINDS: Final[frozenset[type]] = frozenset(
         CaribbeanDealerRevealed,
         CaribbeanSettlementStarted,
         CaribbeanWagerSettled,
-        MeterAwarded,
-        MeterReseeded,
         CaribbeanRoundCompleted,
     }
 )
@@ -576,7 +577,8 @@ def replay(
                 if m in specs
             }
             magic = ev.magic_card[0] if ev.magic_card else None
-            return game.settle(meters, magic, ev.lucky_position)
+            settled = game.settle(meters, magic, ev.lucky_position)
+            return [e for e in settled if not isinstance(e, METER_KINDS)]
         return None
 
     replay_steps(events, step, lambda: game.phase)
