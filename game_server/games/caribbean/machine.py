@@ -104,13 +104,14 @@ class CaribbeanMachine(StadiumMachine[CaribbeanSession, CaribbeanState]):
         self.game_round: int | None = None
         self.revealed = False
         self.draws: CaribbeanSettlementStarted | None = None
-        self.settled: dict[str, list[Any]] = {}
+        #: Each terminal's settlements of its last round with any: (round, records).
+        self.settled: dict[str, tuple[int | None, list[Any]]] = {}
         self._listeners.append(self)
 
     def step_logged(self, events: Sequence[Any], terminals: Collection[str] | None = None) -> None:
         for ev in events:
             if type(ev) is RoundStarted:
-                self.game_round, self.revealed, self.draws, self.settled = ev.round, False, None, {}
+                self.game_round, self.revealed = ev.round, False
         if self.session.round is not None:
             self.game = self.session.round
         for ev in events:
@@ -121,8 +122,12 @@ class CaribbeanMachine(StadiumMachine[CaribbeanSession, CaribbeanState]):
                 self.draws = ev
             elif kind is CaribbeanWagerSettled or kind is CaribbeanMysteryPaid:
                 terminal = self.session.terminal_of.get(ev.seat)
-                if terminal is not None:
-                    self.settled.setdefault(terminal, []).append(ev)
+                if terminal is None:
+                    continue
+                held = self.settled.get(terminal)
+                if held is None or held[0] != self.game_round:
+                    held = self.settled[terminal] = (self.game_round, [])
+                held[1].append(ev)
 
     # ----------------------------------------------------------------- inputs
 
@@ -257,7 +262,7 @@ class CaribbeanMachine(StadiumMachine[CaribbeanSession, CaribbeanState]):
             for name, meter_id in self._meter_names().items()
             if meter_id in bank
         }
-        settled = self.settled.get(terminal, []) if live is None or showdown else []
+        settled = self.settled.get(terminal, (None, []))[1] if not dealt or showdown else []
         draws = self.draws if showdown else None
         return {
             "v": 1,
