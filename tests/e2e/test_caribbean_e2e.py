@@ -137,7 +137,9 @@ def test_two_terminals_play_whole_caribbean_rounds_over_mutual_tls(
                     assert settled["ante"]["line"] == "Fold (639a.1)" and "bet" not in settled
                 else:
                     assert {"ante", "bet", "progressive"} <= set(settled)
-                assert "must_hit_by" in view["meters"] and "trigger" not in json.dumps(view)
+                assert "must_hit_by" in view["progressive_meters"] and "trigger" not in json.dumps(
+                    view
+                )
         assert meters["games_played"] == 2 and meters["in_play"] == 0
         rules = json.loads(clients["T1"].call("GetRules")["rules"])
         assert rules["game"] == "Caribbean Stud Poker"

@@ -285,7 +285,7 @@ class CaribbeanMachine(StadiumMachine[CaribbeanSession, CaribbeanState]):
             "qualifying": QUALIFYING_LINE,
             "hand": _hand_name(mine_cards) if len(mine_cards) == 5 else None,
             "dealer_hand": _hand_name(dealer) if showdown else None,
-            "meters": meters,
+            "progressive_meters": meters,
             "must_hit_by": self._mystery_text(),
             "magic_card": None
             if draws is None or not draws.magic_card

@@ -53,7 +53,7 @@ class CaribbeanView:
 def parse_caribbean_view(data: Any) -> CaribbeanView:
     """The common keys (:func:`parse_common_view`) and the table's own."""
     view = parse_common_view(data)
-    meters = data.get("meters")
+    meters = data.get("progressive_meters")
     return CaribbeanView(
         view,
         {str(k): int(v) for k, v in meters.items()} if isinstance(meters, dict) else {},
