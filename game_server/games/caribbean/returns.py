@@ -14,14 +14,15 @@ from fractions import Fraction
 from typing import Final
 
 from game_server.config import MustHitBy
-from game_server.games.caribbean.rules.rules import CaribbeanRules, FiveCardBonus, hand_name
+from game_server.games.caribbean.rules.rules import CaribbeanRules, hand_name
 from game_server.games.uth.rules.hands import CATEGORIES
 from game_server.games.uth.rules.math import counts
-from game_server.games.uth.rules.paytables import FIVE_CARD_PAYTABLE, LUCKY_BONUS, MAGIC_CARD
+from game_server.games.uth.rules.paytables import FIVE_CARD_PAYTABLE
 from game_server.rules.poker import Category5
 from game_server.rules.returns import WagerReturn, assemble
 from game_server.rules.wagers.base import Paytable
-from shared.money import ForOne, MeterShare
+from game_server.rules.wagers.five_card_bonus import five_card_return
+from shared.money import MeterShare
 
 __all__ = ["caribbean_returns", "five_card_chances"]
 
@@ -104,56 +105,24 @@ def _category_chances() -> dict[int, Fraction]:
 def _five_card(
     rules: CaribbeanRules, wager: str, whose: str, notes: tuple[str, ...]
 ) -> WagerReturn:
-    """653a.12(e)(1)-(3) on five cards: the Magic Card is one of the hand's five cards 5 times
-    in 52; the Lucky position is the hand's 1 time in seats + 1."""
+    """653a.12(e)(1)-(3) on five cards, by the shared
+    :func:`~game_server.rules.wagers.five_card_bonus.five_card_return`: the Magic Card is one
+    of the hand's five cards 5 times in 52."""
     terms = rules.five_card
     assert terms is not None
-    stake = min(terms.amounts)
-    paytable = Paytable(FIVE_CARD_PAYTABLE.name, FIVE_CARD_PAYTABLE.lines, (terms.meter,))
-    chances = five_card_chances(paytable)
-    extras = []
-    bonus = {FiveCardBonus.MAGIC_CARD: MAGIC_CARD, FiveCardBonus.LUCKY_BONUS: LUCKY_BONUS}.get(
-        terms.bonus
-    )
-    reading = ""
-    if bonus is not None:
-        drawn = Fraction(5, 52) if bonus is MAGIC_CARD else Fraction(1, rules.seats + 1)
-        pay = bonus.pay
-        assert isinstance(pay, ForOne)
-        cite = "58 Pa. Code 639a.1; 653a.12(e)(3)"
-        winning = 1 - chances[None]
-        extras.append(
-            (
-                f"{bonus.name} with a winning hand",
-                cite,
-                str(pay),
-                drawn * winning,
-                Fraction(pay.a - 1),
-            )
-        )
-        if terms.bonus_on.value == "every-hand":
-            extras.append(
-                (
-                    f"{bonus.name} with a hand that wins no line",
-                    cite,
-                    str(pay),
-                    drawn * chances[None],
-                    Fraction(pay.a),
-                )
-            )
-        reading = f'the {bonus.name} on bonus_on = "{terms.bonus_on.value}"'
-    return assemble(
+    return five_card_return(
+        rules,
         wager=wager,
-        title=f"Five Card Hand Bonus ({whose} hand)",
+        whose=whose,
         section="58 Pa. Code 639a.1",
-        paytable=paytable,
         cite="58 Pa. Code 653a.12(e)(1) (secondary source)",
-        chances=chances,
-        stake=stake,
+        bonus_cite="58 Pa. Code 639a.1; 653a.12(e)(3)",
+        chances=five_card_chances(FIVE_CARD_PAYTABLE),
+        paytable=FIVE_CARD_PAYTABLE,
+        meter=terms.meter,
+        stake=min(terms.amounts),
+        magic_in_hand=Fraction(5, 52),
         counted=f"{COUNTED}, the {whose} five cards",
-        reading=reading,
-        field_name="caribbean.five_card.bonus_on" if reading else "caribbean.five_card",
-        reading_cite="58 Pa. Code 653a.12(e)(3)",
-        extras=extras,
+        field_name="caribbean.five_card",
         notes=notes,
     )

@@ -43,8 +43,6 @@ from game_server.games.caribbean.rules.events import (
     FIVE_CARD_DEALER,
     FIVE_CARD_PLAYER,
     LOST,
-    LUCKY,
-    MAGIC,
     PROGRESSIVE,
     PUSHED,
     WON,
@@ -60,15 +58,12 @@ from game_server.games.caribbean.rules.events import (
 from game_server.games.caribbean.rules.rules import (
     BET_SECTION,
     PROCEDURE,
-    BonusOn,
     CaribbeanRules,
     bet_line,
     hand_name,
 )
 from game_server.games.uth.rules.paytables import (
     FIVE_CARD_PAYTABLE,
-    LUCKY_BONUS,
-    MAGIC_CARD,
     line_for,
 )
 from game_server.rules.errors import (
@@ -84,8 +79,9 @@ from game_server.rules.meters import Meter, MeterAwarded, MeterReseeded, MeterSt
 from game_server.rules.poker import Category5, HandRank, rank_hand
 from game_server.rules.replaying import LoggedCards, replay_steps
 from game_server.rules.wagers.base import PaytableLine
+from game_server.rules.wagers.five_card_bonus import settle_five_card
 from shared.cards import ACE, KING, Card
-from shared.money import ForOne, MeterShare, format_money
+from shared.money import MeterShare, format_money
 
 __all__ = ["Action", "CardSource", "CaribbeanRound", "DeckError", "Phase", "replay"]
 
@@ -479,59 +475,26 @@ class CaribbeanRound:
         magic_card: Card | None,
         lucky: bool,
     ) -> None:
-        """The Five Card Hand Bonus on one hand (639a.1; 653a.12(e)(1)-(3)): a player's, or
-        the dealer's for every seat that wagered on it, a meter line shared equally. The
-        Magic Card or Lucky Bonus is an award of its own with no stake: "a for 1" includes
-        the stake once, so after a winning line it adds a - 1 times the wager."""
+        """The Five Card Hand Bonus on one hand's five cards (639a.1; 653a.12(e)(1)-(3)),
+        settled as the Ultimate Texas Hold 'Em table settles it, by the shared
+        :func:`~game_server.rules.wagers.five_card_bonus.settle_five_card`."""
         terms = self.rules.five_card
         assert terms is not None
-        whose = "dealer's hand" if wager == FIVE_CARD_DEALER else "player's hand"
-        live = [
-            s
-            for s in bettors
-            if not (
-                s.folded and wager == FIVE_CARD_PLAYER and not self.rules.side_wagers_settle_on_fold
-            )
-        ]
-        for s in bettors:
-            if s not in live:
-                self._settled(s.number, wager, s.wagers[wager], 0, LOST, LINE_FOLD)
-        if not live:
-            return
-        line = line_for(FIVE_CARD_PAYTABLE, Category5(rank_hand(cards).category))
-        said = "no win" if line is None else f"{line.name} {line.pay}"
-        text = f"Five Card Hand Bonus ({whose}): {said} (639a.1; 653a.12(e)(1)-(2))"
-        if line is None:
-            for s in live:
-                self._settled(s.number, wager, s.wagers[wager], 0, LOST, text)
-        elif isinstance(line.pay, MeterShare):
-            places = tuple(self.place(s.number) for s in live)
-            share = self._award(terms.meter_id, line.pay.percent, places)
-            if len(live) > 1:
-                text = f"{text}, shared by {len(live)}"
-            for s in live:
-                stake = s.wagers[wager]
-                self._settled(s.number, wager, stake, stake + share, WON, text, share)
-        else:
-            for s in live:
-                stake = s.wagers[wager]
-                self._settled(s.number, wager, stake, line.pay.total_return(stake), WON, text)
-        every = terms.bonus_on is BonusOn.EVERY_HAND
-        bonus = None
-        if self.rules.magic_card_bonus and magic_card is not None and magic_card in cards:
-            bonus = MAGIC_CARD
-        elif self.rules.lucky_bonus and lucky:
-            bonus = LUCKY_BONUS
-        if bonus is None or (line is None and not every):
-            return
-        pay = bonus.pay
-        assert isinstance(pay, ForOne)
-        name = wager + (MAGIC if bonus is MAGIC_CARD else LUCKY)
-        for s in live:
-            stake = s.wagers[wager]
-            award = pay.win(stake) if line is not None else pay.total_return(stake)
-            said = f"{bonus.name} ({whose}) {pay} (639a.1; 653a.12(e)(3))"
-            self._settled(s.number, name, 0, award, WON, said)
+        settle_five_card(
+            self.rules,
+            bettors,
+            wager,
+            line=line_for(FIVE_CARD_PAYTABLE, Category5(rank_hand(cards).category)),
+            cards=cards,
+            magic_card=magic_card,
+            lucky=lucky,
+            meter_id=terms.meter_id,
+            place=self.place,
+            award=self._award,
+            settled=self._settled,
+            fold_line=LINE_FOLD,
+            cite="639a.1; ",
+        )
 
 
 #: The kinds of record replay is fed. The meter records the settlement produces

@@ -200,6 +200,11 @@ class CaribbeanRules:
     def lucky_bonus(self) -> bool:
         return self.five_card is not None and self.five_card.bonus is FiveCardBonus.LUCKY_BONUS
 
+    @property
+    def bonus_on(self) -> BonusOn:
+        """Which Five Card Hand Bonus Wagers the Magic Card or Lucky Bonus pays."""
+        return BonusOn.WINNING_HAND if self.five_card is None else self.five_card.bonus_on
+
     def meters(self) -> dict[str, MeterSpec]:
         """The progressive meters its wagers feed: id -> spec."""
         out: dict[str, MeterSpec] = {}
