@@ -44,6 +44,7 @@ from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.rules.meters import MeterBank, MysteryAwarded
 from game_server.rules.wagers import must_hit_by
 from game_server.rules.wagers.base import MeterSpec
+from game_server.table.bonus_draws import bonus_draws as shared_bonus_draws
 from game_server.table.events import TableOpened
 from game_server.table.ledger import Ledger
 from game_server.table.recovery import RecoveryError, replayed, round_started
@@ -56,7 +57,7 @@ from game_server.table.session import (
     TableError,
     UnknownTerminal,
 )
-from shared.cards import CARDS, Card
+from shared.cards import Card
 from shared.money import format_money
 
 __all__ = [
@@ -76,16 +77,9 @@ MYSTERY_STREAM: Final = 0
 
 def bonus_draws(seed: ShoeSeed, rules: CaribbeanRules) -> tuple[Card | None, int | None]:
     """The Magic Card and the Lucky Bonus position of the round dealt from the deck of
-    ``seed`` (639a.1): uniform over the 52 cards and the positions 0 (dealer) .. seats, from
-    HMAC_DRBG with the deck's seed material and its own personalization; None for a bonus
-    the table does not pay."""
-    if not (rules.magic_card_bonus or rules.lucky_bonus):
-        return None, None
-    drbg = HmacDrbg(seed.entropy_input, seed.nonce, seed.personalization + BONUS_PERSONALIZATION)
-    stream = RandomStream(drbg)
-    magic = CARDS[stream.randbelow(len(CARDS))]
-    lucky = stream.randbelow(rules.seats + 1)
-    return (magic if rules.magic_card_bonus else None, lucky if rules.lucky_bonus else None)
+    ``seed`` (639a.1): the shared :func:`~game_server.table.bonus_draws.bonus_draws` with
+    :data:`BONUS_PERSONALIZATION`."""
+    return shared_bonus_draws(seed, rules, BONUS_PERSONALIZATION)
 
 
 def mystery_meter_id(config: TableConfig) -> str | None:
