@@ -17,7 +17,6 @@ from typing import Any, Final
 
 from game_server.config import (
     CONFIG_SCHEMA,
-    METER_ID,
     MUST_HIT_BY,
     TIMER_MAX_SECONDS,
     TIMER_MIN_SECONDS,
@@ -33,6 +32,7 @@ from game_server.config import (
     money,
     options,
     parse_percent,
+    read_must_hit_by,
     section,
 )
 from game_server.games.caribbean.rules.rules import (
@@ -44,7 +44,6 @@ from game_server.games.caribbean.rules.rules import (
     FiveCardBonus,
     Progressive,
 )
-from game_server.rules.errors import RulesError
 from game_server.rules.limits import WagerLimits
 from game_server.rules.meters import MeterError, verify_spec
 from game_server.rules.returns import player_edge_problems
@@ -62,6 +61,12 @@ FIVE_CARD_METER: Final = "Five Card Hand Bonus"
 #: 653a.12(e)(4): the Five Card Hand Bonus meter's initial and reset amount, at least $10,000.
 FIVE_CARD_MIN_SEED: Final = 1_000_000
 MYSTERY_SECTION: Final = "639b.1"
+#: 639b.1(a), (c)(1): the wager that qualifies a player for the Must-Hit-By Mystery Bonus.
+QUALIFYING: Final = {
+    "progressive": must_hit_by.QualifyingWager(
+        "progressive", "Progressive Payout Wager", f"58 Pa. Code {MYSTERY_SECTION}", True
+    )
+}
 
 _METER: Final = {
     "meter_seed": '"10000.00"',
@@ -84,7 +89,7 @@ SCHEMA: Final = {
     },
     "timers": {"betting_seconds": "15", "decision_seconds": "15"},
     "terminal": {"chip_denominations": '["1.00", "5.00", "25.00"]'},
-    MUST_HIT_BY: {"configuration": '"A"', "minimum_wager": '"1.00"', "meter": '"floor:mystery"'},
+    MUST_HIT_BY: {"configuration": '"A"', "minimum_wager": '"1.00"', "qualifying": "[...]"},
 }
 PROGRESSIVE_SCHEMA: Final = {
     "amounts": '["1.00"]',
@@ -216,51 +221,28 @@ def _five_card(problems: list[str], raw: object, table_id: str | None) -> FiveCa
 def _mystery(
     problems: list[str], data: Mapping[str, object], progressive: Progressive | None, loaded: bool
 ) -> MustHitBy | None:
-    """639b.1: the Must-Hit-By Mystery Bonus; the qualifying wager is the Progressive Payout
-    Wager with the Caribbean Stud Wager ((a), (c)(1)), never a list of the file's."""
-    read = section(
-        problems, MUST_HIT_BY, data.get(MUST_HIT_BY), SCHEMA[MUST_HIT_BY], required=False
-    )
-    if read is None:
-        return None
+    """639b.1: the Must-Hit-By Mystery Bonus, read by the platform's reader; the only
+    qualifying wager is the Progressive Payout Wager with the Caribbean Stud Wager ((a),
+    (c)(1)), and the table must offer one that reaches the configuration's minimum."""
     before = len(problems)
-    letter, minimum, link = (
-        read.text("configuration"),
-        read.money("minimum_wager"),
-        read.meter_link(),
-    )
-    conf = None
-    if letter is not None and minimum is not None:
-        try:
-            conf = must_hit_by.configuration(letter, minimum)
-        except RulesError:
-            read.add(
-                "configuration",
-                f"639b.1(c)(4) has no Configuration {letter!r} with a {format_money(minimum)} "
-                "Minimum Progressive Wager Amount: choose A, B, C or D with $1.00, $2.00 or "
-                f"$5.00 ({MYSTERY_SECTION}(c)(4))",
-            )
+    mystery = read_must_hit_by(problems, data, None, QUALIFYING, f"58 Pa. Code {MYSTERY_SECTION}")
+    if MUST_HIT_BY not in data:
+        return None
+    where = f"{MUST_HIT_BY}.configuration"
     if progressive is None and loaded:
-        read.add(
-            "configuration",
-            "the Must-Hit-By Mystery Bonus is offered only with the Progressive Payout Wager: "
-            f"add [caribbean.progressive] ({MYSTERY_SECTION}(a))",
+        problems.append(
+            f"{where}: the Must-Hit-By Mystery Bonus is offered only with the Progressive "
+            f"Payout Wager: add [caribbean.progressive] ({MYSTERY_SECTION}(a))"
         )
-    elif (
-        progressive is not None
-        and conf is not None
-        and max(progressive.amounts) < conf.minimum_wager
-    ):
-        read.add(
-            "minimum_wager",
-            f"no Progressive Payout Wager this table offers reaches {format_money(minimum or 0)}: "
-            f"nobody could qualify ({MYSTERY_SECTION}(c)(1), (4))",
-        )
-    if link is not None and not METER_ID.fullmatch(link):
-        return None
-    if len(problems) > before or letter is None or minimum is None:
-        return None
-    return MustHitBy(letter, minimum, ("progressive",), link)
+    elif progressive is not None and mystery is not None:
+        conf = must_hit_by.configuration(mystery.configuration, mystery.minimum_wager)
+        if max(progressive.amounts) < conf.minimum_wager:
+            problems.append(
+                f"{MUST_HIT_BY}.minimum_wager: no Progressive Payout Wager this table offers "
+                f"reaches {format_money(conf.minimum_wager)}: nobody could qualify "
+                f"({MYSTERY_SECTION}(c)(1), (4))"
+            )
+    return None if len(problems) > before else mystery
 
 
 def build_config(data: Mapping[str, object], source: str) -> TableConfig:
@@ -376,9 +358,7 @@ def logged_config(config: TableConfig) -> dict[str, Any]:
         "terminal": {"chip_denominations": list(config.chip_denominations)},
     }
     if config.must_hit_by is not None:
-        mystery = config.must_hit_by.to_dict()
-        mystery.pop("qualifying")
-        out[MUST_HIT_BY] = mystery
+        out[MUST_HIT_BY] = config.must_hit_by.to_dict()
     return out
 
 

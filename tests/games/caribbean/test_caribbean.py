@@ -112,6 +112,9 @@ def test_rules_submission_refusals_name_the_paragraph() -> None:
     assert cited(lambda d: d["must_hit_by"].update(configuration="E"), "639b.1(c)(4)")
     assert cited(lambda d: d["must_hit_by"].update(minimum_wager="3.00"), "639b.1(c)(4)")
     assert cited(lambda d: d["must_hit_by"].update(minimum_wager="5.00"), "639b.1(c)(1)")
+    # Only the Progressive Payout Wager qualifies at this table (the shared reader, 639b.1).
+    assert cited(lambda d: d["must_hit_by"].update(qualifying=["blazing_7s"]), "639b.1(c)(1)")
+    assert cited(lambda d: d["must_hit_by"].update(qualifying=[]), "639b.1(c)(1)")
     assert cited(lambda d: d["caribbean"]["progressive"]["lines"].update(Pair="5 for 1"), "639a.1")
     assert cited(lambda d: d["caribbean"]["five_card"].update(meter_seed="100.00"), "653a.12(e)(4)")
     assert cited(lambda d: d["caribbean"].pop("progressive"), "639b.1(a)")
