@@ -191,8 +191,8 @@ def test_kill_9_after_the_deal_resumes_the_caribbean_round(table: dict[str, Path
         clients = {name: hello(port, table["certs"], name) for name in WAGERS}
         after = view_of(clients["T1"])
         assert after["round"] == round_id
-        mine = [s for s in after["seats"] if s["mine"]][0]["hands"]
-        assert mine == [s for s in before["seats"] if s["mine"]][0]["hands"]
+        mine = next(s for s in after["seats"] if s["mine"])["hands"]
+        assert mine == next(s for s in before["seats"] if s["mine"])["hands"]
         finish(clients, round_id, "after")
         operator = hello(port, table["certs"], "operator")
         meters = json.loads(operator.call("ReadMeters")["meters"])

@@ -85,11 +85,11 @@ def test_progressive_pays_whatever_the_dealer_holds_and_the_envy_bonus() -> None
 
 def test_bad_input_is_refused_with_the_paragraph() -> None:
     game = CaribbeanRound(RULES, "T")
-    with pytest.raises(RulesError, match="639b.1"):
+    with pytest.raises(RulesError, match=r"639b\.1"):
         game.place_wagers(1, {"progressive": 100})  # a Progressive without an Ante
-    with pytest.raises(RulesError, match="639a.7"):
+    with pytest.raises(RulesError, match=r"639a\.7"):
         game.place_wagers(1, {"ante": 500, "progressive": 200})  # an amount not offered
-    with pytest.raises(RulesError, match="639a.1"):
+    with pytest.raises(RulesError, match=r"639a\.1"):
         game.place_wagers(1, {"ante": 500, "bet": 1000})  # the Bet is a decision
     game.place_wagers(1, {"ante": 500})
     game.deal(StackedDeck(parse_cards("2C 2D 3C 3D 4C 4D 5C 5D 6C 6D")))
@@ -178,7 +178,7 @@ def test_replay_reproduces_a_logged_round() -> None:
     game = replay(RULES, engine, "CSP-01")
     assert game.phase is Phase.COMPLETE
     with pytest.raises(RulesError):
-        replay(RULES, engine[:-1] + [engine[-1]._replace(dealer_hand="Flush")], "CSP-01")
+        replay(RULES, [*engine[:-1], engine[-1]._replace(dealer_hand="Flush")], "CSP-01")
 
 
 def test_must_hit_by_is_shared_with_a_blackjack_table_of_the_same_server() -> None:
@@ -200,8 +200,8 @@ def test_must_hit_by_is_shared_with_a_blackjack_table_of_the_same_server() -> No
     bj_text = example_path("fully-automated-all-side-wagers.toml").read_text()
     if "[must_hit_by]" not in bj_text:
         bj_text += (
-            '\n[must_hit_by]\nconfiguration = "A"\nminimum_wager = "1.00"\nqualifying = ["blazing_7s"]'
-            + link
+            '\n[must_hit_by]\nconfiguration = "A"\nminimum_wager = "1.00"\n'
+            'qualifying = ["blazing_7s"]' + link
         )
     from game_server.config import parse_config
 
