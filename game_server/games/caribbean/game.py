@@ -212,6 +212,11 @@ class CaribbeanGame(GameBase):
 
     # ----------------------------------------------------------- recall and verify
 
+    def round_views(self, logged: LoggedRound, terminal: str | None) -> list[dict[str, Any]]:
+        from game_server.games.caribbean.pictures import caribbean_round_views
+
+        return caribbean_round_views(logged, terminal)
+
     def engine_kinds(self, table_type: TableType) -> frozenset[type]:
         return CARIBBEAN_KINDS
 

@@ -224,9 +224,10 @@ class CaribbeanMachine(StadiumMachine[CaribbeanSession, CaribbeanState]):
         mine_cards: list[str] = []
         for number, state in sorted(game.seats.items()) if game is not None else ():
             mine = number == seat
-            cards: list[str | None] = (
-                [str(c) for c in state.cards] if mine else [None] * len(state.cards)
-            )
+            # Another seat's cards are never sent, not even as face-down placeholders: the
+            # terminal's common view reads a seat's cards as faces (it reads None only in
+            # the dealer's hand).
+            cards = [str(c) for c in state.cards] if mine else []
             if mine:
                 mine_cards = [str(c) for c in state.cards]
             seats.append(
