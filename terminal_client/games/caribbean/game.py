@@ -53,8 +53,17 @@ class CaribbeanTerminalGame(GenericGame):
         return parse_caribbean_view(data)
 
     def screen_for(self, model: TerminalModel) -> type[Screen]:
-        from terminal_client.games.caribbean.screens import CaribbeanScreen
+        from terminal_client.games.caribbean.screens import (
+            CaribbeanBettingScreen,
+            CaribbeanResultsScreen,
+            CaribbeanScreen,
+        )
 
+        view = model.view
+        if betting_window(model):
+            return CaribbeanBettingScreen
+        if view is not None and view.phase == "complete":
+            return CaribbeanResultsScreen
         return CaribbeanScreen
 
     def main_wagers(self) -> frozenset[str]:

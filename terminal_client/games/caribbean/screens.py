@@ -126,7 +126,8 @@ def draw_caribbean_lines(
         return
     s = layout.scale
     dealer = layout.dealer
-    x = dealer.left - round(30 * s)
+    # Right of the dealer's cards, clear of the menu buttons and of the countdown's dial.
+    x = dealer.right + round(30 * s)
     y = dealer.top + round(10 * s)
     rows: list[tuple[str, tuple[int, int, int]]] = []
     for name, cents in caribbean.meters.items():
@@ -135,9 +136,7 @@ def draw_caribbean_lines(
     if mystery is not None and mystery.get("must_hit_by"):
         rows.append((f"MUST HIT BY {format_money(int(mystery['must_hit_by']))}", CREAM))
     for i, (text, colour) in enumerate(rows):
-        draw_text(
-            surface, text, (x, y + round(30 * i * s)), round(22 * s), colour, "topright", True
-        )
+        draw_text(surface, text, (x, y + round(30 * i * s)), round(22 * s), colour, "topleft", True)
     below = dealer.bottom + round(8 * s)
     line = caribbean.qualifying.upper()
     if caribbean.dealer_hand:
@@ -154,3 +153,15 @@ def draw_caribbean_lines(
             "midtop",
             True,
         )
+
+
+class CaribbeanBettingScreen(CaribbeanScreen):
+    """The table while it takes wagers (the screenshots' betting screen)."""
+
+    role = "betting"
+
+
+class CaribbeanResultsScreen(CaribbeanScreen):
+    """The showdown and its settlements until the next betting window opens."""
+
+    role = "results"

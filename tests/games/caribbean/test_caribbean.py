@@ -211,12 +211,48 @@ def test_must_hit_by_is_shared_with_a_blackjack_table_of_the_same_server() -> No
     TableSession(bj, MemorySink(), shoes, {"B1": 1}, bank).open()
     before = bank.meter("floor:mystery")
     assert before.trigger is not None
+    spec = carib.must_hit_by.spec() if carib.must_hit_by else None
+    assert spec is not None and bj.must_hit_by.spec() == spec
     session = make_session(carib, seed=9, meters=bank)
     session.start_round()
     session.place_wagers("T1", {"ante": 500, "progressive": 100})
     session.deal()
     after = bank.meter("floor:mystery")
-    assert after.amount > before.amount or after.trigger != before.trigger
+    # The $1.00 Progressive Payout Wager feeds the one meter at the configuration's rate
+    # (millicents: 100 cents x rate in basis points / 10,000 x 1,000).
+    assert after.amount == before.amount + 100 * spec.increment_bp // 10
+    assert after.trigger == before.trigger
+
+
+def test_must_hit_by_award_is_paid_to_the_crossing_players_wallet() -> None:
+    """639b.1(c)(3), (7): the contribution that takes the meter above its trigger wins the
+    whole amount, paid to that player's wallet; the meter resets to its minimum and a new
+    trigger is drawn. The trigger is set at the minimum (a draw of 0) so that the first
+    qualifying contribution crosses it."""
+    from game_server.rules.wagers import must_hit_by
+
+    carib = config()
+    assert carib.must_hit_by is not None
+    spec = carib.must_hit_by.spec()
+    bank = MeterBank()
+    meter_id = f"{carib.table_id}:must_hit_by"
+    bank.commit(must_hit_by.open_meter(meter_id, spec, lambda n: 0))
+    assert bank.meter(meter_id).trigger == spec.seed
+    session = make_session(carib, seed=9, meters=bank)
+    assert session.mystery_id == meter_id
+    credits = session.balance("T1")
+    session.start_round()
+    session.place_wagers("T1", {"ante": 500, "progressive": 100})
+    session.place_wagers("T2", {"ante": 500, "progressive": 100})
+    events = session.deal()
+    award = spec.seed + 100 * spec.increment_bp // 10_000
+    paid = [e for e in events if type(e).__name__ == "CaribbeanMysteryPaid"]
+    assert [(e.seat, e.paid) for e in paid] == [(1, award)]  # T1 crossed first, in seat order
+    assert session.balance("T1") == credits - 600 + award
+    meter = bank.meter(meter_id)
+    # Reset to the minimum, then T2's contribution; a new trigger in the range.
+    assert meter.amount == spec.seed * 1000 + 100 * spec.increment_bp // 10
+    assert meter.trigger is not None and spec.seed <= meter.trigger <= spec.must_hit_by
 
 
 def test_strategy_follows_the_published_rules() -> None:
@@ -247,3 +283,56 @@ def test_example_returns_are_below_one() -> None:
     table = config()
     for ret in caribbean_returns(table.rules, table.must_hit_by):
         assert 0 < ret.long_run < 1, ret
+
+
+def _five_card_rules(bonus: str) -> Any:
+    from dataclasses import replace
+
+    from game_server.games.caribbean.rules.rules import FiveCardBonus
+
+    assert RULES.five_card is not None
+    return replace(RULES, five_card=replace(RULES.five_card, bonus=FiveCardBonus(bonus)))
+
+
+def _settle_five_card(
+    rules: Any, magic: str | None, lucky: int | None
+) -> dict[tuple[int, str], Any]:
+    """Seat 1 holds a flush (50 for 1), seat 2 nothing; both wager $1 on their own hand and
+    seat 2 $5 on the dealer's (a pair: no line)."""
+    game = CaribbeanRound(rules, "T")
+    game.place_wagers(1, {"ante": 500, "five_card_player": 100})
+    game.place_wagers(2, {"ante": 500, "five_card_player": 100, "five_card_dealer": 500})
+    hands = [parse_cards(h) for h in ("2H 5H 8H JH KH", "3C 6D 9S QC 4D", "AS AD 7C TD 2S")]
+    game.deal(StackedDeck([hand[i] for i in range(5) for hand in hands]))
+    game.decide(1, Action.BET)
+    game.decide(2, Action.FOLD)
+    meters = {m: Meter.open(m, spec).meter for m, spec in rules.meters().items()}
+    card = None if magic is None else parse_cards(magic)[0]
+    events = game.settle(meters, card, lucky)
+    return {(e.seat, e.wager): e for e in events if type(e) is CaribbeanWagerSettled}
+
+
+def test_five_card_hand_bonus_with_the_magic_card() -> None:
+    """639a.1; 653a.12(e)(1), (3): the flush pays 50 for 1; the Magic Card among the
+    player's five cards adds 20 for 1 less the stake the line returned (19 x $1); a hand
+    that won no line gets no Magic Card on ``winning-hand``; a folded hand's wager is lost."""
+    out = _settle_five_card(_five_card_rules("magic-card"), "KH", None)
+    assert out[1, "five_card_player"].paid == 50 * 100
+    assert out[1, "five_card_player_magic_card"].paid == 19 * 100
+    assert out[1, "five_card_player_magic_card"].stake == 0
+    assert out[2, "five_card_player"].line == "Fold (639a.1)"
+    assert out[2, "five_card_dealer"].paid == 0  # the dealer's pair wins no line
+    assert (2, "five_card_dealer_magic_card") not in out
+    # The Magic Card in no hand that won pays nothing more.
+    out = _settle_five_card(_five_card_rules("magic-card"), "AS", None)
+    assert not [k for k in out if k[1].endswith("_magic_card")]
+
+
+def test_five_card_hand_bonus_with_the_lucky_bonus() -> None:
+    """639a.1; 653a.12(e)(3): the Lucky position drawn is seat 1's: 5 for 1 less the stake
+    (4 x $1) on its winning flush; drawn at the dealer (0) it pays nothing on a losing hand."""
+    out = _settle_five_card(_five_card_rules("lucky-bonus"), None, 1)
+    assert out[1, "five_card_player"].paid == 50 * 100
+    assert out[1, "five_card_player_lucky_bonus"].paid == 4 * 100
+    out = _settle_five_card(_five_card_rules("lucky-bonus"), None, 0)
+    assert not [k for k in out if k[1].endswith("_lucky_bonus")]
