@@ -126,9 +126,10 @@ def draw_caribbean_lines(
         return
     s = layout.scale
     dealer = layout.dealer
-    # Right of the dealer's cards, clear of the menu buttons and of the countdown's dial.
-    x = dealer.right + round(30 * s)
-    y = dealer.top + round(10 * s)
+    # The left column under the menu buttons: clear of the dealer's cards, the countdown's
+    # dial and the seats' labels.
+    x = layout.credits.left
+    y = layout.credits.bottom + round(124 * s)
     rows: list[tuple[str, tuple[int, int, int]]] = []
     for name, cents in caribbean.meters.items():
         rows.append((f"{METER_TITLES.get(name, name.upper())}  {format_money(cents)}", GOLD))
