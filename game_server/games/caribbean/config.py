@@ -89,7 +89,13 @@ SCHEMA: Final = {
     },
     "timers": {"betting_seconds": "15", "decision_seconds": "15"},
     "terminal": {"chip_denominations": '["1.00", "5.00", "25.00"]'},
-    MUST_HIT_BY: {"configuration": '"A"', "minimum_wager": '"1.00"', "qualifying": "[...]"},
+    # Read by the platform's read_must_hit_by (this entry names the table among the file's).
+    MUST_HIT_BY: {
+        "configuration": '"A"',
+        "minimum_wager": '"1.00"',
+        "qualifying": '["progressive"]',
+        "meter": '"floor:mystery"',
+    },
 }
 PROGRESSIVE_SCHEMA: Final = {
     "amounts": '["1.00"]',
