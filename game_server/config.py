@@ -704,10 +704,23 @@ def check_cut_card(
 
 
 def read_must_hit_by(
-    problems: list[str], data: Mapping[str, object], offered: Iterable[str] | None
+    problems: list[str],
+    data: Mapping[str, object],
+    offered: Iterable[str] | None,
+    qualifying_wagers: Mapping[str, must_hit_by.QualifyingWager] = must_hit_by.QUALIFYING_WAGERS,
+    cite: str = must_hit_by.SECTION,
 ) -> MustHitBy | None:
-    """The Must-Hit-By Mystery Bonus of 633b.14 (the ``[must_hit_by]`` table), if the table
-    offers it; ``offered`` names the wagers the table offers (None: they did not load)."""
+    """The Must-Hit-By Mystery Bonus (the ``[must_hit_by]`` table), if the table offers it.
+
+    Args:
+        problems: Where each problem found is recorded.
+        data: The parsed Rules Submission.
+        offered: The wagers the table offers (None: they did not load).
+        qualifying_wagers: The wagers that may qualify a player at this game's tables
+            (633b.14(c)(1): Blackjack's progressive wagers; 639b.1: Caribbean Stud Poker's
+            Progressive Payout Wager).
+        cite: The section that offers the bonus at this game's tables, named in problems.
+    """
     raw = data.get(MUST_HIT_BY)
     if raw is None:
         return None
@@ -724,7 +737,7 @@ def read_must_hit_by(
         try:
             must_hit_by.configuration(letter, minimum)
         except RulesError as exc:
-            read.add("configuration", f"{exc} ({must_hit_by.SECTION}(c)(4))")
+            read.add("configuration", f"{exc} ({cite}(c)(4))")
     names: tuple[str, ...] = ()
     if qualifying is not None:
         if not isinstance(qualifying, list) or not all(isinstance(q, str) for q in qualifying):
@@ -733,22 +746,21 @@ def read_must_hit_by(
             names = tuple(qualifying)
     offered_names = set(offered or ())
     for name in names:
-        qualifier = must_hit_by.QUALIFYING_WAGERS.get(name)
+        qualifier = qualifying_wagers.get(name)
         if qualifier is None or not qualifier.available:
-            usable = [n for n, q in must_hit_by.QUALIFYING_WAGERS.items() if q.available]
+            usable = [n for n, q in qualifying_wagers.items() if q.available]
             read.add(
                 "qualifying",
                 f"{name!r} is not a qualifying wager this build offers; choose "
-                f"{options(usable)} ({must_hit_by.SECTION}(c)(1))",
+                f"{options(usable)} ({cite}(c)(1))",
             )
         elif offered is not None and name not in offered_names:
             read.add(
                 "qualifying",
-                f"{name} qualifies only where the table offers it; add [wagers.{name}] "
-                f"({must_hit_by.SECTION}(a))",
+                f"{name} qualifies only where the table offers it; add [wagers.{name}] ({cite}(a))",
             )
     if not names and qualifying is not None and isinstance(qualifying, list):
-        read.add("qualifying", f"name at least one qualifying wager ({must_hit_by.SECTION}(c)(1))")
+        read.add("qualifying", f"name at least one qualifying wager ({cite}(c)(1))")
     if link is not None and not METER_ID.fullmatch(link):
         read.add("meter", f"{link!r} is not a meter id: letters, digits and : _ - only")
     if len(problems) > before or letter is None or minimum is None or not names:
