@@ -299,32 +299,42 @@ class FourCardMachine(StadiumMachine[FourCardSession, State]):
             "settlements": self.results.of(terminal) if live is None or revealed else [],
             "dealer": {"cards": dealer_cards},
             "seats": seats,
+            "meters": self._meters(),
             "fourcard": {
                 "hand": hand,
                 "dealer_hand": dealer_hand,
                 "play_multiples": list(PLAY_MULTIPLES),
-                "meters": [
-                    {
-                        "wager": wager,
-                        "amount": session.meters.meter(offer.meter_id).amount_cents,
-                    }
-                    for wager in PROGRESSIVES
-                    if (offer := rules.progressive(wager)) is not None
-                    and offer.meter_id in session.meters
-                ]
-                + (
-                    [
-                        {
-                            "wager": "must_hit_by",
-                            "amount": session.meters.meter(rules.mystery.meter_id).amount_cents,
-                            "must_hit_by": rules.mystery.spec.must_hit_by,
-                        }
-                    ]
-                    if rules.mystery is not None and rules.mystery.meter_id in session.meters
-                    else []
-                ),
             },
         }
+
+    def _meters(self) -> list[dict[str, Any]]:
+        """The progressive meters shown on the layout (641b.1(b): the display says the
+        Must-Hit-By Mystery Bonus is offered), in cents."""
+        session, rules = self.session, self.session.rules
+        out: list[dict[str, Any]] = []
+        for wager in PROGRESSIVES:
+            offer = rules.progressive(wager)
+            if offer is not None and offer.meter is not None and offer.meter_id in session.meters:
+                meter = session.meters.meter(offer.meter_id)
+                out.append(
+                    {
+                        "wager": wager,
+                        "name": offer.meter.name,
+                        "amount": meter.amount_cents,
+                        "must_hit_by": None,
+                    }
+                )
+        mystery = rules.mystery
+        if mystery is not None and mystery.meter_id in session.meters:
+            out.append(
+                {
+                    "wager": "must_hit_by",
+                    "name": "Must-Hit-By Mystery Bonus",
+                    "amount": session.meters.meter(mystery.meter_id).amount_cents,
+                    "must_hit_by": mystery.spec.must_hit_by,
+                }
+            )
+        return out
 
     def _affordable(self, terminal: str, state: Any) -> list[int]:
         if state is None:
