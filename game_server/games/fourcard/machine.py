@@ -296,7 +296,7 @@ class FourCardMachine(StadiumMachine[FourCardSession, State]):
             "countdown": countdown,
             "to_act": {"seat": seat, "hand": 0} if can_act else None,
             "actions": actions,
-            "settlements": self.results.of(terminal) if live is None or revealed else [],
+            "settlements": self.results.of(terminal),
             "dealer": {"cards": dealer_cards},
             "seats": seats,
             "meters": self._meters(),
