@@ -248,7 +248,9 @@ class FourCardMachine(StadiumMachine[FourCardSession, State]):
         seats = []
         for number, state in sorted(game.seats.items()) if game is not None else []:
             own = number == seat
-            cards = [str(c) if own else None for c in state.cards]
+            # Another seat's cards are never sent, not even as face-down placeholders: the
+            # terminal's common view reads a seat's cards as cards (see the report).
+            cards = [str(c) for c in state.cards] if own else []
             seats.append(
                 {
                     "seat": number,
@@ -256,6 +258,7 @@ class FourCardMachine(StadiumMachine[FourCardSession, State]):
                     "wagers": dict(state.wagers),
                     "status": _status(state, pending),
                     "hands": [{"cards": cards}],
+                    "cards_dealt": len(state.cards),
                 }
             )
         limits: dict[str, Any] = {
