@@ -55,7 +55,8 @@ from game_server.rules.limits import WagerLimits
 from game_server.rules.returns import player_edge_problems
 from game_server.rules.wagers import must_hit_by
 from game_server.rules.wagers.base import MeterSpec, Paytable, PaytableLine, TableType
-from shared.money import MeterShare, MoneyError, format_money, parse_pay
+from shared.errors import MoneyError
+from shared.money import MeterShare, format_money, parse_pay
 
 __all__ = ["FOURCARD", "MAX_SEATS", "build_config", "file_shape", "logged_config"]
 

@@ -70,6 +70,7 @@ class FourCardGame(GameBase):
     config_game = config.FOURCARD
     table_types = frozenset({TableType.FULLY_AUTOMATED})
     examples = (_CONFIGS / "fourcard.toml",)
+    pictured: Final = {"four-card-poker": examples[0]}
 
     def build_config(self, data: Mapping[str, object], source: str) -> TableConfig:
         return config.build_config(data, source)

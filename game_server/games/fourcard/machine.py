@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any
 
 from twisted.logger import Logger
 
@@ -57,6 +57,16 @@ class State(StrEnum):
     DECIDING = "deciding"
     NEXT_ROUND = "next-round"
     OUT_OF_SERVICE = "out-of-service"
+
+
+#: The inputs each state accepts; any other is refused before it changes anything.
+ACCEPTS: Mapping[State, frozenset[str]] = {
+    State.CLOSED: OPERATOR,
+    State.BETTING: OPERATOR | {"place_wagers", "expired"},
+    State.DECIDING: OPERATOR | {"act", "expired"},
+    State.NEXT_ROUND: OPERATOR | {"pause_over"},
+    State.OUT_OF_SERVICE: OPERATOR,
+}
 
 
 class BettingClosed(table_api.BettingClosed):
@@ -116,13 +126,7 @@ class Results:
 class FourCardMachine(StadiumMachine[FourCardSession, State]):
     """The live Four Card Poker table over a :class:`FourCardSession`."""
 
-    _ACCEPTS: ClassVar = {
-        State.CLOSED: OPERATOR,
-        State.BETTING: OPERATOR | {"place_wagers", "expired"},
-        State.DECIDING: OPERATOR | {"act", "expired"},
-        State.NEXT_ROUND: OPERATOR | {"pause_over"},
-        State.OUT_OF_SERVICE: OPERATOR,
-    }
+    _ACCEPTS = ACCEPTS
     _CLOSED, _BETTING = State.CLOSED, State.BETTING
     _BETWEEN, _OUT_OF_SERVICE = State.NEXT_ROUND, State.OUT_OF_SERVICE
 

@@ -44,7 +44,7 @@ def aces_up_math(paytable: Paytable) -> dict[str, Any]:
     return per unit, and the house edge (exact fraction and float)."""
     counts = four_card_counts()
     total = sum(counts.values())
-    lines = []
+    lines: list[dict[str, Any]] = []
     ret = Fraction(0)
     for line in paytable.lines:
         pay = line.pay
@@ -55,7 +55,7 @@ def aces_up_math(paytable: Paytable) -> dict[str, Any]:
         lines.append(
             {"line": line.name, "combinations": n, "probability": n / total, "pays": str(pay)}
         )
-    won = sum(line["combinations"] for line in lines)
+    won = sum(int(line["combinations"]) for line in lines)
     edge = 1 - ret
     return {
         "wager": ACES_UP,
