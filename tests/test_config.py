@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from game_server import config
+from game_server import config, games
 from game_server.config import (
     ConfigError,
     ConfigSyntaxError,
@@ -407,10 +407,10 @@ def test_unknown_table_type_lists_the_options() -> None:
 def test_only_blackjack_is_supported() -> None:
     """A game this build does not deal is refused with the list of games it does."""
     problem = only_problem(edit(EXAMPLE, "table.game", '"baccarat"'))
-    assert (
-        problem
-        == "table.game: 'baccarat' is not a game this build deals; it supports 'blackjack' or 'uth'"
-    )
+    assert problem.startswith("table.game: 'baccarat' is not a game this build deals; it supports")
+    dealt = sorted({game.config_game for game in games.games()})  # every registered game's
+    assert {"blackjack", "uth"} <= set(dealt)
+    assert problem.endswith(", ".join(f"'{g}'" for g in dealt[:-1]) + f" or '{dealt[-1]}'")
 
 
 def test_hybrid_dealer_stands_on_soft_17() -> None:
