@@ -1,9 +1,10 @@
 """Four Card Poker as the terminal sees it: :data:`GAME`.
 
-The table is drawn by the platform's fallback screen (the felt, the dealer's six cards with
-the face-up one, this terminal's five cards, a button per wager, FOLD apart and PLAY1X,
-PLAY2X, PLAY3X while the server allows them, the settlements, the progressive meters, the
-countdown and the menu) with this game's titles and rules; the demo bot places the Ante and
+Its table is drawn by its own screens (:mod:`terminal_client.games.fourcard.screens`: the
+dealer's six cards with the face-up one, this terminal's five cards with its hand's name,
+the ANTE, ACES UP, PLAY and progressive circles, FOLD apart and PLAY 1X, 2X, 3X while the
+server allows them, the results panel, the progressive meters, the countdown and the menu)
+from its view (:mod:`terminal_client.games.fourcard.model`); the demo bot places the Ante and
 every other wager the table offers at its minimum, and decides by the published simple
 strategy (play 3 times the Ante with a pair of 10s or better, 1 times with a pair of 3s to
 9s, fold the rest; secondary source: the Wizard of Odds), read from its own five cards.
@@ -18,13 +19,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from terminal_client.games.api import DemoPlayer, TerminalGame
+from terminal_client.games.api import DemoPlayer, GameView, TerminalGame
+from terminal_client.games.fourcard.model import fourcard_of, parse_fourcard_view
 from terminal_client.games.generic import GenericGame, betting_window
 
 if TYPE_CHECKING:
+    import pygame
+
     from terminal_client.model import TerminalModel
+    from terminal_client.render.layout import Layout
+    from terminal_client.screens.base import Screen
 
 __all__ = ["GAME", "FourCardTerminalGame", "simple_strategy"]
 
@@ -64,7 +70,7 @@ def _four_straight(ranks: Sequence[int]) -> bool:
 
 
 class FourCardTerminalGame(GenericGame):
-    """Four Card Poker's titles, rules and demo bot on the fallback screen."""
+    """Four Card Poker's view, screens, titles, rules and demo bot."""
 
     title = "Four Card Poker"
     main_wager = ANTE
@@ -88,6 +94,22 @@ class FourCardTerminalGame(GenericGame):
 
     def __init__(self) -> None:
         super().__init__("fourcard")
+
+    def parse_view(self, data: Any) -> GameView:
+        """:func:`~terminal_client.games.fourcard.model.parse_fourcard_view`."""
+        return parse_fourcard_view(data)
+
+    def screen_for(self, model: TerminalModel) -> type[Screen]:
+        """Its betting, decision and results screens."""
+        from terminal_client.games.fourcard.screens import fourcard_screen_for
+
+        return fourcard_screen_for(model)
+
+    def draw_picture(self, surface: pygame.Surface, layout: Layout, model: TerminalModel) -> None:
+        """Its table scene."""
+        from terminal_client.games.fourcard.screens import draw_fourcard_scene
+
+        draw_fourcard_scene(surface, layout, fourcard_of(model))
 
     def demo_wagers(self, model: TerminalModel) -> dict[str, int]:
         """The Ante and every other wager offered, each at its minimum, if affordable."""
