@@ -7,7 +7,8 @@ server allows them, the results panel, the progressive meters, the countdown and
 from its view (:mod:`terminal_client.games.fourcard.model`); the demo bot places the Ante and
 every other wager the table offers at its minimum, and decides by the published simple
 strategy (play 3 times the Ante with a pair of 10s or better, 1 times with a pair of 3s to
-9s, fold the rest; secondary source: the Wizard of Odds), read from its own five cards.
+9s, fold the rest; secondary source: Shuffle Master's basic strategy, as
+:mod:`game_server.games.fourcard.rules.strategy` says), read from its own five cards.
 
 The terminal never imports the server: the strategy's few lines are written here for the
 cards as the view gives them ("QH", "10S"...).
