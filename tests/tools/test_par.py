@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from game_server.config import TableConfig, example_path, example_paths, load_config
+from game_server.games import game_for
 from game_server.games.uth.config import rules_of
 from tools.cli import main
 from tools.par import par_sheet
@@ -21,11 +22,12 @@ def offered_wagers(config: TableConfig) -> set[str]:
     """The optional wagers a Rules Submission offers, read from its rules."""
     if rules_of(config) is not None:
         return {"trips", "progressive", "five_card_player", "five_card_dealer"}
-    rules = config.rules
-    if config.game == "caribbean":
-        five_card = {"five_card_player", "five_card_dealer"} if rules.five_card else set()
-        return ({"progressive"} if rules.progressive else set()) | five_card
-    return {o.wager.name for o in rules.side_wagers} | {"insurance"}
+    if hasattr(config.rules, "side_wagers"):
+        return {o.wager.name for o in config.rules.side_wagers} | {"insurance"}
+    # another game: the optional wagers it says it offers (the Game contract)
+    offered = {r.wager for r in game_for(config).optional_returns(config)}
+    assert offered, f"{config.table_id} offers no optional wager to state"
+    return offered
 
 
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.name)
