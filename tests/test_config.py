@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from game_server import config, games
+from game_server import config
 from game_server.config import (
     ConfigError,
     ConfigSyntaxError,
