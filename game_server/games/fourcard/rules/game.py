@@ -40,7 +40,10 @@ from game_server.games.fourcard.rules.events import (
     ANTE_BONUS,
     BETTING_WAGERS,
     DEALER,
+    ENVY_OF,
+    FIVE_CARD_ENVY,
     FIVE_CARD_PROGRESSIVE,
+    FOUR_CARD_ENVY,
     FOUR_CARD_PROGRESSIVE,
     PLAY,
     PROGRESSIVES,
@@ -65,7 +68,7 @@ from game_server.rules.poker import Category5, HandRank
 from game_server.rules.replaying import LoggedCards, replay_steps
 from game_server.rules.wagers.base import LOST, PUSHED, WON, Paytable
 from shared.cards import Card
-from shared.money import MeterShare, format_money
+from shared.money import Fixed, MeterShare, format_money
 
 __all__ = ["FOURCARD_KINDS", "Action", "FourCardRound", "Phase", "replay"]
 
@@ -386,6 +389,7 @@ class FourCardRound:
                 hand_name = FIVE_CARD_NAMES[Category5(five_card(seat.cards).category)]
                 cite = "641a.1, 641a.6(d)"
             self._settle_progressive(number, wager, seat.wagers[wager], hand_name, cite)
+            self._settle_envy(number, wager)
 
     def _settle_progressive(
         self, number: int, wager: str, stake: int, hand_name: str, cite: str
@@ -412,6 +416,44 @@ class FourCardRound:
         else:
             self._settled(number, wager, stake, pay.total_return(stake), WON, text)
 
+    def _settle_envy(self, number: int, wager: str) -> None:
+        """The wager's Envy Bonus (641a.1 "Four-Card Envy Bonus", "Five-Card Envy Bonus"): its
+        fixed sum for each Envy Bonus Qualifying Hand that *another* player at the table holds,
+        in seat order: every other seat dealt a hand, folded or not (the definition asks only
+        that another player hold it), the Four-Card hand its best four cards (641a.6(b)), the
+        Five-Card hand its five (641a.6(d)). The bettor's own hand never pays it its own Envy
+        Bonus (its progressive pays that hand). The sums are Rules Submission data (641a.12 is
+        not held)."""
+        offer = self.rules.progressive(wager)
+        assert offer is not None
+        if offer.envy is None:
+            return
+        envy = ENVY_OF[wager]
+        title = _ENVY_TITLES[envy]
+        for other, seat in sorted(self.seats.items()):
+            if other == number:
+                continue
+            held = _envy_hand(wager, seat.cards)
+            line = _line(offer.envy, held)
+            if line is None:
+                continue
+            pay = line.pay
+            assert isinstance(pay, Fixed)
+            text = f"{title}: {line.name} at seat {other} {pay} (641a.1)"
+            self._settled(number, envy, 0, pay.win(0), WON, text)
+
+
+def _envy_hand(wager: str, cards: Sequence[Card]) -> str:
+    """A hand's name as the wager's Envy Bonus table names it (its progressive's ranking)."""
+    if wager == FOUR_CARD_PROGRESSIVE:
+        return four_card_name(best_four(cards))
+    return FIVE_CARD_NAMES[Category5(five_card(cards).category)]
+
+
+_ENVY_TITLES: Final = {
+    FOUR_CARD_ENVY: "Four-Card Envy Bonus",
+    FIVE_CARD_ENVY: "Five-Card Envy Bonus",
+}
 
 _TITLES: Final = {
     FOUR_CARD_PROGRESSIVE: "Four-Card Progressive Payout Wager",
