@@ -495,7 +495,9 @@ def replay(rules: FourCardRules, events: Sequence[Any], table: str) -> FourCardR
                 for meter_id, amount, reserve in ev.meters
                 if meter_id in specs
             }
-            return game.settle(meters)
+            # The meters' own records are the platform's to verify (as Caribbean Stud's), and
+            # the Must-Hit-By award the table writes at the deal is one too: not replayed here.
+            return [e for e in game.settle(meters) if not isinstance(e, METER_KINDS)]
         return None
 
     replay_steps(events, step, lambda: game.phase)
@@ -511,7 +513,10 @@ def _seat_wagers(events: Sequence[Any], i: int) -> dict[str, int]:
     return wagers
 
 
-#: The kinds of record the engine produces, with the meter records of its settlement.
+#: The meters' records a settlement writes among the engine's (verified by the platform).
+METER_KINDS: Final = (MeterAwarded, MeterReseeded)
+#: The kinds of record the engine produces that ``etg verify`` replays (the meters' own
+#: records, the engine's and the Must-Hit-By award's alike, are the platform's to check).
 FOURCARD_KINDS: Final[frozenset[type]] = frozenset(
     {
         FourCardWagerPlaced,
@@ -520,8 +525,6 @@ FOURCARD_KINDS: Final[frozenset[type]] = frozenset(
         FourCardDealerRevealed,
         FourCardWagerSettled,
         FourCardRoundCompleted,
-        MeterAwarded,
-        MeterReseeded,
     }
 )
 
