@@ -12,6 +12,10 @@ Four-Card and Five-Card Progressive Payout Wagers. The configurations of 641b.1(
 twelve of 633b.14(c)(4), word for word, and are read from
 :mod:`game_server.rules.wagers.must_hit_by`.
 
+The Envy Bonuses of 641a.1 are the tables ``[fourcard.four_card_envy]`` and
+``[fourcard.five_card_envy]`` (a fixed sum per Qualifying Hand; :func:`_with_envy`), each
+offered only with its progressive.
+
 Entry points: :func:`build_config`, :func:`logged_config`, :func:`file_shape`.
 """
 

@@ -21,7 +21,9 @@ published rules of the game, said here as a SECONDARY SOURCE:
    Four-Card Progressive on the best four of the five cards (641a.6(b)), the Five-Card
    Progressive on the five (641a.6(d)), folded or not; a progressive line that pays a share
    of the meter pays it from the meter as the earlier seats' awards left it (reset
-   included).
+   included). After each progressive, its Envy Bonus (641a.1 "Four-Card Envy Bonus",
+   "Five-Card Envy Bonus"), where offered: its fixed sum for every Envy Bonus Qualifying
+   Hand another seat holds (:meth:`FourCardRound._settle_envy`).
 
 Entry points: :class:`FourCardRound`, :func:`replay`, :data:`FOURCARD_KINDS`.
 """

@@ -1,6 +1,7 @@
 """What Four Card Poker's paytable wagers return, exactly (off one 52-card deck, counted by
 :mod:`.math`): Aces Up, the Four-Card and the Five-Card Progressive Payout Wagers with their
-meters and the Must-Hit-By Mystery Bonus they feed (641b.1). The player-edge guard of the
+meters, their Envy Bonuses at a full table (641a.1) and the Must-Hit-By Mystery Bonus they
+feed (641b.1). The player-edge guard of the
 Rules Submission reads them, and ``etg par`` states them.
 
 Entry point: :func:`fourcard_returns`.
