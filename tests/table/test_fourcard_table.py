@@ -246,16 +246,36 @@ def test_a_silent_seat_folds_when_the_countdown_ends_and_inputs_out_of_turn_are_
         machine.act("T3", "play1", 0, None)
 
 
-def test_etg_sim_log_writes_a_log_that_verifies(tmp_path: Path) -> None:
+def sim_log(tmp_path: Path, rounds: int, seats: int, seed: int) -> tuple[Path, FourCardLedger]:
+    """``etg sim --log`` on the example table; the log verified and folded."""
     runner = CliRunner()
     assert runner.invoke(main, ["certs", "init", str(tmp_path / "k")]).exit_code == 0
     db = tmp_path / "sim.db"
     config = str(example_path("fourcard.toml"))
-    args = ["sim", "--config", config, "--rounds", "15", "--seats", "3", "--seed", "2", "--json"]
-    result = runner.invoke(main, [*args, "--log", str(db), "--certs", str(tmp_path / "k")])
+    args = ["--rounds", str(rounds), "--seats", str(seats), "--seed", str(seed), "--json"]
+    log = ["--log", str(db), "--certs", str(tmp_path / "k")]
+    result = runner.invoke(main, ["sim", "--config", config, *args, *log])
     assert result.exit_code == 0, result.output
-    ledger = verified_fold(db, tmp_path / "k", FourCardLedger())
+    return db, verified_fold(db, tmp_path / "k", FourCardLedger())
+
+
+def test_etg_sim_log_writes_a_log_that_verifies(tmp_path: Path) -> None:
+    _, ledger = sim_log(tmp_path, 15, 3, 2)
     assert ledger.games_played == 15
+
+
+def test_a_logged_round_with_envy_bonuses_verifies(tmp_path: Path) -> None:
+    """641a.1: in round 20 of this seed (six seats, every wager at its minimum) seat 3's best
+    four cards are a straight flush: its Four-Card Progressive pays the line, the five other
+    seats are paid the Four-Card Envy Bonus, seat 3 none; the log verifies (replay included)."""
+    db, ledger = sim_log(tmp_path, 20, 6, 6)
+    assert ledger.games_played == 20
+    envy = [body for _, _, _, body in events(db) if body.get("wager") == "four_card_envy"]
+    assert sorted(b["seat"] for b in envy) == [1, 2, 4, 5, 6]
+    assert {b["line"] for b in envy} == {
+        "Four-Card Envy Bonus: Straight Flush at seat 3 $10.00 (641a.1)"
+    }
+    assert all((b["stake"], b["paid"], b["outcome"]) == (0, 1000, "won") for b in envy)
 
 
 _ = (DEALER, FourCardDealerRevealed)

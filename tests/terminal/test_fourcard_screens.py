@@ -215,3 +215,43 @@ def test_the_demo_bot_decides_as_the_servers_strategy() -> None:
         _, multiple = decide_cards(cards)
         want = f"play{multiple}" if multiple else "fold"
         assert simple_strategy([str(c) for c in cards]) == want, cards
+
+
+def test_the_results_panel_shows_an_envy_bonus_payout() -> None:
+    """641a.1: the Four-Card Envy Bonus the engine settles for seat 1's four of a kind is a
+    row of its own on seat 2's panel, with its sum and a plain reason. The settlements of a
+    stacked-deck round (turned into the view's shape by the machine's own ``Results``) are
+    put into a live results view: its cards and message stay the live round's."""
+    from game_server.games.fourcard.machine import Results
+    from game_server.games.fourcard.rules.events import FourCardWagerSettled
+    from game_server.games.fourcard.rules.game import Action, FourCardRound
+    from game_server.rules.meters import Meter
+    from tests.games.fourcard.test_fourcard_rules import Stacked
+
+    rules = CONFIG.rules
+    game = FourCardRound(rules, CONFIG.table_id)
+    game.place_wagers(1, {"ante": 500, "four_card_progressive": 100})
+    game.place_wagers(2, WAGERS)
+    game.deal(Stacked("9S 9H 9D 9C 2S 2H 5D 8C JH KD AH AD KH QD 8D 7H"))
+    for seat in game.pending:
+        game.decide(seat, Action.PLAY, 1)
+    meters = {m: Meter.open(m, rules.meters()[m]).meter for m in game.meter_ids_needed()}
+    settled = [e for e in game.settle(meters) if type(e) is FourCardWagerSettled and e.seat == 2]
+
+    class OneTerminal:
+        def __init__(self) -> None:
+            self.terminal_of = {2: "T1"}
+            self.round = None
+
+    results = Results(OneTerminal())  # type: ignore[arg-type]
+    results.step_logged(settled)
+    data = live_views()["results"]
+    data["settlements"] = json.loads(json.dumps(results.of("T1")))
+    _, screen, _, surface = drawn(data, "results-envy")
+    assert isinstance(screen, FourCardResultsScreen)
+    rows = screen.rows()
+    envy = [r for r in rows if r.what == "Four-Card Envy Bonus"]
+    assert len(envy) == 1
+    assert "Four of a Kind at seat 1" in envy[0].detail and "641a" not in envy[0].detail
+    assert any(r.what == "Four-Card Progressive" for r in rows)
+    assert overlaps(surface.drawn) == []

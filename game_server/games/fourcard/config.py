@@ -12,12 +12,17 @@ Four-Card and Five-Card Progressive Payout Wagers. The configurations of 641b.1(
 twelve of 633b.14(c)(4), word for word, and are read from
 :mod:`game_server.rules.wagers.must_hit_by`.
 
+The Envy Bonuses of 641a.1 are the tables ``[fourcard.four_card_envy]`` and
+``[fourcard.five_card_envy]`` (a fixed sum per Qualifying Hand; :func:`_with_envy`), each
+offered only with its progressive.
+
 Entry points: :func:`build_config`, :func:`logged_config`, :func:`file_shape`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Final
 
 from game_server.config import (
@@ -32,20 +37,26 @@ from game_server.config import (
     as_mapping,
     dollars,
     known,
+    money,
     options,
     parse_percent,
     section,
     suggest,
 )
 from game_server.games.fourcard.rules.events import (
+    ENVY_OF,
+    FIVE_CARD_ENVY,
     FIVE_CARD_PROGRESSIVE,
+    FOUR_CARD_ENVY,
     FOUR_CARD_PROGRESSIVE,
     PROGRESSIVES,
 )
 from game_server.games.fourcard.rules.paytables import (
     ACES_UP_PAYTABLES,
     ANTE_BONUS_PAYTABLES,
+    FIVE_CARD_ENVY_HANDS,
     FIVE_CARD_PROGRESSIVE_HANDS,
+    FOUR_CARD_ENVY_HANDS,
     FOUR_CARD_PROGRESSIVE_HANDS,
 )
 from game_server.games.fourcard.rules.returns import fourcard_returns
@@ -56,7 +67,7 @@ from game_server.rules.returns import player_edge_problems
 from game_server.rules.wagers import must_hit_by
 from game_server.rules.wagers.base import MeterSpec, Paytable, PaytableLine, TableType
 from shared.errors import MoneyError
-from shared.money import MeterShare, format_money, parse_pay
+from shared.money import Fixed, MeterShare, format_money, parse_pay
 
 __all__ = ["FOURCARD", "MAX_SEATS", "build_config", "file_shape", "logged_config"]
 
@@ -72,6 +83,8 @@ SCHEMA: Final[dict[str, dict[str, str]]] = {
     "fourcard": {
         "ante_bonus": '"25-20-2"',
         "aces_up": "{...}",
+        FOUR_CARD_ENVY: "{...}",
+        FIVE_CARD_ENVY: "{...}",
         FOUR_CARD_PROGRESSIVE: "{...}",
         FIVE_CARD_PROGRESSIVE: "{...}",
         "must_hit_by": "{...}",
@@ -153,6 +166,7 @@ def build_config(data: Mapping[str, object], source: str) -> TableConfig:
     chips = terminal.money_list("chip_denominations")
     if chips is not None and list(chips) != sorted(set(chips)):
         terminal.add("chip_denominations", "list each chip once, smallest first")
+    four, five = (_with_envy(problems, fourcard, w, o) for w, o in ((FOUR, four), (FIVE, five)))
     if problems:
         raise ConfigError(source, problems)
     rules = FourCardRules(
@@ -282,6 +296,86 @@ def _progressive(
     )
 
 
+# ---------------------------------------------------------------- the Envy Bonuses (641a.1)
+
+FOUR, FIVE = FOUR_CARD_PROGRESSIVE, FIVE_CARD_PROGRESSIVE
+#: Per progressive: its Envy Bonus's table, name, Qualifying Hands and their definition.
+_ENVY: Final = {
+    FOUR: (
+        FOUR_CARD_ENVY,
+        "Four-Card Envy Bonus",
+        FOUR_CARD_ENVY_HANDS,
+        "four of a kind or better, or straight flush or better, depending on the paytable "
+        "(641a.6(b))",
+    ),
+    FIVE: (
+        FIVE_CARD_ENVY,
+        "Five-Card Envy Bonus",
+        FIVE_CARD_ENVY_HANDS,
+        "a straight flush or better (641a.6(d))",
+    ),
+}
+
+
+def _with_envy(
+    problems: list[str], fourcard: Section, wager: str, offer: ProgressiveOffer | None
+) -> ProgressiveOffer | None:
+    """The progressive with its Envy Bonus table ``[fourcard.four_card_envy]`` or
+    ``[fourcard.five_card_envy]``: a fixed sum per Envy Bonus Qualifying Hand (641a.1), the
+    sums Rules Submission data (641a.12 is not held).
+
+    A table must name every hand its definition qualifies: "straight flush or better" (the
+    Five-Card one) is the royal flush and the straight flush; the Four-Card one is "Four of a
+    Kind" alone (four of a kind or better) or with "Straight Flush" (straight flush or better:
+    641a.6(b) ranks four of a kind above the straight flush, so a straight flush alone is
+    neither). It is offered only with its progressive, whose bettors it pays."""
+    key, title, hands, defined = _ENVY[wager]
+    where = f"fourcard.{key}"
+    raw = fourcard.data.get(key)
+    if raw is None:
+        return offer
+    cite = f"58 Pa. Code 641a.1 '{title}'"
+    if not isinstance(raw, dict) or not raw:
+        problems.append(
+            f'{where}: state the fixed sum per Qualifying Hand, e.g. "{hands[0]}" = "100.00" '
+            f"({cite})"
+        )
+        return None
+    if offer is None:
+        if fourcard.data.get(wager) is None:
+            problems.append(
+                f"{where}: the {title} is paid to a player who placed the "
+                f"{_TITLE[wager]} Wager: add [fourcard.{wager}] ({cite})"
+            )
+        return None
+    hand_cite = f"58 Pa. Code 641a.1 '{title} Qualifying Hand'"
+    named: set[str] = set()
+    sums: dict[str, int] = {}
+    for hand, text in raw.items():
+        name = next((h for h in hands if h.casefold() == str(hand).strip().casefold()), None)
+        if name is None:
+            problems.append(
+                f"{where}: {hand!r} is not a {title} Qualifying Hand, {defined}: "
+                f"{options(hands)} ({hand_cite})"
+            )
+            continue
+        named.add(name)
+        amount = money(problems, f"{where}.{name}", text)
+        if amount is not None:
+            sums[name] = amount
+    required = hands if wager == FIVE else hands[:1]
+    missing = [h for h in required if h not in named]
+    if missing:
+        problems.append(
+            f"{where}: a {title} Qualifying Hand is {defined}; the table names no sum for "
+            f"{', '.join(missing)} ({hand_cite})"
+        )
+    if missing or len(sums) != len(raw):
+        return None
+    lines = tuple(PaytableLine(h, Fixed(sums[h])) for h in hands if h in sums)
+    return replace(offer, envy=Paytable(title, lines))
+
+
 def _mystery(
     problems: list[str],
     fourcard: Section,
@@ -347,6 +441,13 @@ def logged_config(config: TableConfig) -> dict[str, Any]:
             "min": rules.aces_up_limits.minimum,
             "max": rules.aces_up_limits.maximum,
         }
+    for wager in PROGRESSIVES:
+        offer = rules.progressive(wager)
+        if offer is not None and offer.envy is not None:
+            fourcard[ENVY_OF[wager]] = {
+                line.name: line.pay.win(0)  # type: ignore[union-attr]
+                for line in offer.envy.lines
+            }
     for wager in PROGRESSIVES:
         offer = rules.progressive(wager)
         if offer is None or offer.meter is None:

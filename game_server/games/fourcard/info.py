@@ -19,13 +19,21 @@ from game_server.games.fourcard.rules.events import (
     MUST_HIT_BY,
 )
 from game_server.games.fourcard.rules.paytables import ACES_UP_SOURCES
-from game_server.games.fourcard.rules.rules import FourCardRules
+from game_server.games.fourcard.rules.rules import FourCardRules, ProgressiveOffer
 from game_server.table.info import RULES_VERSION, meter_note, paytable_lines
 from shared.money import format_money
 
 __all__ = ["rules_document"]
 
 _SECONDARY = "58 Pa. Code 641a (secondary source)"
+
+
+def _envy_notes(offer: ProgressiveOffer) -> list[str]:
+    """The progressive's Envy Bonus (641a.1) as the rules screen states it."""
+    if offer.envy is None:
+        return []
+    sums = ", ".join(f"{line.name} {line.pay}" for line in offer.envy.lines)
+    return [f"{offer.envy.name} (58 Pa. Code 641a.1): {sums} for each one another player holds"]
 
 
 def rules_document(config: TableConfig) -> dict[str, Any]:
@@ -102,6 +110,7 @@ def rules_document(config: TableConfig) -> dict[str, Any]:
                 "notes": [
                     f"Amounts: {', '.join(format_money(a) for a in offer.amounts)}, with an Ante",
                     *meter_note(offer.meter, "58 Pa. Code 641a.1"),
+                    *_envy_notes(offer),
                 ],
             }
         )

@@ -5,7 +5,8 @@ hands, :mod:`game_server.games.fourcard.rules.math`):
 - ``etg math four_card_progressive`` and ``five_card_progressive``: the chance of every
   Progressive Payout Hand, and the return of the paytable of a Rules Submission
   (``--paytable PATH.toml``; the example ``configs/fourcard.toml`` when not given) with its
-  meter at its reset amount and in the long run.
+  meter at its reset amount and in the long run, with its Envy Bonus (641a.1) at a full
+  table when the Rules Submission offers one.
 
 Entry point: :func:`math_report`.
 """
@@ -119,6 +120,7 @@ def _progressive(wager: str, source: str | None) -> MathReport:
         lines.append(f"paytable of {path.name}, at the {ret.stake / 100:.2f} wager:")
         for line in ret.lines:
             lines.append(f"  {line.line:<18} {line.pays:>14}  returns {line.returns or 0:.5f}")
+        lines += [f"  ({note})" for note in ret.notes if "Envy Bonus" in note]
         lines.append(
             f"return {ret.at_reset * 100:.3f}% with the meter at its reset amount; "
             f"{ret.long_run * 100:.3f}% in the long run (its rate of progression"

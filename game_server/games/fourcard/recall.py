@@ -19,7 +19,9 @@ from game_server.games.fourcard.rules.events import (
     ANTE,
     ANTE_BONUS,
     DEALER,
+    FIVE_CARD_ENVY,
     FIVE_CARD_PROGRESSIVE,
+    FOUR_CARD_ENVY,
     FOUR_CARD_PROGRESSIVE,
     MUST_HIT_BY,
     PLAY,
@@ -52,6 +54,8 @@ WAGER_TITLES: Final[Mapping[str, str]] = {
     ACES_UP: "Aces Up",
     FOUR_CARD_PROGRESSIVE: "Four-Card Progressive",
     FIVE_CARD_PROGRESSIVE: "Five-Card Progressive",
+    FOUR_CARD_ENVY: "Four-Card Envy Bonus",
+    FIVE_CARD_ENVY: "Five-Card Envy Bonus",
     MUST_HIT_BY: "Must-Hit-By Mystery Bonus",
 }
 

@@ -25,6 +25,7 @@ from game_server.games.fourcard.rules.events import (
     ACES_UP,
     ANTE,
     ANTE_BONUS,
+    ENVY_OF,
     MUST_HIT_BY,
     PLAY,
     PROGRESSIVES,
@@ -44,6 +45,8 @@ __all__ = ["FOURCARD_BASE", "Driver", "logged_sim", "seat_wagers", "tally"]
 #: The base game's wagers reported together: Ante, Ante Bonus and Play.
 FOURCARD_BASE: Final = "ante+play"
 _BASE: Final = frozenset({ANTE, ANTE_BONUS, PLAY})
+#: Each Envy Bonus reported with the progressive wager that earns it (641a.1).
+_ENVY_GROUP: Final = {envy: wager for wager, envy in ENVY_OF.items()}
 #: Credits each terminal of a logged simulation starts with (cents).
 SIM_CREDITS: Final = 1_000_000
 
@@ -62,8 +65,8 @@ def seat_wagers(rules: FourCardRules, ante: int | None = None) -> dict[str, int]
 
 
 def tally(events: Iterable[Any], result: SimResult) -> None:
-    """Add one round to ``result``: each wager (the Ante Bonus with the Ante, the mystery
-    bonus apart) and :data:`FOURCARD_BASE`."""
+    """Add one round to ``result``: each wager (the Ante Bonus with the Ante, each Envy Bonus
+    with its progressive, the mystery bonus apart) and :data:`FOURCARD_BASE`."""
     this = RoundTally(result)
     for event in events:
         kind = type(event)
@@ -74,7 +77,7 @@ def tally(events: Iterable[Any], result: SimResult) -> None:
             continue
         if kind is not FourCardWagerPlaced and kind is not FourCardWagerSettled:
             continue
-        group = ANTE if event.wager == ANTE_BONUS else event.wager
+        group = ANTE if event.wager == ANTE_BONUS else _ENVY_GROUP.get(event.wager, event.wager)
         groups = [group, FOURCARD_BASE] if group in _BASE else [group]
         for name in groups:
             if kind is FourCardWagerPlaced:

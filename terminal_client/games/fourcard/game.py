@@ -82,6 +82,8 @@ class FourCardTerminalGame(GenericGame):
         "aces_up": "Aces Up",
         "four_card_progressive": "Four-Card Progressive",
         "five_card_progressive": "Five-Card Progressive",
+        "four_card_envy": "Four-Card Envy Bonus",
+        "five_card_envy": "Five-Card Envy Bonus",
         "must_hit_by": "Must-Hit-By Mystery Bonus",
     }
     main_rules = (

@@ -30,6 +30,13 @@ BETTING_WAGERS: Final = (ANTE, ACES_UP, FOUR_CARD_PROGRESSIVE, FIVE_CARD_PROGRES
 #: The progressive wagers, each paying from its own meter.
 PROGRESSIVES: Final = (FOUR_CARD_PROGRESSIVE, FIVE_CARD_PROGRESSIVE)
 
+# The Envy Bonuses (641a.1): fixed sums with no stake of their own, paid to a progressive's
+# bettor for another player's Envy Bonus Qualifying Hand, each under its progressive's name.
+FOUR_CARD_ENVY: Final = "four_card_envy"
+FIVE_CARD_ENVY: Final = "five_card_envy"
+#: Each progressive wager's Envy Bonus.
+ENVY_OF: Final = {FOUR_CARD_PROGRESSIVE: FOUR_CARD_ENVY, FIVE_CARD_PROGRESSIVE: FIVE_CARD_ENVY}
+
 
 @event("fourcard_wager_placed")
 class FourCardWagerPlaced(NamedTuple):

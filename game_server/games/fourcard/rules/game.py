@@ -21,7 +21,9 @@ published rules of the game, said here as a SECONDARY SOURCE:
    Four-Card Progressive on the best four of the five cards (641a.6(b)), the Five-Card
    Progressive on the five (641a.6(d)), folded or not; a progressive line that pays a share
    of the meter pays it from the meter as the earlier seats' awards left it (reset
-   included).
+   included). After each progressive, its Envy Bonus (641a.1 "Four-Card Envy Bonus",
+   "Five-Card Envy Bonus"), where offered: its fixed sum for every Envy Bonus Qualifying
+   Hand another seat holds (:meth:`FourCardRound._settle_envy`).
 
 Entry points: :class:`FourCardRound`, :func:`replay`, :data:`FOURCARD_KINDS`.
 """
@@ -40,7 +42,10 @@ from game_server.games.fourcard.rules.events import (
     ANTE_BONUS,
     BETTING_WAGERS,
     DEALER,
+    ENVY_OF,
+    FIVE_CARD_ENVY,
     FIVE_CARD_PROGRESSIVE,
+    FOUR_CARD_ENVY,
     FOUR_CARD_PROGRESSIVE,
     PLAY,
     PROGRESSIVES,
@@ -65,7 +70,7 @@ from game_server.rules.poker import Category5, HandRank
 from game_server.rules.replaying import LoggedCards, replay_steps
 from game_server.rules.wagers.base import LOST, PUSHED, WON, Paytable
 from shared.cards import Card
-from shared.money import MeterShare, format_money
+from shared.money import Fixed, MeterShare, format_money
 
 __all__ = ["FOURCARD_KINDS", "Action", "FourCardRound", "Phase", "replay"]
 
@@ -386,6 +391,7 @@ class FourCardRound:
                 hand_name = FIVE_CARD_NAMES[Category5(five_card(seat.cards).category)]
                 cite = "641a.1, 641a.6(d)"
             self._settle_progressive(number, wager, seat.wagers[wager], hand_name, cite)
+            self._settle_envy(number, wager)
 
     def _settle_progressive(
         self, number: int, wager: str, stake: int, hand_name: str, cite: str
@@ -412,6 +418,44 @@ class FourCardRound:
         else:
             self._settled(number, wager, stake, pay.total_return(stake), WON, text)
 
+    def _settle_envy(self, number: int, wager: str) -> None:
+        """The wager's Envy Bonus (641a.1 "Four-Card Envy Bonus", "Five-Card Envy Bonus"): its
+        fixed sum for each Envy Bonus Qualifying Hand that *another* player at the table holds,
+        in seat order: every other seat dealt a hand, folded or not (the definition asks only
+        that another player hold it), the Four-Card hand its best four cards (641a.6(b)), the
+        Five-Card hand its five (641a.6(d)). The bettor's own hand never pays it its own Envy
+        Bonus (its progressive pays that hand). The sums are Rules Submission data (641a.12 is
+        not held)."""
+        offer = self.rules.progressive(wager)
+        assert offer is not None
+        if offer.envy is None:
+            return
+        envy = ENVY_OF[wager]
+        title = _ENVY_TITLES[envy]
+        for other, seat in sorted(self.seats.items()):
+            if other == number:
+                continue
+            held = _envy_hand(wager, seat.cards)
+            line = _line(offer.envy, held)
+            if line is None:
+                continue
+            pay = line.pay
+            assert isinstance(pay, Fixed)
+            text = f"{title}: {line.name} at seat {other} {pay} (641a.1)"
+            self._settled(number, envy, 0, pay.win(0), WON, text)
+
+
+def _envy_hand(wager: str, cards: Sequence[Card]) -> str:
+    """A hand's name as the wager's Envy Bonus table names it (its progressive's ranking)."""
+    if wager == FOUR_CARD_PROGRESSIVE:
+        return four_card_name(best_four(cards))
+    return FIVE_CARD_NAMES[Category5(five_card(cards).category)]
+
+
+_ENVY_TITLES: Final = {
+    FOUR_CARD_ENVY: "Four-Card Envy Bonus",
+    FIVE_CARD_ENVY: "Five-Card Envy Bonus",
+}
 
 _TITLES: Final = {
     FOUR_CARD_PROGRESSIVE: "Four-Card Progressive Payout Wager",
@@ -453,7 +497,9 @@ def replay(rules: FourCardRules, events: Sequence[Any], table: str) -> FourCardR
                 for meter_id, amount, reserve in ev.meters
                 if meter_id in specs
             }
-            return game.settle(meters)
+            # The meters' own records are the platform's to verify (as Caribbean Stud's), and
+            # the Must-Hit-By award the table writes at the deal is one too: not replayed here.
+            return [e for e in game.settle(meters) if not isinstance(e, METER_KINDS)]
         return None
 
     replay_steps(events, step, lambda: game.phase)
@@ -469,7 +515,10 @@ def _seat_wagers(events: Sequence[Any], i: int) -> dict[str, int]:
     return wagers
 
 
-#: The kinds of record the engine produces, with the meter records of its settlement.
+#: The meters' records a settlement writes among the engine's (verified by the platform).
+METER_KINDS: Final = (MeterAwarded, MeterReseeded)
+#: The kinds of record the engine produces that ``etg verify`` replays (the meters' own
+#: records, the engine's and the Must-Hit-By award's alike, are the platform's to check).
 FOURCARD_KINDS: Final[frozenset[type]] = frozenset(
     {
         FourCardWagerPlaced,
@@ -478,8 +527,6 @@ FOURCARD_KINDS: Final[frozenset[type]] = frozenset(
         FourCardDealerRevealed,
         FourCardWagerSettled,
         FourCardRoundCompleted,
-        MeterAwarded,
-        MeterReseeded,
     }
 )
 

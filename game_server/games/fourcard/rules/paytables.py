@@ -36,7 +36,9 @@ __all__ = [
     "ACES_UP_PAYTABLES",
     "ANTE_BONUS_LINES",
     "ANTE_BONUS_PAYTABLES",
+    "FIVE_CARD_ENVY_HANDS",
     "FIVE_CARD_PROGRESSIVE_HANDS",
+    "FOUR_CARD_ENVY_HANDS",
     "FOUR_CARD_PROGRESSIVE_HANDS",
 ]
 
@@ -64,6 +66,15 @@ FIVE_CARD_PROGRESSIVE_HANDS: Final = (
     "Straight",
     "Three of a Kind",
 )
+
+#: 641a.1 "Four-Card Envy Bonus Qualifying Hand": four of a kind or better, or straight flush
+#: or better (641a.6(b) ranks four of a kind above the straight flush), "depending on the
+#: paytable selected": a Rules Submission states "Four of a Kind" alone (four of a kind or
+#: better) or with "Straight Flush" (straight flush or better).
+FOUR_CARD_ENVY_HANDS: Final = ("Four of a Kind", "Straight Flush")
+#: 641a.1 "Five-Card Envy Bonus Qualifying Hand": a straight flush or better (641a.6(d)): the
+#: royal flush and every other straight flush.
+FIVE_CARD_ENVY_HANDS: Final = ("Royal Flush", "Straight Flush")
 
 
 def _table(name: str, lines: tuple[str, ...]) -> Paytable:

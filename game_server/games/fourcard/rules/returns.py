@@ -1,6 +1,7 @@
 """What Four Card Poker's paytable wagers return, exactly (off one 52-card deck, counted by
 :mod:`.math`): Aces Up, the Four-Card and the Five-Card Progressive Payout Wagers with their
-meters and the Must-Hit-By Mystery Bonus they feed (641b.1). The player-edge guard of the
+meters, their Envy Bonuses at a full table (641a.1) and the Must-Hit-By Mystery Bonus they
+feed (641b.1). The player-edge guard of the
 Rules Submission reads them, and ``etg par`` states them.
 
 Entry point: :func:`fourcard_returns`.
@@ -19,6 +20,7 @@ from game_server.games.fourcard.rules.math import five_card_counts, four_card_co
 from game_server.games.fourcard.rules.rules import FourCardRules, ProgressiveOffer
 from game_server.rules.returns import WagerReturn, assemble
 from game_server.rules.wagers.base import Paytable
+from shared.money import Fixed
 
 __all__ = ["chances", "fourcard_returns"]
 
@@ -100,5 +102,43 @@ def _progressive(
             ("with the Must-Hit-By Mystery Bonus it feeds (58 Pa. Code 641b.1(c)(2))",)
             if feeds
             else ()
-        ),
+        )
+        + _envy_notes(rules, offer),
+        extras=_envy_extras(rules, offer, counts),
+    )
+
+
+def _envy_extras(
+    rules: FourCardRules, offer: ProgressiveOffer, counts: dict[str, int]
+) -> list[tuple[str, str, str, Fraction, Fraction]]:
+    """The wager's Envy Bonus (641a.1) at a full table: each line's fixed sum per unit of the
+    smallest wager, times the expected number of its Qualifying Hands among the other
+    ``seats - 1`` players (each other hand is five cards of the deck, so the expectation is
+    exact however their cards overlap)."""
+    if offer.envy is None:
+        return []
+    total = sum(counts.values())
+    stake = min(offer.amounts)
+    out = []
+    for line in offer.envy.lines:
+        pay = line.pay
+        assert isinstance(pay, Fixed)
+        out.append(
+            (
+                f"{offer.envy.name}: {line.name} at another seat",
+                "58 Pa. Code 641a.1",
+                str(pay),
+                Fraction((rules.seats - 1) * counts.get(line.name, 0), total),
+                Fraction(pay.win(stake), stake),
+            )
+        )
+    return out
+
+
+def _envy_notes(rules: FourCardRules, offer: ProgressiveOffer) -> tuple[str, ...]:
+    if offer.envy is None:
+        return ()
+    return (
+        f"{offer.envy.name} at a full table of {rules.seats} seats (58 Pa. Code 641a.1; its "
+        "sums are the Rules Submission's)",
     )

@@ -28,11 +28,15 @@ class ProgressiveOffer:
         amounts: The fixed amounts a player may wager (cents).
         paytable: Its lines as the Rules Submission states them, with its meter.
         meter_id: The meter it pays from and feeds (its own, or one linked tables share).
+        envy: Its Envy Bonus (641a.1 "Four-Card Envy Bonus", "Five-Card Envy Bonus"): the
+            fixed sum (``Fixed`` pays) per Envy Bonus Qualifying Hand another player holds,
+            None when the Rules Submission offers none.
     """
 
     amounts: tuple[int, ...]
     paytable: Paytable
     meter_id: str
+    envy: Paytable | None = None
 
     @property
     def meter(self) -> MeterSpec | None:
