@@ -75,8 +75,9 @@ __all__ = [
     "replay",
 ]
 
-#: The settlement of the 635a.12(c) super bonus: a payout with no stake of its own.
-SUPER_BONUS: Final = "super_bonus"
+#: The settlement of the 635a.12(c) super bonus: an award with no stake of its own, named as
+#: the platform names awards beside a wager ("<wager>_bonus"), so it counts with the wager.
+SUPER_BONUS: Final = "blackjack_bonus"
 RESCUE_FORFEIT = "Rescue: original wager forfeited (635a.10)"
 RESCUE_RETURN = "Rescue: double down wager returned (635a.10)"
 LINE_BLACKJACK_BEATS = "Blackjack beats dealer Blackjack 3 to 2 (635a.12(a))"
