@@ -122,7 +122,9 @@ class Spanish21Game(GameBase):
 
     # ------------------------------------------------------------------------- recall
 
-    wager_titles = recall.WAGER_TITLES
+    #: Its own wagers only (titles are looked up across every game: Blackjack names the
+    #: main wager, the double and insurance; :func:`.recall.describe` renames them).
+    wager_titles = recall.OWN_TITLES
     hand_wagers: frozenset[str] = frozenset({BLACKJACK, DOUBLE})
 
     def engine_kinds(self, table_type: TableType) -> frozenset[type]:

@@ -28,7 +28,7 @@ from game_server.games.spanish21.rules.round import SUPER_BONUS
 from game_server.recall.rounds import Logged, LoggedRound
 from game_server.recall.timeline import Described, Labels, wager_title
 
-__all__ = ["WAGER_TITLES", "describe", "round_views"]
+__all__ = ["OWN_TITLES", "WAGER_TITLES", "describe", "round_views"]
 
 #: The wagers of a Spanish 21 table (the main one keeps the engine's name ``"blackjack"``).
 WAGER_TITLES: Final = {
@@ -38,6 +38,8 @@ WAGER_TITLES: Final = {
     MATCH_THE_DEALER: MATCH_TITLE,
     SUPER_BONUS: "Super bonus",
 }
+#: The wagers only Spanish 21 has (its ``Game.wager_titles``).
+OWN_TITLES: Final = {MATCH_THE_DEALER: MATCH_TITLE, SUPER_BONUS: "Super bonus"}
 
 
 def describe(item: Logged, labels: Labels) -> Described | None:

@@ -30,10 +30,9 @@ class Spanish21TerminalGame(BlackjackTerminalGame):
 
     title = "Spanish 21"
     main_wager = "blackjack"
+    #: Its own wagers only: the titles are looked up across every game, and the main wager,
+    #: the double and insurance keep Blackjack's names and titles.
     wager_titles: Mapping[str, str] = {
-        "blackjack": "Spanish 21",
-        "double": "Double down",
-        "insurance": "Insurance",
         "match_the_dealer": "Match the Dealer",
         "blackjack_bonus": "Super bonus",
     }

@@ -80,6 +80,7 @@ __all__ = [
 SUPER_BONUS: Final = "blackjack_bonus"
 RESCUE_FORFEIT = "Rescue: original wager forfeited (635a.10)"
 RESCUE_RETURN = "Rescue: double down wager returned (635a.10)"
+LINE_SURRENDER = "Late surrender: half returned (635a)"
 LINE_BLACKJACK_BEATS = "Blackjack beats dealer Blackjack 3 to 2 (635a.12(a))"
 TEN: Final = 10
 _NONE: Mapping[str, int] = {}
@@ -307,6 +308,18 @@ class Spanish21Round(BlackjackRound):
         self._deal_to(current)
         if current.hard > 21:
             self._settle_bust(current)
+        self._advance()
+        return out
+
+    def surrender(self, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
+        """Late surrender of the first two cards, after the peek, for half the wager back
+        (Chapter 635a, secondary source; offered where the Rules Submission says so)."""
+        self.verify_surrender(seat, hand)
+        current = self._play[self._cursor]
+        out = self._out = [Decision(seat, hand, "surrender", 0, auto)]
+        stake = current.wagers[BLACKJACK]
+        self._settle(current, BLACKJACK, stake, stake // 2, SURRENDERED, LINE_SURRENDER)
+        current.settled = current.done = True
         self._advance()
         return out
 
