@@ -19,12 +19,13 @@ from __future__ import annotations
 from typing import Any, Final
 
 from game_server.games.blackjack.machine import RoundMachine, UnknownAction
+from game_server.games.blackjack.session import TableSession
 from game_server.games.blackjack.views import view_for
 from game_server.games.spanish21.info import spanish21_rules_for
 from game_server.games.spanish21.rules.round import Spanish21Action
 from game_server.games.spanish21.rules.rules import Spanish21Rules
 
-__all__ = ["GAME_NAME", "Spanish21Machine", "parse_action", "table_actions"]
+__all__ = ["GAME_NAME", "Spanish21Machine", "parse_action", "spanish21_view", "table_actions"]
 
 #: The game's registry name, as every view names it.
 GAME_NAME: Final = "spanish21"
@@ -59,6 +60,16 @@ def table_actions(rules: Spanish21Rules) -> list[str]:
     return [str(action) for action in offered]
 
 
+def spanish21_view(table: RoundMachine | TableSession, terminal: str) -> dict[str, Any]:
+    """Blackjack's view of ``table`` (a machine, or a bare session) for ``terminal``, naming
+    the game, with Spanish 21's decisions."""
+    view = view_for(table, terminal)
+    config = table.session.config if isinstance(table, RoundMachine) else table.config
+    view["game"] = GAME_NAME
+    view["table_actions"] = table_actions(config.rules)
+    return view
+
+
 class Spanish21Machine(RoundMachine):
     """The live Spanish 21 table over a :class:`~.session.Spanish21Session`."""
 
@@ -69,10 +80,7 @@ class Spanish21Machine(RoundMachine):
     def view(self, terminal: str) -> dict[str, Any]:
         """Blackjack's view of the table for ``terminal``, naming the game, with Spanish 21's
         decisions."""
-        view = view_for(self, terminal)
-        view["game"] = GAME_NAME
-        view["table_actions"] = table_actions(self.session.config.rules)
-        return view
+        return spanish21_view(self, terminal)
 
     def rules(self, terminal: str) -> dict[str, Any]:
         """The rules screen's content (:func:`~.info.spanish21_rules_for`)."""

@@ -54,12 +54,20 @@ class Spanish21TerminalGame(BlackjackTerminalGame):
         return data.get("game") == SPANISH21
 
     def screen_for(self, model: TerminalModel) -> type[Screen]:
-        """Blackjack's screens, with the Spanish 21 play screen (the rescue button)."""
-        from terminal_client.games.spanish21.screens import Spanish21PlayScreen
-        from terminal_client.screens.table import PlayScreen
+        """Blackjack's screens, with the Spanish 21 play screen (the rescue button, the wins
+        as they happen) and results screen."""
+        from terminal_client.games.spanish21.screens import (
+            Spanish21PlayScreen,
+            Spanish21ResultsScreen,
+        )
+        from terminal_client.screens.table import PlayScreen, ResultsScreen
 
         screen = super().screen_for(model)
-        return Spanish21PlayScreen if screen is PlayScreen else screen
+        ours: dict[type[Screen], type[Screen]] = {
+            PlayScreen: Spanish21PlayScreen,
+            ResultsScreen: Spanish21ResultsScreen,
+        }
+        return ours.get(screen, screen)
 
 
 GAME: Final[TerminalGame] = Spanish21TerminalGame()
