@@ -401,3 +401,41 @@ def test_spanish_decks_pass_over_the_tens_of_the_certified_shoe() -> None:
     assert all(order[p] == c and c.rank != 10 for p, c in dealt)
     wanted = [(p, c) for p, c in enumerate(order[: dealt[-1][0] + 1]) if c.rank != 10]
     assert dealt == wanted
+
+
+# ------------------------------------------------------------------------- strategy
+
+
+@pytest.mark.parametrize(
+    ("cards", "up", "doubled", "expected"),
+    [
+        ("9S 7D", "AH", False, SURRENDER),  # hard 16 against an ace: Rh
+        ("9S 8D", "AH", False, SURRENDER),  # hard 17 against an ace: Rs
+        ("5S 6D", "9H", False, HIT),  # 11 against a 9 (fewer tens): hit
+        ("3S 2D 3C 3H", "6H", False, DOUBLE),  # a four-card 11 against a 6: double
+        ("9S 6D", "2H", False, STAND),  # S4: 15 of two cards stands against a 2
+        ("2S 3D 4C 6H", "2H", False, HIT),  # S4: 15 of four cards hits
+        ("8S 8D", "AH", False, SURRENDER),  # 8-8 against an ace: Rp
+        ("5S 3D 7C", "KH", True, RESCUE),  # a doubled 15 against a face card
+        ("5S 3D 9C", "KH", True, STAND),  # a doubled 17 stands
+    ],
+)
+def test_the_basic_strategy_chart(
+    cards: str, up: str, doubled: bool, expected: Spanish21Action
+) -> None:
+    from game_server.games.spanish21.rules.strategy import Spanish21Strategy
+    from game_server.rules.twenty_one import hand_total
+
+    hand = parse_cards(cards)
+    total, soft = hand_total(hand)
+    decided = Spanish21Strategy().decide(
+        hand,
+        total,
+        soft,
+        parse_card(up),
+        doubled=doubled,
+        can_double=len(hand) >= 2,
+        can_split=len(hand) == 2,
+        can_surrender=len(hand) == 2,
+    )
+    assert decided is expected
