@@ -33,6 +33,7 @@ from game_server.games.blackjack.rules.events import (
     CardDealt,
     Decision,
     WagerPlaced,
+    WagerSettled,
     seat_wagers,
 )
 from game_server.games.blackjack.rules.round import (
@@ -47,6 +48,7 @@ from game_server.games.blackjack.rules.round import (
     Hand,
     Phase,
 )
+from game_server.games.blackjack.rules.round import LINE_SURRENDER as BLACKJACK_SURRENDER
 from game_server.games.spanish21.rules.rules import (
     SUPER_BONUS_LINE,
     THREE_TO_TWO,
@@ -312,15 +314,15 @@ class Spanish21Round(BlackjackRound):
         return out
 
     def surrender(self, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
-        """Late surrender of the first two cards, after the peek, for half the wager back
-        (Chapter 635a, secondary source; offered where the Rules Submission says so)."""
-        self.verify_surrender(seat, hand)
-        current = self._play[self._cursor]
-        out = self._out = [Decision(seat, hand, "surrender", 0, auto)]
-        stake = current.wagers[BLACKJACK]
-        self._settle(current, BLACKJACK, stake, stake // 2, SURRENDERED, LINE_SURRENDER)
-        current.settled = current.done = True
-        self._advance()
+        """Blackjack's late surrender, half the wager back (offered where the Rules
+        Submission says so), its settlement naming Chapter 635a (secondary source)."""
+        out = super().surrender(seat, hand, auto=auto)
+        out[:] = [
+            ev._replace(line=LINE_SURRENDER)
+            if type(ev) is WagerSettled and ev.line == BLACKJACK_SURRENDER
+            else ev
+            for ev in out
+        ]
         return out
 
     def _refuse_rescue(self, seat: int, hand: int) -> RulesError | None:
