@@ -29,6 +29,7 @@ from game_server.keys import init_keys, load_public_key, load_sealing_key
 from game_server.net.pki import init_pki
 from game_server.recall.verify import verify_log
 from shared.protocol import PROTOCOL_VERSION
+from terminal_client import games as terminal_games
 from tools.amp_client import AmpClient, AmpError
 
 CONFIG = example_path("spanish21.toml")
@@ -100,7 +101,12 @@ def finish(clients: dict[str, AmpClient], round_id: int, tag: str) -> dict[str, 
                 done[name] = view
             elif view["insurance"] is not None:
                 try:
-                    client.call("AnswerInsurance", request_id=f"{name}-{tag}-ins", choice="decline")
+                    client.call(
+                        "AnswerInsurance",
+                        request_id=f"{name}-{tag}-ins",
+                        choice="decline",
+                        amount=0,
+                    )
                 except AmpError as exc:
                     assert exc.code in ("ROUND_CLOSED", "NOT_YOUR_TURN", "ILLEGAL_ACTION"), exc
             elif view["actions"] and view["to_act"]:
@@ -168,6 +174,10 @@ def test_two_terminals_play_whole_spanish21_rounds_over_mutual_tls(
         assert rules["game"] == "Spanish 21" and rules["wagers"][1]["paytable"] == "Paytable 1"
         recall = json.loads(clients["T1"].call("GetRecall")["recall"])
         assert [g["round"] for g in recall["games"]][:3] == [3, 2, 1]
+        for recalled in recall["games"]:  # the terminal's recall screen reads each
+            game = terminal_games.for_recall(recalled)
+            assert game.name == "spanish21"
+            assert game.parse_recalled(recalled).round == recalled["round"]
         for client in (operator, *clients.values()):
             client.close()
     check_log(table, 3)
