@@ -141,3 +141,21 @@ def test_a_21_is_shown_as_it_is_settled_and_the_results_name_spanish21(tmp_path:
     results = Spanish21ResultsScreen(model, RecordingClient())  # type: ignore[arg-type]
     assert [r.what for r in results.rows()] == ["Match the Dealer", "Spanish 21"]
     draw(results, tmp_path, "spanish21-results")
+
+
+@pytest.mark.parametrize(
+    ("cards", "up", "expected"),
+    [
+        (("3C", "5H", "3D", "4C"), "9D", "rescue"),
+        (("3C", "5H", "3D", "4C"), "6D", "stand"),
+        (("9C", "8H"), "AD", "rescue"),
+        (("9C", "8H"), "KD", "stand"),
+        (("9C", "9H"), "AD", "stand"),
+    ],
+)
+def test_the_demo_bot_rescues_a_doubled_hand_as_the_strategy_says(
+    cards: tuple[str, ...], up: str, expected: str
+) -> None:
+    from terminal_client.games.spanish21.bot import rescue_or_stand
+
+    assert rescue_or_stand(cards, up) == expected

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from terminal_client.games.api import TerminalGame
+from terminal_client.games.api import DemoPlayer, TerminalGame
 from terminal_client.games.blackjack.game import BlackjackTerminalGame
+from terminal_client.games.spanish21.bot import spanish21_demo_play
 
 if TYPE_CHECKING:
     from terminal_client.model import TerminalModel
@@ -52,6 +53,11 @@ class Spanish21TerminalGame(BlackjackTerminalGame):
 
     def claims_recall(self, data: Mapping[str, Any]) -> bool:
         return data.get("game") == SPANISH21
+
+    def demo_play(self, bot: DemoPlayer, model: TerminalModel) -> None:
+        """Blackjack's demo play, a doubled hand rescued or stood
+        (:func:`~terminal_client.games.spanish21.bot.spanish21_demo_play`)."""
+        spanish21_demo_play(bot, model)
 
     def screen_for(self, model: TerminalModel) -> type[Screen]:
         """Blackjack's screens, with the Spanish 21 play screen (the rescue button, the wins
