@@ -145,9 +145,6 @@ class Spanish21Round(BlackjackRound):
 
     rules: Spanish21Rules
 
-    def __init__(self, rules: Spanish21Rules) -> None:
-        super().__init__(rules)
-
     # ---------------------------------------------------------------- betting
 
     def verify_place_wagers(self, seat: int, wagers: Mapping[str, int]) -> None:
