@@ -6,6 +6,7 @@ screen is drawn to a PNG (set ETG_SCREEN_PNGS to keep them)."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -159,3 +160,43 @@ def test_the_demo_bot_rescues_a_doubled_hand_as_the_strategy_says(
     from terminal_client.games.spanish21.bot import rescue_or_stand
 
     assert rescue_or_stand(cards, up) == expected
+
+
+class RulesClient(RecordingClient):
+    def request_rules(self) -> Any:
+        return True
+
+
+def test_the_rules_overlay_shows_the_spanish21_rules_and_the_match_the_dealer_paytable(
+    tmp_path: Path,
+) -> None:
+    """The rules the server builds from the example Rules Submission, on the terminal's rules
+    overlay: the game's page, its payouts page and the Match the Dealer paytable."""
+    from game_server.games import game_for
+    from terminal_client.model import Document
+    from terminal_client.screens import ScreenStack
+    from terminal_client.screens.rules import RulesScreen
+
+    table = session("9C 7H 9D 7D 7S 5S")
+    model = model_of(spanish21_view(table, "T1"))
+    model.apply_document_requested(Document.RULES)
+    document = json.loads(json.dumps(game_for(table.config).rules_document(table.config)))
+    model.apply_document(Document.RULES, document)
+    stack = ScreenStack()
+    stack.push(Spanish21PlayScreen(model, RulesClient()))  # type: ignore[arg-type]
+    rules = RulesScreen(model, RulesClient())  # type: ignore[arg-type]
+    stack.push(rules)
+    assert rules.page_count() == 3
+    lines = [text for text, _ in rules.lines()]
+    assert any("a player's 21 always wins" in line for line in lines)
+    assert any(line.startswith("Dealer hits soft 17") for line in lines)
+    for page in range(3):
+        surface = pygame.Surface(SIZE)
+        stack.update(0.0)
+        stack.draw(surface, Layout.for_window(SIZE))
+        pygame.image.save(surface, str(tmp_path / f"spanish21-rules-{page + 1}.png"))
+        if PNG_DIR:
+            pygame.image.save(surface, str(Path(PNG_DIR) / f"spanish21-rules-{page + 1}.png"))
+        if page < 2:
+            assert stack.handle(Tap("button:next"))
+    assert ("1 Suited Match", "5 to 1") in rules.lines()

@@ -36,9 +36,9 @@ from shared.money import format_money
 __all__ = ["spanish21_rules_for"]
 
 _DECISION_DEFAULT: Final = {
-    CountdownDefault.STAND: "the hand stands (a doubled hand stands, never rescued)",
+    CountdownDefault.STAND: "the hand stands (a doubled hand too)",
     CountdownDefault.HIT_HARD_11_OR_LESS: (
-        "a hard total of 11 or less is hit, any other hand stands (a doubled hand stands)"
+        "a hard 11 or less is hit, any other hand stands (a doubled hand too)"
     ),
 }
 
@@ -52,13 +52,12 @@ def _hand(line: str) -> dict[str, str]:
 
 def _game_lines(rules: Spanish21Rules) -> list[str]:
     lines = [
-        f"{rules.decks} Spanish decks of 48 cards (no tens; jacks, queens and kings stay), "
-        "shuffled by the certified random number generator",
-        "Blackjack pays 3 to 2 and beats a dealer Blackjack",
-        "A player's 21 always wins",
+        f"{rules.decks} Spanish decks of 48 cards (no tens), shuffled by the certified "
+        "random number generator",
+        "Blackjack pays 3 to 2 and beats a dealer Blackjack; a player's 21 always wins",
         "Bonus 21s are paid unless the hand was doubled down (635a.12(b))",
-        "Dealer hits soft 17" if rules.dealer_hits_soft_17 else "Dealer stands on all 17s",
-        "The dealer checks for Blackjack under an Ace or a face card",
+        ("Dealer hits soft 17" if rules.dealer_hits_soft_17 else "Dealer stands on all 17s")
+        + "; the dealer checks for Blackjack under an Ace or a face card",
     ]
     if rules.insurance:
         lines.append("Insurance pays 2 to 1")
@@ -127,12 +126,15 @@ def spanish21_rules_for(config: TableConfig) -> dict[str, Any]:
     for offer in rules.side_wagers:
         wager = offer.wager
         notes = [f"A {format_money(offer.limits.minimum)} wager (635b.1(e))"]
-        notes += [
-            f"{m.name}: starts at {format_money(m.seed)} (1,000 times the wager), resets to "
-            f"{format_money(m.reseed)}, grows by {m.increment_bp / 100:g}% of each wager, "
-            f"{m.secondary_bp / 100:g}% to the reset reserve (635b.1(j))"
-            for m in offer.paytable.meters
-        ]
+        for m in offer.paytable.meters:
+            notes.append(
+                f"Meter: {format_money(m.seed)} (1,000 times the wager) at the start and after "
+                "a 100% win (635b.1(j))"
+            )
+            notes.append(
+                f"It grows by {m.increment_bp / 100:g}% of each wager; "
+                f"{m.secondary_bp / 100:g}% goes to the reset reserve"
+            )
         notes.append(
             "Settled right after the second card, before any other card (635b.1(g)), "
             f"with the {rules.decks}-deck paytables"
