@@ -439,3 +439,10 @@ def test_the_basic_strategy_chart(
         can_surrender=len(hand) == 2,
     )
     assert decided is expected
+
+
+def test_635a_12_c_no_super_bonus_for_mixed_sevens_against_a_7() -> None:
+    r = Round("7H 7D 7C 5S 7S", {1: main(1000)})
+    r.act(HIT)
+    assert [w.line for w in r.settled()] == ["7-7-7 mixed suits 3 to 2 (635a.12(b)(3))"]
+    assert not r.settled(SUPER_BONUS)

@@ -244,3 +244,30 @@ def test_the_example_file_states_what_the_builder_reads() -> None:
     assert set(data) == {*s21_config.SECTIONS, "match_the_dealer"}
     for name, keys in s21_config.SECTIONS.items():
         assert set(data[name]) == set(keys)
+
+
+def test_635b_1_h_a_10_percent_win_and_two_winners_of_the_meter_in_one_round() -> None:
+    """Seat 1's two suited sevens against the 7 of hearts win 10% of the meter; seats 1 and 2
+    both holding two aces of spades against the ace of spades are each paid in seat order
+    from the meter as it stands (635b.1 is silent on sharing: the reading of the module)."""
+    session = session_of(config_of(), seats=1)
+    session.start_round()
+    session.place_wagers("T1", {"blackjack": 500, "match_the_dealer": 100})
+    before = session.balance("T1")
+    session.shoe = StackedShoe("7H 7H 7H 5D 9C 9D 9H 9S")
+    session.deal()
+    assert session.balance("T1") == before + 100 + 10_001  # 10% of $1,000.15, to the cent
+    # The platform's meters never stay below the reset amount: topped up after every award.
+    assert session.meters.meter(METER).amount_cents == 100_000
+    play_bots(session)
+
+    session = session_of(config_of(), seats=2)
+    session.start_round()
+    for terminal in ("T1", "T2"):
+        session.place_wagers(terminal, {"blackjack": 500, "match_the_dealer": 100})
+    t1, t2 = session.balance("T1"), session.balance("T2")
+    session.shoe = StackedShoe("AS AS AS AS AS 5D 9C 9D 9H 9S")
+    session.deal()
+    assert session.balance("T1") == t1 + 100 + 100_030  # the whole meter
+    assert session.balance("T2") == t2 + 100 + 100_000  # the meter reseeded, as it stands
+    assert session.meters.meter(METER).amount_cents == 100_000

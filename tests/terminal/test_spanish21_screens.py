@@ -200,3 +200,21 @@ def test_the_rules_overlay_shows_the_spanish21_rules_and_the_match_the_dealer_pa
         if page < 2:
             assert stack.handle(Tap("button:next"))
     assert ("1 Suited Match", "5 to 1") in rules.lines()
+
+
+def test_635b_1_c_the_layout_has_a_match_the_dealer_area_for_each_player() -> None:
+    """The betting layout gives the Match the Dealer wager its own circle beside the main
+    wager's (635b.1(c)), with its one amount."""
+    from terminal_client.screens.table import BettingScreen
+
+    config = load_config(example_path("spanish21.toml"))
+    shoes = SealedShoes(config, simulation_seeds(3, config.table_id), bytes(32), "test")
+    table = Spanish21Session(config, MemorySink(), shoes, {"T1": 1})
+    table.open()
+    table.cash_in("T1", 100_000, "test")
+    table.start_round()
+    model = model_of(spanish21_view(table, "T1"))
+    screen = BettingScreen(model, RecordingClient())  # type: ignore[arg-type]
+    spots = {spot.id for spot in screen.spots(Layout.for_window(SIZE))}
+    assert "match_the_dealer" in spots and "main" in spots
+    assert model.limits["match_the_dealer"].minimum == model.limits["match_the_dealer"].maximum
