@@ -186,7 +186,8 @@ def test_the_rules_overlay_shows_the_spanish21_rules_and_the_match_the_dealer_pa
     stack.push(Spanish21PlayScreen(model, RulesClient()))  # type: ignore[arg-type]
     rules = RulesScreen(model, RulesClient())  # type: ignore[arg-type]
     stack.push(rules)
-    assert rules.page_count() == 3
+    # The game, its pays, Match the Dealer's paytable, then the shoe (docs/shoe-spec.md).
+    assert rules.page_count() == 4
     lines = [text for text, _ in rules.lines()]
     assert any("a player's 21 always wins" in line for line in lines)
     assert any(line.startswith("Dealer hits soft 17") for line in lines)

@@ -49,4 +49,5 @@ def spanish21_demo_play(bot: DemoPlayer, model: TerminalModel) -> None:
     if hand is None or not isinstance(up, str):
         return
     if bot.once(("rescue", view.round, hand_index)):
-        bot.client.act(rescue_or_stand(hand.cards, up), hand_index)
+        cards = tuple(c for c in hand.cards if c is not None)
+        bot.client.act(rescue_or_stand(cards, up), hand_index)
