@@ -74,6 +74,7 @@ from game_server.net.wire import (
     TokenBucket,
     declared,
     identity_key,
+    missing_arguments,
     no_delay,
 )
 from game_server.table.api import HostedTable, TableMachine, TableState
@@ -367,6 +368,11 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
             )
             return self._refuse(
                 Unauthorized(f"{name.decode('ascii')} needs a terminal certificate")
+            )
+        missing = missing_arguments(name, box)
+        if missing:
+            return self._refuse(
+                BadRequest(f"{name.decode('ascii')} needs the argument(s) {', '.join(missing)}")
             )
         answer: Deferred[Any] = super().dispatchCommand(box)  # type: ignore[no-untyped-call]  # unannotated
         return answer.addErrback(self._undeclared, name)
