@@ -547,7 +547,7 @@ def _register_subgroups() -> None:
     from game_server.cli import serve_command
     from terminal_client.cli import terminal
     from tools.console_cli import console, operator
-    from tools.floor_cli import floor
+    from tools.floor_cli import floor, report
     from tools.loadtest import loadtest
     from tools.math_cli import math_command
     from tools.par_cli import par_command
@@ -566,6 +566,7 @@ def _register_subgroups() -> None:
     main.add_command(console)
     main.add_command(operator)
     main.add_command(floor)
+    main.add_command(report)
 
 
 _register_subgroups()
