@@ -50,7 +50,7 @@ from typing import Any, Final
 
 from game_server.eventlog import EventSource, StoredEvent, format_time
 from game_server.rules.events import EventDecodeError, from_dict
-from game_server.rules.meters import MeterContributed
+from game_server.rules.meters import LinkedMeterContributed, MeterContributed
 from game_server.table.events import OperatorAction
 from game_server.table.ledger import Ledger
 from shared.money import format_money
@@ -58,7 +58,7 @@ from shared.money import format_money
 #: Events folded per read (the reader's batch).
 _BATCH: Final = 2_000
 #: The records of a wager feeding a progressive meter (``increment`` and ``secondary``).
-_CONTRIBUTIONS: Final[frozenset[type]] = frozenset({MeterContributed})
+_CONTRIBUTIONS: Final[frozenset[type]] = frozenset({MeterContributed, LinkedMeterContributed})
 
 
 @dataclass(frozen=True)
