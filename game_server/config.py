@@ -819,16 +819,16 @@ def must_hit_by_shape(logged: object) -> dict[str, object] | None:
     return {k: (dollars(v) if k == "minimum_wager" else v) for k, v in logged.items()}
 
 
-def read_linked_meters(problems: list[str], raw: object, config: TableConfig) -> LinkedMeters | None:
+def read_linked_meters(
+    problems: list[str], raw: object, config: TableConfig
+) -> LinkedMeters | None:
     """The ``[linked_meters]`` table (605a.8), checked against the meters ``config`` opens.
 
     A Must-Hit-By meter is refused: its hidden trigger is drawn by one table's certified RNG
     (633b.14(c)(3)), so one store cannot hold it for several servers. A game this build
     does not link (:data:`LINKABLE_GAMES`) is refused."""
     if not isinstance(raw, dict):
-        problems.append(
-            f"{LINKED_METERS}: expected a table [{LINKED_METERS}], got {describe(raw)}"
-        )
+        problems.append(f"{LINKED_METERS}: expected a table [{LINKED_METERS}], got {describe(raw)}")
         return None
     read = Section(problems, LINKED_METERS, raw, _LINKED_SCHEMA)
     before = len(problems)

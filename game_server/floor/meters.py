@@ -29,7 +29,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, cast
+from typing import Any, Final, TypeVar, cast
 
 import psycopg
 
@@ -40,6 +40,7 @@ from game_server.rules.meters import (
     LinkedMeterAwarded,
     LinkedMeterContributed,
     Meter,
+    MeterActionError,
     MeterBank,
     MeterEvent,
     MeterStep,
@@ -54,6 +55,10 @@ CONNECT_TIMEOUT: Final = 2
 STATEMENT_TIMEOUT_MS: Final = 15_000
 #: Milliseconds in which winners of the same meter and percentage on the floor share it.
 SHARE_WINDOW_MS: Final = 200
+#: Seconds a linked meter's amount as last read is shown before it is read again.
+SHOWN_FOR: Final = 1.0
+
+_R = TypeVar("_R")
 
 
 @dataclass(frozen=True)
@@ -193,16 +198,19 @@ class LinkedMeterClient:
         step: str,
         percent: int,
         places: Sequence[str],
+        *,
+        shared: bool = True,
     ) -> LinkedMeterAwarded:
         """Claim ``percent`` of the meter for ``places`` and settle it: the store shares it
         equally with every place on the floor that claims the same percentage of it within
-        its share window (this call waits the window out)."""
+        its share window (this call waits the window out); ``shared=False``: a payout paid
+        in full to ``places`` (one award of its own, no window)."""
         what = f"awarding it to round {round_id} of table {table}"
         self._call(
             meter_id,
             what,
-            "SELECT award, wait_ms FROM floor.meter_claim(%s, %s, %s, %s, %s, %s)",
-            (meter_id, table, round_id, step, percent, list(places)),
+            "SELECT award, wait_ms FROM floor.meter_claim(%s, %s, %s, %s, %s, %s, %s)",
+            (meter_id, table, round_id, step, percent, list(places), shared),
         )
         rows = self._call(
             meter_id,
@@ -236,14 +244,22 @@ class TableMeters(MeterBank):
     The step keys of the store's idempotency are made here: within round ``round_of()`` of
     the table, the n-th contribution of a place to a meter is ``c:<meter>:<place>:<n>`` and
     an award ``a:<meter>:<percent>:<first place>:<n>``. A round that is replayed after a
-    crash asks again with the same keys, so the store does nothing twice.
+    crash asks again with the same keys, so the store does nothing twice; so does a step
+    the store failed under (the counts of the round start again: each kind of change is
+    made in one step of a round).
+
+    What a terminal shows of a linked meter (:meth:`meter`, :meth:`snapshot`) is the
+    store's amount as last read, read again when older than :data:`SHOWN_FOR` seconds; no
+    payout is computed from it (the store computes every payout under its lock).
 
     Args:
         local: The server's bank of its own meters.
         client: The store's meter client.
-        linked: The meter ids that live in the store (named in the Rules Submission).
+        linked: The meter ids that live in the store (named in the Rules Submission's
+            ``[linked_meters]``).
         table: The table id.
         round_of: The table's current round id (the session's ``round_id``).
+        share_window_ms: The Rules Submission's share window.
     """
 
     def __init__(
@@ -253,6 +269,7 @@ class TableMeters(MeterBank):
         linked: frozenset[str],
         table: str,
         round_of: Callable[[], int],
+        share_window_ms: int = SHARE_WINDOW_MS,
     ) -> None:
         super().__init__()
         self._local = local
@@ -260,7 +277,10 @@ class TableMeters(MeterBank):
         self._linked = linked
         self._table = table
         self._round_of = round_of
+        self._window = share_window_ms
         self._specs: dict[str, MeterSpec] = {}
+        self._opened: set[str] = set()
+        self._shown: dict[str, tuple[float, Meter]] = {}
         self._round = -1
         self._counts: dict[str, int] = {}
 
@@ -271,10 +291,24 @@ class TableMeters(MeterBank):
         n = self._counts[base] = self._counts.get(base, 0) + 1
         return f"{base}:{n}"
 
-    def _mirror(self, meter_id: str) -> Meter:
-        """The meter as the store holds it now, as a rules Meter (for a display)."""
-        held = self._client.state(meter_id)
-        return Meter(
+    def _store(self, meter_id: str, call: Callable[[], _R]) -> _R:
+        """Run ``call`` against the store, the meter opened there first (once per run: the
+        store may have been down when the table opened it, or be a new one); a failure
+        starts the round's step keys again (the session's step is retried whole)."""
+        try:
+            if meter_id not in self._opened:
+                self._client.open(meter_id, self._specs[meter_id], self._window)
+                self._opened.add(meter_id)
+            return call()
+        except StoreUnavailable:
+            self._round = -1
+            raise
+
+    def _mirror(self, meter_id: str, held: FloorMeter | None = None) -> Meter:
+        """The meter as the store holds it (read now unless given), as a rules Meter."""
+        if held is None:
+            held = self._store(meter_id, lambda: self._client.state(meter_id))
+        meter = Meter(
             meter_id,
             self._specs[meter_id],
             amount=held.amount,
@@ -284,6 +318,8 @@ class TableMeters(MeterBank):
             hits=held.hits,
             opened=True,
         )
+        self._shown[meter_id] = (time.monotonic(), meter)
+        return meter
 
     def __contains__(self, meter_id: object) -> bool:
         return meter_id in self._specs or meter_id in self._local
@@ -291,10 +327,29 @@ class TableMeters(MeterBank):
     def ids(self) -> tuple[str, ...]:
         return tuple(sorted({*self._local.ids(), *self._specs}))
 
+    def unavailable(self, meter_id: str) -> str | None:
+        """Why the linked meter ``meter_id`` cannot be used now, or None (a local meter
+        always can)."""
+        if meter_id not in self._linked:
+            return None
+        return self._client.unavailable(meter_id)
+
     def meter(self, meter_id: str) -> Meter:
-        if meter_id in self._linked:
-            return self._mirror(meter_id)
-        return self._local.meter(meter_id)
+        """The meter; a linked one as last read from the store (read again when older than
+        :data:`SHOWN_FOR` seconds).
+
+        Raises:
+            StoreUnavailable: a linked meter the store cannot give now.
+        """
+        if meter_id not in self._linked:
+            return self._local.meter(meter_id)
+        shown = self._shown.get(meter_id)
+        down = self._client.unavailable(meter_id)
+        if down is not None:
+            raise StoreUnavailable(down)
+        if shown is not None and time.monotonic() - shown[0] < SHOWN_FOR:
+            return shown[1]
+        return self._mirror(meter_id)
 
     def commit(self, step: MeterStep) -> MeterStep:
         if step.meter.id in self._linked:
@@ -305,32 +360,71 @@ class TableMeters(MeterBank):
         return self._local.commit(step)
 
     def link(self, meter_id: str, spec: MeterSpec) -> MeterStep:
+        """Link the table to ``meter_id``; a linked one is opened in the store (or, while
+        the store cannot be reached, when it next can: the meter is unavailable until
+        then). No events: the table's log holds only the linked meter's changes."""
         if meter_id not in self._linked:
             return self._local.link(meter_id, spec)
-        self._client.open(meter_id, spec)
         self._specs[meter_id] = spec
-        return MeterStep(self._mirror(meter_id), ())
+        try:
+            return MeterStep(self._mirror(meter_id), ())
+        except StoreUnavailable:
+            return MeterStep(Meter(meter_id, spec), ())
 
     def contribute(self, meter_id: str, wager: int, place: str) -> MeterStep:
         if meter_id not in self._linked:
             return self._local.contribute(meter_id, wager, place)
         step = self._key(f"c:{meter_id}:{place}")
-        ev = self._client.contribute(meter_id, self._table, self._round_of(), step, place, wager)
+        ev = self._store(
+            meter_id,
+            lambda: self._client.contribute(
+                meter_id, self._table, self._round_of(), step, place, wager
+            ),
+        )
         spec = self._specs[meter_id]
         after = Meter(meter_id, spec, ev.amount, ev.reserve, opened=True)
+        self._shown.pop(meter_id, None)
         # The session logs a step's events; a linked one's never folds into a local bank.
         return MeterStep(after, cast(tuple[MeterEvent, ...], (ev,)))
 
     def award(self, meter_id: str, percent: int, place: str) -> MeterStep:
-        return self.award_shared(meter_id, percent, [place])
+        """Pay ``percent`` of the meter in full to ``place`` (a payout the wager's section
+        does not share: on the floor, an award of its own)."""
+        if meter_id not in self._linked:
+            return self._local.award(meter_id, percent, place)
+        return self._award(meter_id, percent, [place], shared=False)
 
     def award_shared(self, meter_id: str, percent: int, places: Sequence[str]) -> MeterStep:
+        """Split ``percent`` of the meter equally among ``places`` and, for a linked meter,
+        every other place on the floor that wins it within the share window.
+
+        Raises:
+            MeterActionError: no places (an award needs a winner), or a place twice.
+        """
         if meter_id not in self._linked:
             return self._local.award_shared(meter_id, percent, places)
+        return self._award(meter_id, percent, places, shared=True)
+
+    def _award(
+        self, meter_id: str, percent: int, places: Sequence[str], *, shared: bool
+    ) -> MeterStep:
+        if not places:
+            raise MeterActionError(f"meter {meter_id!r}: an award needs at least one winner")
+        if len(set(places)) != len(places):
+            raise MeterActionError(
+                f"meter {meter_id!r}: winners {list(places)} name a place twice; each winning "
+                "wager shares once (633b.10(j))"
+            )
         step = self._key(f"a:{meter_id}:{percent}:{places[0]}")
-        ev = self._client.award(meter_id, self._table, self._round_of(), step, percent, places)
+        ev = self._store(
+            meter_id,
+            lambda: self._client.award(
+                meter_id, self._table, self._round_of(), step, percent, places, shared=shared
+            ),
+        )
         spec = self._specs[meter_id]
         after = Meter(meter_id, spec, ev.amount, opened=True)
+        self._shown.pop(meter_id, None)
         return MeterStep(after, cast(tuple[MeterEvent, ...], (ev,)), (ev.share,) * len(places))
 
     def snapshot(self) -> dict[str, dict[str, Any]]:
@@ -339,25 +433,28 @@ class TableMeters(MeterBank):
         amount then)."""
         found = self._local.snapshot()
         for meter_id in sorted(self._specs):
-            down = self._client.unavailable(meter_id)
-            if down is None:
-                try:
-                    found[meter_id] = {**self._mirror(meter_id).snapshot(), "linked": "floor"}
-                    continue
-                except StoreUnavailable as exc:
-                    down = str(exc)
-            found[meter_id] = {"name": self._specs[meter_id].name, "unavailable": down}
+            try:
+                found[meter_id] = {**self.meter(meter_id).snapshot(), "linked": "floor"}
+            except StoreUnavailable as exc:
+                found[meter_id] = {
+                    "name": self._specs[meter_id].name,
+                    "linked": "floor",
+                    "unavailable": str(exc),
+                }
         return found
 
     def refuse_if_unavailable(self, meter_ids: Sequence[str]) -> None:
-        """Raise the sentence of the first linked meter of ``meter_ids`` that is unavailable
-        (a linked wager is refused; the base game goes on).
+        """Ask the store for each linked meter of ``meter_ids`` and raise the sentence of
+        the first that cannot be used (a linked wager is refused; the base game goes on).
 
         Raises:
             StoreUnavailable: one of them is.
         """
         for meter_id in meter_ids:
             if meter_id in self._linked:
-                down = self._client.unavailable(meter_id)
-                if down is not None:
-                    raise StoreUnavailable(f"{down}; its wager is refused until it is back")
+                try:
+                    self._mirror(meter_id)
+                except StoreUnavailable as exc:
+                    raise StoreUnavailable(
+                        f"{exc}; its wager is refused until it is back"
+                    ) from None

@@ -77,10 +77,14 @@ every server have one order:
   rules' arithmetic (:meth:`game_server.rules.meters.Meter.contribution`); idempotent by
   ``(table, round, step)``: called again with the same key it returns what it did the first
   time and changes nothing (a server retries after the store failed mid-transaction);
-- ``meter_claim(meter, table, round, step, percent, places)`` and ``meter_settle(meter,
-  table, round, step)``: an award. A claim joins the meter's open award of that percentage,
-  or opens one that closes ``share_window_ms`` later (store clock); at settlement (the first
-  claimant to settle after the close pays it, the others read it) the store splits
+- ``meter_claim(meter, table, round, step, percent, places, shared)`` and
+  ``meter_settle(meter, table, round, step)``: an award. A shared claim (a payout the
+  wager's section shares among a round's winners: 633b.9(e)(3)'s 100%, every jackpot of
+  633b.10(j)) joins the meter's open shared award of that percentage, or opens one that
+  closes ``share_window_ms`` later (store clock); a claim that is not shared (a Blazing 7's
+  10% payout, paid in full to each winner) is an award of its own, closed at once; at
+  settlement (the first claimant to settle after the close pays it, the others read it)
+  the store splits
   ``percent`` of the meter equally among every place of every claim of it, floored to cents,
   the leftover staying in the meter (633b.9(e)(3), 633b.10(j)), then reseeds (from the
   reserve first, then the house). Winners of the same meter at nearly the same time on
@@ -514,7 +518,7 @@ GRANT EXECUTE ON FUNCTION {", ".join(f"floor.{f}" for f in READ_FUNCTIONS)}
 METER_FUNCTIONS: Final = (
     "meter_open(text, text, bigint, bigint, integer, integer, integer)",
     "meter_contribute(text, text, bigint, text, text, bigint)",
-    "meter_claim(text, text, bigint, text, integer, text[])",
+    "meter_claim(text, text, bigint, text, integer, text[], boolean)",
     "meter_settle(text, text, bigint, text)",
     "meter_state(text)",
 )
@@ -582,6 +586,7 @@ CREATE TABLE floor.meter_awards (
     percent integer NOT NULL CHECK (percent BETWEEN 1 AND 100),
     opened_at timestamptz NOT NULL,
     closes_at timestamptz NOT NULL,
+    shared boolean NOT NULL,
     PRIMARY KEY (meter_id, award)
 );
 CREATE TABLE floor.meter_claims (
@@ -731,7 +736,7 @@ BEGIN
 END $$;
 
 CREATE FUNCTION floor.meter_claim(p_meter text, p_table text, p_round bigint, p_step text,
-                                  p_percent integer, p_places text[])
+                                  p_percent integer, p_places text[], p_shared boolean)
 RETURNS TABLE (award bigint, wait_ms integer)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = floor, pg_temp AS $$
 #variable_conflict use_column
@@ -753,16 +758,19 @@ BEGIN
             WHERE a.meter_id = p_meter AND a.award = held.award;
     ELSE
         SELECT * INTO open_ FROM floor.meter_awards a
-            WHERE a.meter_id = p_meter AND a.percent = p_percent AND a.closes_at > at
+            WHERE p_shared AND a.shared AND a.meter_id = p_meter AND a.percent = p_percent
+              AND a.closes_at > at
               AND NOT EXISTS (SELECT 1 FROM floor.meter_steps s WHERE s.meter_id = p_meter
                               AND s.kind = 'awarded' AND s.award = a.award)
             ORDER BY a.award DESC LIMIT 1;
         IF NOT FOUND THEN
             open_.award := coalesce((SELECT max(a.award) FROM floor.meter_awards a
                                      WHERE a.meter_id = p_meter), 0) + 1;
-            open_.closes_at := at + make_interval(secs => spec.share_window_ms / 1000.0);
-            INSERT INTO floor.meter_awards (meter_id, award, percent, opened_at, closes_at)
-            VALUES (p_meter, open_.award, p_percent, at, open_.closes_at);
+            open_.closes_at := CASE WHEN p_shared
+                THEN at + make_interval(secs => spec.share_window_ms / 1000.0) ELSE at END;
+            INSERT INTO floor.meter_awards (meter_id, award, percent, opened_at, closes_at,
+                                            shared)
+            VALUES (p_meter, open_.award, p_percent, at, open_.closes_at, p_shared IS TRUE);
         END IF;
         INSERT INTO floor.meter_claims (meter_id, award, position, table_id, round_id, step,
                                         places)

@@ -25,7 +25,7 @@ from floor_helpers import StoreUrls, cluster_processes, signal_cluster, wait_gon
 from game_server.floor.cluster import LocalFloor, floor_up
 from game_server.floor.errors import StoreRefused, StoreUnavailable
 from game_server.floor.meters import LinkedMeterClient, TableMeters
-from game_server.rules.meters import Meter, MeterBank
+from game_server.rules.meters import Meter, MeterActionError, MeterBank
 from game_server.rules.wagers.base import MeterSpec
 from game_server.table.ledger import Ledger
 
@@ -232,3 +232,33 @@ def test_an_unreachable_store_makes_the_meter_unavailable_and_refuses_its_wagers
     assert "unavailable" in shown and "amount" not in shown
     dead.refuse_if_unavailable(["BJ-01:lucky:own"])  # a local meter goes on
     assert dead.contribute("BJ-01:lucky:own", 1_000, "T1").events[0].kind == "meter_contributed"
+
+
+def test_an_award_to_no_place_is_refused_with_a_sentence(client: LinkedMeterClient) -> None:
+    meters = TableMeters(MeterBank(), client, frozenset({METER}), "BJ-01", lambda: 4)
+    meters.link(METER, SPEC)
+    with pytest.raises(MeterActionError, match="an award needs at least one winner"):
+        meters.award_shared(METER, 100, [])
+    with pytest.raises(MeterActionError, match="name a place twice"):
+        meters.award_shared(METER, 100, ["T1", "T1"])
+    assert meters.meter(METER).hits == 0  # nothing reached the store
+
+
+def test_a_payout_that_is_not_shared_is_paid_in_full_to_each_table(
+    store: StoreUrls, client: LinkedMeterClient
+) -> None:
+    """A Blazing 7's 10% payout is paid in full to each winner (633b.9(e)(3) shares only
+    the 100%): two tables winning it within the share window each get 10% of the meter as
+    it stands, one after the other; two 100% claims in the window share one award."""
+    first = TableMeters(MeterBank(), client, frozenset({METER}), "BJ-01", lambda: 7)
+    other = LinkedMeterClient(store.shipper)
+    second = TableMeters(MeterBank(), other, frozenset({METER}), "BJ-02", lambda: 9)
+    first.link(METER, SPEC)
+    second.link(METER, SPEC)
+    amount = first.meter(METER).amount
+    a = first.award(METER, 10, "T1").events[0]
+    b = second.award(METER, 10, "T4").events[0]
+    assert (a.winners, b.winners) == (1, 1) and a.award != b.award
+    assert a.share == amount * 10 // 100_000
+    assert b.share == a.amount * 10 // 100_000
+    other.close()
