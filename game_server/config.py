@@ -190,9 +190,6 @@ class MustHitBy:
 #: the floor's servers, held by the floor store).
 LINKED_METERS: Final = "linked_meters"
 _LINKED_SCHEMA: Final = {"meters": '["floor:blazing7s"]', "share_window_ms": "200"}
-#: The games whose progressive meters may be linked across servers in this build: their
-#: sessions reach every meter through the bank the server gives them.
-LINKABLE_GAMES: Final = frozenset({("blackjack", TableType.FULLY_AUTOMATED)})
 #: Bounds of the share window (the floor store waits it out inside an award).
 SHARE_WINDOW_MAX_MS: Final = 10_000
 
@@ -826,7 +823,8 @@ def read_linked_meters(
 
     A Must-Hit-By meter is refused: its hidden trigger is drawn by one table's certified RNG
     (633b.14(c)(3)), so one store cannot hold it for several servers. A game this build
-    does not link (:data:`LINKABLE_GAMES`) is refused."""
+    does not link (its ``links_floor_meters``, :class:`~game_server.games.base.GameBase`)
+    is refused."""
     if not isinstance(raw, dict):
         problems.append(f"{LINKED_METERS}: expected a table [{LINKED_METERS}], got {describe(raw)}")
         return None
@@ -848,7 +846,7 @@ def read_linked_meters(
     if len(set(ids)) != len(ids):
         read.add("meters", "names a meter twice")
     game = games.game_for(config)
-    if (game.name, config.table_type) not in LINKABLE_GAMES:
+    if not getattr(game, "links_floor_meters", False):
         read.add(
             "meters",
             f"{game.title} tables' progressive meters are not linked across servers in this "

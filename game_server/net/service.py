@@ -47,7 +47,7 @@ from game_server.recall.terminal import terminal_recall
 from game_server.rng import self_test
 from game_server.rng.entropy import EntropySource
 from game_server.table.api import HostedTable, TableMachine, TableState
-from game_server.table.recovery import open_tables, reload_tables
+from game_server.table.recovery import LinkMeters, open_tables, reload_tables
 from game_server.table.router import TableRouter
 from game_server.table.session import SeedSource, TableBook, production_seeds
 from shared.errors import ETGError
@@ -60,6 +60,10 @@ LISTEN_BACKLOG: Final = 50
 
 class PortUnavailable(ETGError):
     """The server cannot listen on its port: in use, not allowed, or no such address."""
+
+
+class LinkedMetersNeedStore(ETGError):
+    """A Rules Submission links meters across the floor and the server has no store."""
 
 
 def listen_first(interface: str, port: int) -> socket.socket:
@@ -152,9 +156,18 @@ def serve(
         store_lag_limit: Seconds of shipping lag past which the operator is alarmed.
 
     Raises:
+        LinkedMetersNeedStore: the Rules Submission names ``[linked_meters]`` and no store
+            is given (raised before anything else).
         PortUnavailable: the port is in use (or cannot be listened on); raised before the
             log is opened or its folder made.
     """
+    if config.linked_meters is not None and store is None:
+        raise LinkedMetersNeedStore(
+            f"the Rules Submission links meter(s) {', '.join(config.linked_meters.meters)} "
+            "across the floor (605a.8, [linked_meters]): they live in the floor store, so "
+            "the server needs it: give --store URL (or remove [linked_meters] to keep the "
+            "meters this server's)"
+        )
     listener = listen_first(interface, floor.port if port is None else port)
     db.parent.mkdir(parents=True, exist_ok=True)
     reactor: Any = _reactor
@@ -170,10 +183,14 @@ def serve(
     def seeds(table: TableConfig) -> SeedSource:
         return production_seeds(entropy, table.table_id)
 
+    linked: LinkMeters | None = None
+    meter_client: Any = None
     if store is not None:
-        from game_server.floor.serving import prove_at_start
+        from game_server.floor.serving import linked_meters, prove_at_start
 
         prove_at_start(db, load_public_key(certs), store)
+        if config.linked_meters is not None:
+            linked, meter_client = linked_meters(store)
     elif anchors is None:
         log.warn(
             "no anchor stream (--anchors): a log cut back to one of its own checkpoints "
@@ -189,6 +206,7 @@ def serve(
         seeds=seeds,
         anchors=None if anchors is None else AnchorFile(anchors),
         change_reason=change_reason,
+        linked=linked,
     )
     log.info(
         "event log {db} proven and {count} table(s) recovered in {seconds:.2f} s (last seq {seq})",
@@ -216,7 +234,8 @@ def serve(
     def reopen() -> None:
         if event_log.failed is None and not any(m.session.failed for m in machines.values()):
             return
-        for session, _ in reload_tables(configs, event_log, db, certs, seats, seeds=seeds):
+        rebuilt = reload_tables(configs, event_log, db, certs, seats, seeds=seeds, linked=linked)
+        for session, _ in rebuilt:
             machines[session.config.table_id].replace_session(session)
         log.info("the event log is proven again; every table was rebuilt from it")
 
@@ -269,6 +288,8 @@ def serve(
         log.info("stopping: closing the event log with a signed checkpoint")
         reader.close()
         event_log.close()
+        if meter_client is not None:
+            meter_client.close()
         if shipper is not None and not shipper.stop(timeout=10.0):
             log.warn("the floor store does not hold the whole log yet: the next start ships it")
 

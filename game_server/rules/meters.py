@@ -661,6 +661,15 @@ class MeterBank:
         """Every meter's figures, JSON-ready, keyed by id (``ReadMeters``)."""
         return {meter_id: self._meters[meter_id].snapshot() for meter_id in self.ids()}
 
+    def unavailable(self, meter_id: str) -> str | None:
+        """Why ``meter_id`` cannot be used now, or None. A server's own meter always can;
+        a meter held elsewhere (linked across the floor, 605a.8) may not."""
+        return None
+
+    def refuse_if_unavailable(self, meter_ids: Sequence[str]) -> None:
+        """Refuse a wager that feeds one of ``meter_ids`` while that meter cannot be used
+        (a bank holding meters elsewhere raises its sentence; the server's own never)."""
+
     @classmethod
     def replay(cls, specs: Mapping[str, MeterSpec], events: Iterable[MeterEvent]) -> MeterBank:
         """Rebuild a bank from logged meter events (every event of every linked table, in log

@@ -438,6 +438,12 @@ _METER_KINDS: frozenset[str] = frozenset(
 )
 
 
+#: Gives a table its view of the meters when its Rules Submission links some across the
+#: floor: ``(config, the server's bank, the table's round id) -> the table's bank``
+#: (:class:`game_server.floor.meters.TableMeters`).
+LinkMeters = Callable[[TableConfig, MeterBank, Callable[[], int]], MeterBank]
+
+
 def recover_meters(configs: Sequence[TableConfig], reader: EventLogReader) -> MeterBank:
     """The server's progressive meters, folded from every meter event of the log (of every
     table: linked tables share meters) for the meters ``configs`` name.
@@ -515,6 +521,7 @@ def open_tables(
     seeds: Callable[[TableConfig], SeedSource],
     anchors: AnchorStream | None = None,
     change_reason: str | None = None,
+    linked: LinkMeters | None = None,
 ) -> tuple[EventLog, list[tuple[TableBook, RecoveryReport]]]:
     """Create or open one event log and resume every table of ``configs`` from it.
 
@@ -534,6 +541,8 @@ def open_tables(
         change_reason: The operator's statement of an intended change of the tables or their
             Rules Submissions against the log; None: a log of other tables or rules is
             refused (:class:`TablesDiffer`).
+        linked: Gives a table whose Rules Submission links meters across the floor its
+            view of the meters (:class:`LinkMeters`; ``etg serve --store``).
 
     Raises:
         TablesDiffer: the log holds other tables or Rules Submissions and no change was
@@ -556,7 +565,7 @@ def open_tables(
             )
         if differences and change_reason is not None:
             _state_change(log, logged, configs, change_reason)
-        tables = _recover_all(configs, log, db_path, certs_dir, seats, seeds)
+        tables = _recover_all(configs, log, db_path, certs_dir, seats, seeds, linked)
     except BaseException:
         log.close(checkpoint=False)
         raise
@@ -570,23 +579,34 @@ def _recover_all(
     certs_dir: str | os.PathLike[str],
     seats: Callable[[TableConfig], Mapping[str, int]],
     seeds: Callable[[TableConfig], SeedSource],
+    linked: LinkMeters | None = None,
 ) -> list[tuple[TableBook, RecoveryReport]]:
     sealing_key = load_sealing_key(certs_dir)
     signing_id = key_id(load_public_key(certs_dir))
     with EventLogReader.open(db_path) as reader:
         meters = recover_meters(configs, reader)
-        return [
-            recover_session(
-                config,
-                log,
-                reader,
-                SealedShoes(config, seeds(config), sealing_key, signing_id),
-                seats(config),
-                sealing_key,
-                meters,
+        found: list[tuple[TableBook, RecoveryReport]] = []
+
+        def round_of(at: int) -> Callable[[], int]:
+            return lambda: found[at][0].round_id
+
+        for config in configs:
+            bank = meters
+            if linked is not None and config.linked_meters is not None:
+                # The session is made below; its round id is read when a meter changes.
+                bank = linked(config, meters, round_of(len(found)))
+            found.append(
+                recover_session(
+                    config,
+                    log,
+                    reader,
+                    SealedShoes(config, seeds(config), sealing_key, signing_id),
+                    seats(config),
+                    sealing_key,
+                    bank,
+                )
             )
-            for config in configs
-        ]
+        return found
 
 
 def reload_tables(
@@ -597,6 +617,7 @@ def reload_tables(
     seats: Callable[[TableConfig], Mapping[str, int]],
     *,
     seeds: Callable[[TableConfig], SeedSource],
+    linked: LinkMeters | None = None,
 ) -> list[tuple[TableBook, RecoveryReport]]:
     """After a failed log write: prove the log again and rebuild every table from it.
 
@@ -612,7 +633,7 @@ def reload_tables(
     """
     try:
         log.resume()
-        return _recover_all(configs, log, db_path, certs_dir, seats, seeds)
+        return _recover_all(configs, log, db_path, certs_dir, seats, seeds, linked)
     except (EventLogError, RecoveryError) as exc:
         raise LogWriteFailed(f"the table cannot reopen yet: {exc}") from exc
 

@@ -600,15 +600,14 @@ class RoundMachine:
     def meters(self) -> dict[str, Any]:
         """The never-reset meters (605a.5(d)) and wallets, integer cents, JSON-ready."""
         session = self._core.session
+        shown = session.meters.snapshot()  # a linked meter the store cannot give: unavailable
         return {
             "table": session.config.table_id,
             "state": str(self.state),
             "reason": self.reason,
             **session.ledger.report(),
             "progressives": {
-                meter_id: session.meters.meter(meter_id).snapshot()
-                for meter_id in session.meter_specs
-                if meter_id in session.meters
+                meter_id: shown[meter_id] for meter_id in session.meter_specs if meter_id in shown
             },
         }
 
