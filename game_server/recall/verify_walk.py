@@ -38,6 +38,7 @@ from game_server.recall.rounds import Logged, LoggedRound
 from game_server.recall.verify_report import Findings, UnverifiableLog
 from game_server.recall.verify_shoes import Handler, ShoeChecks, _Table
 from game_server.rules.meters import (
+    LinkedMeterAwarded,
     MeterAwarded,
     MeterContributed,
     MeterOpened,
@@ -105,6 +106,8 @@ class _Semantics(ShoeChecks):
             RoundClosed: self._round_closed,
             CreditsIn: self._credits,
             CreditsOut: self._credits,
+            # A floor-linked meter's award (605a.8) credits its places (the Ledger's fold).
+            LinkedMeterAwarded: self._completed_fold,
             TableOpened: self._table_opened,
             ShoeCommitted: self._shoe_committed,
             ShoeRevealed: self._shoe_revealed,
@@ -188,6 +191,9 @@ class _Semantics(ShoeChecks):
                 self.ledger.wallets[stored.terminal] = ev.amount
                 self.offset[stored.terminal] = self.offset.get(stored.terminal, 0) - short
                 self.ledger.apply(stored.terminal, ev)
+
+    def _completed_fold(self, stored: StoredEvent, ev: Any) -> None:
+        self.ledger.apply(stored.terminal, ev)
 
     def _completed(self, stored: StoredEvent, ev: Any) -> None:
         self._dealer(stored, ev)
