@@ -27,7 +27,8 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/etg bench
 
-# The Debian packages the tests use (RNG lab tools, PostgreSQL, chromium); needs root or sudo.
+# The Debian packages the tests use (RNG lab tools, PostgreSQL, systemd, Xvfb, chromium); needs
+# root or sudo.
 packages:
 	bash tools/ci_packages.sh
 	bash tools/ci_browser.sh

@@ -35,6 +35,8 @@ from tools.certs_cli import (
     add_terminal,
     list_certs,
 )
+from tools.enroll_cli import request as request_command
+from tools.enroll_cli import sign as sign_command
 
 #: Exit status of every refused command (bad options, a bad Rules Submission, ...).
 EXIT_ERROR = 2
@@ -71,8 +73,23 @@ class _Etg(click.Group):
             _fail(error_lines(exc))
 
 
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        from tools.version import version_line
+
+        click.echo(version_line())
+        ctx.exit()
+
+
 @click.group(cls=_Etg, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="etg", message="etg %(version)s")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version and the commit it was built from, and exit.",
+)
 def main() -> None:
     """Fully automated electronic table games: operator and investigator tools."""
 
@@ -311,6 +328,8 @@ def certs_init(directory: Path, terminals: int, hostnames: tuple[str, ...], forc
 certs.add_command(add_terminal)
 certs.add_command(list_certs)
 certs.add_command(add_console)
+certs.add_command(request_command)
+certs.add_command(sign_command)
 
 
 @main.command()
@@ -561,13 +580,16 @@ def _register_subgroups() -> None:
     """Command groups that live in their own modules."""
     from game_server.cli import serve_command
     from terminal_client.cli import terminal
+    from tools.backup import backup_command, restore_command
     from tools.console_cli import console, operator
     from tools.floor_cli import floor, report
+    from tools.install_cli import install
     from tools.loadtest import loadtest
     from tools.math_cli import math_command
     from tools.par_cli import par_command
     from tools.recall_cli import recall
     from tools.rng_lab import rng
+    from tools.status import status_command
     from tools.verify_cli import verify
 
     main.add_command(serve_command)
@@ -582,6 +604,10 @@ def _register_subgroups() -> None:
     main.add_command(operator)
     main.add_command(floor)
     main.add_command(report)
+    main.add_command(backup_command)
+    main.add_command(restore_command)
+    main.add_command(status_command)
+    main.add_command(install)
 
 
 _register_subgroups()

@@ -7,7 +7,8 @@ tools.loadtest``) and :func:`run_loadtest`, which does the work and returns a
 One run:
 
 1. A temporary directory gets a PKI with N terminal certificates, the log keys and the
-   example Rules Submission with every countdown at 3 seconds.
+   example Rules Submission with every countdown at 3 seconds; the server's log and its
+   anchor stream are written there too (``table.db``, ``anchors.jsonl``).
 2. ``python -m game_server`` starts on an ephemeral port with ``--tables ceil(N/7)`` (T1..T7
    at the first table, T8..T14 at the second, ...) and ``--next-round-delay 0.2``.
 3. In this process one Twisted reactor runs the operator and N terminal bots, each over its
@@ -188,6 +189,8 @@ def start_server(
         str(config),
         "--db",
         str(directory / "table.db"),
+        "--anchors",
+        str(directory / "anchors.jsonl"),  # as a floor server keeps them (etg backup copies them)
         "--certs",
         str(certs),
         "--port",

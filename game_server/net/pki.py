@@ -16,7 +16,9 @@ Entry points:
 
   Certificates are mode 0644, private keys 0600, directories 0700. Leaves are valid for
   2 years (never beyond the CA), with random 159-bit serial numbers.
-- :func:`add_terminal` issues one more terminal certificate from the existing CA.
+- :func:`add_terminal` issues one more terminal certificate from the existing CA;
+  :func:`terminal_certificate_for` one for a key the terminal made itself (enrollment,
+  :mod:`game_server.net.enroll`).
 - :func:`~game_server.net.identity.peer_identity` reads who a client certificate names
   (:class:`~game_server.net.identity.Identity`), and
   :class:`~game_server.net.identity.RevocationList` holds the serial numbers and ids the
@@ -369,7 +371,19 @@ def _issue(
 ) -> tuple[ec.EllipticCurvePrivateKey, x509.Certificate]:
     """A new key and a leaf certificate for it, signed by the CA."""
     key = ec.generate_private_key(_CURVE())
-    public = key.public_key()
+    return key, _leaf(ca_key, ca_cert, subject, usage, now, key.public_key(), names)
+
+
+def _leaf(
+    ca_key: ec.EllipticCurvePrivateKey,
+    ca_cert: x509.Certificate,
+    subject: x509.Name,
+    usage: x509.ObjectIdentifier,
+    now: dt.datetime,
+    public: ec.EllipticCurvePublicKey,
+    names: Sequence[x509.GeneralName] = (),
+) -> x509.Certificate:
+    """A leaf certificate for ``public``, signed by the CA."""
     ca_ski = ca_cert.extensions.get_extension_for_class(x509.SubjectKeyIdentifier).value
     not_after = min(now + LEAF_VALIDITY, ca_cert.not_valid_after_utc)
     builder = (
@@ -391,7 +405,7 @@ def _issue(
     )
     if names:
         builder = builder.add_extension(x509.SubjectAlternativeName(list(names)), critical=False)
-    return key, builder.sign(ca_key, hashes.SHA256())
+    return builder.sign(ca_key, hashes.SHA256())
 
 
 def _terminal(
@@ -529,6 +543,29 @@ def add_terminal(
     _write_file(pair.certificate, _cert_pem(cert), _PUBLIC_MODE, force=False)
     _write_file(pair.key, _key_pem(key), _PRIVATE_MODE, force=False)
     return pair
+
+
+def terminal_certificate_for(
+    directory: str | os.PathLike[str],
+    terminal_id: str,
+    public: ec.EllipticCurvePublicKey,
+    *,
+    now: dt.datetime | None = None,
+) -> x509.Certificate:
+    """A terminal certificate from the CA in ``directory`` for a key made on the terminal
+    (its certificate request, :mod:`game_server.net.enroll`): the private key never comes
+    here. Nothing is written.
+
+    Raises:
+        InvalidTerminalId: the id is not valid or is reserved.
+        PkiFileMissing, PkiKeyExposed, PkiFileMalformed: the CA files (see
+            :func:`add_terminal`).
+    """
+    check_terminal_id(terminal_id)
+    ca_key, ca_cert = _load_ca(PkiLayout(Path(directory)))
+    subject = _name(terminal_id, Role.TERMINAL.value)
+    usage = ExtendedKeyUsageOID.CLIENT_AUTH
+    return _leaf(ca_key, ca_cert, subject, usage, _now(now), public)
 
 
 def key_matches(key: ec.EllipticCurvePrivateKey, certificate: x509.Certificate) -> bool:

@@ -26,7 +26,8 @@ cards; each follows the Board's wording for its sister games):
 - Four cards (Four Card Poker, 641a.6(b), the rankings 641a.1 cites for its four-card
   hands): four of a kind, straight flush, three of a kind, flush, straight, two pair, pair,
   high card. The text of 641a.6 is not held; the order is the Board's four-card ranking as
-  its sister chapter 684a.6 (Four Card Frenzy) words it, quoted in the regulation notes.
+  its sister chapters word it: 684a.6 (Four Card Frenzy), quoted in part in the regulation
+  notes, and 657a.6 (Crazy 4 Poker), quoted there in full, which give the same order.
 - Five cards (653a.6(b)): five of a kind (wild card or several decks), royal flush, straight
   flush, four of a kind, full house, flush, straight, three of a kind, two pair, pair, high
   card. The royal flush is its own category because paytables pay it separately.

@@ -79,7 +79,7 @@ class Hand:
     """One hand of a seat; ``total_text`` is ``"7/17"`` when soft (from the cards' text)."""
 
     index: int
-    cards: tuple[str, ...]
+    cards: tuple[str | None, ...]  # None: face down (``None`` or ``{"hidden": true}`` sent)
     total: int
     soft: bool
     total_text: str
@@ -371,8 +371,8 @@ def _seat(data: Any) -> Seat:
 
 
 def _hand(data: Any) -> Hand:
-    cards = tuple(str(c) for c in data["cards"])
-    total = hand_total(cards)
+    cards = tuple(c if isinstance(c, str) else None for c in data["cards"])
+    total = hand_total(c for c in cards if c is not None)
     return Hand(
         index=fields.as_int(data["index"]),
         cards=cards,

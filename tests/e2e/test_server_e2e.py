@@ -55,8 +55,9 @@ def listening_port(process: subprocess.Popen[str]) -> int:
     raise AssertionError("the server did not start")
 
 
-def stop(process: subprocess.Popen[str]) -> None:
-    """SIGTERM the server if it still runs; SIGKILL it after 10 s."""
+def stop(process: subprocess.Popen[Any]) -> None:
+    """SIGTERM the process (a server, a terminal, an X server) if it still runs; SIGKILL it
+    after 10 s."""
     if process.poll() is None:
         process.send_signal(signal.SIGTERM)
         try:

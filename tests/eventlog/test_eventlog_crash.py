@@ -45,7 +45,11 @@ def _run_and_kill(db: Path, keys: Path, delay: float) -> list[int]:
             raise AssertionError(f"the writer did not start: {proc.communicate()[1]}")
         time.sleep(delay)
         proc.send_signal(signal.SIGKILL)
-        rest, _ = proc.communicate(timeout=30)
+        # Read on from the same file object: readline() may already hold the lines after
+        # the first in its buffer (a busy machine lets the writer run ahead), and
+        # communicate() would read past them from the pipe itself.
+        rest = proc.stdout.read()
+        proc.wait(timeout=30)
     finally:
         if proc.poll() is None:  # pragma: no cover - only if an assertion fired above
             proc.kill()

@@ -148,6 +148,7 @@ class Bot:
 
     def __init__(self, port: int, certs: Path, tag: str) -> None:
         self.stop = threading.Event()
+        self.wagered = 0  # rounds it has placed a wager in
         self.thread = threading.Thread(target=self.run, args=(port, certs, tag), daemon=True)
         self.thread.start()
 
@@ -164,6 +165,7 @@ class Bot:
                         answer = t1.call(
                             "PlaceWagers", request_id=f"{tag}-w{step}", wagers={"blackjack": 500}
                         )
+                        self.wagered += 1
                     elif view["actions"] and view["to_act"]:
                         answer = t1.call(
                             "Act",
@@ -178,6 +180,13 @@ class Bot:
                     view = json.loads(answer["view"])
                 except AmpError:
                     view = json.loads(t1.call("GetView")["view"])
+
+    def wait_wagered(self, rounds: int, timeout: float = 90) -> None:
+        """Wait until it has wagered in ``rounds`` rounds (a loaded machine plays slower)."""
+        deadline = time.monotonic() + timeout
+        while self.wagered < rounds:
+            assert time.monotonic() < deadline, f"{self.wagered} of {rounds} rounds wagered"
+            time.sleep(0.2)
 
     def finish(self) -> None:
         self.stop.set()
@@ -213,7 +222,7 @@ def test_a_server_ships_as_it_plays_and_verify_uses_the_store_as_anchors(
         port = server.port()
         operator = Operator(port, table["certs"], "s")
         bot = Bot(port, table["certs"], "s")
-        time.sleep(10)  # a few rounds
+        bot.wait_wagered(3)  # two rounds closed and a third begun, whatever the machine's load
         bot.finish()
         m = operator.wait_shipped()
         operator.finish()

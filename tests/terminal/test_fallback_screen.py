@@ -149,3 +149,30 @@ def test_a_generic_view_of_another_version_means_the_terminal_needs_an_update() 
     same way (the terminal needs an update), not read as a new game."""
     model = model_of(view(v=2))
     assert model.needs_update and model.view is None
+
+
+def test_face_down_cards_in_a_seats_hand_are_read_as_face_down_and_drawn() -> None:
+    """docs/adding-a-game.md: a face-down card is ``None`` or ``{"hidden": true}``, in a
+    seat's hand as in the dealer's; the view is read (not refused as malformed), the hidden
+    cards stay face down, the total counts only the cards shown, and the screen draws it."""
+    data = view(
+        phase="decision",
+        dealer={"cards": ["AS", None]},
+        seats=[
+            {"seat": 1, "mine": False, "wagers": {"ante": 500}, "hands": [{"cards": [None] * 5}]},
+            {
+                "seat": 2,
+                "mine": True,
+                "wagers": {"ante": 500},
+                "hands": [{"cards": ["KD", {"hidden": True}, "5C"]}],
+            },
+        ],
+    )
+    model = model_of(data)
+    seats = {seat.seat: seat for seat in model.view.seats}
+    assert seats[1].hands[0].cards == (None,) * 5
+    assert seats[2].hands[0].cards == ("KD", None, "5C")
+    assert seats[2].hands[0].total == 15  # the face-down card counts for nothing
+    assert model.view.dealer.cards == ("AS", None)
+    surface = pygame.Surface(SIZE)
+    FallbackScreen(model, Sent()).draw(surface, Layout.for_window(SIZE))  # type: ignore[arg-type]

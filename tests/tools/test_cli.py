@@ -214,9 +214,10 @@ def test_every_help_page_is_plain_text_and_every_option_is_explained(
 
 
 def test_version_names_the_package(runner: CliRunner) -> None:
-    """``etg --version`` prints the installed version."""
+    """``etg --version`` prints the installed version and the commit (tests/tools/
+    test_version.py)."""
     from importlib.metadata import version
 
     shown = runner.invoke(main, ["--version"])
     assert shown.exit_code == 0
-    assert shown.output.strip() == f"etg {version('etg')}"
+    assert shown.output.startswith(f"etg {version('etg')} (commit ")

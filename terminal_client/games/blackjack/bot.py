@@ -144,7 +144,7 @@ def seated_demo_play(
         return
     if hand is None or up is None:
         return
-    chosen = basic_strategy(hand.cards, up, legal)
+    chosen = basic_strategy(tuple(c for c in hand.cards if c is not None), up, legal)
     key = ("act", view.round, hand_index, len(hand.cards), len(seat.hands))
     if chosen is not None and bot.once(key):
         bot.client.act(chosen, hand_index)
