@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Final, TypeVar, cast
 
 import psycopg
+from twisted.python.threadpool import ThreadPool
 
 from game_server.floor.errors import StoreRefused, StoreUnavailable
 from game_server.floor.schema import REFUSED_METER
@@ -46,6 +47,7 @@ from game_server.rules.meters import (
     MeterStep,
 )
 from game_server.rules.wagers.base import MeterSpec
+from game_server.table.steps import in_step, off_reactor
 
 #: Seconds to wait for the store to accept a connection (a linked wager waits this long at
 #: most before it is refused).
@@ -79,9 +81,14 @@ class FloorMeter:
 
 
 class LinkedMeterClient:
-    """One connection to the floor store for the linked meters (the shipping role).
+    """One table's connection to the floor store for the linked meters (the shipping role).
 
-    Not thread-safe: the table server calls it from one thread.
+    Each statement runs in the client's own worker thread (:func:`off_reactor`): inside a
+    table's step (:mod:`game_server.table.steps`) the reactor serves the server's other
+    tables while the store answers (an award waits out its share window; a store that does
+    not answer, :data:`CONNECT_TIMEOUT`); the step goes on when it has. Outside a step (at
+    start-up, a tool) it is a plain call. One table calls it at a time (its steps are in
+    order).
 
     Args:
         url: The store's URL (the shipping role's).
@@ -98,6 +105,7 @@ class LinkedMeterClient:
         self._connect = connect or _connect
         self._conn: psycopg.Connection[Any] | None = None
         self._down: dict[str, str] = {}
+        self._pool = ThreadPool(1, 1, "etg-linked-meters")
         #: Seconds each successful contribution took (the latency figure).
         self.latencies: list[float] = []
 
@@ -106,15 +114,31 @@ class LinkedMeterClient:
         return self._down.get(meter_id)
 
     def close(self) -> None:
+        """Stop the worker thread (after its statement) and close the connection."""
+        if self._pool.started:
+            self._pool.stop()
+        self._disconnect()
+
+    def _disconnect(self) -> None:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
 
-    def _call(self, meter_id: str, what: str, query: str, params: tuple[Any, ...]) -> Any:
+    def _execute(self, query: str, params: tuple[Any, ...]) -> list[Any]:
+        """One statement (in the worker thread inside a step); a failure drops the
+        connection, the next statement connects again."""
         try:
             if self._conn is None or self._conn.closed or self._conn.broken:
                 self._conn = self._connect(self.url)
-            rows = self._conn.execute(query.encode(), params).fetchall()
+            return self._conn.execute(query.encode(), params).fetchall()
+        except psycopg.Error as exc:
+            if getattr(exc, "sqlstate", None) != REFUSED_METER:
+                self._disconnect()
+            raise
+
+    def _call(self, meter_id: str, what: str, query: str, params: tuple[Any, ...]) -> Any:
+        try:
+            rows = off_reactor(self._pool, self._execute, query, params)
         except psycopg.Error as exc:
             diag = getattr(exc, "diag", None)
             text = (diag.message_primary if diag is not None else None) or str(exc)
@@ -122,7 +146,6 @@ class LinkedMeterClient:
             text = text.removeprefix("etg-floor: ")
             if getattr(exc, "sqlstate", None) == REFUSED_METER:
                 raise StoreRefused(text) from None
-            self.close()
             sentence = (
                 f"the linked meter {meter_id} is unavailable: the floor store {self.shown} "
                 f"failed while {what} ({text})"
@@ -336,7 +359,7 @@ class TableMeters(MeterBank):
 
     def meter(self, meter_id: str) -> Meter:
         """The meter; a linked one as last read from the store (read again when older than
-        :data:`SHOWN_FOR` seconds).
+        :data:`SHOWN_FOR` seconds, inside a table's step; outside one, as last read).
 
         Raises:
             StoreUnavailable: a linked meter the store cannot give now.
@@ -347,8 +370,13 @@ class TableMeters(MeterBank):
         down = self._client.unavailable(meter_id)
         if down is not None:
             raise StoreUnavailable(down)
-        if shown is not None and time.monotonic() - shown[0] < SHOWN_FOR:
+        if shown is not None and (time.monotonic() - shown[0] < SHOWN_FOR or not in_step()):
             return shown[1]
+        if not in_step():  # the reactor does not wait on the store to show a meter
+            raise StoreUnavailable(
+                f"the linked meter {meter_id} has not been read from the floor store "
+                f"{self._client.shown} yet"
+            )
         return self._mirror(meter_id)
 
     def commit(self, step: MeterStep) -> MeterStep:

@@ -55,18 +55,21 @@ def prove_at_start(db: str | os.PathLike[str], public_key: Ed25519PublicKey, url
 
 def linked_meters(
     url: str,
-) -> tuple[Callable[[TableConfig, MeterBank, Callable[[], int]], MeterBank], LinkedMeterClient]:
+) -> tuple[Callable[[TableConfig, MeterBank, Callable[[], int]], MeterBank], Callable[[], None]]:
     """Each table's meters for :func:`~game_server.table.recovery.open_tables`: a table
     whose Rules Submission names ``[linked_meters]`` gets a
-    :class:`~game_server.floor.meters.TableMeters` on one connection of the server to the
-    store (the reactor's thread makes every call), its linked meters opened in the store
-    (or, while it cannot be reached, when it next can; unavailable until then). Returns
-    the maker and the client (the caller closes it at stop)."""
-    client = LinkedMeterClient(url)
+    :class:`~game_server.floor.meters.TableMeters` on its own connection to the store, whose
+    statements run in its own worker thread while the reactor serves the other tables
+    (:mod:`game_server.table.steps`), its linked meters opened in the store (or, while it
+    cannot be reached, when it next can; unavailable until then). Returns the maker and
+    what closes every table's connection (at stop)."""
+    clients: dict[str, LinkedMeterClient] = {}
 
     def make(config: TableConfig, bank: MeterBank, round_of: Callable[[], int]) -> MeterBank:
         stated = config.linked_meters
         assert stated is not None
+        # A table rebuilt by the operator's reopen keeps its connection.
+        client = clients.setdefault(config.table_id, LinkedMeterClient(url))
         meters = TableMeters(
             bank,
             client,
@@ -83,7 +86,11 @@ def linked_meters(
                 log.warn("table {table}: {down}", table=config.table_id, down=down)
         return meters
 
-    return make, client
+    def close() -> None:
+        for client in clients.values():
+            client.close()
+
+    return make, close
 
 
 def start_shipping(

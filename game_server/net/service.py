@@ -25,7 +25,7 @@ import errno
 import socket
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Final
@@ -184,13 +184,13 @@ def serve(
         return production_seeds(entropy, table.table_id)
 
     linked: LinkMeters | None = None
-    meter_client: Any = None
+    close_meters: Callable[[], None] | None = None
     if store is not None:
         from game_server.floor.serving import linked_meters, prove_at_start
 
         prove_at_start(db, load_public_key(certs), store)
         if config.linked_meters is not None:
-            linked, meter_client = linked_meters(store)
+            linked, close_meters = linked_meters(store)
     elif anchors is None:
         log.warn(
             "no anchor stream (--anchors): a log cut back to one of its own checkpoints "
@@ -288,8 +288,8 @@ def serve(
         log.info("stopping: closing the event log with a signed checkpoint")
         reader.close()
         event_log.close()
-        if meter_client is not None:
-            meter_client.close()
+        if close_meters is not None:
+            close_meters()
         if shipper is not None and not shipper.stop(timeout=10.0):
             log.warn("the floor store does not hold the whole log yet: the next start ships it")
 
