@@ -26,6 +26,7 @@ Entry points: :class:`LinkedMeterClient`, :class:`TableMeters`.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -411,7 +412,17 @@ class TableMeters(MeterBank):
         )
         spec = self._specs[meter_id]
         after = Meter(meter_id, spec, ev.amount, ev.reserve, opened=True)
-        self._shown.pop(meter_id, None)
+        shown = self._shown.get(meter_id)
+        if shown is None:
+            self._shown.pop(meter_id, None)
+        else:  # the store's answer is the meter now: shown without another read
+            was = shown[1]
+            self._shown[meter_id] = (
+                time.monotonic(),
+                dataclasses.replace(
+                    was, amount=ev.amount, reserve=ev.reserve, wagered=was.wagered + wager
+                ),
+            )
         # The session logs a step's events; a linked one's never folds into a local bank.
         return MeterStep(after, cast(tuple[MeterEvent, ...], (ev,)))
 
