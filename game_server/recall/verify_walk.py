@@ -70,8 +70,13 @@ METER_KINDS: Final = frozenset(
         MeterReseeded,
         MysteryTriggerDrawn,
         MysteryAwarded,
+        LinkedMeterAwarded,
     }
 )
+#: A meter's award: it credits the places it names at a table whose game's ledger says so
+#: (:attr:`~game_server.table.ledger.Ledger.awards_move_credits`; elsewhere the settlement's
+#: ``from_meter`` carries what the meter paid).
+AWARD_KINDS: Final = (MeterAwarded, MysteryAwarded, LinkedMeterAwarded)
 
 
 # ----------------------------------------------------------------------------- the walk
@@ -106,8 +111,6 @@ class _Semantics(ShoeChecks):
             RoundClosed: self._round_closed,
             CreditsIn: self._credits,
             CreditsOut: self._credits,
-            # A floor-linked meter's award (605a.8) credits its places (the Ledger's fold).
-            LinkedMeterAwarded: self._completed_fold,
             TableOpened: self._table_opened,
             ShoeCommitted: self._shoe_committed,
             ShoeRevealed: self._shoe_revealed,
@@ -155,6 +158,10 @@ class _Semantics(ShoeChecks):
             found = dict.fromkeys(foreign, self._foreign)
             found.update(self._table_checks)
             found.update({kind: self._checks[check] for kind, check in own.items()})
+            if game.new_ledger().awards_move_credits:
+                # The table's Ledger credits an award's places (a Blackjack table's local,
+                # Must-Hit-By and floor-linked meters, 605a.8): so does this fold.
+                found.update(dict.fromkeys(AWARD_KINDS, self._award))
             self._handlers_of[key] = found
         return found
 
@@ -192,7 +199,7 @@ class _Semantics(ShoeChecks):
                 self.offset[stored.terminal] = self.offset.get(stored.terminal, 0) - short
                 self.ledger.apply(stored.terminal, ev)
 
-    def _completed_fold(self, stored: StoredEvent, ev: Any) -> None:
+    def _award(self, stored: StoredEvent, ev: Any) -> None:
         self.ledger.apply(stored.terminal, ev)
 
     def _completed(self, stored: StoredEvent, ev: Any) -> None:
@@ -522,8 +529,8 @@ class _Semantics(ShoeChecks):
         stated = sum(ledger.wallets.values()) + sum(self.offset.values())
         in_play = ledger.in_play
         house = ledger.house_result
-        # What the progressive meters paid into wallets is funded by the house (0 unless a
-        # meter paid through a settlement: UthLedger).
+        # What the progressive meters paid into wallets is funded by the house (their awards
+        # at a Blackjack table, a settlement's ``from_meter`` at a UTH table).
         paid = ledger.progressive_paid
         off = ledger.credits_in - ledger.credits_out - stated - in_play - house + paid
         if off:
