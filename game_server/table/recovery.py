@@ -407,11 +407,7 @@ def recover_session(
     if interrupted is not None:
         if changed:
             logged = "none" if found.opened is None else found.opened.config_hash
-            raise ConfigChangedMidRound(
-                f"round {interrupted.round_id} of table {table_id} is unfinished under config "
-                f"{logged}; restart with that Rules Submission to finish it, then change to "
-                f"{config.config_hash()}"
-            )
+            raise _changed_mid_round(table_id, interrupted.round_id, logged, config)
         report.interrupted_round = interrupted.round_id
         report.phase = game.resume(session, interrupted, seats)
     elif changed or any(meter_id not in meters for meter_id in game.meters(config)):
@@ -493,6 +489,39 @@ def _differences(logged: Mapping[str, str], configs: Sequence[TableConfig]) -> l
     return lines
 
 
+def _changed_mid_round(
+    table_id: str, round_id: int, logged: str, config: TableConfig
+) -> ConfigChangedMidRound:
+    return ConfigChangedMidRound(
+        f"round {round_id} of table {table_id} is unfinished under config {logged}; restart "
+        f"with that Rules Submission to finish it, then change to {config.config_hash()}"
+    )
+
+
+def _refuse_change_mid_round(
+    reader: EventLogReader, logged: Mapping[str, str], configs: Sequence[TableConfig]
+) -> None:
+    """Refuse a stated change of a table whose last round is unfinished before anything is
+    written (its ``rules_change_stated`` must not be logged for a change that does not
+    happen): one pass over the log, the rounds as :func:`recover_session` reads them.
+
+    Raises:
+        ConfigChangedMidRound: a changed table's last round is unfinished.
+    """
+    changed = {c.table_id: c for c in configs if c.table_id in logged}
+    changed = {t: c for t, c in changed.items() if logged[t] != c.config_hash()}
+    if not changed:
+        return
+    unfinished: dict[str, int | None] = {}
+    for logged_round in walk(reader.iter_events()):
+        if logged_round.table_id in changed:
+            done = logged_round.complete
+            unfinished[logged_round.table_id] = None if done else logged_round.round_id
+    for table_id, round_id in sorted(unfinished.items()):
+        if round_id is not None:
+            raise _changed_mid_round(table_id, round_id, logged[table_id], changed[table_id])
+
+
 def _state_change(
     log: EventLog,
     logged: Mapping[str, str],
@@ -547,6 +576,8 @@ def open_tables(
     Raises:
         TablesDiffer: the log holds other tables or Rules Submissions and no change was
             stated (nothing is written).
+        ConfigChangedMidRound: a stated change of a table whose last round is unfinished
+            (nothing is written).
     """
     # Every key must be there before the log is created or opened.
     load_sealing_key(certs_dir)
@@ -555,14 +586,16 @@ def open_tables(
     try:
         with EventLogReader.open(db_path) as reader:
             logged = logged_tables(reader)
-        differences = _differences(logged, configs) if logged else []
-        if differences and change_reason is None:
-            raise TablesDiffer(
-                f"the log {db_path} was not written by the tables given: "
-                + "; ".join(differences)
-                + ". Give the server the Rules Submission and tables of this log (or another "
-                "log), or state the change: etg serve --change-config 'REASON'"
-            )
+            differences = _differences(logged, configs) if logged else []
+            if differences and change_reason is None:
+                raise TablesDiffer(
+                    f"the log {db_path} was not written by the tables given: "
+                    + "; ".join(differences)
+                    + ". Give the server the Rules Submission and tables of this log (or "
+                    "another log), or state the change: etg serve --change-config 'REASON'"
+                )
+            if differences:
+                _refuse_change_mid_round(reader, logged, configs)
         if differences and change_reason is not None:
             _state_change(log, logged, configs, change_reason)
         tables = _recover_all(configs, log, db_path, certs_dir, seats, seeds, linked)
