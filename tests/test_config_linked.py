@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from linked_tables import BLAZING, METER
 
 from game_server.config import (
     SHARE_WINDOW_MAX_MS,
@@ -18,19 +19,8 @@ from game_server.config import (
     example_path,
     parse_config,
 )
+from game_server.net.service import LinkedMeterMix, refuse_linked_and_shared, table_configs
 
-METER = "floor:blazing7s"
-BLAZING = f"""
-[wagers.blazing_7s]
-paytable = "Paytable A"
-min = "1.00"
-max = "1.00"
-meter_seed = "2000.00"
-meter_reseed = "2000.00"
-meter_increment = "5%"
-third_seven = "dealer-up-card"
-meter = "{METER}"
-"""
 MYSTERY = (
     '[must_hit_by]\nconfiguration = "A"\nminimum_wager = "1.00"\nqualifying = ["blazing_7s"]\n'
 )
@@ -143,3 +133,52 @@ def test_etg_serve_refuses_a_linked_rules_submission_without_a_store(tmp_path: P
     )
     assert "give --store URL" in done.stderr
     assert not db.parent.exists()  # refused before the log (or its folder) is made
+
+
+#: A Must-Hit-By meter every table of the server shares (its own ``meter`` id): local.
+SHARED_MYSTERY = MYSTERY + 'meter = "bank:mystery"\n'
+
+
+def test_a_table_linking_a_meter_and_sharing_a_local_one_on_its_server_is_refused() -> None:
+    """The server's local meters change before the step's log write; a linked table's step
+    then waits on the floor store: a local meter such a table shares with another table of
+    its server is refused at start, with a sentence naming the table, the meter, the tables
+    sharing it and the ways out."""
+    config = parse_config(
+        linked(f'meters = ["{METER}"]\nshare_window_ms = 200', SHARED_MYSTERY), "table.toml"
+    )
+    with pytest.raises(LinkedMeterMix) as caught:
+        refuse_linked_and_shared(table_configs(config, 2))
+    assert str(caught.value) == (
+        "table BJ-01-1 links meter(s) floor:blazing7s across the floor (605a.8, "
+        "[linked_meters]) and shares its local meter bank:mystery with table(s) BJ-01-2 of "
+        "this server: a step that waits on the floor store must not change a meter another "
+        "table of the server reads. Link bank:mystery too (add it to [linked_meters] meters), "
+        "remove its `meter` id so that each table keeps its own, or serve the tables from "
+        "separate servers"
+    )
+    # One table: nothing shared. Each table's own mystery meter, or a linked meter shared
+    # by the copies: nothing local shared.
+    refuse_linked_and_shared(table_configs(config, 1))
+    own = parse_config(
+        linked(f'meters = ["{METER}"]\nshare_window_ms = 200', MYSTERY), "table.toml"
+    )
+    refuse_linked_and_shared(table_configs(own, 3))
+    # The same shared local meter at tables that link nothing is the server's own (605a.8).
+    plain = parse_config(example_config_path().read_text() + BLAZING + SHARED_MYSTERY)
+    refuse_linked_and_shared(table_configs(plain, 2))
+
+
+def test_etg_serve_refuses_the_mix_before_it_listens_or_makes_the_log(tmp_path: Path) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text(linked(f'meters = ["{METER}"]\nshare_window_ms = 200', SHARED_MYSTERY))
+    db = tmp_path / "logs" / "table.db"
+    args = ["serve", "--config", str(config), "--db", str(db), "--certs", str(tmp_path / "c")]
+    args += ["--port", "0", "--tables", "2", "--store", "postgresql://etg@127.0.0.1:9/none"]
+    done = subprocess.run(
+        [sys.executable, "-m", "tools.cli", *args], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2, done.stderr
+    assert "etg serve: error: table BJ-01-1 links meter(s) floor:blazing7s" in done.stderr
+    assert "shares its local meter bank:mystery with table(s) BJ-01-2" in done.stderr
+    assert not db.parent.exists()

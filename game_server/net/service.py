@@ -25,7 +25,7 @@ import errno
 import socket
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Final
@@ -64,6 +64,45 @@ class PortUnavailable(ETGError):
 
 class LinkedMetersNeedStore(ETGError):
     """A Rules Submission links meters across the floor and the server has no store."""
+
+
+class LinkedMeterMix(ETGError):
+    """A table links a meter across the floor and shares a local meter with another table of
+    its server (refused at start: :func:`refuse_linked_and_shared`)."""
+
+
+def refuse_linked_and_shared(configs: Sequence[TableConfig]) -> None:
+    """Refuse a table that links a meter across the floor (605a.8, ``[linked_meters]``) and
+    shares another, local, meter with a second table of this server.
+
+    The server's bank of local meters records a change when the step makes it, before the
+    step's log write; a step of a linked table then waits on the floor store, and may fail
+    with it, after the other table's steps have seen (and built on) its local change. Each
+    of such a table's meters must be either linked or its own.
+
+    Raises:
+        LinkedMeterMix: the sentence names the table, the local meter, the tables sharing it
+            and the ways out.
+    """
+    meters = {c.table_id: game_for(c).meters(c) for c in configs}
+    for config in configs:
+        stated = config.linked_meters
+        if stated is None:
+            continue
+        for meter_id in meters[config.table_id]:
+            if meter_id in stated.meters:
+                continue
+            others = [t for t, ids in meters.items() if t != config.table_id and meter_id in ids]
+            if others:
+                raise LinkedMeterMix(
+                    f"table {config.table_id} links meter(s) {', '.join(stated.meters)} across "
+                    f"the floor (605a.8, [linked_meters]) and shares its local meter "
+                    f"{meter_id} with table(s) {', '.join(others)} of this server: a step that "
+                    "waits on the floor store must not change a meter another table of the "
+                    f"server reads. Link {meter_id} too (add it to [linked_meters] meters), "
+                    "remove its `meter` id so that each table keeps its own, or serve the "
+                    "tables from separate servers"
+                )
 
 
 def listen_first(interface: str, port: int) -> socket.socket:
@@ -158,6 +197,8 @@ def serve(
     Raises:
         LinkedMetersNeedStore: the Rules Submission names ``[linked_meters]`` and no store
             is given (raised before anything else).
+        LinkedMeterMix: a table links a meter across the floor and shares a local one with
+            another table of the server (raised before anything but the above).
         PortUnavailable: the port is in use (or cannot be listened on); raised before the
             log is opened or its folder made.
     """
@@ -168,6 +209,8 @@ def serve(
             "the server needs it: give --store URL (or remove [linked_meters] to keep the "
             "meters this server's)"
         )
+    configs = table_configs(config, tables)
+    refuse_linked_and_shared(configs)
     listener = listen_first(interface, floor.port if port is None else port)
     db.parent.mkdir(parents=True, exist_ok=True)
     reactor: Any = _reactor
@@ -175,7 +218,6 @@ def serve(
     globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
     self_test()
     entropy = EntropySource()
-    configs = table_configs(config, tables)
 
     def seats(table: TableConfig) -> Mapping[str, int]:
         return floor.seats_at(table.table_id if tables > 1 else None)

@@ -37,29 +37,16 @@ from game_server.recall.rounds import decode
 from tools.amp_client import AmpClient, AmpError
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "e2e"))
+sys.path.insert(0, str(Path(__file__).parents[1]))
+from linked_tables import BLAZING, METER, linked_section
 from test_server_e2e import hello
 
 ROOT = Path(__file__).resolve().parents[2]
-METER = "floor:blazing7s"
 #: Seeds whose first shoe deals seat 1 two sevens and the dealer a seven up, all of one suit
 #: (Blazing 7's "Three 7's Same Suit", 100% of the meter, 633b.9(f) Paytable A, with the
 #: dealer's up card as the third seven, 633b.9(h)), found by searching simulation seeds.
 SEEDS = {"BJ-A": 13825, "BJ-B": 40902}
-LINKED = f"""
-[wagers.blazing_7s]
-paytable = "Paytable A"
-min = "1.00"
-max = "1.00"
-meter_seed = "2000.00"
-meter_reseed = "2000.00"
-meter_increment = "5%"
-third_seven = "dealer-up-card"
-meter = "{METER}"
-
-[linked_meters]
-meters = ["{METER}"]
-share_window_ms = 1000
-"""
+LINKED = BLAZING + linked_section(share_window_ms=1000)
 
 
 def make_table(base: Path, table_id: str) -> dict[str, Path]:
