@@ -49,9 +49,10 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Final
 
 from game_server.eventlog import EventSource, StoredEvent, format_time
+from game_server.games import logged_game
 from game_server.rules.events import EventDecodeError, from_dict
 from game_server.rules.meters import LinkedMeterContributed, MeterContributed
-from game_server.table.events import OperatorAction
+from game_server.table.events import OperatorAction, TableOpened
 from game_server.table.ledger import Ledger
 from shared.money import format_money
 
@@ -213,14 +214,18 @@ class MeterHistory:
             self._readings[self._next[0]] = {t: s.reading() for t, s in self._tables.items()}
             self._advance()
         self._seq, self._last_time = stored.seq, time
-        table = self._tables.get(stored.table_id)
-        if table is None:
-            table = self._tables[stored.table_id] = _Table()
         try:
             event = from_dict(stored.body)
         except EventDecodeError:
             self.unreadable.append(stored.seq)
             return
+        table = self._tables.get(stored.table_id)
+        if table is None:
+            # A table's log opens with its table_opened: its game's own Ledger (a UTH table
+            # pays a meter through its settlement, not by the award too).
+            opened = type(event) is TableOpened
+            ledger = logged_game(event.config).new_ledger() if opened else Ledger()
+            table = self._tables[stored.table_id] = _Table(ledger)
         table.ledger.apply(stored.terminal, event)
         kind = type(event)
         if kind is OperatorAction and event.action == "cash-out" and not event.refused:
