@@ -191,9 +191,7 @@ def test_config_refuses_a_progressive_line_below_three_of_a_kind() -> None:
 
 
 def test_config_refuses_a_mystery_qualifier_and_configuration_outside_641b_1() -> None:
-    text = _problems(
-        lambda d: d["must_hit_by"].update(qualifying=["aces_up"], configuration="E")
-    )
+    text = _problems(lambda d: d["must_hit_by"].update(qualifying=["aces_up"], configuration="E"))
     assert "641b.1(c)(1)" in text and "641b.1(c)(4)" in text
     assert "must_hit_by.qualifying" in text and "must_hit_by.configuration" in text
 
