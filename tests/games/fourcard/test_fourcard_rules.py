@@ -259,3 +259,25 @@ def test_replay_reproduces_a_round_and_refuses_a_changed_record() -> None:
 )
 def test_the_simple_strategy(cards: str, decision: tuple[Action, int]) -> None:
     assert decide_cards(parse_cards(cards)) == decision
+
+
+def test_the_live_demo_prints_the_dealers_cards_of_a_settled_round() -> None:
+    """``etg demo --live`` tells each settled round from the log as every game's: the
+    dealer's six cards and his hand, then each wager (the completion names its cards
+    ``dealer_cards``, as the other games' do; the demo printed "dealer  (Pair)")."""
+    from types import SimpleNamespace
+
+    from game_server.rules.events import kind_of
+    from tools.live_demo import round_lines
+
+    game = FourCardRound(RULES, "FCP-01")
+    events = game.place_wagers(1, {"ante": 500})
+    events += game.deal(Stacked(f"{PLAYER_TRIPS} {DEALER_TWO_PAIR}"))
+    events += game.decide(1, Action.PLAY, 1) + settle(game)
+    logged = [
+        SimpleNamespace(kind=kind_of(type(e)), terminal="T1", body=e._asdict(), round_id=7)
+        for e in events
+    ]
+    lines = round_lines(logged)
+    assert lines[0] == f"round 7: dealer {DEALER_TWO_PAIR} (Two Pair)", lines
+    assert any(line.startswith("  T1 Ante: won") for line in lines[1:]), lines
