@@ -449,7 +449,7 @@ def draw_scene(
 #: what the tables draw there), the title's band, a meter's row, a Must-Hit-By meter's row (its
 #: name over what it must hit by and its amount) and the margins.
 _METERS_HEIGHT: Final = 110
-_METER_TITLE: Final = 20
+_METER_TITLE: Final = 24
 _METER_ROW: Final = 28
 _MYSTERY_ROW: Final = 46
 _METER_MARGIN: Final = 4
