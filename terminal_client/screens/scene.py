@@ -495,12 +495,18 @@ def _draw_meters(
             surface, text, area.center, round(20 * s), GOLD, bold=True, max_width=area.width - 16
         )
         return
-    rows = shown[:_METER_ROWS]
-    used = sum(_METER_ROW if m.must_hit_by is None else _MYSTERY_ROW for m in rows)
+    rows: list[ProgressiveMeter] = []
+    used = 0
+    for meter in shown[:_METER_ROWS]:  # the largest, as many as fit
+        height = _METER_ROW if meter.must_hit_by is None else _MYSTERY_ROW
+        if used + height > _METERS_HEIGHT - 2 * _METER_MARGIN:
+            break
+        rows.append(meter)
+        used += height
     # The title where it fits (three meters, one of them a Must-Hit-By meter, need its room).
-    title = used + _METER_TITLE + 2 * _METER_MARGIN <= _METERS_HEIGHT
+    title = _METER_TITLE + used + _METER_MARGIN <= _METERS_HEIGHT
     top = _METER_TITLE if title else _METER_MARGIN
-    area.height = min(area.height, round((top + used + _METER_MARGIN) * s))  # as its rows
+    area.height = round((top + used + _METER_MARGIN) * s)  # as tall as its rows
     panel(surface, area, 150)
     pad = round(12 * s)
     width = area.width - 2 * pad
