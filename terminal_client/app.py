@@ -45,7 +45,8 @@ class TerminalApp:
         present: Shows a drawn frame (``pygame.display.flip`` for a window; default none).
         on_quit: Called when the window is closed.
         poll: Where intents come from (default :func:`terminal_client.input.poll_intents`).
-        autoplay: Called with the model on every tick, before drawing (:class:`Autoplay`).
+        autoplay: Called with the model on every tick in which no card is in motion, before
+            drawing (:class:`Autoplay`).
         after_draw: Called with the model and the surface at the end of every tick in which
             no card is in motion (:class:`Screenshots`).
         sounds: Plays the cues each tick calls for (:class:`~terminal_client.sound.Sounds`;
@@ -157,13 +158,16 @@ class TerminalApp:
                 layout = self.layout()  # rebuilt (and redrawn) only if the size changed
             elif self.stack.handle(intent):
                 self.dirty = True
-        if self._autoplay is not None:
+        self.cards.update(self.model, now)
+        if self._autoplay is not None and not self.cards.frame().moving:
+            # A bot, like a person, decides on the cards it has seen land (its thinking
+            # time starts then, and the screen at rest on its decision can be pictured).
             self._autoplay(self.model)
+            self.cards.update(self.model, now)  # the cards of a view its intent brought
         if self._model_changed():  # an intent sent is now pending
             self.dirty = True
         if self.stack.update(now):
             self.dirty = True
-        self.cards.update(self.model, now)
         if self._cards_moved():
             self.dirty = True
         if self._sounds is not None:

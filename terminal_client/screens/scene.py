@@ -9,6 +9,7 @@ Cards move only in the :class:`~terminal_client.render.anim.CardFrame` a screen 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 import pygame
 
@@ -19,6 +20,7 @@ from terminal_client.render import Layout, draw_button, draw_countdown_ring, dra
 from terminal_client.render.anim import CardFrame, CardKey, CardMotion, dealer_key, seat_key
 from terminal_client.render.draw import CREAM, GOLD, button_text_size, draw_text
 from terminal_client.render.elements import element
+from terminal_client.render.fonts import get_font
 from terminal_client.render.layout import DESTRUCTIVE
 from terminal_client.screens.base import Screen
 from terminal_client.widgets import Button
@@ -443,6 +445,18 @@ def draw_scene(
     draw_meters(surface, layout, view.meters)
 
 
+#: The landscape meters panel, in layout units: its height (under the menu buttons, above
+#: what the tables draw there), the title's band, a meter's row, a Must-Hit-By meter's row (its
+#: name over what it must hit by and its amount) and the margins.
+_METERS_HEIGHT: Final = 110
+_METER_TITLE: Final = 24
+_METER_ROW: Final = 28
+_MYSTERY_ROW: Final = 46
+_METER_MARGIN: Final = 4
+#: The most meters the landscape panel shows (the largest).
+_METER_ROWS: Final = 3
+
+
 def meters_rect(layout: Layout) -> pygame.Rect:
     """Where the progressive meters show: under the menu buttons (landscape), or a band under
     the message bar (portrait)."""
@@ -453,7 +467,7 @@ def meters_rect(layout: Layout) -> pygame.Rect:
         return pygame.Rect(bar.left, bar.bottom + round(6 * s), right - bar.left, round(24 * s))
     credits = layout.credits
     top = credits.bottom + round((12 + 96 + 12) * s)
-    return pygame.Rect(credits.left, top, credits.width, round(110 * s))
+    return pygame.Rect(credits.left, top, credits.width, round(_METERS_HEIGHT * s))
 
 
 def draw_meters(
@@ -474,48 +488,82 @@ def _draw_meters(
     s = layout.scale
     area = meters_rect(layout)
     shown = sorted(meters, key=lambda m: -m.amount)
-    panel(surface, area, 150)
     if layout.portrait:
+        panel(surface, area, 150)
         text = "  \u2022  ".join(f"{m.name.upper()} {_meter_amount(m)}" for m in shown)
         draw_text(
             surface, text, area.center, round(20 * s), GOLD, bold=True, max_width=area.width - 16
         )
         return
+    rows: list[ProgressiveMeter] = []
+    used = 0
+    for meter in shown[:_METER_ROWS]:  # the largest, as many as fit
+        height = _METER_ROW if meter.must_hit_by is None else _MYSTERY_ROW
+        if used + height > _METERS_HEIGHT - 2 * _METER_MARGIN:
+            break
+        rows.append(meter)
+        used += height
+    # The title where it fits (three meters, one of them a Must-Hit-By meter, need its room).
+    title = _METER_TITLE + used + _METER_MARGIN <= _METERS_HEIGHT
+    top = _METER_TITLE if title else _METER_MARGIN
+    area.height = round((top + used + _METER_MARGIN) * s)  # as tall as its rows
+    panel(surface, area, 150)
     pad = round(12 * s)
-    draw_text(
-        surface,
-        "PROGRESSIVE",
-        (area.centerx, area.top + round(6 * s)),
-        round(20 * s),
-        CREAM,
-        "midtop",
-        True,
-    )
-    rows = shown[:3]
-    pitch = (area.height - round(34 * s)) // max(1, len(rows))
-    for i, meter in enumerate(rows):
-        y = area.top + round(32 * s) + i * pitch
-        name = meter.name.replace(" Progressive", "").upper()
-        if meter.must_hit_by is not None:
-            name += f" (BY {format_money(meter.must_hit_by)})"
+    width = area.width - 2 * pad
+    if title:
         draw_text(
             surface,
-            name,
-            (area.left + pad, y),
-            round(22 * s),
+            "PROGRESSIVE",
+            (area.centerx, area.top + round(4 * s)),
+            round(16 * s),
             CREAM,
-            "topleft",
-            max_width=area.width // 2,
-        )
-        draw_text(
-            surface,
-            _meter_amount(meter),
-            (area.right - pad, y),
-            round(24 * s if meter.unavailable is None else 18 * s),
-            GOLD if meter.unavailable is None else CREAM,
-            "topright",
+            "midtop",
             True,
         )
+    y = area.top + round(top * s)
+    for meter in rows:
+        name = meter.name.replace(" Progressive", "").upper()
+        amount = _meter_amount(meter)
+        size = round(22 * s if meter.unavailable is None else 17 * s)
+        # The name gets what the amount leaves of its line.
+        beside = width - get_font(size, True).size(amount)[0] - round(10 * s)
+        if meter.must_hit_by is None:
+            line = y + round(_METER_ROW * s / 2)
+            draw_text(
+                surface,
+                name,
+                (area.left + pad, line),
+                round(18 * s),
+                CREAM,
+                "midleft",
+                max_width=beside,
+            )
+            y += round(_METER_ROW * s)
+        else:
+            # A Must-Hit-By meter: its name across the panel, under it what it must hit by
+            # beside the amount.
+            draw_text(
+                surface,
+                name,
+                (area.left + pad, y + round(12 * s)),
+                round(17 * s),
+                CREAM,
+                "midleft",
+                max_width=width,
+            )
+            line = y + round(33 * s)
+            draw_text(
+                surface,
+                f"MUST HIT BY {format_money(meter.must_hit_by)}",
+                (area.left + pad, line),
+                round(15 * s),
+                CREAM,
+                "midleft",
+                max_width=beside,
+            )
+            y += round(_MYSTERY_ROW * s)
+        color = GOLD if meter.unavailable is None else CREAM
+        draw_text(surface, amount, (area.right - pad, line), size, color, "midright", True)
 
 
 def _meter_amount(meter: ProgressiveMeter) -> str:

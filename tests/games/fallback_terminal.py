@@ -47,14 +47,15 @@ class Finger:
         self.start_credits: int | None = None
         self.finished = False
 
-    def __call__(self, model: TerminalModel) -> None:
-        view, app = model.view, self.app
-        if app is None or view is None or self.finished:
+    def saw(self, model: TerminalModel) -> None:
+        """Each view as it arrives: a round of ours settled (the app's frames, on which the
+        finger acts, wait for the cards to land, and the table moves on 0.2 s after a
+        round settles)."""
+        view = model.view
+        if view is None:
             return
         if self.start_credits is None:
             self.start_credits = view.credits
-        screen = app.stack.top
-        self.screens.add(type(screen).__name__)
         if (
             view.phase == "complete"
             and view.round in self.bet_rounds
@@ -64,7 +65,13 @@ class Finger:
             self.shown.append([f"{s.wager}:{s.outcome}:{s.paid}" for s in view.settlements])
         if len(self.played) >= self.rounds:
             self.finished = True
+
+    def __call__(self, model: TerminalModel) -> None:
+        view, app = model.view, self.app
+        if app is None or view is None or self.finished:
             return
+        screen = app.stack.top
+        self.screens.add(type(screen).__name__)
         if model.pending or pygame.event.peek([pygame.FINGERDOWN, pygame.MOUSEBUTTONDOWN]):
             return
         if not isinstance(screen, FallbackScreen) or view.round in self.bet_rounds:
@@ -110,8 +117,15 @@ def main() -> int:
         apply_error(code, message, request_id)
 
     model.apply_error = record_error  # type: ignore[method-assign]
-    client = TerminalClient(tls_endpoint(reactor, "127.0.0.1", args.port, options), model, reactor)
     finger = Finger(args.rounds)
+    apply_view = model.apply_view
+
+    def seen_view(data: Any) -> None:
+        apply_view(data)
+        finger.saw(model)
+
+    model.apply_view = seen_view  # type: ignore[method-assign]
+    client = TerminalClient(tls_endpoint(reactor, "127.0.0.1", args.port, options), model, reactor)
     outcome: dict[str, Any] = {}
 
     def finish(failure: str | None = None) -> None:

@@ -16,7 +16,12 @@ from test_screens import render_stack  # noqa: E402
 
 from game_server.table.api import TableState  # noqa: E402
 from terminal_client.input import Key, Tap  # noqa: E402
-from terminal_client.model import ConnectionState, Document, TerminalModel  # noqa: E402
+from terminal_client.model import (  # noqa: E402
+    ConnectionState,
+    Document,
+    ProgressiveMeter,
+    TerminalModel,
+)
 from terminal_client.net import TerminalClient  # noqa: E402
 from terminal_client.render import Layout  # noqa: E402
 from terminal_client.screens import (  # noqa: E402
@@ -331,3 +336,49 @@ def test_a_linked_meter_the_floor_store_cannot_give_shows_unavailable(
         return bytes(pygame.image.tobytes(surface.subsurface(crop).copy(), "RGB"))
 
     assert pixels(shown) != pixels(up)
+
+
+#: A Four Card Poker table's three meters (641b.1): the two progressives and the Must-Hit-By.
+THREE_METERS = [
+    ProgressiveMeter("five_card_progressive", "Five-Card Progressive Payout meter", 500_080, None),
+    ProgressiveMeter("four_card_progressive", "Four-Card Progressive Payout meter", 100_080, None),
+    ProgressiveMeter("must_hit_by", "Must-Hit-By Mystery Bonus", 10_032, 20_000),
+]
+
+
+@pytest.mark.parametrize("count", [3, 2])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (800, 600)])
+def test_three_meters_one_of_them_must_hit_by_are_legible_and_clear_of_each_other(
+    monkeypatch: pytest.MonkeyPatch, size: tuple[int, int], count: int
+) -> None:
+    """Three meters under the menu buttons: every name, amount and the Must-Hit-By's "must
+    hit by" are inside the panel, none touching another, none shrunk below 60% of the
+    panel's body text (the Must-Hit-By row was squeezed to a sliver, the amounts touching).
+    Two meters leave room for the panel's title, which touches none of them."""
+    from terminal_client.screens import scene
+
+    drawn: list[tuple[str, pygame.Rect]] = []
+    real = scene.draw_text
+
+    def recording(surface: Any, text: str, *args: Any, **kwargs: Any) -> pygame.Rect:
+        rect = real(surface, text, *args, **kwargs)
+        drawn.append((text, rect))
+        return rect
+
+    monkeypatch.setattr(scene, "draw_text", recording)
+    layout = Layout.for_window(size)
+    scene.draw_meters(pygame.Surface(size), layout, THREE_METERS[:count])
+    area = scene.meters_rect(layout)
+    texts = {text for text, _ in drawn}
+    if count == 3:
+        assert {"$5,000.80", "$1,000.80", "$100.32"} <= texts
+        assert any("$200.00" in text for text in texts)
+        assert any(text.startswith("MUST-HIT-BY MYSTERY BONUS") for text in texts)
+    else:
+        assert {"PROGRESSIVE", "$5,000.80", "$1,000.80"} <= texts
+    body = 18 * layout.scale
+    for i, (text, rect) in enumerate(drawn):
+        assert area.contains(rect), (text, rect, area)
+        assert rect.height >= 0.6 * body * 1.2, (text, rect.height)
+        for other, other_rect in drawn[i + 1 :]:
+            assert not rect.colliderect(other_rect), (text, other)

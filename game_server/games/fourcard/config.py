@@ -6,11 +6,11 @@ checks and logged form.
 52-card deck per round, ``shuffle = "every-round"``); every problem is collected, each naming
 its field and its paragraph. The example is ``configs/fourcard.toml``.
 
-The Must-Hit-By Mystery Bonus is read here, not by the platform's ``read_must_hit_by``: that
-one names the qualifying wagers of 633b.14(c)(1) (Blackjack's); 641b.1(c)(1) names the
-Four-Card and Five-Card Progressive Payout Wagers. The configurations of 641b.1(c)(4) are the
-twelve of 633b.14(c)(4), word for word, and are read from
-:mod:`game_server.rules.wagers.must_hit_by`.
+The Must-Hit-By Mystery Bonus is the file's ``[must_hit_by]`` table, as at every table that
+offers it, read by the platform's :func:`~game_server.config.read_must_hit_by` with the
+qualifying wagers of 641b.1(c)(1) (the Four-Card and Five-Card Progressive Payout Wagers) and
+its refusals naming 641b.1. The configurations of 641b.1(c)(4) are the twelve of
+633b.14(c)(4), word for word, and are read from :mod:`game_server.rules.wagers.must_hit_by`.
 
 The Envy Bonuses of 641a.1 are the tables ``[fourcard.four_card_envy]`` and
 ``[fourcard.five_card_envy]`` (a fixed sum per Qualifying Hand; :func:`_with_envy`), each
@@ -27,6 +27,7 @@ from typing import Any, Final
 
 from game_server.config import (
     CONFIG_SCHEMA,
+    MUST_HIT_BY,
     TIMER_MAX_SECONDS,
     TIMER_MIN_SECONDS,
     ConfigError,
@@ -38,8 +39,10 @@ from game_server.config import (
     dollars,
     known,
     money,
+    must_hit_by_shape,
     options,
     parse_percent,
+    read_must_hit_by,
     section,
     suggest,
 )
@@ -61,7 +64,6 @@ from game_server.games.fourcard.rules.paytables import (
 )
 from game_server.games.fourcard.rules.returns import fourcard_returns
 from game_server.games.fourcard.rules.rules import FourCardRules, MysteryOffer, ProgressiveOffer
-from game_server.rules.errors import RulesError
 from game_server.rules.limits import WagerLimits
 from game_server.rules.returns import player_edge_problems
 from game_server.rules.wagers import must_hit_by
@@ -75,7 +77,23 @@ __all__ = ["FOURCARD", "MAX_SEATS", "build_config", "file_shape", "logged_config
 FOURCARD: Final = "fourcard"
 #: The most seats of a Four Card Poker layout this build draws.
 MAX_SEATS: Final = 7
-_MYSTERY_CITE = "641b.1(c)(1)"
+#: 641b.1: the Must-Hit-By Mystery Bonus at a Four Card Poker table.
+MYSTERY_SECTION: Final = "641b.1"
+#: 641b.1(a), (c)(1): the wagers that qualify a player (with the Four Card Poker wager).
+QUALIFYING: Final = {
+    FOUR_CARD_PROGRESSIVE: must_hit_by.QualifyingWager(
+        FOUR_CARD_PROGRESSIVE,
+        "Four-Card Progressive Payout Wager",
+        f"58 Pa. Code {MYSTERY_SECTION}",
+        True,
+    ),
+    FIVE_CARD_PROGRESSIVE: must_hit_by.QualifyingWager(
+        FIVE_CARD_PROGRESSIVE,
+        "Five-Card Progressive Payout Wager",
+        f"58 Pa. Code {MYSTERY_SECTION}",
+        True,
+    ),
+}
 
 SCHEMA: Final[dict[str, dict[str, str]]] = {
     "table": {"id": '"FCP-01"', "game": f'"{FOURCARD}"', "type": '"fully-automated"', "seats": "6"},
@@ -87,10 +105,16 @@ SCHEMA: Final[dict[str, dict[str, str]]] = {
         FIVE_CARD_ENVY: "{...}",
         FOUR_CARD_PROGRESSIVE: "{...}",
         FIVE_CARD_PROGRESSIVE: "{...}",
-        "must_hit_by": "{...}",
     },
     "timers": {"betting_seconds": "15", "decision_seconds": "15"},
     "terminal": {"chip_denominations": '["1.00", "5.00", "25.00", "100.00"]'},
+    # Read by the platform's read_must_hit_by (this entry names the table among the file's).
+    MUST_HIT_BY: {
+        "configuration": '"A"',
+        "minimum_wager": '"1.00"',
+        "qualifying": f'["{FOUR_CARD_PROGRESSIVE}", "{FIVE_CARD_PROGRESSIVE}"]',
+        "meter": '"floor:fcp-mystery"',
+    },
 }
 _ACES_UP: Final = {"paytable": '"50-40-8-6-4-2-1"', "min": '"1.00"', "max": '"100.00"'}
 _PROGRESSIVE: Final = {
@@ -100,12 +124,6 @@ _PROGRESSIVE: Final = {
     "meter_increment": '"10%"',
     "meter": '"floor:fcp-progressive"',
     "pays": '{ "Four of a Kind" = "100%" }',
-}
-_MYSTERY: Final = {
-    "configuration": '"A"',
-    "minimum_wager": '"1.00"',
-    "qualifying": f'["{FOUR_CARD_PROGRESSIVE}", "{FIVE_CARD_PROGRESSIVE}"]',
-    "meter": '"floor:fcp-mystery"',
 }
 _HANDS: Final = {
     FOUR_CARD_PROGRESSIVE: (FOUR_CARD_PROGRESSIVE_HANDS, "641a.1, 641a.6(b)"),
@@ -159,7 +177,7 @@ def build_config(data: Mapping[str, object], source: str) -> TableConfig:
     four = _progressive(problems, FOUR_CARD_PROGRESSIVE, fourcard, prefix)
     five = _progressive(problems, FIVE_CARD_PROGRESSIVE, fourcard, prefix)
     mystery = _mystery(
-        problems, fourcard, prefix, {FOUR_CARD_PROGRESSIVE: four, FIVE_CARD_PROGRESSIVE: five}
+        problems, data, prefix, {FOUR_CARD_PROGRESSIVE: four, FIVE_CARD_PROGRESSIVE: five}
     )
     betting = timers.integer("betting_seconds", TIMER_MIN_SECONDS, TIMER_MAX_SECONDS)
     deciding = timers.integer("decision_seconds", TIMER_MIN_SECONDS, TIMER_MAX_SECONDS)
@@ -378,47 +396,39 @@ def _with_envy(
 
 def _mystery(
     problems: list[str],
-    fourcard: Section,
+    data: Mapping[str, object],
     prefix: str,
     offered: Mapping[str, ProgressiveOffer | None],
 ) -> MysteryOffer | None:
-    read = section(
-        problems, "fourcard.must_hit_by", fourcard.data.get("must_hit_by"), _MYSTERY, required=False
-    )
+    """641b.1: the Must-Hit-By Mystery Bonus (``[must_hit_by]``), read by the platform's
+    reader with this game's qualifying wagers ((c)(1)); each qualifying wager must be one the
+    table offers ((a)) at an amount that reaches the configuration's minimum ((c)(1), (4)):
+    one that could never qualify a player is refused."""
+    before = len(problems)
+    read = read_must_hit_by(problems, data, None, QUALIFYING, f"58 Pa. Code {MYSTERY_SECTION}")
     if read is None:
         return None
-    letter = read.text("configuration")
-    minimum = read.money("minimum_wager")
-    qualifying = read.raw("qualifying")
-    link = read.meter_link()
-    if letter is not None and minimum is not None:
-        try:
-            must_hit_by.configuration(letter, minimum)
-        except RulesError as exc:
-            read.add("configuration", f"{str(exc).replace('633b.14', '641b.1')}")
-            letter = None
-    names: list[str] = []
-    if qualifying is not None:
-        if not isinstance(qualifying, list) or not qualifying:
-            read.add("qualifying", f"expected a list such as {_MYSTERY['qualifying']}")
-        for name in qualifying if isinstance(qualifying, list) else []:
-            if name not in PROGRESSIVES:
-                read.add(
-                    "qualifying",
-                    f"{name!r} does not qualify: the Four-Card or Five-Card Progressive Payout "
-                    f"Wager does, {options(PROGRESSIVES)} (58 Pa. Code {_MYSTERY_CITE})",
-                )
-            elif offered.get(name) is None:
-                read.add(
-                    "qualifying",
-                    f"{name} qualifies only where the table offers it; add "
-                    f"[fourcard.{name}] (58 Pa. Code 641b.1(a))",
-                )
-            else:
-                names.append(name)
-    if letter is None or minimum is None or not names:
+    for name in read.qualifying:
+        offer = offered.get(name)
+        if offer is None:
+            problems.append(
+                f"{MUST_HIT_BY}.qualifying: {name} qualifies only where the table offers it; "
+                f"add [fourcard.{name}] (58 Pa. Code {MYSTERY_SECTION}(a))"
+            )
+        elif max(offer.amounts) < read.minimum_wager:
+            problems.append(
+                f"{MUST_HIT_BY}.minimum_wager: no {name} amount this table offers reaches "
+                f"{format_money(read.minimum_wager)}: it could never qualify a player "
+                f"(58 Pa. Code {MYSTERY_SECTION}(c)(1), (4))"
+            )
+    if len(problems) > before:
         return None
-    return MysteryOffer(letter, minimum, tuple(names), link or f"{prefix}must_hit_by")
+    return MysteryOffer(
+        read.configuration,
+        read.minimum_wager,
+        read.qualifying,
+        read.meter or f"{prefix}{MUST_HIT_BY}",
+    )
 
 
 def _pays(paytable: Paytable) -> dict[str, str]:
@@ -460,14 +470,7 @@ def logged_config(config: TableConfig) -> dict[str, Any]:
             "meter": offer.meter_id,
             "pays": _pays(offer.paytable),
         }
-    if rules.mystery is not None:
-        fourcard["must_hit_by"] = {
-            "configuration": rules.mystery.configuration,
-            "minimum_wager": rules.mystery.minimum_wager,
-            "qualifying": list(rules.mystery.qualifying),
-            "meter": rules.mystery.meter_id,
-        }
-    return {
+    out: dict[str, Any] = {
         "schema": CONFIG_SCHEMA,
         "table": {
             "id": config.table_id,
@@ -487,6 +490,14 @@ def logged_config(config: TableConfig) -> dict[str, Any]:
         },
         "terminal": {"chip_denominations": list(config.chip_denominations)},
     }
+    if rules.mystery is not None:
+        out[MUST_HIT_BY] = {
+            "configuration": rules.mystery.configuration,
+            "minimum_wager": rules.mystery.minimum_wager,
+            "qualifying": list(rules.mystery.qualifying),
+            "meter": rules.mystery.meter_id,
+        }
+    return out
 
 
 def file_shape(logged: Mapping[str, Any]) -> dict[str, object]:
@@ -500,13 +511,13 @@ def file_shape(logged: Mapping[str, Any]) -> dict[str, object]:
                     if k == "amounts" and isinstance(v, list)
                     else dollars(v)
                 )
-                if k not in ("pays", "qualifying")
+                if k != "pays"
                 else v
                 for k, v in value.items()
             }
     terminal = as_mapping(logged.get("terminal"))
     chips = terminal.get("chip_denominations")
-    return {
+    shape: dict[str, object] = {
         "table": dict(as_mapping(logged.get("table"))),
         "limits": {k: dollars(v) for k, v in as_mapping(logged.get("limits")).items()},
         "fourcard": fourcard,
@@ -515,3 +526,7 @@ def file_shape(logged: Mapping[str, Any]) -> dict[str, object]:
             "chip_denominations": [dollars(c) for c in chips] if isinstance(chips, list) else chips
         },
     }
+    mystery = must_hit_by_shape(logged.get(MUST_HIT_BY))
+    if mystery is not None:
+        shape[MUST_HIT_BY] = mystery
+    return shape

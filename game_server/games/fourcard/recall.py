@@ -117,6 +117,6 @@ def describe(item: Logged, labels: Labels) -> Described | None:
         text = f"{labels.seat(ev.seat)} {title}: {ev.line}; paid {format_money(ev.paid)}"
         return who, text, data
     if kind is FourCardRoundCompleted:
-        data = {"dealer": [str(c) for c in ev.dealer], "dealer_hand": ev.dealer_hand}
+        data = {"dealer_cards": [str(c) for c in ev.dealer_cards], "dealer_hand": ev.dealer_hand}
         return TABLE_WHO, f"round complete; the dealer held {ev.dealer_hand}", data
     return None

@@ -167,8 +167,8 @@ def test_a_round_with_envy_bonuses_replays_exactly() -> None:
 def refused(change: dict[str, Any], remove: tuple[str, ...] = ()) -> str:
     data = copy.deepcopy(DATA)
     data["fourcard"].update(change)
-    for key in remove:
-        del data["fourcard"][key]
+    for key in remove:  # a key of the game's section, or a table of its own ([must_hit_by])
+        del (data["fourcard"] if key in data["fourcard"] else data)[key]
     with pytest.raises(ConfigError) as caught:
         build_config(data, "test")
     return str(caught.value)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from game_server.config import ConfigError
-from game_server.games.fourcard.config import build_config
+from game_server.games.fourcard.config import build_config, file_shape, logged_config
 from game_server.games.fourcard.rules.events import (
     FourCardCardDealt,
     FourCardDecision,
@@ -191,10 +191,34 @@ def test_config_refuses_a_progressive_line_below_three_of_a_kind() -> None:
 
 
 def test_config_refuses_a_mystery_qualifier_and_configuration_outside_641b_1() -> None:
-    text = _problems(
-        lambda d: d["fourcard"]["must_hit_by"].update(qualifying=["aces_up"], configuration="E")
-    )
-    assert "641b.1(c)(1)" in text and "fourcard.must_hit_by.configuration" in text
+    text = _problems(lambda d: d["must_hit_by"].update(qualifying=["aces_up"], configuration="E"))
+    assert "641b.1(c)(1)" in text and "641b.1(c)(4)" in text
+    assert "must_hit_by.qualifying" in text and "must_hit_by.configuration" in text
+
+
+def test_config_refuses_a_mystery_nobody_could_qualify_for_naming_641b_1() -> None:
+    """A qualifying wager the table does not offer (641b.1(a)), or offers only below the
+    configuration's minimum ((c)(1), (4)), is refused."""
+    text = _problems(lambda d: d["fourcard"].pop("five_card_progressive"))
+    assert "must_hit_by.qualifying" in text and "[fourcard.five_card_progressive]" in text
+    assert "641b.1(a)" in text
+
+    def below(d: dict[str, Any]) -> None:
+        d["must_hit_by"]["minimum_wager"] = "5.00"
+        d["fourcard"]["four_card_progressive"]["amounts"] = ["1.00", "2.00"]
+
+    text = _problems(below)
+    assert "must_hit_by.minimum_wager" in text and "641b.1(c)(1), (4)" in text
+    assert "four_card_progressive amount" in text and "five_card_progressive" not in text
+
+
+def test_the_logged_mystery_is_read_back_as_the_file_gave_it() -> None:
+    """The logged config, back in the file's shape, builds the same table (recovery and
+    verify read it so), the Must-Hit-By meter id included."""
+    config = build_config(DATA, "test")
+    again = build_config(file_shape(logged_config(config)), "log")
+    assert again.rules == config.rules and again.rules.mystery is not None
+    assert again.config_hash() == config.config_hash()
 
 
 def test_config_refuses_a_progressive_that_returns_100_percent_or_more() -> None:
@@ -235,3 +259,25 @@ def test_replay_reproduces_a_round_and_refuses_a_changed_record() -> None:
 )
 def test_the_simple_strategy(cards: str, decision: tuple[Action, int]) -> None:
     assert decide_cards(parse_cards(cards)) == decision
+
+
+def test_the_live_demo_prints_the_dealers_cards_of_a_settled_round() -> None:
+    """``etg demo --live`` tells each settled round from the log as every game's: the
+    dealer's six cards and his hand, then each wager (the completion names its cards
+    ``dealer_cards``, as the other games' do; the demo printed "dealer  (Pair)")."""
+    from types import SimpleNamespace
+
+    from game_server.rules.events import kind_of
+    from tools.live_demo import round_lines
+
+    game = FourCardRound(RULES, "FCP-01")
+    events = game.place_wagers(1, {"ante": 500})
+    events += game.deal(Stacked(f"{PLAYER_TRIPS} {DEALER_TWO_PAIR}"))
+    events += game.decide(1, Action.PLAY, 1) + settle(game)
+    logged = [
+        SimpleNamespace(kind=kind_of(type(e)), terminal="T1", body=e._asdict(), round_id=7)
+        for e in events
+    ]
+    lines = round_lines(logged)
+    assert lines[0] == f"round 7: dealer {DEALER_TWO_PAIR} (Two Pair)", lines
+    assert any(line.startswith("  T1 Ante: won") for line in lines[1:]), lines

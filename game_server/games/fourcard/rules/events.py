@@ -101,7 +101,7 @@ class FourCardWagerSettled(NamedTuple):
 class FourCardRoundCompleted(NamedTuple):
     """Every wager of the round is settled."""
 
-    dealer: tuple[Card, ...]
+    dealer_cards: tuple[Card, ...]
     dealer_hand: str
 
 
