@@ -99,6 +99,10 @@ BONUS_TITLE: Final = "PROGRESSIVE PAYOUT"
 #: A citation of the procedure's chapter in a settlement's line ("(58 Pa. Code 641a
 #: (procedure: secondary source))"), left to recall as every citation is.
 _CHAPTER: Final = re.compile(r"\s*\(58 Pa\. Code[^()]*(?:\([^()]*\)[^()]*)*\)")
+#: The progressive wagers' names as the server's settlement lines say them
+#: ("Four-Card Progressive Payout Wager: Pair pays nothing (641a.1, 641a.6(b))"): the row
+#: already names its wager, so the panel says only "Pair pays nothing"; recall keeps the line.
+LINE_TITLES: Final = ("Four-Card Progressive Payout Wager", "Five-Card Progressive Payout Wager")
 #: The decision buttons: (action, label, slot of the button row). FOLD keeps the slot no
 #: harmless choice ever takes; the Play multiples go left to right.
 DECISIONS: Final = (
@@ -533,9 +537,11 @@ class FourCardResultsScreen(ResultsScreen):
         draw_fourcard_scene(surface, layout, fourcard_of(self.model), cards=self.cards)
 
     def rows(self) -> tuple[ResultRow, ...]:
-        """The platform's rows, the procedure's chapter citation left out of the reasons."""
+        """The platform's rows, the procedure's chapter citation and the progressive wagers'
+        full names (:data:`LINE_TITLES`) left out of the reasons."""
+        titles = (*wager_titles().values(), *LINE_TITLES)
         return tuple(
-            replace(row, detail=plain_detail(_CHAPTER.sub("", s.line), wager_titles().values()))
+            replace(row, detail=plain_detail(_CHAPTER.sub("", s.line), titles))
             for row, s in zip(super().rows(), self.model.results, strict=True)
         )
 
