@@ -2,11 +2,15 @@
 
 A pure presentation-state tracker: :meth:`CardAnimation.update` compares the model's view
 with the cards it already knows, gives each newly dealt card a start time (in deal order,
-:data:`DEAL_STAGGER` apart, :data:`DEAL_FLIGHT` long) and the hole card a
-:data:`FLIP_TIME` flip when the server turns it up. It reads the model and never changes it,
-reads no pygame events, and draws nothing; what the drawing code reads is the immutable
-:class:`CardFrame` of :meth:`CardAnimation.frame` (Tuxemon ``state.py``: draw never changes
-state).
+:data:`DEAL_STAGGER` apart, :data:`DEAL_FLIGHT` long) and the dealer's face-down cards a
+:data:`FLIP_TIME` flip when the server turns them up: several turn :data:`DEAL_STAGGER`
+apart, overlapping as the deal's cards do (a poker table's four or five are face up in
+well under a second, not one after another: the results wait for them), and a card the
+dealer draws afterwards leaves the shoe once every flip has ended.
+
+It reads the model and never changes it, reads no pygame events, and draws nothing; what the
+drawing code reads is the immutable :class:`CardFrame` of :meth:`CardAnimation.frame`
+(Tuxemon ``state.py``: draw never changes state).
 
 Cards of the first view the tracker sees (at start and after a reconnect) are shown where
 they lie: a terminal that reconnects mid-round does not replay the deal. A new round forgets
@@ -29,7 +33,8 @@ from terminal_client.model import ConnectionState, TerminalModel, View
 DEAL_STAGGER: Final = 0.12
 #: Seconds a card takes from the shoe to its place.
 DEAL_FLIGHT: Final = 0.3
-#: Seconds the hole card takes to turn face up (half showing the back, half the face).
+#: Seconds a face-down card takes to turn face up (half showing the back, half the face);
+#: several start :data:`DEAL_STAGGER` apart.
 FLIP_TIME: Final = 0.3
 
 #: ``("dealer", index)`` or ``("seat", seat, hand, index)``.
@@ -151,7 +156,8 @@ class CardAnimation:
         self._round: Any = None
         self._known: dict[CardKey, str | None] = {}
         self._scheduled: dict[CardKey, _Scheduled] = {}
-        self._next = float("-inf")  # when the next card may leave the shoe
+        self._next = float("-inf")  # when the next card may leave the shoe or turn
+        self._turned = float("-inf")  # when the last flip scheduled ends
         self._fresh = True  # the next view is absorbed without motion
         self._stale: View | None = None  # the view held while the connection was down
         self._frame = STILL
@@ -161,6 +167,7 @@ class CardAnimation:
         self._known.clear()
         self._scheduled.clear()
         self._next = float("-inf")
+        self._turned = float("-inf")
         self._fresh = True
         self._frame = STILL
 
@@ -209,9 +216,13 @@ class CardAnimation:
             del self._scheduled[key]
 
     def _schedule(self, key: CardKey, now: float, flip: bool) -> None:
-        start = max(now, self._next)
+        # Flips follow one another a stagger apart, as dealt cards do; a card from the shoe
+        # waits until the cards turning have turned (a dealer's draw follows his hole card).
+        start = max(now, self._next) if flip else max(now, self._next, self._turned)
         self._scheduled[key] = _Scheduled(start, flip)
-        self._next = start + (self.flip if flip else self.stagger)
+        self._next = start + self.stagger
+        if flip:
+            self._turned = max(self._turned, start + self.flip)
 
     def _frame_at(self, now: float) -> CardFrame:
         motions: dict[CardKey, CardMotion] = {}
@@ -229,5 +240,5 @@ class CardAnimation:
             else:
                 motions[key] = CardMotion(flight=ease_out(elapsed / self.flight))
         if not self._scheduled:
-            self._next = float("-inf")
+            self._next = self._turned = float("-inf")
         return CardFrame(now, MappingProxyType(motions))

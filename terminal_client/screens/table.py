@@ -246,6 +246,12 @@ class BettingScreen(SceneScreen):
 
     # Drawing --------------------------------------------------------------------------------
 
+    def bet_total_centre(self, layout: Layout) -> tuple[int, int]:
+        """Where the bet's total ("BET $15.00") is shown: where this terminal's cards will
+        be (a table that lays its cards out elsewhere says so)."""
+        centre = layout.my_hand.center
+        return (centre[0], centre[1])
+
     def message(self) -> str:
         error = self.model.last_error
         if not betting_open(self.model):
@@ -274,12 +280,12 @@ class BettingScreen(SceneScreen):
             top = (spot.center[0], spot.center[1] - spot.radius - round(34 * s))
             draw_text(surface, text, top, round(22 * s), CREAM, "midtop")
         shown = self.pending if self._open() else self.placed()
-        bet = layout.my_hand
+        centre = self.bet_total_centre(layout)
         panel(
             surface,
             pygame.Rect(
-                bet.centerx - round(220 * s),
-                bet.centery - round(50 * s),
+                centre[0] - round(220 * s),
+                centre[1] - round(50 * s),
                 round(440 * s),
                 round(100 * s),
             ),
@@ -288,7 +294,7 @@ class BettingScreen(SceneScreen):
         draw_text(
             surface,
             f"BET  {format_money(sum(shown.values()))}",
-            bet.center,
+            centre,
             round(44 * s),
             GOLD,
             bold=True,

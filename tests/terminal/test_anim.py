@@ -252,3 +252,61 @@ def test_a_stopped_clock_draws_a_moving_frame_once(table: MemoryTable) -> None:
     draws = app.draws
     app.run_headless(10)
     assert app.draws == draws + 1
+
+
+#: The terminal's pause between a round's settlement and the next betting window (the
+#: machines' ``next_round_delay`` in ``etg serve`` and the demo) and the least of it the
+#: player must have to read the settled results.
+NEXT_ROUND_PAUSE = 3.0
+READING_TIME = 2.0
+
+
+def _fourcard_views() -> dict[str, dict[str, Any]]:
+    from test_fourcard_screens import live_views
+
+    return live_views()
+
+
+def _caribbean_views() -> dict[str, dict[str, Any]]:
+    from caribbean_views import live_views
+
+    return live_views()
+
+
+@pytest.mark.usefixtures("headless")
+@pytest.mark.parametrize(
+    ("views", "face_down"),
+    [(_fourcard_views, 5), (_caribbean_views, 4)],
+    ids=["fourcard", "caribbean"],
+)
+def test_the_showdown_turns_the_dealers_cards_fast_enough_to_read_the_results(
+    table: MemoryTable, views: Any, face_down: int
+) -> None:
+    """From the settling view to the results fully shown (the dealer's face-down cards
+    turned, the results screen at rest) takes at most NEXT_ROUND_PAUSE - READING_TIME on the
+    app's animation clock: at Four Card Poker (five cards turn) and Caribbean Stud (four),
+    the player reads the settled round for at least READING_TIME before the next round
+    clears it. The cards turn DEAL_STAGGER apart, each FLIP_TIME long."""
+    live = views()
+    model = connected(live["betting"])
+    surface = pygame.Surface(SIZE)
+    app = TerminalApp(model, table, table.clock, lambda: surface, poll=lambda *a: [])
+    app.run_headless(1)
+    model.apply_view(live["decision"])
+    for _ in range(60):  # the deal lands
+        table.clock.advance(1 / app.fps)
+        app.run_headless(1)
+    assert not app.cards.frame().moving
+    assert live["results"]["dealer"]["cards"].count(None) == 0
+    assert live["decision"]["dealer"]["cards"].count(None) == face_down
+    model.apply_view(live["results"])
+    ticks = 0
+    app.run_headless(1)
+    while app.stack.top.role != "results" or app.cards.frame().moving:
+        ticks += 1
+        assert ticks < 10 * app.fps, "the results never came to rest"
+        table.clock.advance(1 / app.fps)
+        app.run_headless(1)
+    reveal = DEAL_STAGGER * (face_down - 1) + FLIP_TIME
+    assert ticks == pytest.approx(reveal * app.fps, abs=1)
+    assert ticks <= (NEXT_ROUND_PAUSE - READING_TIME) * app.fps

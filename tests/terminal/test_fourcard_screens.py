@@ -183,6 +183,10 @@ def test_the_results_show_each_wager_and_both_hands() -> None:
     # The reasons in plain words: the chapter's citation is left to recall.
     assert rows[0].detail == "Pair beats the dealer's High Card, pays 1 to 1"
     assert not any("Pa. Code" in r.detail or "641a" in r.detail for r in rows)
+    # The progressive rows say the hand, not the wager's full name again (which shrank
+    # the line to an unreadable size); the server's line keeps it for recall.
+    assert [r.detail for r in rows[3:]] == ["Pair pays nothing", "Pair pays nothing"]
+    assert model.results[3].line.startswith("Four-Card Progressive Payout Wager: ")
     assert [r.what for r in rows] == [
         "Ante",
         "Play",

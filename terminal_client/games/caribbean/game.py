@@ -12,13 +12,17 @@ from typing import TYPE_CHECKING, Any, Final
 from terminal_client.games.api import DemoPlayer, GameView, TerminalGame
 from terminal_client.games.caribbean.model import (
     CaribbeanView,
+    caribbean_of,
     demo_decision,
     parse_caribbean_view,
 )
 from terminal_client.games.generic import GenericGame, betting_window
 
 if TYPE_CHECKING:
+    import pygame
+
     from terminal_client.model import TerminalModel
+    from terminal_client.render.layout import Layout
     from terminal_client.screens.base import Screen
 
 __all__ = ["GAME", "CaribbeanTerminalGame"]
@@ -53,18 +57,16 @@ class CaribbeanTerminalGame(GenericGame):
         return parse_caribbean_view(data)
 
     def screen_for(self, model: TerminalModel) -> type[Screen]:
-        from terminal_client.games.caribbean.screens import (
-            CaribbeanBettingScreen,
-            CaribbeanResultsScreen,
-            CaribbeanScreen,
-        )
+        """Its betting, decision and results screens."""
+        from terminal_client.games.caribbean.screens import caribbean_screen_for
 
-        view = model.view
-        if betting_window(model):
-            return CaribbeanBettingScreen
-        if view is not None and view.phase == "complete":
-            return CaribbeanResultsScreen
-        return CaribbeanScreen
+        return caribbean_screen_for(model)
+
+    def draw_picture(self, surface: pygame.Surface, layout: Layout, model: TerminalModel) -> None:
+        """Its table scene."""
+        from terminal_client.games.caribbean.screens import draw_caribbean_scene
+
+        draw_caribbean_scene(surface, layout, caribbean_of(model))
 
     def main_wagers(self) -> frozenset[str]:
         return frozenset({"ante", "bet"})

@@ -2,19 +2,36 @@
 keys (the meters, the qualifying line, this terminal's hand and the Bet it would make).
 Free of pygame.
 
+The view sends its meters as ``"progressive_meters"`` (name -> cents) with the Must-Hit-By
+Mystery Bonus's ``"must_hit_by"`` amount beside them; they are read into the common view's
+:attr:`~terminal_client.model.view.View.meters`, which the platform's meters panel draws.
+
 Entry points: :class:`CaribbeanView`, :func:`parse_caribbean_view`, :func:`demo_decision`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Final
 
 from shared.cards import JACK, KING, QUEEN, parse_card
-from terminal_client.model.view import View, parse_common_view
+from terminal_client.model.view import ProgressiveMeter, Seat, View, parse_common_view
 
-__all__ = ["CaribbeanView", "demo_decision", "parse_caribbean_view"]
+if TYPE_CHECKING:
+    from terminal_client.model.state import TerminalModel
+
+__all__ = ["CaribbeanView", "caribbean_of", "demo_decision", "parse_caribbean_view"]
+
+#: The view's meter names -> (the wager it pays, its title on the meters panel).
+METERS: Final[Mapping[str, tuple[str, str]]] = MappingProxyType(
+    {
+        "progressive": ("progressive", "Progressive Payout"),
+        "five_card": ("five_card_player", "Five Card Bonus"),
+        "must_hit_by": ("must_hit_by", "Must-Hit-By Mystery Bonus"),
+    }
+)
 
 #: The hand names (639a.6(b), as the server's view gives them) of a pair or better.
 PAIR_OR_BETTER: Final = frozenset(
@@ -44,25 +61,79 @@ class CaribbeanView:
     dealer_hand: str | None = None
     bet_amount: int | None = None
     must_hit_by: Mapping[str, Any] | None = None
+    #: Whether this terminal's seat folded its hand (the view's seat's ``"folded"``).
+    folded: bool = False
+
+    @property
+    def me(self) -> Seat | None:
+        """This terminal's seat in the round (None without wagers)."""
+        return self.view.my_seat
 
     @property
     def joined(self) -> bool:
-        return self.view.my_seat is not None
+        """Whether this terminal has wagers in the round."""
+        return self.me is not None
+
+    @property
+    def cards(self) -> tuple[str | None, ...]:
+        """This terminal's five cards (none before the deal)."""
+        me = self.me
+        return () if me is None or not me.hands else me.hands[0].cards
+
+    @property
+    def wagers(self) -> Mapping[str, int]:
+        """This terminal's wagers in the round, the Bet Wager once made."""
+        me = self.me
+        return MappingProxyType({}) if me is None else me.wagers
+
+    @property
+    def deciding(self) -> bool:
+        """Whether the round waits for the players' decisions."""
+        return self.view.phase == "deciding"
 
 
 def parse_caribbean_view(data: Any) -> CaribbeanView:
     """The common keys (:func:`parse_common_view`) and the table's own."""
     view = parse_common_view(data)
-    meters = data.get("progressive_meters")
+    raw = data.get("progressive_meters")
+    meters = {str(k): int(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+    mystery = data.get("must_hit_by") if isinstance(data.get("must_hit_by"), dict) else None
+    if not view.meters and meters:
+        view = replace(view, meters=_common_meters(meters, mystery))
     return CaribbeanView(
         view,
-        {str(k): int(v) for k, v in meters.items()} if isinstance(meters, dict) else {},
+        meters,
         str(data.get("qualifying") or ""),
         data.get("hand"),
         data.get("dealer_hand"),
         data.get("bet_amount"),
-        data.get("must_hit_by") if isinstance(data.get("must_hit_by"), dict) else None,
+        mystery,
+        any(
+            isinstance(seat, dict) and seat.get("mine") and seat.get("folded") is True
+            for seat in data.get("seats") or ()
+        ),
     )
+
+
+def _common_meters(
+    meters: Mapping[str, int], mystery: Mapping[str, Any] | None
+) -> tuple[ProgressiveMeter, ...]:
+    """The view's meters as the common view's (633b.6(d), 605a.7: displayed), the
+    Must-Hit-By meter with what it must hit by (never its secret trigger, 639b.1(c)(3))."""
+    out = []
+    for name, cents in meters.items():
+        wager, title = METERS.get(name, (name, name.replace("_", " ").title()))
+        must = None
+        if name == "must_hit_by" and mystery is not None and mystery.get("must_hit_by"):
+            must = int(mystery["must_hit_by"])
+        out.append(ProgressiveMeter(wager, title, cents, must))
+    return tuple(out)
+
+
+def caribbean_of(model: TerminalModel) -> CaribbeanView | None:
+    """The model's last view when it is of a Caribbean Stud Poker table; else None."""
+    read = model.game_view
+    return read if isinstance(read, CaribbeanView) else None
 
 
 def demo_decision(hand: str | None, cards: Sequence[str], up_card: str) -> str:

@@ -1,168 +1,386 @@
-"""The Caribbean Stud Poker table screen: the platform's fallback table (felt, cards, seats,
-settlements, countdown, credits, menu) with the game's own buttons and lines: ANTE or ANTE +
-PROGRESSIVE while betting, FOLD / BET 2X at the decision, the qualifying line, this
-terminal's hand and the dealer's, and the Progressive Payout and Must-Hit-By meters.
+"""The screens of a Caribbean Stud Poker table: :class:`CaribbeanBettingScreen`,
+:class:`CaribbeanPlayScreen` and :class:`CaribbeanResultsScreen`, picked by
+:func:`caribbean_screen_for`.
 
-Touch targets: ``button:wager-ante``, ``button:wager-ante+progressive``, ``button:act-bet``,
-``button:act-fold``.
+They are the seated table's screens (:mod:`terminal_client.screens.table`: chips, CLEAR /
+REBET / DEAL, the countdown with what it does at zero, the credits, the message bar, the
+menu, the results panel) over a Caribbean Stud scene (:func:`draw_caribbean_scene`): the
+table printing with the qualifying line (639a: the dealer qualifies with ace-king or
+better), the dealer's five cards (one face up until the showdown) with his hand's name once
+shown, this terminal's five cards large with its hand's name, and the platform's meters
+panel (Progressive Payout, Five Card Bonus, the Must-Hit-By Mystery Bonus with what it must
+hit by, 639b.1). They are laid out as Four Card Poker's
+(:mod:`terminal_client.games.fourcard.screens`): ANTE and BET in a column beside the cards
+(BET is never tapped: the Bet Wager is the decision), the side wagers' circles under the
+meters. A side wager of fixed amounts steps through them on each tap (the view gives the
+smallest and the largest: those are offered). The decision buttons are FOLD (in the slot no
+harmless choice takes, :data:`~terminal_client.render.layout.DESTRUCTIVE_SLOT`) and BET 2X
+with its amount, lit exactly when the view's legal actions hold them; once betting is over
+no wager control is drawn. The results panel says each wager's outcome in plain words: the
+paragraph citations stay in recall.
 
-Entry point: :class:`CaribbeanScreen`.
+Entry points: :func:`caribbean_screen_for`, :func:`draw_caribbean_scene`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Final
+
 import pygame
 
 from shared.money import format_money
-from terminal_client.games.caribbean.model import CaribbeanView
-from terminal_client.games.generic import betting_window
-from terminal_client.input import Intent, Tap
-from terminal_client.model import IntentKind
-from terminal_client.render import Layout
-from terminal_client.render.draw import CREAM, GOLD, draw_text
+from terminal_client.games.caribbean.model import CaribbeanView, caribbean_of
+from terminal_client.games.fourcard.screens import (
+    draw_bonus_title,
+    draw_dealer_cards,
+    draw_player_cards,
+    hand_area,
+    results_area,
+    shown_countdown,
+    spot_circles,
+)
+from terminal_client.model import IntentKind, TerminalModel
+from terminal_client.render import Layout, draw_felt
+from terminal_client.render.anim import CardFrame
+from terminal_client.render.draw import GOLD, draw_text
+from terminal_client.render.elements import element
 from terminal_client.render.layout import DESTRUCTIVE_SLOT
-from terminal_client.screens.base import Handled
-from terminal_client.screens.fallback import FallbackScreen
-from terminal_client.widgets import Button
+from terminal_client.render.results import ResultRow
+from terminal_client.render.table import draw_bet_spot
+from terminal_client.screens.base import Screen
+from terminal_client.screens.overlay import menu_buttons
+from terminal_client.screens.results import plain_detail
+from terminal_client.screens.scene import (
+    draw_buttons,
+    draw_countdown,
+    draw_credits,
+    draw_message,
+    draw_meters,
+    wager_name,
+    wager_titles,
+)
+from terminal_client.screens.status import AttractScreen
+from terminal_client.screens.table import (
+    BettingScreen,
+    PlayScreen,
+    ResultsScreen,
+    _rect_box,
+    betting_open,
+    enabled_actions,
+)
+from terminal_client.widgets import BetSpot, Button
 
-__all__ = ["CaribbeanScreen"]
+__all__ = [
+    "CaribbeanBettingScreen",
+    "CaribbeanPlayScreen",
+    "CaribbeanResultsScreen",
+    "caribbean_screen_for",
+    "decision_buttons",
+    "draw_caribbean_scene",
+]
 
-WITH_PROGRESSIVE = "ante+progressive"
-ACTION_LABELS = {"bet": "BET 2X", "fold": "FOLD"}
-METER_TITLES = {
+ANTE: Final = "ante"
+BET: Final = "bet"
+FOLD: Final = "fold"
+#: The circles beside the cards, top to bottom, and the side wagers' under the meters.
+MAIN_SPOTS: Final = (ANTE, BET)
+SIDE_SPOTS: Final = ("progressive", "five_card_player", "five_card_dealer")
+SPOT_LABELS: Final[Mapping[str, str]] = {
+    ANTE: "ANTE",
+    BET: "BET",
     "progressive": "PROGRESSIVE",
-    "must_hit_by": "MUST-HIT-BY MYSTERY",
-    "five_card": "FIVE CARD BONUS",
+    "five_card_player": "5-CARD",
+    "five_card_dealer": "DEALER 5",
 }
+#: The title over the side wagers' circles.
+SIDE_TITLE: Final = "SIDE WAGERS"
+#: The table printing's first part; the view's qualifying line follows it.
+FELT_TITLE: Final = "CARIBBEAN STUD POKER"
+#: The decision buttons: (action, label, the slots of the button row it spans). BET 2X
+#: with its amount spans three slots (its label at the row's full size); FOLD keeps the
+#: slot no harmless choice takes.
+DECISIONS: Final = (
+    (BET, "BET 2X", ("hit", "stand", "double")),
+    (FOLD, "FOLD", (DESTRUCTIVE_SLOT,)),
+)
+#: The results panel's names of the wagers: the table's own (another game titles a wager
+#: of the same name its own way), the Five Card Hand Bonus ones short enough to read.
+RESULT_TITLES: Final[Mapping[str, str]] = {
+    "five_card_player": "Five Card Bonus",
+    "five_card_dealer": "Dealer Five Card Bonus",
+}
+#: The wagers' names as the server's settlement lines say them (a line repeating its own
+#: wager's name says nothing more to the player).
+LINE_TITLES: Final = (
+    "Progressive Payout",
+    "Five Card Hand Bonus (player's hand)",
+    "Five Card Hand Bonus (dealer's hand)",
+)
 
 
-class CaribbeanScreen(FallbackScreen):
-    """Betting, the decision and the showdown of a Caribbean Stud Poker round."""
+def offered(cv: CaribbeanView | None) -> tuple[str, ...]:
+    """The circles of the wagers the table offers (the view's limits), and BET."""
+    limits = () if cv is None else tuple(cv.view.limits)
+    return tuple(w for w in (*MAIN_SPOTS, *SIDE_SPOTS) if w == BET or w in limits)
 
-    def _caribbean(self) -> CaribbeanView | None:
-        game_view = self.model.game_view
-        return game_view if isinstance(game_view, CaribbeanView) else None
 
-    def _stakes(self) -> dict[str, dict[str, int]]:
-        limits = self.model.limits
-        ante = limits.get("ante")
-        if ante is None:
-            return {}
-        out = {"ante": {"ante": ante.minimum}}
-        progressive = limits.get("progressive")
-        if progressive is not None:
-            out[WITH_PROGRESSIVE] = {"ante": ante.minimum, "progressive": progressive.minimum}
-        return out
-
-    def wager_buttons(self, layout: Layout) -> tuple[Button, ...]:
-        """ANTE at its minimum, and ANTE + PROGRESSIVE when the table offers it."""
-        model = self.model
-        open_ = (
-            betting_window(model)
-            and not model.in_round
-            and not model.is_waiting(IntentKind.PLACE_WAGERS)
+def spots_for(
+    layout: Layout, cv: CaribbeanView | None, amounts: Mapping[str, int], enabled: bool
+) -> tuple[BetSpot, ...]:
+    """The betting circles with what is staked on each; BET is never a touch target."""
+    wagers = offered(cv)
+    circles = spot_circles(layout, wagers, MAIN_SPOTS, SIDE_SPOTS)
+    return tuple(
+        BetSpot(
+            w,
+            circles[w][0],
+            circles[w][1],
+            SPOT_LABELS[w],
+            amounts.get(w, 0),
+            enabled and w != BET,
         )
-        stakes = self._stakes()
-        if not stakes:
-            return ()
-        credits = model.credits or 0
-        tray = layout.chip_tray_rect
-        gap = round(12 * layout.scale)
-        width = (tray.width - gap * (len(stakes) - 1)) // len(stakes)
-        buttons = []
-        for i, (name, wagers) in enumerate(stakes.items()):
-            label = " + ".join(
-                f"{'PROG' if w == 'progressive' else 'ANTE'} {format_money(c)}"
-                for w, c in wagers.items()
-            )
-            rect = (tray.left + i * (width + gap), tray.top, width, tray.height)
-            enabled = open_ and credits >= sum(wagers.values())
-            buttons.append(Button(f"wager-{name}", rect, label, enabled))
-        return tuple(buttons)
-
-    def action_buttons(self, layout: Layout) -> tuple[Button, ...]:
-        """FOLD in the slot kept for giving up a wager, BET 2X (with its amount) beside it."""
-        model = self.model
-        if not model.my_turn or model.is_waiting(IntentKind.ACT):
-            return ()
-        caribbean = self._caribbean()
-        amount = None if caribbean is None else caribbean.bet_amount
-        slots = [rect for name, rect in layout.action_buttons.items() if name != DESTRUCTIVE_SLOT]
-        buttons = []
-        for action in sorted(model.legal_actions):
-            rect = layout.action_buttons[DESTRUCTIVE_SLOT] if action == "fold" else slots[0]
-            label = ACTION_LABELS.get(action, action.upper())
-            if action == "bet" and amount:
-                label = f"{label} {format_money(amount)}"
-            buttons.append(Button(f"act-{action}", (rect.x, rect.y, rect.w, rect.h), label, True))
-        return tuple(buttons)
-
-    def handle(self, intent: Intent) -> Handled | None:
-        if isinstance(intent, Tap) and intent.target_id.startswith("button:wager-"):
-            name = intent.target_id.removeprefix("button:wager-")
-            wagers = self._stakes().get(name)
-            model = self.model
-            if wagers is None or not betting_window(model) or model.in_round:
-                return None
-            return None if self.client.place_wagers(wagers) is None else Handled()
-        return super().handle(intent)
-
-    def message(self) -> str:
-        if self.model.my_turn and self.model.last_error is None:
-            return "FOLD OR BET 2X"
-        return super().message()
-
-    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
-        super().draw(surface, layout)
-        draw_caribbean_lines(surface, layout, self._caribbean())
+        for w in wagers
+    )
 
 
-def draw_caribbean_lines(
-    surface: pygame.Surface, layout: Layout, caribbean: CaribbeanView | None
+def fixed_amounts(cv: CaribbeanView | None, wager: str) -> tuple[int, ...]:
+    """The amounts a side wager of fixed amounts takes as the view gives them (its smallest
+    and largest: 639a.7(d)(2), 639a.1), empty for the Ante (any amount in its limits)."""
+    if cv is None or wager not in SIDE_SPOTS or wager not in cv.view.limits:
+        return ()
+    limits = cv.view.limits[wager]
+    return tuple(sorted({limits.minimum, limits.maximum}))
+
+
+def spot_note(cv: CaribbeanView, wager: str) -> str:
+    """What a circle says under its label: the Bet's "2X ANTE", a side wager's fixed
+    amounts, else the Ante's limits."""
+    if wager == BET:
+        return "2X ANTE"
+    fixed = fixed_amounts(cv, wager)
+    if fixed:
+        return " / ".join(format_money(a).removesuffix(".00") for a in fixed)
+    limits = cv.view.limits.get(wager)
+    if limits is None:
+        return ""
+    low, high = (format_money(c).removesuffix(".00") for c in (limits.minimum, limits.maximum))
+    return f"{low} \u2013 {high}"
+
+
+def draw_spots(
+    surface: pygame.Surface, layout: Layout, cv: CaribbeanView, spots: Sequence[BetSpot]
 ) -> None:
-    """The qualifying line, the hands and the meters (never a Must-Hit-By trigger: only the
-    server knows it)."""
-    if caribbean is None:
-        return
+    """The circles, each with its note (:func:`spot_note`) unless it holds chips, and the
+    side wagers' title over theirs."""
     s = layout.scale
-    dealer = layout.dealer
-    # The left column under the menu buttons: clear of the dealer's cards, the countdown's
-    # dial and the seats' labels.
-    x = layout.credits.left
-    y = layout.credits.bottom + round(124 * s)
-    rows: list[tuple[str, tuple[int, int, int]]] = []
-    for name, cents in caribbean.meters.items():
-        rows.append((f"{METER_TITLES.get(name, name.upper())}  {format_money(cents)}", GOLD))
-    mystery = caribbean.must_hit_by
-    if mystery is not None and mystery.get("must_hit_by"):
-        rows.append((f"MUST HIT BY {format_money(int(mystery['must_hit_by']))}", CREAM))
-    for i, (text, colour) in enumerate(rows):
-        draw_text(surface, text, (x, y + round(30 * i * s)), round(22 * s), colour, "topleft", True)
-    below = dealer.bottom + round(8 * s)
-    line = caribbean.qualifying.upper()
-    if caribbean.dealer_hand:
-        line = f"DEALER: {caribbean.dealer_hand.upper()}  \u2022  {line}"
-    draw_text(surface, line, (dealer.centerx, below), round(22 * s), CREAM, "midtop")
-    if caribbean.hand:
-        mine = layout.my_hand
+    with element(surface, "wagers") as target:
+        for spot in spots:
+            draw_bet_spot(target, spot, s, note=spot_note(cv, spot.id))
+        draw_bonus_title(target, layout, spots, SIDE_SPOTS, SIDE_TITLE)
+
+
+# The scene --------------------------------------------------------------------------------
+
+
+def felt_line(cv: CaribbeanView | None) -> str:
+    """The table printing: the game's name and the view's qualifying line."""
+    qualifying = "" if cv is None else cv.qualifying.upper()
+    return " \u2022 ".join(t for t in (FELT_TITLE, qualifying) if t)
+
+
+def draw_caribbean_scene(
+    surface: pygame.Surface,
+    layout: Layout,
+    cv: CaribbeanView | None,
+    *,
+    cards: CardFrame | None = None,
+) -> None:
+    """The felt, the table printing, the meters, the dealer's five cards and this
+    terminal's five (once dealt). With ``cards`` the cards in it move as at every table."""
+    s = layout.scale
+    draw_felt(surface, layout.window)
+    area = hand_area(layout)
+    with element(surface, "table printing") as target:
         draw_text(
-            surface,
-            f"YOUR HAND: {caribbean.hand.upper()}",
-            (mine.centerx, mine.top - round(30 * s)),
+            target,
+            felt_line(cv),
+            (area.centerx, area.top - round(48 * s)),
             round(24 * s),
             GOLD,
             "midtop",
-            True,
+            bold=True,
+            max_width=area.width,
+        )
+    if cv is None:
+        return
+    draw_meters(surface, layout, cv.view.meters)
+    with element(surface, "dealer") as target:
+        draw_dealer_cards(target, layout, cv.view.dealer.cards, cv.dealer_hand, cards, 5)
+    if cv.cards:
+        with element(surface, "your cards") as target:
+            draw_player_cards(target, layout, cv.view.seat, cv.cards, cv.hand, cv.folded, cards)
+
+
+# The screens ------------------------------------------------------------------------------
+
+
+def caribbean_screen_for(model: TerminalModel) -> type[Screen]:
+    """The base screen for a Caribbean Stud Poker view (the model's game view is one)."""
+    cv = caribbean_of(model)
+    assert cv is not None, "caribbean_screen_for needs a Caribbean Stud Poker view"
+    if betting_open(model):
+        if not model.credits and not cv.joined and not model.pending:
+            return AttractScreen
+        return CaribbeanBettingScreen
+    if cv.joined and cv.view.settlements and not cv.deciding:
+        return CaribbeanResultsScreen
+    if cv.joined:
+        return CaribbeanPlayScreen
+    if not model.credits:
+        return AttractScreen
+    return CaribbeanBettingScreen  # a round is on without this terminal: "no more bets"
+
+
+class CaribbeanBettingScreen(BettingScreen):
+    """Betting at a Caribbean Stud Poker table: chips on ANTE up to its limits, a side
+    wager's circle steps through its fixed amounts (past the largest it comes off); DEAL
+    sends ONE PlaceWagers."""
+
+    def spots(self, layout: Layout) -> tuple[BetSpot, ...]:
+        """The offered wagers' circles (not BET: it is the decision)."""
+        shown = self.pending if self._open() else self.placed()
+        return tuple(
+            s
+            for s in spots_for(layout, caribbean_of(self.model), shown, self._open())
+            if s.id != BET
         )
 
+    def _add(self, wager: str) -> None:
+        fixed = fixed_amounts(caribbean_of(self.model), wager)
+        if not fixed:
+            super()._add(wager)
+            return
+        placed = self.pending.get(wager, 0)
+        following = [a for a in fixed if a > placed]
+        if not following:
+            self.pending.pop(wager, None)
+            self.note = f"{wager_name(wager)} taken off"
+        elif sum(self.pending.values()) - placed + following[0] > (self.model.credits or 0):
+            self.note = "Not enough credits for that wager"
+        else:
+            self.pending[wager] = following[0]
+            self.note = ""
 
-class CaribbeanBettingScreen(CaribbeanScreen):
-    """The table while it takes wagers (the screenshots' betting screen)."""
+    def bet_total_centre(self, layout: Layout) -> tuple[int, int]:
+        """The middle of where this terminal's five cards will be: clear of the circles
+        (the platform's place for it is under them in portrait)."""
+        centre = hand_area(layout).center
+        return (centre[0], centre[1])
 
-    role = "betting"
+    def message(self) -> str:
+        text = super().message()
+        if text == "PLACE YOUR BETS" and not self.pending:
+            return "PLACE YOUR ANTE"
+        return text
+
+    def draw_table(self, surface: pygame.Surface, layout: Layout) -> None:
+        """The scene and the BET circle (the decision: not a betting spot)."""
+        cv = caribbean_of(self.model)
+        draw_caribbean_scene(surface, layout, cv, cards=self.cards)
+        if cv is not None:
+            bet = [s for s in spots_for(layout, cv, {}, False) if s.id == BET]
+            draw_spots(surface, layout, cv, bet)
+
+    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
+        """The seated table's betting screen; a fixed-amount circle says its amounts
+        ("$1 / $5"), and the side wagers' title is over their circles."""
+        super().draw(surface, layout)
+        cv = caribbean_of(self.model)
+        if cv is not None:
+            fixed = [s for s in self.spots(layout) if fixed_amounts(cv, s.id)]
+            draw_spots(surface, layout, cv, fixed)
 
 
-class CaribbeanResultsScreen(CaribbeanScreen):
-    """The showdown and its settlements until the next betting window opens."""
+def decision_buttons(model: TerminalModel, layout: Layout) -> tuple[Button, ...]:
+    """FOLD and BET 2X (with the Bet's amount) while this terminal must decide, each lit
+    exactly when the view's legal actions hold it; none once it has decided."""
+    cv = caribbean_of(model)
+    if cv is None or not cv.deciding or cv.folded or BET in cv.wagers:
+        return ()
+    live = enabled_actions(model)
+    if not model.my_turn:
+        return ()
+    buttons = []
+    for action, label, slots in DECISIONS:
+        if action == BET and cv.bet_amount:
+            label = f"{label} {format_money(cv.bet_amount)}"
+        rect = layout.action_buttons[slots[0]].unionall(
+            [layout.action_buttons[slot] for slot in slots[1:]]
+        )
+        buttons.append(Button(action, _rect_box(rect), label, action in live))
+    return tuple(buttons)
 
-    role = "results"
+
+class CaribbeanPlayScreen(PlayScreen):
+    """The decision: the cards, FOLD and BET 2X lit from the view's legal actions, the
+    wagers on their circles, and the countdown with what it does at zero."""
+
+    def buttons(self, layout: Layout) -> tuple[Button, ...]:
+        return decision_buttons(self.model, layout)
+
+    def message(self) -> str:
+        model = self.model
+        cv = caribbean_of(model)
+        if model.last_error is not None or model.is_waiting(IntentKind.ACT) or cv is None:
+            return super().message()
+        if model.my_turn:
+            return "FOLD, OR BET 2X THE ANTE"
+        if cv.folded:
+            return "You folded \u2022 waiting for the showdown"
+        if BET in cv.wagers:
+            return "BET 2X \u2022 waiting for the showdown"
+        if cv.deciding:
+            return "Waiting for the other players"
+        return "Showdown"
+
+    def draw_table(self, surface: pygame.Surface, layout: Layout) -> None:
+        draw_caribbean_scene(surface, layout, caribbean_of(self.model), cards=self.cards)
+
+    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
+        self.draw_table(surface, layout)
+        cv = caribbean_of(self.model)
+        if cv is not None:
+            draw_spots(surface, layout, cv, spots_for(layout, cv, cv.wagers, False))
+        draw_buttons(surface, self.buttons(layout))
+        draw_buttons(surface, menu_buttons(layout, self.model), "menu")
+        draw_credits(surface, layout, self.model.credits, "CREDITS")
+        draw_message(surface, layout, self.message())
+        draw_countdown(surface, layout, shown_countdown(self.model), self.countdown)
+
+
+class CaribbeanResultsScreen(ResultsScreen):
+    """Both hands' names with their cards, the round's result in the message bar and each
+    wager with what it won or lost and why in plain words, where the main circles were."""
+
+    def draw_table(self, surface: pygame.Surface, layout: Layout) -> None:
+        draw_caribbean_scene(surface, layout, caribbean_of(self.model), cards=self.cards)
+
+    def rows(self) -> tuple[ResultRow, ...]:
+        """The platform's rows under the table's own names (:data:`RESULT_TITLES`); the
+        citations left to recall, and a reason that only names the wager says nothing
+        more."""
+        titles = (*wager_titles().values(), *LINE_TITLES)
+        own = {**self.model.game.wager_titles, **RESULT_TITLES}
+        return tuple(
+            replace(
+                row,
+                what=own.get(s.wager, row.what),
+                detail=plain_detail(s.line, titles),
+            )
+            for row, s in zip(super().rows(), self.model.results, strict=True)
+        )
+
+    def results_area(self, layout: Layout) -> pygame.Rect:
+        return results_area(layout)

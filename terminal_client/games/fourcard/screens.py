@@ -99,6 +99,10 @@ BONUS_TITLE: Final = "PROGRESSIVE PAYOUT"
 #: A citation of the procedure's chapter in a settlement's line ("(58 Pa. Code 641a
 #: (procedure: secondary source))"), left to recall as every citation is.
 _CHAPTER: Final = re.compile(r"\s*\(58 Pa\. Code[^()]*(?:\([^()]*\)[^()]*)*\)")
+#: The progressive wagers' names as the server's settlement lines say them
+#: ("Four-Card Progressive Payout Wager: Pair pays nothing (641a.1, 641a.6(b))"): the row
+#: already names its wager, so the panel says only "Pair pays nothing"; recall keeps the line.
+LINE_TITLES: Final = ("Four-Card Progressive Payout Wager", "Five-Card Progressive Payout Wager")
 #: The decision buttons: (action, label, slot of the button row). FOLD keeps the slot no
 #: harmless choice ever takes; the Play multiples go left to right.
 DECISIONS: Final = (
@@ -155,15 +159,21 @@ def results_area(layout: Layout) -> pygame.Rect:
     return layout.design_rect(_design(layout).results)
 
 
-def spot_circles(layout: Layout, wagers: Sequence[str]) -> dict[str, tuple[tuple[int, int], int]]:
-    """Wager -> (centre, radius) in window pixels of the circles of ``wagers`` (main ones
-    in their column, progressive ones in their zone), laid out as every table's side
-    circles are (:func:`~terminal_client.render.layout.side_spot_circles`)."""
+def spot_circles(
+    layout: Layout,
+    wagers: Sequence[str],
+    main: Sequence[str] = MAIN_SPOTS,
+    bonus: Sequence[str] = BONUS_SPOTS,
+) -> dict[str, tuple[tuple[int, int], int]]:
+    """Wager -> (centre, radius) in window pixels of the circles of ``wagers`` (the ``main``
+    ones in their column, the ``bonus`` ones in their zone), laid out as every table's side
+    circles are (:func:`~terminal_client.render.layout.side_spot_circles`). Another poker
+    table (Caribbean Stud) puts its own circles in the same places."""
     d = _design(layout)
     ox, oy = layout.origin
     s = layout.scale
     out = {}
-    for zone, group in ((d.main_zone, MAIN_SPOTS), (d.bonus_zone, BONUS_SPOTS)):
+    for zone, group in ((d.main_zone, main), (d.bonus_zone, bonus)):
         shown = tuple(w for w in group if w in wagers)
         for wager, x, y, r in side_spot_circles((zone,), shown):
             out[wager] = ((round(ox + x * s), round(oy + y * s)), round(r * s))
@@ -222,17 +232,24 @@ def draw_spots(
         draw_bonus_title(target, layout, spots)
 
 
-def draw_bonus_title(surface: pygame.Surface, layout: Layout, spots: Sequence[BetSpot]) -> None:
-    """:data:`BONUS_TITLE` over the progressive circles among ``spots`` (if any)."""
+def draw_bonus_title(
+    surface: pygame.Surface,
+    layout: Layout,
+    spots: Sequence[BetSpot],
+    wagers: Sequence[str] = BONUS_SPOTS,
+    title: str = BONUS_TITLE,
+) -> None:
+    """``title`` over the circles of ``wagers`` (the progressive ones) among ``spots`` (if
+    any)."""
     s = layout.scale
-    bonus = [spot for spot in spots if spot.id in BONUS_SPOTS]
+    bonus = [spot for spot in spots if spot.id in wagers]
     if not bonus:
         return
     top = min(spot.center[1] - spot.radius for spot in bonus) - round(12 * s)
     zone = layout.design_rect(_design(layout).bonus_zone)
     draw_text(
         surface,
-        BONUS_TITLE,
+        title,
         (zone.centerx, top),
         round(24 * s),
         GOLD,
@@ -251,24 +268,28 @@ def fitted_height(width: int, count: int, most: int, gap: int) -> int:
     return min(most, int((width - (count - 1) * gap) / max(1, count) * CARD_ASPECT))
 
 
-def _draw_dealer(
-    surface: pygame.Surface, layout: Layout, fc: FourCardView, frame: CardFrame | None
+def draw_dealer_cards(
+    surface: pygame.Surface,
+    layout: Layout,
+    cards: tuple[str | None, ...],
+    hand: str | None,
+    frame: CardFrame | None,
+    room: int,
 ) -> None:
-    """The dealer's six cards (face down until the showdown but the one dealt face up) and,
-    once shown, his best four-card hand's name."""
+    """The dealer's cards (``None`` face down), sized for ``room`` cards side by side, and
+    once every card has landed face up his hand's name ``hand`` ("DEALER HAS PAIR")."""
     s = layout.scale
     area = layout.dealer
     draw_text(surface, "DEALER", (area.centerx, area.top), round(26 * s), GOLD, "midtop", True)
-    cards = fc.view.dealer.cards
     motions = _motions(frame, [dealer_key(i) for i in range(len(cards))])
     gap = round(8 * s)
-    card_h = fitted_height(area.width, 6, round(area.height * 0.62), gap)
+    card_h = fitted_height(area.width, room, round(area.height * 0.62), gap)
     cards_area = area.move(0, round(40 * s))
     draw_hand(surface, cards_area, cards, card_h, motions=motions, shoe=shoe_point(layout), gap=gap)
-    if fc.dealer_hand and (motions is None or all(m.landed for m in motions)):
+    if hand and (motions is None or all(m.landed for m in motions)):
         draw_text(
             surface,
-            f"DEALER HAS {fc.dealer_hand.upper()}",
+            f"DEALER HAS {hand.upper()}",
             area.midbottom,
             round(26 * s),
             CREAM,
@@ -278,31 +299,51 @@ def _draw_dealer(
         )
 
 
-def _draw_mine(
+def _draw_dealer(
     surface: pygame.Surface, layout: Layout, fc: FourCardView, frame: CardFrame | None
 ) -> None:
-    """This terminal's five cards (dimmed once folded) and its best hand's name."""
+    """The dealer's six cards (face down until the showdown but the one dealt face up) and,
+    once shown, his best four-card hand's name."""
+    draw_dealer_cards(surface, layout, fc.view.dealer.cards, fc.dealer_hand, frame, 6)
+
+
+def draw_player_cards(
+    surface: pygame.Surface,
+    layout: Layout,
+    seat: int | None,
+    cards: tuple[str | None, ...],
+    hand: str | None,
+    folded: bool,
+    frame: CardFrame | None,
+) -> None:
+    """This terminal's cards large in :func:`hand_area` (dimmed once ``folded``), titled
+    with its hand's name ``hand`` once they have landed."""
     s = layout.scale
     area = hand_area(layout)
-    cards = fc.cards
-    seat = fc.view.seat
     motions = _motions(frame, [seat_key(seat, 0, i) for i in range(len(cards))])
     landed = motions is None or all(m.landed for m in motions)
     title = "YOUR CARDS"
-    if fc.folded:
+    if folded:
         title += " \u2022 FOLDED"
-    elif fc.hand and landed:
-        title += f" \u2022 {fc.hand.upper()}"
+    elif hand and landed:
+        title += f" \u2022 {hand.upper()}"
     draw_text(surface, title, (area.centerx, area.top), round(26 * s), GOLD, "midtop", True)
     cards_area = pygame.Rect(area.left, area.top + round(38 * s), area.width, area.height)
     gap = round(14 * s)
     card_h = fitted_height(area.width, len(cards), area.height - round(48 * s), gap)
     draw_hand(surface, cards_area, cards, card_h, motions=motions, shoe=shoe_point(layout), gap=gap)
-    if fc.folded and landed:
+    if folded and landed:
         for rect in hand_rects(cards_area, len(cards), card_h, gap):
             veil = pygame.Surface(rect.size, pygame.SRCALPHA)
             veil.fill((0, 0, 0, 110))
             surface.blit(veil, rect)
+
+
+def _draw_mine(
+    surface: pygame.Surface, layout: Layout, fc: FourCardView, frame: CardFrame | None
+) -> None:
+    """This terminal's five cards (dimmed once folded) and its best hand's name."""
+    draw_player_cards(surface, layout, fc.view.seat, fc.cards, fc.hand, fc.folded, frame)
 
 
 def draw_fourcard_scene(
@@ -403,6 +444,12 @@ class FourCardBettingScreen(BettingScreen):
             self.pending[wager] = following[0]
             self.note = ""
 
+    def bet_total_centre(self, layout: Layout) -> tuple[int, int]:
+        """The middle of where this terminal's five cards will be: clear of the circles
+        (the platform's place for it is under them in portrait)."""
+        centre = hand_area(layout).center
+        return (centre[0], centre[1])
+
     def message(self) -> str:
         text = super().message()
         if text == "PLACE YOUR BETS" and not self.pending:
@@ -490,9 +537,11 @@ class FourCardResultsScreen(ResultsScreen):
         draw_fourcard_scene(surface, layout, fourcard_of(self.model), cards=self.cards)
 
     def rows(self) -> tuple[ResultRow, ...]:
-        """The platform's rows, the procedure's chapter citation left out of the reasons."""
+        """The platform's rows, the procedure's chapter citation and the progressive wagers'
+        full names (:data:`LINE_TITLES`) left out of the reasons."""
+        titles = (*wager_titles().values(), *LINE_TITLES)
         return tuple(
-            replace(row, detail=plain_detail(_CHAPTER.sub("", s.line), wager_titles().values()))
+            replace(row, detail=plain_detail(_CHAPTER.sub("", s.line), titles))
             for row, s in zip(super().rows(), self.model.results, strict=True)
         )
 
