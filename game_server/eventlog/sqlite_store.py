@@ -260,12 +260,8 @@ class SqliteEventStore:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
-        except sqlite3.IntegrityError as exc:
-            if "must have seq" in str(exc) or "must have number" in str(exc):
-                raise WriterConflict(self._conflict(expected)) from exc
-            raise AppendRefused(self._refused(exc)) from exc
         except sqlite3.Error as exc:
-            raise AppendRefused(self._refused(exc)) from exc
+            raise self._refusal(exc, expected) from exc
 
     def stage(
         self, expected: ChainHead, rows: Sequence[EventRow], checkpoint: Checkpoint | None
@@ -291,12 +287,8 @@ class SqliteEventStore:
                 conn.execute("ROLLBACK TO step")
                 conn.execute("RELEASE step")
                 raise
-        except sqlite3.IntegrityError as exc:
-            if "must have seq" in str(exc) or "must have number" in str(exc):
-                raise WriterConflict(self._conflict(expected)) from exc
-            raise AppendRefused(self._refused(exc)) from exc
         except sqlite3.Error as exc:
-            raise AppendRefused(self._refused(exc)) from exc
+            raise self._refusal(exc, expected) from exc
 
     def sync(self) -> None:
         """Commit the staged steps: one transaction, one sync to disk for all of them.
@@ -354,6 +346,15 @@ class SqliteEventStore:
                     checkpoint.meta,
                 ),
             )
+
+    def _refusal(self, exc: sqlite3.Error, expected: ChainHead) -> AppendRefused:
+        """What a failed step raises: another writer's seq (the triggers' message), or
+        SQLite's refusal."""
+        if isinstance(exc, sqlite3.IntegrityError) and (
+            "must have seq" in str(exc) or "must have number" in str(exc)
+        ):
+            return WriterConflict(self._conflict(expected))
+        return AppendRefused(self._refused(exc))
 
     def _conflict(self, expected: ChainHead) -> str:
         return (
