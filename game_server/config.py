@@ -35,7 +35,7 @@ import os
 import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Final, Protocol, TypeVar
@@ -54,6 +54,7 @@ __all__ = [
     "ConfigError",
     "ConfigSyntaxError",
     "GameRules",
+    "LinkedMeters",
     "MustHitBy",
     "Section",
     "Shuffle",
@@ -185,6 +186,38 @@ class MustHitBy:
         return out
 
 
+#: The optional ``[linked_meters]`` table of a Rules Submission (605a.8: meters linked across
+#: the floor's servers, held by the floor store).
+LINKED_METERS: Final = "linked_meters"
+_LINKED_SCHEMA: Final = {"meters": '["floor:blazing7s"]', "share_window_ms": "200"}
+#: Bounds of the share window (the floor store waits it out inside an award).
+SHARE_WINDOW_MAX_MS: Final = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class LinkedMeters:
+    """The progressive meters of a table linked across the floor's servers (605a.8), held
+    by the floor store (``etg serve --store``; :mod:`game_server.floor.meters`).
+
+    The Rules Submission states the reading of "shared equally" it plays by
+    (633b.9(e)(3), 633b.10(j)) across servers: the winners of the same percentage of one
+    linked meter whose claims reach the store within ``share_window_ms`` of the first
+    (the store's clock) share it equally, each share floored to cents, the rest staying in
+    the meter.
+
+    Attributes:
+        meters: The meter ids (as the wagers name them with ``meter``) that live in the
+            floor store.
+        share_window_ms: The share window, milliseconds.
+    """
+
+    meters: tuple[str, ...]
+    share_window_ms: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {"meters": list(self.meters), "share_window_ms": self.share_window_ms}
+
+
 class GameRules(Protocol):
     """What the platform reads of any game's rules (:attr:`TableConfig.rules`): the seats of
     the layout and the decks of a shoe. Everything else in them is the game's."""
@@ -218,6 +251,8 @@ class TableConfig:
         source: where the config came from (a path, or ``"<string>"``); not part of
             :meth:`to_dict`, equality or the hash.
         must_hit_by: the Must-Hit-By Mystery Bonus the table offers, if any.
+        linked_meters: the meters linked across the floor's servers (``[linked_meters]``),
+            if any.
     """
 
     table_id: str
@@ -230,6 +265,7 @@ class TableConfig:
     chip_denominations: tuple[int, ...]
     source: str = field(default="<string>", compare=False)
     must_hit_by: MustHitBy | None = None
+    linked_meters: LinkedMeters | None = None
 
     @property
     def shoe_cards(self) -> int:
@@ -239,8 +275,12 @@ class TableConfig:
     def to_dict(self) -> dict[str, Any]:
         """The config as plain data for logging with each round, as the game writes it: the
         file's shape, cents as ints, payouts as the regulations write them (``"3 to 2"``).
-        :func:`shared.codec.canonical_json` encodes it."""
-        return games.game_for(self).logged_config(self)
+        :func:`shared.codec.canonical_json` encodes it. ``[linked_meters]`` is the
+        platform's and is added only when stated (older configs keep their hash)."""
+        logged = games.game_for(self).logged_config(self)
+        if self.linked_meters is not None:
+            logged[LINKED_METERS] = self.linked_meters.to_dict()
+        return logged
 
     def config_hash(self) -> str:
         """SHA-256 (hex) of the canonical JSON of :meth:`to_dict`: names the rules in force."""
@@ -334,7 +374,17 @@ def parse_config(text: str, source: str = "<string>") -> TableConfig:
 
 def _build(data: Mapping[str, object], source: str) -> TableConfig:
     """The config of the game ``[table] game`` names (the first registered game's section
-    reports a missing one); a game no registered game deals is refused at once."""
+    reports a missing one); a game no registered game deals is refused at once. The
+    platform's ``[linked_meters]`` is read here, after the game built the rest."""
+    linked = data.get(LINKED_METERS)
+    if linked is not None:
+        data = {k: v for k, v in data.items() if k != LINKED_METERS}
+        config = _build(data, source)
+        problems: list[str] = []
+        meters = read_linked_meters(problems, linked, config)
+        if problems:
+            raise ConfigError(source, problems)
+        return replace(config, linked_meters=meters)
     table = as_mapping(data.get("table"))
     name = table.get("game")
     if not isinstance(name, str):
@@ -374,7 +424,10 @@ def config_from_dict(data: Mapping[str, Any], source: str = "<logged config>") -
     game = games.dealing(table.get("game"), table.get("type"))
     if game is None:
         return _build(data, source)  # refused, naming the game
-    return game.build_config(game.file_shape(data), source)
+    shape = game.file_shape({k: v for k, v in data.items() if k != LINKED_METERS})
+    if LINKED_METERS in data:
+        shape = {**shape, LINKED_METERS: data[LINKED_METERS]}
+    return _build(shape, source)
 
 
 # ------------------------------------------------------------------------------ the reader
@@ -704,10 +757,23 @@ def check_cut_card(
 
 
 def read_must_hit_by(
-    problems: list[str], data: Mapping[str, object], offered: Iterable[str] | None
+    problems: list[str],
+    data: Mapping[str, object],
+    offered: Iterable[str] | None,
+    qualifying_wagers: Mapping[str, must_hit_by.QualifyingWager] = must_hit_by.QUALIFYING_WAGERS,
+    cite: str = must_hit_by.SECTION,
 ) -> MustHitBy | None:
-    """The Must-Hit-By Mystery Bonus of 633b.14 (the ``[must_hit_by]`` table), if the table
-    offers it; ``offered`` names the wagers the table offers (None: they did not load)."""
+    """The Must-Hit-By Mystery Bonus (the ``[must_hit_by]`` table), if the table offers it.
+
+    Args:
+        problems: Where each problem found is recorded.
+        data: The parsed Rules Submission.
+        offered: The wagers the table offers (None: they did not load).
+        qualifying_wagers: The wagers that may qualify a player at this game's tables
+            (633b.14(c)(1): Blackjack's progressive wagers; 639b.1: Caribbean Stud Poker's
+            Progressive Payout Wager).
+        cite: The section that offers the bonus at this game's tables, named in problems.
+    """
     raw = data.get(MUST_HIT_BY)
     if raw is None:
         return None
@@ -724,7 +790,7 @@ def read_must_hit_by(
         try:
             must_hit_by.configuration(letter, minimum)
         except RulesError as exc:
-            read.add("configuration", f"{exc} ({must_hit_by.SECTION}(c)(4))")
+            read.add("configuration", f"{exc} ({cite}(c)(4))")
     names: tuple[str, ...] = ()
     if qualifying is not None:
         if not isinstance(qualifying, list) or not all(isinstance(q, str) for q in qualifying):
@@ -733,22 +799,21 @@ def read_must_hit_by(
             names = tuple(qualifying)
     offered_names = set(offered or ())
     for name in names:
-        qualifier = must_hit_by.QUALIFYING_WAGERS.get(name)
+        qualifier = qualifying_wagers.get(name)
         if qualifier is None or not qualifier.available:
-            usable = [n for n, q in must_hit_by.QUALIFYING_WAGERS.items() if q.available]
+            usable = [n for n, q in qualifying_wagers.items() if q.available]
             read.add(
                 "qualifying",
                 f"{name!r} is not a qualifying wager this build offers; choose "
-                f"{options(usable)} ({must_hit_by.SECTION}(c)(1))",
+                f"{options(usable)} ({cite}(c)(1))",
             )
         elif offered is not None and name not in offered_names:
             read.add(
                 "qualifying",
-                f"{name} qualifies only where the table offers it; add [wagers.{name}] "
-                f"({must_hit_by.SECTION}(a))",
+                f"{name} qualifies only where the table offers it; add [wagers.{name}] ({cite}(a))",
             )
     if not names and qualifying is not None and isinstance(qualifying, list):
-        read.add("qualifying", f"name at least one qualifying wager ({must_hit_by.SECTION}(c)(1))")
+        read.add("qualifying", f"name at least one qualifying wager ({cite}(c)(1))")
     if link is not None and not METER_ID.fullmatch(link):
         read.add("meter", f"{link!r} is not a meter id: letters, digits and : _ - only")
     if len(problems) > before or letter is None or minimum is None or not names:
@@ -761,3 +826,63 @@ def must_hit_by_shape(logged: object) -> dict[str, object] | None:
     if not isinstance(logged, dict):
         return None
     return {k: (dollars(v) if k == "minimum_wager" else v) for k, v in logged.items()}
+
+
+def read_linked_meters(
+    problems: list[str], raw: object, config: TableConfig
+) -> LinkedMeters | None:
+    """The ``[linked_meters]`` table (605a.8), checked against the meters ``config`` opens.
+
+    A Must-Hit-By meter is refused: its hidden trigger is drawn by one table's certified RNG
+    (633b.14(c)(3)), so one store cannot hold it for several servers. A game this build
+    does not link (its ``links_floor_meters``, :class:`~game_server.games.base.GameBase`)
+    is refused."""
+    if not isinstance(raw, dict):
+        problems.append(f"{LINKED_METERS}: expected a table [{LINKED_METERS}], got {describe(raw)}")
+        return None
+    read = Section(problems, LINKED_METERS, raw, _LINKED_SCHEMA)
+    before = len(problems)
+    window = read.typed("share_window_ms", int)
+    if window is not None and not 0 <= window <= SHARE_WINDOW_MAX_MS:
+        read.add(
+            "share_window_ms",
+            f"{window} is not within 0 and {SHARE_WINDOW_MAX_MS} ms (the floor store waits "
+            "the window out before it pays the winners who share it; 633b.9(e)(3), 633b.10(j))",
+        )
+    ids = read.raw("meters")
+    if ids is None:
+        return None
+    if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids):
+        read.add("meters", 'expected a non-empty array of meter ids, e.g. ["floor:blazing7s"]')
+        return None
+    if len(set(ids)) != len(ids):
+        read.add("meters", "names a meter twice")
+    game = games.game_for(config)
+    if not getattr(game, "links_floor_meters", False):
+        read.add(
+            "meters",
+            f"{game.title} tables' progressive meters are not linked across servers in this "
+            "build (605a.8); only fully automated Blackjack tables' progressive wagers are. "
+            "Remove [linked_meters]: the meter stays this server's",
+        )
+        return None
+    specs = game.meters(config)
+    for meter_id in ids:
+        spec = specs.get(meter_id)
+        if spec is None:
+            read.add(
+                "meters",
+                f"{meter_id!r} is no progressive meter of this table (605a.8); its meters are "
+                f"{options(sorted(specs)) if specs else 'none'}: a wager names its meter "
+                'with meter = "ID"',
+            )
+        elif spec.must_hit_by is not None:
+            read.add(
+                "meters",
+                f"{meter_id!r} is a Must-Hit-By mystery meter: its hidden trigger is drawn by "
+                "one table's certified RNG (633b.14(c)(3)), so it is not linked across "
+                "servers (605a.8) in this build",
+            )
+    if len(problems) > before or window is None:
+        return None
+    return LinkedMeters(tuple(ids), window)

@@ -24,6 +24,7 @@ from game_server.config import (
     load_config,
     parse_config,
 )
+from game_server.games import config_games
 from game_server.games.blackjack.rules.rules import BlackjackRules, CountdownDefault, DoubleOn
 from game_server.games.hybrid.config import table_type_problems
 from game_server.rules.limits import WagerLimits
@@ -407,9 +408,11 @@ def test_unknown_table_type_lists_the_options() -> None:
 def test_only_blackjack_is_supported() -> None:
     """A game this build does not deal is refused with the list of games it does."""
     problem = only_problem(edit(EXAMPLE, "table.game", '"baccarat"'))
-    assert (
-        problem
-        == "table.game: 'baccarat' is not a game this build deals; it supports 'blackjack' or 'uth'"
+    dealt = sorted(config_games())
+    assert {"blackjack", "uth"} <= set(dealt)
+    listed = ", ".join(repr(g) for g in dealt[:-1]) + f" or {dealt[-1]!r}"
+    assert problem == (
+        f"table.game: 'baccarat' is not a game this build deals; it supports {listed}"
     )
 
 

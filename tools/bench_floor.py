@@ -128,3 +128,65 @@ def bench_floor(
         "ratio": statistics.median(r["ratio"] for r in runs),
         "runs": runs,
     }
+
+
+#: Contributions per run of the linked-meter latency figure.
+METER_CONTRIBUTIONS: Final = 2_000
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def bench_linked_meter(
+    floor_dir: Path,
+    scratch: Path,
+    *,
+    contributions: int = METER_CONTRIBUTIONS,
+    repeats: int = DEFAULT_REPEATS,
+) -> dict[str, Any]:
+    """The latency of one contribution to a meter linked across the floor (one transaction
+    of the store, :meth:`~game_server.floor.meters.LinkedMeterClient.contribute`) against
+    the same contribution to a server's own meter (:meth:`MeterBank.contribute`), p50 and
+    p99 in milliseconds, each run on a new store database; medians over ``repeats`` runs."""
+    from game_server.floor.meters import LinkedMeterClient
+    from game_server.rules.meters import MeterBank
+    from game_server.rules.wagers.base import MeterSpec
+
+    floor = LocalFloor.load(floor_dir)
+    spec = MeterSpec("Bench 7s", seed=100_000, reseed=50_000, increment_bp=500, secondary_bp=100)
+    public = load_public_key(init_keys(scratch / "meter-certs").public_key)
+    runs = []
+    for _ in range(repeats):
+        name, url = scratch_store(floor, public, "bench-meter", "bench")
+        client = LinkedMeterClient(url)
+        try:
+            client.open("floor:bench", spec)
+            for n in range(contributions):
+                client.contribute("floor:bench", "BJ-01", n + 1, "c:1", "T1", 500)
+        finally:
+            client.close()
+            drop_store(floor, name)
+        bank = MeterBank()
+        bank.link("floor:bench", spec)
+        local = []
+        for _ in range(contributions):
+            began = time.perf_counter()
+            bank.contribute("floor:bench", 500, "T1")
+            local.append(time.perf_counter() - began)
+        linked = client.latencies
+        runs.append(
+            {
+                "linked_p50_ms": round(1000 * _percentile(linked, 0.5), 3),
+                "linked_p99_ms": round(1000 * _percentile(linked, 0.99), 3),
+                "local_p50_ms": round(1000 * _percentile(local, 0.5), 4),
+                "local_p99_ms": round(1000 * _percentile(local, 0.99), 4),
+            }
+        )
+    figures: dict[str, Any] = {"contributions": contributions, "repeats": repeats}
+    for field in runs[0]:
+        figures[field] = statistics.median(r[field] for r in runs)
+    figures["p99_ratio"] = round(figures["linked_p99_ms"] / figures["local_p99_ms"], 1)
+    figures["runs"] = runs
+    return figures

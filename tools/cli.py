@@ -569,19 +569,34 @@ def bench_log_command(as_json: bool, quick: bool, directory: Path | None) -> Non
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def bench_floor_command(floor_dir: Path, events: int, repeats: int, as_json: bool) -> None:
     """Events shipped to the floor store per second, against events the server's own
-    logging path writes per second in the same run (medians)."""
+    logging path writes per second in the same run; and a contribution's latency to a meter
+    linked across the floor, against the same contribution to a server's own meter
+    (medians)."""
     import tempfile
 
-    from tools.bench_floor import bench_floor
+    from tools.bench_floor import bench_floor, bench_linked_meter
 
     with tempfile.TemporaryDirectory(prefix="etg-bench-floor-") as scratch:
         figures = bench_floor(floor_dir, Path(scratch), events=events, repeats=repeats)
+        figures["linked_meter"] = meter = bench_linked_meter(
+            floor_dir, Path(scratch), repeats=max(repeats, 3)
+        )
     if as_json:
         click.echo(json.dumps(figures))
         return
     click.echo(f"logged_per_s   {figures['logged_per_s']:,.0f}   (EventLog.append, steps of 20)")
     click.echo(f"shipped_per_s  {figures['shipped_per_s']:,.0f}   (a whole log, from nothing)")
     click.echo(f"ratio          {figures['ratio']:.2f}   (shipped / logged, median)")
+    click.echo(
+        f"linked meter contribution  p50 {meter['linked_p50_ms']:.2f} ms  p99 "
+        f"{meter['linked_p99_ms']:.2f} ms   (one store transaction, "
+        f"{meter['contributions']:,} per run)"
+    )
+    click.echo(
+        f"local meter contribution   p50 {meter['local_p50_ms']:.4f} ms  p99 "
+        f"{meter['local_p99_ms']:.4f} ms   (MeterBank.contribute; p99 ratio "
+        f"{meter['p99_ratio']:,.0f})"
+    )
 
 
 @bench.command("terminal")
@@ -610,7 +625,7 @@ def _register_subgroups() -> None:
     from terminal_client.cli import terminal
     from tools.backup import backup_command, restore_command
     from tools.console_cli import console, operator
-    from tools.floor_cli import floor
+    from tools.floor_cli import floor, report
     from tools.install_cli import install
     from tools.loadtest import loadtest
     from tools.math_cli import math_command
@@ -633,6 +648,7 @@ def _register_subgroups() -> None:
     main.add_command(console)
     main.add_command(operator)
     main.add_command(floor)
+    main.add_command(report)
     main.add_command(backup_command)
     main.add_command(restore_command)
     main.add_command(status_command)

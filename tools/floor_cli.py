@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -164,3 +165,94 @@ def logs(store_url: str, as_json: bool) -> None:
             f"#{entry['last_checkpoint']} (seq {entry['last_checkpoint_seq']:,})  last event "
             f"{entry['last_event_time'] or '-'}"
         )
+
+
+def _when(ctx: click.Context, param: click.Parameter, value: str) -> Any:
+    """``--since``/``--until``: ISO 8601 (UTC if no zone; a date alone is its midnight, or
+    for ``--until`` the midnight that ends it)."""
+    from game_server.recall.query import RecallError, parse_time_arg
+
+    try:
+        return parse_time_arg(value, end_of_day=param.name == "until")
+    except RecallError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+@click.command("report")
+@click.option(
+    "--store",
+    "store_url",
+    required=True,
+    metavar="URL",
+    help="The floor store, read as an investigator (etg floor url DIR --role investigator).",
+)
+@click.option("--since", required=True, callback=_when, metavar="TIME", help="From TIME.")
+@click.option(
+    "--until",
+    required=True,
+    callback=_when,
+    metavar="TIME",
+    help="To TIME (a date alone includes that day).",
+)
+@click.option(
+    "--shifts",
+    default="06:00,14:00,22:00",
+    show_default=True,
+    metavar="HH:MM,...",
+    help="The local start of each shift of a gaming day, in order.",
+)
+@click.option(
+    "--timezone", default="UTC", show_default=True, help="The shifts' time zone (IANA name)."
+)
+@click.option("--server", default=None, help="Only the tables of this server.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV (integer cents).")
+def report(
+    store_url: str,
+    since: Any,
+    until: Any,
+    shifts: str,
+    timezone: str,
+    server: str | None,
+    as_csv: bool,
+) -> None:
+    """The 605a.5(d) figures of every table of the floor per shift over [--since, --until):
+    drop, coin in, wins, hold, the meters' contributions and awards (from the floor store)."""
+    import datetime as dt
+    import zoneinfo
+
+    from game_server.console.reports import ShiftClock, report_csv
+    from game_server.floor.report import floor_report, format_report
+    from game_server.floor.source import FloorLogs
+
+    try:
+        starts = [dt.time.fromisoformat(part.strip()) for part in shifts.split(",")]
+    except ValueError:
+        raise click.BadParameter(
+            f"{shifts!r}: give the shifts' local start times as HH:MM,HH:MM,...",
+            param_hint="--shifts",
+        ) from None
+    if not starts or starts != sorted(set(starts)):
+        raise click.BadParameter(
+            f"{shifts!r}: each start time once, in order", param_hint="--shifts"
+        )
+    try:
+        zone = zoneinfo.ZoneInfo(timezone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise click.BadParameter(
+            f"{timezone!r} is not an IANA time zone (e.g. America/New_York)",
+            param_hint="--timezone",
+        ) from None
+    if until <= since:
+        raise click.BadParameter("--until must be after --since", param_hint="--until")
+    with FloorLogs.connect(store_url) as logs:
+        rows = floor_report(
+            logs.sources(server), ShiftClock(starts, zone), since, until, dt.datetime.now(dt.UTC)
+        )
+    if as_csv:
+        click.echo(report_csv(rows), nl=False)
+        return
+    if not rows:
+        click.echo("no table played in those shifts")
+        return
+    for line in format_report(rows):
+        click.echo(line)

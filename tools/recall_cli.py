@@ -43,7 +43,7 @@ from typing import Any, Final, NoReturn
 
 import click
 
-from game_server.eventlog import EventLogReader
+from game_server.eventlog import EventLogReader, EventSource
 from game_server.recall.query import (
     DEFAULT_LAST,
     RecallError,
@@ -56,7 +56,7 @@ from game_server.recall.query import (
     shoe_reveal,
 )
 from game_server.recall.rounds import LoggedRound
-from game_server.recall.timeline import build_timeline, format_timeline, short_time
+from game_server.recall.timeline import Timeline, build_timeline, format_timeline, short_time
 from shared.errors import ETGError
 from shared.money import format_money
 
@@ -92,7 +92,37 @@ def _time(ctx: click.Context, param: click.Parameter, value: str | None) -> date
         raise click.BadParameter(str(exc)) from None
 
 
-_DB = click.argument("db", type=click.Path(dir_okay=True, path_type=Path))
+_DB = click.argument("db", type=click.Path(dir_okay=True, path_type=Path), required=False)
+_STORE = click.option(
+    "--store",
+    default=None,
+    metavar="URL",
+    help="Read every table log of the floor store instead of one file (the investigator's "
+    "URL: etg floor url DIR --role investigator).",
+)
+_SERVER = click.option("--server", default=None, help="With --store: only the logs of this server.")
+
+
+def _one_source(db: Path | None, store: str | None, server: str | None) -> None:
+    """Exactly one of DB and --store; --server only with --store."""
+    if (db is None) == (store is None):
+        raise click.UsageError("give the log file DB, or --store URL (not both)")
+    if server is not None and store is None:
+        raise click.UsageError("--server needs --store")
+
+
+@contextmanager
+def _floor(store: str, server: str | None) -> Iterator[Any]:
+    """The store's table logs (of ``server``), read as an investigator."""
+    from game_server.floor.source import FloorLogs
+
+    try:
+        with FloorLogs.connect(store) as logs:
+            yield logs.sources(server)
+    except ETGError as exc:
+        _fail(exc)
+
+
 _JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON (integer cents).")
 _IMMUTABLE = click.option(
     "--immutable",
@@ -147,10 +177,12 @@ def recall() -> None:
     metavar="CENTS",
     help="Only rounds where a single wager paid at least CENTS (stake included).",
 )
+@_STORE
+@_SERVER
 @_IMMUTABLE
 @_JSON
 def list_command(
-    db: Path,
+    db: Path | None,
     last: int,
     table: str | None,
     terminal: str | None,
@@ -158,10 +190,31 @@ def list_command(
     until: datetime | None,
     wager: str | None,
     min_payout: int | None,
+    store: str | None,
+    server: str | None,
     immutable: bool,
     as_json: bool,
 ) -> None:
-    """The most recent rounds of the log at DB, newest first, one line each."""
+    """The most recent rounds of the log at DB (or of every table log of the floor store,
+    with --store), newest first, one line each."""
+    _one_source(db, store, server)
+    if store is not None:
+        from game_server.floor.recall import floor_rounds
+
+        with _floor(store, server) as sources:
+            found = floor_rounds(
+                sources,
+                last=last,
+                terminal=terminal,
+                table=table,
+                since=since,
+                until=until,
+                wager=wager,
+                min_payout=min_payout,
+            )
+        _print_rounds([f.summary for f in found], as_json, [f.server for f in found])
+        return
+    assert db is not None
     with _reading(db, immutable) as reader:
         rounds = list_rounds(
             reader,
@@ -173,19 +226,31 @@ def list_command(
             wager=wager,
             min_payout=min_payout,
         )
+    _print_rounds(rounds, as_json)
+
+
+def _print_rounds(
+    rounds: Sequence[RoundSummary], as_json: bool, servers: Sequence[str] | None = None
+) -> None:
     if as_json:
-        click.echo(json.dumps([summary.to_json() for summary in rounds]))
+        items = [summary.to_json() for summary in rounds]
+        if servers is not None:
+            items = [{"server": name, **item} for name, item in zip(servers, items, strict=True)]
+        click.echo(json.dumps(items))
         return
     if not rounds:
         click.echo("no rounds match")
         return
-    for line in format_round_list(rounds):
+    for line in format_round_list(rounds, servers):
         click.echo(line)
 
 
-def format_round_list(rounds: Sequence[RoundSummary]) -> list[str]:
-    """The text of ``etg recall list``: a header and one aligned line per round."""
-    header = (
+def format_round_list(
+    rounds: Sequence[RoundSummary], servers: Sequence[str] | None = None
+) -> list[str]:
+    """The text of ``etg recall list``: a header and one aligned line per round (with the
+    server whose log holds it first, when ``servers`` names them: ``--store``)."""
+    header: tuple[str, ...] = (
         "table",
         "round",
         "start (UTC)",
@@ -197,7 +262,7 @@ def format_round_list(rounds: Sequence[RoundSummary]) -> list[str]:
         "status",
     )
     right = {1, 5, 6}
-    rows = [header]
+    rows: list[tuple[str, ...]] = [header]
     for item in rounds:
         win = item.biggest_win
         best = "-"
@@ -218,7 +283,12 @@ def format_round_list(rounds: Sequence[RoundSummary]) -> list[str]:
                 item.status,
             )
         )
-    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    if servers is not None:
+        rows = [("server", *rows[0])] + [
+            (name, *row) for name, row in zip(servers, rows[1:], strict=True)
+        ]
+        right = {i + 1 for i in right}
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return [
         "  ".join(
             cell.rjust(widths[i]) if i in right else cell.ljust(widths[i])
@@ -226,6 +296,56 @@ def format_round_list(rounds: Sequence[RoundSummary]) -> list[str]:
         ).rstrip()
         for row in rows
     ]
+
+
+def _db_and_round(places: tuple[str, ...], store: str | None) -> tuple[Path | None, int]:
+    """``DB ROUND`` (one file), or ``ROUND`` alone (with ``--store``)."""
+    if store is None and len(places) != 2:
+        raise click.UsageError("give the log file DB and the ROUND (or --store URL and ROUND)")
+    if store is not None and len(places) != 1:
+        raise click.UsageError("with --store give the ROUND only (not the log file DB)")
+    try:
+        round_id = int(places[-1])
+    except ValueError:
+        round_id = -1
+    if round_id < 0:
+        raise click.BadParameter(f"{places[-1]!r} is not a round number", param_hint="ROUND")
+    return (Path(places[0]) if store is None else None), round_id
+
+
+def _show(
+    source: EventSource,
+    table_id: str,
+    round_id: int,
+    png: Path | None,
+    frames: Path | None,
+    terminal: str | None,
+    size: tuple[int, int],
+) -> Timeline:
+    """The timeline of one round of ``source``, and its pictures if asked for."""
+    with source.snapshot():
+        logged = fetch_round(source, table_id, round_id)
+        if logged is None:
+            raise RecallError(f"there is no round {round_id} of table {table_id}")
+        timeline = build_timeline(logged, revealed=shoe_reveal(source, logged))
+        if png is None and frames is None:
+            return timeline
+        from game_server.recall.pictures import seated
+        from tools.recall_pictures import write_pictures
+
+        who = seated(logged, terminal)[1]
+        # The receipt's QR code is drawn from a log file; the floor store's pictures have none.
+        receipt = (
+            _picture_receipt(source, logged, who) if isinstance(source, EventLogReader) else None
+        )
+    write_pictures(
+        logged, timeline, png=png, frames=frames, terminal=who, size=size, receipt=receipt
+    )
+    if frames is not None:
+        click.echo(f"wrote {len(timeline.entries)} pictures into {frames}", err=True)
+    if png is not None:
+        click.echo(f"wrote {png}", err=True)
+    return timeline
 
 
 def _size(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, int]:
@@ -240,8 +360,7 @@ def _size(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, 
 
 
 @recall.command("show")
-@_DB
-@click.argument("round_id", metavar="ROUND", type=click.IntRange(min=0))
+@click.argument("places", nargs=-1, metavar="[DB] ROUND")
 @click.option("--table", default=None, help="The table (needed if several played ROUND).")
 @click.option(
     "--png",
@@ -271,52 +390,48 @@ def _size(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, 
     metavar="WxH",
     help="Size of the pictures in pixels.",
 )
+@_STORE
+@_SERVER
 @_IMMUTABLE
 @_JSON
 def show_command(
-    db: Path,
-    round_id: int,
+    places: tuple[str, ...],
     table: str | None,
     png: Path | None,
     frames: Path | None,
     terminal: str | None,
     size: tuple[int, int],
+    store: str | None,
+    server: str | None,
     immutable: bool,
     as_json: bool,
 ) -> None:
-    """Round ROUND of the log at DB, step by step in the order it was played.
+    """Round ROUND of the log at DB (or of the floor store's log that holds it, with
+    --store), step by step in the order it was played.
 
     With --png or --frames it also draws the table as the terminal showed it, with the
     terminal's own drawing code; the files written are listed on stderr.
     """
-    with _reading(db, immutable) as reader:
-        if png is None and frames is None:
-            timeline = recall_round(reader, round_id, table)
-        else:
-            from game_server.recall.pictures import seated
-            from tools.recall_pictures import write_pictures
+    db, round_id = _db_and_round(places, store)
+    _one_source(db, store, server)
+    if store is not None:
+        from game_server.floor.recall import floor_round
 
-            with reader.snapshot():
+        with _floor(store, server) as sources:
+            try:
+                source, table_id = floor_round(sources, round_id, table)
+            except ETGError as exc:
+                _fail(exc)
+            click.echo(f"server {source.server}, log {source.log_id}", err=True)
+            timeline = _show(source, table_id, round_id, png, frames, terminal, size)
+    else:
+        assert db is not None
+        with _reading(db, immutable) as reader:
+            if png is None and frames is None:
+                timeline = recall_round(reader, round_id, table)
+            else:
                 table_id = find_table(reader, round_id, table)
-                logged = fetch_round(reader, table_id, round_id)
-                if logged is None:  # pragma: no cover - find_table saw it in this snapshot
-                    raise RecallError(f"there is no round {round_id} of table {table_id}")
-                timeline = build_timeline(logged, revealed=shoe_reveal(reader, logged))
-                who = seated(logged, terminal)[1]
-                receipt = _picture_receipt(reader, logged, who)
-            write_pictures(
-                logged,
-                timeline,
-                png=png,
-                frames=frames,
-                terminal=who,
-                size=size,
-                receipt=receipt,
-            )
-            if frames is not None:
-                click.echo(f"wrote {len(timeline.entries)} pictures into {frames}", err=True)
-            if png is not None:
-                click.echo(f"wrote {png}", err=True)
+                timeline = _show(reader, table_id, round_id, png, frames, terminal, size)
     if as_json:
         click.echo(json.dumps(timeline.to_json(), ensure_ascii=False))
         return

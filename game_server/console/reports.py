@@ -25,7 +25,10 @@ Columns (integer cents):
 - **cash out by an attendant** (605a.5(d)(4), "attendant paid cancelled credits"): the cash
   outs done through the operator certificate (``operator_action`` cash-out), against **cash
   out at the terminal**, the player's own request;
-- **progressive paid** (605a.7(a)(2)), **cash in**, **games played**.
+- **progressive paid** (605a.7(a)(2)), **cash in**, **games played**;
+- **progressive contributed**: what the table's wagers fed its progressive meters (to the
+  meter and its reserve, 633b.9(g), 633b.10(i)), in millicents as the meters count, the
+  floor's linked meters (605a.8) included.
 
 Times: a gaming day's shifts start at the configured local times (``[console] shifts`` in
 the time zone ``timezone``); a shift runs from its start to the next one's. An event belongs
@@ -45,14 +48,18 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Final
 
-from game_server.eventlog import EventLogReader, StoredEvent, format_time
+from game_server.eventlog import EventSource, StoredEvent, format_time
+from game_server.games import logged_game
 from game_server.rules.events import EventDecodeError, from_dict
-from game_server.table.events import OperatorAction
+from game_server.rules.meters import LinkedMeterContributed, MeterContributed
+from game_server.table.events import OperatorAction, TableOpened
 from game_server.table.ledger import Ledger
 from shared.money import format_money
 
 #: Events folded per read (the reader's batch).
 _BATCH: Final = 2_000
+#: The records of a wager feeding a progressive meter (``increment`` and ``secondary``).
+_CONTRIBUTIONS: Final[frozenset[type]] = frozenset({MeterContributed, LinkedMeterContributed})
 
 
 @dataclass(frozen=True)
@@ -136,6 +143,8 @@ class Reading:
     cash_in: int = 0
     cash_out: int = 0
     attendant_cash_out: int = 0
+    progressive_contributed: int = 0
+    """Millicents (the meters' unit), not cents."""
 
     def minus(self, earlier: Reading) -> Reading:
         return Reading(*(getattr(self, f.name) - getattr(earlier, f.name) for f in fields(self)))
@@ -145,6 +154,7 @@ class Reading:
 class _Table:
     ledger: Ledger = field(default_factory=Ledger)
     attendant_cash_out: int = 0
+    contributed: int = 0
 
     def reading(self) -> Reading:
         ledger = self.ledger
@@ -157,6 +167,7 @@ class _Table:
             cash_in=ledger.credits_in,
             cash_out=ledger.credits_out,
             attendant_cash_out=self.attendant_cash_out,
+            progressive_contributed=self.contributed,
         )
 
 
@@ -185,7 +196,7 @@ class MeterHistory:
     def folded_seq(self) -> int:
         return self._seq
 
-    def update(self, reader: EventLogReader) -> int:
+    def update(self, reader: EventSource) -> int:
         """Fold what the log holds beyond what was folded; the events folded."""
         count = 0
         for stored in reader.iter_events(self._seq + 1, _BATCH):
@@ -203,17 +214,24 @@ class MeterHistory:
             self._readings[self._next[0]] = {t: s.reading() for t, s in self._tables.items()}
             self._advance()
         self._seq, self._last_time = stored.seq, time
-        table = self._tables.get(stored.table_id)
-        if table is None:
-            table = self._tables[stored.table_id] = _Table()
         try:
             event = from_dict(stored.body)
         except EventDecodeError:
             self.unreadable.append(stored.seq)
             return
+        table = self._tables.get(stored.table_id)
+        if table is None:
+            # A table's log opens with its table_opened: its game's own Ledger (a UTH table
+            # pays a meter through its settlement, not by the award too).
+            opened = type(event) is TableOpened
+            ledger = logged_game(event.config).new_ledger() if opened else Ledger()
+            table = self._tables[stored.table_id] = _Table(ledger)
         table.ledger.apply(stored.terminal, event)
-        if type(event) is OperatorAction and event.action == "cash-out" and not event.refused:
+        kind = type(event)
+        if kind is OperatorAction and event.action == "cash-out" and not event.refused:
             table.attendant_cash_out += event.amount
+        elif kind in _CONTRIBUTIONS:
+            table.contributed += event.increment + event.secondary
 
     def _advance(self) -> None:
         assert self._boundaries is not None
@@ -281,6 +299,7 @@ class ReportRow:
             "cash_out_at_terminal_cents": self.cash_out_at_terminal,
             "progressive_paid_cents": f.progressive_paid,
             "cash_in_cents": f.cash_in,
+            "progressive_contributed_millicents": f.progressive_contributed,
         }
 
 

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from game_server.eventlog.errors import EventLogError, LogDamaged, LogNotFound, NotAnEventLog
 from game_server.eventlog.records import (
@@ -47,6 +47,7 @@ from game_server.eventlog.schema import (
     normalized_sql,
     read_only_uri,
 )
+from game_server.eventlog.store import SQLITE, Dialect
 
 if TYPE_CHECKING:
     from game_server.eventlog.store import EventSource
@@ -58,30 +59,36 @@ _SELECT_EVENTS: Final = f"SELECT {EVENT_COLUMNS} FROM events"
 
 
 def recent_rounds_sql(
-    terminal: str | None, table: str | None, since: datetime | None, until: datetime | None
+    terminal: str | None,
+    table: str | None,
+    since: datetime | None,
+    until: datetime | None,
+    dialect: Dialect = SQLITE,
 ) -> tuple[str, list[object]]:
-    """The query that walks events newest first for :meth:`EventLogReader.recent_rounds`.
+    """The query that walks events newest first for :meth:`EventLogReader.recent_rounds`
+    (and the floor store's :class:`~game_server.floor.source.StoreLogSource`).
 
     Ordered by ``time DESC, seq DESC``, which is the order of the ``(terminal, time)``,
     ``(table_id, time)`` and ``(time)`` indexes (each ends with the rowid ``seq``), so SQLite
     walks an index backwards and sorts nothing.
     """
+    p = dialect.param
     where = ["round_id IS NOT NULL"]
     params: list[object] = []
     if terminal is not None:
-        where.append("terminal = ?")
+        where.append(f"terminal = {p}")
         params.append(terminal)
     if table is not None:
-        where.append("table_id = ?")
+        where.append(f"table_id = {p}")
         params.append(table)
     if since is not None:
-        where.append("time >= ?")
+        where.append(f"time >= {p}")
         params.append(format_time(since))
     if until is not None:
-        where.append("time < ?")
+        where.append(f"time < {p}")
         params.append(format_time(until))
     sql = (
-        f"SELECT table_id, round_id FROM events WHERE {' AND '.join(where)} "
+        f"SELECT table_id, round_id FROM {dialect.events} WHERE {' AND '.join(where)} "
         "ORDER BY time DESC, seq DESC"
     )
     return sql, params
@@ -374,6 +381,34 @@ class EventLogReader:
                     )
                 )
         return spans
+
+    @property
+    def dialect(self) -> Dialect:
+        """SQLite's (:data:`~game_server.eventlog.store.SQLITE`)."""
+        return SQLITE
+
+    def select(self, sql: str, params: Sequence[object]) -> list[Any]:
+        """The rows of a read-only recall query (:mod:`game_server.recall.query`).
+
+        Raises:
+            LogDamaged: SQLite cannot read the log.
+        """
+        return self._all(sql, tuple(params))
+
+    def select_iter(self, sql: str, params: Sequence[object]) -> Generator[Any, None, None]:
+        """The rows of a recall query one by one; the cursor is closed when the caller
+        stops early (``close()``).
+
+        Raises:
+            LogDamaged: SQLite cannot read the log.
+        """
+        cursor = self._conn.cursor()
+        try:
+            yield from cursor.execute(sql, tuple(params))
+        except sqlite3.DatabaseError as exc:
+            raise self._damaged(exc) from None
+        finally:
+            cursor.close()
 
     def triggers_present(self) -> dict[str, bool]:
         """Each trigger of the schema by name: True if present with exactly the SQL it was

@@ -16,10 +16,11 @@ because verification streams millions of them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from game_server.eventlog.records import (
     ChainHead,
@@ -29,6 +30,44 @@ from game_server.eventlog.records import (
     StoredEvent,
 )
 from game_server.eventlog.schema import LogState
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How a backend spells the few things recall's indexed queries need that SQL does not
+    say one way (:mod:`game_server.recall.query` writes each query once, through this).
+
+    Attributes:
+        events: The relation of the log's events (``events`` in a SQLite log; one log's rows
+            of ``floor.events`` in the floor store).
+        param: The placeholder of a parameter (``?`` or ``%s``).
+        sqlite: Whether the backend is SQLite (its JSON functions and its ``+column`` hint
+            that keeps a term from choosing an index).
+    """
+
+    events: str
+    param: str
+    sqlite: bool
+
+    def unindexed(self, column: str) -> str:
+        """``column``, written so that SQLite does not pick an index by it."""
+        return f"+{column}" if self.sqlite else column
+
+    def json_int(self, field: str) -> str:
+        """The integer field ``field`` of the event's body."""
+        if self.sqlite:
+            return f"json_extract(body, '$.{field}')"
+        return f"(body::jsonb ->> '{field}')::bigint"
+
+    def json_text(self, field: str) -> str:
+        """The text field ``field`` of the event's body."""
+        if self.sqlite:
+            return f"json_extract(body, '$.{field}')"
+        return f"(body::jsonb ->> '{field}')"
+
+
+#: The dialect of a SQLite event log.
+SQLITE: Dialect = Dialect("events", "?", sqlite=True)
 
 
 class EventStore(Protocol):
@@ -171,6 +210,19 @@ class EventSource(Protocol):
 
     def triggers_present(self) -> dict[str, bool]:
         """Each guard of the schema by name: True if present exactly as created."""
+        ...
+
+    @property
+    def dialect(self) -> Dialect:
+        """How this backend spells recall's queries."""
+        ...
+
+    def select(self, sql: str, params: Sequence[object]) -> list[Any]:
+        """The rows of a recall query written in :attr:`dialect`."""
+        ...
+
+    def select_iter(self, sql: str, params: Sequence[object]) -> Generator[Any, None, None]:
+        """The rows of a recall query one by one (stopping early with ``close()``)."""
         ...
 
     def close(self) -> None:

@@ -106,6 +106,23 @@ def dealing(config_game: object, table_type: object = None) -> Game | None:
     return named[0] if named else None
 
 
+def logged_game(config: object) -> Game:
+    """The game that dealt a logged config (a ``table_opened``'s ``config``): by its
+    ``[table] game`` and ``type``; the first registered game when it names none this build
+    knows (a reader of the log then reports the config itself)."""
+    from game_server.rules.wagers.base import TableType
+
+    table = config.get("table") if isinstance(config, dict) else None
+    if not isinstance(table, dict):
+        table = {}
+    try:
+        table_type = TableType(str(table.get("type")))
+    except ValueError:
+        table_type = TableType.FULLY_AUTOMATED
+    game = table.get("game")
+    return dealing(game, table_type) or games()[0]
+
+
 def game_for(config: TableConfig) -> Game:
     """The game of a loaded Rules Submission (by its game and table type).
 

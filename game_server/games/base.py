@@ -59,6 +59,11 @@ class GameBase:
     name: str
     title: str
     examples: tuple[Path, ...]
+    #: Whether its tables' progressive meters may be linked across the floor's servers
+    #: (a Rules Submission's ``[linked_meters]``, 605a.8): its session reaches every meter
+    #: through the bank the server gives it and refuses a linked wager while the floor store
+    #: cannot be reached (``refuse_if_unavailable``).
+    links_floor_meters: bool = False
     placed_kinds: frozenset[type]
     settled_kinds: frozenset[type]
     shoe_card_kinds: frozenset[type]

@@ -74,10 +74,12 @@ from game_server.net.wire import (
     TokenBucket,
     declared,
     identity_key,
+    missing_arguments,
     no_delay,
 )
 from game_server.table.api import HostedTable, TableMachine, TableState
 from game_server.table.session import TableBook, out_of_service_reason
+from game_server.table.steps import run_step
 from shared.errors import ETGError
 from shared.protocol import (
     DOMAIN_ERRORS as WIRE_CODES,
@@ -368,6 +370,11 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
             return self._refuse(
                 Unauthorized(f"{name.decode('ascii')} needs a terminal certificate")
             )
+        missing = missing_arguments(name, box)
+        if missing:
+            return self._refuse(
+                BadRequest(f"{name.decode('ascii')} needs the argument(s) {', '.join(missing)}")
+            )
         answer: Deferred[Any] = super().dispatchCommand(box)  # type: ignore[no-untyped-call]  # unannotated
         # Save, then send: the answer waits for the commit of every step staged so far
         # (group commit), this command's among them.
@@ -431,13 +438,13 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
                 "retry of {request_id} from {terminal}", request_id=request_id, terminal=self.who
             )
             return first.replay()
-        try:
-            response = run()
-        except Exception as exc:
+        identity = self.identity
+
+        def refused(exc: Exception) -> ProtocolError:
             known = declared(exc)
             if known is None:
-                raise
-            book.put(self.identity.id, request_id, Outcome(command, None, type(known), str(known)))
+                raise exc
+            book.put(identity.id, request_id, Outcome(command, None, type(known), str(known)))
             log.info(
                 "{command} {request_id} from {terminal} refused: {error}",
                 command=command,
@@ -445,9 +452,26 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
                 terminal=self.who,
                 error=str(known),
             )
-            raise known from None
-        book.put(self.identity.id, request_id, Outcome(command, response))
-        return response
+            return known
+
+        def answered(response: dict[str, Any]) -> dict[str, Any]:
+            book.put(identity.id, request_id, Outcome(command, response))
+            return response
+
+        def failed(failure: Failure) -> Failure:
+            if not isinstance(failure.value, Exception):
+                return failure
+            return Failure(refused(failure.value))  # type: ignore[no-untyped-call]  # unannotated
+
+        try:
+            # A step of a table that links meters across the floor may wait on the floor
+            # store: then the answer is a Deferred and the reactor serves the others.
+            response = run_step(run)
+        except Exception as exc:
+            raise refused(exc) from None
+        if isinstance(response, Deferred):
+            return response.addCallbacks(answered, failed)
+        return answered(response)
 
     def _call(self, operation: Callable[..., _T], *args: Any) -> _T:
         """Call the machine; its refusals become declared errors with the same sentence."""
@@ -584,8 +608,8 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
 
         return self._once(RequestCashOut.commandName, request_id, run)
 
-    def get_view(self) -> dict[str, Any]:
-        return self._view()
+    def get_view(self) -> Any:
+        return run_step(self._view)
 
     def get_rules(self) -> dict[str, Any]:
         return {"rules": self._call(self.factory.machine.rules, self._terminal())}

@@ -25,7 +25,7 @@ import errno
 import socket
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Final
@@ -47,7 +47,7 @@ from game_server.recall.terminal import terminal_recall
 from game_server.rng import self_test
 from game_server.rng.entropy import EntropySource
 from game_server.table.api import HostedTable, TableMachine, TableState
-from game_server.table.recovery import open_tables, reload_tables
+from game_server.table.recovery import LinkMeters, open_tables, reload_tables
 from game_server.table.router import TableRouter
 from game_server.table.session import SeedSource, TableBook, production_seeds
 from shared.errors import ETGError
@@ -63,6 +63,49 @@ GROUP_COMMIT_SECONDS: Final = 0.002
 
 class PortUnavailable(ETGError):
     """The server cannot listen on its port: in use, not allowed, or no such address."""
+
+
+class LinkedMetersNeedStore(ETGError):
+    """A Rules Submission links meters across the floor and the server has no store."""
+
+
+class LinkedMeterMix(ETGError):
+    """A table links a meter across the floor and shares a local meter with another table of
+    its server (refused at start: :func:`refuse_linked_and_shared`)."""
+
+
+def refuse_linked_and_shared(configs: Sequence[TableConfig]) -> None:
+    """Refuse a table that links a meter across the floor (605a.8, ``[linked_meters]``) and
+    shares another, local, meter with a second table of this server.
+
+    The server's bank of local meters records a change when the step makes it, before the
+    step's log write; a step of a linked table then waits on the floor store, and may fail
+    with it, after the other table's steps have seen (and built on) its local change. Each
+    of such a table's meters must be either linked or its own.
+
+    Raises:
+        LinkedMeterMix: the sentence names the table, the local meter, the tables sharing it
+            and the ways out.
+    """
+    meters = {c.table_id: game_for(c).meters(c) for c in configs}
+    for config in configs:
+        stated = config.linked_meters
+        if stated is None:
+            continue
+        for meter_id in meters[config.table_id]:
+            if meter_id in stated.meters:
+                continue
+            others = [t for t, ids in meters.items() if t != config.table_id and meter_id in ids]
+            if others:
+                raise LinkedMeterMix(
+                    f"table {config.table_id} links meter(s) {', '.join(stated.meters)} across "
+                    f"the floor (605a.8, [linked_meters]) and shares its local meter "
+                    f"{meter_id} with table(s) {', '.join(others)} of this server: a step that "
+                    "waits on the floor store must not change a meter another table of the "
+                    f"server reads. Link {meter_id} too (add it to [linked_meters] meters), "
+                    "remove its `meter` id so that each table keeps its own, or serve the "
+                    "tables from separate servers"
+                )
 
 
 def listen_first(interface: str, port: int) -> socket.socket:
@@ -160,9 +203,22 @@ def serve(
             show the staged steps until the operator's reopen rebuilds them).
 
     Raises:
+        LinkedMetersNeedStore: the Rules Submission names ``[linked_meters]`` and no store
+            is given (raised before anything else).
+        LinkedMeterMix: a table links a meter across the floor and shares a local one with
+            another table of the server (raised before anything but the above).
         PortUnavailable: the port is in use (or cannot be listened on); raised before the
             log is opened or its folder made.
     """
+    if config.linked_meters is not None and store is None:
+        raise LinkedMetersNeedStore(
+            f"the Rules Submission links meter(s) {', '.join(config.linked_meters.meters)} "
+            "across the floor (605a.8, [linked_meters]): they live in the floor store, so "
+            "the server needs it: give --store URL (or remove [linked_meters] to keep the "
+            "meters this server's)"
+        )
+    configs = table_configs(config, tables)
+    refuse_linked_and_shared(configs)
     listener = listen_first(interface, floor.port if port is None else port)
     db.parent.mkdir(parents=True, exist_ok=True)
     reactor: Any = _reactor
@@ -170,7 +226,6 @@ def serve(
     globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
     self_test()
     entropy = EntropySource()
-    configs = table_configs(config, tables)
 
     def seats(table: TableConfig) -> Mapping[str, int]:
         return floor.seats_at(table.table_id if tables > 1 else None)
@@ -178,10 +233,14 @@ def serve(
     def seeds(table: TableConfig) -> SeedSource:
         return production_seeds(entropy, table.table_id)
 
+    linked: LinkMeters | None = None
+    close_meters: Callable[[], None] | None = None
     if store is not None:
-        from game_server.floor.serving import prove_at_start
+        from game_server.floor.serving import linked_meters, prove_at_start
 
         prove_at_start(db, load_public_key(certs), store)
+        if config.linked_meters is not None:
+            linked, close_meters = linked_meters(store)
     elif anchors is None:
         log.warn(
             "no anchor stream (--anchors): a log cut back to one of its own checkpoints "
@@ -197,6 +256,7 @@ def serve(
         seeds=seeds,
         anchors=None if anchors is None else AnchorFile(anchors),
         change_reason=change_reason,
+        linked=linked,
     )
     log.info(
         "event log {db} proven and {count} table(s) recovered in {seconds:.2f} s (last seq {seq})",
@@ -233,7 +293,8 @@ def serve(
             and not any(m.session.failed for m in machines.values())
         ):
             return
-        for session, _ in reload_tables(configs, event_log, db, certs, seats, seeds=seeds):
+        rebuilt = reload_tables(configs, event_log, db, certs, seats, seeds=seeds, linked=linked)
+        for session, _ in rebuilt:
             machines[session.config.table_id].replace_session(session)
         log_failed[0] = False
         log.info("the event log is proven again; every table was rebuilt from it")
@@ -299,6 +360,8 @@ def serve(
         log.info("stopping: closing the event log with a signed checkpoint")
         reader.close()
         event_log.close()
+        if close_meters is not None:
+            close_meters()
         if shipper is not None and not shipper.stop(timeout=10.0):
             log.warn("the floor store does not hold the whole log yet: the next start ships it")
 

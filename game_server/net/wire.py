@@ -193,6 +193,21 @@ RESPONDERS: Final[dict[bytes, tuple[type[amp.Command], str]]] = {
 }
 
 
+def missing_arguments(name: bytes, box: Mapping[bytes, bytes]) -> list[str]:
+    """The required arguments of command ``name`` that ``box`` lacks (none for a command
+    this protocol does not have: AMP answers that itself). AMP would raise a bare
+    ``KeyError`` while parsing, an undeclared error that drops the connection; a client
+    that left one out gets a ``BAD_REQUEST`` naming it instead."""
+    entry = RESPONDERS.get(name)
+    if entry is None:
+        return []
+    return [
+        key.decode("ascii")
+        for key, argument in entry[0].arguments
+        if not argument.optional and key not in box
+    ]
+
+
 #: The commands of a terminal, and of the operator tools.
 TERMINAL_COMMANDS: Final = frozenset(
     c.commandName

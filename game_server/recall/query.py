@@ -4,8 +4,11 @@ Game recall must reach "the most recent Game played and nine Games prior" at lea
 Standards 13.1.1, GLI-11 "Game Recall", Fla. Admin. Code R. 75-14.043(4): the last ten games;
 ``regs/notes/standards-gli.md`` section 3), and an investigator handling a dispute must find
 the round in question among millions of events. Everything here reads through an
-:class:`~game_server.eventlog.EventLogReader`, whose connection is read-only: recall never
-writes to the log.
+:class:`~game_server.eventlog.EventSource`: a SQLite log's
+:class:`~game_server.eventlog.EventLogReader`, whose connection is read-only, or one log of
+the floor store (:class:`~game_server.floor.source.StoreLogSource`, read as an
+investigator); each query is written once, in the source's
+:class:`~game_server.eventlog.store.Dialect`. Recall never writes to the log.
 
 Entry points:
 
@@ -44,7 +47,6 @@ A round id that a table used twice (round numbers restarted) conflates in the
 from __future__ import annotations
 
 import heapq
-import sqlite3
 from collections.abc import Generator, Sequence
 from contextlib import closing
 from dataclasses import dataclass
@@ -52,9 +54,9 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any, Final
 
 from game_server.config import config_from_dict
-from game_server.eventlog import EventLogReader, StoredEvent, format_time
-from game_server.eventlog.errors import LogDamaged
+from game_server.eventlog import EventSource, StoredEvent, format_time
 from game_server.eventlog.schema import EVENT_COLUMNS
+from game_server.eventlog.store import Dialect
 from game_server.recall.rounds import Logged, LoggedRound, ShoeRecord, completed_kinds, load_round
 from game_server.recall.timeline import Timeline, build_timeline, reveal_fields
 from game_server.rules.events import EventDecodeError, from_dict, kind_of
@@ -279,37 +281,19 @@ def summarize(events: Sequence[StoredEvent]) -> RoundSummary:
 # -- SQL helpers -----------------------------------------------------------------------------
 
 
-def _connection(reader: EventLogReader) -> sqlite3.Connection:
-    """The reader's read-only connection (opened ``mode=ro``: it cannot write).
-
-    EventLogReader has no public hook for a custom indexed query; this is the one place in
-    recall that reaches for its connection.
-    """
-    conn: sqlite3.Connection = reader._conn
-    return conn
-
-
-def _rows(reader: EventLogReader, sql: str, params: Sequence[object]) -> list[Any]:
-    try:
-        return _connection(reader).execute(sql, tuple(params)).fetchall()
-    except sqlite3.DatabaseError as exc:
-        raise LogDamaged(f"{reader.path} cannot be read ({exc}); the file is damaged") from None
+def _rows(reader: EventSource, sql: str, params: Sequence[object]) -> list[Any]:
+    return reader.select(sql, params)
 
 
 def _iter_rows(
-    reader: EventLogReader, sql: str, params: Sequence[object]
+    reader: EventSource, sql: str, params: Sequence[object]
 ) -> Generator[Any, None, None]:
     """Rows one by one; the cursor is closed when the caller stops early (``close()``)."""
-    cursor = _connection(reader).cursor()
-    try:
-        yield from cursor.execute(sql, tuple(params))
-    except sqlite3.DatabaseError as exc:
-        raise LogDamaged(f"{reader.path} cannot be read ({exc}); the file is damaged") from None
-    finally:
-        cursor.close()
+    return reader.select_iter(sql, params)
 
 
 def _filters(
+    d: Dialect,
     terminal: str | None,
     table: str | None,
     since: datetime | None,
@@ -323,26 +307,27 @@ def _filters(
     """
     where: list[str] = []
     params: list[object] = []
+    p = d.param
     if terminal is not None:
-        where.append("terminal = ?")
+        where.append(f"terminal = {p}")
         params.append(terminal)
     if table is not None:
-        where.append("table_id = ?" if terminal is None else "+table_id = ?")
+        where.append(f"{'table_id' if terminal is None else d.unindexed('table_id')} = {p}")
         params.append(table)
     indexed_by_time = terminal is not None or table is not None
-    column = "time" if indexed_by_time else "+time"
+    column = "time" if indexed_by_time else d.unindexed("time")
     if since is not None:
-        where.append(f"{column} >= ?")
+        where.append(f"{column} >= {p}")
         params.append(format_time(since))
     if until is not None:
-        where.append(f"{column} < ?")
+        where.append(f"{column} < {p}")
         params.append(format_time(until))
     order = "time DESC, seq DESC" if indexed_by_time else "seq DESC"
     return where, params, order
 
 
 def _candidates(
-    reader: EventLogReader,
+    reader: EventSource,
     kinds: frozenset[str],
     test: str,
     value: object,
@@ -354,11 +339,12 @@ def _candidates(
     """``(table_id, round_id)`` of the events of ``kinds`` (a wager event of every table
     type: the three-position hybrid table logs its own) that pass ``test`` and every filter,
     newest first (repeats included): one index walk per kind, merged in the walks' order."""
-    where, params, order = _filters(terminal, table, since, until)
+    d = reader.dialect
+    where, params, order = _filters(d, terminal, table, since, until)
     by_time = terminal is not None or table is not None
-    kind_term = "+kind = ?" if by_time else "kind = ?"
+    kind_term = f"{d.unindexed('kind') if by_time else 'kind'} = {d.param}"
     sql = (
-        "SELECT time, seq, table_id, round_id FROM events WHERE "
+        f"SELECT time, seq, table_id, round_id FROM {d.events} WHERE "
         + " AND ".join([kind_term, "round_id IS NOT NULL", *where, test])
         + f" ORDER BY {order}"
     )
@@ -390,7 +376,7 @@ def _matches(
 
 
 def list_rounds(
-    reader: EventLogReader,
+    reader: EventSource,
     *,
     last: int = DEFAULT_LAST,
     terminal: str | None = None,
@@ -433,13 +419,14 @@ def list_rounds(
         if wager is None and min_payout is None:
             spans = reader.recent_rounds(terminal, table, since, until, limit=last)
             return [summarize(reader.events_for_round(s.table_id, s.round_id)) for s in spans]
+        d = reader.dialect
         if min_payout is not None:
-            test = "json_extract(body, '$.paid') >= ?"
+            test = f"{d.json_int('paid')} >= {d.param}"
             keys = _candidates(
                 reader, _kinds(SETTLED), test, min_payout, terminal, table, since, until
             )
         else:
-            test = "json_extract(body, '$.wager') = ?"
+            test = f"{d.json_text('wager')} = {d.param}"
             placed_kinds = _kinds(PLACED)
             keys = _candidates(reader, placed_kinds, test, wager, terminal, table, since, until)
         after = None if since is None else format_time(since)
@@ -485,16 +472,17 @@ def _stored(row: Any) -> StoredEvent:
 
 
 def _shoe(
-    reader: EventLogReader, table_id: str, number: int, first_seq: int, last_seq: int
+    reader: EventSource, table_id: str, number: int, first_seq: int, last_seq: int
 ) -> ShoeRecord | None:
     """The shoe record :func:`~game_server.recall.rounds.walk` attaches to a round that
     starts at ``first_seq`` with shoe ``number``: the newest commitment of that number
     before the round, and the newest reveal of it read before ``last_seq`` (if no newer
     commitment of the same number replaced it)."""
     committed: Logged | None = None
+    d, p = reader.dialect, reader.dialect.param
     sql = (
-        f"SELECT {EVENT_COLUMNS} FROM events WHERE kind = 'shoe_committed' "
-        "AND +table_id = ? AND seq < ? ORDER BY seq DESC"
+        f"SELECT {EVENT_COLUMNS} FROM {d.events} WHERE kind = 'shoe_committed' "
+        f"AND {d.unindexed('table_id')} = {p} AND seq < {p} ORDER BY seq DESC"
     )
     rows = _iter_rows(reader, sql, [table_id, first_seq])
     with closing(rows):
@@ -508,8 +496,9 @@ def _shoe(
         return None
     record = ShoeRecord(table_id, number, committed)
     sql = (
-        f"SELECT {EVENT_COLUMNS} FROM events WHERE kind IN ('shoe_committed', 'shoe_revealed') "
-        "AND +table_id = ? AND seq > ? AND seq <= ? ORDER BY seq"
+        f"SELECT {EVENT_COLUMNS} FROM {d.events} "
+        "WHERE kind IN ('shoe_committed', 'shoe_revealed') "
+        f"AND {d.unindexed('table_id')} = {p} AND seq > {p} AND seq <= {p} ORDER BY seq"
     )
     for row in _iter_rows(reader, sql, [table_id, committed.seq, last_seq]):
         stored = _stored(row)
@@ -522,7 +511,7 @@ def _shoe(
     return record
 
 
-def fetch_round(reader: EventLogReader, table_id: str, round_id: int) -> LoggedRound | None:
+def fetch_round(reader: EventSource, table_id: str, round_id: int) -> LoggedRound | None:
     """One round by indexed reads: the value :func:`~game_server.recall.rounds.load_round`
     returns (same events, config, config seq and shoe record), in milliseconds on any log.
 
@@ -540,6 +529,7 @@ def fetch_round(reader: EventLogReader, table_id: str, round_id: int) -> LoggedR
             LookupError).
         ConfigError: the logged config cannot be read by this build.
     """
+    d, p = reader.dialect, reader.dialect.param
     with reader.snapshot():
         stored = reader.events_for_round(table_id, round_id)
         if not stored:
@@ -547,7 +537,8 @@ def fetch_round(reader: EventLogReader, table_id: str, round_id: int) -> LoggedR
         first, last = stored[0].seq, stored[-1].seq
         (count,) = _rows(
             reader,
-            "SELECT count(*) FROM events WHERE seq BETWEEN ? AND ? AND +table_id = ?",
+            f"SELECT count(*) FROM {d.events} WHERE seq BETWEEN {p} AND {p} "
+            f"AND {d.unindexed('table_id')} = {p}",
             [first, last, table_id],
         )[0]
         if count != len(stored):
@@ -557,8 +548,8 @@ def fetch_round(reader: EventLogReader, table_id: str, round_id: int) -> LoggedR
                 raise RecallError(str(exc)) from None
         rows = _rows(
             reader,
-            f"SELECT {EVENT_COLUMNS} FROM events WHERE kind = 'table_opened' "
-            "AND +table_id = ? AND seq < ? ORDER BY seq DESC LIMIT 1",
+            f"SELECT {EVENT_COLUMNS} FROM {d.events} WHERE kind = 'table_opened' "
+            f"AND {d.unindexed('table_id')} = {p} AND seq < {p} ORDER BY seq DESC LIMIT 1",
             [table_id, first],
         )
         if not rows:
@@ -575,7 +566,7 @@ def fetch_round(reader: EventLogReader, table_id: str, round_id: int) -> LoggedR
         return LoggedRound(table_id, round_id, config, opened.seq, shoe, events)
 
 
-def shoe_reveal(reader: EventLogReader, logged: LoggedRound) -> Logged | None:
+def shoe_reveal(reader: EventSource, logged: LoggedRound) -> Logged | None:
     """The ``shoe_revealed`` that retired the round's shoe (after the round), or None while
     the shoe is in use."""
     shoe = logged.shoe
@@ -583,10 +574,12 @@ def shoe_reveal(reader: EventLogReader, logged: LoggedRound) -> Logged | None:
         return None
     if shoe.revealed is not None:
         return shoe.revealed
+    d, p = reader.dialect, reader.dialect.param
     rows = _rows(
         reader,
-        f"SELECT {EVENT_COLUMNS} FROM events WHERE kind = 'shoe_revealed' AND +table_id = ? "
-        "AND seq > ? AND json_extract(body, '$.shoe') = ? ORDER BY seq LIMIT 1",
+        f"SELECT {EVENT_COLUMNS} FROM {d.events} WHERE kind = 'shoe_revealed' "
+        f"AND {d.unindexed('table_id')} = {p} AND seq > {p} "
+        f"AND {d.json_int('shoe')} = {p} ORDER BY seq LIMIT 1",
         [logged.table_id, shoe.committed.seq, shoe.number],
     )
     if not rows:
@@ -633,15 +626,15 @@ class ShoeListing:
         return {name: getattr(self, name) for name in self.__slots__}
 
 
-def table_shoes(
-    reader: EventLogReader, table_id: str, last: int = DEFAULT_SHOES
-) -> list[ShoeListing]:
+def table_shoes(reader: EventSource, table_id: str, last: int = DEFAULT_SHOES) -> list[ShoeListing]:
     """The table's last ``last`` shoes, newest first, each with its reveal once retired
     (read backwards through the ``(kind)`` index: the newest shoes cost the same on any log).
     A reveal belongs to the newest commitment of its number before it."""
+    d, p = reader.dialect, reader.dialect.param
     sql = (
-        f"SELECT {EVENT_COLUMNS} FROM events WHERE kind IN ('shoe_committed', 'shoe_revealed') "
-        "AND +table_id = ? ORDER BY seq DESC"
+        f"SELECT {EVENT_COLUMNS} FROM {d.events} "
+        "WHERE kind IN ('shoe_committed', 'shoe_revealed') "
+        f"AND {d.unindexed('table_id')} = {p} ORDER BY seq DESC"
     )
     found: list[ShoeListing] = []
     reveals: dict[int, Logged] = {}
@@ -674,33 +667,36 @@ def table_shoes(
     return found
 
 
-def tables(reader: EventLogReader) -> list[str]:
+def tables(reader: EventSource) -> list[str]:
     """Every table id of the log, sorted (a skip scan of the ``(table_id, round_id)``
     index: one seek per table)."""
+    events = reader.dialect.events
     sql = (
-        "WITH RECURSIVE t(id) AS (SELECT min(table_id) FROM events UNION ALL "
-        "SELECT (SELECT min(table_id) FROM events WHERE table_id > t.id) FROM t "
+        f"WITH RECURSIVE t(id) AS (SELECT min(table_id) FROM {events} UNION ALL "
+        f"SELECT (SELECT min(table_id) FROM {events} WHERE table_id > t.id) FROM t "
         "WHERE t.id IS NOT NULL) SELECT id FROM t WHERE id IS NOT NULL"
     )
     return [str(row[0]) for row in _rows(reader, sql, [])]
 
 
-def _has_round(reader: EventLogReader, table_id: str, round_id: int) -> bool:
-    sql = "SELECT 1 FROM events WHERE table_id = ? AND round_id = ? LIMIT 1"
+def _has_round(reader: EventSource, table_id: str, round_id: int) -> bool:
+    d, p = reader.dialect, reader.dialect.param
+    sql = f"SELECT 1 FROM {d.events} WHERE table_id = {p} AND round_id = {p} LIMIT 1"
     return bool(_rows(reader, sql, [table_id, round_id]))
 
 
 def nearest_rounds(
-    reader: EventLogReader, round_id: int, table: str | None = None, count: int = NEAREST
+    reader: EventSource, round_id: int, table: str | None = None, count: int = NEAREST
 ) -> list[tuple[str, int]]:
     """The ``count`` rounds closest to ``round_id`` (of ``table``, or of every table), as
     ``(table_id, round_id)``, closest first."""
     found: list[tuple[int, str, int]] = []
+    d, p = reader.dialect, reader.dialect.param
     for table_id in [table] if table is not None else tables(reader):
         for op, order in (("<", "DESC"), (">", "ASC")):
             sql = (
-                f"SELECT DISTINCT round_id FROM events WHERE table_id = ? AND round_id {op} ? "
-                f"ORDER BY round_id {order} LIMIT ?"
+                f"SELECT DISTINCT round_id FROM {d.events} WHERE table_id = {p} "
+                f"AND round_id {op} {p} ORDER BY round_id {order} LIMIT {p}"
             )
             for (other,) in _rows(reader, sql, [table_id, round_id, count]):
                 found.append((abs(other - round_id), table_id, other))
@@ -708,7 +704,7 @@ def nearest_rounds(
     return [(table_id, other) for _, table_id, other in found[:count]]
 
 
-def find_table(reader: EventLogReader, round_id: int, table: str | None = None) -> str:
+def find_table(reader: EventSource, round_id: int, table: str | None = None) -> str:
     """The table that played round ``round_id``.
 
     Args:
@@ -740,7 +736,7 @@ def find_table(reader: EventLogReader, round_id: int, table: str | None = None) 
     raise RoundNotFound(_not_found(reader, round_id, None))
 
 
-def _not_found(reader: EventLogReader, round_id: int, table: str | None) -> str:
+def _not_found(reader: EventSource, round_id: int, table: str | None) -> str:
     where = f" of table {table}" if table is not None else ""
     near = nearest_rounds(reader, round_id, table)
     if not near:
@@ -749,7 +745,7 @@ def _not_found(reader: EventLogReader, round_id: int, table: str | None) -> str:
     return f"there is no round {round_id}{where} in the log; the nearest rounds are: {listed}"
 
 
-def recall_round(reader: EventLogReader, round_id: int, table: str | None = None) -> Timeline:
+def recall_round(reader: EventSource, round_id: int, table: str | None = None) -> Timeline:
     """The recall timeline of round ``round_id`` (``etg recall show``), with the seq of the
     shoe's reveal.
 

@@ -30,7 +30,7 @@ from typing import Any
 
 from game_server import games
 from game_server.config import TableConfig, config_from_dict
-from game_server.eventlog import EventLogReader, StoredEvent
+from game_server.eventlog import EventSource, StoredEvent
 from game_server.rules.events import from_dict
 from game_server.table.events import (
     RoundClosed,
@@ -189,7 +189,7 @@ def walk(
             yield state.current
 
 
-def load_round(reader: EventLogReader, table_id: str, round_id: int) -> LoggedRound | None:
+def load_round(reader: EventSource, table_id: str, round_id: int) -> LoggedRound | None:
     """One round, with the config and shoe records that precede it (reads the log up to the
     round's last event; recall of one round)."""
     events = reader.events_for_round(table_id, round_id)
@@ -202,7 +202,7 @@ def load_round(reader: EventLogReader, table_id: str, round_id: int) -> LoggedRo
     return None
 
 
-def _until(reader: EventLogReader, last_seq: int) -> Iterator[StoredEvent]:
+def _until(reader: EventSource, last_seq: int) -> Iterator[StoredEvent]:
     for stored in reader.iter_events():
         if stored.seq > last_seq:
             return

@@ -109,7 +109,7 @@ from __future__ import annotations
 import json
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from json.scanner import make_scanner
@@ -131,7 +131,7 @@ from game_server.eventlog import (
     meta_digest,
     verify_chain,
 )
-from game_server.eventlog.store import EventSource
+from game_server.eventlog.store import Dialect, EventSource
 from game_server.recall.rounds import LoggedRound, walk
 from game_server.recall.verify_report import (
     CHECKS,
@@ -336,6 +336,16 @@ class _TeeSource:
 
     def checkpoints(self) -> list[Checkpoint]:
         return self._reader.checkpoints()  # pragma: no cover
+
+    @property
+    def dialect(self) -> Dialect:
+        return self._reader.dialect  # pragma: no cover
+
+    def select(self, sql: str, params: Sequence[object]) -> list[Any]:
+        return self._reader.select(sql, params)  # pragma: no cover
+
+    def select_iter(self, sql: str, params: Sequence[object]) -> Generator[Any, None, None]:
+        return self._reader.select_iter(sql, params)  # pragma: no cover
 
     def recent_rounds(
         self,

@@ -38,6 +38,7 @@ from game_server.recall.rounds import Logged, LoggedRound
 from game_server.recall.verify_report import Findings, UnverifiableLog
 from game_server.recall.verify_shoes import Handler, ShoeChecks, _Table
 from game_server.rules.meters import (
+    LinkedMeterAwarded,
     MeterAwarded,
     MeterContributed,
     MeterOpened,
@@ -69,8 +70,13 @@ METER_KINDS: Final = frozenset(
         MeterReseeded,
         MysteryTriggerDrawn,
         MysteryAwarded,
+        LinkedMeterAwarded,
     }
 )
+#: A meter's award: it credits the places it names at a table whose game's ledger says so
+#: (:attr:`~game_server.table.ledger.Ledger.awards_move_credits`; elsewhere the settlement's
+#: ``from_meter`` carries what the meter paid).
+AWARD_KINDS: Final = (MeterAwarded, MysteryAwarded, LinkedMeterAwarded)
 
 
 # ----------------------------------------------------------------------------- the walk
@@ -152,6 +158,10 @@ class _Semantics(ShoeChecks):
             found = dict.fromkeys(foreign, self._foreign)
             found.update(self._table_checks)
             found.update({kind: self._checks[check] for kind, check in own.items()})
+            if game.new_ledger().awards_move_credits:
+                # The table's Ledger credits an award's places (a Blackjack table's local,
+                # Must-Hit-By and floor-linked meters, 605a.8): so does this fold.
+                found.update(dict.fromkeys(AWARD_KINDS, self._award))
             self._handlers_of[key] = found
         return found
 
@@ -188,6 +198,9 @@ class _Semantics(ShoeChecks):
                 self.ledger.wallets[stored.terminal] = ev.amount
                 self.offset[stored.terminal] = self.offset.get(stored.terminal, 0) - short
                 self.ledger.apply(stored.terminal, ev)
+
+    def _award(self, stored: StoredEvent, ev: Any) -> None:
+        self.ledger.apply(stored.terminal, ev)
 
     def _completed(self, stored: StoredEvent, ev: Any) -> None:
         self._dealer(stored, ev)
@@ -516,8 +529,8 @@ class _Semantics(ShoeChecks):
         stated = sum(ledger.wallets.values()) + sum(self.offset.values())
         in_play = ledger.in_play
         house = ledger.house_result
-        # What the progressive meters paid into wallets is funded by the house (0 unless a
-        # meter paid through a settlement: UthLedger).
+        # What the progressive meters paid into wallets is funded by the house (their awards
+        # at a Blackjack table, a settlement's ``from_meter`` at a UTH table).
         paid = ledger.progressive_paid
         off = ledger.credits_in - ledger.credits_out - stated - in_play - house + paid
         if off:

@@ -177,6 +177,45 @@ class MysteryAwarded(NamedTuple):
     amount: int
 
 
+@event("linked_meter_contributed")
+class LinkedMeterContributed(NamedTuple):
+    """A wager fed a meter linked across the floor's servers (605a.8), held by the floor
+    store: the store's arithmetic (that of :meth:`Meter.contribution`) and its meter's
+    sequence number ``store_seq`` after the change. ``step`` is the change's key within the
+    table's round (a retry with the same key is the same change). Millicents as
+    :class:`MeterContributed`; ``amount`` and ``reserve`` are the floor meter's after it."""
+
+    meter: str
+    place: str
+    wager: int
+    increment: int
+    secondary: int
+    kept: int
+    amount: int
+    reserve: int
+    store_seq: int
+    step: str
+
+
+@event("linked_meter_awarded")
+class LinkedMeterAwarded(NamedTuple):
+    """A floor-linked meter paid ``share`` cents to each of this table's ``places``: the
+    store split ``percent`` of the meter equally among the ``winners`` places of every
+    table on the floor that won it at nearly the same time (award ``award``; 633b.9(e)(3),
+    633b.10(j)). ``amount`` is the floor meter after the payout (before its reseed), in
+    millicents, ``store_seq`` the store's sequence number of the award."""
+
+    meter: str
+    percent: int
+    award: int
+    places: tuple[str, ...]
+    share: int
+    winners: int
+    amount: int
+    store_seq: int
+    step: str
+
+
 MeterEvent = (
     MeterOpened
     | MeterContributed
@@ -621,6 +660,15 @@ class MeterBank:
     def snapshot(self) -> dict[str, dict[str, Any]]:
         """Every meter's figures, JSON-ready, keyed by id (``ReadMeters``)."""
         return {meter_id: self._meters[meter_id].snapshot() for meter_id in self.ids()}
+
+    def unavailable(self, meter_id: str) -> str | None:
+        """Why ``meter_id`` cannot be used now, or None. A server's own meter always can;
+        a meter held elsewhere (linked across the floor, 605a.8) may not."""
+        return None
+
+    def refuse_if_unavailable(self, meter_ids: Sequence[str]) -> None:
+        """Refuse a wager that feeds one of ``meter_ids`` while that meter cannot be used
+        (a bank holding meters elsewhere raises its sentence; the server's own never)."""
 
     @classmethod
     def replay(cls, specs: Mapping[str, MeterSpec], events: Iterable[MeterEvent]) -> MeterBank:

@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Final
 
 from game_server import games
 from game_server.rules.errors import RulesError
-from game_server.rules.meters import MeterAwarded, MysteryAwarded
+from game_server.rules.meters import LinkedMeterAwarded, MeterAwarded, MysteryAwarded
 from game_server.table.events import CreditsIn, CreditsOut
 from shared.money import format_money
 
@@ -139,7 +139,7 @@ class Ledger:
             self.credits_out += ev.amount
         elif not self.awards_move_credits:
             return
-        elif kind is MeterAwarded:
+        elif kind is MeterAwarded or kind is LinkedMeterAwarded:
             for place in ev.places:
                 self.wallets[place] = self.wallets.get(place, 0) + ev.share
             self.progressive_paid += ev.share * len(ev.places)

@@ -412,11 +412,7 @@ def recover_session(
     if interrupted is not None:
         if changed:
             logged = "none" if found.opened is None else found.opened.config_hash
-            raise ConfigChangedMidRound(
-                f"round {interrupted.round_id} of table {table_id} is unfinished under config "
-                f"{logged}; restart with that Rules Submission to finish it, then change to "
-                f"{config.config_hash()}"
-            )
+            raise _changed_mid_round(table_id, interrupted.round_id, logged, config)
         report.interrupted_round = interrupted.round_id
         report.phase = game.resume(session, interrupted, seats)
     elif changed or any(meter_id not in meters for meter_id in game.meters(config)):
@@ -441,6 +437,12 @@ _METER_KINDS: frozenset[str] = frozenset(
         "mystery_awarded",
     }
 )
+
+
+#: Gives a table its view of the meters when its Rules Submission links some across the
+#: floor: ``(config, the server's bank, the table's round id) -> the table's bank``
+#: (:class:`game_server.floor.meters.TableMeters`).
+LinkMeters = Callable[[TableConfig, MeterBank, Callable[[], int]], MeterBank]
 
 
 def recover_meters(configs: Sequence[TableConfig], reader: EventLogReader) -> MeterBank:
@@ -492,6 +494,39 @@ def _differences(logged: Mapping[str, str], configs: Sequence[TableConfig]) -> l
     return lines
 
 
+def _changed_mid_round(
+    table_id: str, round_id: int, logged: str, config: TableConfig
+) -> ConfigChangedMidRound:
+    return ConfigChangedMidRound(
+        f"round {round_id} of table {table_id} is unfinished under config {logged}; restart "
+        f"with that Rules Submission to finish it, then change to {config.config_hash()}"
+    )
+
+
+def _refuse_change_mid_round(
+    reader: EventLogReader, logged: Mapping[str, str], configs: Sequence[TableConfig]
+) -> None:
+    """Refuse a stated change of a table whose last round is unfinished before anything is
+    written (its ``rules_change_stated`` must not be logged for a change that does not
+    happen): one pass over the log, the rounds as :func:`recover_session` reads them.
+
+    Raises:
+        ConfigChangedMidRound: a changed table's last round is unfinished.
+    """
+    changed = {c.table_id: c for c in configs if c.table_id in logged}
+    changed = {t: c for t, c in changed.items() if logged[t] != c.config_hash()}
+    if not changed:
+        return
+    unfinished: dict[str, int | None] = {}
+    for logged_round in walk(reader.iter_events()):
+        if logged_round.table_id in changed:
+            done = logged_round.complete
+            unfinished[logged_round.table_id] = None if done else logged_round.round_id
+    for table_id, round_id in sorted(unfinished.items()):
+        if round_id is not None:
+            raise _changed_mid_round(table_id, round_id, logged[table_id], changed[table_id])
+
+
 def _state_change(
     log: EventLog,
     logged: Mapping[str, str],
@@ -520,6 +555,7 @@ def open_tables(
     seeds: Callable[[TableConfig], SeedSource],
     anchors: AnchorStream | None = None,
     change_reason: str | None = None,
+    linked: LinkMeters | None = None,
 ) -> tuple[EventLog, list[tuple[TableBook, RecoveryReport]]]:
     """Create or open one event log and resume every table of ``configs`` from it.
 
@@ -539,10 +575,14 @@ def open_tables(
         change_reason: The operator's statement of an intended change of the tables or their
             Rules Submissions against the log; None: a log of other tables or rules is
             refused (:class:`TablesDiffer`).
+        linked: Gives a table whose Rules Submission links meters across the floor its
+            view of the meters (:class:`LinkMeters`; ``etg serve --store``).
 
     Raises:
         TablesDiffer: the log holds other tables or Rules Submissions and no change was
             stated (nothing is written).
+        ConfigChangedMidRound: a stated change of a table whose last round is unfinished
+            (nothing is written).
     """
     # Every key must be there before the log is created or opened.
     load_sealing_key(certs_dir)
@@ -551,17 +591,19 @@ def open_tables(
     try:
         with EventLogReader.open(db_path) as reader:
             logged = logged_tables(reader)
-        differences = _differences(logged, configs) if logged else []
-        if differences and change_reason is None:
-            raise TablesDiffer(
-                f"the log {db_path} was not written by the tables given: "
-                + "; ".join(differences)
-                + ". Give the server the Rules Submission and tables of this log (or another "
-                "log), or state the change: etg serve --change-config 'REASON'"
-            )
+            differences = _differences(logged, configs) if logged else []
+            if differences and change_reason is None:
+                raise TablesDiffer(
+                    f"the log {db_path} was not written by the tables given: "
+                    + "; ".join(differences)
+                    + ". Give the server the Rules Submission and tables of this log (or "
+                    "another log), or state the change: etg serve --change-config 'REASON'"
+                )
+            if differences:
+                _refuse_change_mid_round(reader, logged, configs)
         if differences and change_reason is not None:
             _state_change(log, logged, configs, change_reason)
-        tables = _recover_all(configs, log, db_path, certs_dir, seats, seeds)
+        tables = _recover_all(configs, log, db_path, certs_dir, seats, seeds, linked)
     except BaseException:
         log.close(checkpoint=False)
         raise
@@ -575,23 +617,34 @@ def _recover_all(
     certs_dir: str | os.PathLike[str],
     seats: Callable[[TableConfig], Mapping[str, int]],
     seeds: Callable[[TableConfig], SeedSource],
+    linked: LinkMeters | None = None,
 ) -> list[tuple[TableBook, RecoveryReport]]:
     sealing_key = load_sealing_key(certs_dir)
     signing_id = key_id(load_public_key(certs_dir))
     with EventLogReader.open(db_path) as reader:
         meters = recover_meters(configs, reader)
-        return [
-            recover_session(
-                config,
-                log,
-                reader,
-                SealedShoes(config, seeds(config), sealing_key, signing_id),
-                seats(config),
-                sealing_key,
-                meters,
+        found: list[tuple[TableBook, RecoveryReport]] = []
+
+        def round_of(at: int) -> Callable[[], int]:
+            return lambda: found[at][0].round_id
+
+        for config in configs:
+            bank = meters
+            if linked is not None and config.linked_meters is not None:
+                # The session is made below; its round id is read when a meter changes.
+                bank = linked(config, meters, round_of(len(found)))
+            found.append(
+                recover_session(
+                    config,
+                    log,
+                    reader,
+                    SealedShoes(config, seeds(config), sealing_key, signing_id),
+                    seats(config),
+                    sealing_key,
+                    bank,
+                )
             )
-            for config in configs
-        ]
+        return found
 
 
 def reload_tables(
@@ -602,6 +655,7 @@ def reload_tables(
     seats: Callable[[TableConfig], Mapping[str, int]],
     *,
     seeds: Callable[[TableConfig], SeedSource],
+    linked: LinkMeters | None = None,
 ) -> list[tuple[TableBook, RecoveryReport]]:
     """After a failed log write: prove the log again and rebuild every table from it.
 
@@ -617,7 +671,7 @@ def reload_tables(
     """
     try:
         log.resume()
-        return _recover_all(configs, log, db_path, certs_dir, seats, seeds)
+        return _recover_all(configs, log, db_path, certs_dir, seats, seeds, linked)
     except (EventLogError, RecoveryError) as exc:
         raise LogWriteFailed(f"the table cannot reopen yet: {exc}") from exc
 

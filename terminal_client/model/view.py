@@ -136,12 +136,17 @@ class Settlement:
 
 @dataclass(frozen=True)
 class ProgressiveMeter:
-    """A progressive meter of the table as the server shows it, in whole cents."""
+    """A progressive meter of the table as the server shows it, in whole cents.
+
+    ``unavailable`` is the server's sentence when the meter is linked across the floor and
+    the floor store cannot be reached (605a.8): no amount is shown then (``amount`` is 0)
+    and the meter's wager is refused."""
 
     wager: str
     name: str
     amount: int
     must_hit_by: int | None
+    unavailable: str | None = None
 
 
 @dataclass(frozen=True)
@@ -468,11 +473,13 @@ def _settlement(data: Any) -> Settlement:
 
 
 def _meter(data: Any) -> ProgressiveMeter:
+    down = data.get("unavailable")
     return ProgressiveMeter(
         wager=str(data["wager"]),
         name=str(data["name"]),
-        amount=fields.as_int(data["amount"]),
+        amount=0 if down is not None else fields.as_int(data["amount"]),
         must_hit_by=fields.opt_int(data.get("must_hit_by")),
+        unavailable=None if down is None else str(down),
     )
 
 

@@ -476,7 +476,7 @@ def _draw_meters(
     shown = sorted(meters, key=lambda m: -m.amount)
     panel(surface, area, 150)
     if layout.portrait:
-        text = "  \u2022  ".join(f"{m.name.upper()} {format_money(m.amount)}" for m in shown)
+        text = "  \u2022  ".join(f"{m.name.upper()} {_meter_amount(m)}" for m in shown)
         draw_text(
             surface, text, area.center, round(20 * s), GOLD, bold=True, max_width=area.width - 16
         )
@@ -509,10 +509,16 @@ def _draw_meters(
         )
         draw_text(
             surface,
-            format_money(meter.amount),
+            _meter_amount(meter),
             (area.right - pad, y),
-            round(24 * s),
-            GOLD,
+            round(24 * s if meter.unavailable is None else 18 * s),
+            GOLD if meter.unavailable is None else CREAM,
             "topright",
             True,
         )
+
+
+def _meter_amount(meter: ProgressiveMeter) -> str:
+    """The meter's amount, or UNAVAILABLE while the floor store holding it cannot be reached
+    (no amount is shown that the store has not confirmed)."""
+    return "UNAVAILABLE" if meter.unavailable is not None else format_money(meter.amount)

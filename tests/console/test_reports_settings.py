@@ -8,6 +8,7 @@ import datetime as dt
 import sys
 import zoneinfo
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -220,3 +221,50 @@ def test_a_bad_servers_file_is_refused_naming_the_field(
 def test_a_missing_servers_file_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SettingsError, match="no such file"):
         load_settings(tmp_path / "nowhere.toml")
+
+
+def test_each_table_is_folded_with_its_own_games_ledger(tmp_path: Path) -> None:
+    """A table's shift figures are its own game's Ledger fold (what its ``ReadMeters``
+    answers), not Blackjack's: a Four Card Poker table (like a UTH or Caribbean Stud one)
+    pays a meter's award through its own record, so the meter's award record moves no
+    credits there; folded as Blackjack's, the award was counted a second time. The log:
+    ``etg sim --log`` of the Four Card Poker example, six seats, seed 6, in which the
+    Must-Hit-By meter pays (641b.1)."""
+    from click.testing import CliRunner
+
+    from game_server.config import example_path
+    from game_server.games import logged_game
+    from game_server.rules.events import from_dict
+    from game_server.table.events import TableOpened
+    from tools.cli import main
+
+    runner = CliRunner()
+    assert runner.invoke(main, ["certs", "init", str(tmp_path / "k")]).exit_code == 0
+    log = tmp_path / "fourcard.db"
+    config = str(example_path("fourcard.toml"))
+    played = ["--rounds", "20", "--seats", "6", "--seed", "6", "--log", str(log)]
+    result = runner.invoke(
+        main, ["sim", "--config", config, *played, "--certs", str(tmp_path / "k")]
+    )
+    assert result.exit_code == 0, result.output
+    history = MeterHistory(SHIFTS)
+    own: dict[str, Any] = {}
+    with EventLogReader.open(log) as reader:
+        history.update(reader)
+        kinds = {stored.kind for stored in reader.iter_events()}
+        for stored in reader.iter_events():
+            event = from_dict(stored.body)
+            if stored.table_id not in own:
+                assert type(event) is TableOpened
+                own[stored.table_id] = logged_game(event.config).new_ledger()
+            own[stored.table_id].apply(stored.terminal, event)
+    assert "mystery_awarded" in kinds, "the log pays the Must-Hit-By meter"
+    end = dt.datetime(2100, 1, 1, tzinfo=dt.UTC)
+    for table, ledger in own.items():
+        assert not ledger.awards_move_credits
+        reading = history.reading(table, end)
+        meters = ledger.meters.values()
+        assert reading.games_played == ledger.games_played == 20
+        assert reading.coin_in == sum(m.wagered for m in meters) > 0, table
+        assert reading.coin_out == sum(m.paid for m in meters), table
+        assert reading.progressive_paid == ledger.progressive_paid > 0, table

@@ -19,6 +19,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,7 +30,7 @@ from game_server.table.ledger import Ledger
 from tools.amp_client import AmpError
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_server_e2e import ROOT, hello
+from test_server_e2e import ROOT, hello, play_round
 from test_server_e2e import table as table  # the fixture
 
 pytestmark = pytest.mark.slow
@@ -224,10 +225,17 @@ def test_a_log_of_another_rules_submission_is_refused_unless_the_change_is_state
     table: dict[str, Path], tmp_path: Path
 ) -> None:
     """One log, one table set: the server given another Rules Submission than its log's
-    refuses to start, with a sentence, writing nothing; with --change-config it starts and
-    the stated change is in the log."""
-    with running(table):
-        pass
+    refuses to start, with a sentence, writing nothing; a stated change (--change-config) is
+    refused too while a round is unfinished, even one with no wager (the server opens a round
+    as it starts: the first run waits for it, so the log always ends in it); once that round
+    is played out under the logged rules and the server stopped between rounds, the stated
+    change starts and is in the log."""
+    with running(table) as (_, port):
+        t1, answer = hello(port, table["certs"], "T1")
+        opened: dict[str, Any] = json.loads(answer["view"])
+        if opened["round"] is None or opened["phase"] != "betting":
+            opened = t1.wait_view(lambda v: v["round"] is not None and v["phase"] == "betting")
+    first_round = opened["round"]
 
     def contents() -> tuple[int, int]:
         with EventLogReader.open(table["db"]) as reader:
@@ -238,26 +246,33 @@ def test_a_log_of_another_rules_submission_is_refused_unless_the_change_is_state
     other.write_text(
         table["config"].read_text().replace("decision_seconds = 3", "decision_seconds = 4")
     )
-    args = [
-        sys.executable,
-        "-m",
-        "game_server",
-        "--config",
-        str(other),
-        "--db",
-        str(table["db"]),
-        "--certs",
-        str(table["certs"]),
-        "--port",
-        "0",
-    ]
-    done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+    def serve(config: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+        args = [sys.executable, "-m", "game_server", "--config", str(config)]
+        args += ["--db", str(table["db"]), "--certs", str(table["certs"]), "--port", "0"]
+        return subprocess.run([*args, *extra], cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+    done = serve(other)
     assert done.returncode == 2
     assert "was not written by the tables given" in done.stderr
     assert "--change-config" in done.stderr
     assert contents() == before
+    done = serve(other, "--change-config", "longer decisions approved")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"round {first_round} of table BJ-01 is unfinished" in done.stderr
+    assert "restart with that Rules Submission to finish it" in done.stderr
+    assert contents() == before
+    # The logged rules finish the round; a long pause keeps the table between rounds.
+    with running(table, "--next-round-delay", "60") as (_, port):
+        operator, _ = hello(port, table["certs"], "operator")
+        operator.call("CashIn", request_id="in-1", terminal="T1", amount=10_000, reference="x")
+        t1, _ = hello(port, table["certs"], "T1")
+        views = play_round({"T1": t1}, {"T1": 500})
+        assert views["T1"]["round"] == first_round and views["T1"]["phase"] == "complete"
     with running({**table, "config": other}, "--change-config", "longer decisions approved"):
         pass
     with EventLogReader.open(table["db"]) as reader:
         stated = reader.events_of_kind("rules_change_stated")
+        report = verify_log(reader, load_public_key(table["certs"]))
     assert [s.body["reason"] for s in stated] == ["longer decisions approved"]
+    assert report.ok, report.failures

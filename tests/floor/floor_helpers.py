@@ -144,10 +144,17 @@ class ServerProcess:
     """A real table server (``python -m game_server``) whose output is read by a thread, so
     that a chatty server never blocks on a full pipe; ``lines`` keeps every line."""
 
-    def __init__(self, args: list[str], cwd: Path) -> None:
+    def __init__(
+        self,
+        args: list[str],
+        cwd: Path,
+        command: tuple[str, ...] = ("-m", "game_server"),
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "game_server", *args],
+            [sys.executable, *command, *args],
             cwd=cwd,
+            env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,

@@ -48,8 +48,9 @@ def test_etg_floor_up_down_and_up_again_keeps_the_store(folder: Path, tmp_path: 
     are harmless."""
     made = etg("floor", "up", str(folder))
     assert made.returncode == 0, made.stderr
-    assert "schema version 3; migrations applied now: 0001-store, 0002-guards, 0003-roles" in (
-        made.stdout
+    assert (
+        "schema version 4; migrations applied now: 0001-store, 0002-guards, 0003-roles, 0004-meters"
+        in (made.stdout)
     )
     floor = LocalFloor.load(folder)
     for role in ("admin", "shipper", "investigator"):

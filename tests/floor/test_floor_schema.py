@@ -23,8 +23,13 @@ def test_migrations_are_named_recorded_in_order_and_never_reapplied(store: Store
         assert [tuple(r) for r in rows] == [(m.name, i) for i, m in enumerate(MIGRATIONS, start=1)]
         assert schema.migrate(conn) == []
         state = schema.inspect(conn)
-    assert state.schema_version == schema.SCHEMA_VERSION == len(MIGRATIONS) == 3
-    assert [m.name for m in MIGRATIONS] == ["0001-store", "0002-guards", "0003-roles"]
+    assert state.schema_version == schema.SCHEMA_VERSION == len(MIGRATIONS) == 4
+    assert [m.name for m in MIGRATIONS] == [
+        "0001-store",
+        "0002-guards",
+        "0003-roles",
+        "0004-meters",
+    ]
     assert len(state.store_id) == 32
 
 
@@ -39,7 +44,7 @@ def test_a_store_behind_is_refused_until_migrated_then_only_the_pending_one_runs
     pg_floor: LocalFloor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A store of schema version 2 is refused by the clients with the command that fixes
-    it; migrating then applies only 0003-roles."""
+    it; migrating then applies only the pending 0003-roles and 0004-meters."""
     name = _new_database(pg_floor)
     with connect(pg_floor, "admin", name) as conn:
         monkeypatch.setattr(schema, "MIGRATIONS", MIGRATIONS[:2])
@@ -48,7 +53,7 @@ def test_a_store_behind_is_refused_until_migrated_then_only_the_pending_one_runs
         # The old store has no store_info() yet: the clients cannot read it at all.
         with pytest.raises(StoreSchemaError, match="no floor store"):
             FloorStore.connect(pg_floor.url("admin", name))
-        assert schema.migrate(conn) == ["0003-roles"]
+        assert schema.migrate(conn) == ["0003-roles", "0004-meters"]
     store = FloorStore.connect(pg_floor.url("shipper", name))
     store.close()
 
@@ -59,10 +64,10 @@ def test_a_store_of_a_newer_schema_is_refused(pg_floor: LocalFloor) -> None:
     name = _new_database(pg_floor)
     with connect(pg_floor, "admin", name) as conn:
         schema.migrate(conn)
-        conn.execute("INSERT INTO floor.migrations (name, position) VALUES ('0004-future', 4)")
-        with pytest.raises(StoreSchemaError, match="0004-future unknown here"):
+        conn.execute("INSERT INTO floor.migrations (name, position) VALUES ('0005-future', 5)")
+        with pytest.raises(StoreSchemaError, match="0005-future unknown here"):
             schema.migrate(conn)
-    with pytest.raises(StoreSchemaError, match="schema version 4; this ETG knows versions up"):
+    with pytest.raises(StoreSchemaError, match="schema version 5; this ETG knows versions up"):
         FloorStore.connect(pg_floor.url("investigator", name))
 
 

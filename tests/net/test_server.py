@@ -473,14 +473,20 @@ def test_a_key_over_amps_limit_is_logged_and_dropped(
     assert any("over AMP's limit" in m for m in messages(logged))
 
 
-def test_a_missing_argument_is_logged_and_dropped(
-    table: Table, logged: list[dict[str, Any]]
-) -> None:
-    """A command box without its declared arguments is undeclared: logged and dropped."""
+def test_a_missing_argument_is_a_bad_request_naming_it(table: Table) -> None:
+    """A command box without a declared argument is answered BAD_REQUEST naming what is
+    missing, and the connection stays (AMP alone raises a bare KeyError while parsing: an
+    undeclared error that dropped the connection with "an internal error")."""
     server, transport = _raw(table)
     server.dataReceived(_box(_command=b"Hello", _ask=b"1"))
-    assert transport.disconnecting
-    assert b"UNKNOWN" in transport.value()
+    (answer,) = amp.parseString(transport.value())
+    assert _bad_request(answer) == "Hello needs the argument(s) version, software"
+    assert not transport.disconnecting
+    answer, transport = _ask(table, T1, b"AnswerInsurance", request_id=b"r1", choice=b"decline")
+    assert _bad_request(answer) == "AnswerInsurance needs the argument(s) amount"
+    assert not transport.disconnecting
+    answer, _ = _ask(table, T1, b"PlaceWagers", request_id=b"r2")  # position is optional
+    assert _bad_request(answer) == "PlaceWagers needs the argument(s) wagers"
 
 
 def test_an_unknown_command_is_unhandled_and_logged(

@@ -299,3 +299,35 @@ def test_the_tables_progressive_meters_show_on_the_table(
         return bytes(pygame.image.tobytes(surface.subsurface(crop).copy(), "RGB"))
 
     assert pixels(with_meters) != pixels(without)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1080, 1920)])
+def test_a_linked_meter_the_floor_store_cannot_give_shows_unavailable(
+    client: TerminalClient, tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """605a.8: a meter linked across the floor whose store cannot be reached comes with no
+    amount and the server's sentence; the terminal shows UNAVAILABLE, not a stale amount."""
+    from terminal_client.screens.scene import meters_rect
+
+    down = {
+        "wager": "blazing_7s",
+        "name": "Blazing 7's Progressive",
+        "amount": None,
+        "must_hit_by": None,
+        "unavailable": "the linked meter floor:blazing7s is unavailable: ...",
+    }
+    client.model.apply_view(sample_view(meters=[down, METERS[1]]))
+    view = client.model.view
+    assert view is not None
+    assert view.meters[0].unavailable is not None and view.meters[0].amount == 0
+    stack = _stack(client)
+    shown = render_stack(stack, tmp_path, f"unavailable-{size[0]}x{size[1]}", size)
+    client.model.apply_view(sample_view(meters=[{**down, "amount": 215_317, "unavailable": None}]))
+    up = render_stack(stack, tmp_path, f"available-{size[0]}x{size[1]}", size)
+    area = meters_rect(Layout.for_window(size))
+    crop = (area.x, area.y, area.w, area.h)
+
+    def pixels(surface: Any) -> bytes:
+        return bytes(pygame.image.tobytes(surface.subsurface(crop).copy(), "RGB"))
+
+    assert pixels(shown) != pixels(up)

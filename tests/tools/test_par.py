@@ -9,12 +9,25 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from game_server.config import example_path, example_paths, load_config
+from game_server.config import TableConfig, example_path, example_paths, load_config
+from game_server.games import game_for
 from game_server.games.uth.config import rules_of
 from tools.cli import main
 from tools.par import par_sheet
 
 PATHS = example_paths()
+
+
+def offered_wagers(config: TableConfig) -> set[str]:
+    """The optional wagers a Rules Submission offers, read from its rules."""
+    if rules_of(config) is not None:
+        return {"trips", "progressive", "five_card_player", "five_card_dealer"}
+    if hasattr(config.rules, "side_wagers"):
+        return {o.wager.name for o in config.rules.side_wagers} | {"insurance"}
+    # another game: the optional wagers it says it offers (the Game contract)
+    offered = {r.wager for r in game_for(config).optional_returns(config)}
+    assert offered, f"{config.table_id} offers no optional wager to state"
+    return offered
 
 
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.name)
@@ -24,11 +37,7 @@ def test_every_shipped_rules_submission_has_a_par_sheet_under_100_percent(path: 
     house edge per initial wager and element of risk with their intervals, and the hold."""
     config = load_config(path)
     sheet = par_sheet(config, rounds=400, seed=3)
-    offered = (
-        {"trips", "progressive", "five_card_player", "five_card_dealer"}
-        if rules_of(config) is not None
-        else {o.wager.name for o in config.rules.side_wagers} | {"insurance"}
-    )
+    offered = offered_wagers(config)
     assert {w.wager for w in sheet.wagers} == offered
     for ret in sheet.wagers:
         assert 0 < ret.long_run < 1, ret.wager

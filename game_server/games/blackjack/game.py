@@ -70,6 +70,7 @@ class BlackjackGame(GameBase):
     chapter = "58 Pa. Code 633a, 633b"
     config_game = "blackjack"
     table_types = frozenset({TableType.FULLY_AUTOMATED})
+    links_floor_meters = True
     examples = (
         _CONFIGS / "fully-automated-blackjack.toml",
         _CONFIGS / "fully-automated-all-side-wagers.toml",

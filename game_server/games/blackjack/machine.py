@@ -38,9 +38,10 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from automat import TypeMachineBuilder
+from twisted.internet.defer import Deferred
 from twisted.logger import Logger
 
 from game_server.games.blackjack.info import blackjack_rules_for
@@ -59,6 +60,7 @@ from game_server.table.api import (
 )
 from game_server.table.events import CreditsOut
 from game_server.table.session import LogWriteFailed, TableError
+from game_server.table.steps import StepGate
 
 log = Logger(namespace="game_server.games.blackjack.machine")
 
@@ -522,6 +524,8 @@ class RoundMachine:
         self._core = TableCore(session, reactor, next_round_delay)
         self._core.expire = self._expire
         self._machine = _machine_factory(self._core)
+        #: The table's steps one at a time, in order (a step may wait on the floor store).
+        self._gate = StepGate()
         self._listeners: list[TableListener] = []
 
     # ----------------------------------------------------------------- reading
@@ -589,9 +593,11 @@ class RoundMachine:
         return out
 
     def view(self, terminal: str) -> dict[str, Any]:
+        """The terminal's view, after any step of the table that waits on the floor store
+        (a Deferred then)."""
         from game_server.games.blackjack.views import view_for
 
-        return view_for(self, terminal)
+        return cast(dict[str, Any], self._gate.run(view_for, self, terminal))
 
     def rules(self, terminal: str) -> dict[str, Any]:
         """The rules screen's content for this table (every terminal sees the same)."""
@@ -600,15 +606,14 @@ class RoundMachine:
     def meters(self) -> dict[str, Any]:
         """The never-reset meters (605a.5(d)) and wallets, integer cents, JSON-ready."""
         session = self._core.session
+        shown = session.meters.snapshot()  # a linked meter the store cannot give: unavailable
         return {
             "table": session.config.table_id,
             "state": str(self.state),
             "reason": self.reason,
             **session.ledger.report(),
             "progressives": {
-                meter_id: session.meters.meter(meter_id).snapshot()
-                for meter_id in session.meter_specs
-                if meter_id in session.meters
+                meter_id: shown[meter_id] for meter_id in session.meter_specs if meter_id in shown
             },
         }
 
@@ -650,15 +655,22 @@ class RoundMachine:
 
     def cash_in(self, terminal: str, amount: int, reference: str) -> int:
         """Add credits; returns the terminal's new balance."""
-        self._send_after(self._core.session.cash_in, terminal, amount, reference)
-        return self._core.session.balance(terminal)
+
+        def step() -> int:
+            self._send_after(self._core.session.cash_in, terminal, amount, reference)
+            return self._core.session.balance(terminal)
+
+        return cast(int, self._gate.run(step))
 
     def cash_out(self, terminal: str, amount: int | None, reference: str) -> int:
         """Pay credits out (all when ``amount`` is None); returns the amount paid. Refused
         while the terminal has wagers in play."""
-        events = self._send_after(self._core.session.cash_out, terminal, amount, reference)
-        paid = [ev.amount for ev in events if type(ev) is CreditsOut]
-        return sum(paid)
+
+        def step() -> int:
+            events = self._send_after(self._core.session.cash_out, terminal, amount, reference)
+            return sum(ev.amount for ev in events if type(ev) is CreditsOut)
+
+        return cast(int, self._gate.run(step))
 
     def add_listener(self, listener: TableListener) -> None:
         self._listeners.append(listener)
@@ -684,6 +696,9 @@ class RoundMachine:
     # ---------------------------------------------------------------- plumbing
 
     def _send_after(self, call: Callable[..., list[Any]], *args: Any) -> list[Any]:
+        return cast(list[Any], self._gate.run(self._send_after_now, call, *args))
+
+    def _send_after_now(self, call: Callable[..., list[Any]], *args: Any) -> list[Any]:
         try:
             events = call(*args)
         except LogWriteFailed as exc:
@@ -694,6 +709,11 @@ class RoundMachine:
         return events
 
     def _run(self, input_: Callable[..., None], *args: Any) -> None:
+        """Run one input as the table's next step (the gate: a step of this table that
+        waits on the floor store finishes first; the answer is then a Deferred)."""
+        return cast(None, self._gate.run(self._run_now, input_, *args))
+
+    def _run_now(self, input_: Callable[..., None], *args: Any) -> None:
         try:
             input_(*args)
         except LogWriteFailed as exc:
@@ -716,7 +736,13 @@ class RoundMachine:
                     log.failure("listener {listener} failed on a logged step", listener=listener)
 
     def _expire(self, kind: str) -> None:
-        """A countdown ran out (called by the reactor: never raises into it)."""
+        """A countdown ran out (called by the reactor: never raises into it; its step may
+        wait on the floor store while the reactor serves the other tables)."""
+        waiting = self._gate.run(self._expire_now, kind)
+        if isinstance(waiting, Deferred):
+            waiting.addErrback(lambda fault: log.failure("the {kind} countdown", fault, kind=kind))
+
+    def _expire_now(self, kind: str) -> None:
         core = self._core
         core.call = None
         try:

@@ -18,11 +18,12 @@ Entry points: :class:`TableSession`, :func:`meter_specs`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
 from game_server.config import MustHitBy, TableConfig
+from game_server.floor.errors import StoreUnavailable
 from game_server.games.blackjack.rules.actions import Action
 from game_server.games.blackjack.rules.events import (
     BLACKJACK,
@@ -43,6 +44,7 @@ from game_server.table.recovery import RecoveryError, replayed, round_started
 from game_server.table.session import (
     SOFTWARE,
     EventSink,
+    LogWriteFailed,
     NoRoundOpen,
     SealedShoes,
     TableBook,
@@ -50,7 +52,20 @@ from game_server.table.session import (
     UnknownTerminal,
 )
 
-__all__ = ["MUST_HIT_BY", "MYSTERY_STREAM", "TableSession", "meter_specs", "resume_round"]
+__all__ = [
+    "MUST_HIT_BY",
+    "MYSTERY_STREAM",
+    "LinkedWagerRefused",
+    "TableSession",
+    "meter_specs",
+    "resume_round",
+]
+
+
+class LinkedWagerRefused(TableError):
+    """A wager that feeds a meter linked across the floor (605a.8) while the floor store
+    cannot be reached: refused with the store's sentence; the base game goes on."""
+
 
 #: The "wager" a Must-Hit-By meter is filed under in :func:`meter_specs`.
 MUST_HIT_BY = "must_hit_by"
@@ -146,7 +161,7 @@ class TableSession(TableBook):
         for ev in events:
             seat = getattr(ev, "seat", DEALER)
             items.append((terminal_of.get(seat) if seat != DEALER else None, ev))
-        items += self._award_progressives(events)
+        items += self._linked_step(lambda: self._award_progressives(events))
         closes = bool(events) and type(events[-1]) is RoundCompleted
         if not closes:
             return self._log(items)
@@ -232,6 +247,23 @@ class TableSession(TableBook):
             self._meter_of[(MUST_HIT_BY, must_hit_by.METER_NAME)], stake, terminal
         )
 
+    def _linked_step(
+        self, build: Callable[[], list[tuple[str | None, Any]]]
+    ) -> list[tuple[str | None, Any]]:
+        """The meters' part of a step; when a meter linked across the floor cannot be
+        changed (the store was lost after the wager was taken), the table goes out of
+        service as after a failed log write: the round waits, nothing is paid from a meter
+        the store did not confirm, and the operator's reopen rebuilds the table from its
+        log and makes the step again with the same keys (the store does it once)."""
+        try:
+            return build()
+        except StoreUnavailable as exc:
+            self.failed = exc
+            raise LogWriteFailed(
+                f"the table is out of service: {exc}. The round waits for the floor store; "
+                "when it is back the operator reopens the table, which finishes the round"
+            ) from exc
+
     def _award_progressives(self, events: Sequence[Any]) -> list[tuple[str | None, Any]]:
         """Pay the round's progressive wins from their meters in seat order, each from the
         meter as it stands (brought back to its reseed after every award).
@@ -252,8 +284,11 @@ class TableSession(TableBook):
             key = (meter_id, ev.percent, ev.seat if alone else 0)
             groups.setdefault(key, []).append(self.terminal_of[ev.seat])
         items: list[tuple[str | None, Any]] = []
-        for (meter_id, percent, _), places in groups.items():
-            step = self.meters.award_shared(meter_id, percent, places)
+        for (meter_id, percent, seat), places in groups.items():
+            if seat:  # paid in full to one seat (seats count from 1; 0 is a shared award)
+                step = self.meters.award(meter_id, percent, places[0])
+            else:
+                step = self.meters.award_shared(meter_id, percent, places)
             who = places[0] if len(places) == 1 else None
             items += [(who, ev) for ev in step.events]
         return items
@@ -286,11 +321,18 @@ class TableSession(TableBook):
         return game is not None and seat in game.seats
 
     def place_wagers(self, terminal: str, wagers: Mapping[str, int]) -> list[Any]:
-        """Place a terminal's wagers for the open round (debited from its credits)."""
+        """Place a terminal's wagers for the open round (debited from its credits). A wager
+        feeding a meter linked across the floor is refused while the floor store cannot be
+        reached (:class:`LinkedWagerRefused`)."""
         seat = self._seat(terminal)
         game = self._open_round()
         game.verify_place_wagers(seat, wagers)
         self._afford(terminal, sum(wagers.values()), "the wagers")
+        fed = [meter_id for (wager, _), meter_id in self._meter_of.items() if wager in wagers]
+        try:
+            self.meters.refuse_if_unavailable(fed)
+        except StoreUnavailable as exc:
+            raise LinkedWagerRefused(str(exc)) from None
         return self._log_engine(game.place_wagers(seat, wagers))
 
     def deal(self) -> list[Any]:
@@ -299,7 +341,7 @@ class TableSession(TableBook):
         game = self._open_round()
         assert self.shoe is not None
         game.verify_deal()
-        contributions = self._contributions(game)
+        contributions = self._linked_step(lambda: self._contributions(game))
         return self._log_engine(game.deal(self.shoe), contributions)
 
     def insure(self, terminal: str, amount: int, *, auto: bool = False) -> list[Any]:

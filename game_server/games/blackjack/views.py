@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from game_server.floor.errors import StoreUnavailable
 from game_server.games.blackjack.machine import RoundMachine
 from game_server.games.blackjack.rules.actions import Action
 from game_server.games.blackjack.rules.events import WagerSettled
@@ -125,20 +126,19 @@ def view_for(table: RoundMachine | TableSession, terminal: str) -> dict[str, Any
 
 def _meters(session: TableSession) -> list[dict[str, Any]]:
     """The table's progressive meters as the players see them: name, wager and amount in
-    whole cents (a Must-Hit-By meter also shows its maximum; never its trigger)."""
+    whole cents (a Must-Hit-By meter also shows its maximum; never its trigger). A meter
+    linked across the floor that the store cannot give now shows no amount, and why
+    (``unavailable``): its wager is refused until it is back."""
     shown = []
     for meter_id, (wager, spec) in session.meter_specs.items():
         if meter_id not in session.meters:
             continue
-        meter = session.meters.meter(meter_id)
-        shown.append(
-            {
-                "wager": wager,
-                "name": spec.name,
-                "amount": meter.amount_cents,
-                "must_hit_by": spec.must_hit_by,
-            }
-        )
+        entry: dict[str, Any] = {"wager": wager, "name": spec.name, "must_hit_by": spec.must_hit_by}
+        try:
+            entry["amount"] = session.meters.meter(meter_id).amount_cents
+        except StoreUnavailable as exc:
+            entry |= {"amount": None, "unavailable": str(exc)}
+        shown.append(entry)
     return shown
 
 

@@ -49,11 +49,11 @@ from game_server.games.uth.rules.events import (
 from game_server.games.uth.rules.game import Action, Phase, UthRound, replay
 from game_server.games.uth.rules.rules import UthRules
 from game_server.recall.rounds import LoggedRound
-from game_server.rng.drbg import HmacDrbg, RandomStream
 from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.rules.errors import RulesError
 from game_server.rules.meters import MeterBank
 from game_server.rules.wagers.base import MeterSpec
+from game_server.table.bonus_draws import bonus_draws as shared_bonus_draws
 from game_server.table.events import TableOpened
 from game_server.table.ledger import Ledger
 from game_server.table.recovery import RecoveryError, replayed, round_started
@@ -67,7 +67,7 @@ from game_server.table.session import (
     TableError,
     UnknownTerminal,
 )
-from shared.cards import CARDS, Card
+from shared.cards import Card
 
 __all__ = [
     "BONUS_PERSONALIZATION",
@@ -126,19 +126,9 @@ def uth_rules(config: TableConfig) -> UthRules:
 
 def bonus_draws(seed: ShoeSeed, rules: UthRules) -> tuple[Card | None, int | None]:
     """The Magic Card and the Lucky Bonus position of the round dealt from the deck of
-    ``seed`` (653a.1, 653a.12(e)(3)): uniform over the 52 cards and over the positions 0
-    (dealer) .. seats, from HMAC_DRBG with the deck's seed material and the personalization
-    + :data:`BONUS_PERSONALIZATION`; None for a bonus the table does not pay."""
-    if not (rules.magic_card_bonus or rules.lucky_bonus):
-        return None, None
-    drbg = HmacDrbg(seed.entropy_input, seed.nonce, seed.personalization + BONUS_PERSONALIZATION)
-    stream = RandomStream(drbg)
-    magic = CARDS[stream.randbelow(len(CARDS))]
-    lucky = stream.randbelow(rules.seats + 1)
-    return (
-        magic if rules.magic_card_bonus else None,
-        lucky if rules.lucky_bonus else None,
-    )
+    ``seed`` (653a.1, 653a.12(e)(3)): the shared
+    :func:`~game_server.table.bonus_draws.bonus_draws` with :data:`BONUS_PERSONALIZATION`."""
+    return shared_bonus_draws(seed, rules, BONUS_PERSONALIZATION)
 
 
 class UthLedger(Ledger):

@@ -77,8 +77,6 @@ from game_server.games.uth.rules.events import (
     FIVE_CARD_DEALER,
     FIVE_CARD_PLAYER,
     LOST,
-    LUCKY,
-    MAGIC,
     PLAY,
     PROGRESSIVE,
     PUSHED,
@@ -101,8 +99,6 @@ from game_server.games.uth.rules.paytables import (
     ENVY_BONUS,
     EVEN_MONEY,
     FIVE_CARD_PAYTABLE,
-    LUCKY_BONUS,
-    MAGIC_CARD,
     PROGRESSIVE_PAYTABLE,
     line_for,
 )
@@ -110,7 +106,6 @@ from game_server.games.uth.rules.rules import (
     FLOP_MULTIPLES,
     PREFLOP_MULTIPLES,
     RIVER_MULTIPLES,
-    BonusOn,
     FiveCardHand,
     UthRules,
 )
@@ -127,8 +122,9 @@ from game_server.rules.meters import Meter, MeterAwarded, MeterReseeded, MeterSt
 from game_server.rules.poker import Category5
 from game_server.rules.replaying import LoggedCards, replay_steps
 from game_server.rules.wagers.base import PaytableLine
+from game_server.rules.wagers.five_card_bonus import settle_five_card
 from shared.cards import Card
-from shared.money import Fixed, ForOne, MeterShare, format_money
+from shared.money import Fixed, MeterShare, format_money
 
 #: Where the Play and fold rule comes from. 653a.7 (wagers) and 653a.11 (completion of each
 #: round) are not in the text we hold: the procedure follows the research notes
@@ -910,66 +906,25 @@ class UthRound:
         magic_card: Card | None,
         lucky: bool,
     ) -> None:
-        """653a.12(e)(1)-(3): the Five Card Hand Bonus on one hand (a player's, or the
-        dealer's for every player who wagered on it, sharing a meter line equally). A wager
-        on the dealer's hand stays in action when its player folds (it is not the folded
-        hand); the Magic Card or Lucky Bonus is paid as an award of its own, with no stake
-        (an additional payout, 653a.1): "a for 1" includes the stake once, so after an (e)(1)
-        line has returned the stake the award is a - 1 times the wager, and a times the
-        wager on a hand that won no line (the ``every-hand`` reading)."""
-        rules = self.rules
-        whose = "dealer's hand" if wager == FIVE_CARD_DEALER else "player's hand"
-        live = [
-            s
-            for s in bettors
-            if not (s.folded and wager == FIVE_CARD_PLAYER and not rules.side_wagers_settle_on_fold)
-        ]
-        for s in bettors:
-            if s not in live:
-                self._settled(s.number, wager, s.wagers[wager], 0, LOST, f"Fold ({PLAY_RULE})")
-        if not live:
-            return
+        """653a.12(e)(1)-(3) on one hand, settled by the shared
+        :func:`~game_server.rules.wagers.five_card_bonus.settle_five_card`: the hand is the
+        one ``five_card_hand`` names, the Magic Card is looked for among ``cards`` (the
+        hand's two)."""
         line = line_for(FIVE_CARD_PAYTABLE, category_of(self._five_card_value(cards)))
-        text = (
-            f"Five Card Hand Bonus ({whose}): "
-            + ("no win" if line is None else f"{line.name} {line.pay}")
-            + " (653a.12(e)(1)-(2))"
+        settle_five_card(
+            self.rules,
+            bettors,
+            wager,
+            line=line,
+            cards=cards,
+            magic_card=magic_card,
+            lucky=lucky,
+            meter_id=self.rules.five_card_meter_id,
+            place=self.place,
+            award=self._award,
+            settled=self._settled,
+            fold_line=f"Fold ({PLAY_RULE})",
         )
-        if line is None:
-            for s in live:
-                self._settled(s.number, wager, s.wagers[wager], 0, LOST, text)
-        elif isinstance(line.pay, MeterShare):
-            places = tuple(self.place(s.number) for s in live)
-            share = self._award(rules.five_card_meter_id, line.pay.percent, places)
-            shared = f"{text}, shared by {len(live)}" if len(live) > 1 else text
-            for s in live:
-                stake = s.wagers[wager]
-                self._settled(s.number, wager, stake, stake + share, WON, shared, share)
-        else:
-            for s in live:
-                stake = s.wagers[wager]
-                self._settled(s.number, wager, stake, line.pay.total_return(stake), WON, text)
-        bonuses: list[PaytableLine] = []
-        if line is None and rules.bonus_on is BonusOn.WINNING_HAND:
-            pass  # the bonuses are additional to a winning hand's payout (BonusOn)
-        elif rules.magic_card_bonus and magic_card is not None and magic_card in cards:
-            bonuses.append(MAGIC_CARD)
-        if (
-            rules.lucky_bonus
-            and lucky
-            and (line is not None or rules.bonus_on is BonusOn.EVERY_HAND)
-        ):
-            bonuses.append(LUCKY_BONUS)
-        for bonus in bonuses:
-            name = wager + (MAGIC if bonus is MAGIC_CARD else LUCKY)
-            pay = bonus.pay
-            assert isinstance(pay, ForOne)
-            for s in live:
-                stake = s.wagers[wager]
-                # The (e)(1) line returned the stake already: the "for 1" adds a - 1 units.
-                award = pay.win(stake) if line is not None else pay.total_return(stake)
-                said = f"{bonus.name} ({whose}) {pay} (653a.12(e)(3))"
-                self._settled(s.number, name, 0, award, WON, said)
 
 
 def _fixed(title: str, amount: int, offered: tuple[int, ...], cite: str) -> None:

@@ -26,6 +26,7 @@ from typing import Final
 
 from game_server.games.uth.rules.hands import HAND_NAMES
 from game_server.rules.poker import Category5
+from game_server.rules.wagers import five_card_bonus
 from game_server.rules.wagers.base import Paytable, PaytableLine
 from shared.money import Fixed, ForOne, MeterShare, Pay, ToOne
 
@@ -136,9 +137,9 @@ FIVE_CARD_PAYTABLE: Final = _table(
     (FLUSH, ForOne(50)),
 )
 
-#: 653a.12(e)(3): Magic Card and Lucky Bonus.
-MAGIC_CARD: Final = PaytableLine("Magic Card", ForOne(20))
-LUCKY_BONUS: Final = PaytableLine("Lucky Bonus", ForOne(5))
+#: 653a.12(e)(3): Magic Card and Lucky Bonus (shared with Caribbean Stud Poker's 639a.1).
+MAGIC_CARD: Final = five_card_bonus.MAGIC_CARD
+LUCKY_BONUS: Final = five_card_bonus.LUCKY_BONUS
 
 
 def line_for(paytable: Paytable, category: Category5) -> PaytableLine | None:

@@ -17,14 +17,13 @@ from game_server.games.uth.rules.math import counts as uth_counts
 from game_server.games.uth.rules.paytables import (
     ENVY_BONUS,
     FIVE_CARD_PAYTABLE,
-    LUCKY_BONUS,
-    MAGIC_CARD,
     PROGRESSIVE_PAYTABLE,
 )
-from game_server.games.uth.rules.rules import BonusOn, FiveCardHand, UthRules
+from game_server.games.uth.rules.rules import FiveCardHand, UthRules
 from game_server.rules.returns import WagerReturn, assemble
 from game_server.rules.wagers.base import Paytable
-from shared.money import Fixed, ForOne
+from game_server.rules.wagers.five_card_bonus import five_card_return
+from shared.money import Fixed
 
 __all__ = ["uth_returns"]
 
@@ -120,71 +119,29 @@ def uth_returns(rules: UthRules) -> list[WagerReturn]:
 
 
 def _five_card(rules: UthRules, wager: str, whose: str, notes: Sequence[str]) -> WagerReturn:
-    """653a.12(e)(1)-(3) on one hand: the (e)(1) lines on the hand's five cards, and the
-    Magic Card (a drawn card among the hand's two, 2 in 52) or Lucky Bonus (the hand's
-    position drawn, 1 in seats + 1): on a winning hand "a for 1" counts the stake the line
-    returned, so it adds a - 1 units; on a hand that won no line (``every-hand``) a units."""
-    stake = min(rules.five_card_amounts)
+    """653a.12(e)(1)-(3) on one hand, by the shared
+    :func:`~game_server.rules.wagers.five_card_bonus.five_card_return`: the hand's five cards
+    as ``five_card_hand`` reads them; a Magic Card is among the hand's two cards 2 times in 52."""
     meter = rules.five_card_meter
     assert meter is not None
     seven = rules.five_card_hand is FiveCardHand.BEST_OF_SEVEN
-    chances = _uth_chances(FIVE_CARD_PAYTABLE, 7 if seven else 5)
-    extras = []
-    bonus = MAGIC_CARD if rules.magic_card_bonus else (LUCKY_BONUS if rules.lucky_bonus else None)
-    if bonus is not None:
-        drawn = Fraction(2, 52) if bonus is MAGIC_CARD else Fraction(1, rules.seats + 1)
-        pay = bonus.pay
-        assert isinstance(pay, ForOne)
-        winning = 1 - chances[None]
-        extras.append(
-            (
-                f"{bonus.name} with a winning hand",
-                "58 Pa. Code 653a.12(e)(3)",
-                str(pay),
-                drawn * winning,
-                Fraction(pay.a - 1),
-            )
-        )
-        if rules.bonus_on is BonusOn.EVERY_HAND:
-            extras.append(
-                (
-                    f"{bonus.name} with a hand that wins no line",
-                    "58 Pa. Code 653a.12(e)(3)",
-                    str(pay),
-                    drawn * chances[None],
-                    Fraction(pay.a),
-                )
-            )
-    paytable = Paytable(FIVE_CARD_PAYTABLE.name, FIVE_CARD_PAYTABLE.lines, (meter,))
     hand = "best five of the seven cards" if seven else "two cards and the flop"
-    readings = [f'the hand made of the {hand}, hand = "{rules.five_card_hand.value}"']
-    field_name, reading_cite = "", ""
-    if bonus is not None:
-        which = "every hand" if rules.bonus_on is BonusOn.EVERY_HAND else "a winning hand"
-        readings.append(f'the {bonus.name} on {which}, bonus_on = "{rules.bonus_on.value}"')
-        if rules.bonus_on is BonusOn.EVERY_HAND:
-            field_name, reading_cite = "uth.five_card.bonus_on", "58 Pa. Code 653a.12(e)(3)"
-    if seven:
-        field_name, reading_cite = "uth.five_card.hand", "58 Pa. Code 653a.12(e)(2)"
-    return assemble(
+    return five_card_return(
+        rules,
         wager=wager,
-        title=f"Five Card Hand Bonus ({whose} hand)",
+        whose=whose,
         section=_UTH_SECTIONS[wager],
-        paytable=paytable,
         cite="58 Pa. Code 653a.12(e)(1)",
-        chances=chances,
-        stake=stake,
+        bonus_cite="58 Pa. Code 653a.12(e)(3)",
+        chances=_uth_chances(FIVE_CARD_PAYTABLE, 7 if seven else 5),
+        paytable=FIVE_CARD_PAYTABLE,
+        meter=meter,
+        stake=min(rules.five_card_amounts),
+        magic_in_hand=Fraction(2, 52),
         counted=f"{7 if seven else 5}-card hands (the {whose} {hand})",
-        reading="; ".join(readings),
-        field_name=field_name or "uth.five_card",
-        reading_cite=reading_cite,
-        extras=extras,
-        notes=(
-            *(
-                [f"{bonus.name} position drawn among {rules.seats} seats and the dealer"]
-                if bonus is LUCKY_BONUS
-                else []
-            ),
-            *notes,
-        ),
+        field_name="uth.five_card",
+        readings=[f'the hand made of the {hand}, hand = "{rules.five_card_hand.value}"'],
+        reading_field="uth.five_card.hand" if seven else "",
+        reading_cite="58 Pa. Code 653a.12(e)(2)" if seven else "",
+        notes=notes,
     )

@@ -1,0 +1,215 @@
+"""Four Card Poker as the platform sees it: :data:`GAME` (the ``etg.games`` entry point
+``fourcard``), 58 Pa. Code 641a and 641b.1.
+
+Entry point: :data:`GAME`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Final
+
+from game_server.config import TableConfig
+from game_server.games.api import (
+    COMPLETED,
+    DEALER_STEP,
+    SEAT_CARD,
+    SEATED,
+    WAGER,
+    Game,
+    MainWager,
+    MathReport,
+    NotOffered,
+)
+from game_server.games.base import GameBase
+from game_server.games.fourcard import config, recall, sim
+from game_server.games.fourcard.info import rules_document
+from game_server.games.fourcard.machine import FourCardMachine
+from game_server.games.fourcard.math import math_report
+from game_server.games.fourcard.rules.events import (
+    ACES_UP,
+    ANTE,
+    PLAY,
+    PROGRESSIVES,
+    FourCardCardDealt,
+    FourCardDealerRevealed,
+    FourCardDecision,
+    FourCardMysteryPaid,
+    FourCardRoundCompleted,
+    FourCardWagerPlaced,
+    FourCardWagerSettled,
+)
+from game_server.games.fourcard.rules.game import FOURCARD_KINDS, replay
+from game_server.games.fourcard.rules.returns import fourcard_returns
+from game_server.games.fourcard.rules.rules import FourCardRules
+from game_server.games.fourcard.session import FourCardLedger, FourCardSession, resume_round
+from game_server.recall.rounds import Logged, LoggedRound
+from game_server.recall.timeline import Described, Labels
+from game_server.rules.meters import MeterBank
+from game_server.rules.returns import WagerReturn
+from game_server.rules.wagers.base import MeterSpec, TableType
+from game_server.sim import RoundDriver, SimResult, SimSpec
+from game_server.table.api import HostedTable, ReactorTime
+from game_server.table.ledger import Ledger
+from game_server.table.session import EventSink, SealedShoes, TableBook
+
+__all__ = ["GAME", "FourCardGame"]
+
+_CONFIGS: Final = Path(__file__).resolve().parent / "configs"
+
+
+class FourCardGame(GameBase):
+    """Four Card Poker at the fully automated electronic table: one freshly shuffled deck
+    per round, one shared decision countdown."""
+
+    name = "fourcard"
+    title = "Four Card Poker"
+    chapter = "58 Pa. Code 641a, 641b"
+    config_game = config.FOURCARD
+    table_types = frozenset({TableType.FULLY_AUTOMATED})
+    examples = (_CONFIGS / "fourcard.toml",)
+    pictured: Final = {"four-card-poker": examples[0]}
+
+    def build_config(self, data: Mapping[str, object], source: str) -> TableConfig:
+        return config.build_config(data, source)
+
+    def logged_config(self, table: TableConfig) -> dict[str, Any]:
+        return config.logged_config(table)
+
+    def file_shape(self, logged: Mapping[str, Any]) -> Mapping[str, object]:
+        return config.file_shape(logged)
+
+    # ----------------------------------------------------------------- the live table
+
+    placed_kinds = frozenset({FourCardWagerPlaced})
+    settled_kinds = frozenset({FourCardWagerSettled, FourCardMysteryPaid})
+    completed_kinds = frozenset({FourCardRoundCompleted})
+    shoe_card_kinds = frozenset({FourCardCardDealt})
+
+    def open_session(
+        self,
+        table: TableConfig,
+        sink: EventSink,
+        shoes: SealedShoes,
+        seats: Mapping[str, int],
+        meters: MeterBank,
+    ) -> TableBook:
+        return FourCardSession(table, sink, shoes, seats, meters)
+
+    def machine(
+        self, session: TableBook, clock: ReactorTime, next_round_delay: float
+    ) -> HostedTable:
+        assert isinstance(session, FourCardSession)
+        return FourCardMachine(session, clock, next_round_delay=next_round_delay)
+
+    def new_ledger(self) -> Ledger:
+        return FourCardLedger()
+
+    def meters(self, table: TableConfig) -> Mapping[str, MeterSpec]:
+        rules: FourCardRules = table.rules
+        return rules.meters()
+
+    def rules_document(self, table: TableConfig) -> dict[str, Any]:
+        return rules_document(table)
+
+    def resume(self, session: TableBook, logged: LoggedRound, seats: Mapping[str, int]) -> StrEnum:
+        assert isinstance(session, FourCardSession)
+        return resume_round(session, logged, seats)
+
+    # ------------------------------------------------------------------------- recall
+
+    wager_titles = recall.WAGER_TITLES
+
+    def engine_kinds(self, table_type: TableType) -> frozenset[type]:
+        return FOURCARD_KINDS
+
+    def recall_labels(
+        self, table: TableConfig, seats: Mapping[int, str], events: Sequence[Logged]
+    ) -> Labels:
+        return recall.labels(seats, events)
+
+    def describe(self, table: TableConfig, item: Logged, labels: Labels) -> Described | None:
+        return recall.describe(item, labels)
+
+    # ------------------------------------------------------------------------- verify
+
+    def replay(self, table: TableConfig, events: Sequence[Any], table_id: str) -> object:
+        return replay(table.rules, events, table_id)
+
+    def verify_checks(self, table_type: TableType) -> Mapping[type, str]:
+        return _CHECKS
+
+    # -------------------------------------------------------------- simulation (etg sim)
+
+    report_order: Mapping[str, int] = {sim.FOURCARD_BASE: 0, ANTE: 1, PLAY: 1}
+
+    def sim_title(self, table: TableConfig, rounds: int, seats: int, seed: int) -> str:
+        return (
+            f"{rounds:,} rounds of Four Card Poker at {seats} seat{'s' * (seats != 1)} of "
+            f"{table.table_id} (one 52-card deck per round), the simple strategy of "
+            f"rules.fourcard.strategy, seed {seed}"
+        )
+
+    def sim_driver(self, spec: SimSpec, chunk: int) -> RoundDriver:
+        return sim.Driver(spec, chunk)
+
+    def tally(self, events: Sequence[Any], result: SimResult) -> None:
+        sim.tally(events, result)
+
+    def logged_sim(
+        self,
+        table: TableConfig,
+        log: EventSink,
+        shoes: SealedShoes,
+        *,
+        rounds: int,
+        seats: int,
+        progress: Callable[[int], None] | None = None,
+    ) -> TableBook:
+        return sim.logged_sim(table, log, shoes, rounds=rounds, seats=seats, progress=progress)
+
+    # ---------------------------------------------------------- the par sheet (etg par)
+
+    def optional_returns(self, table: TableConfig) -> list[WagerReturn]:
+        return fourcard_returns(table.rules)
+
+    def main_wager(self, table: TableConfig) -> MainWager:
+        ante = table.rules.ante_limits
+        return MainWager(
+            wager=sim.FOURCARD_BASE,
+            title="Four Card Poker (Ante, Ante Bonus and Play)",
+            section="58 Pa. Code 641a (procedure and Ante Bonus: secondary source)",
+            initial="Ante",
+            minimum=ante.minimum,
+            maximum=ante.maximum,
+            covered=(ANTE, PLAY),
+        )
+
+    def wager_limits(self, table: TableConfig, wager: str) -> tuple[int, int]:
+        rules: FourCardRules = table.rules
+        if wager == ACES_UP and rules.aces_up_limits is not None:
+            return rules.aces_up_limits.minimum, rules.aces_up_limits.maximum
+        if wager in PROGRESSIVES and (offer := rules.progressive(wager)) is not None:
+            return min(offer.amounts), max(offer.amounts)
+        raise NotOffered(f"this Four Card Poker table offers no optional wager {wager!r}")
+
+    def math(
+        self, name: str, paytable: str | None, decks: int | None, every: bool, hands: int, seed: int
+    ) -> MathReport | None:
+        return math_report(name, paytable, decks, every, hands, seed)
+
+
+#: What etg verify checks of each record (the meters' own records are the platform's).
+_CHECKS: Final[Mapping[type, str]] = {
+    FourCardWagerPlaced: WAGER,
+    FourCardCardDealt: SEAT_CARD,
+    FourCardDecision: SEATED,
+    FourCardDealerRevealed: DEALER_STEP,
+    FourCardWagerSettled: WAGER,
+    FourCardMysteryPaid: WAGER,
+    FourCardRoundCompleted: COMPLETED,
+}
+
+GAME: Final[Game] = FourCardGame()

@@ -1,0 +1,365 @@
+"""The live Four Card Poker table: the platform's stadium machine (the betting window, ONE
+shared decision countdown, the pause between rounds, close and out of service) around a
+:class:`~game_server.games.fourcard.session.FourCardSession`, and what ONE terminal may see.
+
+The steps: *betting* (``timers.betting_seconds``; the deal when it ends, if anyone wagered),
+*deciding* (one countdown of ``timers.decision_seconds`` shared by every seat with an Ante;
+at zero every seat still to decide folds, logged ``auto``), *next-round*.
+
+Decisions arrive through the ``Act`` command: ``action`` "fold", "play1", "play2", "play3"
+(or "play" with the multiple as ``amount``). ``AnswerInsurance`` is refused.
+
+The view (:meth:`FourCardMachine.view`) has the common keys of docs/adding-a-game.md and a
+``fourcard`` block. What a terminal never sees early: the dealer's five face-down cards
+(``None`` until the dealer's hand is revealed at the showdown) and the other seats' cards
+(never: each player's cards are his alone; the recall of the round shows them to the
+operator). This terminal's own five cards are shown from the deal.
+
+Entry point: :class:`FourCardMachine`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from enum import StrEnum
+from typing import Any
+
+from twisted.logger import Logger
+
+from game_server.games.fourcard.rules.events import (
+    ACES_UP,
+    ANTE,
+    DEALER,
+    PROGRESSIVES,
+    FourCardDealerRevealed,
+    FourCardMysteryPaid,
+    FourCardWagerSettled,
+)
+from game_server.games.fourcard.rules.game import Action, FourCardRound, Phase
+from game_server.games.fourcard.rules.hands import four_card_name
+from game_server.games.fourcard.rules.rules import PLAY_MULTIPLES
+from game_server.games.fourcard.session import FourCardSession, parse_decision
+from game_server.rules.errors import ActionNotAllowed
+from game_server.table import api as table_api
+from game_server.table.api import ReactorTime, whole_seconds
+from game_server.table.events import RoundStarted
+from game_server.table.session import TableError
+from game_server.table.stadium import OPERATOR, StadiumMachine
+
+log = Logger(namespace="game_server.games.fourcard.machine")
+
+__all__ = ["FourCardMachine", "State"]
+
+
+class State(StrEnum):
+    CLOSED = "closed"
+    BETTING = "betting"
+    DECIDING = "deciding"
+    NEXT_ROUND = "next-round"
+    OUT_OF_SERVICE = "out-of-service"
+
+
+#: The inputs each state accepts; any other is refused before it changes anything.
+ACCEPTS: Mapping[State, frozenset[str]] = {
+    State.CLOSED: OPERATOR,
+    State.BETTING: OPERATOR | {"place_wagers", "expired"},
+    State.DECIDING: OPERATOR | {"act", "expired"},
+    State.NEXT_ROUND: OPERATOR | {"pause_over"},
+    State.OUT_OF_SERVICE: OPERATOR,
+}
+
+
+class BettingClosed(table_api.BettingClosed):
+    """A wager outside the betting window."""
+
+
+class NoInsurance(ActionNotAllowed):
+    """Four Card Poker offers no insurance."""
+
+
+class Results:
+    """Each terminal's settlements of its last round, and the last round's engine (its
+    showdown stays on the screen between rounds)."""
+
+    def __init__(self, session: FourCardSession) -> None:
+        self.session = session
+        self.round: int | None = None
+        self.game: FourCardRound | None = None
+        self.revealed = False
+        self.settlements: dict[str, tuple[int | None, list[Any]]] = {}
+
+    def step_logged(self, events: Sequence[Any], terminals: Collection[str] | None = None) -> None:
+        for ev in events:
+            if type(ev) is RoundStarted:
+                self.round, self.revealed = ev.round, False
+        if self.session.round is not None:
+            self.game = self.session.round
+        for ev in events:
+            if type(ev) is FourCardDealerRevealed:
+                self.revealed = True
+            if type(ev) in (FourCardWagerSettled, FourCardMysteryPaid):
+                terminal = self.session.terminal_of.get(ev.seat)
+                if terminal is None:
+                    continue
+                held = self.settlements.get(terminal)
+                if held is None or held[0] != self.round:
+                    held = self.settlements[terminal] = (self.round, [])
+                held[1].append(ev)
+
+    def of(self, terminal: str) -> list[dict[str, Any]]:
+        round_id, settled = self.settlements.get(terminal, (None, []))
+        return [
+            {
+                "round": round_id,
+                "wager": ev.wager,
+                "hand": 0,
+                "stake": ev.stake,
+                "paid": ev.paid,
+                "from_meter": ev.from_meter,
+                "outcome": ev.outcome,
+                "line": ev.line,
+            }
+            for ev in settled
+        ]
+
+
+class FourCardMachine(StadiumMachine[FourCardSession, State]):
+    """The live Four Card Poker table over a :class:`FourCardSession`."""
+
+    _ACCEPTS = ACCEPTS
+    _CLOSED, _BETTING = State.CLOSED, State.BETTING
+    _BETWEEN, _OUT_OF_SERVICE = State.NEXT_ROUND, State.OUT_OF_SERVICE
+
+    def __init__(
+        self, session: FourCardSession, clock: ReactorTime, next_round_delay: float = 0.0
+    ) -> None:
+        super().__init__(session, clock, next_round_delay, log)
+        self.results = Results(session)
+        self._listeners.append(self.results)
+
+    # ---------------------------------------------------------------- inputs
+
+    def parse_action(self, terminal: str, action: str) -> Any:
+        return parse_decision(action)
+
+    def place_wagers(
+        self, terminal: str, wagers: Mapping[str, int], position: int | None = None
+    ) -> None:
+        if position is not None:
+            raise ActionNotAllowed("a Four Card Poker terminal plays its own seat")
+        self._run("place_wagers", self._place, terminal, wagers)
+
+    def _place(self, terminal: str, wagers: Mapping[str, int]) -> None:
+        self._refuse_bets_while_stopping()
+        self._log(self.session.place_wagers(terminal, wagers))
+
+    def answer_insurance(self, terminal: str, choice: str, amount: int) -> None:
+        self.session._seat(terminal)
+        raise NoInsurance("Four Card Poker offers no insurance: fold, or play 1, 2 or 3 times")
+
+    def act(self, terminal: str, action: Any, hand: int, amount: int | None) -> None:
+        decided, multiple = action if isinstance(action, tuple) else parse_decision(str(action))
+        if multiple is None:
+            multiple = amount or 0
+        elif amount and amount != multiple:
+            raise ActionNotAllowed(
+                f"{decided.value}{multiple} takes no other amount than {multiple}"
+            )
+        self._run("act", self._act, terminal, decided, multiple)
+
+    def _act(self, terminal: str, action: Action, multiple: int) -> None:
+        self._log(self.session.decide(terminal, action, multiple))
+        self._route()
+
+    def _not_accepted(self, name: str) -> TableError:
+        if name == "place_wagers":
+            return BettingClosed("no more bets: wait for the next betting window")
+        if name == "act":
+            return table_api.NotInRound("there is no decision to make now")
+        return super()._not_accepted(name)
+
+    # --------------------------------------------------------------- routing
+
+    def _route_dealt(self) -> None:
+        session = self.session
+        game = session.round
+        assert game is not None
+        step = (session.round_id, str(game.phase))
+        if step != self._step and game.phase is Phase.DECIDING:
+            self._step = step
+            self._where = State.DECIDING
+            self._start_countdown("decision", session.config.timers.decision_seconds)
+
+    def _act_for_silent(self, where: State) -> None:
+        if where is State.DECIDING:
+            self._count_down_pending()  # every seat still to decide folds
+
+    def _wagered(self) -> bool:
+        game = self.session.round
+        return game is not None and bool(game.seats)
+
+    def _terminals(self) -> Collection[str]:
+        return self.session.seats
+
+    # ---------------------------------------------------------------- reading
+
+    def rules(self, terminal: str) -> dict[str, Any]:
+        from game_server.games.fourcard.info import rules_document
+
+        return rules_document(self.session.config)
+
+    def settlements(self, terminal: str) -> list[dict[str, Any]]:
+        return self.results.of(terminal)
+
+    def meters(self) -> dict[str, Any]:
+        meters = super().meters()
+        meters["progressives"] = {
+            meter_id: self.session.meters.meter(meter_id).snapshot()
+            for meter_id in self.session.meter_specs
+            if meter_id in self.session.meters
+        }
+        return meters
+
+    def view(self, terminal: str) -> dict[str, Any]:
+        """What ``terminal`` may see now (module docstring)."""
+        session = self.session
+        seat = session._seat(terminal)
+        rules = session.rules
+        live = session.round
+        game = live if live is not None else self.results.game
+        revealed = game is not None and (
+            game.phase is Phase.COMPLETE or (live is None and self.results.revealed)
+        )
+        pending = live.pending if live is not None else ()
+        mine = game.seats.get(seat) if game is not None else None
+        can_act = live is not None and seat in pending
+        actions = (
+            ["fold", *(f"play{m}" for m in self._affordable(terminal, mine))] if can_act else []
+        )
+        countdown = None
+        if self.countdown is not None:
+            then = {"betting": "deal", "decision": "fold", "next-round": None}.get(self.countdown)
+            countdown = {
+                "for": self.countdown,
+                "seconds_left": whole_seconds(self.seconds_left()),
+                "then": then if self.countdown != "decision" or can_act else None,
+            }
+        dealer_cards: list[Any] = []
+        if game is not None and game.dealer:
+            dealer_cards = [
+                str(c) if revealed or i == 0 else None for i, c in enumerate(game.dealer)
+            ]
+        seats = []
+        for number, state in sorted(game.seats.items()) if game is not None else []:
+            own = number == seat
+            # Another seat's cards are never sent, not even as face-down placeholders: the
+            # terminal's common view reads a seat's cards as cards (see the report).
+            cards = [str(c) for c in state.cards] if own else []
+            seats.append(
+                {
+                    "seat": number,
+                    "mine": own,
+                    "wagers": dict(state.wagers),
+                    "status": _status(state, pending),
+                    "hands": [{"cards": cards}],
+                    "cards_dealt": len(state.cards),
+                }
+            )
+        limits: dict[str, Any] = {
+            ANTE: {"min": rules.ante_limits.minimum, "max": rules.ante_limits.maximum}
+        }
+        if rules.aces_up_limits is not None:
+            limits[ACES_UP] = {
+                "min": rules.aces_up_limits.minimum,
+                "max": rules.aces_up_limits.maximum,
+            }
+        for wager in PROGRESSIVES:
+            offer = rules.progressive(wager)
+            if offer is not None:
+                amounts = list(offer.amounts)
+                limits[wager] = {"min": amounts[0], "max": amounts[-1], "amounts": amounts}
+        hand = None
+        if mine is not None and mine.cards:
+            hand = four_card_name(game.hand(seat)) if game is not None else None
+        dealer_hand = None
+        if revealed and game is not None and game.dealer:
+            from game_server.games.fourcard.rules.hands import best_four
+
+            dealer_hand = four_card_name(best_four(game.dealer))
+        return {
+            "v": 1,
+            "game": "fourcard",
+            "table": session.config.table_id,
+            "state": str(self.state),
+            "machine": str(self.machine_state),
+            "reason": self.reason,
+            "round": session.round_id,
+            "phase": str(game.phase) if game is not None else None,
+            "terminal": terminal,
+            "seat": seat,
+            "credits": session.balance(terminal),
+            "limits": limits,
+            "chips": list(session.config.chip_denominations),
+            "countdown": countdown,
+            "to_act": {"seat": seat, "hand": 0} if can_act else None,
+            "actions": actions,
+            "settlements": self.results.of(terminal),
+            "dealer": {"cards": dealer_cards},
+            "seats": seats,
+            "meters": self._meters(),
+            "fourcard": {
+                "hand": hand,
+                "dealer_hand": dealer_hand,
+                "play_multiples": list(PLAY_MULTIPLES),
+            },
+        }
+
+    def _meters(self) -> list[dict[str, Any]]:
+        """The progressive meters shown on the layout (641b.1(b): the display says the
+        Must-Hit-By Mystery Bonus is offered), in cents."""
+        session, rules = self.session, self.session.rules
+        out: list[dict[str, Any]] = []
+        for wager in PROGRESSIVES:
+            offer = rules.progressive(wager)
+            if offer is not None and offer.meter is not None and offer.meter_id in session.meters:
+                meter = session.meters.meter(offer.meter_id)
+                out.append(
+                    {
+                        "wager": wager,
+                        "name": offer.meter.name,
+                        "amount": meter.amount_cents,
+                        "must_hit_by": None,
+                    }
+                )
+        mystery = rules.mystery
+        if mystery is not None and mystery.meter_id in session.meters:
+            out.append(
+                {
+                    "wager": "must_hit_by",
+                    "name": "Must-Hit-By Mystery Bonus",
+                    "amount": session.meters.meter(mystery.meter_id).amount_cents,
+                    "must_hit_by": mystery.spec.must_hit_by,
+                }
+            )
+        return out
+
+    def _affordable(self, terminal: str, state: Any) -> list[int]:
+        if state is None:
+            return []
+        credits = self.session.balance(terminal)
+        return [m for m in PLAY_MULTIPLES if state.wagers[ANTE] * m <= credits]
+
+
+def _status(state: Any, pending: tuple[int, ...]) -> str:
+    if not state.cards:
+        return "betting"
+    if state.number in pending:
+        return "waiting"
+    if state.folded:
+        return "folded"
+    if "play" in state.wagers:
+        return "played"
+    return "dealt"
+
+
+_ = DEALER

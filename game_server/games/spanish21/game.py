@@ -1,0 +1,232 @@
+"""Spanish 21 at the fully automated table as the platform sees it: :data:`GAME`.
+
+Built on the Blackjack package: its engine (:class:`~.rules.round.Spanish21Round` over
+``BlackjackRound``), records, session, round machine, view, recall sentences and pictures, and
+sim tally are Blackjack's, with what Spanish 21 changes (this package's modules say what).
+
+Entry point: :data:`GAME` (the ``etg.games`` entry point ``spanish21``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Final
+
+from game_server.config import TableConfig
+from game_server.games.api import (
+    CARD,
+    COMPLETED,
+    DEALER_STEP,
+    HOLE,
+    SEATED,
+    WAGER,
+    Game,
+    MainWager,
+    MathReport,
+)
+from game_server.games.base import GameBase
+from game_server.games.blackjack import recall as blackjack_recall
+from game_server.games.blackjack import sim as blackjack_sim
+from game_server.games.blackjack.rules.events import (
+    BLACKJACK,
+    DOUBLE,
+    INSURANCE,
+    CardDealt,
+    DealerPeeked,
+    Decision,
+    HoleCardRevealed,
+    RoundCompleted,
+    WagerPlaced,
+    WagerSettled,
+)
+from game_server.games.blackjack.session import meter_specs
+from game_server.games.spanish21 import config, math, recall, sim
+from game_server.games.spanish21.info import spanish21_rules_for
+from game_server.games.spanish21.machine import Spanish21Machine
+from game_server.games.spanish21.rules.returns import optional_returns
+from game_server.games.spanish21.rules.round import ENGINE_KINDS, replay
+from game_server.games.spanish21.session import Spanish21Session, resume_round
+from game_server.recall.rounds import Logged, LoggedRound
+from game_server.recall.timeline import Described, Labels, Timeline
+from game_server.rules.meters import MeterBank
+from game_server.rules.returns import WagerReturn
+from game_server.rules.wagers.base import MeterSpec, TableType
+from game_server.sim import RoundDriver, SimResult, SimSpec
+from game_server.table.api import HostedTable, ReactorTime
+from game_server.table.ledger import Ledger
+from game_server.table.session import EventSink, SealedShoes, TableBook
+
+__all__ = ["GAME", "Spanish21Game"]
+
+_CONFIGS: Final = Path(__file__).resolve().parent / "configs"
+
+
+class Spanish21Game(GameBase):
+    """Spanish 21 (58 Pa. Code 635a) with Match the Dealer (635b.1), dealt by the table game
+    system alone."""
+
+    name = "spanish21"
+    title = "Spanish 21"
+    chapter = "58 Pa. Code 635a, 635b"
+    config_game = config.GAME
+    table_types = frozenset({TableType.FULLY_AUTOMATED})
+    examples = (_CONFIGS / "spanish21.toml",)
+    pictured: Final = {"spanish21": examples[0]}
+
+    def build_config(self, data: Mapping[str, object], source: str) -> TableConfig:
+        return config.build_config(data, source)
+
+    def logged_config(self, table: TableConfig) -> dict[str, Any]:
+        return config.logged_config(table)
+
+    def file_shape(self, logged: Mapping[str, Any]) -> Mapping[str, object]:
+        return config.file_shape(logged)
+
+    # ----------------------------------------------------------------- the live table
+
+    placed_kinds = frozenset({WagerPlaced})
+    settled_kinds = frozenset({WagerSettled})
+    completed_kinds = frozenset({RoundCompleted})
+    shoe_card_kinds = frozenset({CardDealt})
+
+    def open_session(
+        self,
+        table: TableConfig,
+        sink: EventSink,
+        shoes: SealedShoes,
+        seats: Mapping[str, int],
+        meters: MeterBank,
+    ) -> TableBook:
+        return Spanish21Session(table, sink, shoes, seats, meters)
+
+    def machine(
+        self, session: TableBook, clock: ReactorTime, next_round_delay: float
+    ) -> HostedTable:
+        assert isinstance(session, Spanish21Session)
+        return Spanish21Machine(session, clock, next_round_delay=next_round_delay)
+
+    def new_ledger(self) -> Ledger:
+        return Ledger()
+
+    def meters(self, table: TableConfig) -> Mapping[str, MeterSpec]:
+        return {meter_id: spec for meter_id, (_, spec) in meter_specs(table).items()}
+
+    def rules_document(self, table: TableConfig) -> dict[str, Any]:
+        return spanish21_rules_for(table)
+
+    def resume(self, session: TableBook, logged: LoggedRound, seats: Mapping[str, int]) -> StrEnum:
+        assert isinstance(session, Spanish21Session)
+        return resume_round(session, logged, seats)
+
+    # ------------------------------------------------------------------------- recall
+
+    #: Its own wagers only (titles are looked up across every game: Blackjack names the
+    #: main wager, the double and insurance; :func:`.recall.describe` renames them).
+    wager_titles = recall.OWN_TITLES
+    hand_wagers: frozenset[str] = frozenset({BLACKJACK, DOUBLE})
+
+    def engine_kinds(self, table_type: TableType) -> frozenset[type]:
+        return ENGINE_KINDS
+
+    def recall_labels(
+        self, table: TableConfig, seats: Mapping[int, str], events: Sequence[Logged]
+    ) -> Labels:
+        return blackjack_recall.labels(seats, events)
+
+    def describe(self, table: TableConfig, item: Logged, labels: Labels) -> Described | None:
+        return recall.describe(item, labels)
+
+    def round_views(self, logged: LoggedRound, terminal: str | None) -> list[dict[str, Any]]:
+        return recall.round_views(logged, terminal)
+
+    def recall_game(
+        self, logged: LoggedRound, timeline: Timeline, terminal: str
+    ) -> dict[str, Any] | None:
+        found = blackjack_recall.game_of(timeline, terminal)
+        if found is not None:
+            found["game"] = self.name
+        return found
+
+    # -------------------------------------------------------------- simulation (etg sim)
+
+    report_order: Mapping[str, int] = {BLACKJACK: 0, INSURANCE: 1}
+
+    def sim_seats(self, table: TableConfig) -> int:
+        return 7
+
+    def sim_title(self, table: TableConfig, rounds: int, seats: int, seed: int) -> str:
+        rules = table.rules
+        s17 = "dealer hits soft 17" if rules.dealer_hits_soft_17 else "dealer stands on 17s"
+        return (
+            f"{rounds:,} rounds at {seats} seat{'s' * (seats != 1)} of {table.table_id} "
+            f"({rules.decks} Spanish decks, {s17}, {table.shuffle.value}), Spanish 21 basic "
+            f"strategy, seed {seed}"
+        )
+
+    def sim_driver(self, spec: SimSpec, chunk: int) -> RoundDriver:
+        return sim.sim_driver(spec, chunk)
+
+    def tally(self, events: Sequence[Any], result: SimResult) -> None:
+        blackjack_sim.tally(events, result)
+
+    def logged_sim(
+        self,
+        table: TableConfig,
+        log: EventSink,
+        shoes: SealedShoes,
+        *,
+        rounds: int,
+        seats: int,
+        progress: Callable[[int], None] | None = None,
+    ) -> TableBook:
+        return sim.logged_sim(table, log, shoes, rounds=rounds, seats=seats, progress=progress)
+
+    # ---------------------------------------------------------- the par sheet (etg par)
+
+    def optional_returns(self, table: TableConfig) -> list[WagerReturn]:
+        return optional_returns(table.rules)
+
+    def main_wager(self, table: TableConfig) -> MainWager:
+        limits = table.rules.main_limits
+        return MainWager(
+            wager=BLACKJACK,
+            title="Spanish 21",
+            section="58 Pa. Code 635a; 605a (fully automated table)",
+            initial="original Spanish 21 wager",
+            minimum=limits.minimum,
+            maximum=limits.maximum,
+            unheld=(INSURANCE,),
+        )
+
+    def wager_limits(self, table: TableConfig, wager: str) -> tuple[int, int]:
+        limits = table.rules.offers[wager].limits
+        return limits.minimum, limits.maximum
+
+    def math(
+        self, name: str, paytable: str | None, decks: int | None, every: bool, hands: int, seed: int
+    ) -> MathReport | None:
+        return math.math_report(name, paytable, decks, every)
+
+    # ------------------------------------------------------------------------- verify
+
+    def replay(self, table: TableConfig, events: Sequence[Any], table_id: str) -> object:
+        return replay(table.rules, events)
+
+    def verify_checks(self, table_type: TableType) -> Mapping[type, str]:
+        return _CHECKS
+
+
+#: What etg verify checks of each record (ProgressiveWon: only its replay), as Blackjack's.
+_CHECKS: Final[Mapping[type, str]] = {
+    CardDealt: CARD,
+    HoleCardRevealed: HOLE,
+    WagerPlaced: WAGER,
+    WagerSettled: WAGER,
+    Decision: SEATED,
+    DealerPeeked: DEALER_STEP,
+    RoundCompleted: COMPLETED,
+}
+
+GAME: Final[Game] = Spanish21Game()

@@ -1,0 +1,2 @@
+"""Four Card Poker as the terminal sees it (the ``etg.terminal_games`` entry point
+``fourcard``)."""
