@@ -18,6 +18,7 @@ from game_server.games.uth.rules.game import UthRound
 from tools import bench_work
 
 BUDGET = bench_work.load_budget()
+CASES = sorted(bench_work.cases())
 
 
 @pytest.fixture(scope="module")
@@ -26,13 +27,13 @@ def counts() -> dict[str, dict[str, int]]:
 
 
 def test_budget_covers_every_case() -> None:
-    assert sorted(BUDGET["cases"]) == sorted(bench_work.CASES)
+    assert sorted(BUDGET["cases"]) == CASES
     for case in BUDGET["cases"].values():
         for what in bench_work.MEASURES:
             assert case["budget"][what] >= case["recorded"][what] > 0
 
 
-@pytest.mark.parametrize("name", sorted(bench_work.CASES))
+@pytest.mark.parametrize("name", CASES)
 def test_round_work_within_budget(name: str, counts: dict[str, dict[str, int]]) -> None:
     """Each case's calls and lines per round are within its budget."""
     over = bench_work.over_budget({name: counts[name]}, BUDGET)
@@ -43,7 +44,7 @@ def test_round_work_within_budget(name: str, counts: dict[str, dict[str, int]]) 
     )
 
 
-@pytest.mark.parametrize("name", sorted(bench_work.CASES))
+@pytest.mark.parametrize("name", CASES)
 def test_budget_is_tight_enough_to_catch_a_doubling(
     name: str, counts: dict[str, dict[str, int]]
 ) -> None:

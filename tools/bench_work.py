@@ -1,8 +1,10 @@
 """``etg bench work``: the work of a round counted, not timed: the guard CI runs on every change.
 
 A timed test flakes on a busy machine; a count does not. :func:`measure` plays a fixed, seeded
-set of rounds through each game's simulation driver (the same drivers ``etg bench`` and
-``etg sim`` use) and counts, per round:
+set of rounds of every game that offers some (:meth:`Game.work_rounds
+<game_server.games.api.Game.work_rounds>`: Blackjack at one seat and at seven, Ultimate Texas
+Hold 'Em at one and at six, through the drivers ``etg bench`` and ``etg sim`` use) and counts,
+per round:
 
 - ``calls``: every function call, Python and built-in (``sys.setprofile`` ``call`` and
   ``c_call`` events);
@@ -20,12 +22,13 @@ when a count exceeds its budget (a change that doubles the work of a round canno
 proves the guard trips on an injected loop. ``etg bench work --record`` rewrites the budget
 after a change that is meant to cost more, or saves enough to tighten it.
 
-Entry points: :func:`measure`, :func:`check`, :func:`record`, :data:`CASES`.
+Entry points: :func:`measure`, :func:`check`, :func:`record`, :func:`cases`.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 import sys
@@ -43,8 +46,6 @@ HEADROOM: Final = 1.25
 ROUNDS: Final = 40
 #: The fixed seed of every case.
 SEED: Final = 22
-#: The Ultimate Texas Hold 'Em table counted: the game's example Rules Submission.
-UTH_CONFIG: Final = "game_server/games/uth/configs/uth.toml"
 #: What is counted.
 MEASURES: Final = ("calls", "lines")
 
@@ -88,41 +89,6 @@ def _count_rounds(play: Callable[[], Any], rounds: int) -> dict[str, int]:
     return {"calls": counter.calls // rounds, "lines": counter.lines // rounds}
 
 
-def _premade(shoes: Callable[[int], Any], count: int) -> Callable[[int], Any]:
-    """Shoes ``0..count-1`` of ``shoes`` made now, handed out by number (no shuffle counted)."""
-    made = {n: shoes(n) for n in range(count)}
-    return made.__getitem__
-
-
-def _blackjack(seats: int) -> Callable[[], Any]:
-    from game_server.config import example_config_path, load_config
-    from game_server.games.blackjack import bench
-    from game_server.games.blackjack.sim import TableDriver
-    from game_server.sim import seeded_shoes
-
-    config = load_config(example_config_path())
-    cut = bench._cut_card(config)
-    if seats == 1:
-        rules = bench._one_seat_rules(config)
-        shoes = seeded_shoes(bench.DECKS, cut, SEED, "work-1")
-        driver = TableDriver(rules, _premade(shoes, 4), 1, bench.HitBelow17(), side_wagers=False)
-    else:
-        rules = bench._full_seat_rules(config)
-        shoes = seeded_shoes(bench.DECKS, cut, SEED, "work-7")
-        driver = TableDriver(rules, _premade(shoes, 16), seats)
-    return driver.play_round
-
-
-def _uth(seats: int) -> Callable[[], Any]:
-    from game_server.config import load_config
-    from game_server.games.uth.sim import UthDriver, seeded_decks
-
-    config = load_config(Path(__file__).resolve().parents[1] / UTH_CONFIG)
-    decks = _premade(seeded_decks(SEED, f"work-uth-{seats}"), ROUNDS + 2)
-    driver = UthDriver(config.rules, decks, seats, table_id="work")
-    return driver.play_round
-
-
 def _shuffle() -> dict[str, int]:
     from game_server.rng.shoe import Shoe, ShoeSeed
 
@@ -132,19 +98,24 @@ def _shuffle() -> dict[str, int]:
     return {"calls": counter.calls, "lines": counter.lines}
 
 
-#: Each case: its name and what measures it (counts per round, or per shuffle).
-CASES: Final[Mapping[str, Callable[[], dict[str, int]]]] = {
-    "blackjack_1_seat": lambda: _count_rounds(_blackjack(1), ROUNDS),
-    "blackjack_7_seats": lambda: _count_rounds(_blackjack(7), ROUNDS),
-    "uth_1_seat": lambda: _count_rounds(_uth(1), ROUNDS),
-    "uth_6_seats": lambda: _count_rounds(_uth(6), ROUNDS),
-    "shuffle_6_decks": _shuffle,
-}
+def cases() -> dict[str, Callable[[], dict[str, int]]]:
+    """Each case by name: what measures it (counts per round, or per shuffle). The rounds
+    come from every registered game (:meth:`Game.work_rounds
+    <game_server.games.api.Game.work_rounds>`), the shuffle from the platform."""
+    from game_server import games
+
+    found: dict[str, Callable[[], dict[str, int]]] = {}
+    for game in games.games():
+        for name, play in game.work_rounds(SEED).items():
+            found[name] = functools.partial(_count_rounds, play, ROUNDS)
+    found["shuffle_6_decks"] = _shuffle
+    return found
 
 
 def measure(names: list[str] | None = None) -> dict[str, dict[str, int]]:
     """The counts of every case (or of ``names``): ``{case: {"calls": n, "lines": n}}``."""
-    return {name: CASES[name]() for name in (names or list(CASES))}
+    found = cases()
+    return {name: found[name]() for name in (names or list(found))}
 
 
 def python_version() -> str:
