@@ -11,21 +11,40 @@ and against which peer); the platform adds one:
 
 - ``shuffle_vs_systemrandom``: from :func:`tools.bench_rng.shuffle_vs_systemrandom` (seconds
   per 8-deck certified shoe over seconds per ``SystemRandom().shuffle``).
+
+``etg bench --record`` appends the figures to ``docs/bench-history.jsonl`` with the commit
+measured (:func:`record_history`), so that a regression shows against the figures before it.
 """
 
 from __future__ import annotations
 
+import json
 import platform
 import statistics
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
 
 from game_server import games
 from game_server.games.api import BenchFigure, BenchSample
 
-__all__ = ["BenchSizes", "ShuffleFigure", "bench_figures", "format_bench", "run_bench"]
+__all__ = [
+    "HISTORY_PATH",
+    "BenchSizes",
+    "ShuffleFigure",
+    "bench_figures",
+    "format_bench",
+    "record_history",
+    "run_bench",
+]
+
+#: The repository's root.
+ROOT: Final = Path(__file__).resolve().parents[1]
+#: The benchmark history: one JSON line per ``etg bench --record`` run, with its commit.
+HISTORY_PATH: Final = ROOT / "docs" / "bench-history.jsonl"
 
 
 @dataclass(frozen=True)
@@ -145,6 +164,28 @@ def run_bench(
         details[figure.details_key] = figure.details(taken, sizes.work_for(figure))
     result["details"] = details
     return result
+
+
+def record_history(
+    figures: Mapping[str, Any], *, quick: bool = False, path: Path = HISTORY_PATH
+) -> Path:
+    """Append one line to the benchmark history (:data:`HISTORY_PATH`): the UTC time, the
+    commit measured (and whether the tree had uncommitted changes), whether it was a quick
+    run, and the figures with their details. Returns the file written."""
+    from tools.version import build_commit
+
+    commit = build_commit()
+    line = {
+        "at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "commit": commit.hash,
+        "modified": commit.modified,
+        "quick": quick,
+        "figures": {k: v for k, v in figures.items() if k != "details"},
+        "details": figures.get("details", {}),
+    }
+    with path.open("a", encoding="utf-8") as history:
+        history.write(json.dumps(line, sort_keys=True) + "\n")
+    return path
 
 
 def format_bench(figures: Mapping[str, Any]) -> str:

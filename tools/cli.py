@@ -427,19 +427,28 @@ def demo(
     is_flag=True,
     help="Fewer rounds per measurement (a rough figure in a few seconds).",
 )
+@click.option(
+    "--record",
+    is_flag=True,
+    help="Append the figures, with the commit measured, to docs/bench-history.jsonl.",
+)
 @click.pass_context
-def bench(ctx: click.Context, as_json: bool, repeats: int, quick: bool) -> None:
+def bench(ctx: click.Context, as_json: bool, repeats: int, quick: bool, record: bool) -> None:
     """Measure the engine, a full table and the shuffle against their peers (no pass/fail).
 
-    'etg bench log' measures the event log instead.
+    'etg bench log' measures the event log instead; 'etg bench work' counts the work of a
+    round (CI's guard).
     """
     if ctx.invoked_subcommand is not None:
         return
-    from tools.bench import BenchSizes, format_bench, run_bench
+    from tools.bench import BenchSizes, format_bench, record_history, run_bench
 
     sizes = BenchSizes(quick=quick)
     progress = None if as_json or not sys.stderr.isatty() else _progress_to_stderr
     figures = run_bench(sizes, repeats=repeats, progress=progress)
+    if record:
+        path = record_history(figures, quick=quick)
+        click.echo(f"recorded in {path.name}", err=True)
     if as_json:
         click.echo(json.dumps(figures))
     else:
@@ -448,6 +457,40 @@ def bench(ctx: click.Context, as_json: bool, repeats: int, quick: bool) -> None:
 
 def _progress_to_stderr(text: str) -> None:
     click.echo(text, err=True)
+
+
+@bench.command("work")
+@click.option(
+    "--record",
+    is_flag=True,
+    help="Write the counts and their budgets (25% headroom) to tests/bench_budget.json.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
+def bench_work_command(record: bool, as_json: bool) -> None:
+    """Count the work of a seeded round (function calls and lines run), not its time.
+
+    The counts CI compares with the budget in tests/bench_budget.json: a change that makes a
+    round do much more work fails there even on a busy machine. Exits 1 when a count is over
+    its budget. --record sets the budget from the counts measured now.
+    """
+    from tools import bench_work
+
+    if record:
+        data = bench_work.record()
+        counts = {name: case["recorded"] for name, case in data["cases"].items()}
+        over: list[str] = []
+    else:
+        counts = bench_work.measure()
+        over = bench_work.over_budget(counts, bench_work.load_budget())
+    if as_json:
+        click.echo(json.dumps({"counts": counts, "over_budget": over}))
+    else:
+        for name, measured in counts.items():
+            click.echo(f"{name:20} {measured['calls']:>8,} calls {measured['lines']:>9,} lines")
+        for sentence in over:
+            click.echo(f"OVER BUDGET: {sentence}")
+    if over:
+        raise SystemExit(1)
 
 
 @bench.command("log")

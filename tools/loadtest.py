@@ -176,7 +176,13 @@ def prepare(directory: Path, terminals: int) -> tuple[Path, Path]:
 
 
 def start_server(
-    directory: Path, certs: Path, config: Path, tables: int, store: str | None = None
+    directory: Path,
+    certs: Path,
+    config: Path,
+    tables: int,
+    store: str | None = None,
+    *,
+    group_commit: bool = False,
 ) -> tuple[subprocess.Popen[bytes], int, Path]:
     """Start ``python -m game_server``; its output goes to a file (a pipe could fill up and
     block it). Returns the process, its port and the output file. The caller stops it."""
@@ -202,11 +208,20 @@ def start_server(
         command += ["--tables", str(tables)]
     if store is not None:
         command += ["--store", store]
+    if group_commit:
+        command.append("--group-commit")
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
     with out.open("wb") as sink:
+        # Its own session and process group: the bots' process and the server are counted
+        # (CPU, RSS) and signalled apart.
         process = subprocess.Popen(
-            command, cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT, env=env
+            command,
+            cwd=ROOT,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
         )
     return process, _wait_port(process, out), out
 
@@ -507,6 +522,8 @@ def run_loadtest(
     seconds: float,
     tmpdir: Path | None = None,
     floor: Path | None = None,
+    *,
+    group_commit: bool = False,
 ) -> LoadtestResult:
     """Run the whole load test (certs, server, bots, figures); the server is always stopped.
 
@@ -514,6 +531,7 @@ def run_loadtest(
     the run's temporary directory (certificates, config, the server's event log) is made
     (default: the system's; ``/dev/shm`` takes the disk's fsync out of the figures).
     ``floor``: the folder of a local floor (``etg floor up``) the server ships its log to.
+    ``group_commit``: run the server with ``--group-commit``.
 
     Raises:
         LoadtestError: more terminals than one server seats, or the server did not start.
@@ -533,7 +551,12 @@ def run_loadtest(
         run = _Run(rounds, lambda: game.wire_bot(config))
         store = None if floor is None else _scratch_store(floor, certs)
         process, port, _out = start_server(
-            directory, certs, config_path, tables, None if store is None else store[1]
+            directory,
+            certs,
+            config_path,
+            tables,
+            None if store is None else store[1],
+            group_commit=group_commit,
         )
         try:
             cpu_start = cpu_seconds(process.pid)
@@ -718,6 +741,11 @@ def _terminals(ctx: click.Context, param: click.Parameter, value: int) -> int:
     help="A local floor (etg floor up DIR): the server ships its log to a new store database "
     "there, and the shipping rate and lag are reported.",
 )
+@click.option(
+    "--group-commit",
+    is_flag=True,
+    help="Run the server with group commit (etg serve --group-commit).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
 def loadtest(
     terminals: int,
@@ -725,13 +753,14 @@ def loadtest(
     seconds: float,
     tmpdir: Path | None,
     floor: Path | None,
+    group_commit: bool,
     as_json: bool,
 ) -> None:
     """Load-test a real table server: N basic-strategy bots over mutual TLS (ceil(N/7)
     tables); prints latency, throughput, server CPU and peak RSS (and, with --floor, the
     shipping to the floor store)."""
     try:
-        result = run_loadtest(terminals, rounds, seconds, tmpdir, floor)
+        result = run_loadtest(terminals, rounds, seconds, tmpdir, floor, group_commit=group_commit)
     except (LoadtestError, ETGError) as exc:
         click.echo(f"etg loadtest: error: {exc}", err=True)
         raise SystemExit(EXIT_FAILED) from None

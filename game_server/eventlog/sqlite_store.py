@@ -254,41 +254,107 @@ class SqliteEventStore:
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
-                if rows:
-                    # The insert trigger (and the primary key) refuse any seq but last + 1,
-                    # so a second writer shows up here without a query per step.
-                    conn.executemany(INSERT_EVENT, rows)
-                elif checkpoint is not None:
-                    found = conn.execute(
-                        "SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1"
-                    ).fetchone()
-                    if (found or (0, GENESIS_HASH)) != tuple(expected):
-                        raise WriterConflict(self._conflict(expected))
-                if checkpoint is not None:
-                    conn.execute(
-                        INSERT_CHECKPOINT,
-                        (
-                            checkpoint.number,
-                            checkpoint.seq,
-                            checkpoint.hash,
-                            checkpoint.time,
-                            checkpoint.reason,
-                            checkpoint.key_id,
-                            checkpoint.signature,
-                            checkpoint.meta,
-                        ),
-                    )
+                self._insert(conn, expected, rows, checkpoint)
                 conn.execute("COMMIT")
             except BaseException:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
-        except sqlite3.IntegrityError as exc:
-            if "must have seq" in str(exc) or "must have number" in str(exc):
-                raise WriterConflict(self._conflict(expected)) from exc
-            raise AppendRefused(self._refused(exc)) from exc
         except sqlite3.Error as exc:
-            raise AppendRefused(self._refused(exc)) from exc
+            raise self._refusal(exc, expected) from exc
+
+    def stage(
+        self, expected: ChainHead, rows: Sequence[EventRow], checkpoint: Checkpoint | None
+    ) -> None:
+        """Store ``rows`` then ``checkpoint`` atomically in the group transaction (begun by
+        the first step staged since the last :meth:`sync`), not yet durably: a savepoint
+        makes each step all or nothing within it; :meth:`sync` commits the group.
+
+        Raises:
+            WriterConflict: the stored head is not ``expected``.
+            AppendRefused: SQLite refused or failed; this step was rolled back (the steps
+                staged before it are still staged).
+        """
+        conn = self._conn
+        try:
+            if not conn.in_transaction:
+                conn.execute("BEGIN IMMEDIATE")
+            conn.execute("SAVEPOINT step")
+            try:
+                self._insert(conn, expected, rows, checkpoint)
+                conn.execute("RELEASE step")
+            except BaseException:
+                conn.execute("ROLLBACK TO step")
+                conn.execute("RELEASE step")
+                raise
+        except sqlite3.Error as exc:
+            raise self._refusal(exc, expected) from exc
+
+    def sync(self) -> None:
+        """Commit the staged steps: one transaction, one sync to disk for all of them.
+
+        Raises:
+            AppendRefused: the commit failed; every staged step was rolled back.
+        """
+        conn = self._conn
+        if not conn.in_transaction:
+            return
+        try:
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise AppendRefused(
+                f"{self.path} did not commit the staged steps ({exc}); none of them was "
+                "written. The tables must take no further action until the log accepts "
+                "writes again."
+            ) from exc
+
+    def discard(self) -> None:
+        """Roll the staged steps back (none of them was acknowledged)."""
+        if self._conn.in_transaction:
+            self._conn.execute("ROLLBACK")
+
+    def _insert(
+        self,
+        conn: sqlite3.Connection,
+        expected: ChainHead,
+        rows: Sequence[EventRow],
+        checkpoint: Checkpoint | None,
+    ) -> None:
+        if rows:
+            # The insert trigger (and the primary key) refuse any seq but last + 1,
+            # so a second writer shows up here without a query per step.
+            conn.executemany(INSERT_EVENT, rows)
+        elif checkpoint is not None:
+            found = conn.execute(
+                "SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1"
+            ).fetchone()
+            if (found or (0, GENESIS_HASH)) != tuple(expected):
+                raise WriterConflict(self._conflict(expected))
+        if checkpoint is not None:
+            conn.execute(
+                INSERT_CHECKPOINT,
+                (
+                    checkpoint.number,
+                    checkpoint.seq,
+                    checkpoint.hash,
+                    checkpoint.time,
+                    checkpoint.reason,
+                    checkpoint.key_id,
+                    checkpoint.signature,
+                    checkpoint.meta,
+                ),
+            )
+
+    def _refusal(self, exc: sqlite3.Error, expected: ChainHead) -> AppendRefused:
+        """What a failed step raises: another writer's seq (the triggers' message), or
+        SQLite's refusal."""
+        if isinstance(exc, sqlite3.IntegrityError) and (
+            "must have seq" in str(exc) or "must have number" in str(exc)
+        ):
+            return WriterConflict(self._conflict(expected))
+        return AppendRefused(self._refused(exc))
 
     def _conflict(self, expected: ChainHead) -> str:
         return (

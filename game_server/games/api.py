@@ -547,6 +547,12 @@ class Game(Protocol):
         """Its figures of ``etg bench`` (its engine against a peer...); none is fine."""
         ...
 
+    def work_rounds(self, seed: int) -> Mapping[str, Callable[[], object]]:
+        """The rounds whose work CI counts (``etg bench work``, ``tests/bench_budget.json``):
+        by case name, a callable that plays one more round of a fixed table seeded by
+        ``seed``, its shoes made in advance (a shuffle is counted apart); none is fine."""
+        ...
+
     def busy_table(
         self,
         config: TableConfig,

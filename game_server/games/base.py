@@ -239,6 +239,10 @@ class GameBase:
         """None."""
         return ()
 
+    def work_rounds(self, seed: int) -> Mapping[str, Callable[[], object]]:
+        """None."""
+        return {}
+
     def busy_table(
         self,
         config: TableConfig,

@@ -78,7 +78,7 @@ from game_server.net.wire import (
     no_delay,
 )
 from game_server.table.api import HostedTable, TableMachine, TableState
-from game_server.table.session import TableBook
+from game_server.table.session import TableBook, out_of_service_reason
 from game_server.table.steps import run_step
 from shared.errors import ETGError
 from shared.protocol import (
@@ -376,6 +376,9 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
                 BadRequest(f"{name.decode('ascii')} needs the argument(s) {', '.join(missing)}")
             )
         answer: Deferred[Any] = super().dispatchCommand(box)  # type: ignore[no-untyped-call]  # unannotated
+        # Save, then send: the answer waits for the commit of every step staged so far
+        # (group commit), this command's among them.
+        answer.addCallback(self.factory.when_saved)
         return answer.addErrback(self._undeclared, name)
 
     def _refuse(self, error: ProtocolError, *, fatal: bool = False) -> Deferred[Any]:
@@ -672,8 +675,10 @@ class TableServerFactory(OperatorFloor, Factory):
         revoked: Iterable[str] = (),
         on_revocations: Callable[[RevocationList], object] | None = None,
         server_meters: Mapping[str, Callable[[], dict[str, Any]]] | None = None,
+        when_durable: Callable[[Callable[[Exception | None], None]], None] | None = None,
     ) -> None:
         self.machine = machine
+        self._when_durable = when_durable
         self.recall = recall
         self.reopen = reopen
         self.tables: Mapping[str, HostedTable] = dict(tables or {})
@@ -771,9 +776,53 @@ class TableServerFactory(OperatorFloor, Factory):
             if not held:
                 self._by_identity.pop(identity_key(connection.counted_as), None)
 
+    def when_saved(self, result: _T) -> _T | Deferred[_T]:
+        """``result``, once every step staged so far is durable: at once without group commit
+        (or with nothing staged), else a Deferred that fires after the group's commit (or
+        fails with :class:`TableUnavailable` if the commit failed)."""
+        if self._when_durable is None:
+            return result
+        fired: list[Exception | None] = []
+        waiting: Deferred[_T] | None = None
+
+        def saved(error: Exception | None) -> None:
+            if waiting is None:
+                fired.append(error)
+            elif error is None:
+                waiting.callback(result)
+            else:
+                waiting.errback(_not_saved(error))
+
+        self._when_durable(saved)
+        if fired:  # nothing was staged
+            if fired[0] is not None:
+                raise _not_saved(fired[0])
+            return result
+        waiting = Deferred()
+        return waiting
+
     def step_logged(self, events: Sequence[Any], terminals: Collection[str] | None = None) -> None:
         """Push each connected terminal (of the table that logged, when ``terminals`` says)
-        its new view (the step is already logged)."""
+        its new view, built now, sent once the step is durable (save, then send)."""
+        if self._when_durable is None:
+            self._push_views(terminals)
+            return
+        pushes = self._views_of(terminals)
+
+        def saved(error: Exception | None) -> None:
+            if error is None:
+                self._send_views(pushes)
+
+        self._when_durable(saved)
+
+    def _push_views(self, terminals: Collection[str] | None) -> None:
+        self._send_views(self._views_of(terminals))
+
+    def _views_of(
+        self, terminals: Collection[str] | None
+    ) -> list[tuple[TerminalProtocol, dict[str, Any]]]:
+        """Each connected terminal (of ``terminals``, if given) with its view now."""
+        pushes: list[tuple[TerminalProtocol, dict[str, Any]]] = []
         views: dict[str, dict[str, Any]] = {}
         for connection in list(self.connections):
             identity = connection.identity
@@ -784,9 +833,26 @@ class TableServerFactory(OperatorFloor, Factory):
             try:
                 if identity.id not in views:
                     views[identity.id] = self.view_for(identity.id)
-                connection.callRemote(ViewUpdate, view=views[identity.id])  # type: ignore[no-untyped-call]  # unannotated
+            except Exception:
+                log.failure("the view of {terminal} failed; dropping it", terminal=identity.id)
+                connection.drop("the view could not be sent")
+                continue
+            pushes.append((connection, views[identity.id]))
+        return pushes
+
+    def _send_views(self, pushes: Sequence[tuple[TerminalProtocol, dict[str, Any]]]) -> None:
+        for connection, view in pushes:
+            if connection not in self.connections:
+                continue  # closed meanwhile
+            try:
+                connection.callRemote(ViewUpdate, view=view)  # type: ignore[no-untyped-call]  # unannotated
             except Exception:
                 log.failure(
-                    "pushing the view to {terminal} failed; dropping it", terminal=identity.id
+                    "pushing the view to {terminal} failed; dropping it", terminal=connection.who
                 )
                 connection.drop("the view could not be sent")
+
+
+def _not_saved(error: Exception) -> TableUnavailable:
+    """The refusal of a command whose step was staged but not committed."""
+    return TableUnavailable(out_of_service_reason(error))

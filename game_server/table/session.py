@@ -65,7 +65,8 @@ class LogWriteFailed(TableError):
     restart."""
 
 
-def _out_of_service(error: BaseException) -> str:
+def out_of_service_reason(error: BaseException) -> str:
+    """The sentence a refusal gives while the event log cannot store a step."""
     return (
         f"the table is out of service: the event log did not store a step ({error}). No "
         "credit moves until it can be written again; then the operator reopens the table, "
@@ -230,7 +231,7 @@ class TableBook:
             # The engine may already be ahead of the log: take no more input (every later
             # call raises LogWriteFailed) until the table is rebuilt from what was saved.
             self.failed = exc
-            raise LogWriteFailed(_out_of_service(exc)) from exc
+            raise LogWriteFailed(out_of_service_reason(exc)) from exc
         except BaseException as exc:
             self.failed = exc
             raise
@@ -383,7 +384,7 @@ class TableBook:
     def _check_not_failed(self) -> None:
         failed = self.failed or getattr(self.sink, "failed", None)
         if failed is not None:
-            raise LogWriteFailed(_out_of_service(failed))
+            raise LogWriteFailed(out_of_service_reason(failed))
 
     def _afford(self, terminal: str, amount: int, what: str) -> None:
         held = self.ledger.wallets.get(terminal, 0)

@@ -842,3 +842,66 @@ def test_views_go_only_to_the_table_that_logged(table: Table) -> None:
     two.pump.flush()
     assert len(one.client.views) == before[0] + 1
     assert len(two.client.views) == before[1]
+
+
+# --------------------------------------------------------------------------------------------
+# Group commit: save, then send
+
+
+class _Staged:
+    """A stand-in for EventLog.when_durable: the steps are staged until :meth:`commit`."""
+
+    def __init__(self) -> None:
+        self.staged = False
+        self.waiting: list[Any] = []
+
+    def when_durable(self, callback: Any) -> None:
+        if not self.staged:
+            callback(None)
+        else:
+            self.waiting.append(callback)
+
+    def commit(self, error: Exception | None = None) -> None:
+        self.staged = False
+        waiting, self.waiting = self.waiting, []
+        for callback in waiting:
+            callback(error)
+
+
+def test_with_group_commit_answers_and_views_wait_for_the_commit() -> None:
+    """A command's answer and the views of its step are sent only after the staged steps are
+    committed; a failed commit answers TableUnavailable and pushes nothing."""
+    staged = _Staged()
+    table = Table()
+    table.factory = TableServerFactory(
+        table.machine, FLOOR, table.clock, table._identify, when_durable=staged.when_durable
+    )
+    t1, t2 = table.connect(T1), table.connect(T2)
+    t1.hello(), t2.hello()
+    staged.staged = True
+    table.machine.step(["CardDealt"])
+    results: list[Any] = []
+    t1.client.callRemote(p.PlaceWagers, request_id="g1", wagers={"blackjack": 2500}).addBoth(
+        results.append
+    )
+    for connection in (t1, t2):
+        connection.pump.flush()
+    assert results == [] and t1.client.views == [] and t2.client.views == []
+    staged.commit()
+    for connection in (t1, t2):
+        connection.pump.flush()
+    assert results == [{"view": {"terminal": "T1", "calls": 1}}]
+    assert t1.client.views == [{"terminal": "T1", "calls": 0}]
+    assert t2.client.views == [{"terminal": "T2", "calls": 0}]
+
+    staged.staged = True
+    table.machine.step(["CardDealt"])
+    t2.client.callRemote(p.PlaceWagers, request_id="g2", wagers={"blackjack": 2500}).addBoth(
+        results.append
+    )
+    t2.pump.flush()
+    staged.commit(OSError("disk gone"))
+    for connection in (t1, t2):
+        connection.pump.flush()
+    assert "event log did not store a step" in refused(results[-1], p.TableUnavailable)
+    assert len(t1.client.views) == 1 and len(t2.client.views) == 1

@@ -151,7 +151,9 @@ def test_the_loadtest_refuses_more_terminals_than_one_server_seats(
     monkeypatch.setattr(
         tools.loadtest,
         "run_loadtest",
-        lambda terminals, *_args: started.append(terminals) or LoadtestResult(terminals, 1, 1),
+        lambda terminals, *_args, **_kwargs: (
+            started.append(terminals) or LoadtestResult(terminals, 1, 1)
+        ),
     )
     refused = CliRunner().invoke(tools.loadtest.loadtest, ["--terminals", "449"])
     assert refused.exit_code == 2 and started == []

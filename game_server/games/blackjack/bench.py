@@ -319,6 +319,31 @@ class FullTableFigure:
         )
 
 
+def work_rounds(seed: int) -> dict[str, Callable[[], Any]]:
+    """The rounds ``etg bench work`` counts: ``blackjack_1_seat`` (the engine figure's table:
+    one seat, hit below 17, no side wager) and ``blackjack_7_seats`` (the full table's: basic
+    strategy, Lucky Aces on every seat), each on seeded shoes made in advance."""
+    config = load_config(example_config_path())
+    cut = _cut_card(config)
+    one = TableDriver(
+        _one_seat_rules(config),
+        _premade(seeded_shoes(DECKS, cut, seed, "work-1"), 4),
+        1,
+        HitBelow17(),
+        side_wagers=False,
+    )
+    seven = TableDriver(
+        _full_seat_rules(config), _premade(seeded_shoes(DECKS, cut, seed, "work-7"), 16), 7
+    )
+    return {"blackjack_1_seat": one.play_round, "blackjack_7_seats": seven.play_round}
+
+
+def _premade(shoes: ShoeFactory, count: int) -> ShoeFactory:
+    """Shoes ``0..count-1`` made (shuffled) now and handed out by number."""
+    made = {n: shoes(n) for n in range(count)}
+    return made.__getitem__
+
+
 def figures() -> tuple[BenchFigure, ...]:
     """Blackjack's figures, fresh (each keeps what :meth:`prepare` read)."""
     return (EngineFigure(), FullTableFigure())

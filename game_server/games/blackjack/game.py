@@ -236,6 +236,13 @@ class BlackjackGame(GameBase):
 
         return bench.figures()
 
+    def work_rounds(self, seed: int) -> Mapping[str, Callable[[], object]]:
+        """One seat as ``engine_vs_blackjack21`` plays it, seven as ``full_seat_rounds_per_s``
+        (:func:`.bench.work_rounds`)."""
+        from game_server.games.blackjack import bench
+
+        return bench.work_rounds(seed)
+
     def busy_table(
         self,
         config: TableConfig,

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from game_server.games.api import BenchFigure, BenchSample
@@ -23,7 +24,7 @@ from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.rules.poker import best_of
 from shared.cards import Card
 
-__all__ = ["EvaluatorFigure", "figures", "time_evaluators", "uth_hands"]
+__all__ = ["EvaluatorFigure", "figures", "time_evaluators", "uth_hands", "work_rounds"]
 
 
 def uth_hands(count: int, seed: int) -> list[list[Card]]:
@@ -94,3 +95,19 @@ class EvaluatorFigure:
 def figures() -> tuple[BenchFigure, ...]:
     """Its one figure."""
     return (EvaluatorFigure(),)
+
+
+def work_rounds(seed: int, rounds: int = 64) -> dict[str, Callable[[], Any]]:
+    """The rounds ``etg bench work`` counts: ``uth_1_seat`` and ``uth_6_seats`` (the example
+    config's full table), every seat on the game's strategy and every wager the config
+    offers, each round on its own seeded deck made in advance (``rounds`` of them)."""
+    from game_server.config import load_config
+    from game_server.games.uth.sim import UthDriver, seeded_decks
+
+    config = load_config(Path(__file__).resolve().parent / "configs" / "uth.toml")
+    found: dict[str, Callable[[], Any]] = {}
+    for name, seats in (("uth_1_seat", 1), (f"uth_{config.rules.seats}_seats", config.rules.seats)):
+        decks = seeded_decks(seed, f"work-uth-{seats}")
+        made = {n: decks(n) for n in range(1, rounds + 1)}
+        found[name] = UthDriver(config.rules, made.__getitem__, seats, table_id="work").play_round
+    return found

@@ -273,6 +273,12 @@ class UthGame(GameBase):
 
         return bench.figures()
 
+    def work_rounds(self, seed: int) -> Mapping[str, Callable[[], object]]:
+        """One seat and a full table of the example config (:func:`.bench.work_rounds`)."""
+        from game_server.games.uth import bench
+
+        return bench.work_rounds(seed)
+
 
 #: What etg verify checks of each record of the engine (the meter awards and reseeds its
 #: settlement logs are the platform's).

@@ -113,6 +113,19 @@ class Phase(StrEnum):
     COMPLETE = "complete"
 
 
+#: The phases and moments as module constants: an enum member read through its class
+#: (``Phase.PLAYING``) costs a lookup on the enum's metaclass each time, and the engine reads
+#: them at every step.
+_BETTING: Final = Phase.BETTING
+_INSURANCE: Final = Phase.INSURANCE
+_PLAYING: Final = Phase.PLAYING
+_COMPLETE: Final = Phase.COMPLETE
+_AFTER_DEAL: Final = Moment.AFTER_DEAL
+_AFTER_PEEK: Final = Moment.AFTER_PEEK
+_AFTER_HOLE_CARD: Final = Moment.AFTER_HOLE_CARD
+_AFTER_ROUND: Final = Moment.AFTER_ROUND
+
+
 class CardSource(Protocol):
     """Where the engine takes cards from: the shoe, a stacked shoe, or logged cards."""
 
@@ -221,7 +234,7 @@ class BlackjackRound:
 
     def __init__(self, rules: BlackjackRules) -> None:
         self.rules = rules
-        self.phase = Phase.BETTING
+        self.phase = _BETTING
         self.seats: dict[int, Seat] = {}
         self.dealer: list[Card] = []
         self.dealer_blackjack: bool | None = None
@@ -232,12 +245,9 @@ class BlackjackRound:
         self._out: list[Any] = []
         self._insurance_settled = False
         self._hole_position = -1
-        self._side_wagers: dict[Moment, list[tuple[Seat, str, int, SideWagerOffer]]] = {
-            Moment.AFTER_DEAL: [],
-            Moment.AFTER_PEEK: [],
-            Moment.AFTER_HOLE_CARD: [],
-            Moment.AFTER_ROUND: [],
-        }
+        #: The side wagers due at each moment, by moment; a moment is here only while it
+        #: has wagers to settle (most rounds have none at all).
+        self._side_wagers: dict[Moment, list[tuple[Seat, str, int, SideWagerOffer]]] = {}
         #: The TriLux Deluxe offer when it has the Press option (633b.11(f)) and a seat
         #: placed the wager (set by :meth:`deal`), else None; and the TriLux Deluxe winnings
         #: of each seat whose wager won, the most it may press (empty at other tables).
@@ -253,14 +263,14 @@ class BlackjackRound:
     @property
     def to_act(self) -> Hand | None:
         """The hand whose decision the round waits for, or None."""
-        if self.phase is not Phase.PLAYING or self._cursor >= len(self._play):
+        if self.phase is not _PLAYING or self._cursor >= len(self._play):
             return None
         return self._play[self._cursor]
 
     @property
     def pending_insurance(self) -> tuple[int, ...]:
         """Seats that have not yet answered the insurance offer."""
-        if self.phase is not Phase.INSURANCE:
+        if self.phase is not _INSURANCE:
             return ()
         return tuple(n for n, s in self.seats.items() if not s.insurance_decided)
 
@@ -304,7 +314,7 @@ class BlackjackRound:
 
     def verify_place_wagers(self, seat: int, wagers: Mapping[str, int]) -> None:
         """Raise unless ``wagers`` ({name: cents}) can be placed for ``seat`` now."""
-        if self.phase is not Phase.BETTING:
+        if self.phase is not _BETTING:
             raise WrongPhase(
                 "no more bets: wagers are accepted only before the first card is dealt "
                 "(633a.6(c), 633b.5(k))"
@@ -334,7 +344,7 @@ class BlackjackRound:
         """True when the wagers of a seat with none yet are plainly within their limits (the
         common case, checked without building anything); False sends them to the full check.
         """
-        if self.phase is not Phase.BETTING or seat in self.seats or not wagers:
+        if self.phase is not _BETTING or seat in self.seats or not wagers:
             return False
         if type(seat) is not int or not 1 <= seat <= self.rules.seats:
             return False
@@ -434,7 +444,7 @@ class BlackjackRound:
     # ------------------------------------------------------------------- deal
 
     def verify_deal(self) -> None:
-        if self.phase is not Phase.BETTING:
+        if self.phase is not _BETTING:
             raise WrongPhase("the cards of this round are already dealt")
         if not any(BLACKJACK in s.wagers for s in self.seats.values()):
             raise WagerError("no seat has a Blackjack wager: there is nothing to deal")
@@ -449,13 +459,17 @@ class BlackjackRound:
     def deal(self, source: CardSource) -> list[Any]:
         """Deal the initial cards (633a.7, 633b.5(n)) and run every step that follows
         without a decision: insurance offer, peek, immediate Blackjack payments."""
-        self.verify_deal()
+        if self.phase is not _BETTING:
+            self.verify_deal()  # raises
+        if len(self.seats) > 1:
+            numbers = list(self.seats)
+            if numbers != sorted(numbers):
+                self.seats = dict(sorted(self.seats.items()))
+        seats = [s for s in self.seats.values() if BLACKJACK in s.wagers]
+        if not seats:
+            self.verify_deal()  # raises: no Blackjack wager
         self._source = source
         out = self._out = []
-        numbers = list(self.seats)
-        if numbers != sorted(numbers):
-            self.seats = dict(sorted(self.seats.items()))
-        seats = [s for s in self.seats.values() if BLACKJACK in s.wagers]
         offers = self.rules.offers
         side_wagers = self._side_wagers
         play = self._play
@@ -466,7 +480,8 @@ class BlackjackRound:
                 for name, stake in wagers.items():
                     offer = offers.get(name)
                     if offer is not None:
-                        side_wagers[offer.wager.settles_at].append((seat, name, stake, offer))
+                        due = (seat, name, stake, offer)
+                        side_wagers.setdefault(offer.wager.settles_at, []).append(due)
             hand = Hand(seat.number, 0, wagers[BLACKJACK])
             seat.hands.append(hand)
             play.append(hand)
@@ -477,11 +492,11 @@ class BlackjackRound:
             deal_to(hand)
             seat.initial = tuple(hand.cards)
         self._deal_dealer(face_up=False)
-        if side_wagers[Moment.AFTER_DEAL]:
+        if _AFTER_DEAL in side_wagers:
             self._press_offer = _press_offer(self.rules)
-            self._settle_side_wagers(Moment.AFTER_DEAL)
+            self._settle_side_wagers(_AFTER_DEAL)
         if self.rules.insurance and BJ_VALUE[self.dealer[0]] == 1:
-            self.phase = Phase.INSURANCE
+            self.phase = _INSURANCE
         else:
             self._after_insurance()
         return out
@@ -529,7 +544,7 @@ class BlackjackRound:
             )
 
     def _verify_insurance_seat(self, seat: int) -> Seat:
-        if self.phase is not Phase.INSURANCE:
+        if self.phase is not _INSURANCE:
             raise WrongPhase("insurance is offered only while the dealer shows an ace (633a.8)")
         state = self.seats.get(seat)
         if state is None or not state.hands:
@@ -602,14 +617,15 @@ class BlackjackRound:
     def _after_insurance(self) -> None:
         """Peek for Blackjack (633b.5(o)), settle insurance, pay Blackjacks, start play."""
         up = BJ_VALUE[self.dealer[0]]
-        if up not in (1, 10):
+        if up != 1 and up != 10:
             self.dealer_blackjack = False
-            self._settle_side_wagers(Moment.AFTER_PEEK)
+            if self._side_wagers:
+                self._settle_side_wagers(_AFTER_PEEK)
         elif self.rules.dealer_peeks:
             blackjack = is_blackjack(self.dealer)
             self._out.append(DealerPeeked(blackjack))
             self.dealer_blackjack = blackjack
-            self._settle_side_wagers(Moment.AFTER_PEEK)
+            self._settle_side_wagers(_AFTER_PEEK)
             if blackjack:
                 self._reveal_hole()
                 self._settle_against_dealer_blackjack()
@@ -617,7 +633,7 @@ class BlackjackRound:
                 self._finish_round()
                 return
             self._settle_insurance()
-        self.phase = Phase.PLAYING
+        self.phase = _PLAYING
         if self.dealer_blackjack is False:
             for hand in self._play:
                 if hand.total == 21 and not hand.settled and hand.blackjack:
@@ -645,11 +661,11 @@ class BlackjackRound:
     # (the terminal's buttons and the bots ask after every card).
 
     def _refuse_turn(self, seat: int, hand: int) -> RulesError | None:
-        if self.phase is Phase.PLAYING:
+        if self.phase is _PLAYING:
             current = self._play[self._cursor]
             if current.seat == seat and current.index == hand:
                 return None
-        if self.phase is not Phase.PLAYING:
+        if self.phase is not _PLAYING:
             return WrongPhase(f"no hand is to act: the round is in the {self.phase} phase")
         current = self._play[self._cursor]
         if current.seat != seat or current.index != hand:
@@ -682,7 +698,7 @@ class BlackjackRound:
 
     def hit(self, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
         """Draw one card; a bust is settled at once."""
-        current = self._play[self._cursor] if self.phase is Phase.PLAYING else None
+        current = self._play[self._cursor] if self.phase is _PLAYING else None
         if (
             current is None
             or current.seat != seat
@@ -711,7 +727,7 @@ class BlackjackRound:
 
     def stand(self, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
         """Take no more cards on this hand."""
-        current = self._play[self._cursor] if self.phase is Phase.PLAYING else None
+        current = self._play[self._cursor] if self.phase is _PLAYING else None
         if current is None or current.seat != seat or current.index != hand:
             self.verify_stand(seat, hand)  # raises the refusal
             current = self._play[self._cursor]
@@ -1050,11 +1066,12 @@ class BlackjackRound:
         if self.hole_revealed:
             return
         self.hole_revealed = True
-        hole = self.dealer[1]
-        self._out.append(_new(HoleCardRevealed, (hole, self._hole_position)))
-        self.dealer_blackjack = is_blackjack(self.dealer)
-        self._settle_side_wagers(Moment.AFTER_PEEK)  # no peek: Blackjack is known only now
-        self._settle_side_wagers(Moment.AFTER_HOLE_CARD)
+        dealer = self.dealer
+        self._out.append(_new(HoleCardRevealed, (dealer[1], self._hole_position)))
+        self.dealer_blackjack = is_blackjack(dealer)
+        if self._side_wagers:
+            self._settle_side_wagers(_AFTER_PEEK)  # no peek: Blackjack is known only now
+            self._settle_side_wagers(_AFTER_HOLE_CARD)
 
     def _dealer_turn(self) -> None:
         """Turn up the hole card and draw to 17 (633b.5(s)); stand on all 17s unless the Rules
@@ -1066,33 +1083,41 @@ class BlackjackRound:
             self._deal_for_side_wagers_on_dealer_blackjack()
             self._finish_round()
             return
-        self._settle_insurance()
-        live = any(not h.settled for h in self._play)
-        if live or self._has_side_wagers(Moment.AFTER_ROUND):
-            hits_soft_17 = self.rules.dealer_hits_soft_17
-            hard = BJ_VALUE[self.dealer[0]] + BJ_VALUE[self.dealer[1]]
-            ace = BJ_VALUE[self.dealer[0]] == 1 or BJ_VALUE[self.dealer[1]] == 1
-            while True:
-                soft = ace and hard <= 11
-                total = hard + 10 if soft else hard
-                if total < 17 or (total == 17 and soft and hits_soft_17):
-                    self._deal_dealer(face_up=True)
-                    value = BJ_VALUE[self.dealer[-1]]
-                    hard += value
-                    ace = ace or value == 1
-                    continue
-                break
-        dealer_total = self.dealer_total()
-        for hand in self._play:
+        if not self._insurance_settled:
+            self._settle_insurance()
+        play = self._play
+        dealer = self.dealer
+        first, second = BJ_VALUE[dealer[0]], BJ_VALUE[dealer[1]]
+        hard = first + second
+        ace = first == 1 or second == 1
+        total = hard + 10 if ace and hard <= 11 else hard
+        live = False
+        for hand in play:
             if not hand.settled:
-                self._settle_hand(hand, dealer_total)
-        self._finish_round()
+                live = True
+                break
+        if live or _AFTER_ROUND in self._side_wagers:
+            hits_soft_17 = self.rules.dealer_hits_soft_17
+            while total < 17 or (total == 17 and hits_soft_17 and ace and hard <= 11):
+                self._deal_dealer(face_up=True)
+                value = BJ_VALUE[dealer[-1]]
+                hard += value
+                ace = ace or value == 1
+                total = hard + 10 if ace and hard <= 11 else hard
+        for hand in play:
+            if not hand.settled:
+                self._settle_hand(hand, total)
+        self._finish_round(total)
 
-    def _finish_round(self) -> None:
-        self._settle_side_wagers(Moment.AFTER_ROUND)
-        self.phase = Phase.COMPLETE
+    def _finish_round(self, dealer_total: int | None = None) -> None:
+        """Settle what is due at the round's end and close it (``dealer_total``: the dealer's
+        total when the caller knows it)."""
+        if self._side_wagers:
+            self._settle_side_wagers(_AFTER_ROUND)
+        self.phase = _COMPLETE
         self._cursor = len(self._play)
-        self._out.append(_new(RoundCompleted, (tuple(self.dealer), self.dealer_total())))
+        total = self.dealer_total() if dealer_total is None else dealer_total
+        self._out.append(_new(RoundCompleted, (tuple(self.dealer), total)))
 
     # ------------------------------------------------------------- settlement
 
@@ -1161,17 +1186,18 @@ class BlackjackRound:
                 hand.settled = hand.done = True
 
     def _has_side_wagers(self, moment: Moment) -> bool:
-        return bool(self._side_wagers[moment])
+        return moment in self._side_wagers
 
     def _settle_side_wagers(self, moment: Moment) -> None:
         """Settle the side wagers due at ``moment`` on each seat's first two cards and the
         dealer's cards known now (each wager's module cites its section)."""
-        due = self._side_wagers[moment]
-        if not due:
+        # Each wager settles once (AFTER_PEEK has two places it may happen): popped.
+        due = self._side_wagers.pop(moment, None)
+        if due is None:
             return
         decks = self.rules.decks
         dealer: tuple[Card, ...]
-        if moment is Moment.AFTER_DEAL:
+        if moment is _AFTER_DEAL:
             dealer = (self.dealer[0],)
             dealer_blackjack = False
         else:
@@ -1211,7 +1237,6 @@ class BlackjackRound:
                 self._settle_seat(seat.number, name, stake, paid, WON, line.name)
                 if offer is self._press_offer:
                     self._press_winnings[seat.number] = paid - stake  # 633b.11(f)
-        due.clear()  # each wager settles once (AFTER_PEEK has two places it may happen)
 
     def _pay_bonuses(
         self, seat: Seat, name: str, context: SideWagerContext, offer: SideWagerOffer
