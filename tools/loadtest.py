@@ -744,7 +744,8 @@ def _terminals(ctx: click.Context, param: click.Parameter, value: int) -> int:
 @click.option(
     "--group-commit",
     is_flag=True,
-    help="Run the server with group commit (etg serve --group-commit).",
+    hidden=True,  # as etg serve's: experimental, for measurement only
+    help="Run the server with group commit (etg serve --group-commit, experimental).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
 def loadtest(
