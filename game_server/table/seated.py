@@ -21,12 +21,18 @@ event type (``_COMPLETED``), the betting phase (``_BETTING``) and the phases a r
 round may not stop at (``_SETTLED``), and its own ``deal``, ``decide``, ``countdown`` and
 settlement.
 
-Entry points: :class:`SeatedSession`, :func:`resume_seated_round`.
+:class:`SeatedMachine` is the :class:`~game_server.table.stadium.StadiumMachine` such a table
+runs: its states (:class:`SeatedState`, :data:`SEATED_ACCEPTS`: betting, deciding with ONE
+decision countdown shared by every seat for each step that asks for decisions, the pause
+between rounds), the wagers of a terminal's own seat in the betting window, the refused
+insurance answer, and the countdown's default for every seat still to decide.
+
+Entry points: :class:`SeatedSession`, :func:`resume_seated_round`, :class:`SeatedMachine`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
@@ -34,6 +40,7 @@ from game_server.config import TableConfig
 from game_server.recall.rounds import LoggedRound
 from game_server.rng.drbg import HmacDrbg, RandomStream
 from game_server.rng.shoe import Shoe
+from game_server.rules.errors import ActionNotAllowed
 from game_server.rules.meters import MeterBank
 from game_server.rules.wagers import must_hit_by
 from game_server.rules.wagers.base import MeterSpec
@@ -49,8 +56,17 @@ from game_server.table.session import (
     TableError,
     UnknownTerminal,
 )
+from game_server.table.stadium import OPERATOR, StadiumMachine
 
-__all__ = ["MYSTERY_STREAM", "SeatedRound", "SeatedSession", "resume_seated_round"]
+__all__ = [
+    "MYSTERY_STREAM",
+    "SEATED_ACCEPTS",
+    "SeatedMachine",
+    "SeatedRound",
+    "SeatedSession",
+    "SeatedState",
+    "resume_seated_round",
+]
 
 #: The seed source's stream number for the Must-Hit-By trigger draws (shoes are numbered
 #: from 1).
@@ -208,6 +224,14 @@ class SeatedSession(TableBook, Generic[RoundT]):
 
     # ------------------------------------------------------------------ round
 
+    def deal(self) -> list[Any]:
+        """Deal the open round (the game's own step)."""
+        raise NotImplementedError
+
+    def countdown(self, terminal: str) -> list[Any]:
+        """The decision countdown ran out for ``terminal`` (the game's own default)."""
+        raise NotImplementedError
+
     def place_wagers(self, terminal: str, wagers: Mapping[str, int]) -> list[Any]:
         """Place a terminal's wagers before the deal (checked, then debited from its
         credits)."""
@@ -273,3 +297,99 @@ def resume_seated_round(
         raise RecoveryError(str(exc)) from exc
     phase: StrEnum = game.phase
     return phase
+
+
+class SeatedState(StrEnum):
+    """Where a seated stadium table's machine is."""
+
+    CLOSED = "closed"
+    BETTING = "betting"
+    DECIDING = "deciding"
+    NEXT_ROUND = "next-round"
+    OUT_OF_SERVICE = "out-of-service"
+
+
+#: The inputs each state accepts; any other is refused before it changes anything. The
+#: countdown inputs are the machine's own: ``expired`` in the two windows, ``pause_over``
+#: between rounds.
+SEATED_ACCEPTS: Mapping[SeatedState, frozenset[str]] = {
+    SeatedState.CLOSED: OPERATOR,
+    SeatedState.BETTING: OPERATOR | {"place_wagers", "expired"},
+    SeatedState.DECIDING: OPERATOR | {"act", "expired"},
+    SeatedState.NEXT_ROUND: OPERATOR | {"pause_over"},
+    SeatedState.OUT_OF_SERVICE: OPERATOR,
+}
+
+SessionT = TypeVar("SessionT", bound=SeatedSession[Any])
+
+
+class SeatedMachine(StadiumMachine[SessionT, SeatedState]):
+    """The live seated stadium table over its session.
+
+    A game's machine names the engine phases that ask for decisions (``_DECIDING_PHASES``),
+    its refusals of a betting position (``_OWN_SEAT``) and of an insurance answer
+    (``_NO_INSURANCE``), and adds its decisions (``act``), view and readings.
+
+    Args:
+        session: the table's session (its log is written before anything is sent).
+        clock: the clock of the countdowns (the reactor; ``task.Clock`` in tests).
+        next_round_delay: seconds between a round's settlement and the next betting window.
+        log: the game module's logger (its namespace names the table).
+    """
+
+    _ACCEPTS = SEATED_ACCEPTS
+    _CLOSED, _BETTING = SeatedState.CLOSED, SeatedState.BETTING
+    _BETWEEN, _OUT_OF_SERVICE = SeatedState.NEXT_ROUND, SeatedState.OUT_OF_SERVICE
+
+    #: The engine phases in which every seat decides (each opens the shared countdown).
+    _DECIDING_PHASES: ClassVar[frozenset[StrEnum]]
+    #: What a terminal that names a betting position is told (it plays its own seat).
+    _OWN_SEAT: ClassVar[str]
+    #: The error, and its message, that refuses an insurance answer (the game has none).
+    _NO_INSURANCE: ClassVar[tuple[type[ActionNotAllowed], str]]
+
+    # ----------------------------------------------------------------- inputs
+
+    def place_wagers(
+        self, terminal: str, wagers: Mapping[str, int], position: int | None = None
+    ) -> None:
+        """Place the terminal's wagers on its own seat in the betting window; a
+        ``position`` is refused."""
+        if position is not None:
+            raise ActionNotAllowed(self._OWN_SEAT)
+        self._run("place_wagers", self._place, terminal, wagers)
+
+    def _place(self, terminal: str, wagers: Mapping[str, int]) -> None:
+        self._refuse_bets_while_stopping()
+        self._log(self.session.place_wagers(terminal, wagers))
+
+    def answer_insurance(self, terminal: str, choice: str, amount: int) -> None:
+        """Refused: the game offers no insurance."""
+        self.session._seat(terminal)
+        error, message = self._NO_INSURANCE
+        raise error(message)
+
+    # ---------------------------------------------------------------- routing
+
+    def _route_dealt(self) -> None:
+        """Move to where the engine left the dealt round, starting the shared countdown a
+        step of decisions needs (a step is its round and phase)."""
+        session = self.session
+        game = session.round
+        assert game is not None  # _route calls this only for a dealt round
+        step = (session.round_id, str(game.phase))
+        if step != self._step and game.phase in self._DECIDING_PHASES:
+            self._step = step
+            self._where = SeatedState.DECIDING
+            self._start_countdown("decision", session.config.timers.decision_seconds)
+
+    def _act_for_silent(self, where: SeatedState) -> None:
+        if where is SeatedState.DECIDING:
+            self._count_down_pending()  # the countdown's action for every seat still to decide
+
+    def _wagered(self) -> bool:
+        game = self.session.round
+        return game is not None and bool(game.seats)
+
+    def _terminals(self) -> Collection[str]:
+        return self.session.seats
