@@ -2,15 +2,22 @@
 feeds a logged round back to a fresh engine one input at a time, checking that each step
 produces exactly the logged events (DESIGN.md "One round, as data", step 6).
 
-Entry points: :class:`LoggedCards`, :func:`replay_steps`, :func:`check_replayed_step`.
+The helpers of a seated game's replay: :func:`seat_wagers` (one seat's wagers as one input)
+and :func:`logged_meters` (the meters as the settlement read them).
+
+Entry points: :class:`LoggedCards`, :func:`replay_steps`, :func:`check_replayed_step`,
+:func:`seat_wagers`, :func:`logged_meters`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from game_server.rules.errors import ReplayMismatch, RulesError
+from game_server.rules.meters import Meter
+from game_server.rules.wagers.base import MeterSpec
 from shared.cards import Card
 
 
@@ -85,3 +92,28 @@ def replay_steps(
                 f"of the round ({phase()} phase)"
             )
         i += check_replayed_step(events, i, produced)
+
+
+def seat_wagers(events: Sequence[Any], i: int, kind: type) -> dict[str, int]:
+    """The wagers placed in one input: from ``events[i]`` on, the run of ``kind`` records
+    (a wager placed: ``seat``, ``wager``, ``amount``) of that record's seat, by wager."""
+    seat = events[i].seat
+    wagers: dict[str, int] = {}
+    while i < len(events) and type(events[i]) is kind and events[i].seat == seat:
+        wagers[events[i].wager] = events[i].amount
+        i += 1
+    return wagers
+
+
+def logged_meters(
+    specs: Mapping[str, MeterSpec], readings: Iterable[tuple[str, int, int]]
+) -> dict[str, Meter]:
+    """The meters as a settlement read them: each logged ``(meter id, amount, reserve)`` of a
+    meter in ``specs``, open."""
+    return {
+        meter_id: replace(
+            Meter(meter_id, specs[meter_id]), amount=amount, reserve=reserve, opened=True
+        )
+        for meter_id, amount, reserve in readings
+        if meter_id in specs
+    }

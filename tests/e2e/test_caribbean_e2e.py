@@ -11,22 +11,17 @@ paragraph; a SIGKILL after the deal resumes the round on restart; the log verifi
 from __future__ import annotations
 
 import json
-import re
 import signal
 import time
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import pytest
+from game_table import check_log, greet, players, short_table
+from game_table import raw_view as view_of
+from game_table import wait_stadium_betting as wait_betting
 from test_server_e2e import server
 
-from game_server.config import example_path
-from game_server.eventlog import EventLogReader
-from game_server.keys import init_keys, load_public_key, load_sealing_key
-from game_server.net.pki import init_pki
-from game_server.recall.verify import verify_log
-from shared.protocol import PROTOCOL_VERSION
 from tools.amp_client import AmpClient, AmpError
 
 ANTE = 500
@@ -38,35 +33,11 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture()
 def table(tmp_path: Path) -> dict[str, Path]:
-    certs = tmp_path / "certs"
-    init_pki(certs, terminals=2)
-    init_keys(certs)
-    text = example_path("caribbean.toml").read_text()
-    for timer in ("betting_seconds", "decision_seconds"):
-        text = re.sub(rf"^{timer} = \d+", f"{timer} = 3", text, flags=re.M)
-    config = tmp_path / "table.toml"
-    config.write_text(text)
-    return {"certs": certs, "config": config, "db": tmp_path / "table.db"}
+    return short_table(tmp_path, "caribbean.toml")
 
 
 def hello(port: int, certs: Path, who: str) -> AmpClient:
-    client = AmpClient(port, certs, who)
-    client.call("Hello", version=PROTOCOL_VERSION, software="e2e-caribbean")
-    return client
-
-
-def view_of(client: AmpClient) -> dict[str, Any]:
-    view: dict[str, Any] = json.loads(client.call("GetView")["view"])
-    return view
-
-
-def wait_betting(client: AmpClient) -> None:
-    for _ in range(150):
-        view = view_of(client)
-        if view["machine"] == "betting" and view["phase"] == "betting":
-            return
-        time.sleep(0.1)
-    raise AssertionError("no betting window")
+    return greet(port, certs, who, "e2e-caribbean")
 
 
 def place(clients: dict[str, AmpClient], tag: str) -> int:
@@ -103,15 +74,6 @@ def finish(clients: dict[str, AmpClient], round_id: int, tag: str) -> dict[str, 
     return done
 
 
-def check_log(table: dict[str, Path], rounds: int) -> None:
-    with closing(EventLogReader.open(table["db"])) as reader:
-        report = verify_log(
-            reader, load_public_key(table["certs"]), sealing_key=load_sealing_key(table["certs"])
-        )
-    assert report.ok, report.first_failure
-    assert report.counts.rounds_replayed >= rounds
-
-
 def test_two_terminals_play_whole_caribbean_rounds_over_mutual_tls(
     table: dict[str, Path],
 ) -> None:
@@ -119,12 +81,7 @@ def test_two_terminals_play_whole_caribbean_rounds_over_mutual_tls(
     its Ante; credits equal the meters; the Must-Hit-By meter is shown, its trigger never;
     the log verifies."""
     with server(table) as (_process, port):
-        operator = hello(port, table["certs"], "operator")
-        for name in WAGERS:
-            operator.call(
-                "CashIn", request_id=f"in-{name}", terminal=name, amount=50_000, reference="e2e"
-            )
-        clients = {name: hello(port, table["certs"], name) for name in WAGERS}
+        operator, clients = players(port, table["certs"], WAGERS, 50_000, hello)
         for n in range(2):
             finish(clients, place(clients, f"r{n}"), f"r{n}")
             meters = json.loads(operator.call("ReadMeters")["meters"])
@@ -177,12 +134,7 @@ def test_kill_9_after_the_deal_resumes_the_caribbean_round(table: dict[str, Path
     """SIGKILL after the deal: the restarted server resumes the round from the log with the
     same cards, the players finish it, credits equal the meters, the log verifies."""
     with server(table) as (process, port):
-        operator = hello(port, table["certs"], "operator")
-        for name in WAGERS:
-            operator.call(
-                "CashIn", request_id=f"in-{name}", terminal=name, amount=9_000, reference="e2e"
-            )
-        clients = {name: hello(port, table["certs"], name) for name in WAGERS}
+        operator, clients = players(port, table["certs"], WAGERS, 9_000, hello)
         round_id = place(clients, "k")
         before = clients["T1"].wait_view(lambda v: bool(v["actions"]), timeout=20)
         process.send_signal(signal.SIGKILL)

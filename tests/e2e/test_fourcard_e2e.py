@@ -11,22 +11,17 @@ replays through the engine and every card is the committed deck's.
 from __future__ import annotations
 
 import json
-import re
 import signal
 import time
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import pytest
+from game_table import greet, players, short_table, verified
+from game_table import raw_view as view_of
+from game_table import wait_stadium_betting as wait_betting
 from test_server_e2e import server  # the server process, as the other e2e tests run it
 
-from game_server.config import example_path
-from game_server.eventlog import EventLogReader
-from game_server.keys import init_keys, load_public_key, load_sealing_key
-from game_server.net.pki import init_pki
-from game_server.recall.verify import verify_log
-from shared.protocol import PROTOCOL_VERSION
 from terminal_client.games.fourcard.game import simple_strategy
 from tools.amp_client import AmpClient, AmpError
 
@@ -38,35 +33,11 @@ WAGERS = {
 
 @pytest.fixture()
 def table(tmp_path: Path) -> dict[str, Path]:
-    certs = tmp_path / "certs"
-    init_pki(certs, terminals=2)
-    init_keys(certs)
-    text = example_path("fourcard.toml").read_text()
-    for timer in ("betting_seconds", "decision_seconds"):
-        text = re.sub(rf"^{timer} = \d+", f"{timer} = 3", text, flags=re.M)
-    config = tmp_path / "table.toml"
-    config.write_text(text)
-    return {"certs": certs, "config": config, "db": tmp_path / "table.db"}
+    return short_table(tmp_path, "fourcard.toml")
 
 
 def hello(port: int, certs: Path, who: str) -> AmpClient:
-    client = AmpClient(port, certs, who)
-    client.call("Hello", version=PROTOCOL_VERSION, software="e2e-fourcard")
-    return client
-
-
-def view_of(client: AmpClient) -> dict[str, Any]:
-    view: dict[str, Any] = json.loads(client.call("GetView")["view"])
-    return view
-
-
-def wait_betting(client: AmpClient) -> dict[str, Any]:
-    for _ in range(150):
-        view = view_of(client)
-        if view["machine"] == "betting" and view["phase"] == "betting":
-            return view
-        time.sleep(0.1)
-    raise AssertionError("no betting window")
+    return greet(port, certs, who, "e2e-fourcard")
 
 
 def finish(clients: dict[str, AmpClient], round_id: int, tag: str) -> dict[str, dict[str, Any]]:
@@ -104,22 +75,10 @@ def place(clients: dict[str, AmpClient], tag: str) -> int:
     return round_id
 
 
-def verified(table: dict[str, Path]) -> Any:
-    with closing(EventLogReader.open(table["db"])) as reader:
-        return verify_log(
-            reader, load_public_key(table["certs"]), sealing_key=load_sealing_key(table["certs"])
-        )
-
-
 @pytest.mark.slow
 def test_whole_rounds_over_mutual_tls_then_sigkill_and_resume(table: dict[str, Path]) -> None:
     with server(table) as (_process, port):
-        operator = hello(port, table["certs"], "operator")
-        for name in WAGERS:
-            operator.call(
-                "CashIn", request_id=f"in-{name}", terminal=name, amount=50_000, reference="e2e"
-            )
-        clients = {name: hello(port, table["certs"], name) for name in WAGERS}
+        operator, clients = players(port, table["certs"], WAGERS, 50_000, hello)
         for n in range(2):
             round_id = place(clients, f"r{n}")
             finish(clients, round_id, f"r{n}")

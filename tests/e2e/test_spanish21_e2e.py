@@ -13,46 +13,30 @@ round replays through the Spanish 21 engine and every card is the committed shoe
 from __future__ import annotations
 
 import json
-import re
 import signal
 import time
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import pytest
+from game_table import check_log, greet, players, raw_view, short_table
 from test_server_e2e import server  # the server process, as the other e2e tests run it
 
-from game_server.config import example_path
-from game_server.eventlog import EventLogReader
-from game_server.keys import init_keys, load_public_key, load_sealing_key
-from game_server.net.pki import init_pki
-from game_server.recall.verify import verify_log
-from shared.protocol import PROTOCOL_VERSION
 from terminal_client import games as terminal_games
 from tools.amp_client import AmpClient, AmpError
 
-CONFIG = example_path("spanish21.toml")
 WAGERS = {"T1": {"blackjack": 1000, "match_the_dealer": 100}, "T2": {"blackjack": 500}}
 
 
 @pytest.fixture()
 def table(tmp_path: Path) -> dict[str, Path]:
-    certs = tmp_path / "certs"
-    init_pki(certs, terminals=2)
-    init_keys(certs)
-    text = CONFIG.read_text()
-    for timer in ("betting_seconds", "insurance_seconds", "decision_seconds"):
-        text = re.sub(rf"^{timer} = \d+", f"{timer} = 3", text, flags=re.M)
-    config = tmp_path / "table.toml"
-    config.write_text(text)
-    return {"certs": certs, "config": config, "db": tmp_path / "table.db"}
+    return short_table(
+        tmp_path, "spanish21.toml", ("betting_seconds", "insurance_seconds", "decision_seconds")
+    )
 
 
 def hello(port: int, certs: Path, who: str) -> AmpClient:
-    client = AmpClient(port, certs, who)
-    client.call("Hello", version=PROTOCOL_VERSION, software="e2e-spanish21")
-    return client
+    return greet(port, certs, who, "e2e-spanish21")
 
 
 def scanned(view: dict[str, Any]) -> dict[str, Any]:
@@ -65,7 +49,7 @@ def scanned(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def view_of(client: AmpClient) -> dict[str, Any]:
-    return scanned(json.loads(client.call("GetView")["view"]))
+    return scanned(raw_view(client))
 
 
 def wait_betting(client: AmpClient) -> None:
@@ -136,15 +120,6 @@ def place(clients: dict[str, AmpClient], tag: str) -> int:
     return round_id
 
 
-def check_log(table: dict[str, Path], rounds: int) -> None:
-    with closing(EventLogReader.open(table["db"])) as reader:
-        report = verify_log(
-            reader, load_public_key(table["certs"]), sealing_key=load_sealing_key(table["certs"])
-        )
-    assert report.ok, report.first_failure
-    assert report.counts.rounds_replayed >= rounds
-
-
 @pytest.mark.slow
 def test_two_terminals_play_whole_spanish21_rounds_over_mutual_tls(
     table: dict[str, Path],
@@ -152,12 +127,7 @@ def test_two_terminals_play_whole_spanish21_rounds_over_mutual_tls(
     """Whole rounds with Match the Dealer, doubles and rescues; the settlements carry the
     paytable lines; credits in every view equal the operator's meters; the log verifies."""
     with server(table) as (_process, port):
-        operator = hello(port, table["certs"], "operator")
-        for name in WAGERS:
-            operator.call(
-                "CashIn", request_id=f"in-{name}", terminal=name, amount=50_000, reference="e2e"
-            )
-        clients = {name: hello(port, table["certs"], name) for name in WAGERS}
+        operator, clients = players(port, table["certs"], WAGERS, 50_000, hello)
         for n in range(3):
             finish(clients, place(clients, f"r{n}"), f"r{n}")
             meters = json.loads(operator.call("ReadMeters")["meters"])
@@ -222,12 +192,7 @@ def test_kill_9_mid_round_then_restart_resumes_the_spanish21_round(
     """SIGKILL after the deal: on restart the round resumes from the log with its cards, the
     terminals finish it, credits are conserved and the log verifies."""
     with server(table) as (process, port):
-        operator = hello(port, table["certs"], "operator")
-        for name in WAGERS:
-            operator.call(
-                "CashIn", request_id=f"in-{name}", terminal=name, amount=20_000, reference="e2e"
-            )
-        clients = {name: hello(port, table["certs"], name) for name in WAGERS}
+        operator, clients = players(port, table["certs"], WAGERS, 20_000, hello)
         round_id = place(clients, "k")
         before = scanned(
             clients["T1"].wait_view(lambda v: v["phase"] in ("playing", "complete"), timeout=20)

@@ -12,25 +12,18 @@ replays through the UTH engine and every card is the committed deck's.
 from __future__ import annotations
 
 import json
-import re
 import time
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import pytest
+from game_table import check_log, greet, players, short_table
+from game_table import raw_view as view_of
+from game_table import wait_stadium_betting as wait_betting
 from test_server_e2e import server  # the server process, as the other e2e tests run it
 
-from game_server.config import example_path
-from game_server.eventlog import EventLogReader
-from game_server.keys import init_keys, load_public_key, load_sealing_key
-from game_server.net.pki import init_pki
-from game_server.recall.verify import verify_log
-from shared.protocol import PROTOCOL_VERSION
 from tools.amp_client import AmpClient, AmpError
 
-ROOT = Path(__file__).resolve().parents[2]
-CONFIG = example_path("uth.toml")
 ANTE = 500
 WAGERS = {
     "T1": {"ante": ANTE, "blind": ANTE, "trips": ANTE},
@@ -40,35 +33,11 @@ WAGERS = {
 
 @pytest.fixture()
 def table(tmp_path: Path) -> dict[str, Path]:
-    certs = tmp_path / "certs"
-    init_pki(certs, terminals=2)
-    init_keys(certs)
-    text = CONFIG.read_text()
-    for timer in ("betting_seconds", "decision_seconds"):
-        text = re.sub(rf"^{timer} = \d+", f"{timer} = 3", text, flags=re.M)
-    config = tmp_path / "table.toml"
-    config.write_text(text)
-    return {"certs": certs, "config": config, "db": tmp_path / "table.db"}
+    return short_table(tmp_path, "uth.toml")
 
 
 def hello(port: int, certs: Path, who: str) -> AmpClient:
-    client = AmpClient(port, certs, who)
-    client.call("Hello", version=PROTOCOL_VERSION, software="e2e-uth")
-    return client
-
-
-def view_of(client: AmpClient) -> dict[str, Any]:
-    view: dict[str, Any] = json.loads(client.call("GetView")["view"])
-    return view
-
-
-def wait_betting(client: AmpClient) -> dict[str, Any]:
-    for _ in range(150):
-        view = view_of(client)
-        if view["machine"] == "betting" and view["phase"] == "betting":
-            return view
-        time.sleep(0.1)
-    raise AssertionError("no betting window")
+    return greet(port, certs, who, "e2e-uth")
 
 
 def decide(name: str, view: dict[str, Any]) -> tuple[str, int]:
@@ -130,12 +99,7 @@ def test_two_terminals_play_whole_uth_rounds_over_mutual_tls(table: dict[str, Pa
     """Two terminals wager, decide on every street, see their settlements with the paytable
     lines; credits in every view equal the operator's meters; the log verifies."""
     with server(table) as (_process, port):
-        operator = hello(port, table["certs"], "operator")
-        for name in WAGERS:
-            operator.call(
-                "CashIn", request_id=f"in-{name}", terminal=name, amount=50_000, reference="e2e"
-            )
-        clients = {name: hello(port, table["certs"], name) for name in WAGERS}
+        operator, clients = players(port, table["certs"], WAGERS, 50_000, hello)
         for n in range(2):
             play_round(clients, f"r{n}")
             meters = json.loads(operator.call("ReadMeters")["meters"])
@@ -154,12 +118,7 @@ def test_two_terminals_play_whole_uth_rounds_over_mutual_tls(table: dict[str, Pa
         assert [g["round"] for g in recall["games"]][:2] == [2, 1]
         for client in (operator, *clients.values()):
             client.close()
-    with closing(EventLogReader.open(table["db"])) as reader:
-        report = verify_log(
-            reader, load_public_key(table["certs"]), sealing_key=load_sealing_key(table["certs"])
-        )
-    assert report.ok, report.first_failure
-    assert report.counts.rounds_replayed >= 2
+    check_log(table, 2)
 
 
 def test_bad_uth_input_gets_declared_errors_naming_the_paragraph(

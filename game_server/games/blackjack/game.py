@@ -56,12 +56,58 @@ from game_server.table.api import HostedTable, ReactorTime
 from game_server.table.ledger import Ledger
 from game_server.table.session import EventSink, SealedShoes, TableBook
 
-__all__ = ["GAME", "BlackjackGame"]
+__all__ = ["GAME", "BlackjackFamilyGame", "BlackjackGame"]
 
 _CONFIGS: Final = Path(__file__).resolve().parent / "configs"
 
 
-class BlackjackGame(GameBase):
+class BlackjackFamilyGame(GameBase):
+    """What a game of the Blackjack family at the fully automated table keeps of Blackjack's
+    (a game built on the Blackjack engine, as Spanish 21 is, subclasses it): the records the
+    platform folds and ``etg verify`` checks, the ledger, the meters, the recall labels and
+    hand wagers, and the simulation's report order, seats and tally."""
+
+    table_types = frozenset({TableType.FULLY_AUTOMATED})
+
+    # ----------------------------------------------------------------- the live table
+
+    placed_kinds = frozenset({WagerPlaced})
+    settled_kinds = frozenset({WagerSettled})
+    completed_kinds = frozenset({RoundCompleted})
+    shoe_card_kinds = frozenset({CardDealt})
+
+    def new_ledger(self) -> Ledger:
+        return Ledger()
+
+    def meters(self, table: TableConfig) -> Mapping[str, MeterSpec]:
+        return {meter_id: spec for meter_id, (_, spec) in meter_specs(table).items()}
+
+    # ------------------------------------------------------------------------- recall
+
+    hand_wagers: frozenset[str] = frozenset({BLACKJACK, DOUBLE})
+
+    def recall_labels(
+        self, table: TableConfig, seats: Mapping[int, str], events: Sequence[Logged]
+    ) -> Labels:
+        return recall.labels(seats, events)
+
+    # -------------------------------------------------------------- simulation (etg sim)
+
+    report_order: Mapping[str, int] = {BLACKJACK: 0, INSURANCE: 1}
+
+    def sim_seats(self, table: TableConfig) -> int:
+        return 7
+
+    def tally(self, events: Sequence[Any], result: SimResult) -> None:
+        sim.tally(events, result)
+
+    # ------------------------------------------------------------------------- verify
+
+    def verify_checks(self, table_type: TableType) -> Mapping[type, str]:
+        return _CHECKS
+
+
+class BlackjackGame(BlackjackFamilyGame):
     """Blackjack dealt by the table game system alone (633b.8 and the fully automated
     electronic table of 605a)."""
 
@@ -69,7 +115,6 @@ class BlackjackGame(GameBase):
     title = "Blackjack"
     chapter = "58 Pa. Code 633a, 633b"
     config_game = "blackjack"
-    table_types = frozenset({TableType.FULLY_AUTOMATED})
     links_floor_meters = True
     examples = (
         _CONFIGS / "fully-automated-blackjack.toml",
@@ -88,11 +133,6 @@ class BlackjackGame(GameBase):
 
     # ----------------------------------------------------------------- the live table
 
-    placed_kinds = frozenset({WagerPlaced})
-    settled_kinds = frozenset({WagerSettled})
-    completed_kinds = frozenset({RoundCompleted})
-    shoe_card_kinds = frozenset({CardDealt})
-
     def open_session(
         self,
         table: TableConfig,
@@ -108,12 +148,6 @@ class BlackjackGame(GameBase):
     ) -> HostedTable:
         assert isinstance(session, TableSession)
         return RoundMachine(session, clock, next_round_delay=next_round_delay)
-
-    def new_ledger(self) -> Ledger:
-        return Ledger()
-
-    def meters(self, table: TableConfig) -> Mapping[str, MeterSpec]:
-        return {meter_id: spec for meter_id, (_, spec) in meter_specs(table).items()}
 
     def rules_document(self, table: TableConfig) -> dict[str, Any]:
         return blackjack_rules_for(table)
@@ -132,18 +166,11 @@ class BlackjackGame(GameBase):
     def seated(self, table: TableConfig) -> bool:
         return True
 
-    def recall_labels(
-        self, table: TableConfig, seats: Mapping[int, str], events: Sequence[Logged]
-    ) -> Labels:
-        return recall.labels(seats, events)
-
     def describe(self, table: TableConfig, item: Logged, labels: Labels) -> Described | None:
         return recall.describe(item, labels)
 
     def round_views(self, logged: LoggedRound, terminal: str | None) -> list[dict[str, Any]]:
         return blackjack_round_views(logged, terminal)
-
-    hand_wagers: frozenset[str] = frozenset({BLACKJACK, DOUBLE})
 
     def recall_game(
         self, logged: LoggedRound, timeline: Timeline, terminal: str
@@ -151,11 +178,6 @@ class BlackjackGame(GameBase):
         return recall.game_of(timeline, terminal)
 
     # -------------------------------------------------------------- simulation (etg sim)
-
-    report_order: Mapping[str, int] = {BLACKJACK: 0, INSURANCE: 1}
-
-    def sim_seats(self, table: TableConfig) -> int:
-        return 7
 
     def sim_title(self, table: TableConfig, rounds: int, seats: int, seed: int) -> str:
         decks = table.rules.decks
@@ -167,9 +189,6 @@ class BlackjackGame(GameBase):
 
     def sim_driver(self, spec: SimSpec, chunk: int) -> RoundDriver:
         return sim.sim_driver(spec, chunk)
-
-    def tally(self, events: Sequence[Any], result: SimResult) -> None:
-        sim.tally(events, result)
 
     def logged_sim(
         self,
@@ -221,9 +240,6 @@ class BlackjackGame(GameBase):
 
     def replay(self, table: TableConfig, events: Sequence[Any], table_id: str) -> object:
         return replay(table.rules, events)
-
-    def verify_checks(self, table_type: TableType) -> Mapping[type, str]:
-        return _CHECKS
 
     def seeded_draw_problem(
         self, seed: ShoeSeed, table: TableConfig, record: Any, seq: int, shoe: int

@@ -17,8 +17,7 @@ Entry point: :class:`CaribbeanMachine`.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
-from enum import StrEnum
+from collections.abc import Collection, Sequence
 from typing import Any, Final
 
 from twisted.logger import Logger
@@ -38,7 +37,7 @@ from game_server.rules.poker import Category5, rank_hand
 from game_server.table import api as table_api
 from game_server.table.api import ReactorTime, whole_seconds
 from game_server.table.events import RoundStarted
-from game_server.table.stadium import OPERATOR, StadiumMachine
+from game_server.table.seated import SeatedMachine, SeatedState
 from shared.cards import parse_card
 
 __all__ = ["CaribbeanMachine", "CaribbeanState", "UnknownDecision"]
@@ -49,22 +48,8 @@ GAME_NAME: Final = "caribbean"
 QUALIFYING_LINE: Final = "Dealer qualifies with ace-king or better"
 
 
-class CaribbeanState(StrEnum):
-    CLOSED = "closed"
-    BETTING = "betting"
-    DECIDING = "deciding"
-    NEXT_ROUND = "next-round"
-    OUT_OF_SERVICE = "out-of-service"
-
-
-#: The inputs each state accepts; any other is refused before it changes anything.
-ACCEPTS: Mapping[CaribbeanState, frozenset[str]] = {
-    CaribbeanState.CLOSED: OPERATOR,
-    CaribbeanState.BETTING: OPERATOR | {"place_wagers", "expired"},
-    CaribbeanState.DECIDING: OPERATOR | {"act", "expired"},
-    CaribbeanState.NEXT_ROUND: OPERATOR | {"pause_over"},
-    CaribbeanState.OUT_OF_SERVICE: OPERATOR,
-}
+#: Where the machine is: the seated stadium tables' states.
+CaribbeanState = SeatedState
 
 
 class BettingClosed(table_api.BettingClosed):
@@ -88,12 +73,12 @@ def parse_decision(action: object) -> Action:
         ) from None
 
 
-class CaribbeanMachine(StadiumMachine[CaribbeanSession, CaribbeanState]):
+class CaribbeanMachine(SeatedMachine[CaribbeanSession]):
     """The live Caribbean Stud Poker table over a :class:`CaribbeanSession`."""
 
-    _ACCEPTS = ACCEPTS
-    _CLOSED, _BETTING = CaribbeanState.CLOSED, CaribbeanState.BETTING
-    _BETWEEN, _OUT_OF_SERVICE = CaribbeanState.NEXT_ROUND, CaribbeanState.OUT_OF_SERVICE
+    _DECIDING_PHASES = frozenset({Phase.DECIDING})
+    _OWN_SEAT = "a Caribbean Stud Poker terminal plays its own seat"
+    _NO_INSURANCE = (ActionNotAllowed, "Caribbean Stud Poker offers no insurance: bet or fold")
 
     def __init__(
         self, session: CaribbeanSession, clock: ReactorTime, next_round_delay: float = 0.0
@@ -134,21 +119,6 @@ class CaribbeanMachine(StadiumMachine[CaribbeanSession, CaribbeanState]):
     def parse_action(self, terminal: str, action: str) -> Action:
         return parse_decision(action)
 
-    def place_wagers(
-        self, terminal: str, wagers: Mapping[str, int], position: int | None = None
-    ) -> None:
-        if position is not None:
-            raise ActionNotAllowed("a Caribbean Stud Poker terminal plays its own seat")
-        self._run("place_wagers", self._place, terminal, wagers)
-
-    def _place(self, terminal: str, wagers: Mapping[str, int]) -> None:
-        self._refuse_bets_while_stopping()
-        self._log(self.session.place_wagers(terminal, wagers))
-
-    def answer_insurance(self, terminal: str, choice: str, amount: int) -> None:
-        self.session._seat(terminal)
-        raise ActionNotAllowed("Caribbean Stud Poker offers no insurance: bet or fold")
-
     def act(self, terminal: str, action: Action | str, hand: int, amount: int | None) -> None:
         """``bet`` (``amount`` 0 or None: twice the Ante; else it must be that) or ``fold``."""
         decision = parse_decision(action)
@@ -166,29 +136,6 @@ class CaribbeanMachine(StadiumMachine[CaribbeanSession, CaribbeanState]):
                 "no more bets: this round's cards are dealt; bet in the next betting window"
             )
         return super()._not_accepted(name)
-
-    # ---------------------------------------------------------------- routing
-
-    def _route_dealt(self) -> None:
-        session = self.session
-        game = session.round
-        assert game is not None
-        step = (session.round_id, str(game.phase))
-        if step != self._step and game.phase is Phase.DECIDING:
-            self._step = step
-            self._where = CaribbeanState.DECIDING
-            self._start_countdown("decision", session.config.timers.decision_seconds)
-
-    def _act_for_silent(self, where: CaribbeanState) -> None:
-        if where is CaribbeanState.DECIDING:
-            self._count_down_pending()  # each silent seat folds
-
-    def _wagered(self) -> bool:
-        game = self.session.round
-        return game is not None and bool(game.seats)
-
-    def _terminals(self) -> Collection[str]:
-        return self.session.seats
 
     # ---------------------------------------------------------------- reading
 

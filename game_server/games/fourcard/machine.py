@@ -20,8 +20,7 @@ Entry point: :class:`FourCardMachine`.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
-from enum import StrEnum
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from twisted.logger import Logger
@@ -43,30 +42,16 @@ from game_server.rules.errors import ActionNotAllowed
 from game_server.table import api as table_api
 from game_server.table.api import ReactorTime, whole_seconds
 from game_server.table.events import RoundStarted
+from game_server.table.seated import SeatedMachine, SeatedState
 from game_server.table.session import TableError
-from game_server.table.stadium import OPERATOR, StadiumMachine
 
 log = Logger(namespace="game_server.games.fourcard.machine")
 
 __all__ = ["FourCardMachine", "State"]
 
 
-class State(StrEnum):
-    CLOSED = "closed"
-    BETTING = "betting"
-    DECIDING = "deciding"
-    NEXT_ROUND = "next-round"
-    OUT_OF_SERVICE = "out-of-service"
-
-
-#: The inputs each state accepts; any other is refused before it changes anything.
-ACCEPTS: Mapping[State, frozenset[str]] = {
-    State.CLOSED: OPERATOR,
-    State.BETTING: OPERATOR | {"place_wagers", "expired"},
-    State.DECIDING: OPERATOR | {"act", "expired"},
-    State.NEXT_ROUND: OPERATOR | {"pause_over"},
-    State.OUT_OF_SERVICE: OPERATOR,
-}
+#: Where the machine is: the seated stadium tables' states.
+State = SeatedState
 
 
 class BettingClosed(table_api.BettingClosed):
@@ -123,12 +108,15 @@ class Results:
         ]
 
 
-class FourCardMachine(StadiumMachine[FourCardSession, State]):
+class FourCardMachine(SeatedMachine[FourCardSession]):
     """The live Four Card Poker table over a :class:`FourCardSession`."""
 
-    _ACCEPTS = ACCEPTS
-    _CLOSED, _BETTING = State.CLOSED, State.BETTING
-    _BETWEEN, _OUT_OF_SERVICE = State.NEXT_ROUND, State.OUT_OF_SERVICE
+    _DECIDING_PHASES = frozenset({Phase.DECIDING})
+    _OWN_SEAT = "a Four Card Poker terminal plays its own seat"
+    _NO_INSURANCE = (
+        NoInsurance,
+        "Four Card Poker offers no insurance: fold, or play 1, 2 or 3 times",
+    )
 
     def __init__(
         self, session: FourCardSession, clock: ReactorTime, next_round_delay: float = 0.0
@@ -141,21 +129,6 @@ class FourCardMachine(StadiumMachine[FourCardSession, State]):
 
     def parse_action(self, terminal: str, action: str) -> Any:
         return parse_decision(action)
-
-    def place_wagers(
-        self, terminal: str, wagers: Mapping[str, int], position: int | None = None
-    ) -> None:
-        if position is not None:
-            raise ActionNotAllowed("a Four Card Poker terminal plays its own seat")
-        self._run("place_wagers", self._place, terminal, wagers)
-
-    def _place(self, terminal: str, wagers: Mapping[str, int]) -> None:
-        self._refuse_bets_while_stopping()
-        self._log(self.session.place_wagers(terminal, wagers))
-
-    def answer_insurance(self, terminal: str, choice: str, amount: int) -> None:
-        self.session._seat(terminal)
-        raise NoInsurance("Four Card Poker offers no insurance: fold, or play 1, 2 or 3 times")
 
     def act(self, terminal: str, action: Any, hand: int, amount: int | None) -> None:
         decided, multiple = action if isinstance(action, tuple) else parse_decision(str(action))
@@ -177,29 +150,6 @@ class FourCardMachine(StadiumMachine[FourCardSession, State]):
         if name == "act":
             return table_api.NotInRound("there is no decision to make now")
         return super()._not_accepted(name)
-
-    # --------------------------------------------------------------- routing
-
-    def _route_dealt(self) -> None:
-        session = self.session
-        game = session.round
-        assert game is not None
-        step = (session.round_id, str(game.phase))
-        if step != self._step and game.phase is Phase.DECIDING:
-            self._step = step
-            self._where = State.DECIDING
-            self._start_countdown("decision", session.config.timers.decision_seconds)
-
-    def _act_for_silent(self, where: State) -> None:
-        if where is State.DECIDING:
-            self._count_down_pending()  # every seat still to decide folds
-
-    def _wagered(self) -> bool:
-        game = self.session.round
-        return game is not None and bool(game.seats)
-
-    def _terminals(self) -> Collection[str]:
-        return self.session.seats
 
     # ---------------------------------------------------------------- reading
 

@@ -1,4 +1,4 @@
-"""One Four Card Poker table's game flow: a :class:`~game_server.table.session.TableBook`
+"""One Four Card Poker table's game flow: a :class:`~game_server.table.seated.SeatedSession`
 over the pure engine (58 Pa. Code 641a, 641b.1).
 
 - **One freshly shuffled 52-card deck per round** from the certified HMAC_DRBG
@@ -21,7 +21,7 @@ Entry points: :class:`FourCardSession`, :class:`FourCardLedger`, :func:`resume_r
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Final
 
@@ -35,29 +35,21 @@ from game_server.games.fourcard.rules.events import (
 from game_server.games.fourcard.rules.game import Action, FourCardRound, Phase, replay
 from game_server.games.fourcard.rules.rules import FourCardRules
 from game_server.recall.rounds import LoggedRound
-from game_server.rng.drbg import HmacDrbg, RandomStream
 from game_server.rng.shoe import Shoe
 from game_server.rules.errors import ActionNotAllowed
 from game_server.rules.meters import MeterBank, MeterStep, MysteryAwarded
 from game_server.rules.wagers import must_hit_by
 from game_server.rules.wagers.base import WON
-from game_server.table.events import TableOpened
 from game_server.table.ledger import Ledger
-from game_server.table.recovery import RecoveryError, replayed, round_started
+from game_server.table.seated import SeatedSession, resume_seated_round
 from game_server.table.session import (
-    SOFTWARE,
     EventSink,
-    NoRoundOpen,
     SealedShoes,
-    TableBook,
     TableError,
-    UnknownTerminal,
 )
 
 __all__ = ["DECISIONS", "FourCardLedger", "FourCardSession", "parse_decision", "resume_round"]
 
-#: The seed source's stream for the mystery trigger draws (the shoes are numbered from 1).
-MYSTERY_STREAM: Final = 0
 
 #: The Act command's actions: ``fold``, ``play`` with the multiple as the amount, or
 #: ``play1`` .. ``play3`` (the multiple in the name: one button each).
@@ -88,8 +80,12 @@ class FourCardLedger(Ledger):
     awards_move_credits = False
 
 
-class FourCardSession(TableBook):
+class FourCardSession(SeatedSession[FourCardRound]):
     """The game flow of one Four Card Poker table, writing every step to ``sink``."""
+
+    _COMPLETED = FourCardRoundCompleted
+    _BETTING = Phase.BETTING
+    _SETTLED = frozenset({Phase.SHOWDOWN, Phase.COMPLETE})
 
     def __init__(
         self,
@@ -102,111 +98,23 @@ class FourCardSession(TableBook):
         rules: FourCardRules = config.rules
         if not isinstance(rules, FourCardRules):
             raise TableError(f"table {config.table_id} does not deal Four Card Poker")
-        for terminal, seat in seats.items():
-            if not 1 <= seat <= rules.seats:
-                raise UnknownTerminal(
-                    f"terminal {terminal} is given seat {seat}, outside 1..{rules.seats}"
-                )
-        if len(set(seats.values())) != len(seats):
-            raise UnknownTerminal("two terminals are given the same seat")
-        self.config, self.rules, self.sink, self.shoes = config, rules, sink, shoes
-        self.seats = dict(seats)
-        self.terminal_of = {seat: terminal for terminal, seat in seats.items()}
-        self.ledger: Ledger = FourCardLedger()
-        self._config_hash = config.config_hash()
-        self.round: FourCardRound | None = None
-        self.round_id = self.shoe_number = 0
-        self.shoe: Shoe | None = None
-        self._salt = b""
-        self.failed: BaseException | None = None
-        self.meters = meters if meters is not None else MeterBank()
-        self.meter_specs = rules.meters()
-        self._mystery_stream: RandomStream | None = None
-
-    # ------------------------------------------------------------------ logging
+        super().__init__(config, rules, sink, shoes, seats, meters, FourCardLedger())
+        self.rules: FourCardRules = rules
 
     def _terminal_of_event(self, ev: Any) -> str | None:
-        seat = getattr(ev, "seat", None)
-        if isinstance(seat, int) and seat >= 1:
-            return self.terminal_of.get(seat)
-        places = getattr(ev, "places", None)
-        if isinstance(places, tuple) and len(places) == 1:
-            _, _, number = str(places[0]).rpartition("/")
-            return self.terminal_of.get(int(number)) if number.isdigit() else None
+        """The seat's terminal, or the terminal a meter event names as its ``place``."""
+        seat, places = getattr(ev, "seat", None), getattr(ev, "places", None)
+        if (isinstance(seat, int) and seat >= 1) or (
+            isinstance(places, tuple) and len(places) == 1
+        ):
+            return super()._terminal_of_event(ev)
         place = getattr(ev, "place", None)
-        if isinstance(place, str) and place in self.seats:
-            return place
-        return None
-
-    def _log_engine(
-        self, events: Sequence[Any], before: Sequence[tuple[str | None, Any]] = ()
-    ) -> list[Any]:
-        items = list(before) + [(self._terminal_of_event(ev), ev) for ev in events]
-        if not events or type(events[-1]) is not FourCardRoundCompleted:
-            return self._log(items)
-        return self._log_closing(items, [self.terminal_of[s] for s in sorted(self.terminal_of)])
-
-    # -------------------------------------------------------------------- table
-
-    def open(self) -> list[Any]:
-        """Log the Rules Submission in force, and open (or link to) its meters."""
-        items: list[tuple[str | None, Any]] = [
-            (None, TableOpened(self.config.to_dict(), self._config_hash, SOFTWARE))
-        ]
-        for meter_id, spec in self.meter_specs.items():
-            if spec.must_hit_by is None or meter_id in self.meters:
-                step = self.meters.link(meter_id, spec)
-            else:
-                step = self.meters.commit(must_hit_by.open_meter(meter_id, spec, self._draw))
-            items += [(None, ev) for ev in step.events]
-        return self._log(items)
-
-    def _draw(self, n: int) -> int:
-        """A whole number below ``n`` from the certified DRBG stream of the mystery trigger
-        (641b.1(c)(3)), seeded by the table's seed source like the shoes."""
-        stream = self._mystery_stream
-        if stream is None:
-            seed, _ = self.shoes.seeds(MYSTERY_STREAM)
-            drbg = HmacDrbg(seed.entropy_input, seed.nonce, seed.personalization + b"/mystery")
-            stream = self._mystery_stream = RandomStream(drbg)
-        return stream.randbelow(n)
+        return place if isinstance(place, str) and place in self.seats else None
 
     def _new_round(self) -> FourCardRound:
         return FourCardRound(self.rules, self.config.table_id)
 
-    def _places(self) -> tuple[tuple[int, ...], tuple[str, ...]]:
-        seats = tuple(sorted(self.terminal_of))
-        return seats, tuple(self.terminal_of[s] for s in seats)
-
-    def _seat(self, terminal: str) -> int:
-        self._check_not_failed()
-        seat = self.seats.get(terminal)
-        if seat is None:
-            raise UnknownTerminal(f"terminal {terminal!r} holds no seat at this table")
-        return seat
-
-    def _in_play(self, terminal: str) -> bool:
-        game = self.round
-        return game is not None and self.seats.get(terminal) in game.seats
-
-    def _open_round(self) -> FourCardRound:
-        self._check_not_failed()
-        if self.round is None:
-            raise NoRoundOpen("no round is open: wait for the next betting window")
-        return self.round
-
     # -------------------------------------------------------------------- round
-
-    def place_wagers(self, terminal: str, wagers: Mapping[str, int]) -> list[Any]:
-        """A terminal's wagers before the deal (checked, then debited)."""
-        seat = self._seat(terminal)
-        game = self._open_round()
-        game.verify_place_wagers(seat, wagers)
-        self._afford(terminal, sum(wagers.values()), "the wagers")
-        return self._log_engine(game.place_wagers(seat, wagers))
-
-    def dealt(self) -> bool:
-        return self.round is not None and self.round.phase is not Phase.BETTING
 
     def deal(self) -> list[Any]:
         """Feed the meters from the round's progressive wagers, deal, and settle at once
@@ -254,12 +162,6 @@ class FourCardSession(TableBook):
                 )
         return items
 
-    def pending(self) -> tuple[str, ...]:
-        game = self.round
-        if game is None:
-            return ()
-        return tuple(self.terminal_of[s] for s in game.pending if s in self.terminal_of)
-
     def decide(self, terminal: str, action: Action, multiple: int = 0) -> list[Any]:
         """Fold, or a Play Wager of ``multiple`` times the Ante (checked, then debited)."""
         seat = self._seat(terminal)
@@ -286,31 +188,13 @@ class FourCardSession(TableBook):
             self.meters.commit(MeterStep(meter, meter_events))
         return events
 
-    def wagered(self, terminal: str) -> int:
-        game = self.round
-        seat = self.seats.get(terminal)
-        if game is None or seat not in game.seats:
-            return 0
-        return sum(game.seats[seat].wagers.values())
-
-    def resume(self, game: FourCardRound) -> None:
-        """Make a replayed round the open one, the deck in use its card source."""
-        if game.phase is not Phase.BETTING and self.shoe is None:
-            raise TableError(f"round {self.round_id} was dealt but no deck is in use")
-        self.round = game
+    def _resume_source(self, game: FourCardRound, shoe: Shoe) -> None:
+        """Every card is drawn at the deal (from the deck handed to it): a replayed dealt
+        round needs no card source."""
 
 
 def resume_round(
     session: FourCardSession, logged_round: LoggedRound, seats: Mapping[str, int]
 ) -> StrEnum:
     """Make the interrupted round the session's open round (crash recovery)."""
-    started = round_started(logged_round, seats)
-    events = [item.event for item in logged_round.engine_events()]
-    game = replayed(started, lambda: replay(session.rules, events, session.config.table_id))
-    if game.phase in (Phase.SHOWDOWN, Phase.COMPLETE):
-        raise RecoveryError(f"round {started.round} replays to its showdown but was not closed")
-    try:
-        session.resume(game)
-    except TableError as exc:
-        raise RecoveryError(str(exc)) from exc
-    return game.phase
+    return resume_seated_round(session, logged_round, seats, replay)

@@ -16,32 +16,16 @@ from typing import Any, Final
 
 from game_server.config import TableConfig
 from game_server.games.api import (
-    CARD,
-    COMPLETED,
-    DEALER_STEP,
-    HOLE,
-    SEATED,
-    WAGER,
     Game,
     MainWager,
     MathReport,
 )
-from game_server.games.base import GameBase
 from game_server.games.blackjack import recall as blackjack_recall
-from game_server.games.blackjack import sim as blackjack_sim
+from game_server.games.blackjack.game import BlackjackFamilyGame
 from game_server.games.blackjack.rules.events import (
     BLACKJACK,
-    DOUBLE,
     INSURANCE,
-    CardDealt,
-    DealerPeeked,
-    Decision,
-    HoleCardRevealed,
-    RoundCompleted,
-    WagerPlaced,
-    WagerSettled,
 )
-from game_server.games.blackjack.session import meter_specs
 from game_server.games.spanish21 import config, math, recall, sim
 from game_server.games.spanish21.info import spanish21_rules_for
 from game_server.games.spanish21.machine import Spanish21Machine
@@ -52,10 +36,9 @@ from game_server.recall.rounds import Logged, LoggedRound
 from game_server.recall.timeline import Described, Labels, Timeline
 from game_server.rules.meters import MeterBank
 from game_server.rules.returns import WagerReturn
-from game_server.rules.wagers.base import MeterSpec, TableType
-from game_server.sim import RoundDriver, SimResult, SimSpec
+from game_server.rules.wagers.base import TableType
+from game_server.sim import RoundDriver, SimSpec
 from game_server.table.api import HostedTable, ReactorTime
-from game_server.table.ledger import Ledger
 from game_server.table.session import EventSink, SealedShoes, TableBook
 
 __all__ = ["GAME", "Spanish21Game"]
@@ -63,15 +46,15 @@ __all__ = ["GAME", "Spanish21Game"]
 _CONFIGS: Final = Path(__file__).resolve().parent / "configs"
 
 
-class Spanish21Game(GameBase):
+class Spanish21Game(BlackjackFamilyGame):
     """Spanish 21 (58 Pa. Code 635a) with Match the Dealer (635b.1), dealt by the table game
-    system alone."""
+    system alone: a :class:`~game_server.games.blackjack.game.BlackjackFamilyGame` (Blackjack's
+    records, ledger, meters, recall labels, simulation tally) with what Spanish 21 changes."""
 
     name = "spanish21"
     title = "Spanish 21"
     chapter = "58 Pa. Code 635a, 635b"
     config_game = config.GAME
-    table_types = frozenset({TableType.FULLY_AUTOMATED})
     examples = (_CONFIGS / "spanish21.toml",)
     pictured: Final = {"spanish21": examples[0]}
 
@@ -85,11 +68,6 @@ class Spanish21Game(GameBase):
         return config.file_shape(logged)
 
     # ----------------------------------------------------------------- the live table
-
-    placed_kinds = frozenset({WagerPlaced})
-    settled_kinds = frozenset({WagerSettled})
-    completed_kinds = frozenset({RoundCompleted})
-    shoe_card_kinds = frozenset({CardDealt})
 
     def open_session(
         self,
@@ -107,12 +85,6 @@ class Spanish21Game(GameBase):
         assert isinstance(session, Spanish21Session)
         return Spanish21Machine(session, clock, next_round_delay=next_round_delay)
 
-    def new_ledger(self) -> Ledger:
-        return Ledger()
-
-    def meters(self, table: TableConfig) -> Mapping[str, MeterSpec]:
-        return {meter_id: spec for meter_id, (_, spec) in meter_specs(table).items()}
-
     def rules_document(self, table: TableConfig) -> dict[str, Any]:
         return spanish21_rules_for(table)
 
@@ -125,15 +97,9 @@ class Spanish21Game(GameBase):
     #: Its own wagers only (titles are looked up across every game: Blackjack names the
     #: main wager, the double and insurance; :func:`.recall.describe` renames them).
     wager_titles = recall.OWN_TITLES
-    hand_wagers: frozenset[str] = frozenset({BLACKJACK, DOUBLE})
 
     def engine_kinds(self, table_type: TableType) -> frozenset[type]:
         return ENGINE_KINDS
-
-    def recall_labels(
-        self, table: TableConfig, seats: Mapping[int, str], events: Sequence[Logged]
-    ) -> Labels:
-        return blackjack_recall.labels(seats, events)
 
     def describe(self, table: TableConfig, item: Logged, labels: Labels) -> Described | None:
         return recall.describe(item, labels)
@@ -151,11 +117,6 @@ class Spanish21Game(GameBase):
 
     # -------------------------------------------------------------- simulation (etg sim)
 
-    report_order: Mapping[str, int] = {BLACKJACK: 0, INSURANCE: 1}
-
-    def sim_seats(self, table: TableConfig) -> int:
-        return 7
-
     def sim_title(self, table: TableConfig, rounds: int, seats: int, seed: int) -> str:
         rules = table.rules
         s17 = "dealer hits soft 17" if rules.dealer_hits_soft_17 else "dealer stands on 17s"
@@ -167,9 +128,6 @@ class Spanish21Game(GameBase):
 
     def sim_driver(self, spec: SimSpec, chunk: int) -> RoundDriver:
         return sim.sim_driver(spec, chunk)
-
-    def tally(self, events: Sequence[Any], result: SimResult) -> None:
-        blackjack_sim.tally(events, result)
 
     def logged_sim(
         self,
@@ -214,19 +172,5 @@ class Spanish21Game(GameBase):
     def replay(self, table: TableConfig, events: Sequence[Any], table_id: str) -> object:
         return replay(table.rules, events)
 
-    def verify_checks(self, table_type: TableType) -> Mapping[type, str]:
-        return _CHECKS
-
-
-#: What etg verify checks of each record (ProgressiveWon: only its replay), as Blackjack's.
-_CHECKS: Final[Mapping[type, str]] = {
-    CardDealt: CARD,
-    HoleCardRevealed: HOLE,
-    WagerPlaced: WAGER,
-    WagerSettled: WAGER,
-    Decision: SEATED,
-    DealerPeeked: DEALER_STEP,
-    RoundCompleted: COMPLETED,
-}
 
 GAME: Final[Game] = Spanish21Game()

@@ -41,8 +41,7 @@ Entry point: :class:`UthMachine`.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
-from enum import StrEnum
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from twisted.logger import Logger
@@ -55,8 +54,8 @@ from game_server.rules.errors import ActionNotAllowed
 from game_server.table import api as table_api
 from game_server.table.api import ReactorTime
 from game_server.table.events import RoundStarted
+from game_server.table.seated import SEATED_ACCEPTS, SeatedMachine, SeatedState
 from game_server.table.session import TableError
-from game_server.table.stadium import OPERATOR, StadiumMachine
 
 log = Logger(namespace="game_server.games.uth.machine")
 
@@ -78,26 +77,13 @@ class NoInsurance(ActionNotAllowed):
     """An insurance answer at an Ultimate Texas Hold 'Em table, which offers none."""
 
 
-class UthState(StrEnum):
-    """Where the Ultimate Texas Hold 'Em round machine is."""
-
-    CLOSED = "closed"
-    BETTING = "betting"
-    DECIDING = "deciding"
-    NEXT_ROUND = "next-round"
-    OUT_OF_SERVICE = "out-of-service"
-
+#: Where the Ultimate Texas Hold 'Em round machine is: the seated stadium tables' states.
+UthState = SeatedState
 
 #: The inputs each state accepts; any other is refused before it changes anything. The
 #: countdown inputs are the machine's own: ``expired`` in the two windows, ``pause_over``
 #: between rounds.
-ACCEPTS: Mapping[UthState, frozenset[str]] = {
-    UthState.CLOSED: OPERATOR,
-    UthState.BETTING: OPERATOR | {"place_wagers", "expired"},
-    UthState.DECIDING: OPERATOR | {"act", "expired"},
-    UthState.NEXT_ROUND: OPERATOR | {"pause_over"},
-    UthState.OUT_OF_SERVICE: OPERATOR,
-}
+ACCEPTS = SEATED_ACCEPTS
 
 
 class UthResults:
@@ -152,7 +138,7 @@ class UthResults:
         ]
 
 
-class UthMachine(StadiumMachine[UthSession, UthState]):
+class UthMachine(SeatedMachine[UthSession]):
     """The live Ultimate Texas Hold 'Em table over a :class:`UthSession`.
 
     Args:
@@ -161,11 +147,18 @@ class UthMachine(StadiumMachine[UthSession, UthState]):
         next_round_delay: seconds between a round's settlement and the next betting window.
     """
 
-    _ACCEPTS = ACCEPTS
-    _CLOSED = UthState.CLOSED
-    _BETTING = UthState.BETTING
-    _BETWEEN = UthState.NEXT_ROUND
-    _OUT_OF_SERVICE = UthState.OUT_OF_SERVICE
+    #: A countdown per street: preflop, flop, river.
+    _DECIDING_PHASES = frozenset(MULTIPLES)
+    #: A player position is chosen only at a three-position hybrid table.
+    _OWN_SEAT = (
+        "an Ultimate Texas Hold 'Em terminal plays its own seat: there is no player "
+        "position to choose (58 Pa. Code 653a.2)"
+    )
+    _NO_INSURANCE = (
+        NoInsurance,
+        "Ultimate Texas Hold 'Em offers no insurance; decide with check, bet or fold "
+        "(58 Pa. Code 653a.12)",
+    )
 
     def __init__(
         self, session: UthSession, clock: ReactorTime, next_round_delay: float = 0.0
@@ -207,26 +200,6 @@ class UthMachine(StadiumMachine[UthSession, UthState]):
 
     # --------------------------------------------------------------------- inputs
 
-    def place_wagers(
-        self, terminal: str, wagers: Mapping[str, int], position: int | None = None
-    ) -> None:
-        """Place the terminal's wagers in the betting window; ``position`` is refused (a
-        player position is chosen only at a three-position hybrid table)."""
-        if position is not None:
-            raise ActionNotAllowed(
-                "an Ultimate Texas Hold 'Em terminal plays its own seat: there is no player "
-                "position to choose (58 Pa. Code 653a.2)"
-            )
-        self._run("place_wagers", self._place, terminal, wagers)
-
-    def answer_insurance(self, terminal: str, choice: str, amount: int) -> None:
-        """Refused: Ultimate Texas Hold 'Em offers no insurance."""
-        self.session._seat(terminal)
-        raise NoInsurance(
-            "Ultimate Texas Hold 'Em offers no insurance; decide with check, bet or fold "
-            "(58 Pa. Code 653a.12)"
-        )
-
     def act(self, terminal: str, action: Action | str, hand: int, amount: int | None) -> None:
         """A decision: ``action`` "check", "bet" ("play") or "fold" (or an engine
         :class:`~game_server.games.uth.rules.game.Action`); ``amount`` the Play multiple."""
@@ -242,10 +215,6 @@ class UthMachine(StadiumMachine[UthSession, UthState]):
             )
         return super()._not_accepted(name)
 
-    def _place(self, terminal: str, wagers: Mapping[str, int]) -> None:
-        self._refuse_bets_while_stopping()
-        self._log(self.session.place_wagers(terminal, wagers))
-
     def _act(self, terminal: str, action: Action, multiple: int) -> None:
         if action is Action.PLAY and multiple == 0:
             game = self.session.round
@@ -258,32 +227,3 @@ class UthMachine(StadiumMachine[UthSession, UthState]):
             )
         self._log(self.session.decide(terminal, action, multiple))
         self._route()
-
-    def _act_for_silent(self, where: UthState) -> None:
-        """The decision countdown ran out: the countdown action for every seat still to
-        decide."""
-        if where is UthState.DECIDING:
-            # Check preflop and on the flop, fold at the river (UthRound.countdown_action).
-            self._count_down_pending()
-
-    # ------------------------------------------------------------------- routing
-
-    def _route_dealt(self) -> None:
-        """Move to where the engine left the dealt round, starting the countdown a street
-        needs (the step of a street is its round and phase)."""
-        session = self.session
-        game = session.round
-        assert game is not None  # _route calls this only for a dealt round
-        street = (session.round_id, str(game.phase))
-        if street != self._step and game.phase in MULTIPLES:
-            self._step = street
-            self._where = UthState.DECIDING
-            self._start_countdown("decision", session.config.timers.decision_seconds)
-
-    def _wagered(self) -> bool:
-        """Whether any seat placed wagers on the open round."""
-        game = self.session.round
-        return game is not None and bool(game.seats)
-
-    def _terminals(self) -> Collection[str]:
-        return self.session.seats

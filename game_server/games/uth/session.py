@@ -2,7 +2,8 @@
 
 58 Pa. Code 653a. :class:`UthSession` is the table layer over the pure engine
 :class:`~game_server.games.uth.rules.game.UthRound`, as
-:class:`~game_server.table.session.TableSession` is over the Blackjack engine; both build on
+:class:`~game_server.table.session.TableSession` is over the Blackjack engine; it is a
+:class:`~game_server.table.seated.SeatedSession` (the seated stadium tables' session), a
 :class:`~game_server.table.session.TableBook` (one logged step at a time, credits in and
 out, the credit check before a wager, the shoe's retirement). Terminals hold seats, mapped
 like the fully automated Blackjack table's.
@@ -36,7 +37,7 @@ Entry points: :class:`UthSession`, :class:`UthLedger`, :func:`bonus_draws`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Final
 
@@ -49,23 +50,17 @@ from game_server.games.uth.rules.events import (
 from game_server.games.uth.rules.game import Action, Phase, UthRound, replay
 from game_server.games.uth.rules.rules import UthRules
 from game_server.recall.rounds import LoggedRound
-from game_server.rng.shoe import Shoe, ShoeSeed
+from game_server.rng.shoe import ShoeSeed
 from game_server.rules.errors import RulesError
 from game_server.rules.meters import MeterBank
-from game_server.rules.wagers.base import MeterSpec
 from game_server.table.bonus_draws import bonus_draws as shared_bonus_draws
-from game_server.table.events import TableOpened
 from game_server.table.ledger import Ledger
-from game_server.table.recovery import RecoveryError, replayed, round_started
+from game_server.table.seated import SeatedSession, resume_seated_round
 from game_server.table.session import (
-    SOFTWARE,
     EventSink,
     InsufficientCredits,
-    NoRoundOpen,
     SealedShoes,
-    TableBook,
     TableError,
-    UnknownTerminal,
 )
 from shared.cards import Card
 
@@ -140,7 +135,7 @@ class UthLedger(Ledger):
     awards_move_credits = False
 
 
-class UthSession(TableBook):
+class UthSession(SeatedSession[UthRound]):
     """The game flow of one Ultimate Texas Hold 'Em table, writing every step to ``sink``.
 
     Args:
@@ -151,6 +146,10 @@ class UthSession(TableBook):
         meters: the server's progressive meters (shared by linked tables).
     """
 
+    _COMPLETED = UthRoundCompleted
+    _BETTING = Phase.BETTING
+    _SETTLED = frozenset({Phase.SHOWDOWN, Phase.COMPLETE})
+
     def __init__(
         self,
         config: TableConfig,
@@ -160,115 +159,15 @@ class UthSession(TableBook):
         meters: MeterBank | None = None,
     ) -> None:
         rules = uth_rules(config)
-        for terminal, seat in seats.items():
-            if not 1 <= seat <= rules.seats:
-                raise UnknownTerminal(
-                    f"terminal {terminal} is given seat {seat}, outside 1..{rules.seats}"
-                )
-        if len(set(seats.values())) != len(seats):
-            raise UnknownTerminal("two terminals are given the same seat")
-        self.config = config
-        self.rules = rules
-        self.sink = sink
-        self.shoes = shoes
-        self.seats = dict(seats)
-        self.terminal_of = {seat: terminal for terminal, seat in seats.items()}
-        self.ledger: Ledger = UthLedger()
-        self._config_hash = config.config_hash()
-        self.round: UthRound | None = None
-        self.round_id = 0
-        self.shoe: Shoe | None = None
-        self.shoe_number = 0
-        self._salt = b""
-        self.failed: BaseException | None = None
-        self.meters = meters if meters is not None else MeterBank()
-        #: The meters this table links to: id -> spec.
-        self.meter_specs: dict[str, MeterSpec] = rules.meters()
-
-    # ---------------------------------------------------------------- logging
-
-    def _terminal_of_event(self, ev: Any) -> str | None:
-        seat = getattr(ev, "seat", None)
-        if isinstance(seat, int) and seat >= 1:
-            return self.terminal_of.get(seat)
-        places = getattr(ev, "places", None)
-        if isinstance(places, tuple) and len(places) == 1:
-            _, _, number = str(places[0]).rpartition("/")
-            return self.terminal_of.get(int(number)) if number.isdigit() else None
-        return None
-
-    def _log_engine(
-        self, events: Sequence[Any], before: Sequence[tuple[str | None, Any]] = ()
-    ) -> list[Any]:
-        """Log an engine step, each event under its seat's terminal; the step that completes
-        the round also closes it with every seated terminal's credits."""
-        items = list(before) + [(self._terminal_of_event(ev), ev) for ev in events]
-        if not events or type(events[-1]) is not UthRoundCompleted:
-            return self._log(items)
-        return self._log_closing(items, [self.terminal_of[s] for s in sorted(self.terminal_of)])
-
-    # --------------------------------------------------------------- the table
-
-    def open(self) -> list[Any]:
-        """Log the Rules Submission in force, and open (or link to) its meters."""
-        config = self.config
-        items: list[tuple[str | None, Any]] = [
-            (None, TableOpened(config.to_dict(), self._config_hash, SOFTWARE))
-        ]
-        for meter_id, spec in self.meter_specs.items():
-            items += [(None, ev) for ev in self.meters.link(meter_id, spec).events]
-        return self._log(items)
+        super().__init__(config, rules, sink, shoes, seats, meters, UthLedger())
+        self.rules: UthRules = rules
 
     def _new_round(self) -> UthRound:
         """A new round: its deck is committed fresh (``shuffle = "every-round"``), the
         previous one revealed."""
         return UthRound(self.rules, self.config.table_id)
 
-    def _places(self) -> tuple[tuple[int, ...], tuple[str, ...]]:
-        seats = tuple(sorted(self.terminal_of))
-        return seats, tuple(self.terminal_of[s] for s in seats)
-
-    def resume(self, game: UthRound) -> None:
-        """Make ``game`` (an interrupted round rebuilt by
-        :func:`~game_server.games.uth.rules.replay`) the open round, the deck in use as its card
-        source (crash recovery)."""
-        if game.phase is not Phase.BETTING:
-            if self.shoe is None:
-                raise TableError(f"round {self.round_id} was dealt but no deck is in use")
-            game._source = self.shoe
-        self.round = game
-
     # ------------------------------------------------------------------ round
-
-    def _seat(self, terminal: str) -> int:
-        self._check_not_failed()
-        seat = self.seats.get(terminal)
-        if seat is None:
-            raise UnknownTerminal(f"terminal {terminal!r} holds no seat at this table")
-        return seat
-
-    def _in_play(self, terminal: str) -> bool:
-        game = self.round
-        return game is not None and self.seats.get(terminal) in game.seats
-
-    def _open_round(self) -> UthRound:
-        self._check_not_failed()
-        if self.round is None:
-            raise NoRoundOpen("no round is open: wait for the next betting window")
-        return self.round
-
-    def place_wagers(self, terminal: str, wagers: Mapping[str, int]) -> list[Any]:
-        """Place a terminal's wagers before the deal (debited from its credits): an Ante and
-        an equal Blind, and any of Trips, Progressive Payout, Five Card Hand Bonus."""
-        seat = self._seat(terminal)
-        game = self._open_round()
-        game.verify_place_wagers(seat, wagers)
-        self._afford(terminal, sum(wagers.values()), "the wagers")
-        return self._log_engine(game.place_wagers(seat, wagers))
-
-    def dealt(self) -> bool:
-        """Whether the open round's cards are dealt (no more bets)."""
-        return self.round is not None and self.round.phase is not Phase.BETTING
 
     def deal(self) -> list[Any]:
         """Deal the round from its deck; the progressive wagers feed their meters in the
@@ -283,13 +182,6 @@ class UthSession(TableBook):
             step = self.meters.contribute(meter_id, stake, place)
             items += [(terminal, ev) for ev in step.events]
         return self._log_engine(game.deal(self.shoe), items)
-
-    def pending(self) -> tuple[str, ...]:
-        """The terminals that still have to decide on the current street."""
-        game = self.round
-        if game is None:
-            return ()
-        return tuple(self.terminal_of[s] for s in game.pending if s in self.terminal_of)
 
     def play_cost(self, terminal: str, multiple: int) -> int:
         """What a Play Wager of ``multiple`` times the Ante costs the terminal."""
@@ -340,14 +232,6 @@ class UthSession(TableBook):
     def phase(self) -> Phase | None:
         return None if self.round is None else self.round.phase
 
-    def wagered(self, terminal: str) -> int:
-        """The terminal's wagers in the open round, Play Wager included (cents)."""
-        game = self.round
-        seat = self.seats.get(terminal)
-        if game is None or seat not in game.seats:
-            return 0
-        return sum(game.seats[seat].wagers.values())
-
 
 def resume_round(
     session: UthSession, logged_round: LoggedRound, seats: Mapping[str, int]
@@ -355,13 +239,4 @@ def resume_round(
     """Make the interrupted round of an Ultimate Texas Hold 'Em table the session's open
     round: rebuilt by :func:`game_server.games.uth.rules.game.replay`, the deck in use its
     card source (crash recovery)."""
-    started = round_started(logged_round, seats)
-    events = [item.event for item in logged_round.engine_events()]
-    game = replayed(started, lambda: replay(session.rules, events, session.config.table_id))
-    if game.phase in (Phase.SHOWDOWN, Phase.COMPLETE):
-        raise RecoveryError(f"round {started.round} replays to its showdown but was not closed")
-    try:
-        session.resume(game)
-    except TableError as exc:
-        raise RecoveryError(str(exc)) from exc
-    return game.phase
+    return resume_seated_round(session, logged_round, seats, replay)

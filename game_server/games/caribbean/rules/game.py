@@ -30,9 +30,8 @@ Entry points: :class:`CaribbeanRound`, :func:`replay`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace as dc_replace
 from enum import StrEnum
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 from game_server.games.caribbean.rules.events import (
     ANTE,
@@ -69,15 +68,15 @@ from game_server.games.uth.rules.paytables import (
 from game_server.rules.errors import (
     ActionNotAllowed,
     BetOutOfLimits,
-    RulesError,
     SeatError,
     WagerError,
     WagerNotOffered,
     WrongPhase,
 )
 from game_server.rules.meters import Meter, MeterAwarded, MeterReseeded, MeterStep
+from game_server.rules.one_deck import CardSource, DeckError, draw_once
 from game_server.rules.poker import Category5, HandRank, rank_hand
-from game_server.rules.replaying import LoggedCards, replay_steps
+from game_server.rules.replaying import LoggedCards, logged_meters, replay_steps, seat_wagers
 from game_server.rules.wagers.base import PaytableLine
 from game_server.rules.wagers.five_card_bonus import settle_five_card
 from shared.cards import ACE, KING, Card
@@ -100,10 +99,6 @@ LINE_DEALER_WINS = f"Dealer's hand wins ({PROCEDURE})"
 LINE_FOLD = "Fold (639a.1)"
 
 
-class DeckError(RulesError):
-    """The card source dealt a card this round already holds: one 52-card deck per round."""
-
-
 class Phase(StrEnum):
     BETTING = "betting"
     DECIDING = "deciding"
@@ -117,13 +112,6 @@ class Action(StrEnum):
 
     BET = "bet"
     FOLD = "fold"
-
-
-class CardSource(Protocol):
-    @property
-    def position(self) -> int: ...
-
-    def draw(self) -> Card: ...
 
 
 class Seat:
@@ -288,14 +276,7 @@ class CaribbeanRound:
     def _draw(self, to: int, *, face_up: bool) -> Card:
         source = self._source
         assert source is not None
-        position = source.position
-        card = source.draw()
-        if card in self._dealt:
-            raise DeckError(
-                f"the card source dealt {card} twice in one round (position {position}); a round "
-                "is dealt from one 52-card deck: take the table out of service"
-            )
-        self._dealt.add(card)
+        card, position = draw_once(source, self._dealt)
         self._out.append(CaribbeanCardDealt(to, card, position, face_up))
         return card
 
@@ -528,17 +509,13 @@ def replay(
     def step(i: int, ev: Any) -> list[Any] | None:
         kind = type(ev)
         if game.phase is Phase.BETTING and kind is CaribbeanWagerPlaced:
-            return game.place_wagers(ev.seat, _seat_wagers(events, i))
+            return game.place_wagers(ev.seat, seat_wagers(events, i, CaribbeanWagerPlaced))
         if game.phase is Phase.BETTING and kind is CaribbeanCardDealt:
             return game.deal(source)
         if kind is CaribbeanDecision:
             return game.decide(ev.seat, Action(ev.action), auto=ev.auto)
         if kind is CaribbeanSettlementStarted:
-            meters = {
-                m: dc_replace(Meter(m, specs[m]), amount=amount, reserve=reserve, opened=True)
-                for m, amount, reserve in ev.meters
-                if m in specs
-            }
+            meters = logged_meters(specs, ev.meters)
             magic = ev.magic_card[0] if ev.magic_card else None
             settled = game.settle(meters, magic, ev.lucky_position)
             return [e for e in settled if not isinstance(e, METER_KINDS)]
@@ -546,12 +523,3 @@ def replay(
 
     replay_steps(events, step, lambda: game.phase)
     return game
-
-
-def _seat_wagers(events: Sequence[Any], i: int) -> dict[str, int]:
-    seat = events[i].seat
-    wagers: dict[str, int] = {}
-    while i < len(events) and type(events[i]) is CaribbeanWagerPlaced and events[i].seat == seat:
-        wagers[events[i].wager] = events[i].amount
-        i += 1
-    return wagers

@@ -32,9 +32,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from dataclasses import replace as dc_replace
 from enum import StrEnum
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 from game_server.games.fourcard.rules.events import (
     ACES_UP,
@@ -66,8 +65,9 @@ from game_server.games.fourcard.rules.hands import (
 from game_server.games.fourcard.rules.rules import PLAY_MULTIPLES, FourCardRules
 from game_server.rules.errors import ActionNotAllowed, BetOutOfLimits, RulesError, WagerNotOffered
 from game_server.rules.meters import Meter, MeterAwarded, MeterReseeded
+from game_server.rules.one_deck import CardSource
 from game_server.rules.poker import Category5, HandRank
-from game_server.rules.replaying import LoggedCards, replay_steps
+from game_server.rules.replaying import LoggedCards, logged_meters, replay_steps, seat_wagers
 from game_server.rules.wagers.base import LOST, PUSHED, WON, Paytable
 from shared.cards import Card
 from shared.money import Fixed, MeterShare, format_money
@@ -91,13 +91,6 @@ class Phase(StrEnum):
 class Action(StrEnum):
     FOLD = "fold"
     PLAY = "play"
-
-
-class CardSource(Protocol):
-    @property
-    def position(self) -> int: ...
-
-    def draw(self) -> Card: ...
 
 
 @dataclass(slots=True)
@@ -484,19 +477,13 @@ def replay(rules: FourCardRules, events: Sequence[Any], table: str) -> FourCardR
     def step(i: int, ev: Any) -> list[Any] | None:
         kind = type(ev)
         if game.phase is Phase.BETTING and kind is FourCardWagerPlaced:
-            return game.place_wagers(ev.seat, _seat_wagers(events, i))
+            return game.place_wagers(ev.seat, seat_wagers(events, i, FourCardWagerPlaced))
         if game.phase is Phase.BETTING and kind is FourCardCardDealt:
             return game.deal(source)
         if kind is FourCardDecision:
             return game.decide(ev.seat, Action(ev.action), ev.multiple, auto=ev.auto)
         if kind is FourCardDealerRevealed:
-            meters = {
-                meter_id: dc_replace(
-                    Meter(meter_id, specs[meter_id]), amount=amount, reserve=reserve, opened=True
-                )
-                for meter_id, amount, reserve in ev.meters
-                if meter_id in specs
-            }
+            meters = logged_meters(specs, ev.meters)
             # The meters' own records are the platform's to verify (as Caribbean Stud's), and
             # the Must-Hit-By award the table writes at the deal is one too: not replayed here.
             return [e for e in game.settle(meters) if not isinstance(e, METER_KINDS)]
@@ -504,15 +491,6 @@ def replay(rules: FourCardRules, events: Sequence[Any], table: str) -> FourCardR
 
     replay_steps(events, step, lambda: game.phase)
     return game
-
-
-def _seat_wagers(events: Sequence[Any], i: int) -> dict[str, int]:
-    seat = events[i].seat
-    wagers: dict[str, int] = {}
-    while i < len(events) and type(events[i]) is FourCardWagerPlaced and events[i].seat == seat:
-        wagers[events[i].wager] = events[i].amount
-        i += 1
-    return wagers
 
 
 #: The meters' records a settlement writes among the engine's (verified by the platform).

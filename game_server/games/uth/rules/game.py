@@ -63,9 +63,8 @@ Entry points: :class:`UthRound`, :func:`replay`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace as dc_replace
 from enum import StrEnum
-from typing import Any, Final, NamedTuple, Protocol
+from typing import Any, Final, NamedTuple
 
 from game_server.games.uth.rules.events import (
     ANTE,
@@ -119,8 +118,9 @@ from game_server.rules.errors import (
     WrongPhase,
 )
 from game_server.rules.meters import Meter, MeterAwarded, MeterReseeded, MeterStep
+from game_server.rules.one_deck import CardSource, DeckError, draw_once
 from game_server.rules.poker import Category5
-from game_server.rules.replaying import LoggedCards, replay_steps
+from game_server.rules.replaying import LoggedCards, logged_meters, replay_steps, seat_wagers
 from game_server.rules.wagers.base import PaytableLine
 from game_server.rules.wagers.five_card_bonus import settle_five_card
 from shared.cards import Card
@@ -145,10 +145,6 @@ LINE_TIE = "Tie: push (653a.11)"
 LINE_DEALER_WINS = "Dealer's hand wins (653a.11)"
 LINE_NOT_QUALIFIED = "Dealer does not qualify: Ante pushes (653a.11)"
 _B = "(653a.12(b))"
-
-
-class DeckError(RulesError):
-    """The card source dealt a card this round already holds: one 52-card deck per round."""
 
 
 class _Result(NamedTuple):
@@ -187,19 +183,6 @@ MULTIPLES: dict[Phase, tuple[int, ...]] = {
     Phase.FLOP: FLOP_MULTIPLES,
     Phase.RIVER: RIVER_MULTIPLES,
 }
-
-
-class CardSource(Protocol):
-    """Where the engine takes cards from: the shoe, a stacked deck, or logged cards."""
-
-    @property
-    def position(self) -> int:
-        """0-based place in the deck's order of the next card :meth:`draw` returns."""
-        ...
-
-    def draw(self) -> Card:
-        """Take the next card."""
-        ...
 
 
 class StackedDeck:
@@ -402,14 +385,7 @@ class UthRound:
     def _draw(self, to: int, *, face_up: bool) -> Card:
         source = self._source
         assert source is not None
-        position = source.position
-        card = source.draw()
-        if card in self._dealt:
-            raise DeckError(
-                f"the card source dealt {card} twice in one round (position {position}); a round "
-                "is dealt from one 52-card deck: take the table out of service"
-            )
-        self._dealt.add(card)
+        card, position = draw_once(source, self._dealt)
         self._out.append(UthCardDealt(to, card, position, face_up))
         return card
 
@@ -953,34 +929,19 @@ def replay(rules: UthRules, events: Sequence[Any], table: str = "uth") -> UthRou
     def step(i: int, ev: Any) -> list[Any] | None:
         kind = type(ev)
         if game.phase is Phase.BETTING and kind is UthWagerPlaced:
-            return game.place_wagers(ev.seat, _seat_wagers(events, i))
+            return game.place_wagers(ev.seat, seat_wagers(events, i, UthWagerPlaced))
         if game.phase is Phase.BETTING and kind is UthCardDealt:
             return game.deal(source)
         if kind is UthDecision:
             return game.decide(ev.seat, Action(ev.action), ev.multiple, auto=ev.auto)
         if kind is UthSettlementStarted:
-            meters = {
-                meter_id: dc_replace(
-                    Meter(meter_id, specs[meter_id]), amount=amount, reserve=reserve, opened=True
-                )
-                for meter_id, amount, reserve in ev.meters
-                if meter_id in specs
-            }
+            meters = logged_meters(specs, ev.meters)
             magic = ev.magic_card[0] if ev.magic_card else None
             return game.settle(meters, magic, ev.lucky_position)
         return None
 
     replay_steps(events, step, lambda: game.phase)
     return game
-
-
-def _seat_wagers(events: Sequence[Any], i: int) -> dict[str, int]:
-    seat = events[i].seat
-    wagers: dict[str, int] = {}
-    while i < len(events) and type(events[i]) is UthWagerPlaced and events[i].seat == seat:
-        wagers[events[i].wager] = events[i].amount
-        i += 1
-    return wagers
 
 
 __all__ = ["Action", "CardSource", "DeckError", "Phase", "StackedDeck", "UthRound", "replay"]
