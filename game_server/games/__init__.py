@@ -31,6 +31,7 @@ from shared.plugins import named_entry_points
 if TYPE_CHECKING:
     from game_server.config import TableConfig
     from game_server.games.api import Game
+    from game_server.rules.wagers.base import TableType
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -106,21 +107,26 @@ def dealing(config_game: object, table_type: object = None) -> Game | None:
     return named[0] if named else None
 
 
-def logged_game(config: object) -> Game:
-    """The game that dealt a logged config (a ``table_opened``'s ``config``): by its
-    ``[table] game`` and ``type``; the first registered game when it names none this build
-    knows (a reader of the log then reports the config itself)."""
+def logged_table_type(config: object) -> TableType:
+    """The table type a logged config (a ``table_opened``'s ``config``) names; fully
+    automated if it names none this build knows (a reader of the log then reports the
+    config itself)."""
     from game_server.rules.wagers.base import TableType
 
     table = config.get("table") if isinstance(config, dict) else None
-    if not isinstance(table, dict):
-        table = {}
-    try:
-        table_type = TableType(str(table.get("type")))
-    except ValueError:
-        table_type = TableType.FULLY_AUTOMATED
-    game = table.get("game")
-    return dealing(game, table_type) or games()[0]
+    named = table.get("type") if isinstance(table, dict) else None
+    if isinstance(named, str) and named in {t.value for t in TableType}:
+        return TableType(named)
+    return TableType.FULLY_AUTOMATED
+
+
+def logged_game(config: object) -> Game:
+    """The game that dealt a logged config: by its ``[table] game`` and type
+    (:func:`logged_table_type`); the first registered game when it names none this build
+    knows (a reader of the log then reports the config itself)."""
+    table = config.get("table") if isinstance(config, dict) else None
+    game = table.get("game") if isinstance(table, dict) else None
+    return dealing(game, logged_table_type(config)) or games()[0]
 
 
 def game_for(config: TableConfig) -> Game:

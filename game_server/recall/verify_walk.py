@@ -17,7 +17,7 @@ from game_server.config import config_from_dict
 from game_server.eventlog import (
     StoredEvent,
 )
-from game_server.games import dealing, game_for, games
+from game_server.games import game_for, games, logged_game, logged_table_type
 from game_server.games.api import (
     CARD,
     COMPLETED,
@@ -333,8 +333,8 @@ class _Semantics(ShoeChecks):
 
     def _table_opened(self, stored: StoredEvent, ev: Any) -> None:
         table = self._table
-        table.table_type = _table_type(ev.config)
-        game = dealing(_game(ev.config), table.table_type) or games()[0]
+        table.table_type = logged_table_type(ev.config)
+        game = logged_game(ev.config)
         table.game = game
         table.handlers = self._handlers_for(game, table.table_type)
         table.config = None
@@ -551,22 +551,6 @@ class _Semantics(ShoeChecks):
                     f"{name} wagers settled {format_money(meter.settled)} of stakes, more than "
                     f"the {format_money(meter.wagered)} wagered",
                 )
-
-
-def _game(config: Any) -> object:
-    try:
-        return config["table"]["game"]
-    except (KeyError, TypeError):
-        return None
-
-
-def _table_type(config: Any) -> TableType:
-    """The table type a logged config names (fully automated if it names none this build
-    knows: the walk then refuses the config itself)."""
-    try:
-        return TableType(config["table"]["type"])
-    except (KeyError, TypeError, ValueError):
-        return TableType.FULLY_AUTOMATED
 
 
 def _replay_failure(exc: Exception, engine: list[Logged], last_seq: int) -> tuple[int, str]:
