@@ -12,6 +12,7 @@ named after it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 import pygame
@@ -210,6 +211,21 @@ class BettingScreen(SceneScreen):
         else:
             return None
         return Handled()
+
+    def _step(self, wager: str, amounts: Sequence[int], title: str | None = None) -> None:
+        """A wager offered at fixed amounts only (a $1 or $5 progressive): each tap steps it
+        to the next larger amount, and past the largest it comes off (``title`` names it in
+        the note: its wager name by default)."""
+        placed = self.pending.get(wager, 0)
+        following = [a for a in amounts if a > placed]
+        if not following:
+            self.pending.pop(wager, None)
+            self.note = f"{title or wager_name(wager)} taken off"
+        elif sum(self.pending.values()) - placed + following[0] > (self.model.credits or 0):
+            self.note = "Not enough credits for that wager"
+        else:
+            self.pending[wager] = following[0]
+            self.note = ""
 
     def _add(self, wager: str) -> None:
         """Add the selected chip to ``wager``; a wager of one amount (minimum == maximum:

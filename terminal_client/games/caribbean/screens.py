@@ -58,7 +58,6 @@ from terminal_client.screens.scene import (
     draw_credits,
     draw_message,
     draw_meters,
-    wager_name,
     wager_titles,
 )
 from terminal_client.screens.status import AttractScreen
@@ -259,19 +258,10 @@ class CaribbeanBettingScreen(BettingScreen):
 
     def _add(self, wager: str) -> None:
         fixed = fixed_amounts(caribbean_of(self.model), wager)
-        if not fixed:
-            super()._add(wager)
-            return
-        placed = self.pending.get(wager, 0)
-        following = [a for a in fixed if a > placed]
-        if not following:
-            self.pending.pop(wager, None)
-            self.note = f"{wager_name(wager)} taken off"
-        elif sum(self.pending.values()) - placed + following[0] > (self.model.credits or 0):
-            self.note = "Not enough credits for that wager"
+        if fixed:
+            self._step(wager, fixed)
         else:
-            self.pending[wager] = following[0]
-            self.note = ""
+            super()._add(wager)
 
     def bet_total_centre(self, layout: Layout) -> tuple[int, int]:
         """The middle of where this terminal's five cards will be: clear of the circles

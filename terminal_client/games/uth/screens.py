@@ -535,17 +535,7 @@ class UthBettingScreen(BettingScreen):
         placed = self.pending.get(wager, 0)
         fixed = uth.amounts.get(wager)
         if fixed:
-            following = [a for a in fixed if a > placed]
-            if not following:
-                self.pending.pop(wager, None)
-                self.note = f"{uth_wager_title(wager)} taken off"
-                return
-            amount = following[0]
-            if staked - placed + amount > credits:
-                self.note = "Not enough credits for that wager"
-                return
-            self.pending[wager] = amount
-            self.note = ""
+            self._step(wager, fixed, uth_wager_title(wager))
             return
         chip = self._chip()
         if chip is None:
