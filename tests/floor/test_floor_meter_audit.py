@@ -1,0 +1,424 @@
+"""``etg verify DB --store URL`` checks a log's linked meter records (605a.8) against the
+floor store, both ways, and the store's own history of each meter by the rules' arithmetic
+(:mod:`game_server.floor.meter_audit`), reading as the investigator.
+
+The set-up is a real table (the Blackjack session recovered from its real log, its
+linked meter on a real PostgreSQL through :func:`~game_server.floor.serving.linked_meters`)
+whose first round deals seat 1 three suited sevens (Blazing 7's 100%, a seed found by search,
+as the two-server end-to-end test's), so the log holds contributions and an award; a second
+table's contributions (another server's, straight through the meter client) interleave in
+the meter's history. Each tamper case changes the store as its superuser (the append-only
+triggers disabled) or writes a change the log never recorded, and must fail naming what is
+wrong.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from click.testing import CliRunner
+from floor_helpers import StoreUrls
+
+from game_server.config import TableConfig, example_config_path, parse_config
+from game_server.eventlog import EventLogReader, system_clock
+from game_server.floor.meter_audit import StoreMeterAudit
+from game_server.floor.meters import LinkedMeterClient
+from game_server.floor.serving import linked_meters
+from game_server.games.blackjack.rules.actions import Action
+from game_server.keys import init_keys, load_public_key, load_sealing_key
+from game_server.recall.verify import VerifyReport, verify_log
+from game_server.rules.meters import LinkedMeterAwarded, LinkedMeterContributed
+from game_server.table.recovery import open_tables
+from game_server.table.session import simulation_seeds
+from tools.verify_cli import verify
+
+sys.path.insert(0, str(Path(__file__).parents[1]))
+from linked_tables import BLAZING, METER, linked_section
+
+TABLE = "BJ-A"
+#: The two-server end-to-end test's seed: round 1 deals seat 1 7-7 and the dealer a 7 up,
+#: all of one suit (Three 7's Same Suit, 100% of the meter).
+SEED = 13825
+WAGERS = {"blackjack": 500, "blazing_7s": 100}
+
+
+def linked_config() -> TableConfig:
+    text = example_config_path().read_text(encoding="utf-8")
+    text = re.sub(r'^id = "BJ-01"', f'id = "{TABLE}"', text, flags=re.M)
+    text = re.sub(r'^shuffle = "cut-card"', 'shuffle = "every-round"', text, flags=re.M)
+    text = re.sub(r"^cut_card = \d+.*$", "", text, flags=re.M)
+    return parse_config(text + BLAZING + linked_section(share_window_ms=0))
+
+
+@dataclass
+class Played:
+    db: Path
+    certs: Path
+    store: StoreUrls
+    #: (log seq, table, round, record) of every linked record of the log.
+    links: list[tuple[int, str, int, Any]]
+
+    def verify(self, url: str | None = None) -> VerifyReport:
+        audit = None if url is None else StoreMeterAudit(url)
+        try:
+            with EventLogReader.open(self.db) as reader:
+                return verify_log(
+                    reader,
+                    load_public_key(self.certs),
+                    sealing_key=load_sealing_key(self.certs),
+                    meters=audit,
+                )
+        finally:
+            if audit is not None:
+                audit.close()
+
+    def linked(self, url: str | None = None) -> list[tuple[str, int | None, str]]:
+        """The failures and warnings of the ``linked`` check: (FAIL|WARN, seq, reason)."""
+        report = self.verify(self.store.investigator if url is None else url)
+        found = [("FAIL", f.seq, f.reason) for f in report.failures if f.check == "linked"]
+        found += [("WARN", w.seq, w.reason) for w in report.warnings if w.check == "linked"]
+        return found  # type: ignore[return-value]
+
+    def contribution(self, n: int = 0) -> tuple[int, int, Any]:
+        """The n-th logged contribution: (log seq, round, record)."""
+        seq, _, round_id, ev = [x for x in self.links if isinstance(x[3], LinkedMeterContributed)][
+            n
+        ]
+        return seq, round_id, ev
+
+    def award(self) -> tuple[int, int, LinkedMeterAwarded]:
+        seq, _, round_id, ev = next(x for x in self.links if isinstance(x[3], LinkedMeterAwarded))
+        return seq, round_id, ev
+
+    def superuser(self, *statements: tuple[str, tuple[Any, ...]]) -> None:
+        """Run ``statements`` as the store's superuser with the append-only triggers off."""
+        with psycopg.connect(self.store.superuser, autocommit=True) as conn:
+            for table in ("meter_steps", "meter_claims"):
+                conn.execute(f"ALTER TABLE floor.{table} DISABLE TRIGGER {table}_no_change")
+            try:
+                for sql, params in statements:
+                    conn.execute(sql.encode(), params)
+            finally:
+                for table in ("meter_steps", "meter_claims"):
+                    conn.execute(f"ALTER TABLE floor.{table} ENABLE TRIGGER {table}_no_change")
+
+
+def play_round(table: Any, wagers: dict[str, int]) -> None:
+    table.start_round()
+    table.place_wagers("T1", wagers)
+    table.deal()
+    while table.round is not None and table.round.to_act is not None:
+        hand = table.round.to_act
+        table.act(table.terminal_of[hand.seat], Action.STAND, hand.index)
+
+
+@pytest.fixture
+def played(store: StoreUrls, tmp_path: Path) -> Played:
+    """Three rounds of a linked table (the first wins the meter), with another table's
+    contributions to the meter between them; the log closed cleanly."""
+    certs = tmp_path / "certs"
+    init_keys(certs)
+    db = tmp_path / "table.db"
+    config = linked_config()
+    make, close = linked_meters(store.shipper)
+    other = LinkedMeterClient(store.shipper)
+    try:
+        log, tables = open_tables(
+            [config],
+            db,
+            certs,
+            lambda _: {"T1": 1},
+            clock=system_clock,
+            seeds=lambda c: simulation_seeds(SEED, c.table_id),
+            linked=make,
+        )
+        table = tables[0][0]
+        table.cash_in("T1", 100_000, "test")
+        for round_id in range(1, 4):
+            play_round(table, WAGERS)
+            other.contribute(METER, "BJ-B", round_id, f"c:{METER}:T1:1", "T1", 100)
+        log.close()
+    finally:
+        close()
+        other.close()
+    with EventLogReader.open(db) as reader:
+        links = [
+            (s.seq, s.table_id, s.round_id, _decode(s))
+            for s in reader.events_of_kind("linked_meter_contributed", "linked_meter_awarded")
+        ]
+    assert sum(isinstance(x[3], LinkedMeterAwarded) for x in links) == 1
+    assert sum(isinstance(x[3], LinkedMeterContributed) for x in links) == 3
+    return Played(db, certs, store, links)
+
+
+def _decode(stored: Any) -> Any:
+    from game_server.recall.rounds import decode
+
+    return decode(stored)
+
+
+def test_a_linked_floor_log_verifies_against_the_store_as_the_investigator(
+    played: Played,
+) -> None:
+    report = played.verify(played.store.investigator)
+    assert report.ok, report.failures
+    assert report.linked is not None
+    assert (report.linked.checked, report.linked.meters) == (4, 1)
+    assert not [w for w in report.warnings if w.check == "linked"]
+    # Without the store, the linked records are named as not checked.
+    alone = played.verify()
+    assert alone.ok and alone.linked is None
+    assert [w.check for w in alone.warnings].count("linked") == 1
+    assert "not checked against the floor store" in next(
+        w.reason for w in alone.warnings if w.check == "linked"
+    )
+
+
+def test_the_cli_exits_0_with_the_store_1_when_it_disagrees_2_when_unreadable(
+    played: Played,
+) -> None:
+    key = str(played.certs / "log-signing.pub")
+    runner = CliRunner()
+    ok = runner.invoke(verify, [str(played.db), "--key", key, "--store", played.store.investigator])
+    assert ok.exit_code == 0, ok.output
+    assert "linked meters: 4 record(s) of this log checked" in ok.output
+    seq, _, ev = played.contribution(1)
+    played.superuser(
+        (
+            "UPDATE floor.meter_steps SET wager = wager + 1, kept = kept + 1000 "
+            "WHERE meter_id = %s AND seq = %s",
+            (METER, ev.store_seq),
+        )
+    )
+    bad = runner.invoke(
+        verify, [str(played.db), "--key", key, "--store", played.store.investigator]
+    )
+    assert bad.exit_code == 1, bad.output
+    assert f"First failure at seq {seq} [linked]" in bad.output
+    assert f"linked meter {METER} store seq {ev.store_seq}: the log records wager 100" in (
+        bad.output
+    )
+    down = "postgresql://etg_investigator@127.0.0.1:1/etg_floor"
+    gone = runner.invoke(verify, [str(played.db), "--key", key, "--store", down])
+    assert gone.exit_code == 2, gone.output
+
+
+def test_an_altered_meter_row_fails_naming_the_seq_the_meter_and_the_field(
+    played: Played,
+) -> None:
+    seq, _, ev = played.contribution(2)
+    # Amount and the contributed total raised together: the row still balances on its own.
+    played.superuser(
+        (
+            "UPDATE floor.meter_steps SET amount = amount + 5000, contributed = contributed + 5000 "
+            "WHERE meter_id = %s AND seq = %s",
+            (METER, ev.store_seq),
+        )
+    )
+    found = played.linked()
+    assert (
+        "FAIL",
+        seq,
+        f"linked meter {METER} store seq {ev.store_seq}: the log records amount {ev.amount} "
+        f"but the store's row says {ev.amount + 5000}",
+    ) in found
+    history = [r for kind, _, r in found if "the store's linked meter" in r]
+    assert history == [
+        f"the store's linked meter {METER} at seq {ev.store_seq}: amount is {ev.amount + 5000}, "
+        f"but a wager of 100 cents by the rules' arithmetic gives {ev.amount}; its later rows "
+        "are not checked"
+    ]
+
+
+def test_the_store_history_alone_is_walked_by_the_rules_arithmetic(played: Played) -> None:
+    """Another table's row (in no record of this log) whose increment was raised with its
+    amount and contributed total: only the history walk can see it."""
+    with psycopg.connect(played.store.investigator) as conn:
+        row = conn.execute(
+            "SELECT seq, increment FROM floor.meter_steps WHERE meter_id = %s AND table_id = "
+            "'BJ-B' ORDER BY seq LIMIT 1",
+            (METER,),
+        ).fetchone()
+    assert row is not None
+    store_seq, increment = row
+    played.superuser(
+        (
+            "UPDATE floor.meter_steps SET increment = increment + 1, kept = kept - 1, "
+            "amount = amount + 1, contributed = contributed + 1 "
+            "WHERE meter_id = %s AND seq = %s",
+            (METER, store_seq),
+        )
+    )
+    found = played.linked()
+    assert [kind for kind, _, _ in found] == ["FAIL"]
+    assert found[0][2].startswith(
+        f"the store's linked meter {METER} at seq {store_seq}: increment is {increment + 1}, "
+        f"but a wager of 100 cents by the rules' arithmetic gives {increment}"
+    )
+    # Filed at the first record of the log that relies on the row (one after it).
+    later = [s for s, _, _, ev in played.links if ev.store_seq >= store_seq]
+    assert found[0][1] == min(later)
+
+
+def test_an_award_that_is_not_the_rules_share_fails(played: Played) -> None:
+    seq, _, ev = played.award()
+    played.superuser(
+        (
+            "UPDATE floor.meter_steps SET share = share - 1, amount = amount + 1000, "
+            "paid = paid - 1 WHERE meter_id = %s AND seq >= %s AND kind = 'awarded'",
+            (METER, ev.store_seq),
+        )
+    )
+    found = played.linked()
+    reasons = [r for _, _, r in found]
+    assert (
+        "FAIL",
+        seq,
+        f"linked meter {METER} store seq {ev.store_seq}: the log records share {ev.share} but "
+        f"the store's row says {ev.share - 1}",
+    ) in found
+    assert any(
+        r.startswith(f"the store's linked meter {METER} at seq {ev.store_seq}: share is ")
+        for r in reasons
+    )
+
+
+def test_a_row_missing_from_the_store_fails(played: Played) -> None:
+    seq, _, ev = played.contribution(0)
+    played.superuser(
+        ("DELETE FROM floor.meter_steps WHERE meter_id = %s AND seq = %s", (METER, ev.store_seq))
+    )
+    found = played.linked()
+    assert (
+        "FAIL",
+        seq,
+        f"linked meter {METER} store seq {ev.store_seq}: the store has no such row (the change "
+        "is missing)",
+    ) in found
+    assert any(
+        f"at seq {ev.store_seq + 1}: it follows seq {ev.store_seq - 1}: the meter's history has "
+        f"a gap (seq {ev.store_seq} to {ev.store_seq} missing)" in r
+        for _, _, r in found
+    )
+
+
+def test_a_record_whose_store_row_names_another_table_or_round_fails(played: Played) -> None:
+    seq, round_id, ev = played.contribution(1)
+    played.superuser(
+        (
+            "UPDATE floor.meter_steps SET round_id = round_id + 7 WHERE meter_id = %s AND seq = %s",
+            (METER, ev.store_seq),
+        )
+    )
+    found = played.linked()
+    assert (
+        "FAIL",
+        seq,
+        f"linked meter {METER} store seq {ev.store_seq}: the log records round_id {round_id} "
+        f"but the store's row says {round_id + 7}",
+    ) in found
+    played.superuser(
+        (
+            "UPDATE floor.meter_steps SET round_id = round_id - 7, table_id = 'BJ-C' "
+            "WHERE meter_id = %s AND seq = %s",
+            (METER, ev.store_seq),
+        )
+    )
+    assert (
+        "FAIL",
+        seq,
+        f"linked meter {METER} store seq {ev.store_seq}: the log records table_id '{TABLE}' "
+        "but the store's row says 'BJ-C'",
+    ) in played.linked()
+
+
+def test_an_award_whose_claim_names_another_round_fails(played: Played) -> None:
+    seq, round_id, ev = played.award()
+    played.superuser(
+        (
+            "UPDATE floor.meter_claims SET round_id = round_id + 1 WHERE meter_id = %s "
+            "AND table_id = %s AND award = %s",
+            (METER, TABLE, ev.award),
+        )
+    )
+    found = played.linked()
+    assert (
+        "FAIL",
+        seq,
+        f"linked meter {METER} store seq {ev.store_seq}: the store holds no claim of table "
+        f"{TABLE} round {round_id} step {ev.step}; award {ev.award}'s claims are by table "
+        f"{TABLE} round {round_id + 1} step {ev.step}",
+    ) in found
+    # The claim moved to round 2, which the log closed without recording it.
+    assert any(
+        kind == "FAIL"
+        and f"holds a claim of award {ev.award} by table {TABLE} round "
+        f"{round_id + 1} that this log does not record, and the log closed that round"
+        in r
+        for kind, _, r in found
+    )
+
+
+def test_a_store_change_for_this_table_that_the_log_lacks_fails_once_the_round_closed(
+    played: Played,
+) -> None:
+    """A change the store made for a closed round of the log is a failure; one for a round
+    the log has not reached is the log being behind (a crash between the store's commit and
+    the log's append is retried with the same step key): a warning only."""
+    client = LinkedMeterClient(played.store.shipper)
+    try:
+        late = client.contribute(METER, TABLE, 2, f"c:{METER}:T1:2", "T1", 100)
+        ahead = client.contribute(METER, TABLE, 4, f"c:{METER}:T1:1", "T1", 100)
+    finally:
+        client.close()
+    found = played.linked()
+    assert [(kind, r) for kind, _, r in found if f"store seq {late.store_seq}" in r] == [
+        (
+            "FAIL",
+            f"the store's linked meter {METER} holds a contribution at store seq "
+            f"{late.store_seq} by table {TABLE} round 2 that this log does not record, and "
+            "the log closed that round: a meter change that no wallet of the log saw (a "
+            "crash whose retry did not ask for the same step again, a row written by hand, or "
+            "another log of the same table)",
+        )
+    ]
+    assert [(kind, r) for kind, _, r in found if f"store seq {ahead.store_seq}" in r] == [
+        (
+            "WARN",
+            f"the store's linked meter {METER} holds a contribution at store seq "
+            f"{ahead.store_seq} by table {TABLE} round 4 that this log does not record yet: "
+            "the log has not started round 4 (its last is 3); the table may still record it",
+        )
+    ]
+    assert len(found) == 2  # the store's history still follows: both are real changes
+
+
+def test_a_log_record_repeated_fails(played: Played) -> None:
+    """Two records of the log naming one store change (the wallets saw it twice)."""
+    from game_server.floor.meter_audit import LoggedLink, check_log, read_log, read_meters
+    from game_server.floor.store import FloorStore
+
+    with EventLogReader.open(played.db) as reader:
+        links, rounds = read_log(reader)
+    store = FloorStore.connect(played.store.investigator)
+    try:
+        meters = read_meters(store, {METER}, rounds.tables)
+    finally:
+        store.close()
+    first = next(x for x in links if isinstance(x.event, LinkedMeterContributed))
+    twice = LoggedLink(first.seq + 1000, first.table_id, first.round_id, first.event)
+    assert check_log(links, rounds, meters).failures == []
+    result = check_log([*links, twice], rounds, meters)
+    assert result.failures == [
+        (
+            first.seq + 1000,
+            f"linked meter {METER} store seq {first.event.store_seq}: the log records this "
+            f"change again (first at seq {first.seq})",
+        )
+    ]
