@@ -422,3 +422,28 @@ def test_a_log_record_repeated_fails(played: Played) -> None:
             f"change again (first at seq {first.seq})",
         )
     ]
+
+
+def test_a_reseed_that_is_not_the_rules_top_up_fails(played: Played) -> None:
+    """The award's reseed row, the house's part cut by a dollar (still balanced on its own)."""
+    _, _, ev = played.award()
+    with psycopg.connect(played.store.investigator) as conn:
+        row = conn.execute(
+            "SELECT seq, from_house FROM floor.meter_steps WHERE meter_id = %s "
+            "AND kind = 'reseeded' AND award = %s",
+            (METER, ev.award),
+        ).fetchone()
+    assert row is not None and row[0] == ev.store_seq + 1
+    played.superuser(
+        (
+            "UPDATE floor.meter_steps SET from_house = from_house - 100000, "
+            "amount = amount - 100000, house_funded = house_funded - 100000 "
+            "WHERE meter_id = %s AND seq = %s",
+            (METER, row[0]),
+        )
+    )
+    assert [r for _, _, r in played.linked()] == [
+        f"the store's linked meter {METER} at seq {row[0]}: from_house is {row[1] - 100000}, "
+        f"but the reseed after award {ev.award} by the rules' arithmetic gives {row[1]}; its "
+        "later rows are not checked"
+    ]
