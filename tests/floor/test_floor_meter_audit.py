@@ -447,3 +447,43 @@ def test_a_reseed_that_is_not_the_rules_top_up_fails(played: Played) -> None:
         f"but the reseed after award {ev.award} by the rules' arithmetic gives {row[1]}; its "
         "later rows are not checked"
     ]
+
+
+def test_floor_meters_verify_walks_every_meter_of_the_store_as_the_investigator(
+    played: Played,
+) -> None:
+    """``etg floor meters --verify``: every meter's whole history, with no log."""
+    from tools.floor_cli import meters
+
+    runner = CliRunner()
+    url = played.store.investigator
+    ok = runner.invoke(meters, ["--store", url, "--verify"])
+    assert ok.exit_code == 0, ok.output
+    # Six $1 wagers at 5% (5c each) on the $2,000.00 seed: the 100% award after the first
+    # paid $2,000.05 and the house reseeded the meter to $2,000.00; five wagers since (25c).
+    assert re.fullmatch(
+        rf"{re.escape(METER)}\s+Blazing 7's Progressive\s+seq\s+9  amount \$2,000.25  "
+        r"wagered \$6.00  paid \$2,000.05  hits 1  history VERIFIED\n",
+        ok.output,
+    )
+    shown = runner.invoke(meters, ["--store", url, "--json"])
+    assert shown.exit_code == 0 and "problems" not in shown.output
+    with psycopg.connect(url) as conn:
+        last = conn.execute(
+            "SELECT max(seq) FROM floor.meter_steps WHERE meter_id = %s", (METER,)
+        ).fetchone()
+    assert last is not None
+    # The last row's hit count raised by one: its totals no longer follow.
+    played.superuser(
+        (
+            "UPDATE floor.meter_steps SET hits = hits + 1 WHERE meter_id = %s AND seq = %s",
+            (METER, last[0]),
+        )
+    )
+    bad = runner.invoke(meters, ["--store", url, "--verify"])
+    assert bad.exit_code == 1, bad.output
+    assert "FAILED" in bad.output
+    assert (
+        f"the store's linked meter {METER} at seq {last[0]}: hits is " in bad.output
+        and "but the row before it by the rules' arithmetic gives" in bad.output
+    )
