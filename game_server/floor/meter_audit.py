@@ -390,11 +390,12 @@ class LoggedLink:
 
 @dataclass(frozen=True)
 class LogRounds:
-    """Where each table of the log stands: its last round started and the rounds closed."""
+    """Where each table of the log stands: its last round started, and whether the log
+    closed that round (``round_closed``); every round before it is over."""
 
     tables: frozenset[str]
     last: Mapping[str, int]
-    closed: frozenset[tuple[str, int]]
+    last_closed: frozenset[str]
 
     def status(self, table_id: str, round_id: int) -> str | None:
         """None when the log has closed the round (or started a later one); else why the
@@ -402,27 +403,37 @@ class LogRounds:
         last = self.last.get(table_id, 0)
         if round_id > last:
             return f"the log has not started round {round_id} (its last is {last})"
-        if round_id == last and (table_id, round_id) not in self.closed:
+        if round_id == last and table_id not in self.last_closed:
             return f"round {round_id} is the log's last and is not closed"
         return None
 
 
 def read_log(reader: EventLogReader) -> tuple[list[LoggedLink], LogRounds]:
-    """The log's linked meter records and where its tables' rounds stand."""
+    """The log's linked meter records and where its tables' rounds stand (a few indexed
+    queries: the linked records, the tables, each table's last round)."""
     links = []
     for stored in reader.events_of_kind(*LINKED_KINDS):
         ev = decode(stored)
         assert isinstance(ev, LinkedMeterContributed | LinkedMeterAwarded)
         links.append(LoggedLink(stored.seq, stored.table_id, stored.round_id, ev))
     tables = {stored.table_id for stored in reader.events_of_kind("table_opened")}
-    last: dict[str, int] = {}
-    closed = set()
-    for stored in reader.events_of_kind("round_started", "round_closed"):
-        if stored.round_id is None:
-            continue
-        if stored.kind == "round_closed":
-            closed.add((stored.table_id, stored.round_id))
-        last[stored.table_id] = max(last.get(stored.table_id, 0), stored.round_id)
+    last = {
+        str(table_id): int(round_id)
+        for table_id, round_id in reader.select(
+            "SELECT table_id, max(round_id) FROM events WHERE kind = 'round_started' "
+            "GROUP BY table_id",
+            (),
+        )
+        if round_id is not None
+    }
+    closed = {
+        table_id
+        for table_id, round_id in last.items()
+        if reader.select(
+            "SELECT 1 FROM events WHERE table_id = ? AND round_id = ? AND kind = 'round_closed'",
+            (table_id, round_id),
+        )
+    }
     return links, LogRounds(frozenset(tables), last, frozenset(closed))
 
 
