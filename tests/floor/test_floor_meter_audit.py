@@ -32,6 +32,7 @@ from game_server.floor.meters import LinkedMeterClient
 from game_server.floor.serving import linked_meters
 from game_server.games.blackjack.rules.actions import Action
 from game_server.keys import init_keys, load_public_key, load_sealing_key
+from game_server.recall.rounds import decode
 from game_server.recall.verify import VerifyReport, verify_log
 from game_server.rules.meters import LinkedMeterAwarded, LinkedMeterContributed
 from game_server.table.recovery import open_tables
@@ -62,7 +63,7 @@ class Played:
     certs: Path
     store: StoreUrls
     #: (log seq, table, round, record) of every linked record of the log.
-    links: list[tuple[int, str, int, Any]]
+    links: list[tuple[int, str, int | None, Any]]
 
     def verify(self, url: str | None = None) -> VerifyReport:
         audit = None if url is None else StoreMeterAudit(url)
@@ -83,17 +84,19 @@ class Played:
         report = self.verify(self.store.investigator if url is None else url)
         found = [("FAIL", f.seq, f.reason) for f in report.failures if f.check == "linked"]
         found += [("WARN", w.seq, w.reason) for w in report.warnings if w.check == "linked"]
-        return found  # type: ignore[return-value]
+        return found
 
     def contribution(self, n: int = 0) -> tuple[int, int, Any]:
         """The n-th logged contribution: (log seq, round, record)."""
-        seq, _, round_id, ev = [x for x in self.links if isinstance(x[3], LinkedMeterContributed)][
-            n
-        ]
+        fed = [x for x in self.links if isinstance(x[3], LinkedMeterContributed)]
+        seq, _, round_id, ev = fed[n]
+        assert round_id is not None
         return seq, round_id, ev
 
     def award(self) -> tuple[int, int, LinkedMeterAwarded]:
+        """The logged award: (log seq, round, record)."""
         seq, _, round_id, ev = next(x for x in self.links if isinstance(x[3], LinkedMeterAwarded))
+        assert round_id is not None
         return seq, round_id, ev
 
     def superuser(self, *statements: tuple[str, tuple[Any, ...]]) -> None:
@@ -144,7 +147,7 @@ def play(store: StoreUrls, tmp_path: Path, *, open_round: bool = False) -> Playe
             seeds=lambda c: simulation_seeds(SEED, c.table_id),
             linked=make,
         )
-        table = tables[0][0]
+        table: Any = tables[0][0]  # the Blackjack session
         table.cash_in("T1", 100_000, "test")
         for round_id in range(1, 4):
             play_round(table, WAGERS)
@@ -160,18 +163,12 @@ def play(store: StoreUrls, tmp_path: Path, *, open_round: bool = False) -> Playe
         other.close()
     with EventLogReader.open(db) as reader:
         links = [
-            (s.seq, s.table_id, s.round_id, _decode(s))
+            (s.seq, s.table_id, s.round_id, decode(s))
             for s in reader.events_of_kind("linked_meter_contributed", "linked_meter_awarded")
         ]
     assert sum(isinstance(x[3], LinkedMeterAwarded) for x in links) == 1
     assert sum(isinstance(x[3], LinkedMeterContributed) for x in links) == 3 + open_round
     return Played(db, certs, store, links)
-
-
-def _decode(stored: Any) -> Any:
-    from game_server.recall.rounds import decode
-
-    return decode(stored)
 
 
 def test_a_linked_floor_log_verifies_against_the_store_as_the_investigator(
