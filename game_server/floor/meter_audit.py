@@ -40,11 +40,11 @@ store answers what it did the first time, which the log then records. So the rul
 - a change for a round the log has not started yet (the log copy is behind the store), or
   for the log's last round while it is not closed (``round_closed``): a warning, the log
   may still record it;
-- a change for a round the log closed (or a round before its last): a failure. The round
-  is over, and the store holds a meter change its table never recorded: a wager fed the
-  meter, or a claim took a share of an award, that no wallet of the log saw (a crash whose
-  retry did not ask for the same step again, a row written by hand, or another log of the
-  same table id).
+- a change for a round the log closed (or a round before its last): a failure, filed at
+  the round's ``round_closed``. The round is over, and the store holds a meter change its
+  table never recorded: a wager fed the meter, or a claim took a share of an award, that no
+  wallet of the log saw (a crash whose retry did not ask for the same step again, a row
+  written by hand, or another log of the same table id).
 
 Entry points: :class:`StoreMeterAudit` (what ``etg verify --store`` runs), :func:`read_meters`,
 :func:`check_history`, :func:`check_log`.
@@ -52,7 +52,7 @@ Entry points: :class:`StoreMeterAudit` (what ``etg verify --store`` runs), :func
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, Final
 
@@ -396,6 +396,9 @@ class LogRounds:
     tables: frozenset[str]
     last: Mapping[str, int]
     last_closed: frozenset[str]
+    #: The log's seq of a round's ``round_closed`` (None when it has none): where a store
+    #: change the closed round lacks is reported.
+    closed_at: Callable[[str, int], int | None] = lambda table_id, round_id: None
 
     def status(self, table_id: str, round_id: int) -> str | None:
         """None when the log has closed the round (or started a later one); else why the
@@ -426,15 +429,17 @@ def read_log(reader: EventLogReader) -> tuple[list[LoggedLink], LogRounds]:
         )
         if round_id is not None
     }
-    closed = {
-        table_id
-        for table_id, round_id in last.items()
-        if reader.select(
-            "SELECT 1 FROM events WHERE table_id = ? AND round_id = ? AND kind = 'round_closed'",
+
+    def closed_at(table_id: str, round_id: int) -> int | None:
+        rows = reader.select(
+            "SELECT min(seq) FROM events WHERE table_id = ? AND round_id = ? "
+            "AND kind = 'round_closed'",
             (table_id, round_id),
         )
-    }
-    return links, LogRounds(frozenset(tables), last, frozenset(closed))
+        return None if not rows or rows[0][0] is None else int(rows[0][0])
+
+    closed = {table_id for table_id, round_id in last.items() if closed_at(table_id, round_id)}
+    return links, LogRounds(frozenset(tables), last, frozenset(closed), closed_at)
 
 
 def _differ(stored: Mapping[str, Any], logged: Mapping[str, Any]) -> str | None:
@@ -570,7 +575,7 @@ def _unlogged(
             if behind is None:
                 result.failures.append(
                     (
-                        None,
+                        rounds.closed_at(table_id, round_id),
                         f"{text}, and the log closed that round: a meter change that no "
                         "wallet of the log saw (a crash whose retry did not ask for the same "
                         "step again, a row written by hand, or another log of the same table)",

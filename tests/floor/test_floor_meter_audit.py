@@ -386,9 +386,14 @@ def test_a_store_change_for_this_table_that_the_log_lacks_fails_once_the_round_c
     finally:
         client.close()
     found = played.linked()
-    assert [(kind, r) for kind, _, r in found if f"store seq {late.store_seq}" in r] == [
+    with EventLogReader.open(played.db) as reader:
+        closed = next(
+            s.seq for s in reader.events_of_kind("round_closed") if s.round_id == 2
+        )
+    assert [(kind, seq, r) for kind, seq, r in found if f"store seq {late.store_seq}" in r] == [
         (
             "FAIL",
+            closed,
             f"the store's linked meter {METER} holds a contribution at store seq "
             f"{late.store_seq} by table {TABLE} round 2 that this log does not record, and "
             "the log closed that round: a meter change that no wallet of the log saw (a "
