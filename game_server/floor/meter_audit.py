@@ -64,9 +64,8 @@ from game_server.rules.meters import (
     LinkedMeterAwarded,
     LinkedMeterContributed,
     Meter,
-    MeterActionError,
     MeterAwarded,
-    MeterReplayError,
+    MeterError,
     MeterReseeded,
     apply,
 )
@@ -304,12 +303,11 @@ def _follow(
 ) -> tuple[Meter, tuple[int, MeterReseeded] | None]:
     """The meter after ``row`` (checked against the rules' plan), and the reseed the row's
     award needs next, if any."""
-    if row.seq == 1 or row.kind == "opened":
-        if row.seq != 1 or row.kind != "opened":
-            raise _Stop(row.seq, f"a {row.kind} row: only seq 1 opens the meter, and it must")
-        opened = Meter.open(meter.meter_id, meter.spec)
-        return opened.meter, None
     try:
+        if row.seq == 1 or row.kind == "opened":
+            if row.seq != 1 or row.kind != "opened":
+                raise _Stop(row.seq, f"a {row.kind} row: only seq 1 opens the meter, and it must")
+            return Meter.open(meter.meter_id, meter.spec).meter, None
         if row.kind == "contributed":
             plan = folded.contribution(row.wager or 0, row.place or "")
             _agree(
@@ -342,7 +340,7 @@ def _follow(
                 },
             )
             return apply(folded, planned), None
-    except (MeterActionError, MeterReplayError) as exc:
+    except MeterError as exc:  # a wager, share or specification the rules refuse
         raise _Stop(row.seq, str(exc)) from None
     raise _Stop(row.seq, f"a row of kind {row.kind!r}")
 

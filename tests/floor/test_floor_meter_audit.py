@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,14 +28,29 @@ from floor_helpers import StoreUrls
 
 from game_server.config import TableConfig, example_config_path, parse_config
 from game_server.eventlog import EventLogReader, system_clock
-from game_server.floor.meter_audit import StoreMeterAudit
+from game_server.floor.meter_audit import (
+    TOTALS,
+    ClaimRow,
+    StepRow,
+    StoredMeter,
+    StoreMeterAudit,
+    check_history,
+)
 from game_server.floor.meters import LinkedMeterClient
 from game_server.floor.serving import linked_meters
 from game_server.games.blackjack.rules.actions import Action
 from game_server.keys import init_keys, load_public_key, load_sealing_key
 from game_server.recall.rounds import decode
 from game_server.recall.verify import VerifyReport, verify_log
-from game_server.rules.meters import LinkedMeterAwarded, LinkedMeterContributed
+from game_server.rules.meters import (
+    LinkedMeterAwarded,
+    LinkedMeterContributed,
+    Meter,
+    MeterAwarded,
+    MeterReseeded,
+    apply,
+)
+from game_server.rules.wagers.base import MeterSpec
 from game_server.table.recovery import open_tables
 from game_server.table.session import simulation_seeds
 from tools.verify_cli import verify
@@ -387,9 +403,7 @@ def test_a_store_change_for_this_table_that_the_log_lacks_fails_once_the_round_c
         client.close()
     found = played.linked()
     with EventLogReader.open(played.db) as reader:
-        closed = next(
-            s.seq for s in reader.events_of_kind("round_closed") if s.round_id == 2
-        )
+        closed = next(s.seq for s in reader.events_of_kind("round_closed") if s.round_id == 2)
     assert [(kind, seq, r) for kind, seq, r in found if f"store seq {late.store_seq}" in r] == [
         (
             "FAIL",
@@ -522,3 +536,123 @@ def test_a_store_change_for_the_logs_open_last_round_is_a_warning(
         f"by table {TABLE} round 4 that this log does not record yet: round 4 is the log's "
         "last and is not closed; the table may still record it"
     ]
+
+
+# --- the history walk on its own (no store): rows built from the rules' own fold ----------
+
+SPEC = MeterSpec("Linked 7s", seed=100_000, reseed=50_000, increment_bp=500, secondary_bp=125)
+
+
+def history() -> StoredMeter:
+    """Open, two contributions, a 100% award shared by 2 places at two tables (reseeded from
+    the reserve and then the house), one more contribution: the rows the store writes."""
+    rows: list[StepRow] = []
+
+    def row(m: Meter, kind: str, **kw: Any) -> None:
+        values: dict[str, Any] = dict.fromkeys(f.name for f in fields(StepRow))
+        values.update(seq=len(rows) + 1, kind=kind, **kw)
+        values.update({name: getattr(m, name) for name in (*TOTALS, "paid", "hits")})
+        rows.append(StepRow(**values))
+
+    def contribute(m: Meter, round_id: int, wager: int) -> Meter:
+        ev = m.contribution(wager, "T1")
+        after = apply(m, ev)
+        row(
+            after,
+            "contributed",
+            table_id=TABLE,
+            round_id=round_id,
+            step="c",
+            place="T1",
+            wager=wager,
+            increment=ev.increment,
+            secondary=ev.secondary,
+            kept=ev.kept,
+        )
+        return after
+
+    meter = Meter.open(METER, SPEC).meter
+    row(meter, "opened")
+    meter = contribute(meter, 1, 100)
+    meter = contribute(meter, 2, 333)
+    paid, reseed = meter.award_shared(100, ["a", "b"]).events
+    assert isinstance(paid, MeterAwarded) and isinstance(reseed, MeterReseeded)
+    assert reseed.from_reserve > 0 and reseed.from_house > 0
+    meter = apply(meter, paid)
+    row(meter, "awarded", award=1, percent=100, share=paid.share, winners=2)
+    meter = apply(meter, reseed)
+    row(meter, "reseeded", award=1, from_reserve=reseed.from_reserve, from_house=reseed.from_house)
+    contribute(meter, 4, 100)
+    claims = (ClaimRow(1, 1, TABLE, 3, "a", ("a",)), ClaimRow(1, 2, "BJ-B", 9, "a", ("b",)))
+    return StoredMeter(METER, SPEC, tuple(rows), claims, {1: 100})
+
+
+def test_a_history_built_by_the_rules_follows() -> None:
+    meter = history()
+    assert [r.kind for r in meter.steps] == [
+        "opened",
+        "contributed",
+        "contributed",
+        "awarded",
+        "reseeded",
+        "contributed",
+    ]
+    assert check_history(meter) == []
+
+
+def _set(rows: tuple[StepRow, ...], at: int, **changes: Any) -> tuple[StepRow, ...]:
+    """``rows`` with row ``at`` (0-based) changed."""
+    return (*rows[:at], replace(rows[at], **changes), *rows[at + 1 :])
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (lambda r: _set(r, 1, kind="opened"), "at seq 2: a opened row: only seq 1 opens"),
+        (lambda r: _set(r, 0, seq=0), "at seq 0: it follows seq 0: the meter's history has"),
+        (
+            lambda r: _set(r, 1, wager=0),
+            "at seq 2: meter 'floor:blazing7s': a contribution needs a wager of at least 1 cent",
+        ),
+        (
+            lambda r: (*r[:4], *r[5:]),
+            "at seq 6: it follows seq 4: the meter's history has a gap (seq 5 to 5 missing)",
+        ),
+        (
+            lambda r: (*r[:4], _set(r, 4, seq=5, kind="contributed")[4], *r[5:]),
+            "at seq 5: award 1 left the meter below its reseed, so this row must be its "
+            "reseed, not a contributed row",
+        ),
+        (
+            lambda r: r[:4],
+            "at seq 4: award 1 left the meter below its reseed and no reseed row follows",
+        ),
+        (lambda r: _set(r, 3, winners=3), "at seq 4: winners is 3, but the claims of award 1"),
+        (lambda r: _set(r, 3, percent=10), "at seq 4: percent is 10, but award 1 is of 100%"),
+        (
+            lambda r: _set(
+                r,
+                4,
+                from_reserve=r[4].from_reserve - 1,
+                from_house=r[4].from_house + 1,
+                reserve=r[4].reserve + 1,
+                house_funded=r[4].house_funded + 1,
+            ),
+            "at seq 5: from_reserve is ",
+        ),
+        (lambda r: _set(r, 2, paid=r[2].paid + 1), "at seq 3: it does not balance: "),
+        (lambda r: _set(r, 2, hits=1), "at seq 3: hits is 1, but the row before it by "),
+        (
+            lambda r: _set(r, 2, reserve=r[2].reserve + 1, reserved=r[2].reserved + 1),
+            "at seq 3: reserve is ",
+        ),
+        (lambda r: _set(r, 5, wagered=r[5].wagered + 1), "at seq 6: wagered is "),
+    ],
+)
+def test_a_history_that_does_not_follow_the_rules_fails_at_its_row(
+    change: Callable[[tuple[StepRow, ...]], tuple[StepRow, ...]], reason: str
+) -> None:
+    meter = history()
+    problems = check_history(replace(meter, steps=change(meter.steps)))
+    assert len(problems) == 1, problems
+    assert problems[0].reason.startswith(f"the store's linked meter {METER} {reason}"), problems
