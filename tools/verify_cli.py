@@ -103,7 +103,8 @@ def verify(
 ) -> None:
     """Verify the event log DB: file and indexes, meta, anchors, triggers, hash chain,
     signed checkpoints, shoe commitments, every dealt card, every round replayed through the
-    rules, every balance.
+    rules, every balance; with --store, the log's linked meter records against the floor
+    store's rows (both ways) and the store's history of those meters.
 
     Exits 0 when everything holds, 1 when a check fails (the first failing sequence number
     is named), 2 when the input cannot be verified (not a log, missing or bad key, an anchor
