@@ -231,6 +231,10 @@ def test_the_cli_exits_0_with_the_store_1_when_it_disagrees_2_when_unreadable(
     down = "postgresql://etg_investigator@127.0.0.1:1/etg_floor"
     gone = runner.invoke(verify, [str(played.db), "--key", key, "--store", down])
     assert gone.exit_code == 2, gone.output
+    # The shipping role may not read the meter tables: unusable input, with the store's word.
+    shipper = runner.invoke(verify, [str(played.db), "--key", key, "--store", played.store.shipper])
+    assert shipper.exit_code == 2, shipper.output
+    assert "refused reading the linked meters: permission denied" in shipper.output
 
 
 def test_an_altered_meter_row_fails_naming_the_seq_the_meter_and_the_field(
