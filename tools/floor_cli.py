@@ -9,7 +9,10 @@ Registered on the ``etg`` group by :mod:`tools.cli`; the work is in :mod:`game_s
 - ``etg floor register --store ADMIN_URL --key PUB --server NAME``: register a server's
   log-signing public key (a log is taken only if its checkpoints' key is registered);
 - ``etg floor migrate --store ADMIN_URL``: apply the pending schema migrations to a store;
-- ``etg floor logs --store URL [--json]``: every log the store holds, and how far.
+- ``etg floor logs --store URL [--json]``: every log the store holds, and how far;
+- ``etg floor meters --store URL [--verify] [--json]``: every linked meter the store holds,
+  and with ``--verify`` every meter's whole history walked by the rules' arithmetic (exit 1
+  when one does not follow).
 
 Product errors are printed as ``etg: error: ...`` with exit status 2 (by the ``etg`` group).
 """
@@ -25,7 +28,7 @@ import click
 #: The roles of the store (game_server.floor.schema.ROLES) and what each is for.
 _ROLE_USE = {
     "shipper": "etg serve --store",
-    "investigator": "etg verify --store, etg floor logs",
+    "investigator": "etg verify --store, etg floor logs, etg floor meters",
     "admin": "etg floor register, etg floor migrate",
 }
 
@@ -165,6 +168,69 @@ def logs(store_url: str, as_json: bool) -> None:
             f"#{entry['last_checkpoint']} (seq {entry['last_checkpoint_seq']:,})  last event "
             f"{entry['last_event_time'] or '-'}"
         )
+
+
+@floor.command("meters")
+@_STORE
+@click.option(
+    "--verify",
+    "check",
+    is_flag=True,
+    help="Walk every meter's whole history by the rules' arithmetic (seq from 1 with no gap, "
+    "opened at its seed, each contribution, award and reseed as the rules give it, every row "
+    "balanced); exit 1 when one does not follow.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def meters(store_url: str, check: bool, as_json: bool) -> None:
+    """Every linked meter (605a.8) the store holds, as its last step stands (an
+    investigator's or the admin's URL). ``etg verify DB --store URL`` checks a log's
+    records of them."""
+    from game_server.floor.meter_audit import check_history, read_meters
+    from game_server.floor.store import FloorStore
+    from shared.money import MILLICENTS_PER_CENT, format_money
+
+    store = FloorStore.connect(store_url)
+    try:
+        held = read_meters(store, None)
+    finally:
+        store.close()
+    found = []
+    for meter_id in sorted(held):
+        meter = held[meter_id]
+        last = meter.steps[-1] if meter.steps else None
+        entry: dict[str, Any] = {
+            "meter": meter_id,
+            "name": meter.spec.name,
+            "seq": 0 if last is None else last.seq,
+            "amount_millicents": None if last is None else last.amount,
+            "reserve_millicents": None if last is None else last.reserve,
+            "wagered": None if last is None else last.wagered,
+            "paid": None if last is None else last.paid,
+            "hits": None if last is None else last.hits,
+        }
+        if check:
+            entry["problems"] = [problem.reason for problem in check_history(meter)]
+        found.append(entry)
+    failed = sum(len(entry.get("problems", ())) for entry in found)
+    if as_json:
+        click.echo(json.dumps(found, indent=2))
+    elif not found:
+        click.echo("the store holds no linked meter yet")
+    for entry in found if not as_json else ():
+        amount = entry["amount_millicents"]
+        shown = "-" if amount is None else format_money(amount // MILLICENTS_PER_CENT)
+        verdict = ""
+        if check:
+            verdict = "  FAILED" if entry["problems"] else "  history VERIFIED"
+        click.echo(
+            f"{entry['meter']:<24}  {entry['name']:<24}  seq {entry['seq']:>9,}  amount "
+            f"{shown}  wagered {format_money(entry['wagered'] or 0)}  paid "
+            f"{format_money(entry['paid'] or 0)}  hits {entry['hits'] or 0}{verdict}"
+        )
+        for reason in entry.get("problems", ()):
+            click.echo(f"    {reason}")
+    if failed:
+        raise click.exceptions.Exit(1)
 
 
 def _when(ctx: click.Context, param: click.Parameter, value: str) -> Any:

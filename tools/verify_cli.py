@@ -28,6 +28,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from game_server.eventlog import AnchorFile, AnchorSource, EventLogReader
 from game_server.keys import load_public_key, load_sealing_key
 from game_server.recall.verify import VerifyReport, verify_log
+from game_server.recall.verify_report import MeterAudit
 from shared.errors import ETGError
 
 #: Exit status when every check holds, when one fails, and for unusable input.
@@ -79,7 +80,10 @@ def _unusable(message: str, as_json: bool) -> NoReturn:
     default=None,
     metavar="URL",
     help="The floor store (an investigator's URL): the checkpoints it holds of this log are "
-    "anchors, so a log cut back on its own machine fails. With --anchors too, both are used.",
+    "anchors, so a log cut back on its own machine fails (with --anchors too, both are used); "
+    "the log's linked meter records must be the store's rows, the store's changes naming the "
+    "log's tables must be in the log, and the store's history of those meters must follow by "
+    "the rules' arithmetic.",
 )
 @click.option(
     "--evidence",
@@ -99,7 +103,8 @@ def verify(
 ) -> None:
     """Verify the event log DB: file and indexes, meta, anchors, triggers, hash chain,
     signed checkpoints, shoe commitments, every dealt card, every round replayed through the
-    rules, every balance.
+    rules, every balance; with --store, the log's linked meter records against the floor
+    store's rows (both ways) and the store's history of those meters.
 
     Exits 0 when everything holds, 1 when a check fails (the first failing sequence number
     is named), 2 when the input cannot be verified (not a log, missing or bad key, an anchor
@@ -111,8 +116,8 @@ def verify(
         with EventLogReader.open(db, immutable=evidence) as reader:
             public_key = load_public_key(key)
             sealing = None if sealing_key is None else load_sealing_key(sealing_key)
-            with _anchors(anchors_path, store_url) as anchors:
-                report = _run(reader, public_key, sealing, anchors, as_json)
+            with _anchors(anchors_path, store_url) as anchors, _meters(store_url) as meters:
+                report = _run(reader, public_key, sealing, anchors, meters, as_json)
     except ETGError as exc:
         _unusable(str(exc), as_json)
     if as_json:
@@ -138,16 +143,32 @@ def _anchors(path: Path | None, store_url: str | None) -> Iterator[AnchorSource 
         store.close()
 
 
+@contextmanager
+def _meters(store_url: str | None) -> Iterator[MeterAudit | None]:
+    """The check of the log's linked meters against the floor store, or None."""
+    if store_url is None:
+        yield None
+        return
+    from game_server.floor.meter_audit import StoreMeterAudit
+
+    audit = StoreMeterAudit(store_url)
+    try:
+        yield audit
+    finally:
+        audit.close()
+
+
 def _run(
     reader: EventLogReader,
     public_key: Ed25519PublicKey,
     sealing: bytes | None,
     anchors: AnchorSource | None,
+    meters: MeterAudit | None,
     as_json: bool,
 ) -> VerifyReport:
     total = reader.max_seq()
     if as_json or not sys.stderr.isatty() or total == 0:
-        return verify_log(reader, public_key, sealing_key=sealing, anchors=anchors)
+        return verify_log(reader, public_key, sealing_key=sealing, anchors=anchors, meters=meters)
     with click.progressbar(length=total, label="Verifying", file=sys.stderr) as bar:
         done = 0
 
@@ -157,7 +178,12 @@ def _run(
             done = max(done, min(seq, total))
 
         return verify_log(
-            reader, public_key, sealing_key=sealing, progress=progress, anchors=anchors
+            reader,
+            public_key,
+            sealing_key=sealing,
+            progress=progress,
+            anchors=anchors,
+            meters=meters,
         )
 
 
@@ -177,8 +203,13 @@ def format_report(report: VerifyReport, db: Path | str) -> str:
             if report.anchors is None
             else f"{report.anchors:,} anchored checkpoint(s) of this log checked"
         ),
-        "",
     ]
+    if report.linked is not None:
+        lines.append(
+            f"  linked meters: {report.linked.checked:,} record(s) of this log checked against "
+            f"the floor store, {report.linked.meters} meter history(ies) walked"
+        )
+    lines.append("")
     width = max(len(c.title) for c in report.checks)
     for check in report.checks:
         line = f"  {check.status:<4}  {check.title:<{width}}"

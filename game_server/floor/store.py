@@ -206,6 +206,15 @@ class FloorStore:
                 raise StoreRefused(_sentence(exc)) from None
             raise StoreRefused(f"the floor store refused {what}: {_sentence(exc)}") from None
 
+    @contextmanager
+    def snapshot(self, what: str) -> Iterator[psycopg.Connection[Any]]:
+        """One read-only transaction that sees the store as of its first statement
+        (``REPEATABLE READ``: every query in it reads the same snapshot, so rows written
+        meanwhile by the table servers do not appear half)."""
+        with self._transaction(what) as conn:
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            yield conn
+
     def register_key(self, public_key: Ed25519PublicKey, server: str) -> str:
         """Register a server's log-signing public key (the floor admin's role).
 

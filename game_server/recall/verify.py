@@ -71,6 +71,13 @@ module checks, in one streaming pass over the log (DESIGN.md "Event log", "RNG a
     house result (DESIGN.md "Core contracts").
 ``events``
     every body decodes as an event this build knows.
+``linked``
+    with the floor store (``etg verify DB --store URL``): every linked meter record of the
+    log (605a.8) is the store's row of that meter and sequence number, every store change
+    naming the log's tables is in the log, and the store's history of each of those meters
+    follows by the rules' arithmetic (:mod:`game_server.floor.meter_audit`, which states
+    the rule for a store change the log does not hold yet). Without the store, a log that
+    has linked records gets a warning.
 
 Every failure names the sequence number of the event at fault (``None`` only for a fault of
 the file as a whole) and why. The result is deterministic: the same log and keys give the same
@@ -138,6 +145,8 @@ from game_server.recall.verify_report import (
     CheckSummary,
     Finding,
     Findings,
+    MeterAudit,
+    MeterAuditResult,
     UnverifiableLog,
     VerifyCounts,
     VerifyReport,
@@ -374,6 +383,7 @@ def verify_log(
     sealing_key: bytes | None = None,
     progress: Progress | None = None,
     anchors: AnchorSource | None = None,
+    meters: MeterAudit | None = None,
 ) -> VerifyReport:
     """Verify a whole event log: file, triggers, chain, signatures, shoes, cards, rounds, money.
 
@@ -390,6 +400,8 @@ def verify_log(
         anchors: The anchor stream: the checkpoints kept outside the log as they were made.
             Without it a log cut back to one of its own checkpoints cannot be detected (the
             report warns).
+        meters: The check of the log's linked meter records against the floor store
+            (``--store``); without it a log with such records gets a warning.
 
     Returns:
         The report; ``report.ok`` is the verdict.
@@ -398,6 +410,7 @@ def verify_log(
         UnverifiableLog: the log's chain format is not the one this build verifies.
         LogDamaged: SQLite cannot read the log's tables at all.
         AnchorError: the anchor stream cannot be read, or a line of it is not a checkpoint.
+        FloorError: the floor store given for the linked meters cannot be read.
     """
     start = time.perf_counter()
     meta = reader.meta()
@@ -420,6 +433,7 @@ def verify_log(
         chain = verify_chain(_as_source(tee), public_key, anchors=anchored or ())
         last_seq = chain.last_seq
         semantics.finish(last_seq)
+        linked = _check_linked(reader, meters, findings)
     for problem in chain.problems:
         check = "checkpoints" if "checkpoint" in problem.reason else "chain"
         if problem.reason.startswith("anchor") or "anchored checkpoint" in problem.reason:
@@ -471,7 +485,32 @@ def verify_log(
         key_id=chain.key_id,
         integrity_seconds=integrity_seconds,
         anchors=None if anchored is None else len(anchored),
+        linked=linked,
     )
+
+
+def _check_linked(
+    reader: EventLogReader, meters: MeterAudit | None, findings: Findings
+) -> MeterAuditResult | None:
+    """The log's linked meter records against the floor store (inside the log's snapshot,
+    so the store is read after it: a change the log holds is in the store by then)."""
+    if meters is None:
+        records = reader.events_of_kind("linked_meter_contributed", "linked_meter_awarded")
+        if records:
+            findings.warn(
+                records[0].seq,
+                "linked",
+                f"the log holds {len(records)} record(s) of meters linked across the floor "
+                "(605a.8) that were not checked against the floor store that holds them: "
+                "pass --store",
+            )
+        return None
+    result = meters.audit(reader)
+    for seq, reason in result.failures:
+        findings.fail(seq, "linked", reason)
+    for seq, reason in result.warnings:
+        findings.warn(seq, "linked", reason)
+    return result
 
 
 def _check_meta(reader: EventLogReader, findings: Findings) -> None:

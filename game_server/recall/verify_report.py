@@ -7,10 +7,13 @@ Entry points: :class:`VerifyReport`, :data:`CHECKS`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Final
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from shared.errors import ETGError
+
+if TYPE_CHECKING:
+    from game_server.eventlog import EventLogReader
 
 #: The checks, in the order a report lists them, with a title for people.
 CHECKS: Final[dict[str, str]] = {
@@ -27,12 +30,33 @@ CHECKS: Final[dict[str, str]] = {
     "ledger": "logged balances equal the ledger fold",
     "conservation": "money is conserved",
     "events": "every event decodes",
+    "linked": "linked meters agree with the floor store",
 }
 _CHECK_ORDER: Final = {name: index for index, name in enumerate(CHECKS)}
 
 #: At most this many failures (and as many warnings) are listed, the lowest seqs first; the
 #: counts go on.
 MAX_FAILURES: Final = 1_000
+
+
+@dataclass
+class MeterAuditResult:
+    """What a :class:`MeterAudit` found: failures and warnings as (seq or None, reason),
+    how many linked records of the log it checked and how many meters' histories."""
+
+    failures: list[tuple[int | None, str]] = field(default_factory=list)
+    warnings: list[tuple[int | None, str]] = field(default_factory=list)
+    checked: int = 0
+    meters: int = 0
+
+
+class MeterAudit(Protocol):
+    """Checks a log's linked meter records against the floor store that holds the meters
+    (:class:`game_server.floor.meter_audit.StoreMeterAudit`)."""
+
+    def audit(self, reader: EventLogReader) -> MeterAuditResult:
+        """Check the log read by ``reader`` (inside its snapshot)."""
+        ...
 
 
 class UnverifiableLog(ETGError):
@@ -134,6 +158,8 @@ class VerifyReport:
             ``elapsed``).
         anchors: Anchored checkpoints of this log that were checked (None: no anchor stream
             was given).
+        linked: What the check of the linked meters against the floor store covered (None:
+            no store was given).
     """
 
     ok: bool
@@ -147,6 +173,7 @@ class VerifyReport:
     key_id: str
     integrity_seconds: float = 0.0
     anchors: int | None = None
+    linked: MeterAuditResult | None = None
 
     @property
     def events_per_second(self) -> float:
@@ -164,6 +191,9 @@ class VerifyReport:
             "counts": self.counts.to_json(),
             "key_id": self.key_id,
             "anchors": self.anchors,
+            "linked_meters": None
+            if self.linked is None
+            else {"records": self.linked.checked, "meters": self.linked.meters},
         }
 
 

@@ -7,7 +7,8 @@ share it in the store. Then the store is SIGKILLed mid-round: that round finishe
 linked wager is refused with a sentence, the view and ``ReadMeters`` show the meter
 unavailable, and the base game goes on. At the end the meter, every award and every wallet
 fold to the same totals from either side (each log's ``Ledger`` fold and the store's meter
-rows), and both logs pass ``etg verify``."""
+rows), and both logs pass ``etg verify --store`` (their linked records against the store's
+rows, and the store's history of the meter by the rules' arithmetic)."""
 
 from __future__ import annotations
 
@@ -261,8 +262,10 @@ def test_two_servers_share_one_linked_meter_through_the_floor_store(
     assert last[11] + last[12] + last[13] == last[9] + last[14] + 1000 * last[10]
     for t in SEEDS:
         key = str(tables[t]["certs"] / "log-signing.pub")
-        done = etg("verify", str(tables[t]["db"]), "--key", key)
+        done = etg("verify", str(tables[t]["db"]), "--key", key, "--store", store.investigator)
         assert done.returncode == 0, done.stdout + done.stderr
+        # Every linked record of the log is the store's (5 each: 4 contributions, 1 award).
+        assert "linked meters: 5 record(s) of this log checked" in done.stdout
 
 
 @pytest.fixture
