@@ -75,7 +75,7 @@ from game_server.net.floor import FloorConfig
 from game_server.net.pki import PkiError, Role
 from game_server.net.server import TableServerFactory, TerminalProtocol
 from shared.errors import ETGError
-from shared.protocol import Unauthorized
+from shared.protocol import BadRequest, Unauthorized
 
 log = Logger()
 
@@ -379,6 +379,19 @@ class WorkerProtocol(TerminalProtocol):
                 log.warn("refused {identity}: {why}", identity=str(identity), why=why)
                 raise Unauthorized(why)
         return super().hello(version, software)
+
+    def _seated(self, terminal: str) -> str:
+        """An operator command naming a terminal of another worker's table says where."""
+        table = self.place.floor.tables.get(terminal)
+        if table is not None and table not in self.place.tables:
+            worker = self.place.worker_of(table)
+            raise BadRequest(
+                f"terminal {terminal} sits at table {table}, served by worker "
+                f"{'?' if worker is None else worker + 1} of this server; this connection "
+                f"reaches worker {self.place.index + 1}: name {table} (or {terminal}) as "
+                "the route"
+            )
+        return super()._seated(terminal)
 
 
 class _WorkerFactory(Factory):
