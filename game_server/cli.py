@@ -148,9 +148,9 @@ def serve_command(
                 workers=workers,
             )
             raise SystemExit(serve_workers(spec, port=port, interface=interface, store=store))
-        from game_server.net.workers import check_logs
+        from game_server.net.workers import refuse_worker_logs
 
-        check_logs(db, [()])  # no log of a server of workers is taken for --db's
+        refuse_worker_logs(db)
         config = load_config(example_config_path() if config_path is None else config_path)
         floor = (
             default_floor(config, tables=tables) if floor_path is None else load_floor(floor_path)

@@ -181,6 +181,12 @@ def worker_path(path: Path, index: int) -> Path:
     return path.with_name(f"{path.stem}.worker-{index + 1}{path.suffix}")
 
 
+def refuse_worker_logs(db: Path) -> None:
+    """A one-process server (``--workers 1``) refuses to start beside the logs of a
+    server of workers (:func:`check_logs`), which hold its tables' credits."""
+    check_logs(db, [()])
+
+
 def check_logs(db: Path, shares: Sequence[Collection[str]]) -> None:
     """Refuse a start that would move a table away from the log holding its credits.
 
@@ -879,6 +885,13 @@ def serve_workers(
             "needs --store: serve it with --workers 1"
         )
     shares = placement(configs, spec.workers)
+    for index, share in enumerate(shares):
+        if not any(floor.tables.get(t) in share for t in floor.terminals):
+            raise WorkersError(
+                f"worker {index + 1} would serve table(s) {', '.join(share)}, where the floor "
+                "file seats no terminal ([floor.tables]); seat terminals there or use fewer "
+                "workers"
+            )
     check_logs(Path(spec.db), shares)
     listener = listen_first(interface, floor.port if port is None else port)
     observer: Any = textFileLogObserver(sys.stdout)  # an ILogObserver (zope, untyped)

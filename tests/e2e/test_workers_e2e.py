@@ -149,6 +149,18 @@ def verify_logs(floor: dict[str, Path]) -> None:
         assert result.returncode == 0, result.stdout + result.stderr
 
 
+def etg_operator(port: int, certs: Path, *command: str) -> subprocess.CompletedProcess[str]:
+    server = ["--certs", str(certs), "--server", f"127.0.0.1:{port}", "--hostname", "localhost"]
+    return subprocess.run(
+        [sys.executable, "-m", "tools.cli", "operator", *server, *command],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+
+
 def test_two_workers_play_rounds_at_both_tables_and_their_logs_verify(
     floor: dict[str, Path],
 ) -> None:
@@ -192,7 +204,8 @@ def test_a_misrouted_or_unknown_certificate_is_refused_with_a_sentence(
     """A terminal naming another terminal's route lands on the wrong worker and is refused
     with where its table is served; an operator naming no table is refused with which worker
     serves which table; an operator command for another worker's terminal says where it
-    sits; a certificate of another CA fails the handshake."""
+    sits; ``etg operator`` reaches the worker of the terminal it names; a certificate of
+    another CA fails the handshake."""
     certs = floor["certs"]
     other = tmp_path / "other-ca"
     init_pki(other, terminals=1)
@@ -211,6 +224,11 @@ def test_a_misrouted_or_unknown_certificate_is_refused_with_a_sentence(
             op1.call("CashIn", request_id="x", terminal=SECOND, amount=100, reference="e2e")
         assert elsewhere.value.code == "BAD_REQUEST"
         assert "served by worker 2" in elsewhere.value.description
+        # etg operator reaches the worker of the terminal it names, and says why without one.
+        credit = etg_operator(port, certs, "credit", SECOND, "1.00", "--reference", "e2e")
+        assert credit.returncode == 0 and "T8: credited $1.00" in credit.stdout, credit.stderr
+        meters_all = etg_operator(port, certs, "meters")
+        assert meters_all.returncode == 1 and "worker 2 serves BJ-01-2" in meters_all.stderr
         with pytest.raises((ssl.SSLError, ConnectionError, AmpError)):
             stranger = AmpClient(port, other, FIRST, route=FIRST)
             stranger.call("Hello", version=PROTOCOL_VERSION, software="e2e")
@@ -268,3 +286,28 @@ def test_a_worker_killed_mid_round_is_restarted_and_its_round_resumes(
         for client in (op2, t1, t8):
             client.close()
     verify_logs(floor)
+
+
+def test_workers_stop_when_their_front_is_killed(floor: dict[str, Path]) -> None:
+    """SIGKILL of the front (it cannot stop its workers): each worker sees its channel
+    close, stops and closes its log; both logs verify."""
+    with serving(floor) as server:
+        assert server.port
+        workers = [server.worker_pid(1), server.worker_pid(2)]
+        server.process.send_signal(signal.SIGKILL)
+        server.process.wait(timeout=10)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and any(alive(pid) for pid in workers):
+            time.sleep(0.2)
+        assert not any(alive(pid) for pid in workers), "a worker outlived its front"
+    assert server.text().count("the front process is gone; stopping") == 2
+    verify_logs(floor)
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie of a killed parent counts as gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"

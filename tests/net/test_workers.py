@@ -25,6 +25,7 @@ from game_server.net.workers import (
     check_logs,
     meter_groups,
     placement,
+    refuse_worker_logs,
     routes,
     server_name,
     worker_floor,
@@ -166,10 +167,10 @@ def test_a_start_that_would_move_a_table_off_its_log_is_refused(tmp_path: Path) 
     db = tmp_path / "table.db"
     shares = placement(example_tables(2), 2)
     check_logs(db, shares)  # nothing written yet
-    check_logs(db, [()])
+    refuse_worker_logs(db)
     worker_path(db, 0).write_bytes(b"")
     with pytest.raises(WorkersError, match="--workers 1"):
-        check_logs(db, [()])
+        refuse_worker_logs(db)
     worker_path(db, 2).write_bytes(b"")
     with pytest.raises(WorkersError, match="more workers than 2"):
         check_logs(db, shares)
