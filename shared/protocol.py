@@ -472,7 +472,7 @@ class RoutedClientTLS:
         self._options = options
         self.route = route
 
-    def clientConnectionForTLS(self, tlsProtocol: Any) -> Any:  # Twisted's name
+    def clientConnectionForTLS(self, tlsProtocol: Any) -> Any:
         """The inner options' connection, its server name replaced before the handshake."""
         connection = self._options.clientConnectionForTLS(tlsProtocol)
         connection.set_tlsext_host_name(self.route.encode("ascii"))

@@ -409,7 +409,7 @@ class _WorkerFactory(Factory):
         #: The route of the socket being adopted (adoption builds its protocol at once).
         self.route = ""
 
-    def buildProtocol(self, addr: Any) -> WorkerProtocol:  # Twisted's name
+    def buildProtocol(self, addr: Any) -> WorkerProtocol:
         return WorkerProtocol(self.factory, self.place, self.route)
 
 
@@ -425,13 +425,13 @@ class _Handoff:
     def fileno(self) -> int:
         return self.channel.fileno()
 
-    def logPrefix(self) -> str:  # Twisted's name
+    def logPrefix(self) -> str:
         return "handoff"
 
-    def connectionLost(self, reason: Any) -> None:  # Twisted's name
+    def connectionLost(self, reason: Any) -> None:
         """Nothing to do: the channel closes with the process."""
 
-    def doRead(self) -> None:  # Twisted's name
+    def doRead(self) -> None:
         while True:
             try:
                 data, fds, _flags, _address = socket.recv_fds(self.channel, 256, 16)
