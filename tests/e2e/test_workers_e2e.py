@@ -13,6 +13,7 @@ import json
 import os
 import re
 import signal
+import socket
 import ssl
 import subprocess
 import sys
@@ -311,3 +312,31 @@ def alive(pid: int) -> bool:
     except (OSError, IndexError):
         return False
     return state != "Z"
+
+
+def test_the_front_drops_connections_that_send_no_client_hello(
+    floor: dict[str, Path], tmp_path: Path
+) -> None:
+    """Before a worker gets it, a connection must send its ClientHello within
+    ``hello_seconds``; over ``unauthenticated_connections`` per worker waiting at once, a
+    new one is closed at accept. Each drop is logged; a terminal still plays afterwards."""
+    limits = tmp_path / "floor.toml"
+    limits.write_text(
+        "[floor]\nport = 7400\n[floor.terminals]\nT1 = 1\nT8 = 1\n"
+        '[floor.tables]\nT1 = "BJ-01-1"\nT8 = "BJ-01-2"\n'
+        "[floor.limits]\nhello_seconds = 1\nunauthenticated_connections = 1\n"
+    )
+    with serving(floor, "--floor", str(limits)) as server:
+        port = server.port
+        silent = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(2)]
+        time.sleep(0.3)  # both are waiting for their ClientHello
+        third = socket.create_connection(("127.0.0.1", port), timeout=10)
+        assert third.recv(1) == b"", "a third waiting connection is closed at once"
+        server.wait_for("2 connections have not sent their ClientHello yet")
+        for sock in silent:
+            assert sock.recv(1) == b"", "a silent connection is dropped after hello_seconds"
+        server.wait_for(r"no whole ClientHello within 1 s")
+        t8, answer = connect(port, floor["certs"], SECOND, SECOND)
+        assert json.loads(answer["view"])["table"] == "BJ-01-2"
+        for sock in [*silent, third, t8.sock]:
+            sock.close()
