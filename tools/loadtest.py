@@ -34,6 +34,12 @@ unexpected (reported, not fatal). The operator's cash-ins run into its own rate 
 burst, then 20 a second): those are retried and counted apart (``cash_in_retries``).
 Latencies are those of answered commands only. The run's clock starts when the operator
 connects, so ``duration_s`` includes the cash-in ramp (about N/20 s for N terminals).
+
+With ``--workers N`` the server runs ``etg serve --workers N`` (its tables in N processes
+behind one port): one operator connection per worker, routed to a table of it, cashes in
+that worker's terminals, so the ramp is about N times shorter (compare rounds per second
+over runs long enough for the ramp not to count); the server's CPU and peak RSS are summed
+over the front and its workers.
 """
 
 from __future__ import annotations
