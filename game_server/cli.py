@@ -100,6 +100,15 @@ from shared.errors import ETGError
     help="Experimental, for measurement only: commit the steps of every table staged "
     "within 2 ms in one transaction (each answered after it).",
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Run the tables in this many processes behind the one port (one per core; tables "
+    "sharing a local meter stay together). Each keeps its own log, <db stem>.worker-<k>.db. "
+    "1: one process, the log --db. See game_server.net.workers.",
+)
 def serve_command(
     config_path: Path | None,
     db: Path,
@@ -114,6 +123,7 @@ def serve_command(
     change_reason: str | None,
     next_round_delay: float,
     group_commit: bool,
+    workers: int,
 ) -> None:
     """Run the authoritative table server: mutual TLS 1.3, AMP, the event log."""
     from game_server.net.floor import load_floor
@@ -122,6 +132,25 @@ def serve_command(
     if change_reason is not None and not change_reason.strip():
         raise click.BadParameter("say why the change is made", param_hint="'--change-config'")
     try:
+        if workers > 1:  # --- etg serve --workers (issue 22): game_server.net.workers
+            from game_server.net.workers import WorkerSpec, serve_workers
+
+            spec = WorkerSpec(
+                config=None if config_path is None else str(config_path),
+                db=str(db),
+                certs=str(certs),
+                floor=None if floor_path is None else str(floor_path),
+                tables=tables,
+                anchors=None if anchors is None else str(anchors),
+                change_reason=change_reason,
+                next_round_delay=next_round_delay,
+                group_commit=group_commit,
+                workers=workers,
+            )
+            raise SystemExit(serve_workers(spec, port=port, interface=interface, store=store))
+        from game_server.net.workers import refuse_worker_logs
+
+        refuse_worker_logs(db)
         config = load_config(example_config_path() if config_path is None else config_path)
         floor = (
             default_floor(config, tables=tables) if floor_path is None else load_floor(floor_path)

@@ -25,7 +25,9 @@ import json
 import re
 from typing import Any, ClassVar, Final
 
+from twisted.internet.interfaces import IOpenSSLClientConnectionCreator
 from twisted.protocols import amp
+from zope.interface import implementer  # type: ignore[import-untyped]  # ships no hints
 
 from shared.errors import ETGError
 
@@ -431,3 +433,47 @@ def check_request_id(request_id: str) -> str:
             f"got {request_id[:80]!r}"
         )
     return request_id
+
+
+# --------------------------------------------------------------------------------------------
+# Routing: the TLS server name a client sends
+
+#: The longest route a client names (a terminal id or a table id).
+MAX_ROUTE: Final = 64
+_ROUTE_RE: Final = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+
+
+@implementer(IOpenSSLClientConnectionCreator)
+class RoutedClientTLS:
+    """A client's TLS options that send ``route`` as the TLS server name (SNI).
+
+    A server that runs its tables in several processes behind one port
+    (``etg serve --workers``) reads the server name of the ClientHello, before any TLS byte
+    is consumed, to hand the connection to the process serving that terminal or table; the
+    certificate, checked by that process, still decides who the client is. A terminal names
+    itself (its certificate's id), an operator tool the table (or a terminal) it means. The
+    server's certificate is still checked against the host name of ``options``: only the
+    name sent changes. A one-process server ignores the name.
+
+    Args:
+        options: The client's TLS options (``optionsForClientTLS``).
+        route: A terminal id or a table id: 1 to 64 letters, digits, ``_``, ``.`` or ``-``.
+
+    Raises:
+        ValueError: ``route`` is not such a name.
+    """
+
+    def __init__(self, options: Any, route: str) -> None:
+        if not _ROUTE_RE.fullmatch(route):
+            raise ValueError(
+                f"{route!r} is not a route: a terminal or table id of 1 to {MAX_ROUTE} "
+                "letters, digits, '_', '.' or '-'"
+            )
+        self._options = options
+        self.route = route
+
+    def clientConnectionForTLS(self, tlsProtocol: Any) -> Any:
+        """The inner options' connection, its server name replaced before the handshake."""
+        connection = self._options.clientConnectionForTLS(tlsProtocol)
+        connection.set_tlsext_host_name(self.route.encode("ascii"))
+        return connection

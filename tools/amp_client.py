@@ -40,7 +40,8 @@ def tls_context(certs: Path, who: str) -> ssl.SSLContext:
 
 class AmpClient:
     """One TLS connection speaking AMP to the table server at ``host``:``port``, whose
-    certificate must name ``hostname``."""
+    certificate must name ``hostname``; ``route`` (a terminal or table id) is sent as the
+    TLS server name instead of ``hostname`` (``etg serve --workers``)."""
 
     def __init__(
         self,
@@ -51,9 +52,24 @@ class AmpClient:
         *,
         host: str = "127.0.0.1",
         hostname: str = "localhost",
+        route: str | None = None,
     ) -> None:
         raw = socket.create_connection((host, port), timeout=timeout)
-        self.sock = tls_context(certs, who).wrap_socket(raw, server_hostname=hostname)
+        context = tls_context(certs, who)
+        if route is None:
+            self.sock = context.wrap_socket(raw, server_hostname=hostname)
+        else:
+            # The TLS server name is the route (a server of several workers hands the
+            # connection to the one serving it); the certificate must still name hostname.
+            context.check_hostname = False
+            self.sock = context.wrap_socket(raw, server_hostname=route)
+            peer: Any = self.sock.getpeercert() or {}
+            names = {str(value) for _, value in peer.get("subjectAltName", ())}
+            if hostname not in names:
+                self.sock.close()
+                raise ssl.SSLCertVerificationError(
+                    f"the server's certificate names {sorted(names)}, not {hostname!r}"
+                )
         self.buffer = b""
         self.tag = 0
         self.pushed: list[dict[str, Any]] = []

@@ -18,6 +18,7 @@ Exit status: 0 done; 1 the server refused (its sentence on stderr); 2 bad option
 from __future__ import annotations
 
 import json
+import re
 import sys
 import tempfile
 import uuid
@@ -209,12 +210,18 @@ class _Operator:
     """One connection of ``etg operator`` and who runs it."""
 
     def __init__(
-        self, certs: Path | None, server: str | None, hostname: str | None, who: dict[str, str]
+        self,
+        certs: Path | None,
+        server: str | None,
+        hostname: str | None,
+        who: dict[str, str],
+        route: str | None = None,
     ) -> None:
         self.certs = certs
         self.server = server
         self.hostname = hostname
         self.who = who
+        self.route = route
 
     def _address(self) -> tuple[Path, str, int, str]:
         if self.certs is None or self.server is None:
@@ -230,8 +237,13 @@ class _Operator:
         from tools.amp_client import AmpClient, AmpError
 
         certs, host, port, hostname = self._address()
+        # A server of several workers (etg serve --workers) hands the connection to the one
+        # serving the terminal or table the command names, or --route's.
+        route = self.route or arguments.get("terminal") or arguments.get("table")
+        if route is not None and not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", route):
+            route = None  # not a name: the server's answer says what is wrong with it
         try:
-            client = AmpClient(port, certs, "operator", host=host, hostname=hostname)
+            client = AmpClient(port, certs, "operator", host=host, hostname=hostname, route=route)
         except OSError as exc:
             _refused(f"cannot reach {host}:{port}: {exc}", status=2)
         try:
@@ -267,6 +279,13 @@ def _logged(answer: dict[str, Any]) -> str:
 @click.option(
     "--hostname", default=None, help="The name in the server's certificate (default: HOST)."
 )
+@click.option(
+    "--route",
+    default=None,
+    metavar="TABLE",
+    help="With etg serve --workers: the table (or terminal) whose worker to reach; a command "
+    "naming a terminal or --table reaches its worker without it.",
+)
 @click.option("--person", default=None, help="Who runs this (logged with the action).")
 @click.option(
     "--role",
@@ -280,6 +299,7 @@ def operator(
     certs: Path | None,
     server: str | None,
     hostname: str | None,
+    route: str | None,
     person: str | None,
     role: str | None,
 ) -> None:
@@ -290,7 +310,7 @@ def operator(
     who = {} if person is None or role is None else {"person": person, "role": role}
     # --certs and --server are checked when a command connects, not by click: a
     # subcommand's --help must work without them.
-    ctx.obj = _Operator(certs, server, hostname, who)
+    ctx.obj = _Operator(certs, server, hostname, who, route)
 
 
 def _cents(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:

@@ -34,10 +34,17 @@ unexpected (reported, not fatal). The operator's cash-ins run into its own rate 
 burst, then 20 a second): those are retried and counted apart (``cash_in_retries``).
 Latencies are those of answered commands only. The run's clock starts when the operator
 connects, so ``duration_s`` includes the cash-in ramp (about N/20 s for N terminals).
+
+With ``--workers N`` the server runs ``etg serve --workers N`` (its tables in N processes
+behind one port): one operator connection per worker, routed to a table of it, cashes in
+that worker's terminals, so the ramp is about N times shorter (compare rounds per second
+over runs long enough for the ramp not to count); the server's CPU and peak RSS are summed
+over the front and its workers.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -95,6 +102,7 @@ class LoadtestResult:
     terminals: int
     tables: int
     rounds_target: int
+    workers: int = 1
     rounds: int = 0
     duration_s: float = 0.0
     rounds_per_s: float = 0.0
@@ -183,6 +191,7 @@ def start_server(
     store: str | None = None,
     *,
     group_commit: bool = False,
+    workers: int = 1,
 ) -> tuple[subprocess.Popen[bytes], int, Path]:
     """Start ``python -m game_server``; its output goes to a file (a pipe could fill up and
     block it). Returns the process, its port and the output file. The caller stops it."""
@@ -210,6 +219,8 @@ def start_server(
         command += ["--store", store]
     if group_commit:
         command.append("--group-commit")
+    if workers > 1:
+        command += ["--workers", str(workers)]
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
     with out.open("wb") as sink:
@@ -257,6 +268,24 @@ def cpu_seconds(pid: int) -> float:
     fields = text[text.rindex(")") + 2 :].split()
     # fields[0] is field 3 (state); utime and stime are fields 14 and 15.
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def server_pids(pid: int) -> list[int]:
+    """The server's processes: ``pid`` and its children (the workers of ``--workers``)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        children = []
+    return [pid, *(int(child) for child in children)]
+
+
+def server_cpu_seconds(pids: list[int]) -> float:
+    """:func:`cpu_seconds` summed over ``pids`` (a process gone meanwhile counts 0)."""
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            total += cpu_seconds(pid)
+    return total
 
 
 def peak_rss_mb(pid: int) -> float:
@@ -320,13 +349,21 @@ class _Run:
 
 
 def run_bots(
-    port: int, certs: Path, terminals: int, run: _Run, seconds: float, on_tick: Any
+    port: int,
+    certs: Path,
+    terminals: int,
+    run: _Run,
+    seconds: float,
+    on_tick: Any,
+    operators: list[tuple[str | None, list[str]]] | None = None,
 ) -> float:
     """Run the reactor with the operator and the bots until ``run`` says stop or ``seconds``
     pass. ``on_tick()`` is called every half second (returns a reason to stop, or None).
+    ``operators``: one operator connection per route (a table of each worker of
+    ``etg serve --workers``) with the terminals it cashes in; default one for all.
     Returns the duration in seconds, from the operator's connection to the stop."""
+    from twisted.internet import defer, task
     from twisted.internet import reactor as _reactor
-    from twisted.internet import task
     from twisted.internet.endpoints import SSL4ClientEndpoint, connectProtocol
     from twisted.internet.protocol import connectionDone
     from twisted.protocols import amp
@@ -365,10 +402,22 @@ def run_bots(
         run.stopping = True
         run.stopped_by = reason
         if operator_box:
-            d = operator_box[0].callRemote(ReadMeters)
-            d.addCallback(lambda answer: setattr(run, "meters", answer["meters"]))
-            d.addErrback(lambda _f: None)
-            d.addBoth(lambda _r: reactor.stop())
+            # Every operator's meters (one per worker); games_played summed over them.
+            read = [op.callRemote(ReadMeters) for op in operator_box]
+            found: list[Any] = []
+
+            def merged(_results: Any) -> None:
+                if len(found) == 1:
+                    run.meters = found[0]
+                elif found:
+                    run.meters = {"games_played": sum(m["games_played"] for m in found)}
+
+            for d in read:
+                d.addCallback(lambda answer: found.append(answer["meters"]))
+                d.addErrback(lambda _f: None)
+            gathered = defer.gatherResults(read)
+            gathered.addCallback(merged)
+            gathered.addBoth(lambda _r: reactor.stop())
             reactor.callLater(3.0, lambda: reactor.running and reactor.stop())
         else:
             reactor.stop()
@@ -383,8 +432,8 @@ def run_bots(
         if reason:
             stop(reason)
 
-    def connect(cert: Path, key: Path, protocol: amp.AMP) -> Any:
-        options = client_tls_options(ca, cert, key)
+    def connect(cert: Path, key: Path, protocol: amp.AMP, route: str | None = None) -> Any:
+        options = client_tls_options(ca, cert, key, route=route)
         endpoint = SSL4ClientEndpoint(reactor, "127.0.0.1", port, options, timeout=30)  # type: ignore[no-untyped-call]  # unannotated
         return connectProtocol(endpoint, protocol)  # type: ignore[no-untyped-call]  # unannotated
 
@@ -459,9 +508,8 @@ def run_bots(
         d.addCallback(lambda answer: bot.got(answer["view"]))
         d.addErrback(lambda failure: run.error(failure))
 
-    def cash_in_all(operator: amp.AMP) -> Any:
+    def cash_in_all(operator: amp.AMP, names: list[str]) -> Any:
         operator_box.append(operator)
-        names = [f"T{i}" for i in range(1, terminals + 1)]
 
         def next_one(_ignored: Any = None, attempt: int = 0) -> Any:
             if not names or run.stopping:
@@ -494,19 +542,24 @@ def run_bots(
 
         return next_one()
 
-    operator_files = layout.operator
-    d = connect(operator_files.certificate, operator_files.key, amp.AMP())  # type: ignore[no-untyped-call]  # unannotated
-    d.addCallback(
-        lambda op: op.callRemote(
-            Hello, version=PROTOCOL_VERSION, software="etg-loadtest"
-        ).addCallback(lambda _answer: cash_in_all(op))
-    )
-
     def operator_failed(failure: Any) -> None:
         run.error(failure)
         stop("operator failed: " + failure.getErrorMessage())
 
-    d.addErrback(operator_failed)
+    def greet_and_cash_in(names: list[str]) -> Callable[[amp.AMP], Any]:
+        def hello(op: amp.AMP) -> Any:
+            said = op.callRemote(Hello, version=PROTOCOL_VERSION, software="etg-loadtest")  # type: ignore[no-untyped-call]  # unannotated
+            return said.addCallback(lambda _answer: cash_in_all(op, names))
+
+        return hello
+
+    operator_files = layout.operator
+    everyone = [f"T{i}" for i in range(1, terminals + 1)]
+    for route, names in operators or [(None, everyone)]:
+        d = connect(operator_files.certificate, operator_files.key, amp.AMP(), route)  # type: ignore[no-untyped-call]  # unannotated
+
+        d.addCallback(greet_and_cash_in(names))
+        d.addErrback(operator_failed)
     signal.signal(signal.SIGTERM, lambda _n, _f: reactor.callFromThread(stop, "SIGTERM"))
     signal.signal(signal.SIGINT, lambda _n, _f: reactor.callFromThread(stop, "SIGINT"))
     ticker = task.LoopingCall(check)
@@ -524,6 +577,7 @@ def run_loadtest(
     floor: Path | None = None,
     *,
     group_commit: bool = False,
+    workers: int = 1,
 ) -> LoadtestResult:
     """Run the whole load test (certs, server, bots, figures); the server is always stopped.
 
@@ -532,6 +586,8 @@ def run_loadtest(
     (default: the system's; ``/dev/shm`` takes the disk's fsync out of the figures).
     ``floor``: the folder of a local floor (``etg floor up``) the server ships its log to.
     ``group_commit``: run the server with ``--group-commit``.
+    ``workers``: run the server with ``--workers`` (its CPU and peak RSS are then the sums
+    over the front and its workers; one operator connection per worker cashes in).
 
     Raises:
         LoadtestError: more terminals than one server seats, or the server did not start.
@@ -542,13 +598,16 @@ def run_loadtest(
     if terminals > MAX_TERMINALS:
         raise LoadtestError(too_many(terminals))
     tables = tables_for(terminals)
-    result = LoadtestResult(terminals=terminals, tables=tables, rounds_target=rounds)
+    result = LoadtestResult(
+        terminals=terminals, tables=tables, rounds_target=rounds, workers=workers
+    )
     with tempfile.TemporaryDirectory(prefix="etg-loadtest-", dir=tmpdir) as tmp:
         directory = Path(tmp)
         certs, config_path = prepare(directory, terminals)
         config = load_config(config_path)
         game = game_for(config)
         run = _Run(rounds, lambda: game.wire_bot(config))
+        operators = worker_operators(config, tables, terminals, workers)
         store = None if floor is None else _scratch_store(floor, certs)
         process, port, _out = start_server(
             directory,
@@ -557,19 +616,21 @@ def run_loadtest(
             tables,
             None if store is None else store[1],
             group_commit=group_commit,
+            workers=workers,
         )
         try:
-            cpu_start = cpu_seconds(process.pid)
+            pids = server_pids(process.pid)
+            cpu_start = server_cpu_seconds(pids)
 
             def tick() -> str | None:
                 return "server exited" if process.poll() is not None else None
 
             client_start = time.process_time()
-            duration = run_bots(port, certs, terminals, run, seconds, tick)
+            duration = run_bots(port, certs, terminals, run, seconds, tick, operators)
             result.client_cpu_s = round(time.process_time() - client_start, 3)
             if process.poll() is None:
-                result.server_cpu_s = round(cpu_seconds(process.pid) - cpu_start, 3)
-                result.server_peak_rss_mb = round(peak_rss_mb(process.pid), 1)
+                result.server_cpu_s = round(server_cpu_seconds(pids) - cpu_start, 3)
+                result.server_peak_rss_mb = round(sum(_peak(pid) for pid in pids), 1)
         finally:
             stop_server(process)
             if floor is not None and store is not None:
@@ -598,6 +659,36 @@ def run_loadtest(
     if store is not None and isinstance(run.meters, dict):
         result.store = shipping_figures(run.meters.get("store_shipping"), duration)
     return result
+
+
+def worker_operators(
+    config: Any, tables: int, terminals: int, workers: int
+) -> list[tuple[str | None, list[str]]] | None:
+    """With ``--workers``, one operator connection per worker: a table of the worker as its
+    route, and the terminals of the worker's tables (T1..T7 at the first table...)."""
+    if workers == 1:
+        return None
+    from game_server.net.service import table_configs
+    from game_server.net.workers import placement
+
+    configs = table_configs(config, tables)
+    index = {c.table_id: k for k, c in enumerate(configs)}
+    found: list[tuple[str | None, list[str]]] = []
+    for share in placement(configs, workers):
+        names = [
+            f"T{i}"
+            for i in range(1, terminals + 1)
+            if (i - 1) // SEATS_PER_TABLE in {index[t] for t in share}
+        ]
+        found.append((share[0], names))
+    return found
+
+
+def _peak(pid: int) -> float:
+    try:
+        return peak_rss_mb(pid)
+    except OSError:
+        return 0.0
 
 
 def _scratch_store(floor: Path, certs: Path) -> tuple[str, str]:
@@ -643,6 +734,7 @@ def format_report(result: LoadtestResult) -> str:
     rows = [
         ("terminals", f"{result.terminals}"),
         ("tables", f"{result.tables}"),
+        ("server workers", f"{result.workers}"),
         ("rounds completed", f"{result.rounds} of {result.rounds_target} ({result.stopped_by})"),
         ("duration", f"{result.duration_s:.1f} s"),
         ("rounds/s", f"{result.rounds_per_s:.2f}"),
@@ -747,6 +839,13 @@ def _terminals(ctx: click.Context, param: click.Parameter, value: int) -> int:
     hidden=True,  # as etg serve's: experimental, for measurement only
     help="Run the server with group commit (etg serve --group-commit, experimental).",
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(1, MAX_TABLES),
+    default=1,
+    show_default=True,
+    help="Run the server with etg serve --workers N (CPU and RSS summed over its processes).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
 def loadtest(
     terminals: int,
@@ -755,13 +854,16 @@ def loadtest(
     tmpdir: Path | None,
     floor: Path | None,
     group_commit: bool,
+    workers: int,
     as_json: bool,
 ) -> None:
     """Load-test a real table server: N basic-strategy bots over mutual TLS (ceil(N/7)
     tables); prints latency, throughput, server CPU and peak RSS (and, with --floor, the
     shipping to the floor store)."""
     try:
-        result = run_loadtest(terminals, rounds, seconds, tmpdir, floor, group_commit=group_commit)
+        result = run_loadtest(
+            terminals, rounds, seconds, tmpdir, floor, group_commit=group_commit, workers=workers
+        )
     except (LoadtestError, ETGError) as exc:
         click.echo(f"etg loadtest: error: {exc}", err=True)
         raise SystemExit(EXIT_FAILED) from None

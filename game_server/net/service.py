@@ -25,7 +25,7 @@ import errno
 import socket
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Final
@@ -184,6 +184,8 @@ def serve(
     store: str | None = None,
     store_lag_limit: float = 60.0,
     group_commit: bool = False,
+    hosted: Collection[str] | None = None,
+    accept: Callable[[Any, TableServerFactory, Any], str] | None = None,
 ) -> None:
     """Run the table server until the process is stopped (``tables`` copies of the table
     when more than one; they share the event log, each event naming its table).
@@ -201,6 +203,11 @@ def serve(
             :data:`GROUP_COMMIT_SECONDS` in one transaction, each answered and broadcast
             after it (off by default: after a failed commit the wallets in memory still
             show the staged steps until the operator's reopen rebuilds them).
+        hosted: The tables of the ``tables`` this process runs (None: all of them): a
+            worker of ``etg serve --workers`` (:mod:`game_server.net.workers`).
+        accept: Where connections come from instead of a port of its own (a worker's):
+            called with the reactor, the server's factory and the TLS options once the
+            tables are up; returns what the log line says.
 
     Raises:
         LinkedMetersNeedStore: the Rules Submission names ``[linked_meters]`` and no store
@@ -218,8 +225,14 @@ def serve(
             "meters this server's)"
         )
     configs = table_configs(config, tables)
+    if hosted is not None:
+        configs = [c for c in configs if c.table_id in hosted]
     refuse_linked_and_shared(configs)
-    listener = listen_first(interface, floor.port if port is None else port)
+    listener = (
+        None
+        if accept is not None
+        else listen_first(interface, floor.port if port is None else port)
+    )
     db.parent.mkdir(parents=True, exist_ok=True)
     reactor: Any = _reactor
     observer: Any = textFileLogObserver(sys.stdout)  # an ILogObserver (zope, untyped)
@@ -343,18 +356,23 @@ def serve(
         when_durable=event_log.when_durable if group_commit else None,
     )
     options.revocations = factory.floor.revocations
-    # What listenSSL does, on the socket bound before the log was opened.
-    # Typed Any: without zope's plugin mypy sees no provider of Twisted's interfaces.
-    wrap: Any = TLSMemoryBIOFactory
-    tls_factory = wrap(options, False, factory)
-    listening = reactor.adoptStreamPort(listener.fileno(), listener.family, tls_factory)
-    listener.close()  # the reactor listens on its own copy
-    log.info(
-        "table {table} listening on {host}:{port} (TLS 1.3, client certificates required)",
-        table=", ".join(machines),
-        host=interface,
-        port=listening.getHost().port,
-    )
+    if listener is None:  # a worker: its connections are handed over (game_server.net.workers)
+        assert accept is not None
+        where = accept(reactor, factory, options)
+        log.info("table {table} serving as {where}", table=", ".join(machines), where=where)
+    else:
+        # What listenSSL does, on the socket bound before the log was opened.
+        # Typed Any: without zope's plugin mypy sees no provider of Twisted's interfaces.
+        wrap: Any = TLSMemoryBIOFactory
+        tls_factory = wrap(options, False, factory)
+        listening = reactor.adoptStreamPort(listener.fileno(), listener.family, tls_factory)
+        listener.close()  # the reactor listens on its own copy
+        log.info(
+            "table {table} listening on {host}:{port} (TLS 1.3, client certificates required)",
+            table=", ".join(machines),
+            host=interface,
+            port=listening.getHost().port,
+        )
 
     def shutdown() -> None:
         log.info("stopping: closing the event log with a signed checkpoint")

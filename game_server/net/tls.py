@@ -54,7 +54,7 @@ from twisted.internet.ssl import (
 from twisted.logger import Logger
 from zope.interface import implementer  # type: ignore[import-untyped]  # ships no hints
 
-from game_server.net.identity import Identity, RevocationList, peer_identity
+from game_server.net.identity import Identity, RevocationList, common_name, peer_identity
 from game_server.net.pki import (
     CertificateWithoutRole,
     PkiError,
@@ -63,6 +63,7 @@ from game_server.net.pki import (
     load_certificate,
     load_private_key,
 )
+from shared.protocol import RoutedClientTLS
 
 log = Logger()
 
@@ -457,6 +458,7 @@ def client_tls_options(
     cert_path: str | os.PathLike[str],
     key_path: str | os.PathLike[str],
     hostname: str = "localhost",
+    route: str | None = None,
 ) -> IOpenSSLClientConnectionCreator:
     """TLS options of a terminal or an operator tool: TLS 1.3 only, our CA, our certificate.
 
@@ -465,6 +467,10 @@ def client_tls_options(
         cert_path: This client's certificate (``terminals/T1.pem`` or ``operator.pem``).
         key_path: Its private key (mode 0600).
         hostname: The server's name as in its certificate (a DNS name or an IP address).
+        route: The TLS server name sent (:class:`~shared.protocol.RoutedClientTLS`): the
+            terminal or table a server of several worker processes hands the connection
+            to. Default: the certificate's id (a terminal's own; ``operator`` names no
+            table, and a server of several workers refuses it with a sentence).
 
     Returns:
         An ``IOpenSSLClientConnectionCreator`` for ``connectSSL`` or
@@ -479,7 +485,7 @@ def client_tls_options(
     """
     ca = load_certificate(ca_path, "CA certificate")
     certificate, key = _load_pair(ca, Path(cert_path), Path(key_path), "client")
-    return optionsForClientTLS(
+    options = optionsForClientTLS(
         hostname,
         trustRoot=_trust_root(ca),
         # pyOpenSSL takes cryptography objects (its own X509 and PKey are deprecated).
@@ -490,6 +496,13 @@ def client_tls_options(
             "lowerMaximumSecurityTo": _TLS13,
         },
     )
+    name = route if route is not None else common_name(certificate)
+    if name is None:
+        raise PkiFileMalformed(
+            f"the client certificate {cert_path} names no id (CN)", Path(cert_path)
+        )
+    routed: IOpenSSLClientConnectionCreator = RoutedClientTLS(options, name)  # type: ignore[assignment]  # zope
+    return routed
 
 
 def identity_of(transport: object) -> Identity:

@@ -12,11 +12,13 @@ from typing import Any
 
 from cryptography import x509
 from cryptography.hazmat.primitives.serialization import Encoding, load_pem_private_key
+from cryptography.x509.oid import NameOID
 from twisted.internet.endpoints import HostnameEndpoint, wrapClientTLS
 from twisted.internet.interfaces import IOpenSSLClientConnectionCreator
 from twisted.internet.ssl import Certificate, TLSVersion, optionsForClientTLS
 
 from shared.errors import ETGError
+from shared.protocol import RoutedClientTLS
 
 
 class TerminalTlsError(ETGError):
@@ -40,8 +42,9 @@ def terminal_tls_options(
     hostname: str = "localhost",
 ) -> IOpenSSLClientConnectionCreator:
     """TLS options of this terminal: TLS 1.3 only, trusting only the CA at ``ca_path``,
-    presenting ``cert_path`` with ``key_path``, and checking the server's certificate names
-    ``hostname``.
+    presenting ``cert_path`` with ``key_path``, checking the server's certificate names
+    ``hostname``, and sending the terminal's id (its certificate's CN) as the TLS server name
+    (:class:`~shared.protocol.RoutedClientTLS`).
 
     Raises:
         TerminalTlsError: a file is missing or malformed, or the key is not the
@@ -62,7 +65,7 @@ def terminal_tls_options(
             "files of the same pair"
         )
     trust = Certificate.loadPEM(x509.load_pem_x509_certificate(ca_pem).public_bytes(Encoding.PEM))
-    return optionsForClientTLS(
+    options = optionsForClientTLS(
         hostname,
         trustRoot=trust,
         # pyOpenSSL takes cryptography objects (its own X509 and PKey are deprecated).
@@ -73,6 +76,17 @@ def terminal_tls_options(
             "lowerMaximumSecurityTo": TLSVersion.TLSv1_3,
         },
     )
+    # The terminal names itself as the TLS server name: a server running its tables in
+    # several processes hands the connection to the one serving this terminal's table.
+    names = certificate.subject.get_attributes_for_oid(NameOID.COMMON_NAME)
+    name = names[0].value if len(names) == 1 else None
+    if not isinstance(name, str):
+        raise TerminalTlsError(f"the terminal certificate {cert_path} names no terminal (CN)")
+    try:
+        routed: IOpenSSLClientConnectionCreator = RoutedClientTLS(options, name)  # type: ignore[assignment]  # zope
+        return routed
+    except ValueError as exc:
+        raise TerminalTlsError(f"the terminal certificate {cert_path}: {exc}") from None
 
 
 def tls_endpoint(

@@ -26,6 +26,7 @@ from tools.loadtest import (
     percentile,
     start_server,
     tables_for,
+    worker_operators,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,6 +133,42 @@ def test_a_short_run_against_the_real_server_reports_its_figures() -> None:
     assert figures["server_peak_rss_mb"] > 0
     assert figures["server_cpu_s"] >= 0
     assert figures["unexpected_errors"] == 0, figures["errors"]
+
+
+def test_with_workers_each_worker_gets_an_operator_for_its_terminals() -> None:
+    """--workers 2 over four tables: one operator connection routed to a table of each
+    worker, cashing in the terminals of that worker's tables; one worker: one for all."""
+    config = load_config(example_config_path())
+    assert worker_operators(config, 4, 28, 1) is None
+    found = worker_operators(config, 4, 26, 2)
+    assert found is not None
+    first = [f"T{i}" for i in [*range(1, 8), *range(15, 22)]]
+    second = [f"T{i}" for i in [*range(8, 15), *range(22, 27)]]
+    assert found == [("BJ-01-1", first), ("BJ-01-2", second)]
+
+
+@pytest.mark.slow
+def test_a_short_run_with_two_workers_plays_at_every_table() -> None:
+    """etg loadtest --workers 2: bots at tables in both workers complete rounds without an
+    unexpected error, and the server's CPU counts the workers'."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
+    command = [sys.executable, "-m", "tools.loadtest", "--terminals", "14", "--rounds", "6"]
+    done = subprocess.run(
+        [*command, "--workers", "2", "--json"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["workers"] == 2 and figures["tables"] == 2
+    assert figures["rounds"] >= 6 and figures["stopped_by"] == "rounds"
+    assert figures["games_played_meter"] >= 6  # summed over both workers' meters
+    assert figures["unexpected_errors"] == 0, figures["errors"]
+    assert figures["server_cpu_s"] > 0
 
 
 def test_the_loadtest_refuses_more_terminals_than_one_server_seats(
