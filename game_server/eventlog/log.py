@@ -70,7 +70,7 @@ from game_server.eventlog.records import (
     Clock,
     EventRow,
     NewEvent,
-    StoredEvent,
+    StoredStep,
     format_time,
 )
 from game_server.eventlog.schema import TABLE_LOG, LogState
@@ -593,9 +593,7 @@ class EventLog:
             self._meta,
         )
 
-    def append(
-        self, step: Sequence[NewEvent], *, checkpoint: str | None = None
-    ) -> list[StoredEvent]:
+    def append(self, step: Sequence[NewEvent], *, checkpoint: str | None = None) -> StoredStep:
         """Store the events of one engine step, in order, in ONE transaction.
 
         Every event of the step gets the same time (one clock reading). When this returns,
@@ -609,7 +607,8 @@ class EventLog:
                 in the same transaction (e.g. ``"round-close"`` with a round's last step).
 
         Returns:
-            The stored events, with their sequence numbers, time and hashes.
+            The stored events, with their sequence numbers, time and hashes (made as they
+            are read).
 
         Raises:
             AppendRefused: an event cannot be encoded, the clock gave a naive time, or the
@@ -619,7 +618,7 @@ class EventLog:
         """
         self._check_open()
         if not step and checkpoint is None:
-            return []
+            return StoredStep(())
         time = self._now()
         rows = plan_step(self._head, time, step)
         head = ChainHead(rows[-1][0], rows[-1][7]) if rows else self._head
@@ -629,8 +628,7 @@ class EventLog:
         if cp is not None:
             self._last_checkpoint = cp
             self._published(cp)
-        from_row = StoredEvent.from_row
-        return [from_row(row) for row in rows]
+        return StoredStep(rows)
 
     def _published(self, cp: Checkpoint) -> None:
         """Publish ``cp`` now (in group commit :meth:`commit` publishes it)."""
