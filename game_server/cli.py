@@ -93,13 +93,6 @@ from shared.errors import ETGError
     show_default=True,
     help="Seconds between the end of a round and the next one.",
 )
-@click.option(
-    "--group-commit",
-    is_flag=True,
-    hidden=True,  # not for a casino floor yet: see CHANGELOG (issue 22)
-    help="Experimental, for measurement only: commit the steps of every table staged "
-    "within 2 ms in one transaction (each answered after it).",
-)
 def serve_command(
     config_path: Path | None,
     db: Path,
@@ -113,7 +106,6 @@ def serve_command(
     store_lag_limit: float,
     change_reason: str | None,
     next_round_delay: float,
-    group_commit: bool,
 ) -> None:
     """Run the authoritative table server: mutual TLS 1.3, AMP, the event log."""
     from game_server.net.floor import load_floor
@@ -134,7 +126,6 @@ def serve_command(
             port=port,
             interface=interface,
             next_round_delay=next_round_delay,
-            group_commit=group_commit,
             tables=tables,
             anchors=anchors,
             change_reason=change_reason,

@@ -181,8 +181,6 @@ def start_server(
     config: Path,
     tables: int,
     store: str | None = None,
-    *,
-    group_commit: bool = False,
 ) -> tuple[subprocess.Popen[bytes], int, Path]:
     """Start ``python -m game_server``; its output goes to a file (a pipe could fill up and
     block it). Returns the process, its port and the output file. The caller stops it."""
@@ -208,8 +206,6 @@ def start_server(
         command += ["--tables", str(tables)]
     if store is not None:
         command += ["--store", store]
-    if group_commit:
-        command.append("--group-commit")
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
     with out.open("wb") as sink:
@@ -522,8 +518,6 @@ def run_loadtest(
     seconds: float,
     tmpdir: Path | None = None,
     floor: Path | None = None,
-    *,
-    group_commit: bool = False,
 ) -> LoadtestResult:
     """Run the whole load test (certs, server, bots, figures); the server is always stopped.
 
@@ -531,7 +525,6 @@ def run_loadtest(
     the run's temporary directory (certificates, config, the server's event log) is made
     (default: the system's; ``/dev/shm`` takes the disk's fsync out of the figures).
     ``floor``: the folder of a local floor (``etg floor up``) the server ships its log to.
-    ``group_commit``: run the server with ``--group-commit``.
 
     Raises:
         LoadtestError: more terminals than one server seats, or the server did not start.
@@ -556,7 +549,6 @@ def run_loadtest(
             config_path,
             tables,
             None if store is None else store[1],
-            group_commit=group_commit,
         )
         try:
             cpu_start = cpu_seconds(process.pid)
@@ -741,12 +733,6 @@ def _terminals(ctx: click.Context, param: click.Parameter, value: int) -> int:
     help="A local floor (etg floor up DIR): the server ships its log to a new store database "
     "there, and the shipping rate and lag are reported.",
 )
-@click.option(
-    "--group-commit",
-    is_flag=True,
-    hidden=True,  # as etg serve's: experimental, for measurement only
-    help="Run the server with group commit (etg serve --group-commit, experimental).",
-)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
 def loadtest(
     terminals: int,
@@ -754,14 +740,13 @@ def loadtest(
     seconds: float,
     tmpdir: Path | None,
     floor: Path | None,
-    group_commit: bool,
     as_json: bool,
 ) -> None:
     """Load-test a real table server: N basic-strategy bots over mutual TLS (ceil(N/7)
     tables); prints latency, throughput, server CPU and peak RSS (and, with --floor, the
     shipping to the floor store)."""
     try:
-        result = run_loadtest(terminals, rounds, seconds, tmpdir, floor, group_commit=group_commit)
+        result = run_loadtest(terminals, rounds, seconds, tmpdir, floor)
     except (LoadtestError, ETGError) as exc:
         click.echo(f"etg loadtest: error: {exc}", err=True)
         raise SystemExit(EXIT_FAILED) from None
