@@ -94,13 +94,6 @@ from shared.errors import ETGError
     help="Seconds between the end of a round and the next one.",
 )
 @click.option(
-    "--group-commit",
-    is_flag=True,
-    hidden=True,  # not for a casino floor yet: see CHANGELOG (issue 22)
-    help="Experimental, for measurement only: commit the steps of every table staged "
-    "within 2 ms in one transaction (each answered after it).",
-)
-@click.option(
     "--workers",
     type=click.IntRange(1, 64),
     default=1,
@@ -122,7 +115,6 @@ def serve_command(
     store_lag_limit: float,
     change_reason: str | None,
     next_round_delay: float,
-    group_commit: bool,
     workers: int,
 ) -> None:
     """Run the authoritative table server: mutual TLS 1.3, AMP, the event log."""
@@ -144,7 +136,6 @@ def serve_command(
                 anchors=None if anchors is None else str(anchors),
                 change_reason=change_reason,
                 next_round_delay=next_round_delay,
-                group_commit=group_commit,
                 workers=workers,
             )
             raise SystemExit(serve_workers(spec, port=port, interface=interface, store=store))
@@ -163,7 +154,6 @@ def serve_command(
             port=port,
             interface=interface,
             next_round_delay=next_round_delay,
-            group_commit=group_commit,
             tables=tables,
             anchors=anchors,
             change_reason=change_reason,

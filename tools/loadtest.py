@@ -190,7 +190,6 @@ def start_server(
     tables: int,
     store: str | None = None,
     *,
-    group_commit: bool = False,
     workers: int = 1,
 ) -> tuple[subprocess.Popen[bytes], int, Path]:
     """Start ``python -m game_server``; its output goes to a file (a pipe could fill up and
@@ -217,8 +216,6 @@ def start_server(
         command += ["--tables", str(tables)]
     if store is not None:
         command += ["--store", store]
-    if group_commit:
-        command.append("--group-commit")
     if workers > 1:
         command += ["--workers", str(workers)]
     env = dict(os.environ)
@@ -576,7 +573,6 @@ def run_loadtest(
     tmpdir: Path | None = None,
     floor: Path | None = None,
     *,
-    group_commit: bool = False,
     workers: int = 1,
 ) -> LoadtestResult:
     """Run the whole load test (certs, server, bots, figures); the server is always stopped.
@@ -585,7 +581,6 @@ def run_loadtest(
     the run's temporary directory (certificates, config, the server's event log) is made
     (default: the system's; ``/dev/shm`` takes the disk's fsync out of the figures).
     ``floor``: the folder of a local floor (``etg floor up``) the server ships its log to.
-    ``group_commit``: run the server with ``--group-commit``.
     ``workers``: run the server with ``--workers`` (its CPU and peak RSS are then the sums
     over the front and its workers; one operator connection per worker cashes in).
 
@@ -615,7 +610,6 @@ def run_loadtest(
             config_path,
             tables,
             None if store is None else store[1],
-            group_commit=group_commit,
             workers=workers,
         )
         try:
@@ -834,12 +828,6 @@ def _terminals(ctx: click.Context, param: click.Parameter, value: int) -> int:
     "there, and the shipping rate and lag are reported.",
 )
 @click.option(
-    "--group-commit",
-    is_flag=True,
-    hidden=True,  # as etg serve's: experimental, for measurement only
-    help="Run the server with group commit (etg serve --group-commit, experimental).",
-)
-@click.option(
     "--workers",
     type=click.IntRange(1, MAX_TABLES),
     default=1,
@@ -853,7 +841,6 @@ def loadtest(
     seconds: float,
     tmpdir: Path | None,
     floor: Path | None,
-    group_commit: bool,
     workers: int,
     as_json: bool,
 ) -> None:
@@ -862,7 +849,7 @@ def loadtest(
     shipping to the floor store)."""
     try:
         result = run_loadtest(
-            terminals, rounds, seconds, tmpdir, floor, group_commit=group_commit, workers=workers
+            terminals, rounds, seconds, tmpdir, floor, workers=workers
         )
     except (LoadtestError, ETGError) as exc:
         click.echo(f"etg loadtest: error: {exc}", err=True)

@@ -31,7 +31,6 @@ backend-free and runs on any :class:`~game_server.eventlog.store.EventStore`.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -70,7 +69,7 @@ from game_server.eventlog.records import (
     Clock,
     EventRow,
     NewEvent,
-    StoredEvent,
+    StoredStep,
     format_time,
 )
 from game_server.eventlog.schema import TABLE_LOG, LogState
@@ -166,16 +165,6 @@ class EventLog:
         self._failure_listeners: list[Callable[[EventLogError], None]] = []
         self._head = store.head()
         self._last_checkpoint = store.last_checkpoint()
-        #: Group commit (:meth:`group_commit`): told when a step is staged in a new group;
-        #: None writes every step durably at once.
-        self._on_staged: Callable[[], None] | None = None
-        #: The staged group: its events, its checkpoints (published once committed), what
-        #: waits for its commit, and the head and checkpoint before it.
-        self._staged_rows = 0
-        self._staged_checkpoints: list[Checkpoint] = []
-        self._waiting: list[Callable[[EventLogError | None], None]] = []
-        self._durable_head = self._head
-        self._durable_checkpoint = self._last_checkpoint
         self._anchors = anchors
         self._meta = store.state.meta_digest()
         self._check_key()
@@ -349,7 +338,6 @@ class EventLog:
         failed, self._failed = self._failed, None
         try:
             self.checkpoint(RESUMED)
-            self.commit()  # in group commit: the proof is a durable write, now
         except EventLogError:
             if self._failed is None:  # e.g. the clock; the log stays out of service
                 self._failed = failed
@@ -450,112 +438,13 @@ class EventLog:
             )
 
     def _write(self, rows: Sequence[EventRow], cp: Checkpoint | None) -> None:
-        """The store's write (staged, in group commit); a failure stops the log (every
-        table writing to it) and, in group commit, drops the whole staged group."""
-        if self._on_staged is not None:
-            try:
-                self.store.stage(self._head, rows, cp)
-            except AppendRefused as exc:
-                self._drop_group(exc)
-                raise
-            first = not self.pending
-            self._staged_rows += len(rows)
-            if cp is not None:
-                self._staged_checkpoints.append(cp)
-            if first:
-                self._on_staged()
-            return
+        """The store's write; a failure stops the log (every table writing to it)."""
         try:
             self.store.write(self._head, rows, cp)
         except AppendRefused as exc:
             self._failed_rows = len(rows)
             self._fail(exc)
             raise
-
-    # ------------------------------------------------------------------ group commit
-
-    def group_commit(self, on_staged: Callable[[], None] | None) -> None:
-        """Turn group commit on (``on_staged``) or off (None, after committing the group).
-
-        With it on, :meth:`append` and :meth:`checkpoint` stage each step atomically in one
-        open transaction and return; the step is durable only once :meth:`commit` runs, which
-        commits every staged step with one sync to disk. ``on_staged`` is called when the
-        first step of a new group is staged: the server schedules :meth:`commit` a few
-        milliseconds later, and acknowledges a step (answers the command, sends the views)
-        only from :meth:`when_durable`.
-        """
-        if on_staged is None:
-            self.commit()
-        elif not self.pending:
-            self._durable_head = self._head
-            self._durable_checkpoint = self._last_checkpoint
-        self._on_staged = on_staged
-
-    @property
-    def pending(self) -> bool:
-        """Whether staged steps wait for :meth:`commit`."""
-        return bool(self._staged_rows or self._staged_checkpoints)
-
-    def when_durable(self, callback: Callable[[EventLogError | None], None]) -> None:
-        """Call ``callback(None)`` once every step staged so far is durable (now, when none
-        is staged), or ``callback(error)`` if their commit fails (none of them was
-        written, or, for an anchor stream's error, the stream missed a checkpoint)."""
-        if not self.pending:
-            callback(None)
-            return
-        self._waiting.append(callback)
-
-    def commit(self) -> None:
-        """Commit the staged group: one transaction and one sync for all of its steps; then
-        publish its checkpoints to the anchor stream and call what waits for it.
-
-        Raises:
-            AppendRefused: the commit failed; none of the group was written, the log is out
-                of service (its failure listeners were told), the head is back before it.
-            AnchorError: the group is committed but the anchor stream failed (the log is
-                out of service).
-        """
-        if not self.pending:
-            return
-        try:
-            self.store.sync()
-        except AppendRefused as exc:
-            self._drop_group(exc, committed=self._staged_rows)
-            raise
-        checkpoints = self._staged_checkpoints
-        self._staged_rows = 0
-        self._staged_checkpoints = []
-        self._durable_head = self._head
-        self._durable_checkpoint = self._last_checkpoint
-        error: EventLogError | None = None
-        try:
-            for cp in checkpoints:
-                self._publish(cp)
-        except AnchorError as exc:
-            error = exc
-            raise
-        finally:
-            self._tell(error)
-
-    def _drop_group(self, error: EventLogError, committed: int = 0) -> None:
-        """A staged step or the commit failed: drop the group, go back to the last durable
-        head, stop the log and tell what waited (``committed``: the rows a commit whose
-        error came after the data reached the disk may have left, for :meth:`resume`)."""
-        # The store is failing already: its first error is the one reported.
-        with contextlib.suppress(Exception):
-            self.store.discard()
-        self._staged_rows = 0
-        self._staged_checkpoints = []
-        self._head = self._durable_head
-        self._last_checkpoint = self._durable_checkpoint
-        self._failed_rows = committed
-        self._fail(error)
-        self._tell(error)
-
-    def _tell(self, error: EventLogError | None) -> None:
-        waiting, self._waiting = self._waiting, []
-        for callback in waiting:
-            callback(error)
 
     def _now(self) -> str:
         try:
@@ -593,9 +482,7 @@ class EventLog:
             self._meta,
         )
 
-    def append(
-        self, step: Sequence[NewEvent], *, checkpoint: str | None = None
-    ) -> list[StoredEvent]:
+    def append(self, step: Sequence[NewEvent], *, checkpoint: str | None = None) -> StoredStep:
         """Store the events of one engine step, in order, in ONE transaction.
 
         Every event of the step gets the same time (one clock reading). When this returns,
@@ -609,7 +496,8 @@ class EventLog:
                 in the same transaction (e.g. ``"round-close"`` with a round's last step).
 
         Returns:
-            The stored events, with their sequence numbers, time and hashes.
+            The stored events, with their sequence numbers, time and hashes (made as they
+            are read).
 
         Raises:
             AppendRefused: an event cannot be encoded, the clock gave a naive time, or the
@@ -619,7 +507,7 @@ class EventLog:
         """
         self._check_open()
         if not step and checkpoint is None:
-            return []
+            return StoredStep(())
         time = self._now()
         rows = plan_step(self._head, time, step)
         head = ChainHead(rows[-1][0], rows[-1][7]) if rows else self._head
@@ -628,14 +516,8 @@ class EventLog:
         self._head = head
         if cp is not None:
             self._last_checkpoint = cp
-            self._published(cp)
-        from_row = StoredEvent.from_row
-        return [from_row(row) for row in rows]
-
-    def _published(self, cp: Checkpoint) -> None:
-        """Publish ``cp`` now (in group commit :meth:`commit` publishes it)."""
-        if self._on_staged is None:
             self._publish(cp)
+        return StoredStep(rows)
 
     def _publish(self, cp: Checkpoint) -> None:
         """After the commit: keep the checkpoint in the anchor stream too. A failure is
@@ -665,7 +547,7 @@ class EventLog:
         cp = self._make_checkpoint(self._head, self._now(), reason)
         self._write((), cp)
         self._last_checkpoint = cp
-        self._published(cp)
+        self._publish(cp)
         return cp
 
     def close(self, checkpoint: bool = True) -> Checkpoint | None:
@@ -682,8 +564,6 @@ class EventLog:
         if self._closed:
             return None
         try:
-            if self._on_staged is not None and self._failed is None:
-                self.group_commit(None)
             # A log whose last write failed is closed without one (it could not be written).
             return self.checkpoint(SHUTDOWN) if checkpoint and self._failed is None else None
         finally:

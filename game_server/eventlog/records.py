@@ -4,7 +4,7 @@
   :meth:`~game_server.eventlog.log.EventLog.append` (the event's ``to_dict`` form plus where
   it happened).
 - :class:`StoredEvent`: an event as the log holds it, with its sequence number, time and
-  chain hash.
+  chain hash; :class:`StoredStep`: the events of one append, made as they are read.
 - :class:`Checkpoint`: a signed statement "the chain up to ``seq`` ends in ``hash``".
 - :class:`RoundSpan`: one round found by a recall query, with its first and last event.
 - :data:`EventRow`: the raw row tuple that stores and readers exchange (the fast path).
@@ -20,11 +20,11 @@ if it steps back (NTP), a later event can carry an earlier time. The order of th
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, overload
 
 from game_server.rules.events import from_dict, to_dict
 from shared.codec import loads
@@ -236,6 +236,53 @@ class StoredEvent:
             game_server.rules.events.EventDecodeError: an unknown kind or schema version.
         """
         return from_dict(self.body)
+
+
+class StoredStep(Sequence[StoredEvent]):
+    """The events one append stored, in order: a read-only sequence of :class:`StoredEvent`
+    made from the step's rows as they are read (the table ignores what an append returns, so
+    the writer builds no event object it does not need).
+
+    Equal to any sequence of the same events (``log.append([]) == []``).
+
+    Attributes:
+        rows: The stored rows, in order.
+    """
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: Sequence[EventRow]) -> None:
+        """Wrap the rows of one append."""
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @overload
+    def __getitem__(self, index: int) -> StoredEvent: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[StoredEvent]: ...
+
+    def __getitem__(self, index: int | slice) -> StoredEvent | list[StoredEvent]:
+        if isinstance(index, slice):
+            return [StoredEvent.from_row(row) for row in self.rows[index]]
+        return StoredEvent.from_row(self.rows[index])
+
+    def __iter__(self) -> Iterator[StoredEvent]:
+        return map(StoredEvent.from_row, self.rows)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, StoredStep):
+            return list(self.rows) == list(other.rows)
+        if isinstance(other, Sequence) and not isinstance(other, str | bytes):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable-like: compared by content
+
+    def __repr__(self) -> str:
+        return f"StoredStep({list(self)!r})"
 
 
 class ChainHead(NamedTuple):

@@ -263,58 +263,6 @@ class SqliteEventStore:
         except sqlite3.Error as exc:
             raise self._refusal(exc, expected) from exc
 
-    def stage(
-        self, expected: ChainHead, rows: Sequence[EventRow], checkpoint: Checkpoint | None
-    ) -> None:
-        """Store ``rows`` then ``checkpoint`` atomically in the group transaction (begun by
-        the first step staged since the last :meth:`sync`), not yet durably: a savepoint
-        makes each step all or nothing within it; :meth:`sync` commits the group.
-
-        Raises:
-            WriterConflict: the stored head is not ``expected``.
-            AppendRefused: SQLite refused or failed; this step was rolled back (the steps
-                staged before it are still staged).
-        """
-        conn = self._conn
-        try:
-            if not conn.in_transaction:
-                conn.execute("BEGIN IMMEDIATE")
-            conn.execute("SAVEPOINT step")
-            try:
-                self._insert(conn, expected, rows, checkpoint)
-                conn.execute("RELEASE step")
-            except BaseException:
-                conn.execute("ROLLBACK TO step")
-                conn.execute("RELEASE step")
-                raise
-        except sqlite3.Error as exc:
-            raise self._refusal(exc, expected) from exc
-
-    def sync(self) -> None:
-        """Commit the staged steps: one transaction, one sync to disk for all of them.
-
-        Raises:
-            AppendRefused: the commit failed; every staged step was rolled back.
-        """
-        conn = self._conn
-        if not conn.in_transaction:
-            return
-        try:
-            conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise AppendRefused(
-                f"{self.path} did not commit the staged steps ({exc}); none of them was "
-                "written. The tables must take no further action until the log accepts "
-                "writes again."
-            ) from exc
-
-    def discard(self) -> None:
-        """Roll the staged steps back (none of them was acknowledged)."""
-        if self._conn.in_transaction:
-            self._conn.execute("ROLLBACK")
-
     def _insert(
         self,
         conn: sqlite3.Connection,

@@ -128,31 +128,6 @@ class EventStore(Protocol):
         """
         ...
 
-    def stage(
-        self, expected: ChainHead, rows: Sequence[EventRow], checkpoint: Checkpoint | None
-    ) -> None:
-        """Store ``rows`` and then ``checkpoint`` atomically in the group transaction, NOT
-        yet durably (group commit): :meth:`sync` makes every staged step durable at once,
-        :meth:`discard` drops them. When this raises, nothing of this step is staged.
-
-        Raises:
-            WriterConflict: the stored head is not ``expected`` (another writer).
-            AppendRefused: the backend refused or failed.
-        """
-        ...
-
-    def sync(self) -> None:
-        """Commit every staged step durably, in one transaction (nothing staged: nothing).
-
-        Raises:
-            AppendRefused: the commit failed; none of the staged steps was written.
-        """
-        ...
-
-    def discard(self) -> None:
-        """Drop every staged step."""
-        ...
-
     def close(self) -> None:
         """Release the backend; idempotent."""
         ...

@@ -78,7 +78,7 @@ from game_server.net.wire import (
     no_delay,
 )
 from game_server.table.api import HostedTable, TableMachine, TableState
-from game_server.table.session import TableBook, out_of_service_reason
+from game_server.table.session import TableBook
 from game_server.table.steps import run_step
 from shared.errors import ETGError
 from shared.protocol import (
@@ -376,9 +376,6 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
                 BadRequest(f"{name.decode('ascii')} needs the argument(s) {', '.join(missing)}")
             )
         answer: Deferred[Any] = super().dispatchCommand(box)  # type: ignore[no-untyped-call]  # unannotated
-        # Save, then send: the answer waits for the commit of every step staged so far
-        # (group commit), this command's among them.
-        answer.addCallback(self.factory.when_saved)
         return answer.addErrback(self._undeclared, name)
 
     def _refuse(self, error: ProtocolError, *, fatal: bool = False) -> Deferred[Any]:
@@ -675,10 +672,8 @@ class TableServerFactory(OperatorFloor, Factory):
         revoked: Iterable[str] = (),
         on_revocations: Callable[[RevocationList], object] | None = None,
         server_meters: Mapping[str, Callable[[], dict[str, Any]]] | None = None,
-        when_durable: Callable[[Callable[[Exception | None], None]], None] | None = None,
     ) -> None:
         self.machine = machine
-        self._when_durable = when_durable
         self.recall = recall
         self.reopen = reopen
         self.tables: Mapping[str, HostedTable] = dict(tables or {})
@@ -776,44 +771,10 @@ class TableServerFactory(OperatorFloor, Factory):
             if not held:
                 self._by_identity.pop(identity_key(connection.counted_as), None)
 
-    def when_saved(self, result: _T) -> _T | Deferred[_T]:
-        """``result``, once every step staged so far is durable: at once without group commit
-        (or with nothing staged), else a Deferred that fires after the group's commit (or
-        fails with :class:`TableUnavailable` if the commit failed)."""
-        if self._when_durable is None:
-            return result
-        fired: list[Exception | None] = []
-        waiting: Deferred[_T] | None = None
-
-        def saved(error: Exception | None) -> None:
-            if waiting is None:
-                fired.append(error)
-            elif error is None:
-                waiting.callback(result)
-            else:
-                waiting.errback(_not_saved(error))
-
-        self._when_durable(saved)
-        if fired:  # nothing was staged
-            if fired[0] is not None:
-                raise _not_saved(fired[0])
-            return result
-        waiting = Deferred()
-        return waiting
-
     def step_logged(self, events: Sequence[Any], terminals: Collection[str] | None = None) -> None:
         """Push each connected terminal (of the table that logged, when ``terminals`` says)
-        its new view, built now, sent once the step is durable (save, then send)."""
-        if self._when_durable is None:
-            self._push_views(terminals)
-            return
-        pushes = self._views_of(terminals)
-
-        def saved(error: Exception | None) -> None:
-            if error is None:
-                self._send_views(pushes)
-
-        self._when_durable(saved)
+        its new view (the step is durable: the log's append returned)."""
+        self._push_views(terminals)
 
     def _push_views(self, terminals: Collection[str] | None) -> None:
         self._send_views(self._views_of(terminals))
@@ -851,8 +812,3 @@ class TableServerFactory(OperatorFloor, Factory):
                     "pushing the view to {terminal} failed; dropping it", terminal=connection.who
                 )
                 connection.drop("the view could not be sent")
-
-
-def _not_saved(error: Exception) -> TableUnavailable:
-    """The refusal of a command whose step was staged but not committed."""
-    return TableUnavailable(out_of_service_reason(error))

@@ -35,7 +35,7 @@ from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
 from twisted.protocols.tls import TLSMemoryBIOFactory
 
 from game_server.config import TableConfig
-from game_server.eventlog import AnchorFile, EventLogError, EventLogReader, system_clock
+from game_server.eventlog import AnchorFile, EventLogReader, system_clock
 from game_server.games import game_for
 from game_server.keys import load_public_key
 from game_server.net.access import revoked_terminals
@@ -56,9 +56,6 @@ log = Logger()
 
 #: Connections the kernel queues for the server before it accepts them (Twisted's default).
 LISTEN_BACKLOG: Final = 50
-#: How long the first step staged waits for others to share its commit (group commit):
-#: every step of every table staged meanwhile is made durable by one transaction.
-GROUP_COMMIT_SECONDS: Final = 0.002
 
 
 class PortUnavailable(ETGError):
@@ -183,7 +180,6 @@ def serve(
     change_reason: str | None = None,
     store: str | None = None,
     store_lag_limit: float = 60.0,
-    group_commit: bool = False,
     hosted: Collection[str] | None = None,
     accept: Callable[[Any, TableServerFactory, Any], str] | None = None,
 ) -> None:
@@ -199,10 +195,6 @@ def serve(
             checkpoints it holds at start, and shipped to it as it is written
             (:mod:`game_server.floor`); None: the log stays on this machine only.
         store_lag_limit: Seconds of shipping lag past which the operator is alarmed.
-        group_commit: Stage the steps of every table and commit those staged within
-            :data:`GROUP_COMMIT_SECONDS` in one transaction, each answered and broadcast
-            after it (off by default: after a failed commit the wallets in memory still
-            show the staged steps until the operator's reopen rebuilds them).
         hosted: The tables of the ``tables`` this process runs (None: all of them): a
             worker of ``etg serve --workers`` (:mod:`game_server.net.workers`).
         accept: Where connections come from instead of a port of its own (a worker's):
@@ -288,8 +280,8 @@ def serve(
     )
     reader = EventLogReader.open(db)
 
-    # Whether the log failed since the tables were last built from it: with group commit a
-    # step can fail after its session took it (at the commit), so no session knows.
+    # Whether the log failed since the tables were last built from it: a failed write puts
+    # every table out of service, also those whose own sessions saw no error.
     log_failed = [False]
 
     def out_of_service(error: Exception) -> None:
@@ -314,16 +306,6 @@ def serve(
 
     event_log.on_failure(out_of_service)
 
-    def commit_group() -> None:
-        try:
-            event_log.commit()
-        except EventLogError as exc:  # the failure listener puts every table out of service
-            log.error("the staged steps could not be committed: {error}", error=str(exc))
-
-    # Group commit: the steps of every table staged within GROUP_COMMIT_SECONDS share one
-    # transaction and one sync to disk; each is answered and broadcast after it.
-    if group_commit:
-        event_log.group_commit(lambda: reactor.callLater(GROUP_COMMIT_SECONDS, commit_group))
     revoked = revoked_terminals(reader.events_of_kind("terminal_access"))
     if revoked:
         log.info(
@@ -353,7 +335,6 @@ def serve(
         revoked=revoked,
         on_revocations=revocations_changed,
         server_meters={} if shipper is None else {"store_shipping": shipper.meters},
-        when_durable=event_log.when_durable if group_commit else None,
     )
     options.revocations = factory.floor.revocations
     if listener is None:  # a worker: its connections are handed over (game_server.net.workers)

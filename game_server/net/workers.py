@@ -493,7 +493,6 @@ class WorkerSpec:
     anchors: str | None
     change_reason: str | None
     next_round_delay: float
-    group_commit: bool
     workers: int
     index: int = 0
     channel: int = -1
@@ -542,7 +541,6 @@ def run_worker(spec: WorkerSpec) -> None:
         tables=spec.tables,
         anchors=anchors,
         change_reason=spec.change_reason,
-        group_commit=spec.group_commit,
         hosted=place.tables,
         accept=accept_from_front(channel, spec.family, place, spec.workers),
     )

@@ -29,6 +29,7 @@ from game_server.eventlog import (
     LogOutOfService,
     NewEvent,
     StoredEvent,
+    StoredStep,
     WriterConflict,
     entry_dict,
     entry_text,
@@ -73,6 +74,27 @@ def test_append_stores_a_step_with_consecutive_seqs_one_time_and_a_chain(
         assert event.hash == prev
     assert log.head == ChainHead(5, stored[-1].hash)
     assert _reader_rows(db_path) == [e.row() for e in stored]
+
+
+def test_what_an_append_returns_is_its_stored_events_made_as_read(
+    open_log: Callable[..., EventLog], db_path: Path
+) -> None:
+    """append returns a StoredStep: the stored rows, read as StoredEvents by index, slice
+    and iteration, equal to the list of those events (and an empty step to [])."""
+    log = open_log()
+    stored = log.append(round_step(1, 4))
+    rows = _reader_rows(db_path)
+    events = [StoredEvent.from_row(row) for row in rows]
+    assert isinstance(stored, StoredStep)
+    assert stored.rows == rows
+    assert len(stored) == 4
+    assert list(stored) == events
+    assert stored == events and events == stored
+    assert stored[-1] == events[-1] and stored[1:3] == events[1:3]
+    assert stored != events[:3] and stored != "abcd" and stored != 4
+    assert log.append([]) == [] and len(log.append([])) == 0
+    with pytest.raises(IndexError):
+        stored[4]  # the read is what is tested
 
 
 def test_stored_event_body_and_record_round_trip_an_engine_event(
