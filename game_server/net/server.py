@@ -46,7 +46,7 @@ Entry point: :class:`TableServerFactory`, e.g.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, cast
 
 from twisted.internet.defer import Deferred, fail
 from twisted.internet.interfaces import IHandshakeListener, IReactorTime
@@ -89,6 +89,7 @@ from shared.protocol import (
     Act,
     AnswerInsurance,
     BadRequest,
+    EncodedJson,
     Hello,
     PlaceWagers,
     ProtocolError,
@@ -97,6 +98,7 @@ from shared.protocol import (
     TableUnavailable,
     Unauthorized,
     VersionMismatch,
+    ViewEncoder,
     ViewUpdate,
     check_request_id,
 )
@@ -145,6 +147,8 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
         self._box_bytes = 0
         self._unparsed = 0
         self._dropped = False
+        #: When this connection said Hello, counted over the server (pushes go in this order).
+        self.hello_order = 0
         self._waiting_for = ""
         self._abort_call: Any = None
 
@@ -202,6 +206,11 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
 
     # ----------------------------------------------------------------------------------------
     # Who
+
+    @property
+    def dropped(self) -> bool:
+        """Whether the server has dropped (or refused) this connection."""
+        return self._dropped
 
     @property
     def who(self) -> str:
@@ -695,6 +704,9 @@ class TableServerFactory(OperatorFloor, Factory):
         self.answers = AnswerBook()
         #: Connections that said Hello, in order (they are pushed views).
         self.connections: list[TerminalProtocol] = []
+        #: The terminals' connections among them, by terminal id (the pushes of a step).
+        self._by_terminal: dict[str, list[TerminalProtocol]] = {}
+        self._hello_count = 0
         self._before_hello: set[TerminalProtocol] = set()
         self._by_identity: dict[tuple[Role, str], set[TerminalProtocol]] = {}
         machine.add_listener(self)
@@ -707,11 +719,46 @@ class TableServerFactory(OperatorFloor, Factory):
         platform for every game, its table's shoes (``"shoe"``:
         :meth:`~game_server.table.session.TableBook.public_shoe`: the commitment of the shoe
         in use and the reveal of the last one retired; never a secret of the shoe in use)."""
-        view = self.machine.view(terminal)
-        hosted = self.tables.get(self.floor.tables.get(terminal, ""))
-        book = getattr(hosted if hosted is not None else self.machine, "session", None)
-        if isinstance(book, TableBook):
-            view["shoe"] = book.public_shoe()
+        return self._with_shoe(terminal, self.machine.view(terminal), {})
+
+    def views_for(self, terminals: Sequence[str]) -> dict[str, dict[str, Any] | Exception]:
+        """The view of each of ``terminals`` (as :meth:`view_for`), built together: a machine
+        that builds several at once (``views(terminals)``, e.g. Blackjack's
+        :meth:`~game_server.games.blackjack.machine.RoundMachine.views`) builds the parts
+        every terminal of a table sees once and shares them between their views, as is the
+        shoe of each table; :class:`~shared.protocol.ViewEncoder` then encodes a shared part
+        once. A terminal whose view cannot be built gets its exception instead (alone when
+        the machine builds one at a time; after a failed batch each is built again alone)."""
+        views: dict[str, dict[str, Any] | Exception] = {}
+        batch = getattr(self.machine, "views", None)
+        if batch is not None and len(terminals) > 1:
+            try:
+                views.update(batch(terminals))
+            except Exception:
+                log.failure("the views of {count} terminals failed together", count=len(terminals))
+                views.clear()
+        shoes: dict[str, Any] = {}
+        for terminal in terminals:
+            try:
+                view = views.get(terminal)
+                if view is None:
+                    view = self.machine.view(terminal)
+                views[terminal] = self._with_shoe(terminal, cast(dict[str, Any], view), shoes)
+            except Exception as exc:
+                views[terminal] = exc
+        return views
+
+    def _with_shoe(
+        self, terminal: str, view: dict[str, Any], shoes: dict[str, Any]
+    ) -> dict[str, Any]:
+        """``view`` with its table's shoes (``shoes``: each table's, once built)."""
+        table = self.floor.tables.get(terminal, "")
+        if table not in shoes:
+            hosted = self.tables.get(table)
+            book = getattr(hosted if hosted is not None else self.machine, "session", None)
+            shoes[table] = book.public_shoe() if isinstance(book, TableBook) else _NO_SHOE
+        if shoes[table] is not _NO_SHOE:
+            view["shoe"] = shoes[table]
         return view
 
     def admit(self, connection: TerminalProtocol) -> str | None:
@@ -761,14 +808,30 @@ class TableServerFactory(OperatorFloor, Factory):
         for other in list(self.connections):
             if other is not connection and replaces and other.identity == identity:
                 self.connections.remove(other)
+                self._unindex(other)
                 other.drop("replaced by a new connection of the same terminal")
         if connection not in self.connections:
             self.connections.append(connection)
+            self._hello_count += 1
+            connection.hello_order = self._hello_count
+            if replaces and identity is not None:
+                self._by_terminal.setdefault(identity.id, []).append(connection)
+
+    def _unindex(self, connection: TerminalProtocol) -> None:
+        """Take ``connection`` out of the index of terminal connections."""
+        if connection.identity is None:
+            return
+        held = self._by_terminal.get(connection.identity.id)
+        if held is not None and connection in held:
+            held.remove(connection)
+            if not held:
+                del self._by_terminal[connection.identity.id]
 
     def forget(self, connection: TerminalProtocol) -> None:
         """A connection closed (its terminal keeps its seat and wagers)."""
         if connection in self.connections:
             self.connections.remove(connection)
+        self._unindex(connection)
         self._before_hello.discard(connection)
         if connection.counted_as is not None:
             held = self._by_identity.get(identity_key(connection.counted_as), set())
@@ -818,31 +881,57 @@ class TableServerFactory(OperatorFloor, Factory):
     def _push_views(self, terminals: Collection[str] | None) -> None:
         self._send_views(self._views_of(terminals))
 
+    def _terminal_connections(self, terminals: Collection[str] | None) -> list[TerminalProtocol]:
+        """The terminals' connections that said Hello (every terminal's when None), in the
+        order they said it."""
+        if terminals is None:
+            found = [
+                c
+                for c in self.connections
+                if c.identity is not None and c.identity.role is Role.TERMINAL
+            ]
+        else:
+            # By terminal id: a step of one table looks at its own terminals only, however
+            # many the server holds.
+            found = [c for t in terminals for c in self._by_terminal.get(t, ())]
+            found.sort(key=lambda c: c.hello_order)
+        return found
+
     def _views_of(
         self, terminals: Collection[str] | None
-    ) -> list[tuple[TerminalProtocol, dict[str, Any]]]:
-        """Each connected terminal (of ``terminals``, if given) with its view now."""
-        pushes: list[tuple[TerminalProtocol, dict[str, Any]]] = []
-        views: dict[str, dict[str, Any]] = {}
-        for connection in list(self.connections):
-            identity = connection.identity
-            if identity is None or identity.role is not Role.TERMINAL:
-                continue
-            if terminals is not None and identity.id not in terminals:
-                continue
-            try:
-                if identity.id not in views:
-                    views[identity.id] = self.view_for(identity.id)
-            except Exception:
-                log.failure("the view of {terminal} failed; dropping it", terminal=identity.id)
+    ) -> list[tuple[TerminalProtocol, EncodedJson]]:
+        """Each connected terminal (of ``terminals``, if given) with its view now, encoded:
+        built together (:meth:`views_for`) and encoded by one
+        :class:`~shared.protocol.ViewEncoder`, so that what the views share is built and
+        encoded once, and each terminal's view is encoded once however many of its
+        connections get it. A terminal whose view fails is logged and dropped."""
+        connections = self._terminal_connections(terminals)
+        ids = list(dict.fromkeys(c.identity.id for c in connections if c.identity is not None))
+        views = self.views_for(ids)
+        encoder = ViewEncoder()
+        encoded: dict[str, EncodedJson | None] = {}
+        pushes: list[tuple[TerminalProtocol, EncodedJson]] = []
+        for connection in connections:
+            terminal = cast(Identity, connection.identity).id
+            if terminal not in encoded:
+                view = views[terminal]
+                try:
+                    if isinstance(view, Exception):
+                        raise view
+                    encoded[terminal] = encoder.encode(view)
+                except Exception:
+                    log.failure("the view of {terminal} failed; dropping it", terminal=terminal)
+                    encoded[terminal] = None
+            data = encoded[terminal]
+            if data is None:
                 connection.drop("the view could not be sent")
                 continue
-            pushes.append((connection, views[identity.id]))
+            pushes.append((connection, data))
         return pushes
 
-    def _send_views(self, pushes: Sequence[tuple[TerminalProtocol, dict[str, Any]]]) -> None:
+    def _send_views(self, pushes: Sequence[tuple[TerminalProtocol, EncodedJson]]) -> None:
         for connection, view in pushes:
-            if connection not in self.connections:
+            if connection.dropped or connection not in self.connections:
                 continue  # closed meanwhile
             try:
                 connection.callRemote(ViewUpdate, view=view)  # type: ignore[no-untyped-call]  # unannotated
@@ -851,6 +940,10 @@ class TableServerFactory(OperatorFloor, Factory):
                     "pushing the view to {terminal} failed; dropping it", terminal=connection.who
                 )
                 connection.drop("the view could not be sent")
+
+
+#: A table without shoes (a fake machine in the tests): its views carry no ``"shoe"``.
+_NO_SHOE: Final = object()
 
 
 def _not_saved(error: Exception) -> TableUnavailable:
