@@ -98,7 +98,8 @@ def test_the_report_names_the_targets() -> None:
     result = LoadtestResult(terminals=3, tables=1, rounds_target=2, rounds=2)
     result.latency_ms = latency_summary([0.002, 0.004])
     text = format_report(result)
-    assert "target <= 50 ms" in text and "target <= 300 MB" in text
+    assert "target <= 50 ms" in text and "target <= 500 MB" in text
+    assert "bots' CPU" in text and "bots' peak RSS" in text and "own process group" in text
 
 
 def test_a_server_that_does_not_start_is_an_error_with_its_output(tmp_path: Path) -> None:
@@ -138,15 +139,16 @@ def test_the_loadtest_refuses_more_terminals_than_one_server_seats(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """``etg loadtest`` and ``etg serve`` share their limit (issue 13, item 9): one server
-    hosts at most MAX_TABLES tables of 7 seats, so 449 terminals are refused with a sentence
-    naming the limit before anything starts, and 448 are accepted."""
+    hosts at most MAX_TABLES tables of 7 seats (150 since issue 22), so 1,051 terminals are
+    refused with a sentence naming the limit before anything starts, and 1,050 are
+    accepted."""
     from click.testing import CliRunner
 
     import tools.loadtest
     from game_server.cli import serve_command
     from game_server.net.floor import MAX_TABLES, MAX_TERMINALS
 
-    assert (MAX_TABLES, MAX_TERMINALS) == (64, 448)
+    assert (MAX_TABLES, MAX_TERMINALS) == (150, 1050)
     started: list[int] = []
     monkeypatch.setattr(
         tools.loadtest,
@@ -155,12 +157,12 @@ def test_the_loadtest_refuses_more_terminals_than_one_server_seats(
             started.append(terminals) or LoadtestResult(terminals, 1, 1)
         ),
     )
-    refused = CliRunner().invoke(tools.loadtest.loadtest, ["--terminals", "449"])
+    refused = CliRunner().invoke(tools.loadtest.loadtest, ["--terminals", "1051"])
     assert refused.exit_code == 2 and started == []
     sentence = " ".join(refused.output.split())
-    assert "449 terminals need 65 tables" in sentence
-    assert "at most 64 tables of 7 seats (448 terminals)" in sentence
-    CliRunner().invoke(tools.loadtest.loadtest, ["--terminals", "448"])
-    assert started == [448] and tables_for(448) == MAX_TABLES
+    assert "1051 terminals need 151 tables" in sentence
+    assert "at most 150 tables of 7 seats (1050 terminals)" in sentence
+    CliRunner().invoke(tools.loadtest.loadtest, ["--terminals", "1050"])
+    assert started == [1050] and tables_for(1050) == MAX_TABLES
     tables = next(p for p in serve_command.params if p.name == "tables")
     assert getattr(tables.type, "max", None) == MAX_TABLES
