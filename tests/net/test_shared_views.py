@@ -144,3 +144,48 @@ def test_an_encoded_value_is_sent_as_it_is_and_checked_for_size() -> None:
     assert Json().toString(EncodedJson(b'{"a":1}')) == b'{"a":1}'
     with pytest.raises(Exception, match="over the AMP limit"):
         Json().toString(EncodedJson(b'"' + b"x" * 70_000 + b'"'))
+
+
+def test_a_view_holding_the_encoders_mark_is_still_encoded_exactly() -> None:
+    """A shared part stands in a view as a string of control characters until its text
+    replaces it; a view whose own strings hold those characters is encoded whole."""
+    shared = {"cards": ["AS", "\x00\x010"]}
+    views = [
+        {"terminal": "T1", "dealer": shared, "note": "\x00\x010"},
+        {"terminal": "T2", "dealer": shared, "note": "plain"},
+        {"terminal": "T3", "dealer": shared, "x": ["\x00\x01"]},
+    ]
+    encoder = ViewEncoder()
+    for view in views:
+        assert encoder.encode(view) == json_text(view).encode()
+
+
+def test_a_router_builds_each_tables_views_together() -> None:
+    """At a server of two Blackjack tables the views of one table's terminals are built by
+    that table's machine at once, each equal to the terminal's view built alone."""
+    from game_server.net.service import default_floor, table_configs
+    from game_server.table.router import TableRouter
+
+    blackjack = next(g for g in games() if g.name == "blackjack")
+    config = load_config(blackjack.examples[0])
+    floor = default_floor(config, tables=2)
+    clock = Clock()
+    machines = {}
+    for table in table_configs(config, 2):
+        shoes = SealedShoes(table, _seeds(table.table_id), bytes(32), "test")
+        seats = floor.seats_at(table.table_id)
+        session = blackjack.open_session(table, MemorySink(), shoes, seats, MeterBank())
+        session.open()
+        machines[table.table_id] = blackjack.machine(session, clock, 1.0)
+    router = TableRouter(machines, floor.tables)
+    router.open()
+    for terminal in floor.terminals:
+        router.cash_in(terminal, 100_000, "test")
+        router.place_wagers(terminal, {"blackjack": 1_000})
+    clock.advance(60)
+    second = [t for t, at in floor.tables.items() if at.endswith("-2")]
+    views = router.views(second)
+    assert list(views) == second
+    assert views[second[0]]["dealer"] is views[second[1]]["dealer"]
+    for terminal in second:
+        assert json_text(views[terminal]) == json_text(router.view(terminal))
