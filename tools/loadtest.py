@@ -30,8 +30,15 @@ run (and their ratio), and the lag from logged to committed in the store (p50, p
 
 Declared AMP errors are counted by code; ``NOT_YOUR_TURN``, ``ROUND_CLOSED`` and
 ``RATE_LIMITED`` are expected races with the countdowns, any other code is counted as
-unexpected (reported, not fatal). The operator's cash-ins run into its own rate limit (a
-burst, then 20 a second): those are retried and counted apart (``cash_in_retries``).
+unexpected (reported, not fatal). The operator paces its cash-ins under the server's rate
+limit (``[floor.limits]``, a burst then 20 a second, mirrored by a token bucket of its own
+a little slower than the server's): the server drops a connection refused
+:data:`~game_server.net.server.FLOOD_FACTOR` x burst times without a pause as a flood, and an
+operator that ran into the limit and retried used to be dropped so half way through the
+cash-ins (on a quiet machine, where the server answers a cash-in within a few
+milliseconds), every later cash-in then failing with ``ConnectionDone``. A refusal all the
+same is retried and counted (``cash_in_retries``); a lost operator connection stops the run
+(``stopped_by``) instead of failing each cash-in left.
 Latencies are those of answered commands only. The run's clock starts when the operator
 connects, so ``duration_s`` includes the cash-in ramp (about N/20 s for N terminals).
 """
@@ -76,6 +83,9 @@ STOP_TIMEOUT: Final = 10.0
 #: Targets printed beside the figures (issue 22: at 1,000 terminals).
 TARGET_P99_MS: Final = 50.0
 TARGET_RSS_MB: Final = 500.0
+#: The operator's pace against the server's rate limit (a little under it: the two buckets
+#: start a moment apart, and Hello takes a token).
+OPERATOR_PACE: Final = 0.9
 #: Descriptors the bots' process keeps beside its connections (certificate files, stdio).
 BOT_RESERVED_DESCRIPTORS: Final = 64
 #: Declared errors that are races with the countdowns, not faults of the bots.
@@ -337,8 +347,10 @@ def run_bots(
     from twisted.protocols import amp
     from twisted.python.failure import Failure
 
+    from game_server.net.floor import NetLimits
     from game_server.net.pki import PkiLayout
     from game_server.net.tls import client_tls_options
+    from game_server.net.wire import TokenBucket
     from shared.protocol import (
         PROTOCOL_VERSION,
         Act,
@@ -464,6 +476,10 @@ def run_bots(
         d.addCallback(lambda answer: bot.got(answer["view"]))
         d.addErrback(lambda failure: run.error(failure))
 
+    limits = NetLimits()  # the server runs without a floor file: the default limits
+    rate = limits.commands_per_second * OPERATOR_PACE
+    pace = TokenBucket(reactor, rate, limits.burst - 2)  # Hello took one of the server's
+
     def cash_in_all(operator: amp.AMP) -> Any:
         operator_box.append(operator)
         names = [f"T{i}" for i in range(1, terminals + 1)]
@@ -471,6 +487,8 @@ def run_bots(
         def next_one(_ignored: Any = None, attempt: int = 0) -> Any:
             if not names or run.stopping:
                 return None
+            if not pace.take():  # under the server's rate limit, never into it
+                return task.deferLater(reactor, 1.0 / rate, next_one, None, attempt)
             name = names[0]
             d = operator.callRemote(  # type: ignore[no-untyped-call]  # unannotated
                 CashIn,
@@ -487,9 +505,11 @@ def run_bots(
 
             def refused(failure: Any) -> Any:
                 if isinstance(failure.value, RateLimited) and attempt < 100:
-                    # The operator's own rate limit (burst, then 20/s): wait and retry.
+                    # Refused all the same (the buckets drifted): wait a token and retry.
                     run.cash_in_retries += 1
-                    return task.deferLater(reactor, 0.1, next_one, None, attempt + 1)
+                    return task.deferLater(reactor, 1.0 / rate, next_one, None, attempt + 1)
+                if not operator_box[0].connected:
+                    return None  # the operator's connection is gone: the run stops
                 run.error(failure)
                 names.pop(0)  # this terminal cannot play; go on with the others
                 return next_one()
@@ -499,8 +519,19 @@ def run_bots(
 
         return next_one()
 
+    class Operator(amp.AMP):
+        connected = True
+
+        def connectionLost(self, reason: Failure = connectionDone) -> None:
+            self.connected = False
+            if not run.stopping:
+                run.disconnects += 1
+                run.error(reason)
+                stop("the operator's connection was lost: " + reason.getErrorMessage())
+            super().connectionLost(reason)  # type: ignore[no-untyped-call]  # unannotated
+
     operator_files = layout.operator
-    d = connect(operator_files.certificate, operator_files.key, amp.AMP())  # type: ignore[no-untyped-call]  # unannotated
+    d = connect(operator_files.certificate, operator_files.key, Operator())  # type: ignore[no-untyped-call]  # unannotated
     d.addCallback(
         lambda op: op.callRemote(
             Hello, version=PROTOCOL_VERSION, software="etg-loadtest"
