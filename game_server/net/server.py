@@ -29,7 +29,10 @@ drops keeps its seat and wagers: the machine's countdowns act for it, and its ne
 returns its view.
 
 After each logged step (:meth:`TableServerFactory.step_logged`, save then send) every
-connected terminal is pushed its own view as ``ViewUpdate``.
+connected terminal of the table that stepped is pushed its own view as ``ViewUpdate``. The
+views of one step are built together and what they share (the dealer's cards, the limits,
+the shoe) is built and encoded once (:class:`~shared.protocol.ViewEncoder`): each terminal
+gets the bytes of its own view built alone, and nothing of another seat's.
 
 Connections are bounded (``[floor.limits]``; issue 13): more than
 ``unauthenticated_connections`` before their Hello, or more than
@@ -931,7 +934,9 @@ class TableServerFactory(OperatorFloor, Factory):
 
     def _send_views(self, pushes: Sequence[tuple[TerminalProtocol, EncodedJson]]) -> None:
         for connection, view in pushes:
-            if connection.dropped or connection not in self.connections:
+            identity = connection.identity
+            held = self._by_terminal.get(identity.id, ()) if identity is not None else ()
+            if connection.dropped or connection not in held:
                 continue  # closed meanwhile
             try:
                 connection.callRemote(ViewUpdate, view=view)  # type: ignore[no-untyped-call]  # unannotated
