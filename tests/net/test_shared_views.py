@@ -18,9 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fakes import FakeMachine
 from hypothesis import given
 from hypothesis import strategies as st
+from twisted.internet.error import ConnectionDone
 from twisted.internet.task import Clock
+from twisted.python.failure import Failure
 
 from game_server.config import load_config
 from game_server.games import games
@@ -189,3 +192,35 @@ def test_a_router_builds_each_tables_views_together() -> None:
     assert views[second[0]]["dealer"] is views[second[1]]["dealer"]
     for terminal in second:
         assert json_text(views[terminal]) == json_text(router.view(terminal))
+
+
+def test_a_pushed_view_is_the_box_call_remote_would_send() -> None:
+    """``push_view`` writes the very bytes ``callRemote(ViewUpdate, view=...)`` writes (the
+    wire format is unchanged), and nothing once the connection is lost."""
+    from twisted.internet.testing import StringTransport
+
+    from game_server.net.server import TerminalProtocol
+    from shared.protocol import ViewUpdate
+
+    factory = TableServerFactory(
+        FakeMachine(), FloorConfig(terminals={"T1": 1}), Clock(), identify=lambda _t: None
+    )
+    view = {"terminal": "T1", "cards": ["AS", {"hidden": True}], "credits": 1_000}
+    written = []
+    for send in ("callRemote", "push_view"):
+        protocol = TerminalProtocol(factory)
+        protocol.makeConnection(StringTransport())
+        if send == "callRemote":
+            protocol.callRemote(ViewUpdate, view=view)
+            protocol.callRemote(ViewUpdate, view=view)
+        else:
+            protocol.push_view(EncodedJson(json_text(view).encode()))
+            protocol.push_view(ViewEncoder().encode(view))
+        written.append(protocol.transport.value())
+        protocol.setTimeout(None)
+    assert written[0] == written[1] and b"ViewUpdate" in written[0]
+    transport = protocol.transport
+    protocol.connectionLost(Failure(ConnectionDone()))
+    transport.clear()
+    protocol.push_view(EncodedJson(b"{}"))
+    assert transport.value() == b""
