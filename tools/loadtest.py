@@ -40,7 +40,9 @@ milliseconds), every later cash-in then failing with ``ConnectionDone``. A refus
 same is retried and counted (``cash_in_retries``); a lost operator connection stops the run
 (``stopped_by``) instead of failing each cash-in left.
 Latencies are those of answered commands only. The run's clock starts when the operator
-connects, so ``duration_s`` includes the cash-in ramp (about N/20 s for N terminals).
+connects, so ``duration_s`` includes the cash-in ramp (about N/18 s for N terminals); the
+rounds of a run that stops before the ramp is over were played by fewer bots
+(``terminals_playing``, and the report says so): at 1,000 terminals ask for 2,000 rounds.
 """
 
 from __future__ import annotations
@@ -119,6 +121,9 @@ class LoadtestResult:
     unexpected_errors: int = 0
     disconnects: int = 0
     cash_in_retries: int = 0
+    #: Bots playing when the run stopped: fewer than ``terminals`` when the rounds were
+    #: reached during the cash-in ramp (about N/18 s): then ask for more rounds.
+    terminals_playing: int = 0
     games_played_meter: int | None = None
     server_cpu_s: float = 0.0
     client_cpu_s: float = 0.0
@@ -300,6 +305,8 @@ class _Run:
         self.unexpected = 0
         self.disconnects = 0
         self.cash_in_retries = 0
+        #: Bots whose Hello was answered (all of them once the cash-in ramp is over).
+        self.playing = 0
         self.completed: set[tuple[str, Any]] = set()
         self.stopped_by = ""
         self.stopping = False
@@ -310,14 +317,16 @@ class _Run:
         return f"lt-{who}-{next(self._ids)}"
 
     def error(self, failure: Any) -> str:
-        from twisted.internet.error import ConnectionDone, ConnectionLost
+        from twisted.internet.error import ConnectError, ConnectionDone, ConnectionLost
         from twisted.protocols import amp
 
         from shared.protocol import DOMAIN_ERRORS
 
         exc = failure.value
-        if self.stopping and isinstance(exc, (ConnectionDone, ConnectionLost)):
-            return "STOPPED"  # commands in flight when the run stopped: not errors
+        if self.stopping and isinstance(exc, (ConnectionDone, ConnectionLost, ConnectError)):
+            # Commands in flight, and connections being made, when the run stopped: not
+            # errors (the reactor's stop closes them).
+            return "STOPPED"
         if type(exc) in DOMAIN_ERRORS:
             code = DOMAIN_ERRORS[type(exc)].decode()
         elif isinstance(exc, amp.RemoteAmpError):
@@ -328,6 +337,11 @@ class _Run:
         if code not in EXPECTED_CODES:
             self.unexpected += 1
         return code
+
+    def joined(self, bot: Any, view: dict[str, Any]) -> None:
+        """A bot's Hello was answered: it plays from ``view`` on."""
+        self.playing += 1
+        bot.got(view)
 
     def seen(self, view: dict[str, Any]) -> None:
         if view.get("phase") == "complete" and view.get("round") is not None:
@@ -473,7 +487,7 @@ def run_bots(
         d.addCallback(
             lambda proto: proto.callRemote(Hello, version=PROTOCOL_VERSION, software="etg-loadtest")
         )
-        d.addCallback(lambda answer: bot.got(answer["view"]))
+        d.addCallback(lambda answer: run.joined(bot, answer["view"]))
         d.addErrback(lambda failure: run.error(failure))
 
     limits = NetLimits()  # the server runs without a floor file: the default limits
@@ -632,6 +646,7 @@ def run_loadtest(
     result.unexpected_errors = run.unexpected
     result.disconnects = run.disconnects
     result.cash_in_retries = run.cash_in_retries
+    result.terminals_playing = run.playing
     if isinstance(run.meters, dict) and isinstance(run.meters.get("games_played"), int):
         result.games_played_meter = run.meters["games_played"]
     result.server_cpu_percent = (
@@ -687,7 +702,16 @@ def format_report(result: LoadtestResult) -> str:
     rss_mark = "  ok" if result.server_peak_rss_mb <= TARGET_RSS_MB else "  MISSED"
     errors = ", ".join(f"{k} {v}" for k, v in result.errors.items()) or "none"
     rows = [
-        ("terminals", f"{result.terminals}"),
+        (
+            "terminals",
+            f"{result.terminals}"
+            + (
+                ""
+                if result.terminals_playing >= result.terminals
+                else f" ({result.terminals_playing} playing at the end: the rounds were reached "
+                "during the cash-in ramp; ask for more rounds)"
+            ),
+        ),
         ("tables", f"{result.tables}"),
         ("rounds completed", f"{result.rounds} of {result.rounds_target} ({result.stopped_by})"),
         ("duration", f"{result.duration_s:.1f} s"),

@@ -100,6 +100,27 @@ def test_the_report_names_the_targets() -> None:
     text = format_report(result)
     assert "target <= 50 ms" in text and "target <= 500 MB" in text
     assert "bots' CPU" in text and "bots' peak RSS" in text and "own process group" in text
+    assert "playing at the end" in text  # none of the 3 said Hello in this made-up result
+    result.terminals_playing = 3
+    assert "playing at the end" not in format_report(result)
+
+
+def test_a_connection_cut_by_the_runs_stop_is_no_error_but_one_before_it_is() -> None:
+    """A bot still connecting, or a command in flight, when the run stops (its rounds reached
+    during the cash-in ramp) fails with ConnectError or ConnectionDone: not counted. The same
+    failure before the stop is a real error and counts as unexpected."""
+    from twisted.internet.error import ConnectError, ConnectionDone
+    from twisted.python.failure import Failure
+
+    from tools.loadtest import _Run
+
+    run = _Run(1, lambda: None)  # type: ignore[arg-type,return-value]
+    assert run.error(Failure(ConnectError("refused"))) == "ConnectError"
+    assert run.unexpected == 1
+    run.stopping = True
+    for cut in (ConnectError("cut"), ConnectionDone()):
+        assert run.error(Failure(cut)) == "STOPPED"
+    assert run.unexpected == 1 and dict(run.errors) == {"ConnectError": 1}
 
 
 def test_a_server_that_does_not_start_is_an_error_with_its_output(tmp_path: Path) -> None:
