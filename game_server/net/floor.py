@@ -74,15 +74,17 @@ DEFAULT_UNAUTHENTICATED_CONNECTIONS: Final = 64
 #:   (:func:`descriptors_needed`: 2,216 here). A typical soft limit (``ulimit -n``) is 1,024:
 #:   the server raises its soft limit to its hard limit at start, and refuses to start, naming
 #:   the limit, if the hard limit is too low (:func:`raise_descriptor_limit`);
-#: - memory: about 1.2 MB a table with its 7 terminals' TLS connections (measured with
-#:   ``etg loadtest``: 266 MB peak at 448 terminals, 64 tables; the figures are in the note
-#:   of issue 22), so about 300 MB at the limit, under the 500 MB of issue 22;
+#: - memory: measured with ``etg loadtest`` (issue 22's note), 140 MB peak at 448 terminals
+#:   after 800 rounds and 243 MB at 1,000 after 2,000 rounds; it grows with the answers kept
+#:   for retries (:data:`~game_server.net.wire.ANSWERS_KEPT` of each terminal, each with its
+#:   view as about 2 KB of bytes): up to about 0.5 MB a terminal once each has sent that
+#:   many commands;
 #: - the event log: every table writes to one SQLite file through one writer, one
 #:   transaction and one sync to disk per step (save, then send): the disk's sync rate is
 #:   shared by every table, and the step latency grows with the tables;
-#: - one core: the process runs every table's steps, views and TLS on one reactor thread.
-#:   At 1,050 terminals the server needs most of a core (issue 22's note); beyond it the
-#:   latency of every table grows.
+#: - one core: the process runs every table's steps, views and TLS on one reactor thread:
+#:   about 31 to 34 ms of CPU per round (7 seats), so 1,000 terminals playing a round every
+#:   7 s or so take about 56% of a core; beyond a core the latency of every table grows.
 MAX_TABLES: Final = 150
 #: Terminals one server process seats at most: every seat of :data:`MAX_TABLES` tables.
 MAX_TERMINALS: Final = MAX_TABLES * len(SEATS)
