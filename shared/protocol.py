@@ -147,14 +147,94 @@ class Text(_Named):
             raise BadRequest(f"{_shown(inString)} is not UTF-8 text") from None
 
 
+#: The wire's JSON encoder (one, reused: ``json.dumps`` with these options makes one a call).
+_WIRE_JSON: Final = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+
+
+def json_text(value: Any) -> str:
+    """``value`` as the wire writes JSON: sorted keys, no spaces, ASCII (``\\u`` escapes);
+    the text of ``json.dumps(value, sort_keys=True, separators=(",", ":"))``."""
+    return _WIRE_JSON.encode(value)
+
+
+class EncodedJson(bytes):
+    """A JSON value already encoded as :func:`json_text` does (UTF-8): :class:`Json` sends
+    these bytes as they are. The server encodes a view once (:class:`ViewEncoder`) and
+    sends the same bytes however many times it is sent."""
+
+
+#: What stands in a view for a part shared with a view encoded before (then replaced by
+#: that part's text): control characters no view holds; a view that does is encoded whole.
+_MARK: Final = "\x00\x01"
+_MARK_TEXT: Final = json_text(_MARK)[1:-1]
+
+
+class ViewEncoder:
+    """Encodes views (JSON objects) exactly as :func:`json_text` does, each top-level value
+    that several views hold as the SAME object (not merely an equal one) encoded once.
+
+    A server builds the views of one step together, the parts every terminal of the table
+    sees (the dealer's cards, the limits, the shoe) as one object shared by their views, and
+    encodes them with one encoder: a shared part is encoded once, a part built for one
+    terminal (its cards, its credits) is encoded for it alone. The bytes are those of
+    :func:`json_text` of each view, whatever is shared. The encoder keeps a reference to
+    every value it saw, so no object it remembers can be freed and its ``id`` reused: make
+    one per step and drop it after (an object changed after it was encoded would be sent as
+    it was; nothing changes a view once built).
+    """
+
+    def __init__(self) -> None:
+        #: id -> (the value, its text once a second view holds it).
+        self._seen: dict[int, tuple[Any, str | None]] = {}
+        #: Top-level values encoded and values reused (what a test of the sharing reads).
+        self.encoded = 0
+        self.reused = 0
+
+    def encode(self, view: dict[str, Any]) -> EncodedJson:
+        """``view`` as :func:`json_text` encodes it, in UTF-8."""
+        marked: dict[str, Any] = {}
+        pieces: list[str] = []
+        for key, value in view.items():
+            if not isinstance(value, dict | list):
+                marked[key] = value
+                continue
+            seen = self._seen.get(id(value))
+            if seen is None or seen[0] is not value:
+                self._seen[id(value)] = (value, None)
+                marked[key] = value
+                self.encoded += 1
+                continue
+            piece = seen[1]
+            if piece is None:
+                piece = json_text(value)
+                self._seen[id(value)] = (value, piece)
+                self.encoded += 1
+            self.reused += 1
+            marked[key] = f"{_MARK}{len(pieces)}"
+            pieces.append(piece)
+        if not pieces:
+            return EncodedJson(json_text(view).encode("utf-8"))
+        text = json_text(marked)
+        if text.count(_MARK_TEXT) != len(pieces) or any(_MARK_TEXT in p for p in pieces):
+            # A view that holds the mark's characters itself: encoded whole.
+            return EncodedJson(json_text(view).encode("utf-8"))
+        for number, piece in enumerate(pieces):
+            text = text.replace(f'"{_MARK_TEXT}{number}"', piece, 1)
+        return EncodedJson(text.encode("utf-8"))
+
+
 class Json(_Named):
     """A JSON argument (UTF-8), at most :data:`MAX_VALUE_BYTES` encoded, read strictly:
     integers of at most :data:`MAX_INTEGER_DIGITS` digits and no floats, each key once in
     an object (a repeated key is refused, not read as its last value), nested at most
-    :data:`MAX_JSON_DEPTH` deep. Every refusal is :class:`BadRequest` with a sentence."""
+    :data:`MAX_JSON_DEPTH` deep. Every refusal is :class:`BadRequest` with a sentence.
+    A value given as :class:`EncodedJson` is sent as it is."""
 
     def toString(self, inObject: Any) -> bytes:
-        data = json.dumps(inObject, sort_keys=True, separators=(",", ":")).encode("utf-8")
+        if isinstance(inObject, EncodedJson):
+            data: bytes = inObject
+        else:
+            data = json_text(inObject).encode("utf-8")
         if len(data) > MAX_VALUE_BYTES:
             raise BadRequest(f"a JSON value of {len(data)} bytes is over the AMP limit")
         return data

@@ -27,10 +27,12 @@ from pathlib import Path
 
 import click
 
+from game_server.net.pki import MAX_TERMINALS
+
 #: ``--terminals N`` for ``etg certs init``.
 TERMINALS_OPTION = click.option(
     "--terminals",
-    type=click.IntRange(0, 999),
+    type=click.IntRange(0, MAX_TERMINALS),
     default=2,
     show_default=True,
     help="Terminal certificates to issue (T1 to TN); add more later with add-terminal.",

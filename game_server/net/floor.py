@@ -26,13 +26,15 @@ Submission, :mod:`game_server.config`)::
     connections_per_identity = 4     # open at once with one certificate id
     unauthenticated_connections = 64 # open at once before their Hello, in total
 
-Entry points: :func:`load_floor` (a file) and :meth:`FloorConfig.from_mapping` (parsed TOML).
+Entry points: :func:`load_floor` (a file) and :meth:`FloorConfig.from_mapping` (parsed TOML);
+:data:`MAX_TABLES` (what one server hosts, and why) and :func:`raise_descriptor_limit`.
 Every refusal is a :class:`FloorConfigError` whose message names the field.
 """
 
 from __future__ import annotations
 
 import os
+import resource
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -63,14 +65,41 @@ DEFAULT_BOX_SECONDS: Final = 10.0
 DEFAULT_CONNECTIONS_PER_IDENTITY: Final = 4
 #: Connections that have not (yet) said Hello, open at once over all peers.
 DEFAULT_UNAUTHENTICATED_CONNECTIONS: Final = 64
-#: Tables one server process hosts at most (``etg serve --tables``).
-MAX_TABLES: Final = 64
+#: Tables one server process hosts at most (``etg serve --tables``, ``etg loadtest``).
+#:
+#: What bounds it, for 150 tables of 7 (1,050 terminals):
+#:
+#: - descriptors: one per terminal connection (two while a terminal's reconnect replaces its
+#:   old one), plus the connections before Hello, the operator's, and the server's own files
+#:   (:func:`descriptors_needed`: 2,216 here). A typical soft limit (``ulimit -n``) is 1,024:
+#:   the server raises its soft limit to its hard limit at start, and refuses to start, naming
+#:   the limit, if the hard limit is too low (:func:`raise_descriptor_limit`);
+#: - memory: measured with ``etg loadtest`` (issue 22's note), 140 MB peak at 448 terminals
+#:   after 800 rounds and 243 MB at 1,000 after 2,000 rounds; it grows with the answers kept
+#:   for retries (:data:`~game_server.net.wire.ANSWERS_KEPT` of each terminal, each with its
+#:   view as about 2 KB of bytes): up to about 0.5 MB a terminal once each has sent that
+#:   many commands;
+#: - the event log: every table writes to one SQLite file through one writer, one
+#:   transaction and one sync to disk per step (save, then send): the disk's sync rate is
+#:   shared by every table, and the step latency grows with the tables;
+#: - one core: the process runs every table's steps, views and TLS on one reactor thread:
+#:   about 31 to 34 ms of CPU per round (7 seats), so 1,000 terminals playing a round every
+#:   7 s or so take about 56% of a core; beyond a core the latency of every table grows.
+MAX_TABLES: Final = 150
 #: Terminals one server process seats at most: every seat of :data:`MAX_TABLES` tables.
 MAX_TERMINALS: Final = MAX_TABLES * len(SEATS)
+#: Descriptors the server keeps for itself beside its connections: the event log and its
+#: reader (database, WAL and shared memory each), the anchor stream, the listening socket,
+#: the reactor's waker, the standard streams, a floor store's connections.
+RESERVED_DESCRIPTORS: Final = 48
 
 
 class FloorConfigError(ETGError):
     """A ``floor.toml`` that cannot be used; the message names the file and the field."""
+
+
+class DescriptorLimit(ETGError):
+    """The process may not open as many files (descriptors) as its floor needs."""
 
 
 @dataclass(frozen=True)
@@ -217,6 +246,48 @@ def _limits(table: Mapping[str, Any], where: _Where) -> NetLimits:
             raise where.error(f"[floor.limits] {name}", f"{count} is not at least 1")
         values[name] = count
     return NetLimits(**values)
+
+
+def descriptors_needed(floor: FloorConfig) -> int:
+    """The descriptors a server of ``floor`` may hold at once: two per terminal (a reconnect
+    holds the new connection while the old one closes), the connections before Hello, the
+    operator's, and :data:`RESERVED_DESCRIPTORS`."""
+    limits = floor.limits
+    return (
+        2 * len(floor.terminals)
+        + limits.unauthenticated_connections
+        + limits.connections_per_identity
+        + RESERVED_DESCRIPTORS
+    )
+
+
+def raise_descriptor_limit(needed: int, what: str) -> int:
+    """Make sure this process may open ``needed`` descriptors: its soft limit (``ulimit
+    -n``) is raised to its hard limit (``ulimit -Hn``) when below ``needed``.
+
+    Args:
+        needed: The descriptors the process needs.
+        what: What needs them, for the refusal ("a server of 1,050 terminals").
+
+    Returns:
+        The soft limit in force.
+
+    Raises:
+        DescriptorLimit: the hard limit is below ``needed``; the message names both limits.
+    """
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= needed:
+        return soft
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        raise DescriptorLimit(
+            f"{what} needs up to {needed:,} open files (descriptors), but this process may "
+            f"open at most {hard:,} (the hard limit, ulimit -Hn; the soft limit ulimit -n is "
+            f"{soft:,}): raise the hard limit (LimitNOFILE= of the service, or "
+            "/etc/security/limits.conf), or host fewer tables or terminals"
+        )
+    raised = needed if hard == resource.RLIM_INFINITY else hard
+    resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+    return raised
 
 
 def load_floor(path: str | os.PathLike[str]) -> FloorConfig:

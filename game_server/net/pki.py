@@ -83,8 +83,9 @@ CLOCK_SKEW: Final = dt.timedelta(minutes=5)
 
 #: What a terminal id may look like (it is also a file name).
 TERMINAL_ID_RE: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
-#: Most terminals :func:`init_pki` creates in one go.
-MAX_TERMINALS: Final = 999
+#: Most terminals :func:`init_pki` creates in one go (more than one server seats,
+#: :data:`game_server.net.floor.MAX_TERMINALS`).
+MAX_TERMINALS: Final = 9_999
 
 RESERVED_IDS: Final = frozenset({OPERATOR_ID, SERVER_UNIT, CONSOLE_UNIT, "ca"})
 _DNS_LABEL: Final = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
@@ -442,7 +443,8 @@ def init_pki(
 
     Args:
         directory: The PKI directory (``certs/`` in deployments).
-        terminals: How many terminal certificates to issue, ``T1`` to ``Tn`` (0 to 999).
+        terminals: How many terminal certificates to issue, ``T1`` to ``Tn`` (0 to
+            :data:`MAX_TERMINALS`).
         hostnames: DNS names or IP addresses of the server besides localhost, 127.0.0.1
             and ::1.
         force: Replace existing files. Every certificate of the old CA then stops working.

@@ -29,7 +29,10 @@ drops keeps its seat and wagers: the machine's countdowns act for it, and its ne
 returns its view.
 
 After each logged step (:meth:`TableServerFactory.step_logged`, save then send) every
-connected terminal is pushed its own view as ``ViewUpdate``.
+connected terminal of the table that stepped is pushed its own view as ``ViewUpdate``. The
+views of one step are built together and what they share (the dealer's cards, the limits,
+the shoe) is built and encoded once (:class:`~shared.protocol.ViewEncoder`): each terminal
+gets the bytes of its own view built alone, and nothing of another seat's.
 
 Connections are bounded (``[floor.limits]``; issue 13): more than
 ``unauthenticated_connections`` before their Hello, or more than
@@ -46,7 +49,7 @@ Entry point: :class:`TableServerFactory`, e.g.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, cast
 
 from twisted.internet.defer import Deferred, fail
 from twisted.internet.interfaces import IHandshakeListener, IReactorTime
@@ -85,10 +88,12 @@ from shared.protocol import (
     DOMAIN_ERRORS as WIRE_CODES,
 )
 from shared.protocol import (
+    MAX_VALUE_BYTES,
     PROTOCOL_VERSION,
     Act,
     AnswerInsurance,
     BadRequest,
+    EncodedJson,
     Hello,
     PlaceWagers,
     ProtocolError,
@@ -97,8 +102,10 @@ from shared.protocol import (
     TableUnavailable,
     Unauthorized,
     VersionMismatch,
+    ViewEncoder,
     ViewUpdate,
     check_request_id,
+    json_text,
 )
 
 log = Logger()
@@ -145,6 +152,8 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
         self._box_bytes = 0
         self._unparsed = 0
         self._dropped = False
+        #: When this connection said Hello, counted over the server (pushes go in this order).
+        self.hello_order = 0
         self._waiting_for = ""
         self._abort_call: Any = None
 
@@ -204,6 +213,11 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
     # Who
 
     @property
+    def dropped(self) -> bool:
+        """Whether the server has dropped (or refused) this connection."""
+        return self._dropped
+
+    @property
     def who(self) -> str:
         """The peer's id for the log: the terminal id, ``operator``, or before ``Hello``."""
         return UNIDENTIFIED if self.identity is None else self.identity.id
@@ -259,6 +273,19 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
         transport: Any = self.transport
         if transport is not None:
             transport.abortConnection()
+
+    def push_view(self, view: EncodedJson) -> None:
+        """Send ``ViewUpdate`` with ``view`` already encoded: the box ``callRemote(ViewUpdate,
+        view=view)`` sends (no answer asked, the same tag counted), without its work per call
+        (the arguments' conversion, a Deferred). Nothing is sent on a lost connection."""
+        if self._failAllReason is not None:  # AMP's mark of a lost connection
+            return
+        if len(view) > MAX_VALUE_BYTES:
+            raise BadRequest(f"a JSON value of {len(view)} bytes is over the AMP limit")
+        self._nextTag()  # type: ignore[no-untyped-call]  # unannotated
+        box = amp.AmpBox({amp.COMMAND: ViewUpdate.commandName, b"view": bytes(view)})  # type: ignore[no-untyped-call]  # unannotated
+        sender: Any = self.boxSender
+        sender.sendBox(box)
 
     # ----------------------------------------------------------------------------------------
     # Bytes and boxes
@@ -481,7 +508,12 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
             raise known from None
 
     def _view(self) -> dict[str, Any]:
-        return {"view": self._call(self.factory.view_for, self._terminal())}
+        """This terminal's view for an answer, encoded at once: the answer kept for a retry
+        (:class:`~game_server.net.wire.AnswerBook`, the last
+        :data:`~game_server.net.wire.ANSWERS_KEPT` of each terminal) holds its bytes, about a
+        fifth of the memory of the view's objects, and a retry sends them again."""
+        view = self._call(self.factory.view_for, self._terminal())
+        return {"view": EncodedJson(json_text(view).encode("utf-8"))}
 
     # Hello
 
@@ -516,7 +548,7 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
             log.warn("refused revoked {identity}", identity=str(identity), terminal=identity.id)
             raise Unauthorized(f"the certificate of {identity.id} is revoked at this table")
         seat = 0
-        view: dict[str, Any] = {}
+        view: Any = {}
         if identity.role is Role.TERMINAL:
             found = floor.seat_of(identity.id)
             if found is None:
@@ -690,6 +722,9 @@ class TableServerFactory(OperatorFloor, Factory):
         self.answers = AnswerBook()
         #: Connections that said Hello, in order (they are pushed views).
         self.connections: list[TerminalProtocol] = []
+        #: The terminals' connections among them, by terminal id (the pushes of a step).
+        self._by_terminal: dict[str, list[TerminalProtocol]] = {}
+        self._hello_count = 0
         self._before_hello: set[TerminalProtocol] = set()
         self._by_identity: dict[tuple[Role, str], set[TerminalProtocol]] = {}
         machine.add_listener(self)
@@ -702,11 +737,46 @@ class TableServerFactory(OperatorFloor, Factory):
         platform for every game, its table's shoes (``"shoe"``:
         :meth:`~game_server.table.session.TableBook.public_shoe`: the commitment of the shoe
         in use and the reveal of the last one retired; never a secret of the shoe in use)."""
-        view = self.machine.view(terminal)
-        hosted = self.tables.get(self.floor.tables.get(terminal, ""))
-        book = getattr(hosted if hosted is not None else self.machine, "session", None)
-        if isinstance(book, TableBook):
-            view["shoe"] = book.public_shoe()
+        return self._with_shoe(terminal, self.machine.view(terminal), {})
+
+    def views_for(self, terminals: Sequence[str]) -> dict[str, dict[str, Any] | Exception]:
+        """The view of each of ``terminals`` (as :meth:`view_for`), built together: a machine
+        that builds several at once (``views(terminals)``, e.g. Blackjack's
+        :meth:`~game_server.games.blackjack.machine.RoundMachine.views`) builds the parts
+        every terminal of a table sees once and shares them between their views, as is the
+        shoe of each table; :class:`~shared.protocol.ViewEncoder` then encodes a shared part
+        once. A terminal whose view cannot be built gets its exception instead (alone when
+        the machine builds one at a time; after a failed batch each is built again alone)."""
+        views: dict[str, dict[str, Any] | Exception] = {}
+        batch = getattr(self.machine, "views", None)
+        if batch is not None and len(terminals) > 1:
+            try:
+                views.update(batch(terminals))
+            except Exception:
+                log.failure("the views of {count} terminals failed together", count=len(terminals))
+                views.clear()
+        shoes: dict[str, Any] = {}
+        for terminal in terminals:
+            try:
+                view = views.get(terminal)
+                if view is None:
+                    view = self.machine.view(terminal)
+                views[terminal] = self._with_shoe(terminal, cast(dict[str, Any], view), shoes)
+            except Exception as exc:
+                views[terminal] = exc
+        return views
+
+    def _with_shoe(
+        self, terminal: str, view: dict[str, Any], shoes: dict[str, Any]
+    ) -> dict[str, Any]:
+        """``view`` with its table's shoes (``shoes``: each table's, once built)."""
+        table = self.floor.tables.get(terminal, "")
+        if table not in shoes:
+            hosted = self.tables.get(table)
+            book = getattr(hosted if hosted is not None else self.machine, "session", None)
+            shoes[table] = book.public_shoe() if isinstance(book, TableBook) else _NO_SHOE
+        if shoes[table] is not _NO_SHOE:
+            view["shoe"] = shoes[table]
         return view
 
     def admit(self, connection: TerminalProtocol) -> str | None:
@@ -756,14 +826,30 @@ class TableServerFactory(OperatorFloor, Factory):
         for other in list(self.connections):
             if other is not connection and replaces and other.identity == identity:
                 self.connections.remove(other)
+                self._unindex(other)
                 other.drop("replaced by a new connection of the same terminal")
         if connection not in self.connections:
             self.connections.append(connection)
+            self._hello_count += 1
+            connection.hello_order = self._hello_count
+            if replaces and identity is not None:
+                self._by_terminal.setdefault(identity.id, []).append(connection)
+
+    def _unindex(self, connection: TerminalProtocol) -> None:
+        """Take ``connection`` out of the index of terminal connections."""
+        if connection.identity is None:
+            return
+        held = self._by_terminal.get(connection.identity.id)
+        if held is not None and connection in held:
+            held.remove(connection)
+            if not held:
+                del self._by_terminal[connection.identity.id]
 
     def forget(self, connection: TerminalProtocol) -> None:
         """A connection closed (its terminal keeps its seat and wagers)."""
         if connection in self.connections:
             self.connections.remove(connection)
+        self._unindex(connection)
         self._before_hello.discard(connection)
         if connection.counted_as is not None:
             held = self._by_identity.get(identity_key(connection.counted_as), set())
@@ -779,36 +865,68 @@ class TableServerFactory(OperatorFloor, Factory):
     def _push_views(self, terminals: Collection[str] | None) -> None:
         self._send_views(self._views_of(terminals))
 
+    def _terminal_connections(self, terminals: Collection[str] | None) -> list[TerminalProtocol]:
+        """The terminals' connections that said Hello (every terminal's when None), in the
+        order they said it."""
+        if terminals is None:
+            found = [
+                c
+                for c in self.connections
+                if c.identity is not None and c.identity.role is Role.TERMINAL
+            ]
+        else:
+            # By terminal id: a step of one table looks at its own terminals only, however
+            # many the server holds.
+            found = [c for t in terminals for c in self._by_terminal.get(t, ())]
+            found.sort(key=lambda c: c.hello_order)
+        return found
+
     def _views_of(
         self, terminals: Collection[str] | None
-    ) -> list[tuple[TerminalProtocol, dict[str, Any]]]:
-        """Each connected terminal (of ``terminals``, if given) with its view now."""
-        pushes: list[tuple[TerminalProtocol, dict[str, Any]]] = []
-        views: dict[str, dict[str, Any]] = {}
-        for connection in list(self.connections):
-            identity = connection.identity
-            if identity is None or identity.role is not Role.TERMINAL:
-                continue
-            if terminals is not None and identity.id not in terminals:
-                continue
-            try:
-                if identity.id not in views:
-                    views[identity.id] = self.view_for(identity.id)
-            except Exception:
-                log.failure("the view of {terminal} failed; dropping it", terminal=identity.id)
+    ) -> list[tuple[TerminalProtocol, EncodedJson]]:
+        """Each connected terminal (of ``terminals``, if given) with its view now, encoded:
+        built together (:meth:`views_for`) and encoded by one
+        :class:`~shared.protocol.ViewEncoder`, so that what the views share is built and
+        encoded once, and each terminal's view is encoded once however many of its
+        connections get it. A terminal whose view fails is logged and dropped."""
+        connections = self._terminal_connections(terminals)
+        ids = list(dict.fromkeys(c.identity.id for c in connections if c.identity is not None))
+        views = self.views_for(ids)
+        encoder = ViewEncoder()
+        encoded: dict[str, EncodedJson | None] = {}
+        pushes: list[tuple[TerminalProtocol, EncodedJson]] = []
+        for connection in connections:
+            terminal = cast(Identity, connection.identity).id
+            if terminal not in encoded:
+                view = views[terminal]
+                try:
+                    if isinstance(view, Exception):
+                        raise view
+                    encoded[terminal] = encoder.encode(view)
+                except Exception:
+                    log.failure("the view of {terminal} failed; dropping it", terminal=terminal)
+                    encoded[terminal] = None
+            data = encoded[terminal]
+            if data is None:
                 connection.drop("the view could not be sent")
                 continue
-            pushes.append((connection, views[identity.id]))
+            pushes.append((connection, data))
         return pushes
 
-    def _send_views(self, pushes: Sequence[tuple[TerminalProtocol, dict[str, Any]]]) -> None:
+    def _send_views(self, pushes: Sequence[tuple[TerminalProtocol, EncodedJson]]) -> None:
         for connection, view in pushes:
-            if connection not in self.connections:
+            identity = connection.identity
+            held = self._by_terminal.get(identity.id, ()) if identity is not None else ()
+            if connection.dropped or connection not in held:
                 continue  # closed meanwhile
             try:
-                connection.callRemote(ViewUpdate, view=view)  # type: ignore[no-untyped-call]  # unannotated
+                connection.push_view(view)
             except Exception:
                 log.failure(
                     "pushing the view to {terminal} failed; dropping it", terminal=connection.who
                 )
                 connection.drop("the view could not be sent")
+
+
+#: A table without shoes (a fake machine in the tests): its views carry no ``"shoe"``.
+_NO_SHOE: Final = object()

@@ -39,7 +39,7 @@ from game_server.eventlog import AnchorFile, EventLogReader, system_clock
 from game_server.games import game_for
 from game_server.keys import load_public_key
 from game_server.net.access import revoked_terminals
-from game_server.net.floor import FloorConfig
+from game_server.net.floor import FloorConfig, descriptors_needed, raise_descriptor_limit
 from game_server.net.identity import RevocationList
 from game_server.net.server import TableServerFactory
 from game_server.net.tls import Refusal, server_tls_options
@@ -206,6 +206,9 @@ def serve(
             is given (raised before anything else).
         LinkedMeterMix: a table links a meter across the floor and shares a local one with
             another table of the server (raised before anything but the above).
+        DescriptorLimit: the process may not open the descriptors its floor needs (its
+            soft limit is raised to its hard limit first:
+            :func:`~game_server.net.floor.raise_descriptor_limit`).
         PortUnavailable: the port is in use (or cannot be listened on); raised before the
             log is opened or its folder made.
     """
@@ -220,6 +223,8 @@ def serve(
     if hosted is not None:
         configs = [c for c in configs if c.table_id in hosted]
     refuse_linked_and_shared(configs)
+    terminals = len(floor.terminals)
+    raise_descriptor_limit(descriptors_needed(floor), f"a server of {terminals} terminal(s)")
     listener = (
         None
         if accept is not None

@@ -92,6 +92,27 @@ class TableRouter:
     def view(self, terminal: str) -> dict[str, Any]:
         return self._machine(terminal).view(terminal)
 
+    def views(self, terminals: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The views of ``terminals`` (those of one table, after its step), each table's built
+        together by its machine when it can (``views``), else one at a time."""
+        by_table: dict[str, list[str]] = {}
+        for terminal in terminals:
+            table = self.table_of.get(terminal)
+            if table is None:
+                raise UnknownTerminal(
+                    f"terminal {terminal!r} holds no seat at this server's tables"
+                )
+            by_table.setdefault(table, []).append(terminal)
+        views: dict[str, dict[str, Any]] = {}
+        for table, members in by_table.items():
+            machine = self.machines[table]
+            batch = getattr(machine, "views", None)
+            if batch is not None:
+                views.update(batch(members))
+            else:
+                views.update((terminal, machine.view(terminal)) for terminal in members)
+        return views
+
     def rules(self, terminal: str) -> dict[str, Any]:
         return self._machine(terminal).rules(terminal)
 

@@ -210,7 +210,7 @@ def test_init_checks_its_arguments_before_writing(tmp_path: Path) -> None:
         init_pki(tmp_path / "a", terminals=1, hostnames=["bad_name!"])
     with pytest.raises(InvalidHostname):
         init_pki(tmp_path / "a", terminals=1, hostnames="table.lan")
-    with pytest.raises(InvalidRequest, match="0 to 999"):
+    with pytest.raises(InvalidRequest, match="0 to 9999"):
         init_pki(tmp_path / "a", terminals=-1)
     with pytest.raises(InvalidRequest, match="aware"):
         init_pki(tmp_path / "a", terminals=1, now=dt.datetime(2026, 1, 1))

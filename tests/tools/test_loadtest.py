@@ -99,7 +99,29 @@ def test_the_report_names_the_targets() -> None:
     result = LoadtestResult(terminals=3, tables=1, rounds_target=2, rounds=2)
     result.latency_ms = latency_summary([0.002, 0.004])
     text = format_report(result)
-    assert "target <= 50 ms" in text and "target <= 300 MB" in text
+    assert "target <= 50 ms" in text and "target <= 500 MB" in text
+    assert "bots' CPU" in text and "bots' peak RSS" in text and "own process group" in text
+    assert "playing at the end" in text  # none of the 3 said Hello in this made-up result
+    result.terminals_playing = 3
+    assert "playing at the end" not in format_report(result)
+
+
+def test_a_connection_cut_by_the_runs_stop_is_no_error_but_one_before_it_is() -> None:
+    """A bot still connecting, or a command in flight, when the run stops (its rounds reached
+    during the cash-in ramp) fails with ConnectError or ConnectionDone: not counted. The same
+    failure before the stop is a real error and counts as unexpected."""
+    from twisted.internet.error import ConnectError, ConnectionDone
+    from twisted.python.failure import Failure
+
+    from tools.loadtest import _Run
+
+    run = _Run(1, lambda: None)  # type: ignore[arg-type,return-value]
+    assert run.error(Failure(ConnectError("refused"))) == "ConnectError"
+    assert run.unexpected == 1
+    run.stopping = True
+    for cut in (ConnectError("cut"), ConnectionDone()):
+        assert run.error(Failure(cut)) == "STOPPED"
+    assert run.unexpected == 1 and dict(run.errors) == {"ConnectError": 1}
 
 
 def test_a_server_that_does_not_start_is_an_error_with_its_output(tmp_path: Path) -> None:
@@ -175,15 +197,16 @@ def test_the_loadtest_refuses_more_terminals_than_one_server_seats(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """``etg loadtest`` and ``etg serve`` share their limit (issue 13, item 9): one server
-    hosts at most MAX_TABLES tables of 7 seats, so 449 terminals are refused with a sentence
-    naming the limit before anything starts, and 448 are accepted."""
+    hosts at most MAX_TABLES tables of 7 seats (150 since issue 22), so 1,051 terminals are
+    refused with a sentence naming the limit before anything starts, and 1,050 are
+    accepted."""
     from click.testing import CliRunner
 
     import tools.loadtest
     from game_server.cli import serve_command
     from game_server.net.floor import MAX_TABLES, MAX_TERMINALS
 
-    assert (MAX_TABLES, MAX_TERMINALS) == (64, 448)
+    assert (MAX_TABLES, MAX_TERMINALS) == (150, 1050)
     started: list[int] = []
     monkeypatch.setattr(
         tools.loadtest,
@@ -192,12 +215,43 @@ def test_the_loadtest_refuses_more_terminals_than_one_server_seats(
             started.append(terminals) or LoadtestResult(terminals, 1, 1)
         ),
     )
-    refused = CliRunner().invoke(tools.loadtest.loadtest, ["--terminals", "449"])
+    refused = CliRunner().invoke(tools.loadtest.loadtest, ["--terminals", "1051"])
     assert refused.exit_code == 2 and started == []
     sentence = " ".join(refused.output.split())
-    assert "449 terminals need 65 tables" in sentence
-    assert "at most 64 tables of 7 seats (448 terminals)" in sentence
-    CliRunner().invoke(tools.loadtest.loadtest, ["--terminals", "448"])
-    assert started == [448] and tables_for(448) == MAX_TABLES
+    assert "1051 terminals need 151 tables" in sentence
+    assert "at most 150 tables of 7 seats (1050 terminals)" in sentence
+    CliRunner().invoke(tools.loadtest.loadtest, ["--terminals", "1050"])
+    assert started == [1050] and tables_for(1050) == MAX_TABLES
     tables = next(p for p in serve_command.params if p.name == "tables")
     assert getattr(tables.type, "max", None) == MAX_TABLES
+
+
+@pytest.mark.parametrize("answer_seconds", [0.0, 0.0005, 0.005, 0.05])
+def test_the_operators_pace_is_never_refused_by_the_servers_rate_limit(
+    answer_seconds: float,
+) -> None:
+    """The operator's cash-ins, paced by a bucket of its own (OPERATOR_PACE of the server's
+    rate, the burst less Hello's token), are never refused by the server's bucket, however
+    fast the server answers. Before, the operator ran into the limit and retried every 0.1 s:
+    on a quiet machine it was dropped as a flood (3 x burst refusals without a pause) after
+    about 300 cash-ins, and each later one failed with ConnectionDone (issue 22)."""
+    from twisted.internet.task import Clock
+
+    from game_server.net.floor import NetLimits
+    from game_server.net.wire import TokenBucket
+    from tools.loadtest import OPERATOR_PACE
+
+    limits = NetLimits()
+    clock = Clock()
+    server = TokenBucket(clock, limits.commands_per_second, limits.burst)
+    assert server.take()  # Hello
+    rate = limits.commands_per_second * OPERATOR_PACE
+    pace = TokenBucket(clock, rate, limits.burst - 2)
+    cashed = 0
+    while cashed < 1050:
+        if not pace.take():
+            clock.advance(1.0 / rate)
+            continue
+        assert server.take(), f"refused after {cashed} cash-ins"
+        clock.advance(answer_seconds)
+        cashed += 1

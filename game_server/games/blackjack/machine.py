@@ -36,7 +36,7 @@ Entry point: :class:`RoundMachine`.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
@@ -598,6 +598,14 @@ class RoundMachine:
         from game_server.games.blackjack.views import view_for
 
         return cast(dict[str, Any], self._gate.run(view_for, self, terminal))
+
+    def views(self, terminals: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The views of ``terminals`` at once, what every terminal sees built once and shared
+        (:func:`~game_server.games.blackjack.views.views_for`; the server encodes a shared
+        part once)."""
+        from game_server.games.blackjack.views import views_for
+
+        return cast(dict[str, dict[str, Any]], self._gate.run(views_for, self, terminals))
 
     def rules(self, terminal: str) -> dict[str, Any]:
         """The rules screen's content for this table (every terminal sees the same)."""

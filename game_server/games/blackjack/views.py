@@ -8,11 +8,13 @@ given only to the terminal they concern. ``table_actions`` lists every decision 
 offers under its Rules Submission (:func:`table_actions`), so that a terminal draws a button
 for each of them only. The view stays far below AMP's 64 KiB value limit.
 
-Entry points: :func:`view_for`, :func:`table_actions`.
+Entry points: :func:`view_for` (:func:`views_for`: several terminals' at once, what they
+share built once), :func:`table_actions`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from game_server.floor.errors import StoreUnavailable
@@ -43,8 +45,25 @@ def table_actions(rules: BlackjackRules) -> list[str]:
     return [str(action) for action in offered]
 
 
-def view_for(table: RoundMachine | TableSession, terminal: str) -> dict[str, Any]:
-    """The JSON-ready view of ``table`` for ``terminal`` (integers, strings, lists, dicts)."""
+def views_for(table: RoundMachine | TableSession, terminals: Sequence[str]) -> dict[str, Any]:
+    """The views of several terminals of ``table`` (each as :func:`view_for` builds it), the
+    parts every terminal sees built once and shared between them (the same objects)."""
+    shared: dict[str, Any] = {}
+    return {terminal: view_for(table, terminal, shared) for terminal in terminals}
+
+
+def view_for(
+    table: RoundMachine | TableSession, terminal: str, shared: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The JSON-ready view of ``table`` for ``terminal`` (integers, strings, lists, dicts).
+
+    ``shared``: the parts of the table every terminal sees (the limits, the dealer's cards,
+    the seats' hands, the countdown, the meters) as built for another terminal's view of the
+    same moment, reused as they are (:func:`views_for`); nothing of one terminal (its
+    credits, actions, insurance offer, settlements, results) is kept there.
+    """
+    if shared is None:
+        shared = {}
     if isinstance(table, RoundMachine):
         machine: RoundMachine | None = table
         session = table.session
@@ -62,13 +81,22 @@ def view_for(table: RoundMachine | TableSession, terminal: str) -> dict[str, Any
     config = session.config
     rules = config.rules
     seat = session.seats.get(terminal)
-    limits = {
-        "blackjack": {"min": rules.main_limits.minimum, "max": rules.main_limits.maximum},
-        **{
-            offer.wager.name: {"min": offer.limits.minimum, "max": offer.limits.maximum}
-            for offer in rules.side_wagers
-        },
-    }
+    if "dealer" not in shared:
+        shared.update(
+            limits={
+                "blackjack": {"min": rules.main_limits.minimum, "max": rules.main_limits.maximum},
+                **{
+                    offer.wager.name: {"min": offer.limits.minimum, "max": offer.limits.maximum}
+                    for offer in rules.side_wagers
+                },
+            },
+            chips=list(config.chip_denominations),
+            countdown=_countdown(machine, game),
+            dealer=_dealer(game),
+            seats=_seat_parts(game),
+            table_actions=table_actions(rules),
+            meters=_meters(session),
+        )
     view: dict[str, Any] = {
         "v": VIEW_VERSION,
         "table": config.table_id,
@@ -80,18 +108,18 @@ def view_for(table: RoundMachine | TableSession, terminal: str) -> dict[str, Any
         "terminal": terminal,
         "seat": seat,
         "credits": session.balance(terminal),
-        "limits": limits,
-        "chips": list(config.chip_denominations),
-        "countdown": _countdown(machine, game),
-        "dealer": _dealer(game),
-        "seats": _seats(game, seat),
+        "limits": shared["limits"],
+        "chips": shared["chips"],
+        "countdown": shared["countdown"],
+        "dealer": shared["dealer"],
+        "seats": [{**part, "mine": part["seat"] == seat} for part in shared["seats"]],
         "to_act": None,
         "actions": [],
-        "table_actions": table_actions(rules),
+        "table_actions": shared["table_actions"],
         "insurance": None,
         "settlements": [],
         "recent": [],
-        "meters": _meters(session),
+        "meters": shared["meters"],
     }
     if game is not None:
         hand = game.to_act
@@ -182,7 +210,8 @@ def _dealer(game: BlackjackRound | None) -> dict[str, Any]:
     return {"cards": shown, "total": None, "hole_revealed": False}
 
 
-def _seats(game: BlackjackRound | None, mine: int | None) -> list[dict[str, Any]]:
+def _seat_parts(game: BlackjackRound | None) -> list[dict[str, Any]]:
+    """Each seat's part of the view but ``mine`` (which each terminal's view adds)."""
     if game is None:
         return []
     out = []
@@ -190,7 +219,6 @@ def _seats(game: BlackjackRound | None, mine: int | None) -> list[dict[str, Any]
         out.append(
             {
                 "seat": number,
-                "mine": number == mine,
                 "wagers": dict(state.wagers),
                 "insurance_decided": state.insurance_decided,
                 "hands": [

@@ -16,6 +16,7 @@ Entry points: :class:`Spanish21Machine`, :func:`parse_action`, :func:`table_acti
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Final
 
 from game_server.games.blackjack.machine import RoundMachine, UnknownAction
@@ -60,13 +61,19 @@ def table_actions(rules: Spanish21Rules) -> list[str]:
     return [str(action) for action in offered]
 
 
-def spanish21_view(table: RoundMachine | TableSession, terminal: str) -> dict[str, Any]:
+def spanish21_view(
+    table: RoundMachine | TableSession, terminal: str, shared: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Blackjack's view of ``table`` (a machine, or a bare session) for ``terminal``, naming
-    the game, with Spanish 21's decisions."""
-    view = view_for(table, terminal)
-    config = table.session.config if isinstance(table, RoundMachine) else table.config
+    the game, with Spanish 21's decisions (``shared``: as Blackjack's
+    :func:`~game_server.games.blackjack.views.view_for` takes it)."""
+    shared = {} if shared is None else shared
+    view = view_for(table, terminal, shared)
+    if "spanish21_actions" not in shared:
+        config = table.session.config if isinstance(table, RoundMachine) else table.config
+        shared["spanish21_actions"] = table_actions(config.rules)
     view["game"] = GAME_NAME
-    view["table_actions"] = table_actions(config.rules)
+    view["table_actions"] = shared["spanish21_actions"]
     return view
 
 
@@ -81,6 +88,11 @@ class Spanish21Machine(RoundMachine):
         """Blackjack's view of the table for ``terminal``, naming the game, with Spanish 21's
         decisions."""
         return spanish21_view(self, terminal)
+
+    def views(self, terminals: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The views of ``terminals`` at once (as :meth:`view`), what they share built once."""
+        shared: dict[str, Any] = {}
+        return {terminal: spanish21_view(self, terminal, shared) for terminal in terminals}
 
     def rules(self, terminal: str) -> dict[str, Any]:
         """The rules screen's content (:func:`~.info.spanish21_rules_for`)."""
