@@ -13,9 +13,9 @@ as data" step 2). The peer is who its client certificate says
    ``floor.toml``, operator commands for the operator certificate (else ``Unauthorized``,
    logged). A terminal always acts for its own seat: commands take no seat argument.
 4. runs at most once per ``request_id``: the first answer or declared error of the last
-   :data:`~game_server.net.wire.ANSWERS_KEPT` request ids of each terminal (and of the
-   operator) is kept, and a retry with the same id, on this or a later connection, gets it
-   again and changes nothing.
+   :data:`~game_server.net.wire.TERMINAL_ANSWERS_KEPT` request ids of each terminal (the
+   last :data:`~game_server.net.wire.ANSWERS_KEPT` of the operator) is kept, and a retry
+   with the same id, on this or a later connection, gets it again and changes nothing.
 
 An ``Act``'s ``action`` names a decision of the table's game, read by the machine
 (:meth:`~game_server.table.api.TableMachine.parse_action`: "hit" or "stand" at a Blackjack
@@ -468,7 +468,12 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
             known = declared(exc)
             if known is None:
                 raise exc
-            book.put(identity.id, request_id, Outcome(command, None, type(known), str(known)))
+            book.put(
+                identity.id,
+                request_id,
+                Outcome(command, None, type(known), str(known)),
+                terminal=identity.role is Role.TERMINAL,
+            )
             log.info(
                 "{command} {request_id} from {terminal} refused: {error}",
                 command=command,
@@ -479,7 +484,12 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
             return known
 
         def answered(response: dict[str, Any]) -> dict[str, Any]:
-            book.put(identity.id, request_id, Outcome(command, response))
+            book.put(
+                identity.id,
+                request_id,
+                Outcome(command, response),
+                terminal=identity.role is Role.TERMINAL,
+            )
             return response
 
         def failed(failure: Failure) -> Failure:
@@ -510,8 +520,9 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
     def _view(self) -> dict[str, Any]:
         """This terminal's view for an answer, encoded at once: the answer kept for a retry
         (:class:`~game_server.net.wire.AnswerBook`, the last
-        :data:`~game_server.net.wire.ANSWERS_KEPT` of each terminal) holds its bytes, about a
-        fifth of the memory of the view's objects, and a retry sends them again."""
+        :data:`~game_server.net.wire.TERMINAL_ANSWERS_KEPT` of each terminal) holds its
+        bytes, about a fifth of the memory of the view's objects, and a retry sends them
+        again."""
         view = self._call(self.factory.view_for, self._terminal())
         return {"view": EncodedJson(json_text(view).encode("utf-8"))}
 

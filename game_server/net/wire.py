@@ -47,9 +47,15 @@ from shared.protocol import (
     Unauthorized,
 )
 
-#: Request ids remembered per terminal (and for the operator): a retry of one of the last
-#: 256 commands gets its first answer; an older id is run again as a new command.
+#: Request ids remembered for an operator tool: a retry of one of its last 256 commands gets
+#: its first answer; an older id is run again as a new command.
 ANSWERS_KEPT: Final = 256
+#: Request ids remembered per terminal. A terminal holds at most one intent of each kind
+#: awaiting its answer (``terminal_client.model.state.TerminalModel.apply_sent``) and resends
+#: those after a reconnect, so 32 is several times what a retry can reach back for. Each kept
+#: answer holds its view's bytes (about 2 KB), so this bounds a server of 1,000 terminals at
+#: about 70 MB of kept answers, where 256 reached about 560 MB (issue 22).
+TERMINAL_ANSWERS_KEPT: Final = 32
 #: Largest command box a client may send (all keys and values with their length prefixes).
 #: Client boxes are small (the largest is a few wagers); views only go the other way.
 MAX_BOX_BYTES: Final = 16 * 1024
@@ -104,19 +110,27 @@ class Outcome:
 
 
 class AnswerBook:
-    """The last :data:`ANSWERS_KEPT` outcomes of each client, by request id (oldest dropped)."""
+    """The last outcomes of each client, by request id (oldest dropped): ``kept`` of an
+    operator tool's (:data:`ANSWERS_KEPT`), ``terminal_kept`` of a terminal's
+    (:data:`TERMINAL_ANSWERS_KEPT`)."""
 
-    def __init__(self, kept: int = ANSWERS_KEPT) -> None:
+    def __init__(
+        self, kept: int = ANSWERS_KEPT, terminal_kept: int = TERMINAL_ANSWERS_KEPT
+    ) -> None:
         self._kept = kept
+        self._terminal_kept = terminal_kept
         self._books: dict[str, OrderedDict[str, Outcome]] = {}
 
     def get(self, client: str, request_id: str) -> Outcome | None:
         return self._books.get(client, OrderedDict()).get(request_id)
 
-    def put(self, client: str, request_id: str, outcome: Outcome) -> None:
+    def put(self, client: str, request_id: str, outcome: Outcome, *, terminal: bool) -> None:
+        """Keep ``outcome`` as the answer of ``client``'s ``request_id`` (``terminal``: the
+        client is a terminal, which keeps fewer)."""
         book = self._books.setdefault(client, OrderedDict())
         book[request_id] = outcome
-        while len(book) > self._kept:
+        kept = self._terminal_kept if terminal else self._kept
+        while len(book) > kept:
             book.popitem(last=False)
 
     def __len__(self) -> int:

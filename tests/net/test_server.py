@@ -24,7 +24,7 @@ from game_server.net.identity import Identity
 from game_server.net.pki import Role
 from game_server.net.server import TableServerFactory, TerminalProtocol
 from game_server.net.tls import NotAuthenticated
-from game_server.net.wire import ANSWERS_KEPT, MAX_BOX_BYTES
+from game_server.net.wire import ANSWERS_KEPT, MAX_BOX_BYTES, TERMINAL_ANSWERS_KEPT
 from game_server.rules import errors as rules
 from game_server.table import session
 from game_server.table.api import TableState
@@ -348,17 +348,41 @@ def test_a_request_id_reused_for_another_command_is_a_bad_request(table: Table) 
 
 
 def test_only_the_last_request_ids_are_remembered(table: Table) -> None:
-    """The server keeps the answers of the last ANSWERS_KEPT request ids of a terminal; an
-    older id runs again."""
+    """The server keeps the answers of the last TERMINAL_ANSWERS_KEPT request ids of a
+    terminal; an older id runs again."""
     connection = table.connect(T1)
     connection.hello()
-    for n in range(ANSWERS_KEPT + 1):
+    for n in range(TERMINAL_ANSWERS_KEPT + 1):
         table.clock.advance(1)
         connection.call(p.RequestCashOut, request_id=f"r{n}")
     table.clock.advance(1)
-    connection.call(p.RequestCashOut, request_id=f"r{ANSWERS_KEPT}")
-    assert len(table.machine.operations()) == ANSWERS_KEPT + 1
+    connection.call(p.RequestCashOut, request_id=f"r{TERMINAL_ANSWERS_KEPT}")
+    assert len(table.machine.operations()) == TERMINAL_ANSWERS_KEPT + 1
     connection.call(p.RequestCashOut, request_id="r0")
+    assert len(table.machine.operations()) == TERMINAL_ANSWERS_KEPT + 2
+    assert len(table.factory.answers) == TERMINAL_ANSWERS_KEPT
+
+
+def test_the_operator_keeps_more_answers_than_a_terminal(table: Table) -> None:
+    """An operator tool's last ANSWERS_KEPT request ids are remembered (more than a
+    terminal's, which has at most one intent of each kind awaiting an answer): a retry of
+    the first of them is answered again and credits nothing twice; one more and it is
+    forgotten."""
+    assert ANSWERS_KEPT > TERMINAL_ANSWERS_KEPT
+    connection = table.connect(OPERATOR)
+    connection.hello()
+
+    def cash_in(n: int) -> None:
+        table.clock.advance(1)
+        connection.call(p.CashIn, request_id=f"c{n}", terminal="T1", amount=100, reference="r")
+
+    for n in range(ANSWERS_KEPT):
+        cash_in(n)
+    assert len(table.machine.operations()) == ANSWERS_KEPT
+    cash_in(0)  # still remembered: not run again
+    assert len(table.machine.operations()) == ANSWERS_KEPT
+    cash_in(ANSWERS_KEPT)
+    cash_in(0)  # pushed out by the one more: runs again
     assert len(table.machine.operations()) == ANSWERS_KEPT + 2
     assert len(table.factory.answers) == ANSWERS_KEPT
 
