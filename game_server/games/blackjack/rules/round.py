@@ -470,10 +470,13 @@ class BlackjackRound:
             self.verify_deal()  # raises: no Blackjack wager
         self._source = source
         out = self._out = []
+        append = out.append
+        draw = source.draw
         offers = self.rules.offers
         side_wagers = self._side_wagers
-        play = self._play
-        deal_to = self._deal_to
+        # The initial cards are drawn and logged here rather than through _deal_to (the cards
+        # of play), the hands made once both cards are known: this runs 2 * seats times a round.
+        firsts: list[Card] = []
         for seat in seats:
             wagers = seat.wagers
             if len(wagers) > 1:
@@ -482,15 +485,33 @@ class BlackjackRound:
                     if offer is not None:
                         due = (seat, name, stake, offer)
                         side_wagers.setdefault(offer.wager.settles_at, []).append(due)
-            hand = Hand(seat.number, 0, wagers[BLACKJACK])
+            position = source.position
+            card = draw()
+            firsts.append(card)
+            append(_new(CardDealt, (seat.number, 0, card, position, True)))
+        self._deal_dealer(face_up=True)
+        play = self._play
+        for seat, first in zip(seats, firsts):
+            number = seat.number
+            position = source.position
+            second = draw()
+            append(_new(CardDealt, (number, 0, second, position, True)))
+            hand = Hand(number, 0, seat.wagers[BLACKJACK])
+            hand.cards = [first, second]
+            value = BJ_VALUE[first]
+            hard = hand.hard = value + BJ_VALUE[second]
+            if value == 1 or hard - value == 1:
+                hand.has_ace = True
+                if hard <= 11:
+                    hand.total = hard + 10
+                    hand.soft = True
+                else:
+                    hand.total = hard
+            else:
+                hand.total = hard
             seat.hands.append(hand)
             play.append(hand)
-            deal_to(hand)
-        self._deal_dealer(face_up=True)
-        for seat in seats:
-            hand = seat.hands[0]
-            deal_to(hand)
-            seat.initial = tuple(hand.cards)
+            seat.initial = (first, second)
         self._deal_dealer(face_up=False)
         if _AFTER_DEAL in side_wagers:
             self._press_offer = _press_offer(self.rules)
