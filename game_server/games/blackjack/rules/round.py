@@ -242,6 +242,9 @@ class BlackjackRound:
         self._source: CardSource | None = None
         self._play: list[Hand] = []
         self._cursor = 0
+        #: The hand whose decision the round waits for, or None (set as play moves on: only
+        #: while the phase is ``playing`` is it a hand).
+        self.to_act: Hand | None = None
         self._out: list[Any] = []
         self._insurance_settled = False
         self._hole_position = -1
@@ -259,13 +262,6 @@ class BlackjackRound:
     @property
     def up_card(self) -> Card | None:
         return self.dealer[0] if self.dealer else None
-
-    @property
-    def to_act(self) -> Hand | None:
-        """The hand whose decision the round waits for, or None."""
-        if self.phase is not _PLAYING or self._cursor >= len(self._play):
-            return None
-        return self._play[self._cursor]
 
     @property
     def pending_insurance(self) -> tuple[int, ...]:
@@ -682,10 +678,9 @@ class BlackjackRound:
     # (the terminal's buttons and the bots ask after every card).
 
     def _refuse_turn(self, seat: int, hand: int) -> RulesError | None:
-        if self.phase is _PLAYING:
-            current = self._play[self._cursor]
-            if current.seat == seat and current.index == hand:
-                return None
+        current = self.to_act
+        if current is not None and current.seat == seat and current.index == hand:
+            return None
         if self.phase is not _PLAYING:
             return WrongPhase(f"no hand is to act: the round is in the {self.phase} phase")
         current = self._play[self._cursor]
@@ -719,7 +714,7 @@ class BlackjackRound:
 
     def hit(self, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
         """Draw one card; a bust is settled at once."""
-        current = self._play[self._cursor] if self.phase is _PLAYING else None
+        current = self.to_act
         if (
             current is None
             or current.seat != seat
@@ -735,7 +730,8 @@ class BlackjackRound:
             self._settle_bust(current)
         elif current.total == 21:
             current.done = True
-        self._advance()
+        if current.done:  # else the same hand is still to act: nothing to advance
+            self._advance()
         return out
 
     def verify_stand(self, seat: int, hand: int) -> None:
@@ -748,7 +744,7 @@ class BlackjackRound:
 
     def stand(self, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
         """Take no more cards on this hand."""
-        current = self._play[self._cursor] if self.phase is _PLAYING else None
+        current = self.to_act
         if current is None or current.seat != seat or current.index != hand:
             self.verify_stand(seat, hand)  # raises the refusal
             current = self._play[self._cursor]
@@ -1078,7 +1074,9 @@ class BlackjackRound:
             if hand.total == 21:
                 hand.done = True
                 continue
+            self.to_act = hand
             return
+        self.to_act = None
         self._dealer_turn()
 
     # ----------------------------------------------------------------- dealer
@@ -1137,6 +1135,7 @@ class BlackjackRound:
             self._settle_side_wagers(_AFTER_ROUND)
         self.phase = _COMPLETE
         self._cursor = len(self._play)
+        self.to_act = None
         total = self.dealer_total() if dealer_total is None else dealer_total
         self._out.append(_new(RoundCompleted, (tuple(self.dealer), total)))
 
