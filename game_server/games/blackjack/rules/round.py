@@ -336,28 +336,6 @@ class BlackjackRound:
                 continue
             self._verify_wager(seat, name, amount, placed, main, wagers)
 
-    def _quick_accept(self, seat: int, wagers: Mapping[str, int]) -> bool:
-        """True when the wagers of a seat with none yet are plainly within their limits (the
-        common case, checked without building anything); False sends them to the full check.
-        """
-        if self.phase is not _BETTING or seat in self.seats or not wagers:
-            return False
-        if type(seat) is not int or not 1 <= seat <= self.rules.seats:
-            return False
-        main = wagers.get(BLACKJACK)
-        quick = self.rules.quick_limits
-        for name, amount in wagers.items():
-            limits = quick.get(name)
-            if (
-                limits is None
-                or type(amount) is not int
-                or not limits[0] <= amount <= limits[1]
-                or amount % limits[2]
-                or (limits[3] and main is None)
-            ):
-                return False
-        return True
-
     def _verify_wager(
         self,
         seat: int,
@@ -429,8 +407,36 @@ class BlackjackRound:
 
     def place_wagers(self, seat: int, wagers: Mapping[str, int]) -> list[Any]:
         """Place one seat's wagers before the deal; returns a :class:`WagerPlaced` per wager."""
-        if not self._quick_accept(seat, wagers):
-            self.verify_place_wagers(seat, wagers)  # the full check, which explains a refusal
+        rules = self.rules
+        if (
+            self.phase is _BETTING
+            and type(seat) is int
+            and 1 <= seat <= rules.seats
+            and seat not in self.seats
+        ):
+            # The common case, a seat with no wager yet placing amounts plainly within their
+            # limits, is accepted in the pass that logs the wagers; anything else goes through
+            # the full check below, which explains a refusal.
+            quick = rules.quick_limits
+            main = BLACKJACK in wagers
+            out: list[Any] = []
+            for name, amount in wagers.items():
+                limits = quick.get(name)
+                if (
+                    limits is None
+                    or type(amount) is not int
+                    or not limits[0] <= amount <= limits[1]
+                    or amount % limits[2]
+                    or (limits[3] and not main)
+                ):
+                    break
+                out.append(_new(WagerPlaced, (seat, 0, name, amount)))
+            else:
+                if out:
+                    state = self.seats[seat] = Seat(seat)
+                    state.wagers.update(wagers)
+                    return out
+        self.verify_place_wagers(seat, wagers)
         state = self.seats.get(seat)
         if state is None:
             state = self.seats[seat] = Seat(seat)
