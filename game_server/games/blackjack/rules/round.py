@@ -483,7 +483,7 @@ class BlackjackRound:
             wagers = seat.wagers
             if len(wagers) > 1:
                 for name, stake in wagers.items():
-                    offer = offers.get(name)
+                    offer = offers.get(name) if name != BLACKJACK else None
                     if offer is not None:
                         due = (seat, name, stake, offer)
                         side_wagers.setdefault(offer.wager.settles_at, []).append(due)
@@ -1174,19 +1174,21 @@ class BlackjackRound:
 
     def _settle_hand(self, hand: Hand, dealer_total: int) -> None:
         """633b.5(t): win 1 to 1, push on equal totals, lose; Blackjack beats a dealer 21."""
-        if hand.blackjack:
+        total = hand.total
+        if total == 21 and hand.blackjack:
             self._pay_blackjack(hand)
             return
-        total = hand.total
+        append = self._out.append
+        seat, index = hand.seat, hand.index
         if dealer_total > 21 or total > dealer_total:
             for wager, stake in hand.wagers.items():
-                self._settle(hand, wager, stake, stake * 2, WON, LINE_WIN)
+                append(_new(WagerSettled, (seat, index, wager, stake, stake * 2, WON, LINE_WIN)))
         elif total == dealer_total:
             for wager, stake in hand.wagers.items():
-                self._settle(hand, wager, stake, stake, PUSHED, LINE_PUSH)
+                append(_new(WagerSettled, (seat, index, wager, stake, stake, PUSHED, LINE_PUSH)))
         else:
             for wager, stake in hand.wagers.items():
-                self._settle(hand, wager, stake, 0, LOST, LINE_LOSS)
+                append(_new(WagerSettled, (seat, index, wager, stake, 0, LOST, LINE_LOSS)))
         hand.settled = True
 
     def _settle_against_dealer_blackjack(self) -> None:
@@ -1229,8 +1231,13 @@ class BlackjackRound:
         else:
             dealer = tuple(self.dealer)
             dealer_blackjack = bool(self.dealer_blackjack)
+        append = self._out.append
         for seat, name, stake, offer in due:
-            hands = tuple(tuple(hand.cards) for hand in seat.hands)
+            played = seat.hands
+            if len(played) == 1:  # no split: the common case, without a generator
+                hands: tuple[tuple[Card, ...], ...] = (tuple(played[0].cards),)
+            else:
+                hands = tuple([tuple(hand.cards) for hand in played])
             context = _new(
                 SideWagerContext,
                 (
@@ -1244,11 +1251,12 @@ class BlackjackRound:
                     offer.option_map,
                 ),
             )
-            line = offer.wager.evaluate(context, offer.paytable)
-            if offer.wager.bonuses is not None:
+            wager = offer.wager
+            line = wager.evaluate(context, offer.paytable)
+            if wager.bonuses is not None:
                 self._pay_bonuses(seat, name, context, offer)
             if line is None:
-                self._settle_seat(seat.number, name, stake, 0, LOST, LINE_NO_WIN)
+                append(_new(WagerSettled, (seat.number, 0, name, stake, 0, LOST, LINE_NO_WIN)))
                 continue
             pay = line.pay
             if type(pay) is MeterShare:
