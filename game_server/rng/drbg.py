@@ -461,32 +461,37 @@ class RandomStream:
             j = self.randbelow(i + 1)
             buf, pos, size = self._buf, self._pos, len(self._buf)
             items[i], items[j] = items[j], items[i]
-        # Two-byte draws: i from 65535 down to 256 (k = 9..16 bits).
-        for i in range(min(last, 65535), 255, -1):
-            shift = 16 - i.bit_length()
-            while True:
-                if pos + 2 > size:  # the two bytes straddle a block boundary
-                    self._pos = pos
-                    j = int.from_bytes(self._take(2), "big") >> shift
-                    buf, pos, size = self._buf, self._pos, len(self._buf)
-                else:
-                    j = (buf[pos] << 8 | buf[pos + 1]) >> shift
-                    pos += 2
-                if j <= i:
-                    break
-            items[i], items[j] = items[j], items[i]
-        # One-byte draws: i from 255 down to 1 (k = 1..8 bits).
-        for i in range(min(last, 255), 0, -1):
-            shift = 8 - i.bit_length()
-            while True:
-                if pos >= size:
-                    self._pos = pos
-                    j = self._take(1)[0] >> shift
-                    buf, pos, size = self._buf, self._pos, len(self._buf)
-                else:
-                    j = buf[pos] >> shift
-                    pos += 1
-                if j <= i:
-                    break
-            items[i], items[j] = items[j], items[i]
+        # Two-byte draws: i from 65535 down to 256 (k = 9..16 bits), one band of indices of
+        # the same bit length k at a time, so that the shift is worked out once per band.
+        for k in range(16, 8, -1):
+            shift = 16 - k
+            for i in range(min(last, (1 << k) - 1), (1 << (k - 1)) - 1, -1):
+                while True:
+                    try:
+                        j = (buf[pos] << 8 | buf[pos + 1]) >> shift
+                    except IndexError:  # the two bytes straddle a block boundary
+                        self._pos = pos
+                        j = int.from_bytes(self._take(2), "big") >> shift
+                        buf, pos = self._buf, self._pos
+                    else:
+                        pos += 2
+                    if j <= i:
+                        break
+                items[i], items[j] = items[j], items[i]
+        # One-byte draws: i from 255 down to 1 (k = 1..8 bits), by bands as above.
+        for k in range(8, 0, -1):
+            shift = 8 - k
+            for i in range(min(last, (1 << k) - 1), (1 << (k - 1)) - 1, -1):
+                while True:
+                    try:
+                        j = buf[pos] >> shift
+                    except IndexError:  # the block is used up
+                        self._pos = pos
+                        j = self._take(1)[0] >> shift
+                        buf, pos = self._buf, self._pos
+                    else:
+                        pos += 1
+                    if j <= i:
+                        break
+                items[i], items[j] = items[j], items[i]
         self._pos = pos
