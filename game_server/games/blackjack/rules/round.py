@@ -443,6 +443,33 @@ class BlackjackRound:
         state.wagers.update(wagers)
         return [_new(WagerPlaced, (seat, 0, name, amount)) for name, amount in wagers.items()]
 
+    def place_wagers_on(self, seats: Sequence[int], wagers: Mapping[str, int]) -> list[Any]:
+        """Place the same wagers on each of ``seats`` in turn (a simulated table): exactly
+        what :meth:`place_wagers` on each seat, in that order, does and returns.
+
+        The amounts are checked with the first seat's; each further seat that has no wager
+        yet is only checked to be a free seat of the table, since no other check depends on
+        the seat. Anything else (a seat with wagers already, the first seat had some)
+        goes through :meth:`place_wagers` itself.
+        """
+        if not seats:
+            return []
+        first = seats[0]
+        checked = first not in self.seats  # its wagers are checked as a seat with none
+        out = self.place_wagers(first, wagers)
+        if len(seats) > 1:
+            items = tuple(wagers.items())
+            placed = self.seats
+            last = self.rules.seats
+            for seat in seats[1:]:
+                if checked and type(seat) is int and 1 <= seat <= last and seat not in placed:
+                    state = placed[seat] = Seat(seat)
+                    state.wagers.update(items)
+                    out += [_new(WagerPlaced, (seat, 0, name, amount)) for name, amount in items]
+                else:
+                    out += self.place_wagers(seat, wagers)
+        return out
+
     # ------------------------------------------------------------------- deal
 
     def verify_deal(self) -> None:
