@@ -220,9 +220,10 @@ class Seat:
 
     __slots__ = ("hands", "initial", "insurance", "insurance_decided", "number", "wagers")
 
-    def __init__(self, number: int) -> None:
+    def __init__(self, number: int, wagers: dict[str, int] | None = None) -> None:
         self.number = number
-        self.wagers: dict[str, int] = {}
+        #: The seat's wagers by name (``wagers``, the seat's own dict, or none yet).
+        self.wagers: dict[str, int] = {} if wagers is None else wagers
         self.hands: list[Hand] = []
         self.initial: tuple[Card, ...] = ()
         self.insurance = 0
@@ -433,8 +434,7 @@ class BlackjackRound:
                 out.append(_new(WagerPlaced, (seat, 0, name, amount)))
             else:
                 if out:
-                    state = self.seats[seat] = Seat(seat)
-                    state.wagers.update(wagers)
+                    self.seats[seat] = Seat(seat, dict(wagers))
                     return out
         self.verify_place_wagers(seat, wagers)
         state = self.seats.get(seat)
@@ -461,11 +461,12 @@ class BlackjackRound:
             items = tuple(wagers.items())
             placed = self.seats
             last = self.rules.seats
+            append = out.append
             for seat in seats[1:]:
                 if checked and type(seat) is int and 1 <= seat <= last and seat not in placed:
-                    state = placed[seat] = Seat(seat)
-                    state.wagers.update(items)
-                    out += [_new(WagerPlaced, (seat, 0, name, amount)) for name, amount in items]
+                    placed[seat] = Seat(seat, dict(items))
+                    for name, amount in items:
+                        append(_new(WagerPlaced, (seat, 0, name, amount)))
                 else:
                     out += self.place_wagers(seat, wagers)
         return out
@@ -1086,11 +1087,14 @@ class BlackjackRound:
         (633a.11(b)); finish hands of 21 and split aces; play the dealer when none is left."""
         play = self._play
         rules = self.rules
-        while self._cursor < len(play):
-            hand = play[self._cursor]
+        cursor = self._cursor
+        end = len(play)
+        while cursor < end:
+            hand = play[cursor]
             if hand.done:
-                self._cursor += 1
+                cursor += 1
                 continue
+            self._cursor = cursor
             if len(hand.cards) == 1:
                 card = self._deal_to(hand)
                 if (
@@ -1109,6 +1113,7 @@ class BlackjackRound:
                 continue
             self.to_act = hand
             return
+        self._cursor = cursor
         self.to_act = None
         self._dealer_turn()
 
