@@ -674,9 +674,10 @@ class BlackjackRound:
                 self._settle_side_wagers(_AFTER_PEEK)
         elif self.rules.dealer_peeks:
             blackjack = is_blackjack(self.dealer)
-            self._out.append(DealerPeeked(blackjack))
+            self._out.append(_new(DealerPeeked, (blackjack,)))
             self.dealer_blackjack = blackjack
-            self._settle_side_wagers(_AFTER_PEEK)
+            if self._side_wagers:
+                self._settle_side_wagers(_AFTER_PEEK)
             if blackjack:
                 self._reveal_hole()
                 self._settle_against_dealer_blackjack()
@@ -1125,7 +1126,8 @@ class BlackjackRound:
         self.hole_revealed = True
         dealer = self.dealer
         self._out.append(_new(HoleCardRevealed, (dealer[1], self._hole_position)))
-        self.dealer_blackjack = is_blackjack(dealer)
+        if self.dealer_blackjack is None:  # else known since the peek or from the up card
+            self.dealer_blackjack = is_blackjack(dealer)
         if self._side_wagers:
             self._settle_side_wagers(_AFTER_PEEK)  # no peek: Blackjack is known only now
             self._settle_side_wagers(_AFTER_HOLE_CARD)
@@ -1155,9 +1157,15 @@ class BlackjackRound:
                 break
         if live or _AFTER_ROUND in self._side_wagers:
             hits_soft_17 = self.rules.dealer_hits_soft_17
+            source = self._source
+            assert source is not None
+            append = self._out.append
             while total < 17 or (total == 17 and hits_soft_17 and ace and hard <= 11):
-                self._deal_dealer(face_up=True)
-                value = BJ_VALUE[dealer[-1]]
+                position = source.position  # _deal_dealer(face_up=True), in the loop
+                card = source.draw()
+                dealer.append(card)
+                append(_new(CardDealt, (DEALER, 0, card, position, True)))
+                value = BJ_VALUE[card]
                 hard += value
                 ace = ace or value == 1
                 total = hard + 10 if ace and hard <= 11 else hard
