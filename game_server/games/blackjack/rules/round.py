@@ -519,7 +519,10 @@ class BlackjackRound:
             card = draw()
             firsts.append(card)
             append(_new(CardDealt, (seat.number, 0, card, position, True)))
-        self._deal_dealer(face_up=True)
+        position = source.position  # the dealer's up card
+        card = draw()
+        self.dealer.append(card)
+        append(_new(CardDealt, (DEALER, 0, card, position, True)))
         play = self._play
         for seat, first in zip(seats, firsts):
             number = seat.number
@@ -542,7 +545,10 @@ class BlackjackRound:
             seat.hands.append(hand)
             play.append(hand)
             seat.initial = (first, second)
-        self._deal_dealer(face_up=False)
+        position = self._hole_position = source.position  # the hole card, face down
+        card = draw()
+        self.dealer.append(card)
+        append(_new(CardDealt, (DEALER, 0, card, position, False)))
         if _AFTER_DEAL in side_wagers:
             self._press_offer = _press_offer(self.rules)
             self._settle_side_wagers(_AFTER_DEAL)
@@ -571,16 +577,6 @@ class BlackjackRound:
             hand.soft = False
         self._out.append(_new(CardDealt, (hand.seat, hand.index, card, position, True)))
         return card
-
-    def _deal_dealer(self, face_up: bool) -> None:
-        source = self._source
-        assert source is not None
-        position = source.position
-        card = source.draw()
-        if not face_up:
-            self._hole_position = position
-        self.dealer.append(card)
-        self._out.append(_new(CardDealt, (DEALER, 0, card, position, face_up)))
 
     # -------------------------------------------------------------- insurance
 
@@ -1161,7 +1157,7 @@ class BlackjackRound:
             assert source is not None
             append = self._out.append
             while total < 17 or (total == 17 and hits_soft_17 and ace and hard <= 11):
-                position = source.position  # _deal_dealer(face_up=True), in the loop
+                position = source.position
                 card = source.draw()
                 dealer.append(card)
                 append(_new(CardDealt, (DEALER, 0, card, position, True)))
@@ -1200,8 +1196,10 @@ class BlackjackRound:
         self._out.append(_new(WagerSettled, (seat, 0, wager, stake, paid, outcome, line)))
 
     def _settle_bust(self, hand: Hand) -> None:
+        append = self._out.append
+        seat, index = hand.seat, hand.index
         for wager, stake in hand.wagers.items():
-            self._settle(hand, wager, stake, 0, LOST, LINE_BUST)
+            append(_new(WagerSettled, (seat, index, wager, stake, 0, LOST, LINE_BUST)))
         hand.settled = hand.done = True
 
     def _pay_blackjack(self, hand: Hand) -> None:
