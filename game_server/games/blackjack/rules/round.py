@@ -514,7 +514,11 @@ class BlackjackRound:
                     offer = offers.get(name) if name != BLACKJACK else None
                     if offer is not None:
                         due = (seat, name, stake, offer)
-                        side_wagers.setdefault(offer.wager.settles_at, []).append(due)
+                        queue = side_wagers.get(offer.wager.settles_at)
+                        if queue is None:
+                            side_wagers[offer.wager.settles_at] = [due]
+                        else:
+                            queue.append(due)
             position = source.position
             card = draw()
             firsts.append(card)
