@@ -528,7 +528,7 @@ class BlackjackRound:
         self.dealer.append(card)
         append(_new(CardDealt, (DEALER, 0, card, position, True)))
         play = self._play
-        for seat, first in zip(seats, firsts):
+        for seat, first in zip(seats, firsts, strict=True):
             number = seat.number
             position = source.position
             second = draw()
