@@ -447,10 +447,10 @@ class BlackjackRound:
         """Place the same wagers on each of ``seats`` in turn (a simulated table): exactly
         what :meth:`place_wagers` on each seat, in that order, does and returns.
 
-        The amounts are checked with the first seat's; each further seat that has no wager
-        yet is only checked to be a free seat of the table, since no other check depends on
-        the seat. Anything else (a seat with wagers already, the first seat had some)
-        goes through :meth:`place_wagers` itself.
+        The amounts are checked with the first seat's, and each further seat is only checked
+        to be a seat of the table with no wager yet, since no other check depends on the seat.
+        A seat that has wagers already, and every seat when the first one had some, goes
+        through :meth:`place_wagers` itself.
         """
         if not seats:
             return []
