@@ -495,7 +495,10 @@ class BlackjackRound:
             numbers = list(self.seats)
             if numbers != sorted(numbers):
                 self.seats = dict(sorted(self.seats.items()))
-        seats = [s for s in self.seats.values() if BLACKJACK in s.wagers]
+        seats = []
+        for seat in self.seats.values():
+            if BLACKJACK in seat.wagers:
+                seats.append(seat)
         if not seats:
             self.verify_deal()  # raises: no Blackjack wager
         self._source = source
@@ -1310,7 +1313,7 @@ class BlackjackRound:
             else:
                 assert not isinstance(pay, MeterShare)
                 paid = pay.total_return(stake)
-                self._settle_seat(seat.number, name, stake, paid, WON, line.name)
+                append(_new(WagerSettled, (seat.number, 0, name, stake, paid, WON, line.name)))
                 if offer is self._press_offer:
                     self._press_winnings[seat.number] = paid - stake  # 633b.11(f)
 
