@@ -248,6 +248,8 @@ class BlackjackRound:
         self.to_act: Hand | None = None
         self._out: list[Any] = []
         self._insurance_settled = False
+        #: Whether any seat placed an insurance wager (most rounds: none to settle).
+        self._insured = False
         self._hole_position = -1
         #: The side wagers due at each moment, by moment; a moment is here only while it
         #: has wagers to settle (most rounds have none at all).
@@ -531,7 +533,8 @@ class BlackjackRound:
         self.dealer.append(card)
         append(_new(CardDealt, (DEALER, 0, card, position, True)))
         play = self._play
-        for seat, first in zip(seats, firsts, strict=True):
+        for k, seat in enumerate(seats):
+            first = firsts[k]
             number = seat.number
             position = source.position
             second = draw()
@@ -622,6 +625,7 @@ class BlackjackRound:
         out.append(Decision(seat, 0, INSURANCE_DECISION, amount, auto))
         out.append(WagerPlaced(seat, 0, INSURANCE, amount))
         state.insurance = amount
+        self._insured = True
         state.wagers[INSURANCE] = amount
         self._insurance_answered(state)
         return out
@@ -700,6 +704,8 @@ class BlackjackRound:
         if self._insurance_settled:
             return
         self._insurance_settled = True
+        if not self._insured:
+            return
         for state in self.seats.values():
             if state.insurance:
                 stake = state.insurance
