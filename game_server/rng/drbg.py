@@ -453,40 +453,44 @@ class RandomStream:
         """
         buf = self._buf
         pos = self._pos
-        size = len(buf)
         last = len(items) - 1
         # Indices of 17 bits or more (lists over 65,536 items): the general path.
         for i in range(last, 65535, -1):
             self._pos = pos
             j = self.randbelow(i + 1)
-            buf, pos, size = self._buf, self._pos, len(self._buf)
+            buf, pos = self._buf, self._pos
             items[i], items[j] = items[j], items[i]
-        # Two-byte draws: i from 65535 down to 256 (k = 9..16 bits).
-        for i in range(min(last, 65535), 255, -1):
-            shift = 16 - i.bit_length()
-            while True:
-                if pos + 2 > size:  # the two bytes straddle a block boundary
-                    self._pos = pos
-                    j = int.from_bytes(self._take(2), "big") >> shift
-                    buf, pos, size = self._buf, self._pos, len(self._buf)
-                else:
+        # Two-byte draws: i from 65535 down to 256 (k = 9..16 bits), then one-byte draws: i
+        # from 255 down to 1 (k = 1..8), each a band of indices of one bit length k at a time
+        # so that the shift is worked out once a band. A draw is rejected while it exceeds
+        # i. When the bytes run past the block, randbelow goes on from the same place: the
+        # draws of rejection sampling do not depend on those rejected before them.
+        for k in range(16, 8, -1):
+            shift = 16 - k
+            for i in range(min(last, (1 << k) - 1), (1 << (k - 1)) - 1, -1):
+                try:
                     j = (buf[pos] << 8 | buf[pos + 1]) >> shift
                     pos += 2
-                if j <= i:
-                    break
-            items[i], items[j] = items[j], items[i]
-        # One-byte draws: i from 255 down to 1 (k = 1..8 bits).
-        for i in range(min(last, 255), 0, -1):
-            shift = 8 - i.bit_length()
-            while True:
-                if pos >= size:
+                    while j > i:
+                        j = (buf[pos] << 8 | buf[pos + 1]) >> shift
+                        pos += 2
+                except IndexError:
                     self._pos = pos
-                    j = self._take(1)[0] >> shift
-                    buf, pos, size = self._buf, self._pos, len(self._buf)
-                else:
+                    j = self.randbelow(i + 1)
+                    buf, pos = self._buf, self._pos
+                items[i], items[j] = items[j], items[i]
+        for k in range(8, 0, -1):
+            shift = 8 - k
+            for i in range(min(last, (1 << k) - 1), (1 << (k - 1)) - 1, -1):
+                try:
                     j = buf[pos] >> shift
                     pos += 1
-                if j <= i:
-                    break
-            items[i], items[j] = items[j], items[i]
+                    while j > i:
+                        j = buf[pos] >> shift
+                        pos += 1
+                except IndexError:
+                    self._pos = pos
+                    j = self.randbelow(i + 1)
+                    buf, pos = self._buf, self._pos
+                items[i], items[j] = items[j], items[i]
         self._pos = pos

@@ -354,3 +354,27 @@ def test_inlined_shuffle_is_the_reference_fisher_yates(decks: int, seed: int) ->
     RandomStream(HmacDrbg(b"e" * 32, b"n" * 16)).shuffle(long_a)
     fisher_yates(long_b, RandomStream(HmacDrbg(b"e" * 32, b"n" * 16)))
     assert long_a == long_b
+
+
+@pytest.mark.parametrize("size", [2, 3, 52, 300, 312, 700, 5000])
+def test_inlined_shuffle_draws_across_block_ends_as_randbelow(size: int) -> None:
+    """Wherever the DRBG's 1,024-byte blocks end (the stream read on by 0 to 1,100 bytes
+    first), RandomStream.shuffle gives fisher_yates' order and leaves the stream where
+    fisher_yates leaves it, in the two-byte and the one-byte draws alike."""
+    import random
+
+    from game_server.rng.drbg import HmacDrbg, RandomStream
+    from game_server.rng.shoe import fisher_yates
+
+    offsets = random.Random(size).sample(range(1100), 25)
+    for offset in offsets:
+        inlined = RandomStream(HmacDrbg(b"e" * 32, b"n" * 16, b"%d" % offset))
+        reference = RandomStream(HmacDrbg(b"e" * 32, b"n" * 16, b"%d" % offset))
+        for stream in (inlined, reference):
+            for _ in range(offset):
+                stream.randbits(8)
+        a, b = list(range(size)), list(range(size))
+        inlined.shuffle(a)
+        fisher_yates(b, reference)
+        assert a == b, offset
+        assert inlined.randbits(64) == reference.randbits(64)

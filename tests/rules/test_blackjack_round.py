@@ -503,6 +503,37 @@ def test_side_wager_needs_main_wager_and_is_limited() -> None:
         game.place_wagers(1, {"blackjack": 2000})
 
 
+def test_placing_the_same_wagers_on_several_seats_is_placing_them_seat_by_seat() -> None:
+    """place_wagers_on (the simulator's tables) gives exactly the events and state of
+    place_wagers on each seat in turn, and refuses what place_wagers refuses, with the same
+    error, after placing the seats before it."""
+    wagers = {"blackjack": 1000, "lucky_aces": 500}
+    one_by_one = BlackjackRound(rules())
+    expected = [e for seat in (1, 3, 4) for e in one_by_one.place_wagers(seat, wagers)]
+    together = BlackjackRound(rules())
+    assert together.place_wagers_on((1, 3, 4), wagers) == expected
+    assert {n: s.wagers for n, s in together.seats.items()} == {
+        n: s.wagers for n, s in one_by_one.seats.items()
+    }
+    with pytest.raises(WagerError, match="already placed"):
+        together.place_wagers_on((5, 3), wagers)
+    assert 5 in together.seats
+    with pytest.raises(SeatError, match=r"1\.\.7"):
+        together.place_wagers_on((6, 8), wagers)
+    with pytest.raises(SeatError, match=r"1\.\.7"):
+        together.place_wagers_on((7, True), wagers)  # type: ignore[arg-type]
+    with pytest.raises(BetOutOfLimits, match="Lucky Aces wager"):
+        BlackjackRound(rules()).place_wagers_on((1, 2), {"blackjack": 1000, "lucky_aces": 1})
+    # A first seat with a Blackjack wager already: its side wager alone is fine, the next
+    # seat's is not (it has no Blackjack wager).
+    game = BlackjackRound(rules())
+    game.place_wagers(1, {"blackjack": 1000})
+    with pytest.raises(WagerNotOffered, match="needs a Blackjack wager"):
+        game.place_wagers_on((1, 2), {"lucky_aces": 500})
+    assert game.seats[1].wagers == wagers and 2 not in game.seats
+    assert BlackjackRound(rules()).place_wagers_on((), wagers) == []
+
+
 def test_bets_after_the_deal_and_bad_seats_are_refused() -> None:
     """633a.6(c), 633b.5(k): no wager after the first card; seats are 1..7."""
     game = Game(rules(), {1: 1000}, "TS 9S 6D TD")

@@ -183,12 +183,9 @@ class TableDriver:
         if shoe is None or self.every_round or shoe.needs_shuffle:
             shoe = self._next_shoe()
         game = BlackjackRound(self.rules)
-        events: list[Any] = []
+        # The engine copies the amounts: one dict serves every seat.
+        events = game.place_wagers_on(self.seats, self.wagers)
         extend = events.extend
-        place = game.place_wagers
-        wagers = self.wagers  # the engine copies the amounts: one dict serves every seat
-        for seat in self.seats:
-            extend(place(seat, wagers))
         extend(game.deal(shoe))
         if game.phase is _INSURANCE:
             self._answer_insurance(game, extend)

@@ -81,9 +81,7 @@ class Spanish21Driver:
             self.shoe_number += 1
             shoe = self._shoe = self.shoes(self.shoe_number)
         game = Spanish21Round(self.rules)
-        events: list[Any] = []
-        for seat in self.seats:
-            events += game.place_wagers(seat, self.wagers)
+        events = game.place_wagers_on(self.seats, self.wagers)
         events += game.deal(shoe)
         for seat in game.pending_insurance:
             events += game.decline_insurance(seat)

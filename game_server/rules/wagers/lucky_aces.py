@@ -64,7 +64,10 @@ def classify(cards: tuple[int, ...]) -> str | None:
     Only the highest line is paid: three aces of which two share a suit are "3 Aces", and
     "Same Suit" lines need every ace of the hand in one suit.
     """
-    ace_suits = [c & 3 for c in cards if c >= 48]  # aces are the codes 48..51
+    ace_suits: list[int] = []
+    for c in cards:
+        if c >= 48:  # aces are the codes 48..51
+            ace_suits.append(c & 3)
     aces = len(ace_suits)
     if aces == 0:
         return None

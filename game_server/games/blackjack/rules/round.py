@@ -220,9 +220,10 @@ class Seat:
 
     __slots__ = ("hands", "initial", "insurance", "insurance_decided", "number", "wagers")
 
-    def __init__(self, number: int) -> None:
+    def __init__(self, number: int, wagers: dict[str, int] | None = None) -> None:
         self.number = number
-        self.wagers: dict[str, int] = {}
+        #: The seat's wagers by name (``wagers``, the seat's own dict, or none yet).
+        self.wagers: dict[str, int] = {} if wagers is None else wagers
         self.hands: list[Hand] = []
         self.initial: tuple[Card, ...] = ()
         self.insurance = 0
@@ -242,8 +243,13 @@ class BlackjackRound:
         self._source: CardSource | None = None
         self._play: list[Hand] = []
         self._cursor = 0
+        #: The hand whose decision the round waits for, or None (set as play moves on: only
+        #: while the phase is ``playing`` is it a hand).
+        self.to_act: Hand | None = None
         self._out: list[Any] = []
         self._insurance_settled = False
+        #: Whether any seat placed an insurance wager (most rounds: none to settle).
+        self._insured = False
         self._hole_position = -1
         #: The side wagers due at each moment, by moment; a moment is here only while it
         #: has wagers to settle (most rounds have none at all).
@@ -259,13 +265,6 @@ class BlackjackRound:
     @property
     def up_card(self) -> Card | None:
         return self.dealer[0] if self.dealer else None
-
-    @property
-    def to_act(self) -> Hand | None:
-        """The hand whose decision the round waits for, or None."""
-        if self.phase is not _PLAYING or self._cursor >= len(self._play):
-            return None
-        return self._play[self._cursor]
 
     @property
     def pending_insurance(self) -> tuple[int, ...]:
@@ -340,28 +339,6 @@ class BlackjackRound:
                 continue
             self._verify_wager(seat, name, amount, placed, main, wagers)
 
-    def _quick_accept(self, seat: int, wagers: Mapping[str, int]) -> bool:
-        """True when the wagers of a seat with none yet are plainly within their limits (the
-        common case, checked without building anything); False sends them to the full check.
-        """
-        if self.phase is not _BETTING or seat in self.seats or not wagers:
-            return False
-        if type(seat) is not int or not 1 <= seat <= self.rules.seats:
-            return False
-        main = wagers.get(BLACKJACK)
-        quick = self.rules.quick_limits
-        for name, amount in wagers.items():
-            limits = quick.get(name)
-            if (
-                limits is None
-                or type(amount) is not int
-                or not limits[0] <= amount <= limits[1]
-                or amount % limits[2]
-                or (limits[3] and main is None)
-            ):
-                return False
-        return True
-
     def _verify_wager(
         self,
         seat: int,
@@ -433,13 +410,68 @@ class BlackjackRound:
 
     def place_wagers(self, seat: int, wagers: Mapping[str, int]) -> list[Any]:
         """Place one seat's wagers before the deal; returns a :class:`WagerPlaced` per wager."""
-        if not self._quick_accept(seat, wagers):
-            self.verify_place_wagers(seat, wagers)  # the full check, which explains a refusal
+        rules = self.rules
+        if (
+            self.phase is _BETTING
+            and type(seat) is int
+            and 1 <= seat <= rules.seats
+            and seat not in self.seats
+        ):
+            # The common case, a seat with no wager yet placing amounts plainly within their
+            # limits, is accepted in the pass that logs the wagers; anything else goes through
+            # the full check below, which explains a refusal.
+            quick = rules.quick_limits
+            main = BLACKJACK in wagers
+            out: list[Any] = []
+            for name, amount in wagers.items():
+                limits = quick.get(name)
+                if (
+                    limits is None
+                    or type(amount) is not int
+                    or not limits[0] <= amount <= limits[1]
+                    or amount % limits[2]
+                    or (limits[3] and not main)
+                ):
+                    break
+                out.append(_new(WagerPlaced, (seat, 0, name, amount)))
+            else:
+                if out:
+                    self.seats[seat] = Seat(seat, dict(wagers))
+                    return out
+        self.verify_place_wagers(seat, wagers)
         state = self.seats.get(seat)
         if state is None:
             state = self.seats[seat] = Seat(seat)
         state.wagers.update(wagers)
         return [_new(WagerPlaced, (seat, 0, name, amount)) for name, amount in wagers.items()]
+
+    def place_wagers_on(self, seats: Sequence[int], wagers: Mapping[str, int]) -> list[Any]:
+        """Place the same wagers on each of ``seats`` in turn (a simulated table): exactly
+        what :meth:`place_wagers` on each seat, in that order, does and returns.
+
+        The amounts are checked with the first seat's, and each further seat is only checked
+        to be a seat of the table with no wager yet, since no other check depends on the seat.
+        A seat that has wagers already, and every seat when the first one had some, goes
+        through :meth:`place_wagers` itself.
+        """
+        if not seats:
+            return []
+        first = seats[0]
+        checked = first not in self.seats  # its wagers are checked as a seat with none
+        out = self.place_wagers(first, wagers)
+        if len(seats) > 1:
+            items = tuple(wagers.items())
+            placed = self.seats
+            last = self.rules.seats
+            append = out.append
+            for seat in seats[1:]:
+                if checked and type(seat) is int and 1 <= seat <= last and seat not in placed:
+                    placed[seat] = Seat(seat, dict(items))
+                    for name, amount in items:
+                        append(_new(WagerPlaced, (seat, 0, name, amount)))
+                else:
+                    out += self.place_wagers(seat, wagers)
+        return out
 
     # ------------------------------------------------------------------- deal
 
@@ -465,33 +497,68 @@ class BlackjackRound:
             numbers = list(self.seats)
             if numbers != sorted(numbers):
                 self.seats = dict(sorted(self.seats.items()))
-        seats = [s for s in self.seats.values() if BLACKJACK in s.wagers]
+        seats = []
+        for seat in self.seats.values():
+            if BLACKJACK in seat.wagers:
+                seats.append(seat)
         if not seats:
             self.verify_deal()  # raises: no Blackjack wager
         self._source = source
         out = self._out = []
+        append = out.append
+        draw = source.draw
         offers = self.rules.offers
         side_wagers = self._side_wagers
-        play = self._play
-        deal_to = self._deal_to
+        # The initial cards are drawn and logged here rather than through _deal_to (the cards
+        # of play), the hands made once both cards are known: this runs 2 * seats times a round.
+        firsts: list[Card] = []
         for seat in seats:
             wagers = seat.wagers
             if len(wagers) > 1:
                 for name, stake in wagers.items():
-                    offer = offers.get(name)
+                    offer = offers.get(name) if name != BLACKJACK else None
                     if offer is not None:
                         due = (seat, name, stake, offer)
-                        side_wagers.setdefault(offer.wager.settles_at, []).append(due)
-            hand = Hand(seat.number, 0, wagers[BLACKJACK])
+                        queue = side_wagers.get(offer.wager.settles_at)
+                        if queue is None:
+                            side_wagers[offer.wager.settles_at] = [due]
+                        else:
+                            queue.append(due)
+            position = source.position
+            card = draw()
+            firsts.append(card)
+            append(_new(CardDealt, (seat.number, 0, card, position, True)))
+        position = source.position  # the dealer's up card
+        card = draw()
+        self.dealer.append(card)
+        append(_new(CardDealt, (DEALER, 0, card, position, True)))
+        play = self._play
+        for k, seat in enumerate(seats):
+            first = firsts[k]
+            number = seat.number
+            position = source.position
+            second = draw()
+            append(_new(CardDealt, (number, 0, second, position, True)))
+            hand = Hand(number, 0, seat.wagers[BLACKJACK])
+            hand.cards = [first, second]
+            value = BJ_VALUE[first]
+            hard = hand.hard = value + BJ_VALUE[second]
+            if value == 1 or hard - value == 1:
+                hand.has_ace = True
+                if hard <= 11:
+                    hand.total = hard + 10
+                    hand.soft = True
+                else:
+                    hand.total = hard
+            else:
+                hand.total = hard
             seat.hands.append(hand)
             play.append(hand)
-            deal_to(hand)
-        self._deal_dealer(face_up=True)
-        for seat in seats:
-            hand = seat.hands[0]
-            deal_to(hand)
-            seat.initial = tuple(hand.cards)
-        self._deal_dealer(face_up=False)
+            seat.initial = (first, second)
+        position = self._hole_position = source.position  # the hole card, face down
+        card = draw()
+        self.dealer.append(card)
+        append(_new(CardDealt, (DEALER, 0, card, position, False)))
         if _AFTER_DEAL in side_wagers:
             self._press_offer = _press_offer(self.rules)
             self._settle_side_wagers(_AFTER_DEAL)
@@ -520,16 +587,6 @@ class BlackjackRound:
             hand.soft = False
         self._out.append(_new(CardDealt, (hand.seat, hand.index, card, position, True)))
         return card
-
-    def _deal_dealer(self, face_up: bool) -> None:
-        source = self._source
-        assert source is not None
-        position = source.position
-        card = source.draw()
-        if not face_up:
-            self._hole_position = position
-        self.dealer.append(card)
-        self._out.append(_new(CardDealt, (DEALER, 0, card, position, face_up)))
 
     # -------------------------------------------------------------- insurance
 
@@ -568,6 +625,7 @@ class BlackjackRound:
         out.append(Decision(seat, 0, INSURANCE_DECISION, amount, auto))
         out.append(WagerPlaced(seat, 0, INSURANCE, amount))
         state.insurance = amount
+        self._insured = True
         state.wagers[INSURANCE] = amount
         self._insurance_answered(state)
         return out
@@ -623,9 +681,10 @@ class BlackjackRound:
                 self._settle_side_wagers(_AFTER_PEEK)
         elif self.rules.dealer_peeks:
             blackjack = is_blackjack(self.dealer)
-            self._out.append(DealerPeeked(blackjack))
+            self._out.append(_new(DealerPeeked, (blackjack,)))
             self.dealer_blackjack = blackjack
-            self._settle_side_wagers(_AFTER_PEEK)
+            if self._side_wagers:
+                self._settle_side_wagers(_AFTER_PEEK)
             if blackjack:
                 self._reveal_hole()
                 self._settle_against_dealer_blackjack()
@@ -645,6 +704,8 @@ class BlackjackRound:
         if self._insurance_settled:
             return
         self._insurance_settled = True
+        if not self._insured:
+            return
         for state in self.seats.values():
             if state.insurance:
                 stake = state.insurance
@@ -661,10 +722,9 @@ class BlackjackRound:
     # (the terminal's buttons and the bots ask after every card).
 
     def _refuse_turn(self, seat: int, hand: int) -> RulesError | None:
-        if self.phase is _PLAYING:
-            current = self._play[self._cursor]
-            if current.seat == seat and current.index == hand:
-                return None
+        current = self.to_act
+        if current is not None and current.seat == seat and current.index == hand:
+            return None
         if self.phase is not _PLAYING:
             return WrongPhase(f"no hand is to act: the round is in the {self.phase} phase")
         current = self._play[self._cursor]
@@ -698,7 +758,7 @@ class BlackjackRound:
 
     def hit(self, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
         """Draw one card; a bust is settled at once."""
-        current = self._play[self._cursor] if self.phase is _PLAYING else None
+        current = self.to_act
         if (
             current is None
             or current.seat != seat
@@ -714,7 +774,8 @@ class BlackjackRound:
             self._settle_bust(current)
         elif current.total == 21:
             current.done = True
-        self._advance()
+        if current.done:  # else the same hand is still to act: nothing to advance
+            self._advance()
         return out
 
     def verify_stand(self, seat: int, hand: int) -> None:
@@ -727,7 +788,7 @@ class BlackjackRound:
 
     def stand(self, seat: int, hand: int, *, auto: bool = False) -> list[Any]:
         """Take no more cards on this hand."""
-        current = self._play[self._cursor] if self.phase is _PLAYING else None
+        current = self.to_act
         if current is None or current.seat != seat or current.index != hand:
             self.verify_stand(seat, hand)  # raises the refusal
             current = self._play[self._cursor]
@@ -1036,11 +1097,14 @@ class BlackjackRound:
         (633a.11(b)); finish hands of 21 and split aces; play the dealer when none is left."""
         play = self._play
         rules = self.rules
-        while self._cursor < len(play):
-            hand = play[self._cursor]
+        cursor = self._cursor
+        end = len(play)
+        while cursor < end:
+            hand = play[cursor]
             if hand.done:
-                self._cursor += 1
+                cursor += 1
                 continue
+            self._cursor = cursor
             if len(hand.cards) == 1:
                 card = self._deal_to(hand)
                 if (
@@ -1057,7 +1121,10 @@ class BlackjackRound:
             if hand.total == 21:
                 hand.done = True
                 continue
+            self.to_act = hand
             return
+        self._cursor = cursor
+        self.to_act = None
         self._dealer_turn()
 
     # ----------------------------------------------------------------- dealer
@@ -1068,7 +1135,8 @@ class BlackjackRound:
         self.hole_revealed = True
         dealer = self.dealer
         self._out.append(_new(HoleCardRevealed, (dealer[1], self._hole_position)))
-        self.dealer_blackjack = is_blackjack(dealer)
+        if self.dealer_blackjack is None:  # else known since the peek or from the up card
+            self.dealer_blackjack = is_blackjack(dealer)
         if self._side_wagers:
             self._settle_side_wagers(_AFTER_PEEK)  # no peek: Blackjack is known only now
             self._settle_side_wagers(_AFTER_HOLE_CARD)
@@ -1098,9 +1166,15 @@ class BlackjackRound:
                 break
         if live or _AFTER_ROUND in self._side_wagers:
             hits_soft_17 = self.rules.dealer_hits_soft_17
+            source = self._source
+            assert source is not None
+            append = self._out.append
             while total < 17 or (total == 17 and hits_soft_17 and ace and hard <= 11):
-                self._deal_dealer(face_up=True)
-                value = BJ_VALUE[dealer[-1]]
+                position = source.position
+                card = source.draw()
+                dealer.append(card)
+                append(_new(CardDealt, (DEALER, 0, card, position, True)))
+                value = BJ_VALUE[card]
                 hard += value
                 ace = ace or value == 1
                 total = hard + 10 if ace and hard <= 11 else hard
@@ -1116,6 +1190,7 @@ class BlackjackRound:
             self._settle_side_wagers(_AFTER_ROUND)
         self.phase = _COMPLETE
         self._cursor = len(self._play)
+        self.to_act = None
         total = self.dealer_total() if dealer_total is None else dealer_total
         self._out.append(_new(RoundCompleted, (tuple(self.dealer), total)))
 
@@ -1134,8 +1209,10 @@ class BlackjackRound:
         self._out.append(_new(WagerSettled, (seat, 0, wager, stake, paid, outcome, line)))
 
     def _settle_bust(self, hand: Hand) -> None:
+        append = self._out.append
+        seat, index = hand.seat, hand.index
         for wager, stake in hand.wagers.items():
-            self._settle(hand, wager, stake, 0, LOST, LINE_BUST)
+            append(_new(WagerSettled, (seat, index, wager, stake, 0, LOST, LINE_BUST)))
         hand.settled = hand.done = True
 
     def _pay_blackjack(self, hand: Hand) -> None:
@@ -1148,19 +1225,21 @@ class BlackjackRound:
 
     def _settle_hand(self, hand: Hand, dealer_total: int) -> None:
         """633b.5(t): win 1 to 1, push on equal totals, lose; Blackjack beats a dealer 21."""
-        if hand.blackjack:
+        total = hand.total
+        if total == 21 and hand.blackjack:
             self._pay_blackjack(hand)
             return
-        total = hand.total
+        append = self._out.append
+        seat, index = hand.seat, hand.index
         if dealer_total > 21 or total > dealer_total:
             for wager, stake in hand.wagers.items():
-                self._settle(hand, wager, stake, stake * 2, WON, LINE_WIN)
+                append(_new(WagerSettled, (seat, index, wager, stake, stake * 2, WON, LINE_WIN)))
         elif total == dealer_total:
             for wager, stake in hand.wagers.items():
-                self._settle(hand, wager, stake, stake, PUSHED, LINE_PUSH)
+                append(_new(WagerSettled, (seat, index, wager, stake, stake, PUSHED, LINE_PUSH)))
         else:
             for wager, stake in hand.wagers.items():
-                self._settle(hand, wager, stake, 0, LOST, LINE_LOSS)
+                append(_new(WagerSettled, (seat, index, wager, stake, 0, LOST, LINE_LOSS)))
         hand.settled = True
 
     def _settle_against_dealer_blackjack(self) -> None:
@@ -1203,8 +1282,13 @@ class BlackjackRound:
         else:
             dealer = tuple(self.dealer)
             dealer_blackjack = bool(self.dealer_blackjack)
+        append = self._out.append
         for seat, name, stake, offer in due:
-            hands = tuple(tuple(hand.cards) for hand in seat.hands)
+            played = seat.hands
+            if len(played) == 1:  # no split: the common case, without a generator
+                hands: tuple[tuple[Card, ...], ...] = (tuple(played[0].cards),)
+            else:
+                hands = tuple([tuple(hand.cards) for hand in played])
             context = _new(
                 SideWagerContext,
                 (
@@ -1218,11 +1302,12 @@ class BlackjackRound:
                     offer.option_map,
                 ),
             )
-            line = offer.wager.evaluate(context, offer.paytable)
-            if offer.wager.bonuses is not None:
+            wager = offer.wager
+            line = wager.evaluate(context, offer.paytable)
+            if wager.bonuses is not None:
                 self._pay_bonuses(seat, name, context, offer)
             if line is None:
-                self._settle_seat(seat.number, name, stake, 0, LOST, LINE_NO_WIN)
+                append(_new(WagerSettled, (seat.number, 0, name, stake, 0, LOST, LINE_NO_WIN)))
                 continue
             pay = line.pay
             if type(pay) is MeterShare:
@@ -1234,7 +1319,7 @@ class BlackjackRound:
             else:
                 assert not isinstance(pay, MeterShare)
                 paid = pay.total_return(stake)
-                self._settle_seat(seat.number, name, stake, paid, WON, line.name)
+                append(_new(WagerSettled, (seat.number, 0, name, stake, paid, WON, line.name)))
                 if offer is self._press_offer:
                     self._press_winnings[seat.number] = paid - stake  # 633b.11(f)
 
