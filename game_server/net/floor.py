@@ -74,11 +74,11 @@ DEFAULT_UNAUTHENTICATED_CONNECTIONS: Final = 64
 #:   (:func:`descriptors_needed`: 2,216 here). A typical soft limit (``ulimit -n``) is 1,024:
 #:   the server raises its soft limit to its hard limit at start, and refuses to start, naming
 #:   the limit, if the hard limit is too low (:func:`raise_descriptor_limit`);
-#: - memory: measured with ``etg loadtest`` (issue 22's note), 140 MB peak at 448 terminals
-#:   after 800 rounds and 243 MB at 1,000 after 2,000 rounds; it grows with the answers kept
-#:   for retries (:data:`~game_server.net.wire.ANSWERS_KEPT` of each terminal, each with its
-#:   view as about 2 KB of bytes): up to about 0.5 MB a terminal once each has sent that
-#:   many commands;
+#: - memory: measured with ``etg loadtest`` (issue 22's note), 150 MB peak at 448 terminals
+#:   after 1,500 rounds and 225 MB at 1,000 after 2,000 rounds; it grows with the answers
+#:   kept for retries (:data:`~game_server.net.wire.TERMINAL_ANSWERS_KEPT` of each terminal,
+#:   each with its view as about 2 KB of bytes): up to about 70 KB a terminal once each has
+#:   sent that many commands;
 #: - the event log: every table writes to one SQLite file through one writer, one
 #:   transaction and one sync to disk per step (save, then send): the disk's sync rate is
 #:   shared by every table, and the step latency grows with the tables;
