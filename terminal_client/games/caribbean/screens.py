@@ -294,10 +294,6 @@ class CaribbeanPlayScreen(PokerPlayScreen):
     def table(self) -> CaribbeanView | None:
         return caribbean_of(self.model)
 
-    def folded(self) -> bool:
-        cv = self.table()
-        return cv is not None and cv.folded
-
     def decided(self) -> str | None:
         cv = self.table()
         return "BET 2X" if cv is not None and BET in cv.wagers else None

@@ -14,6 +14,10 @@ harmless choice takes, :data:`~terminal_client.render.layout.DESTRUCTIVE_SLOT`) 
 PLAY 1X, PLAY 2X, PLAY 3X, each lit exactly when the view's legal actions hold it.
 Procedure: secondary source (the Wizard of Odds; 58 Pa. Code 641a does not give it).
 
+Caribbean Stud (:mod:`terminal_client.games.caribbean.screens`) is laid out the same way and
+builds on this module's layout, card drawing and poker screens (:class:`PokerBettingScreen`,
+:class:`PokerPlayScreen`, :class:`PokerResultsScreen`, :func:`poker_screen_for`).
+
 Entry points: :func:`fourcard_screen_for`, :func:`draw_fourcard_scene`.
 """
 
@@ -22,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import ClassVar, Final
+from typing import ClassVar, Final, Protocol
 
 import pygame
 
@@ -507,6 +511,18 @@ def decision_buttons(model: TerminalModel, layout: Layout) -> tuple[Button, ...]
     )
 
 
+class PokerView(Protocol):
+    """What :class:`PokerPlayScreen` reads of a poker table's view."""
+
+    @property
+    def deciding(self) -> bool:
+        """Whether the round waits for the players' decisions."""
+
+    @property
+    def folded(self) -> bool:
+        """Whether this terminal folded its hand."""
+
+
 class PokerPlayScreen(PlayScreen):
     """The decision at a poker table laid out as Four Card Poker's: the scene, the wagers on
     their circles (:meth:`draw_wagers`), the decision buttons, and the message bar saying
@@ -515,12 +531,8 @@ class PokerPlayScreen(PlayScreen):
     #: What the message bar says while this terminal must decide.
     prompt: ClassVar[str] = ""
 
-    def table(self) -> SeatedView | None:
+    def table(self) -> PokerView | None:
         """The table's view, None before one is read."""
-        raise NotImplementedError
-
-    def folded(self) -> bool:
-        """Whether this terminal folded its hand."""
         raise NotImplementedError
 
     def decided(self) -> str | None:
@@ -538,7 +550,7 @@ class PokerPlayScreen(PlayScreen):
             return super().message()
         if model.my_turn:
             return self.prompt
-        if self.folded():
+        if table.folded:
             return "You folded \u2022 waiting for the showdown"
         made = self.decided()
         if made:
@@ -565,10 +577,6 @@ class FourCardPlayScreen(PokerPlayScreen):
 
     def table(self) -> FourCardView | None:
         return fourcard_of(self.model)
-
-    def folded(self) -> bool:
-        fc = self.table()
-        return fc is not None and fc.folded
 
     def decided(self) -> str | None:
         fc = self.table()
