@@ -242,14 +242,37 @@ class View:
 class SeatedView:
     """A view read as a :class:`~terminal_client.games.api.GameView` by a game whose views
     are the seated table's shape: the common part is all there is, and the terminal joined
-    the round when it has a seat in it."""
+    the round when it has a seat in it. A table that adds keys of its own (Caribbean Stud,
+    Four Card Poker) extends it with them."""
 
     view: View
+
+    @property
+    def me(self) -> Seat | None:
+        """This terminal's seat in the round (None without wagers)."""
+        return self.view.my_seat
 
     @property
     def joined(self) -> bool:
         """Whether this terminal has a seat (wagers) in the round."""
         return self.view.my_seat is not None
+
+    @property
+    def cards(self) -> tuple[str | None, ...]:
+        """This terminal's first hand's cards (none before the deal)."""
+        me = self.me
+        return () if me is None or not me.hands else me.hands[0].cards
+
+    @property
+    def wagers(self) -> Mapping[str, int]:
+        """This terminal's wagers in the round (the decision's wager once made)."""
+        me = self.me
+        return MappingProxyType({}) if me is None else me.wagers
+
+    @property
+    def deciding(self) -> bool:
+        """Whether the round waits for the players' decisions."""
+        return self.view.phase == "deciding"
 
 
 def checked(data: Any) -> dict[str, Any]:

@@ -17,6 +17,7 @@ import pytest
 pygame = pytest.importorskip("pygame")
 
 from caribbean_views import WAGERS, live_views  # noqa: E402
+from poker_views import Sent  # noqa: E402
 
 from terminal_client.games.caribbean.game import CaribbeanTerminalGame  # noqa: E402
 from terminal_client.games.caribbean.model import caribbean_of  # noqa: E402
@@ -36,22 +37,6 @@ from terminal_client.screens.base import Screen  # noqa: E402
 pytestmark = pytest.mark.usefixtures("headless")
 SIZE = (1280, 720)
 PORTRAIT = (1080, 1920)
-
-
-class Sent:
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, Any]] = []
-
-    def place_wagers(self, wagers: Any, position: int | None = None) -> object:
-        self.calls.append(("place_wagers", dict(wagers)))
-        return object()
-
-    def act(self, action: str, hand: int, amount: int = 0) -> object:
-        self.calls.append(("act", (action, hand)))
-        return object()
-
-    def request_recall(self) -> bool:
-        return True
 
 
 def drawn(

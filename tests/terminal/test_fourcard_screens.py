@@ -17,13 +17,12 @@ import pytest
 
 pygame = pytest.importorskip("pygame")
 
-from twisted.internet.task import Clock  # noqa: E402
+from poker_views import Sent, machine_views  # noqa: E402
 
 from game_server.config import example_path, load_config  # noqa: E402
 from game_server.games.fourcard.machine import FourCardMachine  # noqa: E402
 from game_server.games.fourcard.rules.strategy import decide_cards  # noqa: E402
 from game_server.games.fourcard.session import FourCardSession  # noqa: E402
-from game_server.table.session import MemorySink, SealedShoes, simulation_seeds  # noqa: E402
 from shared.cards import CARDS  # noqa: E402
 from terminal_client.games.fourcard.game import FourCardTerminalGame, simple_strategy  # noqa: E402
 from terminal_client.games.fourcard.model import fourcard_of  # noqa: E402
@@ -46,41 +45,9 @@ CONFIG = load_config(example_path("fourcard.toml"))
 WAGERS = {"ante": 500, "aces_up": 100, "four_card_progressive": 100, "five_card_progressive": 100}
 
 
-class Sent:
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, Any]] = []
-
-    def place_wagers(self, wagers: Any, position: int | None = None) -> object:
-        self.calls.append(("place_wagers", dict(wagers)))
-        return object()
-
-    def act(self, action: str, hand: int, amount: int = 0) -> object:
-        self.calls.append(("act", (action, hand)))
-        return object()
-
-    def request_recall(self) -> bool:
-        return True
-
-
 def live_views() -> dict[str, dict[str, Any]]:
-    """T1's view while betting, on its decision, and after the settlement."""
-    shoes = SealedShoes(CONFIG, simulation_seeds(4, CONFIG.table_id), bytes(32), "k")
-    session = FourCardSession(CONFIG, MemorySink(), shoes, {"T1": 1, "T2": 3})
-    session.open()
-    clock = Clock()
-    machine = FourCardMachine(session, clock, next_round_delay=3.0)
-    for terminal in ("T1", "T2"):
-        machine.cash_in(terminal, 50_000, "test")
-    machine.open()
-    out = {"betting": machine.view("T1")}
-    machine.place_wagers("T1", WAGERS)
-    machine.place_wagers("T2", {"ante": 1_000})
-    clock.advance(CONFIG.timers.betting_seconds)
-    out["decision"] = machine.view("T1")
-    machine.act("T1", "play3", 0, None)
-    clock.advance(CONFIG.timers.decision_seconds)
-    out["results"] = machine.view("T1")
-    return {k: json.loads(json.dumps(v)) for k, v in out.items()}
+    """T1's view while betting, on its decision and after the settlement."""
+    return machine_views(CONFIG, FourCardSession, FourCardMachine, WAGERS, "play3")
 
 
 def drawn(

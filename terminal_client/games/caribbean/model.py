@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from shared.cards import JACK, KING, QUEEN, parse_card
-from terminal_client.model.view import ProgressiveMeter, Seat, View, parse_common_view
+from terminal_client.model.view import ProgressiveMeter, SeatedView, parse_common_view
 
 if TYPE_CHECKING:
     from terminal_client.model.state import TerminalModel
@@ -51,10 +51,9 @@ ACE: Final = 14
 
 
 @dataclass(frozen=True)
-class CaribbeanView:
+class CaribbeanView(SeatedView):
     """The common :attr:`view` and what the Caribbean Stud screen draws besides."""
 
-    view: View
     meters: Mapping[str, int] = field(default_factory=dict)
     qualifying: str = ""
     hand: str | None = None
@@ -63,33 +62,6 @@ class CaribbeanView:
     must_hit_by: Mapping[str, Any] | None = None
     #: Whether this terminal's seat folded its hand (the view's seat's ``"folded"``).
     folded: bool = False
-
-    @property
-    def me(self) -> Seat | None:
-        """This terminal's seat in the round (None without wagers)."""
-        return self.view.my_seat
-
-    @property
-    def joined(self) -> bool:
-        """Whether this terminal has wagers in the round."""
-        return self.me is not None
-
-    @property
-    def cards(self) -> tuple[str | None, ...]:
-        """This terminal's five cards (none before the deal)."""
-        me = self.me
-        return () if me is None or not me.hands else me.hands[0].cards
-
-    @property
-    def wagers(self) -> Mapping[str, int]:
-        """This terminal's wagers in the round, the Bet Wager once made."""
-        me = self.me
-        return MappingProxyType({}) if me is None else me.wagers
-
-    @property
-    def deciding(self) -> bool:
-        """Whether the round waits for the players' decisions."""
-        return self.view.phase == "deciding"
 
 
 def parse_caribbean_view(data: Any) -> CaribbeanView:

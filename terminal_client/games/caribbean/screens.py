@@ -33,15 +33,18 @@ import pygame
 from shared.money import format_money
 from terminal_client.games.caribbean.model import CaribbeanView, caribbean_of
 from terminal_client.games.fourcard.screens import (
+    PokerBettingScreen,
+    PokerPlayScreen,
+    PokerResultsScreen,
+    amounts_note,
     draw_bonus_title,
     draw_dealer_cards,
     draw_player_cards,
     hand_area,
-    results_area,
-    shown_countdown,
+    poker_screen_for,
     spot_circles,
 )
-from terminal_client.model import IntentKind, TerminalModel
+from terminal_client.model import TerminalModel
 from terminal_client.render import Layout, draw_felt
 from terminal_client.render.anim import CardFrame
 from terminal_client.render.draw import GOLD, draw_text
@@ -50,23 +53,13 @@ from terminal_client.render.layout import DESTRUCTIVE_SLOT
 from terminal_client.render.results import ResultRow
 from terminal_client.render.table import draw_bet_spot
 from terminal_client.screens.base import Screen
-from terminal_client.screens.overlay import menu_buttons
 from terminal_client.screens.results import plain_detail
 from terminal_client.screens.scene import (
-    draw_buttons,
-    draw_countdown,
-    draw_credits,
-    draw_message,
     draw_meters,
     wager_titles,
 )
-from terminal_client.screens.status import AttractScreen
 from terminal_client.screens.table import (
-    BettingScreen,
-    PlayScreen,
-    ResultsScreen,
     _rect_box,
-    betting_open,
     enabled_actions,
 )
 from terminal_client.widgets import BetSpot, Button
@@ -158,14 +151,7 @@ def spot_note(cv: CaribbeanView, wager: str) -> str:
     amounts, else the Ante's limits."""
     if wager == BET:
         return "2X ANTE"
-    fixed = fixed_amounts(cv, wager)
-    if fixed:
-        return " / ".join(format_money(a).removesuffix(".00") for a in fixed)
-    limits = cv.view.limits.get(wager)
-    if limits is None:
-        return ""
-    low, high = (format_money(c).removesuffix(".00") for c in (limits.minimum, limits.maximum))
-    return f"{low} \u2013 {high}"
+    return amounts_note(cv.view, wager, fixed_amounts(cv, wager))
 
 
 def draw_spots(
@@ -229,20 +215,12 @@ def caribbean_screen_for(model: TerminalModel) -> type[Screen]:
     """The base screen for a Caribbean Stud Poker view (the model's game view is one)."""
     cv = caribbean_of(model)
     assert cv is not None, "caribbean_screen_for needs a Caribbean Stud Poker view"
-    if betting_open(model):
-        if not model.credits and not cv.joined and not model.pending:
-            return AttractScreen
-        return CaribbeanBettingScreen
-    if cv.joined and cv.view.settlements and not cv.deciding:
-        return CaribbeanResultsScreen
-    if cv.joined:
-        return CaribbeanPlayScreen
-    if not model.credits:
-        return AttractScreen
-    return CaribbeanBettingScreen  # a round is on without this terminal: "no more bets"
+    return poker_screen_for(
+        model, cv, CaribbeanBettingScreen, CaribbeanPlayScreen, CaribbeanResultsScreen
+    )
 
 
-class CaribbeanBettingScreen(BettingScreen):
+class CaribbeanBettingScreen(PokerBettingScreen):
     """Betting at a Caribbean Stud Poker table: chips on ANTE up to its limits, a side
     wager's circle steps through its fixed amounts (past the largest it comes off); DEAL
     sends ONE PlaceWagers."""
@@ -262,12 +240,6 @@ class CaribbeanBettingScreen(BettingScreen):
             self._step(wager, fixed)
         else:
             super()._add(wager)
-
-    def bet_total_centre(self, layout: Layout) -> tuple[int, int]:
-        """The middle of where this terminal's five cards will be: clear of the circles
-        (the platform's place for it is under them in portrait)."""
-        centre = hand_area(layout).center
-        return (centre[0], centre[1])
 
     def message(self) -> str:
         text = super().message()
@@ -313,44 +285,32 @@ def decision_buttons(model: TerminalModel, layout: Layout) -> tuple[Button, ...]
     return tuple(buttons)
 
 
-class CaribbeanPlayScreen(PlayScreen):
+class CaribbeanPlayScreen(PokerPlayScreen):
     """The decision: the cards, FOLD and BET 2X lit from the view's legal actions, the
     wagers on their circles, and the countdown with what it does at zero."""
+
+    prompt = "FOLD, OR BET 2X THE ANTE"
+
+    def table(self) -> CaribbeanView | None:
+        return caribbean_of(self.model)
+
+    def decided(self) -> str | None:
+        cv = self.table()
+        return "BET 2X" if cv is not None and BET in cv.wagers else None
 
     def buttons(self, layout: Layout) -> tuple[Button, ...]:
         return decision_buttons(self.model, layout)
 
-    def message(self) -> str:
-        model = self.model
-        cv = caribbean_of(model)
-        if model.last_error is not None or model.is_waiting(IntentKind.ACT) or cv is None:
-            return super().message()
-        if model.my_turn:
-            return "FOLD, OR BET 2X THE ANTE"
-        if cv.folded:
-            return "You folded \u2022 waiting for the showdown"
-        if BET in cv.wagers:
-            return "BET 2X \u2022 waiting for the showdown"
-        if cv.deciding:
-            return "Waiting for the other players"
-        return "Showdown"
-
     def draw_table(self, surface: pygame.Surface, layout: Layout) -> None:
         draw_caribbean_scene(surface, layout, caribbean_of(self.model), cards=self.cards)
 
-    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
-        self.draw_table(surface, layout)
+    def draw_wagers(self, surface: pygame.Surface, layout: Layout) -> None:
         cv = caribbean_of(self.model)
         if cv is not None:
             draw_spots(surface, layout, cv, spots_for(layout, cv, cv.wagers, False))
-        draw_buttons(surface, self.buttons(layout))
-        draw_buttons(surface, menu_buttons(layout, self.model), "menu")
-        draw_credits(surface, layout, self.model.credits, "CREDITS")
-        draw_message(surface, layout, self.message())
-        draw_countdown(surface, layout, shown_countdown(self.model), self.countdown)
 
 
-class CaribbeanResultsScreen(ResultsScreen):
+class CaribbeanResultsScreen(PokerResultsScreen):
     """Both hands' names with their cards, the round's result in the message bar and each
     wager with what it won or lost and why in plain words, where the main circles were."""
 
@@ -371,6 +331,3 @@ class CaribbeanResultsScreen(ResultsScreen):
             )
             for row, s in zip(super().rows(), self.model.results, strict=True)
         )
-
-    def results_area(self, layout: Layout) -> pygame.Rect:
-        return results_area(layout)

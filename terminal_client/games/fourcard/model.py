@@ -21,7 +21,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from terminal_client.model import fields
-from terminal_client.model.view import MalformedView, Seat, View, parse_common_view
+from terminal_client.model.view import MalformedView, SeatedView, parse_common_view
 
 if TYPE_CHECKING:
     from terminal_client.model.state import TerminalModel
@@ -40,10 +40,9 @@ FOLD: Final = "fold"
 
 
 @dataclass(frozen=True)
-class FourCardView:
+class FourCardView(SeatedView):
     """One Four Card Poker view: the common :class:`View` and what the table adds."""
 
-    view: View
     #: This terminal's best four-card hand's name ("Pair"), once dealt.
     hand: str | None
     #: The dealer's best four-card hand's name, once his cards are shown.
@@ -57,28 +56,6 @@ class FourCardView:
     status: str | None = None
 
     @property
-    def me(self) -> Seat | None:
-        """This terminal's seat in the round (None without wagers)."""
-        return self.view.my_seat
-
-    @property
-    def joined(self) -> bool:
-        """Whether this terminal has wagers in the round."""
-        return self.me is not None
-
-    @property
-    def cards(self) -> tuple[str | None, ...]:
-        """This terminal's five cards (none before the deal)."""
-        me = self.me
-        return () if me is None or not me.hands else me.hands[0].cards
-
-    @property
-    def wagers(self) -> Mapping[str, int]:
-        """This terminal's wagers in the round, the Play wager once made."""
-        me = self.me
-        return MappingProxyType({}) if me is None else me.wagers
-
-    @property
     def folded(self) -> bool:
         """Whether this terminal folded its hand."""
         return self.status == "folded"
@@ -88,11 +65,6 @@ class FourCardView:
         """The Play wager as a multiple of the Ante (0 before it is made)."""
         ante = self.wagers.get(ANTE, 0)
         return self.wagers.get(PLAY, 0) // ante if ante else 0
-
-    @property
-    def deciding(self) -> bool:
-        """Whether the round waits for the players' decisions."""
-        return self.view.phase == "deciding"
 
 
 def _amounts(limits: Any) -> dict[str, tuple[int, ...]]:

@@ -14,6 +14,10 @@ harmless choice takes, :data:`~terminal_client.render.layout.DESTRUCTIVE_SLOT`) 
 PLAY 1X, PLAY 2X, PLAY 3X, each lit exactly when the view's legal actions hold it.
 Procedure: secondary source (the Wizard of Odds; 58 Pa. Code 641a does not give it).
 
+Caribbean Stud (:mod:`terminal_client.games.caribbean.screens`) is laid out the same way and
+builds on this module's layout, card drawing and poker screens (:class:`PokerBettingScreen`,
+:class:`PokerPlayScreen`, :class:`PokerResultsScreen`, :func:`poker_screen_for`).
+
 Entry points: :func:`fourcard_screen_for`, :func:`draw_fourcard_scene`.
 """
 
@@ -22,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import ClassVar, Final, Protocol
 
 import pygame
 
@@ -38,6 +42,7 @@ from terminal_client.games.fourcard.model import (
     fourcard_of,
 )
 from terminal_client.model import Countdown, IntentKind, TerminalModel
+from terminal_client.model.view import SeatedView, View
 from terminal_client.render import Layout, draw_felt, draw_hand
 from terminal_client.render.anim import CardFrame, dealer_key, seat_key
 from terminal_client.render.draw import CREAM, GOLD, draw_text
@@ -209,10 +214,15 @@ def spot_note(fc: FourCardView, wager: str) -> str:
     amounts, else the wager's limits."""
     if wager == PLAY:
         return " \u2022 ".join(f"{m}X" for m in fc.play_multiples)
-    fixed = fc.amounts.get(wager)
+    return amounts_note(fc.view, wager, fc.amounts.get(wager, ()))
+
+
+def amounts_note(view: View, wager: str, fixed: Sequence[int]) -> str:
+    """What a wager's circle says under its label: its ``fixed`` amounts ("$1 / $5") if it
+    takes only those, else its limits in the view ("$5 \u2013 $500"; nothing without)."""
     if fixed:
         return " / ".join(format_money(a).removesuffix(".00") for a in fixed)
-    limits = fc.view.limits.get(wager)
+    limits = view.limits.get(wager)
     if limits is None:
         return ""
     low, high = (format_money(c).removesuffix(".00") for c in (limits.minimum, limits.maximum))
@@ -389,17 +399,32 @@ def fourcard_screen_for(model: TerminalModel) -> type[Screen]:
     """The base screen for a Four Card Poker view (the model's game view is one)."""
     fc = fourcard_of(model)
     assert fc is not None, "fourcard_screen_for needs a Four Card Poker view"
+    return poker_screen_for(
+        model, fc, FourCardBettingScreen, FourCardPlayScreen, FourCardResultsScreen
+    )
+
+
+def poker_screen_for(
+    model: TerminalModel,
+    table: SeatedView,
+    betting: type[Screen],
+    play: type[Screen],
+    results: type[Screen],
+) -> type[Screen]:
+    """The base screen of a poker table whose players decide once against the dealer (Four
+    Card Poker, Caribbean Stud) for its view ``table``: its ``betting``, ``play`` or
+    ``results`` screen, or the attract screen without credits or wagers."""
     if betting_open(model):
-        if not model.credits and not fc.joined and not model.pending:
+        if not model.credits and not table.joined and not model.pending:
             return AttractScreen
-        return FourCardBettingScreen
-    if fc.joined and fc.view.settlements and not fc.deciding:
-        return FourCardResultsScreen
-    if fc.joined:
-        return FourCardPlayScreen
+        return betting
+    if table.joined and table.view.settlements and not table.deciding:
+        return results
+    if table.joined:
+        return play
     if not model.credits:
         return AttractScreen
-    return FourCardBettingScreen  # a round is on without this terminal: "no more bets"
+    return betting  # a round is on without this terminal: "no more bets"
 
 
 def shown_countdown(model: TerminalModel) -> Countdown | None:
@@ -411,7 +436,17 @@ def shown_countdown(model: TerminalModel) -> Countdown | None:
     return replace(countdown, then=None)
 
 
-class FourCardBettingScreen(BettingScreen):
+class PokerBettingScreen(BettingScreen):
+    """Betting at a poker table laid out as Four Card Poker's (Caribbean Stud's too)."""
+
+    def bet_total_centre(self, layout: Layout) -> tuple[int, int]:
+        """The middle of where this terminal's five cards will be: clear of the circles
+        (the platform's place for it is under them in portrait)."""
+        centre = hand_area(layout).center
+        return (centre[0], centre[1])
+
+
+class FourCardBettingScreen(PokerBettingScreen):
     """Betting at a Four Card Poker table: chips on ANTE and ACES UP up to their limits, a
     progressive circle steps through its fixed amounts (past the largest it comes off);
     DEAL sends ONE PlaceWagers."""
@@ -433,12 +468,6 @@ class FourCardBettingScreen(BettingScreen):
             self._step(wager, fixed)
         else:
             super()._add(wager)
-
-    def bet_total_centre(self, layout: Layout) -> tuple[int, int]:
-        """The middle of where this terminal's five cards will be: clear of the circles
-        (the platform's place for it is under them in portrait)."""
-        centre = hand_area(layout).center
-        return (centre[0], centre[1])
 
     def message(self) -> str:
         text = super().message()
@@ -482,36 +511,57 @@ def decision_buttons(model: TerminalModel, layout: Layout) -> tuple[Button, ...]
     )
 
 
-class FourCardPlayScreen(PlayScreen):
-    """The decision: the cards, FOLD and PLAY 1X 2X 3X lit from the view's legal actions,
-    the wagers on their circles, and the countdown with what it does at zero."""
+class PokerView(Protocol):
+    """What :class:`PokerPlayScreen` reads of a poker table's view."""
 
-    def buttons(self, layout: Layout) -> tuple[Button, ...]:
-        return decision_buttons(self.model, layout)
+    @property
+    def deciding(self) -> bool:
+        """Whether the round waits for the players' decisions."""
+
+    @property
+    def folded(self) -> bool:
+        """Whether this terminal folded its hand."""
+
+
+class PokerPlayScreen(PlayScreen):
+    """The decision at a poker table laid out as Four Card Poker's: the scene, the wagers on
+    their circles (:meth:`draw_wagers`), the decision buttons, and the message bar saying
+    what this terminal must do (:attr:`prompt`) or did (:meth:`decided`)."""
+
+    #: What the message bar says while this terminal must decide.
+    prompt: ClassVar[str] = ""
+
+    def table(self) -> PokerView | None:
+        """The table's view, None before one is read."""
+        raise NotImplementedError
+
+    def decided(self) -> str | None:
+        """The wager this terminal made on its decision ("PLAY 2X"), None before."""
+        raise NotImplementedError
+
+    def draw_wagers(self, surface: pygame.Surface, layout: Layout) -> None:
+        """The wagers on their circles."""
+        raise NotImplementedError
 
     def message(self) -> str:
         model = self.model
-        fc = fourcard_of(model)
-        if model.last_error is not None or model.is_waiting(IntentKind.ACT) or fc is None:
+        table = self.table()
+        if model.last_error is not None or model.is_waiting(IntentKind.ACT) or table is None:
             return super().message()
         if model.my_turn:
-            return "FOLD, OR PLAY 1X, 2X OR 3X THE ANTE"
-        if fc.folded:
+            return self.prompt
+        if table.folded:
             return "You folded \u2022 waiting for the showdown"
-        if fc.play_multiple:
-            return f"PLAY {fc.play_multiple}X \u2022 waiting for the showdown"
-        if fc.deciding:
+        made = self.decided()
+        if made:
+            return f"{made} \u2022 waiting for the showdown"
+        if table.deciding:
             return "Waiting for the other players"
         return "Showdown"
 
-    def draw_table(self, surface: pygame.Surface, layout: Layout) -> None:
-        draw_fourcard_scene(surface, layout, fourcard_of(self.model), cards=self.cards)
-
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         self.draw_table(surface, layout)
-        fc = fourcard_of(self.model)
-        if fc is not None:
-            draw_spots(surface, layout, fc, spots_for(layout, fc, fc.wagers, False))
+        self.draw_wagers(surface, layout)
         draw_buttons(surface, self.buttons(layout))
         draw_buttons(surface, menu_buttons(layout, self.model), "menu")
         draw_credits(surface, layout, self.model.credits, "CREDITS")
@@ -519,7 +569,40 @@ class FourCardPlayScreen(PlayScreen):
         draw_countdown(surface, layout, shown_countdown(self.model), self.countdown)
 
 
-class FourCardResultsScreen(ResultsScreen):
+class FourCardPlayScreen(PokerPlayScreen):
+    """The decision: the cards, FOLD and PLAY 1X 2X 3X lit from the view's legal actions,
+    the wagers on their circles, and the countdown with what it does at zero."""
+
+    prompt = "FOLD, OR PLAY 1X, 2X OR 3X THE ANTE"
+
+    def table(self) -> FourCardView | None:
+        return fourcard_of(self.model)
+
+    def decided(self) -> str | None:
+        fc = self.table()
+        return f"PLAY {fc.play_multiple}X" if fc is not None and fc.play_multiple else None
+
+    def buttons(self, layout: Layout) -> tuple[Button, ...]:
+        return decision_buttons(self.model, layout)
+
+    def draw_table(self, surface: pygame.Surface, layout: Layout) -> None:
+        draw_fourcard_scene(surface, layout, fourcard_of(self.model), cards=self.cards)
+
+    def draw_wagers(self, surface: pygame.Surface, layout: Layout) -> None:
+        fc = fourcard_of(self.model)
+        if fc is not None:
+            draw_spots(surface, layout, fc, spots_for(layout, fc, fc.wagers, False))
+
+
+class PokerResultsScreen(ResultsScreen):
+    """The results at a poker table laid out as Four Card Poker's: the panel where the main
+    circles and the buttons were."""
+
+    def results_area(self, layout: Layout) -> pygame.Rect:
+        return results_area(layout)
+
+
+class FourCardResultsScreen(PokerResultsScreen):
     """Both hands' names with their cards, the round's result in the message bar and each
     wager with what it won or lost and why, where the main circles were."""
 
@@ -534,6 +617,3 @@ class FourCardResultsScreen(ResultsScreen):
             replace(row, detail=plain_detail(_CHAPTER.sub("", s.line), titles))
             for row, s in zip(super().rows(), self.model.results, strict=True)
         )
-
-    def results_area(self, layout: Layout) -> pygame.Rect:
-        return results_area(layout)
