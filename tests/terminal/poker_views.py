@@ -1,6 +1,7 @@
 """What the poker tables' terminal tests (Caribbean Stud, Four Card Poker) share: a live
 machine's real views as terminal T1 sees them while betting, on its decision and after the
-settlement, and a client that records what the screens send."""
+settlement, and a client that records what the screens send (the fallback screen's tests
+use it too)."""
 
 from __future__ import annotations
 

@@ -10,6 +10,8 @@ import pytest
 
 pygame = pytest.importorskip("pygame")
 
+from poker_views import Sent  # noqa: E402
+
 from terminal_client.games.generic import GenericGame  # noqa: E402
 from terminal_client.input import Tap  # noqa: E402
 from terminal_client.model import ConnectionState, TerminalModel, parse_recall  # noqa: E402
@@ -43,22 +45,6 @@ def view(**changes: Any) -> dict[str, Any]:
         "settlements": [],
     }
     return {**base, **changes}
-
-
-class Sent:
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, Any]] = []
-
-    def place_wagers(self, wagers: Any, position: int | None = None) -> object:
-        self.calls.append(("place_wagers", dict(wagers)))
-        return object()
-
-    def act(self, action: str, hand: int, amount: int = 0) -> object:
-        self.calls.append(("act", (action, hand)))
-        return object()
-
-    def request_recall(self) -> bool:
-        return True
 
 
 def model_of(data: dict[str, Any]) -> TerminalModel:
