@@ -27,7 +27,11 @@ decision countdown shared by every seat for each step that asks for decisions, t
 between rounds), the wagers of a terminal's own seat in the betting window, the refused
 insurance answer, and the countdown's default for every seat still to decide.
 
-Entry points: :class:`SeatedSession`, :func:`resume_seated_round`, :class:`SeatedMachine`.
+:class:`SeatBook` is the part Blackjack's table session shares too: the seat lookups, the
+Must-Hit-By draw, and :func:`check_seat_map`.
+
+Entry points: :class:`SeatedSession`, :func:`resume_seated_round`, :class:`SeatedMachine`,
+:class:`SeatBook`, :func:`check_seat_map`.
 """
 
 from __future__ import annotations
