@@ -27,7 +27,11 @@ decision countdown shared by every seat for each step that asks for decisions, t
 between rounds), the wagers of a terminal's own seat in the betting window, the refused
 insurance answer, and the countdown's default for every seat still to decide.
 
-Entry points: :class:`SeatedSession`, :func:`resume_seated_round`, :class:`SeatedMachine`.
+:class:`SeatBook` is the part Blackjack's table session shares too: the seat lookups, the
+Must-Hit-By draw, and :func:`check_seat_map`.
+
+Entry points: :class:`SeatedSession`, :func:`resume_seated_round`, :class:`SeatedMachine`,
+:class:`SeatBook`, :func:`check_seat_map`.
 """
 
 from __future__ import annotations
@@ -61,10 +65,12 @@ from game_server.table.stadium import OPERATOR, StadiumMachine
 __all__ = [
     "MYSTERY_STREAM",
     "SEATED_ACCEPTS",
+    "SeatBook",
     "SeatedMachine",
     "SeatedRound",
     "SeatedSession",
     "SeatedState",
+    "check_seat_map",
     "resume_seated_round",
 ]
 
@@ -93,7 +99,78 @@ class SeatedRound(Protocol):
 RoundT = TypeVar("RoundT", bound=SeatedRound)
 
 
-class SeatedSession(TableBook, Generic[RoundT]):
+class _SeatsRound(Protocol):
+    """What :class:`SeatBook` reads of an engine's round: its seats in play."""
+
+    @property
+    def seats(self) -> Mapping[int, Any]: ...
+
+
+BookRoundT = TypeVar("BookRoundT", bound=_SeatsRound)
+
+
+def check_seat_map(seats: Mapping[str, int], count: int) -> None:
+    """Check a seat map (terminal id -> seat number) against a table of ``count`` seats.
+
+    Raises:
+        UnknownTerminal: a seat outside ``1..count``, or two terminals given the same seat.
+    """
+    for terminal, seat in seats.items():
+        if not 1 <= seat <= count:
+            raise UnknownTerminal(f"terminal {terminal} is given seat {seat}, outside 1..{count}")
+    if len(set(seats.values())) != len(seats):
+        raise UnknownTerminal("two terminals are given the same seat")
+
+
+class SeatBook(TableBook, Generic[BookRoundT]):
+    """What every table of numbered seats looks up (the seated stadium tables and the
+    Blackjack table): a terminal's seat, the open round, whether a terminal is in play, the
+    seated places, and the certified DRBG stream of the Must-Hit-By triggers.
+
+    The subclass sets ``seats``, ``terminal_of``, ``round``, ``shoes`` and
+    ``_mystery_stream`` (None until the first draw).
+    """
+
+    seats: dict[str, int]
+    terminal_of: dict[int, str]
+    round: BookRoundT | None
+    shoes: SealedShoes
+    _mystery_stream: RandomStream | None
+
+    def _draw(self, n: int) -> int:
+        """A whole number below ``n`` from the table's certified DRBG stream for the
+        Must-Hit-By (mystery) triggers (633b.14(c)(3)), seeded by the table's seed source
+        like the shoes."""
+        stream = self._mystery_stream
+        if stream is None:
+            seed, _ = self.shoes.seeds(MYSTERY_STREAM)
+            drbg = HmacDrbg(seed.entropy_input, seed.nonce, seed.personalization + b"/mystery")
+            stream = self._mystery_stream = RandomStream(drbg)
+        return stream.randbelow(n)
+
+    def _places(self) -> tuple[tuple[int, ...], tuple[str, ...]]:
+        seats = tuple(sorted(self.terminal_of))
+        return seats, tuple(self.terminal_of[s] for s in seats)
+
+    def _seat(self, terminal: str) -> int:
+        self._check_not_failed()
+        seat = self.seats.get(terminal)
+        if seat is None:
+            raise UnknownTerminal(f"terminal {terminal!r} holds no seat at this table")
+        return seat
+
+    def _in_play(self, terminal: str) -> bool:
+        game = self.round
+        return game is not None and self.seats.get(terminal) in game.seats
+
+    def _open_round(self) -> BookRoundT:
+        self._check_not_failed()
+        if self.round is None:
+            raise NoRoundOpen("no round is open: wait for the next betting window")
+        return self.round
+
+
+class SeatedSession(SeatBook[RoundT]):
     """The session of a seated stadium table, writing every step to ``sink``.
 
     Args:
@@ -127,13 +204,7 @@ class SeatedSession(TableBook, Generic[RoundT]):
         meters: MeterBank | None,
         ledger: Ledger,
     ) -> None:
-        for terminal, seat in seats.items():
-            if not 1 <= seat <= rules.seats:
-                raise UnknownTerminal(
-                    f"terminal {terminal} is given seat {seat}, outside 1..{rules.seats}"
-                )
-        if len(set(seats.values())) != len(seats):
-            raise UnknownTerminal("two terminals are given the same seat")
+        check_seat_map(seats, rules.seats)
         self.config, self.rules, self.sink, self.shoes = config, rules, sink, shoes
         self.seats = dict(seats)
         self.terminal_of = {seat: terminal for terminal, seat in seats.items()}
@@ -190,37 +261,6 @@ class SeatedSession(TableBook, Generic[RoundT]):
                 step = self.meters.commit(must_hit_by.open_meter(meter_id, spec, self._draw))
             items += [(None, ev) for ev in step.events]
         return self._log(items)
-
-    def _draw(self, n: int) -> int:
-        """A whole number below ``n`` from the table's certified DRBG stream for the
-        Must-Hit-By triggers, seeded by the table's seed source like the shoes."""
-        stream = self._mystery_stream
-        if stream is None:
-            seed, _ = self.shoes.seeds(MYSTERY_STREAM)
-            drbg = HmacDrbg(seed.entropy_input, seed.nonce, seed.personalization + b"/mystery")
-            stream = self._mystery_stream = RandomStream(drbg)
-        return stream.randbelow(n)
-
-    def _places(self) -> tuple[tuple[int, ...], tuple[str, ...]]:
-        seats = tuple(sorted(self.terminal_of))
-        return seats, tuple(self.terminal_of[s] for s in seats)
-
-    def _seat(self, terminal: str) -> int:
-        self._check_not_failed()
-        seat = self.seats.get(terminal)
-        if seat is None:
-            raise UnknownTerminal(f"terminal {terminal!r} holds no seat at this table")
-        return seat
-
-    def _in_play(self, terminal: str) -> bool:
-        game = self.round
-        return game is not None and self.seats.get(terminal) in game.seats
-
-    def _open_round(self) -> RoundT:
-        self._check_not_failed()
-        if self.round is None:
-            raise NoRoundOpen("no round is open: wait for the next betting window")
-        return self.round
 
     # ------------------------------------------------------------------ round
 

@@ -67,25 +67,31 @@ def stop(process: subprocess.Popen[Any]) -> None:
             process.wait()
 
 
+def server_command(table: dict[str, Path], *extra: str) -> list[str]:
+    """The command line that starts the real server on ``table``'s config, log and
+    certificates, on a free port, with a short pause between rounds."""
+    return [
+        sys.executable,
+        "-m",
+        "game_server",
+        "--config",
+        str(table["config"]),
+        "--db",
+        str(table["db"]),
+        "--certs",
+        str(table["certs"]),
+        "--port",
+        "0",
+        "--next-round-delay",
+        "0.2",
+        *extra,
+    ]
+
+
 @contextmanager
 def server(table: dict[str, Path], *extra: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "game_server",
-            "--config",
-            str(table["config"]),
-            "--db",
-            str(table["db"]),
-            "--certs",
-            str(table["certs"]),
-            "--port",
-            "0",
-            "--next-round-delay",
-            "0.2",
-            *extra,
-        ],
+        server_command(table, *extra),
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_server_e2e import ROOT, play_round, stop
+from test_server_e2e import ROOT, play_round, server_command, stop
 
 from game_server.config import example_config_path
 from game_server.keys import init_keys
@@ -87,26 +87,7 @@ def serving(floor: dict[str, Path], *extra: str) -> Iterator[Server]:
     out = floor["out"] / f"server-{time.monotonic_ns()}.out"
     with out.open("w") as sink:
         process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "game_server",
-                "--config",
-                str(floor["config"]),
-                "--db",
-                str(floor["db"]),
-                "--certs",
-                str(floor["certs"]),
-                "--port",
-                "0",
-                "--next-round-delay",
-                "0.2",
-                "--tables",
-                "2",
-                "--workers",
-                "2",
-                *extra,
-            ],
+            server_command(floor, "--tables", "2", "--workers", "2", *extra),
             cwd=ROOT,
             stdout=sink,
             stderr=subprocess.STDOUT,

@@ -33,7 +33,7 @@ from game_server.games.blackjack.rules.events import (
 )
 from game_server.games.blackjack.rules.round import BlackjackRound, Phase, replay
 from game_server.recall.rounds import LoggedRound
-from game_server.rng.drbg import HmacDrbg, RandomStream
+from game_server.rng.drbg import RandomStream
 from game_server.rng.shoe import Shoe
 from game_server.rules.meters import MeterBank
 from game_server.rules.wagers import must_hit_by, super_4
@@ -41,15 +41,13 @@ from game_server.rules.wagers.base import MeterSpec, TableType
 from game_server.table.events import TableOpened
 from game_server.table.ledger import Ledger
 from game_server.table.recovery import RecoveryError, replayed, round_started
+from game_server.table.seated import MYSTERY_STREAM, SeatBook, check_seat_map
 from game_server.table.session import (
     SOFTWARE,
     EventSink,
     LogWriteFailed,
-    NoRoundOpen,
     SealedShoes,
-    TableBook,
     TableError,
-    UnknownTerminal,
 )
 
 __all__ = [
@@ -69,8 +67,6 @@ class LinkedWagerRefused(TableError):
 
 #: The "wager" a Must-Hit-By meter is filed under in :func:`meter_specs`.
 MUST_HIT_BY = "must_hit_by"
-#: The seed source's stream number for the mystery trigger draws (shoes are numbered from 1).
-MYSTERY_STREAM = 0
 
 
 def meter_specs(config: TableConfig) -> dict[str, tuple[str, MeterSpec]]:
@@ -99,7 +95,7 @@ def meter_specs(config: TableConfig) -> dict[str, tuple[str, MeterSpec]]:
     return found
 
 
-class TableSession(TableBook):
+class TableSession(SeatBook[BlackjackRound]):
     """The game flow of one table over the engine, writing every step to ``sink``.
 
     Args:
@@ -123,13 +119,7 @@ class TableSession(TableBook):
                 "this build's table server runs fully automated tables only; `etg sim` plays "
                 "the hybrid tables"
             )
-        for terminal, seat in seats.items():
-            if not 1 <= seat <= config.rules.seats:
-                raise UnknownTerminal(
-                    f"terminal {terminal} is given seat {seat}, outside 1..{config.rules.seats}"
-                )
-        if len(set(seats.values())) != len(seats):
-            raise UnknownTerminal("two terminals are given the same seat")
+        check_seat_map(seats, config.rules.seats)
         self.config = config
         self.sink = sink
         self.shoes = shoes
@@ -185,16 +175,6 @@ class TableSession(TableBook):
                 step = self.meters.commit(must_hit_by.open_meter(meter_id, spec, self._draw))
             items += [(None, ev) for ev in step.events]
         return self._log(items)
-
-    def _draw(self, n: int) -> int:
-        """A whole number below ``n`` from the table's certified DRBG stream for the mystery
-        trigger (633b.14(c)(3)): seeded like the shoes, by the table's seed source."""
-        stream = self._mystery_stream
-        if stream is None:
-            seed, _ = self.shoes.seeds(MYSTERY_STREAM)
-            drbg = HmacDrbg(seed.entropy_input, seed.nonce, seed.personalization + b"/mystery")
-            stream = self._mystery_stream = RandomStream(drbg)
-        return stream.randbelow(n)
 
     # --------------------------------------------------------------- meters
 
@@ -296,29 +276,7 @@ class TableSession(TableBook):
     def _new_round(self) -> BlackjackRound:
         return BlackjackRound(self.config.rules)
 
-    def _places(self) -> tuple[tuple[int, ...], tuple[str, ...]]:
-        seats = tuple(sorted(self.terminal_of))
-        return seats, tuple(self.terminal_of[s] for s in seats)
-
     # ------------------------------------------------------------------ round
-
-    def _seat(self, terminal: str) -> int:
-        self._check_not_failed()
-        seat = self.seats.get(terminal)
-        if seat is None:
-            raise UnknownTerminal(f"terminal {terminal!r} holds no seat at this table")
-        return seat
-
-    def _open_round(self) -> BlackjackRound:
-        self._check_not_failed()
-        if self.round is None:
-            raise NoRoundOpen("no round is open: wait for the next betting window")
-        return self.round
-
-    def _in_play(self, terminal: str) -> bool:
-        game = self.round
-        seat = self.seats.get(terminal)
-        return game is not None and seat in game.seats
 
     def place_wagers(self, terminal: str, wagers: Mapping[str, int]) -> list[Any]:
         """Place a terminal's wagers for the open round (debited from its credits). A wager

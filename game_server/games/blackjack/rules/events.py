@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from game_server.rules import replaying
 from game_server.rules.events import event
 from game_server.rules.wagers.base import LOST as LOST
 from game_server.rules.wagers.base import PUSHED as PUSHED
@@ -126,9 +127,4 @@ class RoundCompleted(NamedTuple):
 def seat_wagers(events: Sequence[Any], i: int) -> dict[str, int]:
     """The wagers one seat placed together: the run of ``wager_placed`` of that seat from
     event ``i`` (one ``place_wagers`` or ``join`` input)."""
-    seat = events[i].seat
-    wagers: dict[str, int] = {}
-    while i < len(events) and type(events[i]) is WagerPlaced and events[i].seat == seat:
-        wagers[events[i].wager] = events[i].amount
-        i += 1
-    return wagers
+    return replaying.seat_wagers(events, i, WagerPlaced)
