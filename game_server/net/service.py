@@ -303,13 +303,19 @@ def serve(
             and not any(m.session.failed for m in machines.values())
         ):
             return
+        # The rebuild reads the log's file for what it writes: commits on this thread.
+        event_log.write_through()
         rebuilt = reload_tables(configs, event_log, db, certs, seats, seeds=seeds, linked=linked)
         for session, _ in rebuilt:
             machines[session.config.table_id].replace_session(session)
         log_failed[0] = False
+        event_log.write_behind(reactor.callFromThread)
         log.info("the event log is proven again; every table was rebuilt from it")
 
     event_log.on_failure(out_of_service)
+    # Commit on the log's own thread, every step planned meanwhile in one transaction; the
+    # factory holds each answer and view until what it shows is durable.
+    event_log.write_behind(reactor.callFromThread)
 
     revoked = revoked_terminals(reader.events_of_kind("terminal_access"))
     if revoked:
@@ -340,6 +346,7 @@ def serve(
         revoked=revoked,
         on_revocations=revocations_changed,
         server_meters={} if shipper is None else {"store_shipping": shipper.meters},
+        when_written=event_log.when_written,
     )
     options.revocations = factory.floor.revocations
     if listener is None:  # a worker: its connections are handed over (game_server.net.workers)
