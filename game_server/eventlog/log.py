@@ -1,7 +1,9 @@
 """The one writer of an event log: append engine steps, write signed checkpoints.
 
 Entry point: :meth:`EventLog.create_or_open`. The table calls :meth:`EventLog.append` with
-the events of one engine step and broadcasts only after it returns (save, then send); it
+the events of one engine step and broadcasts only after it is durable (save, then send: when
+it returns, or, once the server called :meth:`EventLog.write_behind`, when
+:meth:`EventLog.when_written` says so); it
 calls :meth:`EventLog.checkpoint` (or passes ``checkpoint=`` to ``append``) at least at every
 round close, and :meth:`EventLog.close` at shutdown, which writes a ``"shutdown"``
 checkpoint.
