@@ -48,7 +48,8 @@ Entry point: :class:`TableServerFactory`, e.g.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, Final, TypeVar, cast
 
 from twisted.internet.defer import Deferred, fail
@@ -759,6 +760,7 @@ class TableServerFactory(OperatorFloor, Factory):
     ) -> None:
         self.machine = machine
         self._when_written = when_written
+        self._views_held = False
         self.recall = recall
         self.reopen = reopen
         self.tables: Mapping[str, HostedTable] = dict(tables or {})
@@ -915,7 +917,19 @@ class TableServerFactory(OperatorFloor, Factory):
         its new view (the step is durable: the log's append returned)."""
         self._push_views(terminals)
 
+    @contextmanager
+    def views_held(self) -> Iterator[None]:
+        """No view is pushed meanwhile (the server replaces the tables' sessions with what
+        the log holds after a failed commit, then pushes every terminal its view)."""
+        self._views_held = True
+        try:
+            yield
+        finally:
+            self._views_held = False
+
     def _push_views(self, terminals: Collection[str] | None) -> None:
+        if self._views_held:
+            return
         pushes = self.after_written(self._views_of(terminals))
         if isinstance(pushes, Deferred):
             # Built now (this step's state), sent once the step is durable; never when its

@@ -47,7 +47,7 @@ from game_server.recall.terminal import terminal_recall
 from game_server.rng import self_test
 from game_server.rng.entropy import EntropySource
 from game_server.table.api import HostedTable, TableMachine, TableState
-from game_server.table.recovery import LinkMeters, open_tables, reload_tables
+from game_server.table.recovery import LinkMeters, open_tables, reload_tables, tables_as_logged
 from game_server.table.router import TableRouter
 from game_server.table.session import SeedSource, TableBook, production_seeds
 from shared.errors import ETGError
@@ -293,8 +293,23 @@ def serve(
         log_failed[0] = True
         reason = f"the event log cannot be written: {error}"
         log.error("every table goes out of service: {reason}", reason=reason)
-        for each in machines.values():
-            reactor.callLater(0, _fault, each, reason)
+        reactor.callLater(0, show_what_is_logged, reason)
+
+    def show_what_is_logged(reason: str) -> None:
+        """Every table out of service, then (the log commits behind: a table may hold steps
+        planned after the last commit, never saved) each shown as its log holds it."""
+        with factory.views_held():
+            for each in machines.values():
+                _fault(each, reason)
+            try:
+                logged = tables_as_logged(
+                    configs, event_log, db, certs, seats, seeds=seeds, linked=linked
+                )
+                for session, _ in logged:
+                    machines[session.config.table_id].replace_session(session)
+            except Exception:
+                log.failure("the tables could not be read back from the log; they show memory")
+        factory.step_logged(())
 
     def reopen() -> None:
         if (
