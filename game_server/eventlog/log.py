@@ -40,7 +40,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Final
+from typing import Any, Final
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
@@ -49,6 +49,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 
 from game_server import keys
+from game_server.durations import Durations
 from game_server.eventlog.anchors import (
     AnchorError,
     AnchorSource,
@@ -182,6 +183,10 @@ class EventLog:
         self._durable = self._head
         self._durable_checkpoint = self._last_checkpoint
         self._waiters: deque[tuple[int, Callable[[EventLogError | None], None]]] = deque()
+        #: The commit thread's transactions and writes over this run, and their durations.
+        self._commit_times = Durations()
+        self._transactions = 0
+        self._writes_committed = 0
         self._anchors = anchors
         self._meta = store.state.meta_digest()
         self._check_key()
@@ -496,7 +501,9 @@ class EventLog:
         self._check_open()
         if self._committer is None:
             self._wake = wake
-            self._committer = CommitThread(self.store, lambda: wake(self.settle))
+            self._committer = CommitThread(
+                self.store, lambda: wake(self.settle), self._commit_times
+            )
 
     def write_through(self) -> None:
         """Stop writing behind: wait for every planned write's commit, settle them, and
@@ -504,7 +511,25 @@ class EventLog:
         committer, self._committer = self._committer, None
         if committer is not None:
             committer.stop()
+            self._transactions += committer.transactions
+            self._writes_committed += committer.writes
             self._settle(committer.take())
+
+    def commit_meters(self) -> dict[str, Any]:
+        """What the commit thread did over this run (the server's ``ReadMeters``
+        ``"event_log"``): whether it runs, transactions, the writes they held, the writes
+        waiting for one, and the transactions' durations
+        (:meth:`~game_server.durations.Durations.summary`)."""
+        committer = self._committer
+        transactions = self._transactions + (committer.transactions if committer else 0)
+        writes = self._writes_committed + (committer.writes if committer else 0)
+        return {
+            "writing_behind": committer is not None,
+            "transactions": transactions,
+            "writes": writes,
+            "commit": self._commit_times.summary(),
+            "waiting": self._planned - self._settled,
+        }
 
     @property
     def writing_behind(self) -> bool:

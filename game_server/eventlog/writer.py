@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
+from game_server.durations import Durations
 from game_server.eventlog.errors import AppendRefused, EventLogError
 from game_server.eventlog.records import ChainHead, Checkpoint, EventRow
 from game_server.eventlog.store import EventStore
@@ -79,11 +81,21 @@ class CommitThread:
         wake: Called from the commit thread after each transaction, with nothing: it must ask
             the log's thread to call :meth:`take` (the server passes the reactor's
             ``callFromThread`` of the log's handler).
+        times: Where each transaction's duration is counted (the log's meters).
+
+    Attributes:
+        transactions: Transactions tried.
+        writes: Writes they held.
     """
 
-    def __init__(self, store: EventStore, wake: Callable[[], None]) -> None:
+    def __init__(
+        self, store: EventStore, wake: Callable[[], None], times: Durations | None = None
+    ) -> None:
         self._store = store
         self._wake = wake
+        self.times = Durations() if times is None else times
+        self.transactions = 0
+        self.writes = 0
         self._cond = threading.Condition()
         self._queue: list[PlannedWrite] = []
         self._done: list[Committed] = []
@@ -142,6 +154,7 @@ class CommitThread:
     def _commit(self, batch: Sequence[PlannedWrite]) -> Committed:
         if self._broken is not None:
             return Committed(batch, self._broken, False)
+        started = time.perf_counter()
         try:
             self._store.write_many([(w.expected, w.rows, w.checkpoint) for w in batch])
         except EventLogError as exc:
@@ -150,4 +163,8 @@ class CommitThread:
             self._broken = AppendRefused(f"the log's store failed: {exc!r}; nothing was written")
         else:
             return Committed(batch, None, True)
+        finally:
+            self.times.add(time.perf_counter() - started)
+            self.transactions += 1
+            self.writes += len(batch)
         return Committed(batch, self._broken, True)

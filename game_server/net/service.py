@@ -360,7 +360,10 @@ def serve(
         tables=machines,
         revoked=revoked,
         on_revocations=revocations_changed,
-        server_meters={} if shipper is None else {"store_shipping": shipper.meters},
+        server_meters={
+            "event_log": event_log.commit_meters,
+            **({} if shipper is None else {"store_shipping": shipper.meters}),
+        },
         when_written=event_log.when_written,
     )
     options.revocations = factory.floor.revocations

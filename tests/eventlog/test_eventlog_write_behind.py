@@ -125,6 +125,10 @@ def test_writes_planned_while_a_commit_runs_are_committed_together_then_answered
     reactor.run_until(2)
     assert store.batches == [1, 3]
     assert told == [("first", None), ("rest", None)]
+    meters = log.commit_meters()
+    assert meters["writing_behind"] and meters["waiting"] == 0
+    assert (meters["transactions"], meters["writes"]) == (2, 4)
+    assert meters["commit"]["count"] == 2
     assert not log.when_written(lambda error: told.append(("late", error)))
     assert _rows(db_path) == 16 and first[0].seq == 1
     log.write_through()

@@ -86,6 +86,8 @@ def test_an_answer_and_the_pushed_views_wait_for_the_commit() -> None:
     t2.pump.flush()
     assert answer and "view" in answer[0]
     assert t2.client.views == [{"terminal": "T2", "calls": 1}]  # built at the step
+    timed = table.factory.command_meters()
+    assert timed["PlaceWagers"]["count"] == 1 and timed["Hello"]["count"] == 2
 
 
 def test_a_retry_of_a_request_in_flight_gets_its_answer_and_the_step_runs_once() -> None:
@@ -95,7 +97,7 @@ def test_a_retry_of_a_request_in_flight_gets_its_answer_and_the_step_runs_once()
     first = table.connect(T1)
     first.hello()
     table.commits.busy = True
-    answer = _send(first, p.PlaceWagers, request_id="r1", wagers={"blackjack": 2500})
+    _send(first, p.PlaceWagers, request_id="r1", wagers={"blackjack": 2500})
     second = table.connect(T1)
     hello = _send(second, p.Hello, version=p.PROTOCOL_VERSION, software="test 1")
     assert hello == []  # its view waits for the commit too
