@@ -173,11 +173,10 @@ class EventLog:
         #: The head the next append chains on (planned; durable unless writing behind).
         self._head = store.head()
         self._last_checkpoint = store.last_checkpoint()
-        #: Writing behind (:meth:`write_behind`): the commit thread, how the log's thread is
-        #: woken to settle its results, the writes planned and settled so far, the head and
-        #: checkpoint known durable, and who waits on which write number.
+        #: Writing behind (:meth:`write_behind`): the commit thread, the writes planned and
+        #: settled so far, the head and checkpoint known durable, and who waits on which
+        #: write number.
         self._committer: CommitThread | None = None
-        self._wake: Callable[[Callable[[], None]], None] | None = None
         self._planned = 0
         self._settled = 0
         self._durable = self._head
@@ -500,7 +499,6 @@ class EventLog:
         """
         self._check_open()
         if self._committer is None:
-            self._wake = wake
             self._committer = CommitThread(
                 self.store, lambda: wake(self.settle), self._commit_times
             )

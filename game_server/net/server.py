@@ -359,7 +359,10 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
         to its answer: ``ReadMeters`` ``"commands"``)."""
         name: bytes = box[amp.COMMAND]
         started = time.perf_counter()
-        return self._dispatch(name, box).addBoth(self.factory.timed, name, started)
+        answer = self._dispatch(name, box)
+        if name in RESPONDERS:  # a name a client made up is not a meter
+            answer.addBoth(self.factory.timed, name, started)
+        return answer
 
     def _dispatch(self, name: bytes, box: amp.AmpBox) -> Deferred[Any]:
         if not self._bucket.take():
@@ -941,7 +944,8 @@ class TableServerFactory(OperatorFloor, Factory):
 
     def step_logged(self, events: Sequence[Any], terminals: Collection[str] | None = None) -> None:
         """Push each connected terminal (of the table that logged, when ``terminals`` says)
-        its new view (the step is durable: the log's append returned)."""
+        its new view, once the step is durable (at once when the log's append returned it
+        durable; else when the log's commit thread has committed it)."""
         self._push_views(terminals)
 
     @contextmanager

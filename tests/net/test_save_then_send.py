@@ -86,8 +86,16 @@ def test_an_answer_and_the_pushed_views_wait_for_the_commit() -> None:
     t2.pump.flush()
     assert answer and "view" in answer[0]
     assert t2.client.views == [{"terminal": "T2", "calls": 1}]  # built at the step
+    _send(t1, p.ReadMeters)  # a terminal may not: refused, and timed as any command
+    t1.client.callRemoteString(b"NoSuchCommand")  # a made-up name is answered, not timed
+    t1.pump.flush()
     timed = table.factory.command_meters()
     assert timed["PlaceWagers"]["count"] == 1 and timed["Hello"]["count"] == 2
+    assert timed["ReadMeters"]["count"] == 1 and set(timed) == {
+        "Hello",
+        "PlaceWagers",
+        "ReadMeters",
+    }
 
 
 def test_a_retry_of_a_request_in_flight_gets_its_answer_and_the_step_runs_once() -> None:
