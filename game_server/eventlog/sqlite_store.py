@@ -254,18 +254,7 @@ class SqliteEventStore:
             WriterConflict: the stored head is not ``expected``.
             AppendRefused: SQLite refused or failed; the transaction was rolled back.
         """
-        conn = self._conn
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                self._insert(conn, expected, rows, checkpoint)
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
-        except sqlite3.Error as exc:
-            raise self._refusal(exc, expected) from exc
+        self.write_many([(expected, rows, checkpoint)])
 
     def write_many(
         self, writes: Sequence[tuple[ChainHead, Sequence[EventRow], Checkpoint | None]]

@@ -47,7 +47,7 @@ from game_server.recall.terminal import terminal_recall
 from game_server.rng import self_test
 from game_server.rng.entropy import EntropySource
 from game_server.table.api import HostedTable, TableMachine, TableState
-from game_server.table.recovery import LinkMeters, open_tables, reload_tables, tables_as_logged
+from game_server.table.recovery import LinkMeters, open_tables, reload_tables
 from game_server.table.router import TableRouter
 from game_server.table.session import SeedSource, TableBook, production_seeds
 from shared.errors import ETGError
@@ -302,8 +302,8 @@ def serve(
             for each in machines.values():
                 _fault(each, reason)
             try:
-                logged = tables_as_logged(
-                    configs, event_log, db, certs, seats, seeds=seeds, linked=linked
+                logged = reload_tables(
+                    configs, event_log, db, certs, seats, seeds=seeds, linked=linked, resume=False
                 )
                 for session, _ in logged:
                     machines[session.config.table_id].replace_session(session)

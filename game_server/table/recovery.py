@@ -656,6 +656,7 @@ def reload_tables(
     *,
     seeds: Callable[[TableConfig], SeedSource],
     linked: LinkMeters | None = None,
+    resume: bool = True,
 ) -> list[tuple[TableBook, RecoveryReport]]:
     """After a failed log write: prove the log again and rebuild every table from it.
 
@@ -665,44 +666,24 @@ def reload_tables(
     up) and every table, and the meters they share, are recovered from it exactly as at a
     restart. The caller hands each machine its new session.
 
+    With ``resume=False`` (at once after a failed commit, the log still out of service) the
+    tables are recovered as the log holds them, writing nothing: when the log commits on its
+    own thread (:meth:`EventLog.write_behind`) the sessions are ahead of it by every step
+    planned after the last commit (a wager taken from a wallet, a card dealt), steps never
+    saved that nobody was told of, so what the terminals and the operator are shown while
+    the tables are out of service comes from these sessions instead.
+
     Raises:
         LogWriteFailed: the log still cannot be written or read, or no longer ends where its
             writer left it; the sentence says why (the tables stay out of service).
     """
     try:
-        log.resume()
+        if resume:
+            log.resume()
         return _recover_all(configs, log, db_path, certs_dir, seats, seeds, linked)
     except (EventLogError, RecoveryError) as exc:
-        raise LogWriteFailed(f"the table cannot reopen yet: {exc}") from exc
-
-
-def tables_as_logged(
-    configs: Sequence[TableConfig],
-    log: EventLog,
-    db_path: str | os.PathLike[str],
-    certs_dir: str | os.PathLike[str],
-    seats: Callable[[TableConfig], Mapping[str, int]],
-    *,
-    seeds: Callable[[TableConfig], SeedSource],
-    linked: LinkMeters | None = None,
-) -> list[tuple[TableBook, RecoveryReport]]:
-    """After a failed commit, before the log is writable again: every table as its log
-    holds it, recovered exactly as at a restart but writing nothing (the log is out of
-    service and refuses any write).
-
-    When the log commits on its own thread (:meth:`EventLog.write_behind`) the sessions in
-    memory are ahead of the log by every step planned after the last commit: a wager taken
-    from a wallet, a card dealt. Those steps were never saved and nobody was told of them,
-    so what the terminals and the operator are shown while the table is out of service comes
-    from these sessions instead. :func:`reload_tables` rebuilds them again at the reopen.
-
-    Raises:
-        LogWriteFailed: the log cannot be read; the sentence says why.
-    """
-    try:
-        return _recover_all(configs, log, db_path, certs_dir, seats, seeds, linked)
-    except (EventLogError, RecoveryError) as exc:
-        raise LogWriteFailed(f"the tables cannot be read back from the log: {exc}") from exc
+        what = "the table cannot reopen yet" if resume else "the log cannot be read back"
+        raise LogWriteFailed(f"{what}: {exc}") from exc
 
 
 def open_table_reporting(
