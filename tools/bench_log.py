@@ -17,6 +17,12 @@ them as JSON. Figures and their targets:
   loop on the table with its triggers too (``append_ratio_vs_triggers``: the insert trigger
   that refuses any seq but last + 1 runs a query per row; that figure is what the writer's
   Python costs alone, the headline also counts the trigger as the log's own cost).
+  ``behind_vs_bare`` is the server's write path beside them: the same steps through an
+  EventLog that commits behind (:meth:`~game_server.eventlog.EventLog.write_behind`), every
+  block of steps planned as fast as the caller can and durable once ``write_through``
+  returns, so that the steps planned during a commit share the next one. It is not the same
+  work as the bare loop's (fewer syncs): it says how many steps a second the log takes from a
+  server, not the target's ratio; ``behind_steps_per_transaction`` says how they grouped.
 - ``verify_events_per_s`` (target >= 50,000): :func:`~game_server.eventlog.verify_chain` over
   a log of ``verify_events`` events with a signed round-close checkpoint every round (~50
   events), median of ``repeats`` runs.
@@ -214,11 +220,19 @@ def bench_appends(
     EventLog.create_or_open(probe, keys_dir, system_clock).close(checkpoint=False)
     same_schema, no_index, with_triggers = _schema_ddl(probe)
     _remove_db(probe)
-    rates: dict[str, list[float]] = {"ours": [], "bare": [], "min": [], "triggers": []}
+    rates: dict[str, list[float]] = {
+        "ours": [],
+        "bare": [],
+        "min": [],
+        "triggers": [],
+        "behind": [],
+    }
+    grouped: list[float] = []
     clock = time.perf_counter
     for rep in range(repeats):
         paths = {name: tmpdir / f"append-{rep}-{name}.db" for name in rates}
         log = EventLog.create_or_open(paths["ours"], keys_dir, system_clock)
+        behind = EventLog.create_or_open(paths["behind"], keys_dir, system_clock)
         bare = _open_bare(paths["bare"], same_schema)
         bare_min = _open_bare(paths["min"], no_index)
         bare_triggers = _open_bare(paths["triggers"], with_triggers)
@@ -233,6 +247,13 @@ def bench_appends(
                     if name == "ours":
                         for events_ in steps[first : first + block]:
                             log.append(events_)
+                    elif name == "behind":
+                        # No reactor here: the commit thread's wake-ups are not needed, the
+                        # results are settled by write_through, on this thread.
+                        behind.write_behind(lambda _settle: None)
+                        for events_ in steps[first : first + block]:
+                            behind.append(events_)
+                        behind.write_through()
                     else:
                         conn = bare_of[name]
                         for chunk in rows[first : first + block]:
@@ -242,6 +263,10 @@ def bench_appends(
                     spent[name] += clock() - start
         finally:
             log.close(checkpoint=False)
+            meters = behind.commit_meters()
+            if meters["transactions"]:
+                grouped.append(meters["writes"] / meters["transactions"])
+            behind.close(checkpoint=False)
             for conn in bare_of.values():
                 conn.close()
             for path in paths.values():
@@ -251,6 +276,7 @@ def bench_appends(
     ratios = [o / b for o, b in zip(rates["ours"], rates["bare"], strict=True)]
     ratios_min = [o / b for o, b in zip(rates["ours"], rates["min"], strict=True)]
     ratios_triggers = [o / b for o, b in zip(rates["ours"], rates["triggers"], strict=True)]
+    ratios_behind = [o / b for o, b in zip(rates["behind"], rates["bare"], strict=True)]
     return {
         "append_ratio": statistics.median(ratios),
         "ours_events_per_s": statistics.median(rates["ours"]),
@@ -262,6 +288,9 @@ def bench_appends(
         "ours_steps_per_s": statistics.median(rates["ours"]) / step,
         "bare_steps_per_s": statistics.median(rates["bare"]) / step,
         "append_ratios": ratios,
+        "behind_events_per_s": statistics.median(rates["behind"]),
+        "behind_vs_bare": statistics.median(ratios_behind),
+        "behind_steps_per_transaction": statistics.median(grouped) if grouped else None,
     }
 
 

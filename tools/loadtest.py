@@ -140,6 +140,12 @@ class LoadtestResult:
     server_peak_rss_mb: float = 0.0
     client_peak_rss_mb: float = 0.0
     store: dict[str, Any] | None = None
+    #: The server's own measure of each timed command, from its arrival to its answer
+    #: (``ReadMeters`` ``"commands"``: p50/p99 in ms, within 8%): what the server adds to
+    #: ``latency_ms``; the rest is the network and the bots' own process.
+    server_latency_ms: dict[str, dict[str, float | None]] = field(default_factory=dict)
+    #: The event log's commit thread over the run (``ReadMeters`` ``"event_log"``).
+    log_commits: dict[str, Any] | None = None
     stopped_by: str = ""
     targets: dict[str, float] = field(
         default_factory=lambda: {"p99_ms": TARGET_P99_MS, "rss_mb": TARGET_RSS_MB}
@@ -712,9 +718,46 @@ def run_loadtest(
         round(100.0 * result.client_cpu_s / duration, 1) if duration > 0 else 0.0
     )
     result.stopped_by = run.stopped_by
+    if isinstance(run.meters, dict):
+        result.server_latency_ms, result.log_commits = server_figures(run.meters)
     if store is not None and isinstance(run.meters, dict):
         result.store = shipping_figures(run.meters.get("store_shipping"), duration)
     return result
+
+
+def server_figures(
+    meters: dict[str, Any],
+) -> tuple[dict[str, dict[str, float | None]], dict[str, Any] | None]:
+    """The server's own figures from its ``ReadMeters``: each timed command's (``PlaceWagers``,
+    ``Act``) p50/p99 from arrival to answer, and the log's commit thread's figures."""
+
+    def ms(figures: dict[str, Any], key: str) -> float | None:
+        value = figures.get(key)
+        return None if not isinstance(value, int) else value / 1000.0
+
+    commands = meters.get("commands")
+    timed: dict[str, dict[str, float | None]] = {}
+    if isinstance(commands, dict):
+        for name in ("PlaceWagers", "Act"):
+            figures = commands.get(name)
+            if isinstance(figures, dict):
+                timed[name] = {"p50": ms(figures, "p50_us"), "p99": ms(figures, "p99_us")}
+    commits = meters.get("event_log")
+    if not isinstance(commits, dict):
+        return timed, None
+    found = commits.get("commit")
+    summary: dict[str, Any] = found if isinstance(found, dict) else {}
+    transactions = commits.get("transactions") or 0
+    return timed, {
+        "writing_behind": commits.get("writing_behind"),
+        "transactions": transactions,
+        "writes": commits.get("writes"),
+        "writes_per_transaction": (
+            round(commits.get("writes", 0) / transactions, 2) if transactions else None
+        ),
+        "commit_p50_ms": ms(summary, "p50_us"),
+        "commit_p99_ms": ms(summary, "p99_us"),
+    }
 
 
 def worker_operators(
@@ -811,6 +854,24 @@ def format_report(result: LoadtestResult) -> str:
             (f"  {name} p50/p99", f"{fig['p50']:.1f} / {fig['p99']:.1f} ms")
             for name, fig in result.latency_by_command_ms.items()
             if fig["p50"] is not None and fig["p99"] is not None
+        ),
+        *(
+            (f"  {name} in the server", f"{fig['p50']:.1f} / {fig['p99']:.1f} ms")
+            for name, fig in result.server_latency_ms.items()
+            if fig["p50"] is not None and fig["p99"] is not None
+        ),
+        *(
+            ()
+            if not result.log_commits or not result.log_commits.get("transactions")
+            else (
+                (
+                    "log commits",
+                    f"{result.log_commits['transactions']} transactions, "
+                    f"{result.log_commits['writes_per_transaction']} steps each, "
+                    f"p50/p99 {result.log_commits['commit_p50_ms']} / "
+                    f"{result.log_commits['commit_p99_ms']} ms",
+                ),
+            )
         ),
         ("commands sent", f"{result.commands_sent}"),
         ("errors", f"{errors} (unexpected {result.unexpected_errors})"),

@@ -1,7 +1,9 @@
 """The one writer of an event log: append engine steps, write signed checkpoints.
 
 Entry point: :meth:`EventLog.create_or_open`. The table calls :meth:`EventLog.append` with
-the events of one engine step and broadcasts only after it returns (save, then send); it
+the events of one engine step and broadcasts only after it is durable (save, then send: when
+it returns, or, once the server called :meth:`EventLog.write_behind`, when
+:meth:`EventLog.when_written` says so); it
 calls :meth:`EventLog.checkpoint` (or passes ``checkpoint=`` to ``append``) at least at every
 round close, and :meth:`EventLog.close` at shutdown, which writes a ``"shutdown"``
 checkpoint.
@@ -31,12 +33,14 @@ backend-free and runs on any :class:`~game_server.eventlog.store.EventStore`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Final
+from typing import Any, Final
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
@@ -45,6 +49,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 
 from game_server import keys
+from game_server.durations import Durations
 from game_server.eventlog.anchors import (
     AnchorError,
     AnchorSource,
@@ -76,6 +81,7 @@ from game_server.eventlog.schema import TABLE_LOG, LogState
 from game_server.eventlog.sqlite_store import SqliteEventStore
 from game_server.eventlog.store import EventStore
 from game_server.eventlog.verify import Progress, verify_chain
+from game_server.eventlog.writer import Committed, CommitThread, PlannedWrite
 
 #: Events whose chain the store-seam constructor recomputes (``create_or_open`` proves the
 #: whole chain from the last anchored checkpoint instead).
@@ -111,7 +117,8 @@ class EventLog:
     """The append-only, hash-chained, signed event log of one server (the only writer).
 
     Not thread-safe: use it from the reactor thread. Every method either completes or
-    raises with nothing written.
+    raises with nothing written; after :meth:`write_behind`, an append is planned when it
+    returns and durable when :meth:`when_written` says so.
 
     Attributes:
         store: The backend.
@@ -163,8 +170,22 @@ class EventLog:
         #: the disk leaves exactly these beyond the known head).
         self._failed_rows = 0
         self._failure_listeners: list[Callable[[EventLogError], None]] = []
+        #: The head the next append chains on (planned; durable unless writing behind).
         self._head = store.head()
         self._last_checkpoint = store.last_checkpoint()
+        #: Writing behind (:meth:`write_behind`): the commit thread, the writes planned and
+        #: settled so far, the head and checkpoint known durable, and who waits on which
+        #: write number.
+        self._committer: CommitThread | None = None
+        self._planned = 0
+        self._settled = 0
+        self._durable = self._head
+        self._durable_checkpoint = self._last_checkpoint
+        self._waiters: deque[tuple[int, Callable[[EventLogError | None], None]]] = deque()
+        #: The commit thread's transactions and writes over this run, and their durations.
+        self._commit_times = Durations()
+        self._transactions = 0
+        self._writes_committed = 0
         self._anchors = anchors
         self._meta = store.state.meta_digest()
         self._check_key()
@@ -303,6 +324,7 @@ class EventLog:
             EventLogError: the log still cannot be read, or the anchor stream written: the
                 log stays out of service.
         """
+        self.write_through()
         if self._failed is None:
             return 0
         if isinstance(self._failed, WriterConflict):
@@ -329,11 +351,11 @@ class EventLog:
                     "written, does not chain on: another process wrote to the log.",
                 )
             prev = row[7]
-        self._head = head
+        self._head = self._durable = head
         newest = self.store.last_checkpoint()
         if newest is not None and newest != self._last_checkpoint:
             _check_key(newest, self._public)
-            self._last_checkpoint = newest
+            self._last_checkpoint = self._durable_checkpoint = newest
         self.catch_up_anchors()
         failed, self._failed = self._failed, None
         try:
@@ -437,14 +459,125 @@ class EventLog:
                 "takes them again once it can be written and the operator reopens the table"
             )
 
-    def _write(self, rows: Sequence[EventRow], cp: Checkpoint | None) -> None:
-        """The store's write; a failure stops the log (every table writing to it)."""
+    def _write(self, rows: Sequence[EventRow], cp: Checkpoint | None, head: ChainHead) -> None:
+        """The store's write, or (writing behind) its hand-over to the commit thread; then
+        ``head`` is the log's head. A failure stops the log (every table writing to it)."""
+        if self._committer is not None:
+            self._planned += 1
+            self._committer.submit(PlannedWrite(self._planned, self._head, rows, cp, head))
+            self._head = head
+            if cp is not None:
+                self._last_checkpoint = cp
+            return
         try:
             self.store.write(self._head, rows, cp)
         except AppendRefused as exc:
             self._failed_rows = len(rows)
             self._fail(exc)
             raise
+        self._head = self._durable = head
+        if cp is not None:
+            self._last_checkpoint = self._durable_checkpoint = cp
+            self._publish(cp)
+
+    # Writing behind (game_server.eventlog.writer)
+
+    def write_behind(self, wake: Callable[[Callable[[], None]], None]) -> None:
+        """From now on, commit on a thread of the log's own, every write planned meanwhile
+        in one transaction (:mod:`game_server.eventlog.writer`).
+
+        :meth:`append` and :meth:`checkpoint` then return once the write is planned (its
+        sequence numbers, hashes and signature made, its order fixed) and handed over; what
+        may only follow a durable write (an answer, a view, an anchor) waits for
+        :meth:`when_written`. A failed commit fails every write planned after it, puts the
+        log out of service (:attr:`failed`, the failure listeners) and leaves the head where
+        the log's durable part ends.
+
+        Args:
+            wake: Calls its argument soon on the log's thread, from any thread (the server
+                passes ``reactor.callFromThread``).
+        """
+        self._check_open()
+        if self._committer is None:
+            self._committer = CommitThread(
+                self.store, lambda: wake(self.settle), self._commit_times
+            )
+
+    def write_through(self) -> None:
+        """Stop writing behind: wait for every planned write's commit, settle them, and
+        write synchronously again (what :meth:`resume` and :meth:`close` do first)."""
+        committer, self._committer = self._committer, None
+        if committer is not None:
+            committer.stop()
+            self._transactions += committer.transactions
+            self._writes_committed += committer.writes
+            self._settle(committer.take())
+
+    def commit_meters(self) -> dict[str, Any]:
+        """What the commit thread did over this run (the server's ``ReadMeters``
+        ``"event_log"``): whether it runs, transactions, the writes they held, the writes
+        waiting for one, and the transactions' durations
+        (:meth:`~game_server.durations.Durations.summary`)."""
+        committer = self._committer
+        transactions = self._transactions + (committer.transactions if committer else 0)
+        writes = self._writes_committed + (committer.writes if committer else 0)
+        return {
+            "writing_behind": committer is not None,
+            "transactions": transactions,
+            "writes": writes,
+            "commit": self._commit_times.summary(),
+            "waiting": self._planned - self._settled,
+        }
+
+    @property
+    def writing_behind(self) -> bool:
+        """Whether commits run on the log's commit thread (:meth:`write_behind`)."""
+        return self._committer is not None
+
+    def when_written(self, callback: Callable[[EventLogError | None], None]) -> bool:
+        """Call ``callback`` once every write planned so far is durable (with None), or once
+        one of them failed (with the error).
+
+        Returns:
+            False, without calling it, when every write planned so far is already durable
+            (always, unless writing behind): the caller goes on at once.
+        """
+        if self._settled == self._planned:
+            return False
+        self._waiters.append((self._planned, callback))
+        return True
+
+    def settle(self) -> None:
+        """Take the commit thread's results (on the log's thread; the thread's wake-up
+        calls this): advance the durable head, publish committed checkpoints to the anchor
+        stream, call who waited on them; on a failure, stop the log."""
+        if self._committer is not None:
+            self._settle(self._committer.take())
+
+    def _settle(self, results: Sequence[Committed]) -> None:
+        for batch in results:
+            last = batch.writes[-1]
+            if batch.error is None:
+                self._durable = last.head
+                for write in batch.writes:
+                    if write.checkpoint is not None:
+                        self._durable_checkpoint = write.checkpoint
+                        # A failure puts the log out of service (_publish); the stream
+                        # is caught up when it resumes.
+                        with contextlib.suppress(AnchorError):
+                            self._publish(write.checkpoint)
+            else:
+                if batch.attempted and self._failed is None:
+                    self._failed_rows = sum(len(w.rows) for w in batch.writes)
+                # What chains on the failed writes was never stored: the log ends where its
+                # durable part ends.
+                self._head = self._durable
+                self._last_checkpoint = self._durable_checkpoint
+                self._fail(batch.error)
+            self._settled = last.number
+            while self._waiters and self._waiters[0][0] <= last.number:
+                _, callback = self._waiters.popleft()
+                callback(batch.error)
 
     def _now(self) -> str:
         try:
@@ -512,11 +645,7 @@ class EventLog:
         rows = plan_step(self._head, time, step)
         head = ChainHead(rows[-1][0], rows[-1][7]) if rows else self._head
         cp = self._make_checkpoint(head, time, checkpoint) if checkpoint is not None else None
-        self._write(rows, cp)
-        self._head = head
-        if cp is not None:
-            self._last_checkpoint = cp
-            self._publish(cp)
+        self._write(rows, cp, head)
         return StoredStep(rows)
 
     def _publish(self, cp: Checkpoint) -> None:
@@ -545,9 +674,7 @@ class EventLog:
         """
         self._check_open()
         cp = self._make_checkpoint(self._head, self._now(), reason)
-        self._write((), cp)
-        self._last_checkpoint = cp
-        self._publish(cp)
+        self._write((), cp, self._head)
         return cp
 
     def close(self, checkpoint: bool = True) -> Checkpoint | None:
@@ -564,6 +691,7 @@ class EventLog:
         if self._closed:
             return None
         try:
+            self.write_through()
             # A log whose last write failed is closed without one (it could not be written).
             return self.checkpoint(SHUTDOWN) if checkpoint and self._failed is None else None
         finally:

@@ -90,7 +90,9 @@ def _sync_directory(directory: Path) -> None:
 class SqliteEventStore:
     """The write side of an SQLite event log (see :class:`~game_server.eventlog.store.EventStore`).
 
-    Not thread-safe: the one writer uses it from one thread (the reactor's).
+    Not thread-safe: the one writer uses it from one thread at a time (the reactor's, or the
+    log's commit thread while :meth:`EventLog.write_behind
+    <game_server.eventlog.log.EventLog.write_behind>` is on).
     """
 
     def __init__(
@@ -145,7 +147,9 @@ class SqliteEventStore:
         if state.found is Found.ABSENT:
             _create_private(file)
         try:
-            conn = sqlite3.connect(file, isolation_level=None)
+            # One thread at a time uses it, but not always the same one: the log's commit
+            # thread (game_server.eventlog.writer) while it runs, the log's thread otherwise.
+            conn = sqlite3.connect(file, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
             raise EventLogError(f"cannot open {file} for writing: {exc}") from None
         found = state if state.found is Found.LOG else None
@@ -250,18 +254,34 @@ class SqliteEventStore:
             WriterConflict: the stored head is not ``expected``.
             AppendRefused: SQLite refused or failed; the transaction was rolled back.
         """
+        self.write_many([(expected, rows, checkpoint)])
+
+    def write_many(
+        self, writes: Sequence[tuple[ChainHead, Sequence[EventRow], Checkpoint | None]]
+    ) -> None:
+        """Store several writes (each as :meth:`write`'s arguments), in order, in ONE
+        ``BEGIN IMMEDIATE`` transaction: one commit and one sync for all of them.
+
+        Raises:
+            WriterConflict: the stored head is not the first write's ``expected``.
+            AppendRefused: SQLite refused or failed; the transaction was rolled back (none of
+                the writes is stored).
+        """
+        if not writes:
+            return
         conn = self._conn
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
-                self._insert(conn, expected, rows, checkpoint)
+                for expected, rows, checkpoint in writes:
+                    self._insert(conn, expected, rows, checkpoint)
                 conn.execute("COMMIT")
             except BaseException:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
         except sqlite3.Error as exc:
-            raise self._refusal(exc, expected) from exc
+            raise self._refusal(exc, writes[0][0]) from exc
 
     def _insert(
         self,

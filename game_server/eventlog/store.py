@@ -128,6 +128,19 @@ class EventStore(Protocol):
         """
         ...
 
+    def write_many(
+        self, writes: Sequence[tuple[ChainHead, Sequence[EventRow], Checkpoint | None]]
+    ) -> None:
+        """Store several writes (each ``(expected, rows, checkpoint)`` as :meth:`write`
+        takes them), in order, atomically and durably together: when this returns all are on
+        disk; when it raises none is.
+
+        Raises:
+            WriterConflict: the stored head is not the first write's ``expected``.
+            AppendRefused: the backend refused or failed; nothing was written.
+        """
+        ...
+
     def close(self) -> None:
         """Release the backend; idempotent."""
         ...

@@ -79,9 +79,9 @@ DEFAULT_UNAUTHENTICATED_CONNECTIONS: Final = 64
 #:   kept for retries (:data:`~game_server.net.wire.TERMINAL_ANSWERS_KEPT` of each terminal,
 #:   each with its view as about 2 KB of bytes): up to about 70 KB a terminal once each has
 #:   sent that many commands;
-#: - the event log: every table writes to one SQLite file through one writer, one
-#:   transaction and one sync to disk per step (save, then send): the disk's sync rate is
-#:   shared by every table, and the step latency grows with the tables;
+#: - the event log: every table writes to one SQLite file through one writer, whose commit
+#:   thread commits every step planned during the last commit in one transaction and one
+#:   sync (:mod:`game_server.eventlog.writer`); a step's answer waits for its commit;
 #: - one core: the process runs every table's steps, views and TLS on one reactor thread:
 #:   about 31 to 34 ms of CPU per round (7 seats), so 1,000 terminals playing a round every
 #:   7 s or so take about 56% of a core; beyond a core the latency of every table grows.

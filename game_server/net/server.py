@@ -48,7 +48,9 @@ Entry point: :class:`TableServerFactory`, e.g.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+import time
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, Final, TypeVar, cast
 
 from twisted.internet.defer import Deferred, fail
@@ -60,6 +62,7 @@ from twisted.protocols.policies import TimeoutMixin
 from twisted.python.failure import Failure
 from zope.interface import implementer  # type: ignore[import-untyped]  # ships no hints
 
+from game_server.durations import Durations
 from game_server.net.floor import FloorConfig
 from game_server.net.identity import Identity, RevocationList
 from game_server.net.operator import OperatorCommands, OperatorFloor
@@ -81,7 +84,7 @@ from game_server.net.wire import (
     no_delay,
 )
 from game_server.table.api import HostedTable, TableMachine, TableState
-from game_server.table.session import TableBook
+from game_server.table.session import LogWriteFailed, TableBook, out_of_service_reason
 from game_server.table.steps import run_step
 from shared.errors import ETGError
 from shared.protocol import (
@@ -352,8 +355,16 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
     # Commands
 
     def dispatchCommand(self, box: amp.AmpBox) -> Deferred[Any]:
-        """Rate limit, ``Hello`` first, role check; then run the responder."""
+        """Rate limit, ``Hello`` first, role check; then run the responder (timed from here
+        to its answer: ``ReadMeters`` ``"commands"``)."""
         name: bytes = box[amp.COMMAND]
+        started = time.perf_counter()
+        answer = self._dispatch(name, box)
+        if name in RESPONDERS:  # a name a client made up is not a meter
+            answer.addBoth(self.factory.timed, name, started)
+        return answer
+
+    def _dispatch(self, name: bytes, box: amp.AmpBox) -> Deferred[Any]:
         if not self._bucket.take():
             if self._bucket.full:
                 self._refused = 0
@@ -452,6 +463,20 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
         assert self.identity is not None
         book = self.factory.answers
         first = book.get(self.identity.id, request_id)
+        flying = None if first is not None else book.in_flight(self.identity.id, request_id)
+        if flying is not None:
+            # A retry of a request whose answer waits on the log's commit: the same answer.
+            if flying != command:
+                raise BadRequest(
+                    f"request id {request_id!r} was used for {flying.decode('ascii')}; use a "
+                    "new id for each command"
+                )
+            log.info(
+                "retry of {request_id} from {terminal} (in flight)",
+                request_id=request_id,
+                terminal=self.who,
+            )
+            return book.join(self.identity.id, request_id)
         if first is not None:
             if first.command != command:
                 raise BadRequest(
@@ -493,9 +518,14 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
             return response
 
         def failed(failure: Failure) -> Failure:
-            if not isinstance(failure.value, Exception):
+            error = failure.value
+            if not isinstance(error, Exception):
                 return failure
-            return Failure(refused(failure.value))  # type: ignore[no-untyped-call]  # unannotated
+            try:
+                return Failure(refused(error))  # type: ignore[no-untyped-call]  # unannotated
+            except Exception:
+                book.abandon(identity.id, request_id, error)
+                raise
 
         try:
             # A step of a table that links meters across the floor may wait on the floor
@@ -503,7 +533,13 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
             response = run_step(run)
         except Exception as exc:
             raise refused(exc) from None
+        # Save, then send: the answer waits for the log's commit of what the step wrote.
         if isinstance(response, Deferred):
+            response.addCallback(self.factory.after_written)
+        else:
+            response = self.factory.after_written(response)
+        if isinstance(response, Deferred):
+            book.begin(identity.id, request_id, command)
             return response.addCallbacks(answered, failed)
         return answered(response)
 
@@ -528,7 +564,7 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
 
     # Hello
 
-    def hello(self, version: int, software: str) -> dict[str, Any]:
+    def hello(self, version: int, software: str) -> Any:
         if version != PROTOCOL_VERSION:
             log.warn(
                 "{terminal} speaks protocol {version} ({software}), not {ours}",
@@ -581,13 +617,15 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
             seat=seat,
             software=software,
         )
-        return {
-            "version": PROTOCOL_VERSION,
-            "role": identity.role.value,
-            "identity": identity.id,
-            "seat": seat,
-            "view": view,
-        }
+        return self.factory.after_written(
+            {
+                "version": PROTOCOL_VERSION,
+                "role": identity.role.value,
+                "identity": identity.id,
+                "seat": seat,
+                "view": view,
+            }
+        )
 
     # Terminal commands
 
@@ -649,21 +687,31 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
         return self._once(RequestCashOut.commandName, request_id, run)
 
     def get_view(self) -> Any:
-        return run_step(self._view)
+        view = run_step(self._view)
+        if isinstance(view, Deferred):
+            return view.addCallback(self.factory.after_written)
+        return self.factory.after_written(view)
 
     def get_rules(self) -> dict[str, Any]:
         return {"rules": self._call(self.factory.machine.rules, self._terminal())}
 
-    def get_recall(self) -> dict[str, Any]:
+    def get_recall(self) -> Any:
         recall = self.factory.recall
         if recall is None:
             raise TableUnavailable("game recall is not available: this server keeps no event log")
         terminal = self._terminal()
-        try:
-            return {"recall": recall(terminal)}
-        except ETGError as exc:
-            log.failure("recall for {terminal} failed", terminal=terminal)
-            raise TableUnavailable(f"game recall could not read the event log: {exc}") from None
+
+        def read(_: object = None) -> dict[str, Any]:
+            assert recall is not None
+            try:
+                return {"recall": recall(terminal)}
+            except ETGError as exc:
+                log.failure("recall for {terminal} failed", terminal=terminal)
+                raise TableUnavailable(f"game recall could not read the event log: {exc}") from None
+
+        # The recall reads the log's file: what was played until now must be in it first.
+        waited = self.factory.after_written(None)
+        return waited.addCallback(read) if isinstance(waited, Deferred) else read()
 
     def _playing(self) -> None:
         state = self.factory.machine.state
@@ -701,6 +749,9 @@ class TableServerFactory(OperatorFloor, Factory):
         server_meters: The server's own meters beside the tables' (name -> a function giving
             a JSON-ready dict), added to ``ReadMeters`` under each name: e.g. the shipping to
             the floor store (``store_shipping``).
+        when_written: The event log's :meth:`~game_server.eventlog.log.EventLog.when_written`
+            when it commits on its own thread: answers and views wait for it
+            (:meth:`after_written`). None: every step is durable when it returns.
     """
 
     def __init__(
@@ -715,8 +766,13 @@ class TableServerFactory(OperatorFloor, Factory):
         revoked: Iterable[str] = (),
         on_revocations: Callable[[RevocationList], object] | None = None,
         server_meters: Mapping[str, Callable[[], dict[str, Any]]] | None = None,
+        when_written: Callable[[Callable[[Any], None]], bool] | None = None,
     ) -> None:
         self.machine = machine
+        self._when_written = when_written
+        self._views_held = False
+        #: By command: how long from its arrival to its answer (refusals too).
+        self.command_times: dict[bytes, Durations] = {}
         self.recall = recall
         self.reopen = reopen
         self.tables: Mapping[str, HostedTable] = dict(tables or {})
@@ -727,7 +783,7 @@ class TableServerFactory(OperatorFloor, Factory):
         self.floor = self._with_revocations(floor)
         #: Each table's last state change by the operator: action, person, role, reason.
         self.set_by: dict[str, dict[str, str]] = {}
-        self.server_meters = dict(server_meters or {})
+        self.server_meters = {"commands": self.command_meters, **dict(server_meters or {})}
         self.clock = clock
         self.identify = identify
         self.answers = AnswerBook()
@@ -739,6 +795,24 @@ class TableServerFactory(OperatorFloor, Factory):
         self._before_hello: set[TerminalProtocol] = set()
         self._by_identity: dict[tuple[Role, str], set[TerminalProtocol]] = {}
         machine.add_listener(self)
+
+    def timed(self, result: _T, name: bytes, started: float) -> _T:
+        """Count the time from a command's arrival (``started``) to its answer (a Deferred's
+        callback: ``result`` passes through)."""
+        times = self.command_times.get(name)
+        if times is None:
+            times = self.command_times[name] = Durations()
+        times.add(time.perf_counter() - started)
+        return result
+
+    def command_meters(self) -> dict[str, Any]:
+        """Each command's count and its time from arrival to answer (p50, p95, p99, max, in
+        microseconds): what the server adds to a terminal's latency, the log's commit
+        included."""
+        return {
+            name.decode("ascii"): times.summary()
+            for name, times in sorted(self.command_times.items())
+        }
 
     def buildProtocol(self, addr: Any) -> TerminalProtocol:
         return TerminalProtocol(self)
@@ -870,11 +944,48 @@ class TableServerFactory(OperatorFloor, Factory):
 
     def step_logged(self, events: Sequence[Any], terminals: Collection[str] | None = None) -> None:
         """Push each connected terminal (of the table that logged, when ``terminals`` says)
-        its new view (the step is durable: the log's append returned)."""
+        its new view, once the step is durable (at once when the log's append returned it
+        durable; else when the log's commit thread has committed it)."""
         self._push_views(terminals)
 
+    @contextmanager
+    def views_held(self) -> Iterator[None]:
+        """No view is pushed meanwhile (the server replaces the tables' sessions with what
+        the log holds after a failed commit, then pushes every terminal its view)."""
+        self._views_held = True
+        try:
+            yield
+        finally:
+            self._views_held = False
+
     def _push_views(self, terminals: Collection[str] | None) -> None:
-        self._send_views(self._views_of(terminals))
+        if self._views_held:
+            return
+        pushes = self.after_written(self._views_of(terminals))
+        if isinstance(pushes, Deferred):
+            # Built now (this step's state), sent once the step is durable; never when its
+            # commit failed (the table goes out of service and is rebuilt from the log).
+            pushes.addCallbacks(self._send_views, lambda _: None)
+        else:
+            self._send_views(pushes)
+
+    def after_written(self, value: _T) -> _T | Deferred[_T]:
+        """``value`` once every write the event log planned so far is durable (save, then
+        send, when the log commits on its own thread: :meth:`EventLog.write_behind
+        <game_server.eventlog.log.EventLog.write_behind>`): ``value`` itself when nothing
+        waits, else a Deferred of it, which fails with
+        :class:`~game_server.table.session.LogWriteFailed` if the commit failed."""
+        if self._when_written is None:
+            return value
+        done: Deferred[_T] = Deferred()
+
+        def written(error: Exception | None) -> None:
+            if error is None:
+                done.callback(value)
+            else:
+                done.errback(LogWriteFailed(out_of_service_reason(error)))
+
+        return done if self._when_written(written) else value
 
     def _terminal_connections(self, terminals: Collection[str] | None) -> list[TerminalProtocol]:
         """The terminals' connections that said Hello (every terminal's when None), in the

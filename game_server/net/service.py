@@ -293,8 +293,23 @@ def serve(
         log_failed[0] = True
         reason = f"the event log cannot be written: {error}"
         log.error("every table goes out of service: {reason}", reason=reason)
-        for each in machines.values():
-            reactor.callLater(0, _fault, each, reason)
+        reactor.callLater(0, show_what_is_logged, reason)
+
+    def show_what_is_logged(reason: str) -> None:
+        """Every table out of service, then (the log commits behind: a table may hold steps
+        planned after the last commit, never saved) each shown as its log holds it."""
+        with factory.views_held():
+            for each in machines.values():
+                _fault(each, reason)
+            try:
+                logged = reload_tables(
+                    configs, event_log, db, certs, seats, seeds=seeds, linked=linked, resume=False
+                )
+                for session, _ in logged:
+                    machines[session.config.table_id].replace_session(session)
+            except Exception:
+                log.failure("the tables could not be read back from the log; they show memory")
+        factory.step_logged(())
 
     def reopen() -> None:
         if (
@@ -303,13 +318,19 @@ def serve(
             and not any(m.session.failed for m in machines.values())
         ):
             return
+        # The rebuild reads the log's file for what it writes: commits on this thread.
+        event_log.write_through()
         rebuilt = reload_tables(configs, event_log, db, certs, seats, seeds=seeds, linked=linked)
         for session, _ in rebuilt:
             machines[session.config.table_id].replace_session(session)
         log_failed[0] = False
+        event_log.write_behind(reactor.callFromThread)
         log.info("the event log is proven again; every table was rebuilt from it")
 
     event_log.on_failure(out_of_service)
+    # Commit on the log's own thread, every step planned meanwhile in one transaction; the
+    # factory holds each answer and view until what it shows is durable.
+    event_log.write_behind(reactor.callFromThread)
 
     revoked = revoked_terminals(reader.events_of_kind("terminal_access"))
     if revoked:
@@ -339,7 +360,11 @@ def serve(
         tables=machines,
         revoked=revoked,
         on_revocations=revocations_changed,
-        server_meters={} if shipper is None else {"store_shipping": shipper.meters},
+        server_meters={
+            "event_log": event_log.commit_meters,
+            **({} if shipper is None else {"store_shipping": shipper.meters}),
+        },
+        when_written=event_log.when_written,
     )
     options.revocations = factory.floor.revocations
     if listener is None:  # a worker: its connections are handed over (game_server.net.workers)

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
 from twisted.protocols import amp
 
@@ -112,7 +113,9 @@ class Outcome:
 class AnswerBook:
     """The last outcomes of each client, by request id (oldest dropped): ``kept`` of an
     operator tool's (:data:`ANSWERS_KEPT`), ``terminal_kept`` of a terminal's
-    (:data:`TERMINAL_ANSWERS_KEPT`)."""
+    (:data:`TERMINAL_ANSWERS_KEPT`); and the requests still in flight (run, their answer
+    waiting on the event log's commit or the floor store), which a retry waits for instead
+    of running the command again."""
 
     def __init__(
         self, kept: int = ANSWERS_KEPT, terminal_kept: int = TERMINAL_ANSWERS_KEPT
@@ -120,9 +123,33 @@ class AnswerBook:
         self._kept = kept
         self._terminal_kept = terminal_kept
         self._books: dict[str, OrderedDict[str, Outcome]] = {}
+        self._in_flight: dict[tuple[str, str], tuple[bytes, list[Deferred[dict[str, Any]]]]] = {}
 
     def get(self, client: str, request_id: str) -> Outcome | None:
         return self._books.get(client, OrderedDict()).get(request_id)
+
+    def begin(self, client: str, request_id: str, command: bytes) -> None:
+        """``client``'s ``request_id`` ran and its answer is on its way (see :meth:`join`)."""
+        self._in_flight[(client, request_id)] = (command, [])
+
+    def in_flight(self, client: str, request_id: str) -> bytes | None:
+        """The command of ``client``'s ``request_id`` if it is in flight, else None."""
+        entry = self._in_flight.get((client, request_id))
+        return None if entry is None else entry[0]
+
+    def join(self, client: str, request_id: str) -> Deferred[dict[str, Any]]:
+        """For a retry of a request in flight: a Deferred of its first answer (or of its
+        declared error) once it is known."""
+        waiting: Deferred[dict[str, Any]] = Deferred()
+        self._in_flight[(client, request_id)][1].append(waiting)
+        return waiting
+
+    def abandon(self, client: str, request_id: str, error: Exception) -> None:
+        """The request in flight failed without a declared answer: its retries get
+        ``error`` (and the next retry runs it again)."""
+        entry = self._in_flight.pop((client, request_id), None)
+        for waiting in entry[1] if entry is not None else ():
+            waiting.errback(error)
 
     def put(self, client: str, request_id: str, outcome: Outcome, *, terminal: bool) -> None:
         """Keep ``outcome`` as the answer of ``client``'s ``request_id`` (``terminal``: the
@@ -132,6 +159,12 @@ class AnswerBook:
         kept = self._terminal_kept if terminal else self._kept
         while len(book) > kept:
             book.popitem(last=False)
+        entry = self._in_flight.pop((client, request_id), None)
+        for waiting in entry[1] if entry is not None else ():
+            try:
+                waiting.callback(outcome.replay())
+            except ProtocolError as exc:
+                waiting.errback(exc)
 
     def __len__(self) -> int:
         return sum(len(book) for book in self._books.values())

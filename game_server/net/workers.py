@@ -374,7 +374,7 @@ class WorkerProtocol(TerminalProtocol):
         self.place = place
         self.route = route
 
-    def hello(self, version: int, software: str) -> dict[str, Any]:
+    def hello(self, version: int, software: str) -> Any:
         try:
             identity = self.factory.identify(self.transport)
         except PkiError:

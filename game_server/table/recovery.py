@@ -656,6 +656,7 @@ def reload_tables(
     *,
     seeds: Callable[[TableConfig], SeedSource],
     linked: LinkMeters | None = None,
+    resume: bool = True,
 ) -> list[tuple[TableBook, RecoveryReport]]:
     """After a failed log write: prove the log again and rebuild every table from it.
 
@@ -665,15 +666,24 @@ def reload_tables(
     up) and every table, and the meters they share, are recovered from it exactly as at a
     restart. The caller hands each machine its new session.
 
+    With ``resume=False`` (at once after a failed commit, the log still out of service) the
+    tables are recovered as the log holds them, writing nothing: when the log commits on its
+    own thread (:meth:`EventLog.write_behind`) the sessions are ahead of it by every step
+    planned after the last commit (a wager taken from a wallet, a card dealt), steps never
+    saved that nobody was told of, so what the terminals and the operator are shown while
+    the tables are out of service comes from these sessions instead.
+
     Raises:
         LogWriteFailed: the log still cannot be written or read, or no longer ends where its
             writer left it; the sentence says why (the tables stay out of service).
     """
     try:
-        log.resume()
+        if resume:
+            log.resume()
         return _recover_all(configs, log, db_path, certs_dir, seats, seeds, linked)
     except (EventLogError, RecoveryError) as exc:
-        raise LogWriteFailed(f"the table cannot reopen yet: {exc}") from exc
+        what = "the table cannot reopen yet" if resume else "the log cannot be read back"
+        raise LogWriteFailed(f"{what}: {exc}") from exc
 
 
 def open_table_reporting(

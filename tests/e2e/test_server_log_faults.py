@@ -137,6 +137,9 @@ def test_a_full_disk_takes_the_table_out_of_service_and_an_operator_reopens_it(
         view = json.loads(t1.call("GetView")["view"])  # the same connection still answers
         assert view["state"] == "out-of-service"
         assert "event log" in view["reason"]
+        # The table is shown as its log holds it, not as memory held it: the server had
+        # taken the wager before its commit failed (the log commits behind).
+        assert view["credits"] == 10_000
         meters = json.loads(operator.call("ReadMeters")["meters"])
         assert meters["state"] == "out-of-service" and "event log" in meters["reason"]
         assert meters["wallets"]["T1"] == 10_000

@@ -400,6 +400,12 @@ class _RecordingStore:
         if self.fail_after:
             raise AppendRefused("memory store told to fail after storing the step")
 
+    def write_many(
+        self, writes: Sequence[tuple[ChainHead, Sequence[EventRow], Checkpoint | None]]
+    ) -> None:
+        for expected, rows, checkpoint in writes:
+            self.write(expected, rows, checkpoint)
+
     def close(self) -> None:
         self.closed = True
 

@@ -438,6 +438,16 @@ def test_operator_commands_reach_the_machine_once_per_request_id(table: Table) -
     ]
 
 
+def test_the_meters_of_a_full_server_reach_the_operator_whole(table: Table) -> None:
+    """ReadMeters larger than one AMP value (a server at its most tables holds about 150 KB
+    of meters) crosses the wire in pieces and arrives whole."""
+    table.machine.wallets = {f"T{i}": 100_000 + i for i in range(1, 8_000)}
+    connection = table.connect(OPERATOR)
+    connection.hello()
+    meters = connection.call(p.ReadMeters)["meters"]
+    assert meters["wallets"] == table.machine.wallets
+
+
 def test_operator_cash_in_for_a_terminal_without_a_seat_is_a_bad_request(table: Table) -> None:
     """CashIn for a terminal that holds no seat is BadRequest."""
     connection = table.connect(OPERATOR)

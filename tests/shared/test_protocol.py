@@ -16,6 +16,7 @@ from shared.protocol import (
     DOMAIN_ERRORS,
     MAX_INTEGER_DIGITS,
     MAX_JSON_DEPTH,
+    MAX_JSON_PIECES,
     OPERATOR_COMMANDS,
     PROTOCOL_VERSION,
     TERMINAL_COMMANDS,
@@ -24,8 +25,10 @@ from shared.protocol import (
     Hello,
     Json,
     PlaceWagers,
+    ReadMeters,
     VersionMismatch,
     check_request_id,
+    json_text,
 )
 
 json_values = st.recursive(
@@ -155,3 +158,34 @@ def test_integer_arguments_are_bounded(value: bytes, sentence: str) -> None:
         Act.parseArguments(box, None)
     box[b"hand"] = b"-" + b"9" * MAX_INTEGER_DIGITS
     assert Act.parseArguments(box, None)["hand"] == -int("9" * MAX_INTEGER_DIGITS)
+
+
+def _meters_box(meters: Any) -> amp.AmpBox:
+    box = amp.AmpBox()
+    ReadMeters.response[0][1].toBox(b"meters", box, {"meters": meters}, None)
+    return box
+
+
+@pytest.mark.parametrize("wallets", [3, 9_000])
+def test_the_operators_meters_may_be_larger_than_one_amp_value(wallets: int) -> None:
+    """ReadMeters of a server with many tables (about 150 KB at 150 tables) goes out cut
+    into AMP values under meters, meters.2, ... and is read back whole; a small answer is
+    the one value Json sends."""
+    meters = {"wallets": {f"terminal-{i:05}": 1_000_000 + i for i in range(wallets)}}
+    box = _meters_box(meters)
+    assert all(len(value) <= amp.MAX_VALUE_LENGTH for value in box.values())
+    assert (len(box) > 1) is (wallets > 3)
+    assert b"".join(box.values()) == json_text(meters).encode("utf-8")
+    assert ReadMeters.parseResponse(box, None) == {"meters": meters}
+
+
+def test_a_meters_answer_over_its_pieces_is_refused_both_ways() -> None:
+    """Over MAX_JSON_PIECES values the server refuses to send it and a client to read it."""
+    huge = {"blob": "x" * (amp.MAX_VALUE_LENGTH * MAX_JSON_PIECES)}
+    with pytest.raises(BadRequest, match="over 16 AMP values"):
+        _meters_box(huge)
+    box = amp.AmpBox({b"meters": b"[" + b"0," * 10})
+    for piece in range(2, MAX_JSON_PIECES + 2):
+        box[b"meters.%d" % piece] = b"0,"
+    with pytest.raises(BadRequest, match="meters: over 16 AMP values"):
+        ReadMeters.parseResponse(box, None)

@@ -155,6 +155,12 @@ def test_a_short_run_against_the_real_server_reports_its_figures() -> None:
     assert figures["server_peak_rss_mb"] > 0
     assert figures["server_cpu_s"] >= 0
     assert figures["unexpected_errors"] == 0, figures["errors"]
+    # The server's own measure: no more than what the bots saw (8% bucket edges aside).
+    inside = figures["server_latency_ms"]["PlaceWagers"]
+    assert 0 < inside["p50"] <= figures["latency_by_command_ms"]["PlaceWagers"]["p99"] * 1.08
+    commits = figures["log_commits"]
+    assert commits["writing_behind"] and commits["transactions"] >= 1
+    assert commits["writes"] >= commits["transactions"]
 
 
 def test_with_workers_each_worker_gets_an_operator_for_its_terminals() -> None:
