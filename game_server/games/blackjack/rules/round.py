@@ -84,6 +84,9 @@ from shared.money import MeterShare, format_money
 #: twice as fast, for the few records built on every card (the same immutable tuples).
 _new: Any = tuple.__new__
 _NO_WAGERS: Mapping[str, int] = {}
+#: The two records a peek can make (immutable, so one of each serves every round).
+_PEEKED_BLACKJACK: Final = DealerPeeked(True)
+_PEEKED_NO_BLACKJACK: Final = DealerPeeked(False)
 
 INSURANCE_DECISION = "insurance"
 NO_INSURANCE = "no-insurance"
@@ -157,17 +160,32 @@ class Hand:
         "wagers",
     )
 
-    def __init__(self, seat: int, index: int, amount: int) -> None:
+    def __init__(
+        self, seat: int, index: int, wagers: dict[str, int], first: Card, second: Card | None
+    ) -> None:
+        """A hand of its first card, or of its first two (the deal), with its own ``wagers``."""
         self.seat = seat
         self.index = index
-        self.cards: list[Card] = []
-        self.hard = 0
-        self.has_ace = False
+        self.wagers = wagers
+        hard = BJ_VALUE[first]
+        ace = hard == 1
+        if second is None:
+            self.cards: list[Card] = [first]
+        else:
+            self.cards = [first, second]
+            value = BJ_VALUE[second]
+            hard += value
+            ace = ace or value == 1
+        self.hard = hard
+        self.has_ace = ace
         #: Best point total (an ace counts 11 when that does not exceed 21), and whether an
         #: ace is counted as 11 in it; kept up to date by :meth:`add`.
-        self.total = 0
-        self.soft = False
-        self.wagers: dict[str, int] = {BLACKJACK: amount}
+        if ace and hard <= 11:
+            self.total = hard + 10
+            self.soft = True
+        else:
+            self.total = hard
+            self.soft = False
         self.from_split = False
         self.split_aces = False
         self.done = False
@@ -497,10 +515,7 @@ class BlackjackRound:
             numbers = list(self.seats)
             if numbers != sorted(numbers):
                 self.seats = dict(sorted(self.seats.items()))
-        seats = []
-        for seat in self.seats.values():
-            if BLACKJACK in seat.wagers:
-                seats.append(seat)
+        seats = [seat for seat in self.seats.values() if BLACKJACK in seat.wagers]
         if not seats:
             self.verify_deal()  # raises: no Blackjack wager
         self._source = source
@@ -516,7 +531,7 @@ class BlackjackRound:
             wagers = seat.wagers
             if len(wagers) > 1:
                 for name, stake in wagers.items():
-                    offer = offers.get(name) if name != BLACKJACK else None
+                    offer = offers.get(name)  # None for the Blackjack wager
                     if offer is not None:
                         due = (seat, name, stake, offer)
                         queue = side_wagers.get(offer.wager.settles_at)
@@ -533,25 +548,12 @@ class BlackjackRound:
         self.dealer.append(card)
         append(_new(CardDealt, (DEALER, 0, card, position, True)))
         play = self._play
-        for k, seat in enumerate(seats):
-            first = firsts[k]
+        for seat, first in zip(seats, firsts, strict=True):
             number = seat.number
             position = source.position
             second = draw()
             append(_new(CardDealt, (number, 0, second, position, True)))
-            hand = Hand(number, 0, seat.wagers[BLACKJACK])
-            hand.cards = [first, second]
-            value = BJ_VALUE[first]
-            hard = hand.hard = value + BJ_VALUE[second]
-            if value == 1 or hard - value == 1:
-                hand.has_ace = True
-                if hard <= 11:
-                    hand.total = hard + 10
-                    hand.soft = True
-                else:
-                    hand.total = hard
-            else:
-                hand.total = hard
+            hand = Hand(number, 0, {BLACKJACK: seat.wagers[BLACKJACK]}, first, second)
             seat.hands.append(hand)
             play.append(hand)
             seat.initial = (first, second)
@@ -681,7 +683,7 @@ class BlackjackRound:
                 self._settle_side_wagers(_AFTER_PEEK)
         elif self.rules.dealer_peeks:
             blackjack = is_blackjack(self.dealer)
-            self._out.append(_new(DealerPeeked, (blackjack,)))
+            self._out.append(_PEEKED_BLACKJACK if blackjack else _PEEKED_NO_BLACKJACK)
             self.dealer_blackjack = blackjack
             if self._side_wagers:
                 self._settle_side_wagers(_AFTER_PEEK)
@@ -691,7 +693,8 @@ class BlackjackRound:
                 self._deal_for_side_wagers_on_dealer_blackjack()
                 self._finish_round()
                 return
-            self._settle_insurance()
+            if self._insured:
+                self._settle_insurance()
         self.phase = _PLAYING
         if self.dealer_blackjack is False:
             for hand in self._play:
@@ -877,7 +880,8 @@ class BlackjackRound:
         current = self._play[self._cursor]
         state = self.seats[seat]
         amount = current.wagers[BLACKJACK]
-        new = Hand(seat, len(state.hands), amount)
+        second = current.remove_last()
+        new = Hand(seat, len(state.hands), {BLACKJACK: amount}, second, None)
         out = self._out = [
             Decision(seat, hand, "split", 0, auto),
             WagerPlaced(seat, new.index, BLACKJACK, amount),
@@ -887,8 +891,6 @@ class BlackjackRound:
             # 633b.11(h): the new hand matches the initial wager and the pressed portion.
             new.wagers[TRILUX_PRESS] = pressed
             out.append(WagerPlaced(seat, new.index, TRILUX_PRESS, pressed))
-        second = current.remove_last()
-        new.add(second)
         aces = current.has_ace
         for h in (current, new):
             h.from_split = True
@@ -1105,7 +1107,7 @@ class BlackjackRound:
                 cursor += 1
                 continue
             self._cursor = cursor
-            if len(hand.cards) == 1:
+            if hand.from_split and len(hand.cards) == 1:
                 card = self._deal_to(hand)
                 if (
                     hand.split_aces
@@ -1143,15 +1145,15 @@ class BlackjackRound:
 
     def _dealer_turn(self) -> None:
         """Turn up the hole card and draw to 17 (633b.5(s)); stand on all 17s unless the Rules
-        Submission says the dealer hits soft 17."""
-        self._cursor = len(self._play)
+        Submission says the dealer hits soft 17. Play is over: :meth:`_advance` left the
+        cursor past the last hand."""
         self._reveal_hole()
         if self.dealer_blackjack:
             self._settle_against_dealer_blackjack()
             self._deal_for_side_wagers_on_dealer_blackjack()
             self._finish_round()
             return
-        if not self._insurance_settled:
+        if self._insured:
             self._settle_insurance()
         play = self._play
         dealer = self.dealer
