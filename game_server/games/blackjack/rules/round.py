@@ -443,13 +443,10 @@ class BlackjackRound:
             out: list[Any] = []
             for name, amount in wagers.items():
                 limits = quick.get(name)
-                if (
-                    limits is None
-                    or type(amount) is not int
-                    or not limits[0] <= amount <= limits[1]
-                    or amount % limits[2]
-                    or (limits[3] and not main)
-                ):
+                if limits is None or type(amount) is not int:
+                    break
+                low, high, unit, needs_main = limits
+                if not low <= amount <= high or amount % unit or (needs_main and not main):
                     break
                 out.append(_new(WagerPlaced, (seat, 0, name, amount)))
             else:
@@ -478,13 +475,14 @@ class BlackjackRound:
         checked = first not in self.seats  # its wagers are checked as a seat with none
         out = self.place_wagers(first, wagers)
         if len(seats) > 1:
+            copy = dict(wagers).copy  # each seat gets its own dict of the amounts
             items = tuple(wagers.items())
             placed = self.seats
             last = self.rules.seats
             append = out.append
             for seat in seats[1:]:
                 if checked and type(seat) is int and 1 <= seat <= last and seat not in placed:
-                    placed[seat] = Seat(seat, dict(items))
+                    placed[seat] = Seat(seat, copy())
                     for name, amount in items:
                         append(_new(WagerPlaced, (seat, 0, name, amount)))
                 else:
@@ -515,7 +513,10 @@ class BlackjackRound:
             numbers = list(self.seats)
             if numbers != sorted(numbers):
                 self.seats = dict(sorted(self.seats.items()))
-        seats = [seat for seat in self.seats.values() if BLACKJACK in seat.wagers]
+        seats = []
+        for seat in self.seats.values():
+            if BLACKJACK in seat.wagers:
+                seats.append(seat)
         if not seats:
             self.verify_deal()  # raises: no Blackjack wager
         self._source = source
@@ -548,7 +549,8 @@ class BlackjackRound:
         self.dealer.append(card)
         append(_new(CardDealt, (DEALER, 0, card, position, True)))
         play = self._play
-        for seat, first in zip(seats, firsts, strict=True):
+        for k, seat in enumerate(seats):
+            first = firsts[k]
             number = seat.number
             position = source.position
             second = draw()
@@ -1288,7 +1290,11 @@ class BlackjackRound:
         for seat, name, stake, offer in due:
             played = seat.hands
             if len(played) == 1:  # no split: the common case, without a generator
-                hands: tuple[tuple[Card, ...], ...] = (tuple(played[0].cards),)
+                cards = played[0].cards
+                # Still the initial two cards (every moment but the round's end): that tuple.
+                hands: tuple[tuple[Card, ...], ...] = (
+                    (seat.initial,) if len(cards) == 2 else (tuple(cards),)
+                )
             else:
                 hands = tuple([tuple(hand.cards) for hand in played])
             context = _new(
