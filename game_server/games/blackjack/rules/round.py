@@ -479,12 +479,11 @@ class BlackjackRound:
             items = tuple(wagers.items())
             placed = self.seats
             last = self.rules.seats
-            append = out.append
             for seat in seats[1:]:
                 if checked and type(seat) is int and 1 <= seat <= last and seat not in placed:
                     placed[seat] = Seat(seat, copy())
                     for name, amount in items:
-                        append(_new(WagerPlaced, (seat, 0, name, amount)))
+                        out.append(_new(WagerPlaced, (seat, 0, name, amount)))
                 else:
                     out += self.place_wagers(seat, wagers)
         return out
@@ -521,7 +520,6 @@ class BlackjackRound:
             self.verify_deal()  # raises: no Blackjack wager
         self._source = source
         out = self._out = []
-        append = out.append
         draw = source.draw
         offers = self.rules.offers
         side_wagers = self._side_wagers
@@ -543,18 +541,18 @@ class BlackjackRound:
             position = source.position
             card = draw()
             firsts.append(card)
-            append(_new(CardDealt, (seat.number, 0, card, position, True)))
+            out.append(_new(CardDealt, (seat.number, 0, card, position, True)))
         position = source.position  # the dealer's up card
         card = draw()
         self.dealer.append(card)
-        append(_new(CardDealt, (DEALER, 0, card, position, True)))
+        out.append(_new(CardDealt, (DEALER, 0, card, position, True)))
         play = self._play
         for k, seat in enumerate(seats):
             first = firsts[k]
             number = seat.number
             position = source.position
             second = draw()
-            append(_new(CardDealt, (number, 0, second, position, True)))
+            out.append(_new(CardDealt, (number, 0, second, position, True)))
             hand = Hand(number, 0, {BLACKJACK: seat.wagers[BLACKJACK]}, first, second)
             seat.hands.append(hand)
             play.append(hand)
@@ -562,7 +560,7 @@ class BlackjackRound:
         position = self._hole_position = source.position  # the hole card, face down
         card = draw()
         self.dealer.append(card)
-        append(_new(CardDealt, (DEALER, 0, card, position, False)))
+        out.append(_new(CardDealt, (DEALER, 0, card, position, False)))
         if _AFTER_DEAL in side_wagers:
             self._press_offer = _press_offer(self.rules)
             self._settle_side_wagers(_AFTER_DEAL)
@@ -1172,12 +1170,12 @@ class BlackjackRound:
             hits_soft_17 = self.rules.dealer_hits_soft_17
             source = self._source
             assert source is not None
-            append = self._out.append
+            out = self._out
             while total < 17 or (total == 17 and hits_soft_17 and ace and hard <= 11):
                 position = source.position
                 card = source.draw()
                 dealer.append(card)
-                append(_new(CardDealt, (DEALER, 0, card, position, True)))
+                out.append(_new(CardDealt, (DEALER, 0, card, position, True)))
                 value = BJ_VALUE[card]
                 hard += value
                 ace = ace or value == 1
@@ -1213,10 +1211,10 @@ class BlackjackRound:
         self._out.append(_new(WagerSettled, (seat, 0, wager, stake, paid, outcome, line)))
 
     def _settle_bust(self, hand: Hand) -> None:
-        append = self._out.append
+        out = self._out
         seat, index = hand.seat, hand.index
         for wager, stake in hand.wagers.items():
-            append(_new(WagerSettled, (seat, index, wager, stake, 0, LOST, LINE_BUST)))
+            out.append(_new(WagerSettled, (seat, index, wager, stake, 0, LOST, LINE_BUST)))
         hand.settled = hand.done = True
 
     def _pay_blackjack(self, hand: Hand) -> None:
@@ -1233,17 +1231,21 @@ class BlackjackRound:
         if total == 21 and hand.blackjack:
             self._pay_blackjack(hand)
             return
-        append = self._out.append
+        out = self._out
         seat, index = hand.seat, hand.index
         if dealer_total > 21 or total > dealer_total:
             for wager, stake in hand.wagers.items():
-                append(_new(WagerSettled, (seat, index, wager, stake, stake * 2, WON, LINE_WIN)))
+                out.append(
+                    _new(WagerSettled, (seat, index, wager, stake, stake * 2, WON, LINE_WIN))
+                )
         elif total == dealer_total:
             for wager, stake in hand.wagers.items():
-                append(_new(WagerSettled, (seat, index, wager, stake, stake, PUSHED, LINE_PUSH)))
+                out.append(
+                    _new(WagerSettled, (seat, index, wager, stake, stake, PUSHED, LINE_PUSH))
+                )
         else:
             for wager, stake in hand.wagers.items():
-                append(_new(WagerSettled, (seat, index, wager, stake, 0, LOST, LINE_LOSS)))
+                out.append(_new(WagerSettled, (seat, index, wager, stake, 0, LOST, LINE_LOSS)))
         hand.settled = True
 
     def _settle_against_dealer_blackjack(self) -> None:
@@ -1286,7 +1288,7 @@ class BlackjackRound:
         else:
             dealer = tuple(self.dealer)
             dealer_blackjack = bool(self.dealer_blackjack)
-        append = self._out.append
+        out = self._out
         for seat, name, stake, offer in due:
             played = seat.hands
             if len(played) == 1:  # no split: the common case, without a generator
@@ -1315,7 +1317,7 @@ class BlackjackRound:
             if wager.bonuses is not None:
                 self._pay_bonuses(seat, name, context, offer)
             if line is None:
-                append(_new(WagerSettled, (seat.number, 0, name, stake, 0, LOST, LINE_NO_WIN)))
+                out.append(_new(WagerSettled, (seat.number, 0, name, stake, 0, LOST, LINE_NO_WIN)))
                 continue
             pay = line.pay
             if type(pay) is MeterShare:
@@ -1327,7 +1329,7 @@ class BlackjackRound:
             else:
                 assert not isinstance(pay, MeterShare)
                 paid = pay.total_return(stake)
-                append(_new(WagerSettled, (seat.number, 0, name, stake, paid, WON, line.name)))
+                out.append(_new(WagerSettled, (seat.number, 0, name, stake, paid, WON, line.name)))
                 if offer is self._press_offer:
                     self._press_winnings[seat.number] = paid - stake  # 633b.11(f)
 
