@@ -682,16 +682,14 @@ class BlackjackRound:
             if self._side_wagers:
                 self._settle_side_wagers(_AFTER_PEEK)
         elif self.rules.dealer_peeks:
-            blackjack = is_blackjack(self.dealer)
+            # An ace or a ten-value up card: Blackjack when the two make 11.
+            blackjack = up + BJ_VALUE[self.dealer[1]] == 11
             self._out.append(_PEEKED_BLACKJACK if blackjack else _PEEKED_NO_BLACKJACK)
             self.dealer_blackjack = blackjack
             if self._side_wagers:
                 self._settle_side_wagers(_AFTER_PEEK)
             if blackjack:
-                self._reveal_hole()
-                self._settle_against_dealer_blackjack()
-                self._deal_for_side_wagers_on_dealer_blackjack()
-                self._finish_round()
+                self._dealer_turn()  # turns up the hole card and settles against Blackjack
                 return
             if self._insured:
                 self._settle_insurance()
@@ -1131,23 +1129,20 @@ class BlackjackRound:
 
     # ----------------------------------------------------------------- dealer
 
-    def _reveal_hole(self) -> None:
-        if self.hole_revealed:
-            return
-        self.hole_revealed = True
-        dealer = self.dealer
-        self._out.append(_new(HoleCardRevealed, (dealer[1], self._hole_position)))
-        if self.dealer_blackjack is None:  # else known since the peek or from the up card
-            self.dealer_blackjack = is_blackjack(dealer)
-        if self._side_wagers:
-            self._settle_side_wagers(_AFTER_PEEK)  # no peek: Blackjack is known only now
-            self._settle_side_wagers(_AFTER_HOLE_CARD)
-
     def _dealer_turn(self) -> None:
-        """Turn up the hole card and draw to 17 (633b.5(s)); stand on all 17s unless the Rules
-        Submission says the dealer hits soft 17. Play is over: :meth:`_advance` left the
-        cursor past the last hand."""
-        self._reveal_hole()
+        """Turn up the hole card and settle against a dealer Blackjack; else draw to 17
+        (633b.5(s)) and stand on all 17s unless the Rules Submission says the dealer hits
+        soft 17. Play is over (:meth:`_advance` left the cursor past the last hand), or a
+        peek found Blackjack."""
+        dealer = self.dealer
+        if not self.hole_revealed:
+            self.hole_revealed = True
+            self._out.append(_new(HoleCardRevealed, (dealer[1], self._hole_position)))
+            if self.dealer_blackjack is None:  # else known since the peek or from the up card
+                self.dealer_blackjack = is_blackjack(dealer)
+            if self._side_wagers:
+                self._settle_side_wagers(_AFTER_PEEK)  # no peek: Blackjack is known only now
+                self._settle_side_wagers(_AFTER_HOLE_CARD)
         if self.dealer_blackjack:
             self._settle_against_dealer_blackjack()
             self._deal_for_side_wagers_on_dealer_blackjack()
@@ -1156,7 +1151,6 @@ class BlackjackRound:
         if self._insured:
             self._settle_insurance()
         play = self._play
-        dealer = self.dealer
         first, second = BJ_VALUE[dealer[0]], BJ_VALUE[dealer[1]]
         hard = first + second
         ace = first == 1 or second == 1
