@@ -542,9 +542,10 @@ class BlackjackRound:
             card = draw()
             firsts.append(card)
             out.append(_new(CardDealt, (seat.number, 0, card, position, True)))
+        dealer = self.dealer
         position = source.position  # the dealer's up card
         card = draw()
-        self.dealer.append(card)
+        dealer.append(card)
         out.append(_new(CardDealt, (DEALER, 0, card, position, True)))
         play = self._play
         for k, seat in enumerate(seats):
@@ -559,12 +560,12 @@ class BlackjackRound:
             seat.initial = (first, second)
         position = self._hole_position = source.position  # the hole card, face down
         card = draw()
-        self.dealer.append(card)
+        dealer.append(card)
         out.append(_new(CardDealt, (DEALER, 0, card, position, False)))
         if _AFTER_DEAL in side_wagers:
             self._press_offer = _press_offer(self.rules)
             self._settle_side_wagers(_AFTER_DEAL)
-        if self.rules.insurance and BJ_VALUE[self.dealer[0]] == 1:
+        if self.rules.insurance and BJ_VALUE[dealer[0]] == 1:
             self.phase = _INSURANCE
         else:
             self._after_insurance()
@@ -1096,7 +1097,6 @@ class BlackjackRound:
         """Move to the next hand that needs a decision; deal split hands their second card
         (633a.11(b)); finish hands of 21 and split aces; play the dealer when none is left."""
         play = self._play
-        rules = self.rules
         cursor = self._cursor
         end = len(play)
         while cursor < end:
@@ -1107,6 +1107,7 @@ class BlackjackRound:
             self._cursor = cursor
             if hand.from_split and len(hand.cards) == 1:
                 card = self._deal_to(hand)
+                rules = self.rules
                 if (
                     hand.split_aces
                     and not rules.hit_split_aces
