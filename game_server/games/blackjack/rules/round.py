@@ -475,13 +475,12 @@ class BlackjackRound:
         checked = first not in self.seats  # its wagers are checked as a seat with none
         out = self.place_wagers(first, wagers)
         if len(seats) > 1:
-            copy = dict(wagers).copy  # each seat gets its own dict of the amounts
             items = tuple(wagers.items())
             placed = self.seats
             last = self.rules.seats
             for seat in seats[1:]:
                 if checked and type(seat) is int and 1 <= seat <= last and seat not in placed:
-                    placed[seat] = Seat(seat, copy())
+                    placed[seat] = Seat(seat, dict(wagers))  # its own dict of the amounts
                     for name, amount in items:
                         out.append(_new(WagerPlaced, (seat, 0, name, amount)))
                 else:
@@ -1287,11 +1286,7 @@ class BlackjackRound:
         for seat, name, stake, offer in due:
             played = seat.hands
             if len(played) == 1:  # no split: the common case, without a generator
-                cards = played[0].cards
-                # Still the initial two cards (every moment but the round's end): that tuple.
-                hands: tuple[tuple[Card, ...], ...] = (
-                    (seat.initial,) if len(cards) == 2 else (tuple(cards),)
-                )
+                hands: tuple[tuple[Card, ...], ...] = (tuple(played[0].cards),)
             else:
                 hands = tuple([tuple(hand.cards) for hand in played])
             context = _new(
