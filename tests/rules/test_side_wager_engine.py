@@ -251,3 +251,12 @@ def test_blazing_7s_with_the_alternate_procedure_uses_the_dealers_up_card() -> N
     settled = {e.wager: e for e in events if type(e) is WagerSettled}
     assert [str(c) for c in game.seats[1].hands[0].cards] == ["7S", "7C"]
     assert settled["blazing_7s"].line == "Three 7's"
+
+
+def test_a_side_wager_may_not_take_the_main_wagers_name() -> None:
+    """The engine tells the Blackjack wager from the side wagers by its name, so a side
+    wager named ``blackjack`` is refused when the rules are made."""
+    wager = dataclasses.replace(REGISTRY["lucky_aces"], name="blackjack")
+    named = SideWagerOffer(wager, wager.paytables["Paytable A"], SIDE)
+    with pytest.raises(ValueError, match="may not be named 'blackjack'"):
+        BlackjackRules(main_limits=MAIN, side_wagers=(named,))

@@ -84,6 +84,9 @@ from shared.money import MeterShare, format_money
 #: twice as fast, for the few records built on every card (the same immutable tuples).
 _new: Any = tuple.__new__
 _NO_WAGERS: Mapping[str, int] = {}
+#: The two records a peek can make (immutable, so one of each serves every round).
+_PEEKED_BLACKJACK: Final = DealerPeeked(True)
+_PEEKED_NO_BLACKJACK: Final = DealerPeeked(False)
 
 INSURANCE_DECISION = "insurance"
 NO_INSURANCE = "no-insurance"
@@ -157,17 +160,32 @@ class Hand:
         "wagers",
     )
 
-    def __init__(self, seat: int, index: int, amount: int) -> None:
+    def __init__(
+        self, seat: int, index: int, wagers: dict[str, int], first: Card, second: Card | None
+    ) -> None:
+        """A hand of its first card, or of its first two (the deal), with its own ``wagers``."""
         self.seat = seat
         self.index = index
-        self.cards: list[Card] = []
-        self.hard = 0
-        self.has_ace = False
+        self.wagers = wagers
+        hard = BJ_VALUE[first]
+        ace = hard == 1
+        if second is None:
+            self.cards: list[Card] = [first]
+        else:
+            self.cards = [first, second]
+            value = BJ_VALUE[second]
+            hard += value
+            ace = ace or value == 1
+        self.hard = hard
+        self.has_ace = ace
         #: Best point total (an ace counts 11 when that does not exceed 21), and whether an
         #: ace is counted as 11 in it; kept up to date by :meth:`add`.
-        self.total = 0
-        self.soft = False
-        self.wagers: dict[str, int] = {BLACKJACK: amount}
+        if ace and hard <= 11:
+            self.total = hard + 10
+            self.soft = True
+        else:
+            self.total = hard
+            self.soft = False
         self.from_split = False
         self.split_aces = False
         self.done = False
@@ -425,13 +443,10 @@ class BlackjackRound:
             out: list[Any] = []
             for name, amount in wagers.items():
                 limits = quick.get(name)
-                if (
-                    limits is None
-                    or type(amount) is not int
-                    or not limits[0] <= amount <= limits[1]
-                    or amount % limits[2]
-                    or (limits[3] and not main)
-                ):
+                if limits is None or type(amount) is not int:
+                    break
+                low, high, unit, needs_main = limits
+                if not low <= amount <= high or amount % unit or (needs_main and not main):
                     break
                 out.append(_new(WagerPlaced, (seat, 0, name, amount)))
             else:
@@ -463,12 +478,11 @@ class BlackjackRound:
             items = tuple(wagers.items())
             placed = self.seats
             last = self.rules.seats
-            append = out.append
             for seat in seats[1:]:
                 if checked and type(seat) is int and 1 <= seat <= last and seat not in placed:
-                    placed[seat] = Seat(seat, dict(items))
+                    placed[seat] = Seat(seat, dict(wagers))  # its own dict of the amounts
                     for name, amount in items:
-                        append(_new(WagerPlaced, (seat, 0, name, amount)))
+                        out.append(_new(WagerPlaced, (seat, 0, name, amount)))
                 else:
                     out += self.place_wagers(seat, wagers)
         return out
@@ -505,7 +519,6 @@ class BlackjackRound:
             self.verify_deal()  # raises: no Blackjack wager
         self._source = source
         out = self._out = []
-        append = out.append
         draw = source.draw
         offers = self.rules.offers
         side_wagers = self._side_wagers
@@ -516,7 +529,7 @@ class BlackjackRound:
             wagers = seat.wagers
             if len(wagers) > 1:
                 for name, stake in wagers.items():
-                    offer = offers.get(name) if name != BLACKJACK else None
+                    offer = offers.get(name)  # None for the Blackjack wager
                     if offer is not None:
                         due = (seat, name, stake, offer)
                         queue = side_wagers.get(offer.wager.settles_at)
@@ -527,42 +540,31 @@ class BlackjackRound:
             position = source.position
             card = draw()
             firsts.append(card)
-            append(_new(CardDealt, (seat.number, 0, card, position, True)))
+            out.append(_new(CardDealt, (seat.number, 0, card, position, True)))
+        dealer = self.dealer
         position = source.position  # the dealer's up card
         card = draw()
-        self.dealer.append(card)
-        append(_new(CardDealt, (DEALER, 0, card, position, True)))
+        dealer.append(card)
+        out.append(_new(CardDealt, (DEALER, 0, card, position, True)))
         play = self._play
         for k, seat in enumerate(seats):
             first = firsts[k]
             number = seat.number
             position = source.position
             second = draw()
-            append(_new(CardDealt, (number, 0, second, position, True)))
-            hand = Hand(number, 0, seat.wagers[BLACKJACK])
-            hand.cards = [first, second]
-            value = BJ_VALUE[first]
-            hard = hand.hard = value + BJ_VALUE[second]
-            if value == 1 or hard - value == 1:
-                hand.has_ace = True
-                if hard <= 11:
-                    hand.total = hard + 10
-                    hand.soft = True
-                else:
-                    hand.total = hard
-            else:
-                hand.total = hard
+            out.append(_new(CardDealt, (number, 0, second, position, True)))
+            hand = Hand(number, 0, {BLACKJACK: seat.wagers[BLACKJACK]}, first, second)
             seat.hands.append(hand)
             play.append(hand)
             seat.initial = (first, second)
         position = self._hole_position = source.position  # the hole card, face down
         card = draw()
-        self.dealer.append(card)
-        append(_new(CardDealt, (DEALER, 0, card, position, False)))
+        dealer.append(card)
+        out.append(_new(CardDealt, (DEALER, 0, card, position, False)))
         if _AFTER_DEAL in side_wagers:
             self._press_offer = _press_offer(self.rules)
             self._settle_side_wagers(_AFTER_DEAL)
-        if self.rules.insurance and BJ_VALUE[self.dealer[0]] == 1:
+        if self.rules.insurance and BJ_VALUE[dealer[0]] == 1:
             self.phase = _INSURANCE
         else:
             self._after_insurance()
@@ -680,18 +682,17 @@ class BlackjackRound:
             if self._side_wagers:
                 self._settle_side_wagers(_AFTER_PEEK)
         elif self.rules.dealer_peeks:
-            blackjack = is_blackjack(self.dealer)
-            self._out.append(_new(DealerPeeked, (blackjack,)))
+            # An ace or a ten-value up card: Blackjack when the two make 11.
+            blackjack = up + BJ_VALUE[self.dealer[1]] == 11
+            self._out.append(_PEEKED_BLACKJACK if blackjack else _PEEKED_NO_BLACKJACK)
             self.dealer_blackjack = blackjack
             if self._side_wagers:
                 self._settle_side_wagers(_AFTER_PEEK)
             if blackjack:
-                self._reveal_hole()
-                self._settle_against_dealer_blackjack()
-                self._deal_for_side_wagers_on_dealer_blackjack()
-                self._finish_round()
+                self._dealer_turn()  # turns up the hole card and settles against Blackjack
                 return
-            self._settle_insurance()
+            if self._insured:
+                self._settle_insurance()
         self.phase = _PLAYING
         if self.dealer_blackjack is False:
             for hand in self._play:
@@ -877,7 +878,8 @@ class BlackjackRound:
         current = self._play[self._cursor]
         state = self.seats[seat]
         amount = current.wagers[BLACKJACK]
-        new = Hand(seat, len(state.hands), amount)
+        second = current.remove_last()
+        new = Hand(seat, len(state.hands), {BLACKJACK: amount}, second, None)
         out = self._out = [
             Decision(seat, hand, "split", 0, auto),
             WagerPlaced(seat, new.index, BLACKJACK, amount),
@@ -887,8 +889,6 @@ class BlackjackRound:
             # 633b.11(h): the new hand matches the initial wager and the pressed portion.
             new.wagers[TRILUX_PRESS] = pressed
             out.append(WagerPlaced(seat, new.index, TRILUX_PRESS, pressed))
-        second = current.remove_last()
-        new.add(second)
         aces = current.has_ace
         for h in (current, new):
             h.from_split = True
@@ -1096,7 +1096,6 @@ class BlackjackRound:
         """Move to the next hand that needs a decision; deal split hands their second card
         (633a.11(b)); finish hands of 21 and split aces; play the dealer when none is left."""
         play = self._play
-        rules = self.rules
         cursor = self._cursor
         end = len(play)
         while cursor < end:
@@ -1105,8 +1104,9 @@ class BlackjackRound:
                 cursor += 1
                 continue
             self._cursor = cursor
-            if len(hand.cards) == 1:
+            if hand.from_split and len(hand.cards) == 1:
                 card = self._deal_to(hand)
+                rules = self.rules
                 if (
                     hand.split_aces
                     and not rules.hit_split_aces
@@ -1129,32 +1129,28 @@ class BlackjackRound:
 
     # ----------------------------------------------------------------- dealer
 
-    def _reveal_hole(self) -> None:
-        if self.hole_revealed:
-            return
-        self.hole_revealed = True
-        dealer = self.dealer
-        self._out.append(_new(HoleCardRevealed, (dealer[1], self._hole_position)))
-        if self.dealer_blackjack is None:  # else known since the peek or from the up card
-            self.dealer_blackjack = is_blackjack(dealer)
-        if self._side_wagers:
-            self._settle_side_wagers(_AFTER_PEEK)  # no peek: Blackjack is known only now
-            self._settle_side_wagers(_AFTER_HOLE_CARD)
-
     def _dealer_turn(self) -> None:
-        """Turn up the hole card and draw to 17 (633b.5(s)); stand on all 17s unless the Rules
-        Submission says the dealer hits soft 17."""
-        self._cursor = len(self._play)
-        self._reveal_hole()
+        """Turn up the hole card and settle against a dealer Blackjack; else draw to 17
+        (633b.5(s)) and stand on all 17s unless the Rules Submission says the dealer hits
+        soft 17. Play is over (:meth:`_advance` left the cursor past the last hand), or a
+        peek found Blackjack."""
+        dealer = self.dealer
+        if not self.hole_revealed:
+            self.hole_revealed = True
+            self._out.append(_new(HoleCardRevealed, (dealer[1], self._hole_position)))
+            if self.dealer_blackjack is None:  # else known since the peek or from the up card
+                self.dealer_blackjack = is_blackjack(dealer)
+            if self._side_wagers:
+                self._settle_side_wagers(_AFTER_PEEK)  # no peek: Blackjack is known only now
+                self._settle_side_wagers(_AFTER_HOLE_CARD)
         if self.dealer_blackjack:
             self._settle_against_dealer_blackjack()
             self._deal_for_side_wagers_on_dealer_blackjack()
             self._finish_round()
             return
-        if not self._insurance_settled:
+        if self._insured:
             self._settle_insurance()
         play = self._play
-        dealer = self.dealer
         first, second = BJ_VALUE[dealer[0]], BJ_VALUE[dealer[1]]
         hard = first + second
         ace = first == 1 or second == 1
@@ -1168,12 +1164,12 @@ class BlackjackRound:
             hits_soft_17 = self.rules.dealer_hits_soft_17
             source = self._source
             assert source is not None
-            append = self._out.append
+            out = self._out
             while total < 17 or (total == 17 and hits_soft_17 and ace and hard <= 11):
                 position = source.position
                 card = source.draw()
                 dealer.append(card)
-                append(_new(CardDealt, (DEALER, 0, card, position, True)))
+                out.append(_new(CardDealt, (DEALER, 0, card, position, True)))
                 value = BJ_VALUE[card]
                 hard += value
                 ace = ace or value == 1
@@ -1209,10 +1205,10 @@ class BlackjackRound:
         self._out.append(_new(WagerSettled, (seat, 0, wager, stake, paid, outcome, line)))
 
     def _settle_bust(self, hand: Hand) -> None:
-        append = self._out.append
+        out = self._out
         seat, index = hand.seat, hand.index
         for wager, stake in hand.wagers.items():
-            append(_new(WagerSettled, (seat, index, wager, stake, 0, LOST, LINE_BUST)))
+            out.append(_new(WagerSettled, (seat, index, wager, stake, 0, LOST, LINE_BUST)))
         hand.settled = hand.done = True
 
     def _pay_blackjack(self, hand: Hand) -> None:
@@ -1229,17 +1225,21 @@ class BlackjackRound:
         if total == 21 and hand.blackjack:
             self._pay_blackjack(hand)
             return
-        append = self._out.append
+        out = self._out
         seat, index = hand.seat, hand.index
         if dealer_total > 21 or total > dealer_total:
             for wager, stake in hand.wagers.items():
-                append(_new(WagerSettled, (seat, index, wager, stake, stake * 2, WON, LINE_WIN)))
+                out.append(
+                    _new(WagerSettled, (seat, index, wager, stake, stake * 2, WON, LINE_WIN))
+                )
         elif total == dealer_total:
             for wager, stake in hand.wagers.items():
-                append(_new(WagerSettled, (seat, index, wager, stake, stake, PUSHED, LINE_PUSH)))
+                out.append(
+                    _new(WagerSettled, (seat, index, wager, stake, stake, PUSHED, LINE_PUSH))
+                )
         else:
             for wager, stake in hand.wagers.items():
-                append(_new(WagerSettled, (seat, index, wager, stake, 0, LOST, LINE_LOSS)))
+                out.append(_new(WagerSettled, (seat, index, wager, stake, 0, LOST, LINE_LOSS)))
         hand.settled = True
 
     def _settle_against_dealer_blackjack(self) -> None:
@@ -1282,7 +1282,7 @@ class BlackjackRound:
         else:
             dealer = tuple(self.dealer)
             dealer_blackjack = bool(self.dealer_blackjack)
-        append = self._out.append
+        out = self._out
         for seat, name, stake, offer in due:
             played = seat.hands
             if len(played) == 1:  # no split: the common case, without a generator
@@ -1307,7 +1307,7 @@ class BlackjackRound:
             if wager.bonuses is not None:
                 self._pay_bonuses(seat, name, context, offer)
             if line is None:
-                append(_new(WagerSettled, (seat.number, 0, name, stake, 0, LOST, LINE_NO_WIN)))
+                out.append(_new(WagerSettled, (seat.number, 0, name, stake, 0, LOST, LINE_NO_WIN)))
                 continue
             pay = line.pay
             if type(pay) is MeterShare:
@@ -1319,7 +1319,7 @@ class BlackjackRound:
             else:
                 assert not isinstance(pay, MeterShare)
                 paid = pay.total_return(stake)
-                append(_new(WagerSettled, (seat.number, 0, name, stake, paid, WON, line.name)))
+                out.append(_new(WagerSettled, (seat.number, 0, name, stake, paid, WON, line.name)))
                 if offer is self._press_offer:
                     self._press_winnings[seat.number] = paid - stake  # 633b.11(f)
 

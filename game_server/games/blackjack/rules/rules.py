@@ -76,7 +76,11 @@ class BlackjackRules:
     these at once and sends anything else through the full check, which explains a refusal."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "offers", {o.wager.name: o for o in self.side_wagers})
+        offers = {o.wager.name: o for o in self.side_wagers}
+        if "blackjack" in offers:
+            # The engine tells the main wager from the side wagers by this name.
+            raise ValueError("a side wager may not be named 'blackjack', the main wager's name")
+        object.__setattr__(self, "offers", offers)
         main = self.main_limits
         quick = {"blackjack": (main.minimum, main.maximum, main.unit, False)}
         for offer in self.side_wagers:
