@@ -771,6 +771,11 @@ class TableServerFactory(OperatorFloor, Factory):
         self.machine = machine
         self._when_written = when_written
         self._views_held = False
+        #: Writing behind: the terminals (all of them: ``_dirty_all``) whose views are pushed
+        #: at the end of this turn of the reactor, and that call.
+        self._dirty: set[str] = set()
+        self._dirty_all = False
+        self._dirty_call: Any = None
         #: By command: how long from its arrival to its answer (refusals too).
         self.command_times: dict[bytes, Durations] = {}
         self.recall = recall
@@ -944,8 +949,24 @@ class TableServerFactory(OperatorFloor, Factory):
 
     def step_logged(self, events: Sequence[Any], terminals: Collection[str] | None = None) -> None:
         """Push each connected terminal (of the table that logged, when ``terminals`` says)
-        its new view, once the step is durable (at once when the log's append returned it
-        durable; else when the log's commit thread has committed it)."""
+        its new view, once the step is durable: at once when the log's append returned it
+        durable; when the log commits behind, the views of every step logged in this turn of
+        the reactor are built once, at its end (an input that logs several steps, the
+        wagers of a table's terminals that arrive together), and sent once committed."""
+        if self._when_written is None:
+            self._push_views(terminals)
+            return
+        if terminals is None:
+            self._dirty_all = True
+        else:
+            self._dirty.update(terminals)
+        if self._dirty_call is None:
+            self._dirty_call = cast(Any, self.clock).callLater(0, self._push_dirty)
+
+    def _push_dirty(self) -> None:
+        """The views of the terminals whose tables logged a step since the last push."""
+        terminals = None if self._dirty_all else self._dirty
+        self._dirty_call, self._dirty, self._dirty_all = None, set(), False
         self._push_views(terminals)
 
     @contextmanager

@@ -79,13 +79,14 @@ def test_an_answer_and_the_pushed_views_wait_for_the_commit() -> None:
     table.commits.busy = True  # the wager's step is planned, its commit runs
     answer = _send(t1, p.PlaceWagers, request_id="r1", wagers={"blackjack": 2500})
     table.machine.step(["WagerPlaced"])
+    table.clock.advance(0)  # the end of the reactor's turn: the views are built
     t2.pump.flush()
     assert answer == [] and t2.client.views == []
     table.commits.land()
     t1.pump.flush()
     t2.pump.flush()
     assert answer and "view" in answer[0]
-    assert t2.client.views == [{"terminal": "T2", "calls": 1}]  # built at the step
+    assert t2.client.views == [{"terminal": "T2", "calls": 1}]  # built at the turn's end
     _send(t1, p.ReadMeters)  # a terminal may not: refused, and timed as any command
     t1.client.callRemoteString(b"NoSuchCommand")  # a made-up name is answered, not timed
     t1.pump.flush()
@@ -96,6 +97,25 @@ def test_an_answer_and_the_pushed_views_wait_for_the_commit() -> None:
         "PlaceWagers",
         "ReadMeters",
     }
+
+
+def test_the_steps_of_one_turn_are_pushed_once_with_the_last_state() -> None:
+    """Several steps logged in one turn of the reactor (an input that logs several, the
+    inputs of a table that arrive together) are pushed as one view each, built at the end of
+    the turn from the state after all of them, and sent once they are all committed."""
+    table = BehindTable()
+    t1, t2 = table.connect(T1), table.connect(T2)
+    t1.hello()
+    t2.hello()
+    table.commits.busy = True
+    table.machine.step(["WagerPlaced"])
+    table.machine.calls.append(("another step",))
+    table.machine.step(["CardDealt"])
+    table.clock.advance(0)  # the end of the reactor's turn: the views are built
+    table.machine.calls.append(("a step planned after the push was built",))
+    table.commits.land()
+    t2.pump.flush()
+    assert t2.client.views == [{"terminal": "T2", "calls": 1}]
 
 
 def test_a_retry_of_a_request_in_flight_gets_its_answer_and_the_step_runs_once() -> None:
@@ -131,6 +151,7 @@ def test_a_failed_commit_refuses_the_answers_that_waited_and_sends_no_view() -> 
     table.commits.busy = True
     answer = _send(t1, p.PlaceWagers, request_id="r1", wagers={"blackjack": 2500})
     table.machine.step(["WagerPlaced"])
+    table.clock.advance(0)
     table.commits.land(AppendRefused("disk full; nothing of the step was written"))
     t1.pump.flush()
     t2.pump.flush()

@@ -161,6 +161,20 @@ def test_session_view_and_recent_results() -> None:
     assert json.loads(json.dumps(view)) == view
 
 
+def test_the_recent_rounds_are_built_once_per_completed_round() -> None:
+    """Every view between two round ends shares one ``recent`` part (it is built once, not
+    at every step); the next completed round makes a new one that shows it."""
+    machine, clock = make_table(seed=2, terminals=2)
+    play(machine, clock, 2, 1_000, split=False)
+    first = machine.view("T1")["recent"]
+    assert machine.view("T1")["recent"] is first
+    assert machine.view("T2")["recent"] is not first  # each terminal its own
+    play(machine, clock, 1, 1_000, split=False)
+    later = machine.view("T1")["recent"]
+    assert later is not first and [r["round"] for r in later] == [3, 2, 1]
+    assert later[1:] == first
+
+
 def test_a_double_or_split_the_credits_cannot_pay_for_is_not_offered() -> None:
     """With credits below the hand's wager the engine still allows a double (and a split of a
     pair), but the table would refuse it (InsufficientCredits): the view leaves them out; with

@@ -527,6 +527,8 @@ class RoundMachine:
         #: The table's steps one at a time, in order (a step may wait on the floor store).
         self._gate = StepGate()
         self._listeners: list[TableListener] = []
+        #: Each terminal's ``recent`` view part and the newest round it was made after.
+        self._recent: dict[str, tuple[RoundResult | None, list[dict[str, Any]]]] = {}
 
     # ----------------------------------------------------------------- reading
 
@@ -582,6 +584,22 @@ class RoundMachine:
     def settlements(self, terminal: str) -> list[WagerSettled]:
         """This terminal's settlements of the round shown by :attr:`game`."""
         return [ev for who, ev in self._core.settlements if who == terminal]
+
+    def recent_view(
+        self, terminal: str, build: Callable[[list[RoundResult]], list[dict[str, Any]]]
+    ) -> list[dict[str, Any]]:
+        """The part of ``terminal``'s view that shows its last rounds, ``build`` of
+        :meth:`recent_results`, made once per completed round: it changes only when one
+        completes, and every view of the steps between shares it (a view is never changed
+        once built)."""
+        history = self._core.history
+        newest = history[-1] if history else None
+        kept = self._recent.get(terminal)
+        if kept is not None and kept[0] is newest:
+            return kept[1]
+        shown = build(self.recent_results(terminal))
+        self._recent[terminal] = (newest, shown)
+        return shown
 
     def recent_results(self, terminal: str) -> list[RoundResult]:
         """The last completed rounds (newest first) in which ``terminal`` had a settlement."""

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from game_server.floor.errors import StoreUnavailable
-from game_server.games.blackjack.machine import RoundMachine
+from game_server.games.blackjack.machine import RoundMachine, RoundResult
 from game_server.games.blackjack.rules.actions import Action
 from game_server.games.blackjack.rules.events import WagerSettled
 from game_server.games.blackjack.rules.round import BlackjackRound
@@ -139,17 +139,23 @@ def view_for(
             }
     if machine is not None:
         view["settlements"] = [settlement_view(ev) for ev in machine.settlements(terminal)]
-        view["recent"] = [
-            {
-                "round": result.round,
-                "dealer": list(result.dealer),
-                "dealer_total": result.dealer_total,
-                "settlements": [settlement_view(ev) for _, ev in result.settlements],
-                "net": sum(ev.paid - ev.stake for _, ev in result.settlements),
-            }
-            for result in machine.recent_results(terminal)[:RECENT_IN_VIEW]
-        ]
+        view["recent"] = machine.recent_view(terminal, _recent)
     return view
+
+
+def _recent(results: list[RoundResult]) -> list[dict[str, Any]]:
+    """The ``recent`` part of a view: the last :data:`RECENT_IN_VIEW` rounds a terminal
+    had a settlement in, newest first."""
+    return [
+        {
+            "round": result.round,
+            "dealer": list(result.dealer),
+            "dealer_total": result.dealer_total,
+            "settlements": [settlement_view(ev) for _, ev in result.settlements],
+            "net": sum(ev.paid - ev.stake for _, ev in result.settlements),
+        }
+        for result in results[:RECENT_IN_VIEW]
+    ]
 
 
 def _meters(session: TableSession) -> list[dict[str, Any]]:
