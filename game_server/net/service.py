@@ -320,12 +320,17 @@ def serve(
             return
         # The rebuild reads the log's file for what it writes: commits on this thread.
         event_log.write_through()
-        rebuilt = reload_tables(configs, event_log, db, certs, seats, seeds=seeds, linked=linked)
-        for session, _ in rebuilt:
-            machines[session.config.table_id].replace_session(session)
-        log_failed[0] = False
-        event_log.write_behind(reactor.callFromThread)
-        log.info("the event log is proven again; every table was rebuilt from it")
+        try:
+            rebuilt = reload_tables(
+                configs, event_log, db, certs, seats, seeds=seeds, linked=linked
+            )
+            for session, _ in rebuilt:
+                machines[session.config.table_id].replace_session(session)
+            log_failed[0] = False
+            log.info("the event log is proven again; every table was rebuilt from it")
+        finally:
+            if event_log.failed is None and not event_log.closed:
+                event_log.write_behind(reactor.callFromThread)
 
     event_log.on_failure(out_of_service)
     # Commit on the log's own thread, every step planned meanwhile in one transaction; the

@@ -164,6 +164,9 @@ def test_a_full_disk_takes_the_table_out_of_service_and_an_operator_reopens_it(
             t1.call("PlaceWagers", request_id="w2", wagers={"blackjack": 500})["view"]
         )
         assert placed["credits"] == 9_500
+        # The reopened log commits on its own thread again, and this step went through it.
+        commits = json.loads(operator.call("ReadMeters")["meters"])["event_log"]
+        assert commits["writing_behind"] and commits["transactions"] >= 1
         assert any("rebuilt from it" in line for line in process.lines)  # type: ignore[attr-defined]
     with EventLogReader.open(table["db"]) as reader:
         report = verify_log(
