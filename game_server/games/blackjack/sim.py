@@ -184,7 +184,11 @@ class TableDriver:
             shoe = self._next_shoe()
         game = BlackjackRound(self.rules)
         # The engine copies the amounts: one dict serves every seat.
-        events = game.place_wagers_on(self.seats, self.wagers)
+        seats = self.seats
+        if len(seats) == 1:
+            events = game.place_wagers(seats[0], self.wagers)
+        else:
+            events = game.place_wagers_on(seats, self.wagers)
         extend = events.extend
         extend(game.deal(shoe))
         if game.phase is _INSURANCE:

@@ -53,6 +53,7 @@ from game_server.games.blackjack.rules.events import (
 from game_server.games.blackjack.rules.rules import (
     BLACKJACK_PAYS,
     INSURANCE_PAYS,
+    MAX_SEATS,
     BlackjackRules,
     CountdownDefault,
     double_down_refusal,
@@ -84,9 +85,25 @@ from shared.money import MeterShare, format_money
 #: twice as fast, for the few records built on every card (the same immutable tuples).
 _new: Any = tuple.__new__
 _NO_WAGERS: Mapping[str, int] = {}
+_NO_WINNINGS: Mapping[int, int] = {}
 #: The two records a peek can make (immutable, so one of each serves every round).
 _PEEKED_BLACKJACK: Final = DealerPeeked(True)
 _PEEKED_NO_BLACKJACK: Final = DealerPeeked(False)
+
+
+def _own_decisions(action: str) -> tuple[tuple[Decision, ...], ...]:
+    """A player's own ``action`` (not the countdown's) by seat (0..7) and hand (0..3): the
+    records of the two decisions every round makes, built once. Records are immutable, so
+    one serves every round (as the peek's do), and a round allocates, keeps alive and has
+    the garbage collector look at fewer objects."""
+    return tuple(
+        tuple(Decision(seat, hand, action, 0, False) for hand in range(4))
+        for seat in range(MAX_SEATS + 1)
+    )
+
+
+_OWN_HITS: Final = _own_decisions("hit")
+_OWN_STANDS: Final = _own_decisions("stand")
 
 INSURANCE_DECISION = "insurance"
 NO_INSURANCE = "no-insurance"
@@ -264,7 +281,8 @@ class BlackjackRound:
         #: The hand whose decision the round waits for, or None (set as play moves on: only
         #: while the phase is ``playing`` is it a hand).
         self.to_act: Hand | None = None
-        self._out: list[Any] = []
+        #: The events of the step being taken (each step that produces events starts one).
+        self._out: list[Any]
         self._insurance_settled = False
         #: Whether any seat placed an insurance wager (most rounds: none to settle).
         self._insured = False
@@ -274,9 +292,10 @@ class BlackjackRound:
         self._side_wagers: dict[Moment, list[tuple[Seat, str, int, SideWagerOffer]]] = {}
         #: The TriLux Deluxe offer when it has the Press option (633b.11(f)) and a seat
         #: placed the wager (set by :meth:`deal`), else None; and the TriLux Deluxe winnings
-        #: of each seat whose wager won, the most it may press (empty at other tables).
+        #: of each seat whose wager won, the most it may press (empty at other tables: a
+        #: round's own dict only once a wager won).
         self._press_offer: SideWagerOffer | None = None
-        self._press_winnings: dict[int, int] = {}
+        self._press_winnings: Mapping[int, int] = _NO_WINNINGS
 
     # ------------------------------------------------------------------ views
 
@@ -769,7 +788,14 @@ class BlackjackRound:
         ):
             self.verify_hit(seat, hand)  # the full check, which explains a refusal
             current = self._play[self._cursor]
-        out = self._out = [_new(Decision, (seat, hand, "hit", 0, auto))]
+        if auto is False and type(seat) is int and type(hand) is int:
+            try:
+                record = _OWN_HITS[seat][hand]
+            except IndexError:  # more seats or hands than a config allows
+                record = Decision(seat, hand, "hit", 0, auto)
+        else:
+            record = Decision(seat, hand, "hit", 0, auto)
+        out = self._out = [record]
         self._deal_to(current)
         if current.hard > 21:
             self._settle_bust(current)
@@ -793,7 +819,14 @@ class BlackjackRound:
         if current is None or current.seat != seat or current.index != hand:
             self.verify_stand(seat, hand)  # raises the refusal
             current = self._play[self._cursor]
-        out = self._out = [_new(Decision, (seat, hand, "stand", 0, auto))]
+        if auto is False and type(seat) is int and type(hand) is int:
+            try:
+                record = _OWN_STANDS[seat][hand]
+            except IndexError:  # more seats or hands than a config allows
+                record = Decision(seat, hand, "stand", 0, auto)
+        else:
+            record = Decision(seat, hand, "stand", 0, auto)
+        out = self._out = [record]
         current.done = True
         self._advance()
         return out
@@ -1321,7 +1354,9 @@ class BlackjackRound:
                 paid = pay.total_return(stake)
                 out.append(_new(WagerSettled, (seat.number, 0, name, stake, paid, WON, line.name)))
                 if offer is self._press_offer:
-                    self._press_winnings[seat.number] = paid - stake  # 633b.11(f)
+                    winnings = dict(self._press_winnings)
+                    winnings[seat.number] = paid - stake  # 633b.11(f)
+                    self._press_winnings = winnings
 
     def _pay_bonuses(
         self, seat: Seat, name: str, context: SideWagerContext, offer: SideWagerOffer
