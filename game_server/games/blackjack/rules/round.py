@@ -1165,12 +1165,13 @@ class BlackjackRound:
     def _dealer_turn(self) -> None:
         """Turn up the hole card and settle against a dealer Blackjack; else draw to 17
         (633b.5(s)) and stand on all 17s unless the Rules Submission says the dealer hits
-        soft 17. Play is over (:meth:`_advance` left the cursor past the last hand), or a
-        peek found Blackjack."""
+        soft 17. Then settle what is due at the round's end and close it. Play is over
+        (:meth:`_advance` left the cursor past the last hand), or a peek found Blackjack."""
         dealer = self.dealer
+        out = self._out
         if not self.hole_revealed:
             self.hole_revealed = True
-            self._out.append(_new(HoleCardRevealed, (dealer[1], self._hole_position)))
+            out.append(_new(HoleCardRevealed, (dealer[1], self._hole_position)))
             if self.dealer_blackjack is None:  # else known since the peek or from the up card
                 self.dealer_blackjack = is_blackjack(dealer)
             if self._side_wagers:
@@ -1179,49 +1180,43 @@ class BlackjackRound:
         if self.dealer_blackjack:
             self._settle_against_dealer_blackjack()
             self._deal_for_side_wagers_on_dealer_blackjack()
-            self._finish_round()
-            return
-        if self._insured:
-            self._settle_insurance()
-        play = self._play
-        first, second = BJ_VALUE[dealer[0]], BJ_VALUE[dealer[1]]
-        hard = first + second
-        ace = first == 1 or second == 1
-        total = hard + 10 if ace and hard <= 11 else hard
-        live = False
-        for hand in play:
-            if not hand.settled:
-                live = True
-                break
-        if live or _AFTER_ROUND in self._side_wagers:
-            hits_soft_17 = self.rules.dealer_hits_soft_17
-            source = self._source
-            assert source is not None
-            out = self._out
-            while total < 17 or (total == 17 and hits_soft_17 and ace and hard <= 11):
-                position = source.position
-                card = source.draw()
-                dealer.append(card)
-                out.append(_new(CardDealt, (DEALER, 0, card, position, True)))
-                value = BJ_VALUE[card]
-                hard += value
-                ace = ace or value == 1
-                total = hard + 10 if ace and hard <= 11 else hard
-        for hand in play:
-            if not hand.settled:
-                self._settle_hand(hand, total)
-        self._finish_round(total)
-
-    def _finish_round(self, dealer_total: int | None = None) -> None:
-        """Settle what is due at the round's end and close it (``dealer_total``: the dealer's
-        total when the caller knows it)."""
+            total = self.dealer_total()
+        else:
+            if self._insured:
+                self._settle_insurance()
+            play = self._play
+            first, second = BJ_VALUE[dealer[0]], BJ_VALUE[dealer[1]]
+            hard = first + second
+            ace = first == 1 or second == 1
+            total = hard + 10 if ace and hard <= 11 else hard
+            live = False
+            for hand in play:
+                if not hand.settled:
+                    live = True
+                    break
+            if live or _AFTER_ROUND in self._side_wagers:
+                hits_soft_17 = self.rules.dealer_hits_soft_17
+                source = self._source
+                assert source is not None
+                while total < 17 or (total == 17 and hits_soft_17 and ace and hard <= 11):
+                    position = source.position
+                    card = source.draw()
+                    dealer.append(card)
+                    out.append(_new(CardDealt, (DEALER, 0, card, position, True)))
+                    value = BJ_VALUE[card]
+                    hard += value
+                    ace = ace or value == 1
+                    total = hard + 10 if ace and hard <= 11 else hard
+            for hand in play:
+                if not hand.settled:
+                    self._settle_hand(hand, total)
+        # The round's end: the side wagers due then, and the round closed.
         if self._side_wagers:
             self._settle_side_wagers(_AFTER_ROUND)
         self.phase = _COMPLETE
         self._cursor = len(self._play)
         self.to_act = None
-        total = self.dealer_total() if dealer_total is None else dealer_total
-        self._out.append(_new(RoundCompleted, (tuple(self.dealer), total)))
+        out.append(_new(RoundCompleted, (tuple(dealer), total)))
 
     # ------------------------------------------------------------- settlement
 
