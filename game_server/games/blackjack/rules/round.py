@@ -105,6 +105,21 @@ def _own_decisions(action: str) -> tuple[tuple[Decision, ...], ...]:
 _OWN_HITS: Final = _own_decisions("hit")
 _OWN_STANDS: Final = _own_decisions("stand")
 
+
+def _decision(
+    own: tuple[tuple[Decision, ...], ...], seat: int, hand: int, action: str, auto: bool
+) -> Decision:
+    """The record of a hit or stand: the one made once (``own``, by seat and hand) for a
+    player's own decision, a new one for the countdown's or an input of another type (a
+    record keeps what it was given: ``True`` for a seat logs as ``true``)."""
+    if auto is False and type(seat) is int and type(hand) is int:
+        try:
+            return own[seat][hand]
+        except IndexError:  # more seats or hands than a config allows
+            pass
+    return Decision(seat, hand, action, 0, auto)
+
+
 INSURANCE_DECISION = "insurance"
 NO_INSURANCE = "no-insurance"
 EVEN_MONEY = "even-money"
@@ -788,14 +803,7 @@ class BlackjackRound:
         ):
             self.verify_hit(seat, hand)  # the full check, which explains a refusal
             current = self._play[self._cursor]
-        if auto is False and type(seat) is int and type(hand) is int:
-            try:
-                record = _OWN_HITS[seat][hand]
-            except IndexError:  # more seats or hands than a config allows
-                record = Decision(seat, hand, "hit", 0, auto)
-        else:
-            record = Decision(seat, hand, "hit", 0, auto)
-        out = self._out = [record]
+        out = self._out = [_decision(_OWN_HITS, seat, hand, "hit", auto)]
         self._deal_to(current)
         if current.hard > 21:
             self._settle_bust(current)
@@ -819,14 +827,7 @@ class BlackjackRound:
         if current is None or current.seat != seat or current.index != hand:
             self.verify_stand(seat, hand)  # raises the refusal
             current = self._play[self._cursor]
-        if auto is False and type(seat) is int and type(hand) is int:
-            try:
-                record = _OWN_STANDS[seat][hand]
-            except IndexError:  # more seats or hands than a config allows
-                record = Decision(seat, hand, "stand", 0, auto)
-        else:
-            record = Decision(seat, hand, "stand", 0, auto)
-        out = self._out = [record]
+        out = self._out = [_decision(_OWN_STANDS, seat, hand, "stand", auto)]
         current.done = True
         self._advance()
         return out
