@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from game_server.games.blackjack.rules import round as engine
 from game_server.games.blackjack.rules.actions import Action
 from game_server.games.blackjack.rules.events import (
     CardDealt,
@@ -41,6 +42,7 @@ from game_server.rules.errors import (
     WagerNotOffered,
     WrongPhase,
 )
+from game_server.rules.events import to_dict
 from game_server.rules.limits import WagerLimits
 from game_server.rules.wagers.base import SideWagerOffer
 from game_server.rules.wagers.lucky_aces import LUCKY_ACES, PAYTABLES
@@ -630,3 +632,37 @@ def test_countdown_default(default: CountdownDefault, cards: str, action: Action
     633b.5(z) selected, a hard total of 11 or less is hit instead."""
     game = Game(rules(countdown_default=default), {1: 1000}, cards + " 2C 3C")
     assert game.round.countdown_action() is action
+
+
+def test_a_hit_or_stand_record_made_once_is_the_record_the_decision_would_build() -> None:
+    """The records of a player's own hit and stand are made once per seat and hand: each is
+    the record built for that decision (same class, equal, same JSON form); the countdown's
+    decisions, hands past the table and inputs of another type get records of their own."""
+    for table, action in ((engine._OWN_HITS, "hit"), (engine._OWN_STANDS, "stand")):
+        for seat in range(1, 8):
+            for hand in range(4):
+                made = engine._decision(table, seat, hand, action, False)
+                fresh = Decision(seat, hand, action, 0, False)
+                assert type(made) is Decision
+                assert made == fresh
+                assert to_dict(made) == to_dict(fresh)
+        countdown = engine._decision(table, 2, 1, action, True)
+        assert countdown == Decision(2, 1, action, 0, True)
+        assert countdown.auto is True
+        assert engine._decision(table, 9, 5, action, False) == Decision(9, 5, action, 0, False)
+        kept = to_dict(engine._decision(table, True, 0, action, False))  # type: ignore[arg-type]
+        assert kept["seat"] is True
+
+
+def test_the_records_of_a_played_hand_equal_those_built_for_its_decisions() -> None:
+    """A round played with hits and stands logs a hit and a stand as built for the seat and
+    hand that made them (the records made once are the ones a round returns)."""
+    game = BlackjackRound(BlackjackRules())
+    game.place_wagers(3, {"blackjack": 1000})
+    # s3 UP s3 HOLE, then a card for the hit: 5 + 4 = 9 hits a 2 to 11 and stands.
+    game.deal(StackedShoe("5C 9D 4H 8S 2C 10D"))
+    hit = game.hit(3, 0)
+    stand = game.stand(3, 0)
+    assert hit[0] == Decision(3, 0, "hit", 0, False)
+    assert stand[0] == Decision(3, 0, "stand", 0, False)
+    assert type(hit[0]) is Decision and type(stand[0]) is Decision

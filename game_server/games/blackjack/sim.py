@@ -176,6 +176,16 @@ class TableDriver:
     def play_round(self) -> list[Any]:
         """Play one round from the wagers to the last settlement.
 
+        The hands are played here rather than in a step of their own (a call a round saved):
+        decide and act until no hand is to act, and the engine then plays the dealer. The
+        engine's ``can_double``/``can_split``/``can_surrender`` flags are asked lazily: the
+        strategy first decides as if all three were allowed, and only when it picks one of
+        those actions is the engine asked whether it is legal; if not, the strategy decides
+        again with that flag off. This gives exactly the decision the three flags asked up
+        front would give, because a flag of :meth:`BasicStrategy.decide` only ever decides
+        whether *its own* action is chosen, and it saves most of the engine's refusals (each
+        a raised exception) on the hot path.
+
         Returns:
             Every event the engine produced, in order.
         """
@@ -184,13 +194,58 @@ class TableDriver:
             shoe = self._next_shoe()
         game = BlackjackRound(self.rules)
         # The engine copies the amounts: one dict serves every seat.
-        events = game.place_wagers_on(self.seats, self.wagers)
+        seats = self.seats
+        if len(seats) == 1:
+            events = game.place_wagers(seats[0], self.wagers)
+        else:
+            events = game.place_wagers_on(seats, self.wagers)
         extend = events.extend
         extend(game.deal(shoe))
         if game.phase is _INSURANCE:
             self._answer_insurance(game, extend)
         if game.phase is _PLAYING:
-            self._play_hands(game, extend)
+            # The hands, played until none is to act (see above).
+            decide = self._decide
+            up = BJ_VALUE[game.dealer[0]]
+            bj = BJ_VALUE
+            while True:
+                hand = game.to_act
+                if hand is None:
+                    break
+                seat = hand.seat
+                index = hand.index
+                cards = hand.cards
+                pair = 0
+                if len(cards) == 2:
+                    first = bj[cards[0]]
+                    if first == bj[cards[1]]:
+                        pair = first
+                total = hand.total
+                soft = hand.soft
+                can_double = can_split = can_surrender = True
+                while True:
+                    action = decide(total, soft, pair, up, can_double, can_split, can_surrender)
+                    if action is _STAND:
+                        extend(game.stand(seat, index))
+                        break
+                    if action is _HIT:
+                        extend(game.hit(seat, index))
+                        break
+                    if action is _DOUBLE:
+                        if game.can_double(seat, index):
+                            extend(game.double(seat, index))
+                            break
+                        can_double = False
+                    elif action is _SPLIT:
+                        if game.can_split(seat, index):
+                            extend(game.split(seat, index))
+                            break
+                        can_split = False
+                    elif game.can_surrender(seat, index):
+                        extend(game.surrender(seat, index))
+                        break
+                    else:
+                        can_surrender = False
         self.rounds += 1
         return events
 
@@ -202,59 +257,6 @@ class TableDriver:
                 extend(game.insure(seat, game.seats[seat].wagers[BLACKJACK] // 2))
             else:
                 extend(game.decline_insurance(seat))
-
-    def _play_hands(self, game: BlackjackRound, extend: Callable[[Any], None]) -> None:
-        """Decide and act until no hand is to act (the engine then plays the dealer).
-
-        The engine's ``can_double``/``can_split``/``can_surrender`` flags are asked lazily:
-        the strategy first decides as if all three were allowed, and only when it picks one of
-        those actions is the engine asked whether it is legal; if not, the strategy decides
-        again with that flag off. This gives exactly the decision the three flags asked up
-        front would give, because a flag of :meth:`BasicStrategy.decide` only ever decides
-        whether *its own* action is chosen, and it saves most of the engine's refusals (each
-        a raised exception) on the hot path.
-        """
-        decide = self._decide
-        up = BJ_VALUE[game.dealer[0]]
-        bj = BJ_VALUE
-        while True:
-            hand = game.to_act
-            if hand is None:
-                return
-            seat = hand.seat
-            index = hand.index
-            cards = hand.cards
-            pair = 0
-            if len(cards) == 2:
-                first = bj[cards[0]]
-                if first == bj[cards[1]]:
-                    pair = first
-            total = hand.total
-            soft = hand.soft
-            can_double = can_split = can_surrender = True
-            while True:
-                action = decide(total, soft, pair, up, can_double, can_split, can_surrender)
-                if action is _STAND:
-                    extend(game.stand(seat, index))
-                    break
-                if action is _HIT:
-                    extend(game.hit(seat, index))
-                    break
-                if action is _DOUBLE:
-                    if game.can_double(seat, index):
-                        extend(game.double(seat, index))
-                        break
-                    can_double = False
-                elif action is _SPLIT:
-                    if game.can_split(seat, index):
-                        extend(game.split(seat, index))
-                        break
-                    can_split = False
-                elif game.can_surrender(seat, index):
-                    extend(game.surrender(seat, index))
-                    break
-                else:
-                    can_surrender = False
 
 
 def tally(events: Iterable[Any], result: SimResult) -> None:

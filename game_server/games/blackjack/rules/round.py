@@ -53,6 +53,7 @@ from game_server.games.blackjack.rules.events import (
 from game_server.games.blackjack.rules.rules import (
     BLACKJACK_PAYS,
     INSURANCE_PAYS,
+    MAX_SEATS,
     BlackjackRules,
     CountdownDefault,
     double_down_refusal,
@@ -84,9 +85,40 @@ from shared.money import MeterShare, format_money
 #: twice as fast, for the few records built on every card (the same immutable tuples).
 _new: Any = tuple.__new__
 _NO_WAGERS: Mapping[str, int] = {}
+_NO_WINNINGS: Mapping[int, int] = {}
 #: The two records a peek can make (immutable, so one of each serves every round).
 _PEEKED_BLACKJACK: Final = DealerPeeked(True)
 _PEEKED_NO_BLACKJACK: Final = DealerPeeked(False)
+
+
+def _own_decisions(action: str) -> tuple[tuple[Decision, ...], ...]:
+    """A player's own ``action`` (not the countdown's) by seat (0..7) and hand (0..3): the
+    records of the two decisions every round makes, built once. Records are immutable, so
+    one serves every round (as the peek's do), and a round allocates, keeps alive and has
+    the garbage collector look at fewer objects."""
+    return tuple(
+        tuple(Decision(seat, hand, action, 0, False) for hand in range(4))
+        for seat in range(MAX_SEATS + 1)
+    )
+
+
+_OWN_HITS: Final = _own_decisions("hit")
+_OWN_STANDS: Final = _own_decisions("stand")
+
+
+def _decision(
+    own: tuple[tuple[Decision, ...], ...], seat: int, hand: int, action: str, auto: bool
+) -> Decision:
+    """The record of a hit or stand: the one made once (``own``, by seat and hand) for a
+    player's own decision, a new one for the countdown's or an input of another type (a
+    record keeps what it was given: ``True`` for a seat logs as ``true``)."""
+    if auto is False and type(seat) is int and type(hand) is int:
+        try:
+            return own[seat][hand]
+        except IndexError:  # more seats or hands than a config allows
+            pass
+    return Decision(seat, hand, action, 0, auto)
+
 
 INSURANCE_DECISION = "insurance"
 NO_INSURANCE = "no-insurance"
@@ -264,7 +296,8 @@ class BlackjackRound:
         #: The hand whose decision the round waits for, or None (set as play moves on: only
         #: while the phase is ``playing`` is it a hand).
         self.to_act: Hand | None = None
-        self._out: list[Any] = []
+        #: The events of the step being taken (each step that produces events starts one).
+        self._out: list[Any]
         self._insurance_settled = False
         #: Whether any seat placed an insurance wager (most rounds: none to settle).
         self._insured = False
@@ -274,9 +307,10 @@ class BlackjackRound:
         self._side_wagers: dict[Moment, list[tuple[Seat, str, int, SideWagerOffer]]] = {}
         #: The TriLux Deluxe offer when it has the Press option (633b.11(f)) and a seat
         #: placed the wager (set by :meth:`deal`), else None; and the TriLux Deluxe winnings
-        #: of each seat whose wager won, the most it may press (empty at other tables).
+        #: of each seat whose wager won, the most it may press (empty at other tables: a
+        #: round's own dict only once a wager won).
         self._press_offer: SideWagerOffer | None = None
-        self._press_winnings: dict[int, int] = {}
+        self._press_winnings: Mapping[int, int] = _NO_WINNINGS
 
     # ------------------------------------------------------------------ views
 
@@ -769,7 +803,7 @@ class BlackjackRound:
         ):
             self.verify_hit(seat, hand)  # the full check, which explains a refusal
             current = self._play[self._cursor]
-        out = self._out = [_new(Decision, (seat, hand, "hit", 0, auto))]
+        out = self._out = [_decision(_OWN_HITS, seat, hand, "hit", auto)]
         self._deal_to(current)
         if current.hard > 21:
             self._settle_bust(current)
@@ -793,7 +827,7 @@ class BlackjackRound:
         if current is None or current.seat != seat or current.index != hand:
             self.verify_stand(seat, hand)  # raises the refusal
             current = self._play[self._cursor]
-        out = self._out = [_new(Decision, (seat, hand, "stand", 0, auto))]
+        out = self._out = [_decision(_OWN_STANDS, seat, hand, "stand", auto)]
         current.done = True
         self._advance()
         return out
@@ -1132,12 +1166,13 @@ class BlackjackRound:
     def _dealer_turn(self) -> None:
         """Turn up the hole card and settle against a dealer Blackjack; else draw to 17
         (633b.5(s)) and stand on all 17s unless the Rules Submission says the dealer hits
-        soft 17. Play is over (:meth:`_advance` left the cursor past the last hand), or a
-        peek found Blackjack."""
+        soft 17. Then settle what is due at the round's end and close it. Play is over
+        (:meth:`_advance` left the cursor past the last hand), or a peek found Blackjack."""
         dealer = self.dealer
+        out = self._out
         if not self.hole_revealed:
             self.hole_revealed = True
-            self._out.append(_new(HoleCardRevealed, (dealer[1], self._hole_position)))
+            out.append(_new(HoleCardRevealed, (dealer[1], self._hole_position)))
             if self.dealer_blackjack is None:  # else known since the peek or from the up card
                 self.dealer_blackjack = is_blackjack(dealer)
             if self._side_wagers:
@@ -1146,49 +1181,43 @@ class BlackjackRound:
         if self.dealer_blackjack:
             self._settle_against_dealer_blackjack()
             self._deal_for_side_wagers_on_dealer_blackjack()
-            self._finish_round()
-            return
-        if self._insured:
-            self._settle_insurance()
-        play = self._play
-        first, second = BJ_VALUE[dealer[0]], BJ_VALUE[dealer[1]]
-        hard = first + second
-        ace = first == 1 or second == 1
-        total = hard + 10 if ace and hard <= 11 else hard
-        live = False
-        for hand in play:
-            if not hand.settled:
-                live = True
-                break
-        if live or _AFTER_ROUND in self._side_wagers:
-            hits_soft_17 = self.rules.dealer_hits_soft_17
-            source = self._source
-            assert source is not None
-            out = self._out
-            while total < 17 or (total == 17 and hits_soft_17 and ace and hard <= 11):
-                position = source.position
-                card = source.draw()
-                dealer.append(card)
-                out.append(_new(CardDealt, (DEALER, 0, card, position, True)))
-                value = BJ_VALUE[card]
-                hard += value
-                ace = ace or value == 1
-                total = hard + 10 if ace and hard <= 11 else hard
-        for hand in play:
-            if not hand.settled:
-                self._settle_hand(hand, total)
-        self._finish_round(total)
-
-    def _finish_round(self, dealer_total: int | None = None) -> None:
-        """Settle what is due at the round's end and close it (``dealer_total``: the dealer's
-        total when the caller knows it)."""
+            total = self.dealer_total()
+        else:
+            if self._insured:
+                self._settle_insurance()
+            play = self._play
+            first, second = BJ_VALUE[dealer[0]], BJ_VALUE[dealer[1]]
+            hard = first + second
+            ace = first == 1 or second == 1
+            total = hard + 10 if ace and hard <= 11 else hard
+            live = False
+            for hand in play:
+                if not hand.settled:
+                    live = True
+                    break
+            if live or _AFTER_ROUND in self._side_wagers:
+                hits_soft_17 = self.rules.dealer_hits_soft_17
+                source = self._source
+                assert source is not None
+                while total < 17 or (total == 17 and hits_soft_17 and ace and hard <= 11):
+                    position = source.position
+                    card = source.draw()
+                    dealer.append(card)
+                    out.append(_new(CardDealt, (DEALER, 0, card, position, True)))
+                    value = BJ_VALUE[card]
+                    hard += value
+                    ace = ace or value == 1
+                    total = hard + 10 if ace and hard <= 11 else hard
+            for hand in play:
+                if not hand.settled:
+                    self._settle_hand(hand, total)
+        # The round's end: the side wagers due then, and the round closed.
         if self._side_wagers:
             self._settle_side_wagers(_AFTER_ROUND)
         self.phase = _COMPLETE
         self._cursor = len(self._play)
         self.to_act = None
-        total = self.dealer_total() if dealer_total is None else dealer_total
-        self._out.append(_new(RoundCompleted, (tuple(self.dealer), total)))
+        out.append(_new(RoundCompleted, (tuple(dealer), total)))
 
     # ------------------------------------------------------------- settlement
 
@@ -1321,7 +1350,9 @@ class BlackjackRound:
                 paid = pay.total_return(stake)
                 out.append(_new(WagerSettled, (seat.number, 0, name, stake, paid, WON, line.name)))
                 if offer is self._press_offer:
-                    self._press_winnings[seat.number] = paid - stake  # 633b.11(f)
+                    winnings = dict(self._press_winnings)
+                    winnings[seat.number] = paid - stake  # 633b.11(f)
+                    self._press_winnings = winnings
 
     def _pay_bonuses(
         self, seat: Seat, name: str, context: SideWagerContext, offer: SideWagerOffer
