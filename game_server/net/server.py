@@ -771,10 +771,9 @@ class TableServerFactory(OperatorFloor, Factory):
         self.machine = machine
         self._when_written = when_written
         self._views_held = False
-        #: Writing behind: the terminals (all of them: ``_dirty_all``) whose views are pushed
-        #: at the end of this turn of the reactor, and that call.
-        self._dirty: set[str] = set()
-        self._dirty_all = False
+        #: Writing behind: the terminals of each table (None: every terminal) whose views are
+        #: pushed at the end of this turn of the reactor, and that call.
+        self._dirty: set[frozenset[str] | None] = set()
         self._dirty_call: Any = None
         #: By command: how long from its arrival to its answer (refusals too).
         self.command_times: dict[bytes, Durations] = {}
@@ -956,18 +955,19 @@ class TableServerFactory(OperatorFloor, Factory):
         if self._when_written is None:
             self._push_views(terminals)
             return
-        if terminals is None:
-            self._dirty_all = True
-        else:
-            self._dirty.update(terminals)
+        self._dirty.add(None if terminals is None else frozenset(terminals))
         if self._dirty_call is None:
             self._dirty_call = cast(Any, self.clock).callLater(0, self._push_dirty)
 
     def _push_dirty(self) -> None:
-        """The views of the terminals whose tables logged a step since the last push."""
-        terminals = None if self._dirty_all else self._dirty
-        self._dirty_call, self._dirty, self._dirty_all = None, set(), False
-        self._push_views(terminals)
+        """The views of the tables that logged a step since the last push, each table's as a
+        step of its own: a table whose step waits on the floor store (a linked meter) is
+        pushed once that step is done, from the state it left; the others go at once."""
+        dirty, self._dirty, self._dirty_call = self._dirty, set(), None
+        for terminals in [None] if None in dirty else dirty:
+            pushed = run_step(self._push_views, terminals)
+            if isinstance(pushed, Deferred):
+                pushed.addErrback(lambda failure: log.failure("a view push failed", failure))
 
     @contextmanager
     def views_held(self) -> Iterator[None]:
