@@ -30,7 +30,7 @@ from game_server.table.ledger import Ledger
 from tools.amp_client import AmpError
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_server_e2e import ROOT, hello, play_round
+from test_server_e2e import ROOT, hello, play_round, server_command
 from test_server_e2e import table as table  # the fixture
 
 pytestmark = pytest.mark.slow
@@ -204,19 +204,7 @@ def test_the_server_refuses_a_log_corrupted_in_the_middle_naming_the_seq(
     conn.commit()
     conn.close()
     done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "game_server",
-            "--config",
-            str(table["config"]),
-            "--db",
-            str(table["db"]),
-            "--certs",
-            str(table["certs"]),
-            "--port",
-            "0",
-        ],
+        server_command(table),
         cwd=ROOT,
         capture_output=True,
         text=True,
