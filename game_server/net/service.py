@@ -318,8 +318,8 @@ def serve(
             and not any(m.session.failed for m in machines.values())
         ):
             return
-        # The rebuild reads the log's file for what it writes: commits on this thread.
-        event_log.write_through()
+        # The rebuild commits on this thread (EventLog.resume writes through first): it reads
+        # the log's file for what it writes.
         try:
             rebuilt = reload_tables(
                 configs, event_log, db, certs, seats, seeds=seeds, linked=linked
