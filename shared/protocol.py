@@ -234,11 +234,13 @@ class Json(_Named):
     :data:`MAX_JSON_DEPTH` deep. Every refusal is :class:`BadRequest` with a sentence.
     A value given as :class:`EncodedJson` is sent as it is."""
 
+    @staticmethod
+    def encoded(value: Any) -> bytes:
+        """``value`` in UTF-8 JSON (:func:`json_text`), or as it is if already encoded."""
+        return value if isinstance(value, EncodedJson) else json_text(value).encode("utf-8")
+
     def toString(self, inObject: Any) -> bytes:
-        if isinstance(inObject, EncodedJson):
-            data: bytes = inObject
-        else:
-            data = json_text(inObject).encode("utf-8")
+        data = self.encoded(inObject)
         if len(data) > MAX_VALUE_BYTES:
             raise BadRequest(f"a JSON value of {len(data)} bytes is over the AMP limit")
         return data
@@ -262,8 +264,7 @@ class LargeJson(Json):
     An answer that fits in one value is sent exactly as :class:`Json` sends it."""
 
     def toBox(self, name: bytes, strings: Any, objects: Any, proto: Any) -> None:
-        value = objects[name.decode("ascii")]
-        data = value if isinstance(value, EncodedJson) else json_text(value).encode("utf-8")
+        data = self.encoded(objects[name.decode("ascii")])
         if len(data) > MAX_VALUE_BYTES * MAX_JSON_PIECES:
             raise BadRequest(
                 f"a JSON answer of {len(data)} bytes is over {MAX_JSON_PIECES} AMP values"
