@@ -3,11 +3,15 @@
 Entry points: :func:`canonical_text` (the writer encodes each event body) and
 :func:`body_kind` (the verifier checks each stored body). Appends must keep up with the
 disk's sync and verification must reach 50,000 events/s, and ``shared.codec`` spends most of
-its time in a Python-level walk that refuses floats. Here the C encoder that ``json.dumps``
-builds on every call is built once, and floats are refused by parsing the output back with
-the C scanner, whose ``parse_float`` hook raises. Anything the fast path is unsure of (a
-tuple, a non-string key, a float) falls back to ``shared.codec``, which is the definition:
-the two agree on every value (a property test checks it).
+its time in a Python-level walk that refuses floats. Here nearly every event body is flat
+(string keys; strings, integers, booleans, null or lists of them: no float can hide in it),
+and orjson (compiled) writes and reads it, its bytes those of ``json`` for such a value; an
+integer beyond 64 bits or a lone surrogate, which orjson refuses, takes the next path. A
+body that is not flat goes through the C encoder that ``json.dumps`` builds on every call,
+built once here, and floats are refused by parsing the output back with the C scanner,
+whose ``parse_float`` hook raises. Anything that path is unsure of (a tuple, a non-string
+key, a float) falls back to ``shared.codec``, which is the definition: the three agree on
+every value (property tests check it).
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from collections.abc import Callable
 from json.encoder import encode_basestring
 from json.scanner import make_scanner
 from typing import Any, Final
+
+import orjson
 
 from shared.codec import canonical_json
 
@@ -70,6 +76,11 @@ def canonical_text(value: dict[str, Any]) -> str:
         shared.codec.CodecError: ``value`` has no canonical form (a float, a non-string key,
             an unknown type).
     """
+    if type(value) is dict and _flat(value):
+        try:
+            return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode("utf-8")
+        except orjson.JSONEncodeError:
+            pass  # an integer beyond 64 bits, a lone surrogate: the paths below decide
     if _fast_encode is not None:
         try:
             if type(value) is dict and _flat(value):
@@ -109,6 +120,16 @@ def body_kind(text: str) -> str | None:
     encoding it again gives exactly ``text`` (sorted keys, no spaces, no duplicate keys, no
     needless escapes).
     """
+    try:
+        flat = orjson.loads(text)
+        if type(flat) is dict and _flat(flat):
+            kind = flat.get("kind")
+            if type(kind) is str and orjson.dumps(flat, option=orjson.OPT_SORT_KEYS) == (
+                text.encode("utf-8")
+            ):
+                return kind
+    except (orjson.JSONDecodeError, orjson.JSONEncodeError, UnicodeError):
+        pass  # the paths below decide
     try:
         value, end = _scan(text, 0)
     except (StopIteration, ValueError, RecursionError):

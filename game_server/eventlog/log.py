@@ -33,7 +33,6 @@ backend-free and runs on any :class:`~game_server.eventlog.store.EventStore`.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 from collections import deque
@@ -500,7 +499,7 @@ class EventLog:
         self._check_open()
         if self._committer is None:
             self._committer = CommitThread(
-                self.store, lambda: wake(self.settle), self._commit_times
+                self.store, lambda: wake(self.settle), self._commit_times, self._anchors
             )
 
     def write_through(self) -> None:
@@ -549,8 +548,9 @@ class EventLog:
 
     def settle(self) -> None:
         """Take the commit thread's results (on the log's thread; the thread's wake-up
-        calls this): advance the durable head, publish committed checkpoints to the anchor
-        stream, call who waited on them; on a failure, stop the log."""
+        calls this): advance the durable head, call who waited on them (the thread has
+        published the committed checkpoints to the anchor stream); on a failure, stop the
+        log."""
         if self._committer is not None:
             self._settle(self._committer.take())
 
@@ -562,10 +562,10 @@ class EventLog:
                 for write in batch.writes:
                     if write.checkpoint is not None:
                         self._durable_checkpoint = write.checkpoint
-                        # A failure puts the log out of service (_publish); the stream
-                        # is caught up when it resumes.
-                        with contextlib.suppress(AnchorError):
-                            self._publish(write.checkpoint)
+                if batch.anchor_error is not None:
+                    # As a failed publish of a write made through (_publish): out of
+                    # service; the stream is caught up when the log resumes.
+                    self._fail(batch.anchor_error)
             else:
                 if batch.attempted and self._failed is None:
                     self._failed_rows = sum(len(w.rows) for w in batch.writes)

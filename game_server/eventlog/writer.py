@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from game_server.durations import Durations
+from game_server.eventlog.anchors import AnchorError, AnchorSink
 from game_server.eventlog.errors import AppendRefused, EventLogError
 from game_server.eventlog.records import ChainHead, Checkpoint, EventRow
 from game_server.eventlog.store import EventStore
@@ -62,11 +63,15 @@ class Committed(NamedTuple):
             writes that were never stored).
         attempted: Whether this transaction was tried (False: refused after an earlier
             failure without touching the store).
+        anchor_error: Why a checkpoint of the writes, committed, could not be added to the
+            anchor stream (the writes are durable all the same); None if every one was, or
+            none was tried.
     """
 
     writes: Sequence[PlannedWrite]
     error: EventLogError | None
     attempted: bool
+    anchor_error: AnchorError | None = None
 
 
 class CommitThread:
@@ -82,6 +87,11 @@ class CommitThread:
             the log's thread to call :meth:`take` (the server passes the reactor's
             ``callFromThread`` of the log's handler).
         times: Where each transaction's duration is counted (the log's meters).
+        anchors: Where each committed checkpoint is published, in order, before the
+            transaction's outcome is handed back (so that the disk's sync of the anchor
+            stream is off the log's thread too). After a checkpoint could not be published
+            none is tried again on this thread: the log, out of service, catches the stream
+            up when it resumes.
 
     Attributes:
         transactions: Transactions tried.
@@ -89,9 +99,16 @@ class CommitThread:
     """
 
     def __init__(
-        self, store: EventStore, wake: Callable[[], None], times: Durations | None = None
+        self,
+        store: EventStore,
+        wake: Callable[[], None],
+        times: Durations | None = None,
+        anchors: AnchorSink | None = None,
     ) -> None:
         self._store = store
+        self._anchors = anchors
+        #: Set (on this thread) when a checkpoint could not be published.
+        self._anchors_failed = False
         self._wake = wake
         self.times = Durations() if times is None else times
         self.transactions = 0
@@ -162,9 +179,22 @@ class CommitThread:
         except Exception as exc:  # a backend's bug must not end the thread silently
             self._broken = AppendRefused(f"the log's store failed: {exc!r}; nothing was written")
         else:
-            return Committed(batch, None, True)
+            return Committed(batch, None, True, self._publish(batch))
         finally:
             self.times.add(time.perf_counter() - started)
             self.transactions += 1
             self.writes += len(batch)
         return Committed(batch, self._broken, True)
+
+    def _publish(self, batch: Sequence[PlannedWrite]) -> AnchorError | None:
+        """Publish the committed checkpoints of ``batch`` to the anchor stream, in order."""
+        if self._anchors is None or self._anchors_failed:
+            return None
+        for write in batch:
+            if write.checkpoint is not None:
+                try:
+                    self._anchors.publish(write.checkpoint)
+                except AnchorError as exc:
+                    self._anchors_failed = True
+                    return exc
+        return None

@@ -31,8 +31,9 @@ returns its view.
 After each logged step (:meth:`TableServerFactory.step_logged`, save then send) every
 connected terminal of the table that stepped is pushed its own view as ``ViewUpdate``. The
 views of one step are built together and what they share (the dealer's cards, the limits,
-the shoe) is built and encoded once (:class:`~shared.protocol.ViewEncoder`): each terminal
-gets the bytes of its own view built alone, and nothing of another seat's.
+the shoe) is built once; each terminal's view is encoded once (:func:`~shared.protocol.encode_view`,
+compiled JSON) however many of its connections get it: each terminal gets the bytes of its
+own view built alone, and nothing of another seat's.
 
 Connections are bounded (``[floor.limits]``; issue 13): more than
 ``unauthenticated_connections`` before their Hello, or more than
@@ -105,10 +106,9 @@ from shared.protocol import (
     TableUnavailable,
     Unauthorized,
     VersionMismatch,
-    ViewEncoder,
     ViewUpdate,
     check_request_id,
-    json_text,
+    encode_view,
 )
 
 log = Logger()
@@ -560,7 +560,7 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
         bytes, about a fifth of the memory of the view's objects, and a retry sends them
         again."""
         view = self._call(self.factory.view_for, self._terminal())
-        return {"view": EncodedJson(json_text(view).encode("utf-8"))}
+        return {"view": encode_view(view)}
 
     # Hello
 
@@ -833,9 +833,9 @@ class TableServerFactory(OperatorFloor, Factory):
         that builds several at once (``views(terminals)``, e.g. Blackjack's
         :meth:`~game_server.games.blackjack.machine.RoundMachine.views`) builds the parts
         every terminal of a table sees once and shares them between their views, as is the
-        shoe of each table; :class:`~shared.protocol.ViewEncoder` then encodes a shared part
-        once. A terminal whose view cannot be built gets its exception instead (alone when
-        the machine builds one at a time; after a failed batch each is built again alone)."""
+        shoe of each table. A terminal whose view cannot be built gets its exception instead
+        (alone when the machine builds one at a time; after a failed batch each is built
+        again alone)."""
         views: dict[str, dict[str, Any] | Exception] = {}
         batch = getattr(self.machine, "views", None)
         if batch is not None and len(terminals) > 1:
@@ -1028,14 +1028,12 @@ class TableServerFactory(OperatorFloor, Factory):
         self, terminals: Collection[str] | None
     ) -> list[tuple[TerminalProtocol, EncodedJson]]:
         """Each connected terminal (of ``terminals``, if given) with its view now, encoded:
-        built together (:meth:`views_for`) and encoded by one
-        :class:`~shared.protocol.ViewEncoder`, so that what the views share is built and
-        encoded once, and each terminal's view is encoded once however many of its
-        connections get it. A terminal whose view fails is logged and dropped."""
+        built together (:meth:`views_for`), so that what the views share is built once, and
+        each terminal's view encoded once (:func:`~shared.protocol.encode_view`) however many
+        of its connections get it. A terminal whose view fails is logged and dropped."""
         connections = self._terminal_connections(terminals)
         ids = list(dict.fromkeys(c.identity.id for c in connections if c.identity is not None))
         views = self.views_for(ids)
-        encoder = ViewEncoder()
         encoded: dict[str, EncodedJson | None] = {}
         pushes: list[tuple[TerminalProtocol, EncodedJson]] = []
         for connection in connections:
@@ -1045,7 +1043,7 @@ class TableServerFactory(OperatorFloor, Factory):
                 try:
                     if isinstance(view, Exception):
                         raise view
-                    encoded[terminal] = encoder.encode(view)
+                    encoded[terminal] = encode_view(view)
                 except Exception:
                     log.failure("the view of {terminal} failed; dropping it", terminal=terminal)
                     encoded[terminal] = None

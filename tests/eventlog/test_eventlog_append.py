@@ -480,6 +480,39 @@ def test_fast_canonical_text_equals_the_codec(value: Any) -> None:
     assert body_kind(canonical_text(body)) == "k"
 
 
+_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | _text
+    | st.text(st.characters(max_codepoint=0x90), max_size=8)
+)
+_flat_bodies = st.builds(
+    lambda kind, rest: {**rest, "kind": kind},
+    _text,
+    st.dictionaries(_text, _scalars | st.lists(_scalars, max_size=4), max_size=8),
+)
+
+
+@given(_flat_bodies)
+def test_a_flat_body_is_written_and_read_as_the_codec_defines(body: dict[str, Any]) -> None:
+    """The compiled path of a flat body (scalars and lists of scalars; control characters,
+    DEL, text beyond ASCII, integers beyond 64 bits) gives the codec's text, and reading it
+    back gives its kind; the same text with a key written twice is not canonical."""
+    text = canonical_text(body)
+    assert text == canonical_json(body).decode("utf-8")
+    assert body_kind(text) == body["kind"]
+    assert body_kind(text[:-1] + ',"kind":"k"}') is None
+
+
+def test_a_lone_surrogate_in_a_flat_body_is_refused_as_before() -> None:
+    """orjson refuses a lone surrogate; the step is refused as the C encoder's path refused
+    it (the entry cannot be UTF-8), and nothing is written."""
+    head = ChainHead(0, "00" * 32)
+    with pytest.raises(AppendRefused, match="cannot be logged"):
+        plan_step(head, "2026-01-01T00:00:00.000000Z", [NewEvent("t", 1, None, {"kind": "\ud800"})])
+
+
 @given(st.floats(allow_nan=True, allow_infinity=True))
 def test_canonical_text_refuses_every_float(number: float) -> None:
     """A float anywhere (even 1.0) has no canonical form."""

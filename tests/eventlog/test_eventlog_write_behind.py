@@ -20,8 +20,10 @@ from eventlog_helpers import round_step
 
 from game_server.eventlog import (
     AnchorFile,
+    AnchorWriteFailed,
     AppendRefused,
     ChainHead,
+    Checkpoint,
     EventLog,
     EventLogError,
     EventLogReader,
@@ -200,6 +202,58 @@ def test_a_checkpoint_reaches_the_anchor_stream_only_once_committed(
     reactor.run_until(1)
     assert anchors.anchors(log.log_id)[-1] == planned
     log.close()
+
+
+class FailingAnchors:
+    """An anchor file that notes which thread published each checkpoint, and can refuse."""
+
+    def __init__(self, path: Path) -> None:
+        self.file = AnchorFile(path)
+        self.threads: list[str] = []
+        self.refuse = False
+
+    def publish(self, checkpoint: Checkpoint) -> None:
+        self.threads.append(threading.current_thread().name)
+        if self.refuse:
+            raise AnchorWriteFailed("the witness disk is gone (the test's)")
+        self.file.publish(checkpoint)
+
+    def anchors(self, log_id: str) -> list[Checkpoint]:
+        return self.file.anchors(log_id)
+
+
+def test_the_anchor_stream_is_synced_on_the_commit_thread_and_a_failure_is_caught_up(
+    open_log: Callable[..., EventLog], tmp_path: Path, db_path: Path, public_key: Ed25519PublicKey
+) -> None:
+    """The commit thread publishes each committed checkpoint, in order, before it hands the
+    transaction back (the stream's sync never runs on the log's thread). A checkpoint that
+    cannot be published leaves its write durable (its waiter told so) and puts the log out
+    of service; the thread publishes no later one, and resume() catches the stream up with
+    every checkpoint it lacks, in order."""
+    anchors = FailingAnchors(tmp_path / "anchors.jsonl")
+    log = open_log(anchors=anchors)
+    reactor = Reactor()
+    log.write_behind(reactor.wake)
+    told: list[EventLogError | None] = []
+    log.append(round_step(1, 3), checkpoint="round-close")
+    reactor.run_until(1)
+    assert anchors.threads == ["event-log-commit"]
+    anchors.refuse = True
+    log.append(round_step(2, 3), checkpoint="round-close")
+    log.when_written(told.append)
+    reactor.run_until(1)
+    assert told == [None]
+    assert isinstance(log.failed, AnchorWriteFailed)
+    with pytest.raises(LogOutOfService):
+        log.append(round_step(3, 3))
+    assert len(anchors.threads) == 2
+    anchors.refuse = False
+    log.resume()
+    kept = anchors.anchors(log.log_id)
+    assert [cp.number for cp in kept] == list(range(1, len(kept) + 1))
+    assert kept[-1] == log.last_checkpoint and kept[-1].reason == "resumed"
+    log.close()
+    assert _verified(db_path, public_key)
 
 
 def test_close_commits_everything_planned_then_writes_the_shutdown_checkpoint(

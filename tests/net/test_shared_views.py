@@ -1,13 +1,14 @@
-"""The views of one step are built together and encoded once per shared part (issue 22), and
+"""The views of one step are built together, what they share built once (issue 22), and
 each terminal still gets exactly the bytes of its own view built alone: nothing of another
 seat (its cards, its credits, its actions) nor the dealer's hole card reaches it through a
-shared part, and the wire format is unchanged (sorted keys, no spaces, as ``json.dumps``).
+shared part, and the wire format is unchanged (sorted keys, no spaces, ASCII, as
+``json.dumps``) though compiled code writes it (:func:`~shared.protocol.json_bytes`).
 
 For every registered game's example table, after every logged step of bots playing whole
-rounds, the server's batch (:meth:`TableServerFactory.views_for` and one
-:class:`~shared.protocol.ViewEncoder`) is compared byte for byte with each terminal's view
-built alone (:meth:`TableServerFactory.view_for`), which the hole-card tests of each game
-scan.
+rounds, the server's batch (:meth:`TableServerFactory.views_for`, each view encoded by
+:func:`~shared.protocol.encode_view`) is compared byte for byte with each terminal's view
+built alone (:meth:`TableServerFactory.view_for`) as ``json`` writes it, which the hole-card
+tests of each game scan.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from game_server.net.floor import FloorConfig
 from game_server.net.server import TableServerFactory
 from game_server.rules.meters import MeterBank
 from game_server.table.session import MemorySink, SealedShoes
-from shared.protocol import EncodedJson, Json, ViewEncoder, json_text
+from shared.protocol import EncodedJson, Json, encode_view, json_bytes, json_text
 from tests.net.test_shoe_in_views import _seeds, _Terminal
 
 TERMINALS = {f"T{seat}": seat for seat in range(1, 8)}
@@ -51,19 +52,16 @@ class _Comparer:
         self.factory = factory
         self.terminals = list(terminals)
         self.steps = 0
-        self.reused = 0
 
     def step_logged(self, events: Sequence[Any], terminals: Collection[str] | None = None) -> None:
         self.steps += 1
-        encoder = ViewEncoder()
         batch = self.factory.views_for(self.terminals)
         for terminal in self.terminals:
             view = batch[terminal]
             assert isinstance(view, dict), view
             alone = json_text(self.factory.view_for(terminal)).encode()
-            assert encoder.encode(view) == alone, f"the view of {terminal} differs when shared"
+            assert encode_view(view) == alone, f"the view of {terminal} differs when shared"
             assert json.loads(alone)["terminal"] == terminal
-        self.reused += encoder.reused
 
 
 def _table(game: Game, path: Path, terminals: dict[str, int]) -> tuple[Any, Any, Clock]:
@@ -97,9 +95,10 @@ def test_views_built_together_are_each_terminals_own_byte_for_byte(game: Game, p
     assert comparer.steps > 40
 
 
-def test_a_blackjack_table_encodes_what_its_seats_share_once() -> None:
+def test_a_blackjack_table_builds_what_its_seats_share_once() -> None:
     """At a Blackjack table of seven, the dealer's cards, limits, chips, countdown, meters,
-    table actions and shoe are encoded once per step, not once per terminal."""
+    table actions and shoe are built once per step and shared by every terminal's view, not
+    built once per terminal; each view's bytes are still those of the view built alone."""
     blackjack = next(g for g in games() if g.name == "blackjack")
     machine, factory, clock = _table(blackjack, blackjack.examples[0], TERMINALS)
     machine.open()
@@ -108,59 +107,97 @@ def test_a_blackjack_table_encodes_what_its_seats_share_once() -> None:
         machine.place_wagers(terminal, {"blackjack": 1_000})
     clock.advance(60)  # the betting countdown runs out: the round is dealt
     assert machine.session.round is not None and machine.session.round.dealer
-    encoder = ViewEncoder()
     views = factory.views_for(list(TERMINALS))
-    sent = [encoder.encode(views[t]) for t in TERMINALS]  # type: ignore[arg-type]
+    first = views["T1"]
+    assert isinstance(first, dict)
     shared = ("chips", "countdown", "dealer", "limits", "meters", "shoe", "table_actions")
-    assert encoder.reused == len(shared) * (len(TERMINALS) - 1)
+    for terminal in TERMINALS:
+        view = views[terminal]
+        assert isinstance(view, dict)
+        assert all(view[key] is first[key] for key in shared), terminal
+    sent = [encode_view(views[t]) for t in TERMINALS]  # type: ignore[arg-type]
     hidden = json.loads(sent[0])["dealer"]["cards"][1]
     assert hidden == {"hidden": True}
     for terminal, data in zip(TERMINALS, sent, strict=True):
         assert data == json_text(factory.view_for(terminal)).encode()
 
 
+#: Every JSON value the wire carries (no float: the reader refuses one), with text of any
+#: character (control characters, DEL, beyond ASCII, lone surrogates), integers beyond 64
+#: bits and tuples, so that every path of json_bytes is taken.
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.text()
+    | st.text(st.characters(max_codepoint=0x80)),
     lambda children: (
-        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4)
+        st.lists(children, max_size=4)
+        | st.tuples(children, children)
+        | st.dictionaries(
+            st.text(st.characters(max_codepoint=0x90), max_size=6), children, max_size=4
+        )
     ),
     max_leaves=20,
 )
 
 
 @given(st.lists(st.dictionaries(st.text(max_size=6), json_values, max_size=6), max_size=5))
-def test_the_encoder_writes_what_json_dumps_writes_shared_or_not(views: list[Any]) -> None:
-    """Each view's bytes are ``json.dumps(view, sort_keys=True, separators=(",", ":"))``,
-    whether its values are shared with another view (the same object) or not; a shared
-    object is encoded once."""
-    common: dict[str, Any] = {"shared": [1, {"b": True, "a": "é"}]}
-    encoder = ViewEncoder()
+def test_the_wire_encoding_is_what_json_dumps_writes(views: list[Any]) -> None:
+    """Each value's bytes (:func:`json_bytes`, compiled where it can) are ``json.dumps(value,
+    sort_keys=True, separators=(",", ":"))``, and a view is sent as they are."""
     for view in views:
-        view["common"] = common["shared"]
-        data = encoder.encode(view)
+        data = encode_view(view)
         assert data == json.dumps(view, sort_keys=True, separators=(",", ":")).encode()
+        assert json_bytes(view) == data
         assert Json().toString(data) == data
-    assert encoder.reused >= max(0, len(views) - 1)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        pytest.param({"name": "é"}, id="beyond-ascii"),
+        pytest.param({"é": 1, "e": 2}, id="key-beyond-ascii"),
+        pytest.param({"del": "\x7f"}, id="del"),
+        pytest.param({"control": '\x00\x1f\b\f\n\r\t"\\'}, id="control"),
+        pytest.param({"big": 2**64, "small": -(2**63) - 1}, id="beyond-64-bits"),
+        pytest.param({"big": 2**64 - 1, "small": -(2**63)}, id="at-64-bits"),
+        pytest.param({"lone": "\ud800"}, id="lone-surrogate"),
+        pytest.param({1: "a", 2: "b"}, id="integer-keys"),
+    ],
+)
+def test_where_the_compiled_encoder_would_differ_the_bytes_are_jsons(value: Any) -> None:
+    """Where orjson's bytes would not be ``json``'s (text beyond ASCII or DEL, which
+    ``json`` escapes; integers beyond 64 bits; a lone surrogate; integer keys) the bytes are
+    ``json``'s all the same."""
+    assert json_bytes(value) == json_text(value).encode()
+
+
+def test_values_json_refuses_are_refused_on_the_wire() -> None:
+    """A set, a dataclass, a datetime: the wire refuses them with ``json``'s error (a
+    dataclass or a datetime is not written by orjson's own rules); nesting deeper than
+    orjson writes is written as ``json`` writes it."""
+    import dataclasses
+    from datetime import UTC, datetime
+
+    @dataclasses.dataclass
+    class Point:
+        x: int
+
+    for value in ({1, 2}, Point(1), datetime(2026, 1, 1, tzinfo=UTC)):
+        with pytest.raises(TypeError, match="not JSON serializable"):
+            json_bytes({"value": value})
+    deep: Any = "bottom"
+    for _ in range(300):
+        deep = [deep]
+    assert json_bytes(deep) == json_text(deep).encode()
 
 
 def test_an_encoded_value_is_sent_as_it_is_and_checked_for_size() -> None:
     assert Json().toString(EncodedJson(b'{"a":1}')) == b'{"a":1}'
     with pytest.raises(Exception, match="over the AMP limit"):
         Json().toString(EncodedJson(b'"' + b"x" * 70_000 + b'"'))
-
-
-def test_a_view_holding_the_encoders_mark_is_still_encoded_exactly() -> None:
-    """A shared part stands in a view as a string of control characters until its text
-    replaces it; a view whose own strings hold those characters is encoded whole."""
-    shared = {"cards": ["AS", "\x00\x010"]}
-    views = [
-        {"terminal": "T1", "dealer": shared, "note": "\x00\x010"},
-        {"terminal": "T2", "dealer": shared, "note": "plain"},
-        {"terminal": "T3", "dealer": shared, "x": ["\x00\x01"]},
-    ]
-    encoder = ViewEncoder()
-    for view in views:
-        assert encoder.encode(view) == json_text(view).encode()
 
 
 def test_a_router_builds_each_tables_views_together() -> None:
@@ -215,7 +252,7 @@ def test_a_pushed_view_is_the_box_call_remote_would_send() -> None:
             protocol.callRemote(ViewUpdate, view=view)
         else:
             protocol.push_view(EncodedJson(json_text(view).encode()))
-            protocol.push_view(ViewEncoder().encode(view))
+            protocol.push_view(encode_view(view))
         written.append(protocol.transport.value())
         protocol.setTimeout(None)
     assert written[0] == written[1] and b"ViewUpdate" in written[0]

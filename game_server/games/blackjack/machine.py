@@ -619,8 +619,7 @@ class RoundMachine:
 
     def views(self, terminals: Sequence[str]) -> dict[str, dict[str, Any]]:
         """The views of ``terminals`` at once, what every terminal sees built once and shared
-        (:func:`~game_server.games.blackjack.views.views_for`; the server encodes a shared
-        part once)."""
+        (:func:`~game_server.games.blackjack.views.views_for`)."""
         from game_server.games.blackjack.views import views_for
 
         return cast(dict[str, dict[str, Any]], self._gate.run(views_for, self, terminals))
