@@ -174,6 +174,23 @@ class CardSource(Protocol):
         ...
 
 
+def _two_card_totals() -> tuple[tuple[int, bool, int, bool], ...]:
+    """The hard total, whether it holds an ace, the best total and whether that is soft, of
+    every hand of two cards, by ``first * 52 + second`` (card codes 0..51): what a hand of
+    the deal starts from, looked up rather than counted (a round makes one per seat)."""
+    table = []
+    for first in range(52):
+        for second in range(52):
+            hard = BJ_VALUE[first] + BJ_VALUE[second]
+            ace = BJ_VALUE[first] == 1 or BJ_VALUE[second] == 1
+            soft = ace and hard <= 11
+            table.append((hard, ace, hard + 10 if soft else hard, soft))
+    return tuple(table)
+
+
+_TWO_CARDS: Final = _two_card_totals()
+
+
 class Hand:
     """One player hand (mutable engine state; the outside world sees events and views)."""
 
@@ -199,25 +216,20 @@ class Hand:
         self.seat = seat
         self.index = index
         self.wagers = wagers
-        hard = BJ_VALUE[first]
-        ace = hard == 1
         if second is None:
             self.cards: list[Card] = [first]
+            hard = BJ_VALUE[first]
+            ace = hard == 1
+            #: Best point total (an ace counts 11 when that does not exceed 21), and whether
+            #: an ace is counted as 11 in it; kept up to date by :meth:`add`.
+            self.total = hard + 10 if ace else hard
+            self.soft = ace
+            self.hard = hard
+            self.has_ace = ace
         else:
             self.cards = [first, second]
-            value = BJ_VALUE[second]
-            hard += value
-            ace = ace or value == 1
-        self.hard = hard
-        self.has_ace = ace
-        #: Best point total (an ace counts 11 when that does not exceed 21), and whether an
-        #: ace is counted as 11 in it; kept up to date by :meth:`add`.
-        if ace and hard <= 11:
-            self.total = hard + 10
-            self.soft = True
-        else:
-            self.total = hard
-            self.soft = False
+            # Every hand of the deal: its totals read from the table of two-card hands.
+            self.hard, self.has_ace, self.total, self.soft = _TWO_CARDS[first * 52 + second]
         self.from_split = False
         self.split_aces = False
         self.done = False
