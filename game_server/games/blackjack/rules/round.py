@@ -295,6 +295,19 @@ class Seat:
 class BlackjackRound:
     """The state of one Blackjack round; every public action returns its events."""
 
+    # The state that most rounds never change, or set only by the deal before they read it:
+    # defaults of the class, which a round shadows when it sets them (fewer stores for each
+    # new round).
+    _source: CardSource | None = None
+    _insurance_settled = False
+    _hole_position = -1
+    #: The TriLux Deluxe offer when it has the Press option (633b.11(f)) and a seat placed
+    #: the wager (set by :meth:`deal`), else None; and the TriLux Deluxe winnings of each
+    #: seat whose wager won, the most it may press (empty at other tables: a round's own
+    #: dict only once a wager won).
+    _press_offer: SideWagerOffer | None = None
+    _press_winnings: Mapping[int, int] = _NO_WINNINGS
+
     def __init__(self, rules: BlackjackRules) -> None:
         self.rules = rules
         self.phase = _BETTING
@@ -302,7 +315,6 @@ class BlackjackRound:
         self.dealer: list[Card] = []
         self.dealer_blackjack: bool | None = None
         self.hole_revealed = False
-        self._source: CardSource | None = None
         self._play: list[Hand] = []
         self._cursor = 0
         #: The hand whose decision the round waits for, or None (set as play moves on: only
@@ -310,19 +322,11 @@ class BlackjackRound:
         self.to_act: Hand | None = None
         #: The events of the step being taken (each step that produces events starts one).
         self._out: list[Any]
-        self._insurance_settled = False
         #: Whether any seat placed an insurance wager (most rounds: none to settle).
         self._insured = False
-        self._hole_position = -1
         #: The side wagers due at each moment, by moment; a moment is here only while it
         #: has wagers to settle (most rounds have none at all).
         self._side_wagers: dict[Moment, list[tuple[Seat, str, int, SideWagerOffer]]] = {}
-        #: The TriLux Deluxe offer when it has the Press option (633b.11(f)) and a seat
-        #: placed the wager (set by :meth:`deal`), else None; and the TriLux Deluxe winnings
-        #: of each seat whose wager won, the most it may press (empty at other tables: a
-        #: round's own dict only once a wager won).
-        self._press_offer: SideWagerOffer | None = None
-        self._press_winnings: Mapping[int, int] = _NO_WINNINGS
 
     # ------------------------------------------------------------------ views
 
@@ -725,14 +729,14 @@ class BlackjackRound:
         up = BJ_VALUE[self.dealer[0]]
         if up != 1 and up != 10:
             self.dealer_blackjack = False
-            if self._side_wagers:
+            if _AFTER_PEEK in self._side_wagers:
                 self._settle_side_wagers(_AFTER_PEEK)
         elif self.rules.dealer_peeks:
             # An ace or a ten-value up card: Blackjack when the two make 11.
             blackjack = up + BJ_VALUE[self.dealer[1]] == 11
             self._out.append(_PEEKED_BLACKJACK if blackjack else _PEEKED_NO_BLACKJACK)
             self.dealer_blackjack = blackjack
-            if self._side_wagers:
+            if _AFTER_PEEK in self._side_wagers:
                 self._settle_side_wagers(_AFTER_PEEK)
             if blackjack:
                 self._dealer_turn()  # turns up the hole card and settles against Blackjack
@@ -1187,8 +1191,10 @@ class BlackjackRound:
             out.append(_new(HoleCardRevealed, (dealer[1], self._hole_position)))
             if self.dealer_blackjack is None:  # else known since the peek or from the up card
                 self.dealer_blackjack = is_blackjack(dealer)
-            if self._side_wagers:
-                self._settle_side_wagers(_AFTER_PEEK)  # no peek: Blackjack is known only now
+            side_wagers = self._side_wagers
+            if _AFTER_PEEK in side_wagers:  # no peek: Blackjack is known only now
+                self._settle_side_wagers(_AFTER_PEEK)
+            if _AFTER_HOLE_CARD in side_wagers:
                 self._settle_side_wagers(_AFTER_HOLE_CARD)
         if self.dealer_blackjack:
             self._settle_against_dealer_blackjack()
@@ -1198,10 +1204,7 @@ class BlackjackRound:
             if self._insured:
                 self._settle_insurance()
             play = self._play
-            first, second = BJ_VALUE[dealer[0]], BJ_VALUE[dealer[1]]
-            hard = first + second
-            ace = first == 1 or second == 1
-            total = hard + 10 if ace and hard <= 11 else hard
+            hard, ace, total, _ = _TWO_CARDS[dealer[0] * 52 + dealer[1]]
             live = False
             for hand in play:
                 if not hand.settled:
@@ -1224,7 +1227,7 @@ class BlackjackRound:
                 if not hand.settled:
                     self._settle_hand(hand, total)
         # The round's end: the side wagers due then, and the round closed.
-        if self._side_wagers:
+        if _AFTER_ROUND in self._side_wagers:
             self._settle_side_wagers(_AFTER_ROUND)
         self.phase = _COMPLETE
         self._cursor = len(self._play)
@@ -1324,6 +1327,7 @@ class BlackjackRound:
             dealer = tuple(self.dealer)
             dealer_blackjack = bool(self.dealer_blackjack)
         out = self._out
+        press_offer = self._press_offer
         for seat, name, stake, offer in due:
             played = seat.hands
             if len(played) == 1:  # no split: the common case, without a generator
@@ -1361,7 +1365,7 @@ class BlackjackRound:
                 assert not isinstance(pay, MeterShare)
                 paid = pay.total_return(stake)
                 out.append(_new(WagerSettled, (seat.number, 0, name, stake, paid, WON, line.name)))
-                if offer is self._press_offer:
+                if offer is press_offer:
                     winnings = dict(self._press_winnings)
                     winnings[seat.number] = paid - stake  # 633b.11(f)
                     self._press_winnings = winnings
