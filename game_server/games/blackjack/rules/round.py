@@ -174,17 +174,19 @@ class CardSource(Protocol):
         ...
 
 
-def _two_card_totals() -> tuple[tuple[int, bool, int, bool], ...]:
+def _two_card_totals() -> tuple[tuple[tuple[int, bool, int, bool], ...], ...]:
     """The hard total, whether it holds an ace, the best total and whether that is soft, of
-    every hand of two cards, by ``first * 52 + second`` (card codes 0..51): what a hand of
-    the deal starts from, looked up rather than counted (a round makes one per seat)."""
+    every hand of two cards, by first and second card (codes 0..51): what a hand of the deal
+    and the dealer's two cards start from, looked up rather than counted."""
     table = []
     for first in range(52):
+        row = []
         for second in range(52):
             hard = BJ_VALUE[first] + BJ_VALUE[second]
             ace = BJ_VALUE[first] == 1 or BJ_VALUE[second] == 1
             soft = ace and hard <= 11
-            table.append((hard, ace, hard + 10 if soft else hard, soft))
+            row.append((hard, ace, hard + 10 if soft else hard, soft))
+        table.append(tuple(row))
     return tuple(table)
 
 
@@ -229,7 +231,7 @@ class Hand:
         else:
             self.cards = [first, second]
             # Every hand of the deal: its totals read from the table of two-card hands.
-            self.hard, self.has_ace, self.total, self.soft = _TWO_CARDS[first * 52 + second]
+            self.hard, self.has_ace, self.total, self.soft = _TWO_CARDS[first][second]
         self.from_split = False
         self.split_aces = False
         self.done = False
@@ -1204,7 +1206,7 @@ class BlackjackRound:
             if self._insured:
                 self._settle_insurance()
             play = self._play
-            hard, ace, total, _ = _TWO_CARDS[dealer[0] * 52 + dealer[1]]
+            hard, ace, total, _ = _TWO_CARDS[dealer[0]][dealer[1]]
             live = False
             for hand in play:
                 if not hand.settled:
