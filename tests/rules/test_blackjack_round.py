@@ -43,9 +43,11 @@ from game_server.rules.errors import (
     WrongPhase,
 )
 from game_server.rules.events import to_dict
+from game_server.rules.twenty_one import hand_total
 from game_server.rules.limits import WagerLimits
 from game_server.rules.wagers.base import SideWagerOffer
 from game_server.rules.wagers.lucky_aces import LUCKY_ACES, PAYTABLES
+from shared.cards import CARDS
 
 LA_A = SideWagerOffer(LUCKY_ACES, PAYTABLES["Paytable A"], WagerLimits(100, 10_000))
 
@@ -632,6 +634,28 @@ def test_countdown_default(default: CountdownDefault, cards: str, action: Action
     633b.5(z) selected, a hard total of 11 or less is hit instead."""
     game = Game(rules(countdown_default=default), {1: 1000}, cards + " 2C 3C")
     assert game.round.countdown_action() is action
+
+
+def test_a_two_card_hand_read_from_the_table_equals_the_hand_counted_card_by_card() -> None:
+    """The totals of every hand of the deal (and of the dealer's two cards) are read from a
+    table made once: for each of the 52 x 52 pairs of cards, the hand made from both equals
+    the hand made from the first and given the second (hard total, ace, best total, soft),
+    and the best total and softness are those :func:`hand_total` counts."""
+    for first in CARDS:
+        for second in CARDS:
+            dealt = engine.Hand(1, 0, {}, first, second)
+            counted = engine.Hand(1, 0, {}, first, None)
+            counted.add(second)
+            fields = ("hard", "has_ace", "total", "soft")
+            assert [getattr(dealt, f) for f in fields] == [getattr(counted, f) for f in fields]
+            assert (dealt.total, dealt.soft) == hand_total((first, second))
+            assert engine._TWO_CARDS[first][second] == (
+                counted.hard,
+                counted.has_ace,
+                counted.total,
+                counted.soft,
+            )
+            assert dealt.cards == [first, second]
 
 
 def test_a_hit_or_stand_record_made_once_is_the_record_the_decision_would_build() -> None:
