@@ -43,8 +43,8 @@ from game_server.rules.errors import (
     WrongPhase,
 )
 from game_server.rules.events import to_dict
-from game_server.rules.twenty_one import hand_total
 from game_server.rules.limits import WagerLimits
+from game_server.rules.twenty_one import hand_total
 from game_server.rules.wagers.base import SideWagerOffer
 from game_server.rules.wagers.lucky_aces import LUCKY_ACES, PAYTABLES
 from shared.cards import CARDS
@@ -690,3 +690,19 @@ def test_the_records_of_a_played_hand_equal_those_built_for_its_decisions() -> N
     assert hit[0] == Decision(3, 0, "hit", 0, False)
     assert stand[0] == Decision(3, 0, "stand", 0, False)
     assert type(hit[0]) is Decision and type(stand[0]) is Decision
+
+
+def test_a_hit_or_stand_of_another_input_type_or_the_countdown_keeps_its_own_record() -> None:
+    """The hit and stand look the record made once up themselves: a seat given as ``True``
+    (equal to seat 1) and the countdown's decisions still log a record of their own, as
+    built for that input, and a player's own decision at seat 1 logs the record made once."""
+    game = BlackjackRound(BlackjackRules())
+    game.place_wagers(1, {"blackjack": 1000})
+    # s1 UP s1 HOLE, then cards for the hits: 2 + 3 hits twice, then stands.
+    game.deal(StackedShoe("2C 9D 3H 8S 2D 2H"))
+    by_true = game.hit(True, 0)[0]  # type: ignore[arg-type]
+    assert to_dict(by_true)["seat"] is True
+    countdown = game.hit(1, 0, auto=True)[0]
+    assert countdown == Decision(1, 0, "hit", 0, True) and countdown.auto is True
+    own = game.stand(1, 0)[0]
+    assert own is engine._OWN_STANDS[1][0]

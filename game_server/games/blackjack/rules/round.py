@@ -91,14 +91,19 @@ _PEEKED_BLACKJACK: Final = DealerPeeked(True)
 _PEEKED_NO_BLACKJACK: Final = DealerPeeked(False)
 
 
+#: The seats (0..7) and hands (0..3) whose own hit and stand records are made once.
+_OWN_SEATS: Final = MAX_SEATS + 1
+_OWN_HANDS: Final = 4
+
+
 def _own_decisions(action: str) -> tuple[tuple[Decision, ...], ...]:
     """A player's own ``action`` (not the countdown's) by seat (0..7) and hand (0..3): the
     records of the two decisions every round makes, built once. Records are immutable, so
     one serves every round (as the peek's do), and a round allocates, keeps alive and has
     the garbage collector look at fewer objects."""
     return tuple(
-        tuple(Decision(seat, hand, action, 0, False) for hand in range(4))
-        for seat in range(MAX_SEATS + 1)
+        tuple(Decision(seat, hand, action, 0, False) for hand in range(_OWN_HANDS))
+        for seat in range(_OWN_SEATS)
     )
 
 
@@ -111,7 +116,9 @@ def _decision(
 ) -> Decision:
     """The record of a hit or stand: the one made once (``own``, by seat and hand) for a
     player's own decision, a new one for the countdown's or an input of another type (a
-    record keeps what it was given: ``True`` for a seat logs as ``true``)."""
+    record keeps what it was given: ``True`` for a seat logs as ``true``). ``hit`` and
+    ``stand`` look the record made once up themselves (a call saved on every decision) and
+    call this for every other case."""
     if auto is False and type(seat) is int and type(hand) is int:
         try:
             return own[seat][hand]
@@ -821,7 +828,16 @@ class BlackjackRound:
         ):
             self.verify_hit(seat, hand)  # the full check, which explains a refusal
             current = self._play[self._cursor]
-        out = self._out = [_decision(_OWN_HITS, seat, hand, "hit", auto)]
+        if (
+            auto is False
+            and type(seat) is int
+            and type(hand) is int
+            and seat < _OWN_SEATS
+            and hand < _OWN_HANDS
+        ):
+            out = self._out = [_OWN_HITS[seat][hand]]  # the record made once (_decision)
+        else:
+            out = self._out = [_decision(_OWN_HITS, seat, hand, "hit", auto)]
         self._deal_to(current)
         if current.hard > 21:
             self._settle_bust(current)
@@ -845,7 +861,16 @@ class BlackjackRound:
         if current is None or current.seat != seat or current.index != hand:
             self.verify_stand(seat, hand)  # raises the refusal
             current = self._play[self._cursor]
-        out = self._out = [_decision(_OWN_STANDS, seat, hand, "stand", auto)]
+        if (
+            auto is False
+            and type(seat) is int
+            and type(hand) is int
+            and seat < _OWN_SEATS
+            and hand < _OWN_HANDS
+        ):
+            out = self._out = [_OWN_STANDS[seat][hand]]
+        else:
+            out = self._out = [_decision(_OWN_STANDS, seat, hand, "stand", auto)]
         current.done = True
         self._advance()
         return out
