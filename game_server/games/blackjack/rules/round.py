@@ -828,13 +828,8 @@ class BlackjackRound:
         ):
             self.verify_hit(seat, hand)  # the full check, which explains a refusal
             current = self._play[self._cursor]
-        if (
-            auto is False
-            and type(seat) is int
-            and type(hand) is int
-            and seat < _OWN_SEATS
-            and hand < _OWN_HANDS
-        ):
+        own = auto is False and type(seat) is int and type(hand) is int
+        if own and seat < _OWN_SEATS and hand < _OWN_HANDS:
             out = self._out = [_OWN_HITS[seat][hand]]  # the record made once (_decision)
         else:
             out = self._out = [_decision(_OWN_HITS, seat, hand, "hit", auto)]
@@ -861,13 +856,8 @@ class BlackjackRound:
         if current is None or current.seat != seat or current.index != hand:
             self.verify_stand(seat, hand)  # raises the refusal
             current = self._play[self._cursor]
-        if (
-            auto is False
-            and type(seat) is int
-            and type(hand) is int
-            and seat < _OWN_SEATS
-            and hand < _OWN_HANDS
-        ):
+        own = auto is False and type(seat) is int and type(hand) is int
+        if own and seat < _OWN_SEATS and hand < _OWN_HANDS:
             out = self._out = [_OWN_STANDS[seat][hand]]
         else:
             out = self._out = [_decision(_OWN_STANDS, seat, hand, "stand", auto)]
