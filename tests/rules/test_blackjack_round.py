@@ -44,8 +44,10 @@ from game_server.rules.errors import (
 )
 from game_server.rules.events import to_dict
 from game_server.rules.limits import WagerLimits
+from game_server.rules.twenty_one import hand_total
 from game_server.rules.wagers.base import SideWagerOffer
 from game_server.rules.wagers.lucky_aces import LUCKY_ACES, PAYTABLES
+from shared.cards import CARDS
 
 LA_A = SideWagerOffer(LUCKY_ACES, PAYTABLES["Paytable A"], WagerLimits(100, 10_000))
 
@@ -634,6 +636,28 @@ def test_countdown_default(default: CountdownDefault, cards: str, action: Action
     assert game.round.countdown_action() is action
 
 
+def test_a_two_card_hand_read_from_the_table_equals_the_hand_counted_card_by_card() -> None:
+    """The totals of every hand of the deal (and of the dealer's two cards) are read from a
+    table made once: for each of the 52 x 52 pairs of cards, the hand made from both equals
+    the hand made from the first and given the second (hard total, ace, best total, soft),
+    and the best total and softness are those :func:`hand_total` counts."""
+    for first in CARDS:
+        for second in CARDS:
+            dealt = engine.Hand(1, 0, {}, first, second)
+            counted = engine.Hand(1, 0, {}, first, None)
+            counted.add(second)
+            fields = ("hard", "has_ace", "total", "soft")
+            assert [getattr(dealt, f) for f in fields] == [getattr(counted, f) for f in fields]
+            assert (dealt.total, dealt.soft) == hand_total((first, second))
+            assert engine._TWO_CARDS[first][second] == (
+                counted.hard,
+                counted.has_ace,
+                counted.total,
+                counted.soft,
+            )
+            assert dealt.cards == [first, second]
+
+
 def test_a_hit_or_stand_record_made_once_is_the_record_the_decision_would_build() -> None:
     """The records of a player's own hit and stand are made once per seat and hand: each is
     the record built for that decision (same class, equal, same JSON form); the countdown's
@@ -666,3 +690,19 @@ def test_the_records_of_a_played_hand_equal_those_built_for_its_decisions() -> N
     assert hit[0] == Decision(3, 0, "hit", 0, False)
     assert stand[0] == Decision(3, 0, "stand", 0, False)
     assert type(hit[0]) is Decision and type(stand[0]) is Decision
+
+
+def test_a_hit_or_stand_of_another_input_type_or_the_countdown_keeps_its_own_record() -> None:
+    """The hit and stand look the record made once up themselves: a seat given as ``True``
+    (equal to seat 1) and the countdown's decisions still log a record of their own, as
+    built for that input, and a player's own decision at seat 1 logs the record made once."""
+    game = BlackjackRound(BlackjackRules())
+    game.place_wagers(1, {"blackjack": 1000})
+    # s1 UP s1 HOLE, then cards for the hits: 2 + 3 hits twice, then stands.
+    game.deal(StackedShoe("2C 9D 3H 8S 2D 2H"))
+    by_true = game.hit(True, 0)[0]  # type: ignore[arg-type]
+    assert to_dict(by_true)["seat"] is True
+    countdown = game.hit(1, 0, auto=True)[0]
+    assert countdown == Decision(1, 0, "hit", 0, True) and countdown.auto is True
+    own = game.stand(1, 0)[0]
+    assert own is engine._OWN_STANDS[1][0]

@@ -91,14 +91,19 @@ _PEEKED_BLACKJACK: Final = DealerPeeked(True)
 _PEEKED_NO_BLACKJACK: Final = DealerPeeked(False)
 
 
+#: The seats (0..7) and hands (0..3) whose own hit and stand records are made once.
+_OWN_SEATS: Final = MAX_SEATS + 1
+_OWN_HANDS: Final = 4
+
+
 def _own_decisions(action: str) -> tuple[tuple[Decision, ...], ...]:
     """A player's own ``action`` (not the countdown's) by seat (0..7) and hand (0..3): the
     records of the two decisions every round makes, built once. Records are immutable, so
     one serves every round (as the peek's do), and a round allocates, keeps alive and has
     the garbage collector look at fewer objects."""
     return tuple(
-        tuple(Decision(seat, hand, action, 0, False) for hand in range(4))
-        for seat in range(MAX_SEATS + 1)
+        tuple(Decision(seat, hand, action, 0, False) for hand in range(_OWN_HANDS))
+        for seat in range(_OWN_SEATS)
     )
 
 
@@ -111,7 +116,9 @@ def _decision(
 ) -> Decision:
     """The record of a hit or stand: the one made once (``own``, by seat and hand) for a
     player's own decision, a new one for the countdown's or an input of another type (a
-    record keeps what it was given: ``True`` for a seat logs as ``true``)."""
+    record keeps what it was given: ``True`` for a seat logs as ``true``). ``hit`` and
+    ``stand`` look the record made once up themselves (a call saved on every decision) and
+    call this for every other case."""
     if auto is False and type(seat) is int and type(hand) is int:
         try:
             return own[seat][hand]
@@ -174,6 +181,25 @@ class CardSource(Protocol):
         ...
 
 
+def _two_card_totals() -> tuple[tuple[tuple[int, bool, int, bool], ...], ...]:
+    """The hard total, whether it holds an ace, the best total and whether that is soft, of
+    every hand of two cards, by first and second card (codes 0..51): what a hand of the deal
+    and the dealer's two cards start from, looked up rather than counted."""
+    table = []
+    for first in range(52):
+        row = []
+        for second in range(52):
+            hard = BJ_VALUE[first] + BJ_VALUE[second]
+            ace = BJ_VALUE[first] == 1 or BJ_VALUE[second] == 1
+            soft = ace and hard <= 11
+            row.append((hard, ace, hard + 10 if soft else hard, soft))
+        table.append(tuple(row))
+    return tuple(table)
+
+
+_TWO_CARDS: Final = _two_card_totals()
+
+
 class Hand:
     """One player hand (mutable engine state; the outside world sees events and views)."""
 
@@ -199,25 +225,20 @@ class Hand:
         self.seat = seat
         self.index = index
         self.wagers = wagers
-        hard = BJ_VALUE[first]
-        ace = hard == 1
         if second is None:
             self.cards: list[Card] = [first]
+            hard = BJ_VALUE[first]
+            ace = hard == 1
+            #: Best point total (an ace counts 11 when that does not exceed 21), and whether
+            #: an ace is counted as 11 in it; kept up to date by :meth:`add`.
+            self.total = hard + 10 if ace else hard
+            self.soft = ace
+            self.hard = hard
+            self.has_ace = ace
         else:
             self.cards = [first, second]
-            value = BJ_VALUE[second]
-            hard += value
-            ace = ace or value == 1
-        self.hard = hard
-        self.has_ace = ace
-        #: Best point total (an ace counts 11 when that does not exceed 21), and whether an
-        #: ace is counted as 11 in it; kept up to date by :meth:`add`.
-        if ace and hard <= 11:
-            self.total = hard + 10
-            self.soft = True
-        else:
-            self.total = hard
-            self.soft = False
+            # Every hand of the deal: its totals read from the table of two-card hands.
+            self.hard, self.has_ace, self.total, self.soft = _TWO_CARDS[first][second]
         self.from_split = False
         self.split_aces = False
         self.done = False
@@ -283,6 +304,19 @@ class Seat:
 class BlackjackRound:
     """The state of one Blackjack round; every public action returns its events."""
 
+    # The state that most rounds never change, or set only by the deal before they read it:
+    # defaults of the class, which a round shadows when it sets them (fewer stores for each
+    # new round).
+    _source: CardSource | None = None
+    _insurance_settled = False
+    _hole_position = -1
+    #: The TriLux Deluxe offer when it has the Press option (633b.11(f)) and a seat placed
+    #: the wager (set by :meth:`deal`), else None; and the TriLux Deluxe winnings of each
+    #: seat whose wager won, the most it may press (empty at other tables: a round's own
+    #: dict only once a wager won).
+    _press_offer: SideWagerOffer | None = None
+    _press_winnings: Mapping[int, int] = _NO_WINNINGS
+
     def __init__(self, rules: BlackjackRules) -> None:
         self.rules = rules
         self.phase = _BETTING
@@ -290,7 +324,6 @@ class BlackjackRound:
         self.dealer: list[Card] = []
         self.dealer_blackjack: bool | None = None
         self.hole_revealed = False
-        self._source: CardSource | None = None
         self._play: list[Hand] = []
         self._cursor = 0
         #: The hand whose decision the round waits for, or None (set as play moves on: only
@@ -298,19 +331,11 @@ class BlackjackRound:
         self.to_act: Hand | None = None
         #: The events of the step being taken (each step that produces events starts one).
         self._out: list[Any]
-        self._insurance_settled = False
         #: Whether any seat placed an insurance wager (most rounds: none to settle).
         self._insured = False
-        self._hole_position = -1
         #: The side wagers due at each moment, by moment; a moment is here only while it
         #: has wagers to settle (most rounds have none at all).
         self._side_wagers: dict[Moment, list[tuple[Seat, str, int, SideWagerOffer]]] = {}
-        #: The TriLux Deluxe offer when it has the Press option (633b.11(f)) and a seat
-        #: placed the wager (set by :meth:`deal`), else None; and the TriLux Deluxe winnings
-        #: of each seat whose wager won, the most it may press (empty at other tables: a
-        #: round's own dict only once a wager won).
-        self._press_offer: SideWagerOffer | None = None
-        self._press_winnings: Mapping[int, int] = _NO_WINNINGS
 
     # ------------------------------------------------------------------ views
 
@@ -713,14 +738,14 @@ class BlackjackRound:
         up = BJ_VALUE[self.dealer[0]]
         if up != 1 and up != 10:
             self.dealer_blackjack = False
-            if self._side_wagers:
+            if _AFTER_PEEK in self._side_wagers:
                 self._settle_side_wagers(_AFTER_PEEK)
         elif self.rules.dealer_peeks:
             # An ace or a ten-value up card: Blackjack when the two make 11.
             blackjack = up + BJ_VALUE[self.dealer[1]] == 11
             self._out.append(_PEEKED_BLACKJACK if blackjack else _PEEKED_NO_BLACKJACK)
             self.dealer_blackjack = blackjack
-            if self._side_wagers:
+            if _AFTER_PEEK in self._side_wagers:
                 self._settle_side_wagers(_AFTER_PEEK)
             if blackjack:
                 self._dealer_turn()  # turns up the hole card and settles against Blackjack
@@ -803,7 +828,11 @@ class BlackjackRound:
         ):
             self.verify_hit(seat, hand)  # the full check, which explains a refusal
             current = self._play[self._cursor]
-        out = self._out = [_decision(_OWN_HITS, seat, hand, "hit", auto)]
+        own = auto is False and type(seat) is int and type(hand) is int
+        if own and seat < _OWN_SEATS and hand < _OWN_HANDS:
+            out = self._out = [_OWN_HITS[seat][hand]]  # the record made once (_decision)
+        else:
+            out = self._out = [_decision(_OWN_HITS, seat, hand, "hit", auto)]
         self._deal_to(current)
         if current.hard > 21:
             self._settle_bust(current)
@@ -827,7 +856,11 @@ class BlackjackRound:
         if current is None or current.seat != seat or current.index != hand:
             self.verify_stand(seat, hand)  # raises the refusal
             current = self._play[self._cursor]
-        out = self._out = [_decision(_OWN_STANDS, seat, hand, "stand", auto)]
+        own = auto is False and type(seat) is int and type(hand) is int
+        if own and seat < _OWN_SEATS and hand < _OWN_HANDS:
+            out = self._out = [_OWN_STANDS[seat][hand]]
+        else:
+            out = self._out = [_decision(_OWN_STANDS, seat, hand, "stand", auto)]
         current.done = True
         self._advance()
         return out
@@ -1175,8 +1208,10 @@ class BlackjackRound:
             out.append(_new(HoleCardRevealed, (dealer[1], self._hole_position)))
             if self.dealer_blackjack is None:  # else known since the peek or from the up card
                 self.dealer_blackjack = is_blackjack(dealer)
-            if self._side_wagers:
-                self._settle_side_wagers(_AFTER_PEEK)  # no peek: Blackjack is known only now
+            side_wagers = self._side_wagers
+            if _AFTER_PEEK in side_wagers:  # no peek: Blackjack is known only now
+                self._settle_side_wagers(_AFTER_PEEK)
+            if _AFTER_HOLE_CARD in side_wagers:
                 self._settle_side_wagers(_AFTER_HOLE_CARD)
         if self.dealer_blackjack:
             self._settle_against_dealer_blackjack()
@@ -1186,10 +1221,7 @@ class BlackjackRound:
             if self._insured:
                 self._settle_insurance()
             play = self._play
-            first, second = BJ_VALUE[dealer[0]], BJ_VALUE[dealer[1]]
-            hard = first + second
-            ace = first == 1 or second == 1
-            total = hard + 10 if ace and hard <= 11 else hard
+            hard, ace, total, _ = _TWO_CARDS[dealer[0]][dealer[1]]
             live = False
             for hand in play:
                 if not hand.settled:
@@ -1212,7 +1244,7 @@ class BlackjackRound:
                 if not hand.settled:
                     self._settle_hand(hand, total)
         # The round's end: the side wagers due then, and the round closed.
-        if self._side_wagers:
+        if _AFTER_ROUND in self._side_wagers:
             self._settle_side_wagers(_AFTER_ROUND)
         self.phase = _COMPLETE
         self._cursor = len(self._play)
@@ -1312,6 +1344,7 @@ class BlackjackRound:
             dealer = tuple(self.dealer)
             dealer_blackjack = bool(self.dealer_blackjack)
         out = self._out
+        press_offer = self._press_offer
         for seat, name, stake, offer in due:
             played = seat.hands
             if len(played) == 1:  # no split: the common case, without a generator
@@ -1349,7 +1382,7 @@ class BlackjackRound:
                 assert not isinstance(pay, MeterShare)
                 paid = pay.total_return(stake)
                 out.append(_new(WagerSettled, (seat.number, 0, name, stake, paid, WON, line.name)))
-                if offer is self._press_offer:
+                if offer is press_offer:
                     winnings = dict(self._press_winnings)
                     winnings[seat.number] = paid - stake  # 633b.11(f)
                     self._press_winnings = winnings
