@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from game_server.durations import Durations
-from game_server.eventlog.anchors import AnchorError, AnchorSink
+from game_server.eventlog.anchors import AnchorError, AnchorSink, AnchorWriteFailed
 from game_server.eventlog.errors import AppendRefused, EventLogError
 from game_server.eventlog.records import ChainHead, Checkpoint, EventRow
 from game_server.eventlog.store import EventStore
@@ -178,13 +178,13 @@ class CommitThread:
             self._broken = exc
         except Exception as exc:  # a backend's bug must not end the thread silently
             self._broken = AppendRefused(f"the log's store failed: {exc!r}; nothing was written")
-        else:
-            return Committed(batch, None, True, self._publish(batch))
         finally:
             self.times.add(time.perf_counter() - started)
             self.transactions += 1
             self.writes += len(batch)
-        return Committed(batch, self._broken, True)
+        if self._broken is not None:
+            return Committed(batch, self._broken, True)
+        return Committed(batch, None, True, self._publish(batch))
 
     def _publish(self, batch: Sequence[PlannedWrite]) -> AnchorError | None:
         """Publish the committed checkpoints of ``batch`` to the anchor stream, in order."""
@@ -197,4 +197,10 @@ class CommitThread:
                 except AnchorError as exc:
                     self._anchors_failed = True
                     return exc
+                except Exception as exc:  # a sink's bug must not end the thread silently
+                    self._anchors_failed = True
+                    return AnchorWriteFailed(
+                        f"checkpoint #{write.checkpoint.number} is in the log but the anchor "
+                        f"stream failed: {exc!r}"
+                    )
         return None

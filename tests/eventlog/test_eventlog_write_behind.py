@@ -210,26 +210,36 @@ class FailingAnchors:
     def __init__(self, path: Path) -> None:
         self.file = AnchorFile(path)
         self.threads: list[str] = []
-        self.refuse = False
+        self.refuse: Exception | None = None
 
     def publish(self, checkpoint: Checkpoint) -> None:
         self.threads.append(threading.current_thread().name)
-        if self.refuse:
-            raise AnchorWriteFailed("the witness disk is gone (the test's)")
+        if self.refuse is not None:
+            raise self.refuse
         self.file.publish(checkpoint)
 
     def anchors(self, log_id: str) -> list[Checkpoint]:
         return self.file.anchors(log_id)
 
 
+@pytest.mark.parametrize(
+    "refusal",
+    [AnchorWriteFailed("the witness disk is gone (the test's)"), RuntimeError("a sink's bug")],
+    ids=["refused", "a-bug"],
+)
 def test_the_anchor_stream_is_synced_on_the_commit_thread_and_a_failure_is_caught_up(
-    open_log: Callable[..., EventLog], tmp_path: Path, db_path: Path, public_key: Ed25519PublicKey
+    open_log: Callable[..., EventLog],
+    tmp_path: Path,
+    db_path: Path,
+    public_key: Ed25519PublicKey,
+    refusal: Exception,
 ) -> None:
     """The commit thread publishes each committed checkpoint, in order, before it hands the
     transaction back (the stream's sync never runs on the log's thread). A checkpoint that
     cannot be published leaves its write durable (its waiter told so) and puts the log out
     of service; the thread publishes no later one, and resume() catches the stream up with
-    every checkpoint it lacks, in order."""
+    every checkpoint it lacks, in order. A sink's own bug is such a failure, not the end of
+    the thread."""
     anchors = FailingAnchors(tmp_path / "anchors.jsonl")
     log = open_log(anchors=anchors)
     reactor = Reactor()
@@ -238,7 +248,7 @@ def test_the_anchor_stream_is_synced_on_the_commit_thread_and_a_failure_is_caugh
     log.append(round_step(1, 3), checkpoint="round-close")
     reactor.run_until(1)
     assert anchors.threads == ["event-log-commit"]
-    anchors.refuse = True
+    anchors.refuse = refusal
     log.append(round_step(2, 3), checkpoint="round-close")
     log.when_written(told.append)
     reactor.run_until(1)
@@ -247,7 +257,7 @@ def test_the_anchor_stream_is_synced_on_the_commit_thread_and_a_failure_is_caugh
     with pytest.raises(LogOutOfService):
         log.append(round_step(3, 3))
     assert len(anchors.threads) == 2
-    anchors.refuse = False
+    anchors.refuse = None
     log.resume()
     kept = anchors.anchors(log.log_id)
     assert [cp.number for cp in kept] == list(range(1, len(kept) + 1))
