@@ -141,6 +141,44 @@ def test_json_takes_the_largest_allowed_values() -> None:
     assert value == []
 
 
+def _depth(value: Any) -> int:
+    """How deep ``value`` nests, counted the plain recursive way (the definition)."""
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+def _nested(depth: int, branches: list[int]) -> Any:
+    """A value ``depth`` deep, alternating objects and lists, with leaves and empty
+    containers beside the deepest path (so that a wrong count of a level shows)."""
+    value: Any = []
+    for level in range(depth - 1):
+        side = branches[level % len(branches)]
+        if level % 2:
+            value = {"deep": value, "leaf": side, "empty": {} if side % 2 else []}
+        else:
+            value = [side, value, [] if side % 3 else {"x": side}]
+    return value
+
+
+@pytest.mark.parametrize("branches", [[0], [1, 2], [3, 4, 5, 6, 7, 8, 9]])
+@pytest.mark.parametrize("depth", range(1, 41))
+def test_the_depth_limit_counts_as_the_recursive_definition(
+    depth: int, branches: list[int]
+) -> None:
+    """Json reads a value as deep as MAX_JSON_DEPTH and refuses one level more, whichever way
+    objects, lists, leaves and empty containers mix on the way down."""
+    value = _nested(depth, branches)
+    data = json_text(value).encode()
+    if _depth(value) <= MAX_JSON_DEPTH:
+        assert Json().fromString(data) == value
+    else:
+        with pytest.raises(BadRequest, match=f"nested more than {MAX_JSON_DEPTH} deep"):
+            Json().fromString(data)
+
+
 @pytest.mark.parametrize(
     ("value", "sentence"),
     [
