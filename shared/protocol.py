@@ -185,10 +185,11 @@ def json_bytes(value: Any) -> bytes:
     try:
         data = orjson.dumps(value, option=_ORJSON_OPTIONS)
     except orjson.JSONEncodeError:
-        return _WIRE_JSON.encode(value).encode("utf-8")
-    if data.isascii() and b"\x7f" not in data:
-        return data
-    return _WIRE_JSON.encode(value).encode("utf-8")
+        pass
+    else:
+        if data.isascii() and b"\x7f" not in data:
+            return data
+    return json_text(value).encode("utf-8")
 
 
 class EncodedJson(bytes):
@@ -211,7 +212,7 @@ class Json(_Named):
 
     @staticmethod
     def encoded(value: Any) -> bytes:
-        """``value`` in UTF-8 JSON (:func:`json_text`), or as it is if already encoded."""
+        """``value`` in UTF-8 JSON (:func:`json_bytes`), or as it is if already encoded."""
         return value if isinstance(value, EncodedJson) else json_bytes(value)
 
     def toString(self, inObject: Any) -> bytes:
