@@ -76,14 +76,15 @@ def canonical_text(value: dict[str, Any]) -> str:
         shared.codec.CodecError: ``value`` has no canonical form (a float, a non-string key,
             an unknown type).
     """
-    if type(value) is dict and _flat(value):
+    flat = type(value) is dict and _flat(value)
+    if flat:
         try:
             return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode("utf-8")
         except orjson.JSONEncodeError:
             pass  # an integer beyond 64 bits, a lone surrogate: the paths below decide
     if _fast_encode is not None:
         try:
-            if type(value) is dict and _flat(value):
+            if flat:
                 return _fast_encode(value)
             text = _fast_encode(value)
             parsed, end = _scan(text, 0)
