@@ -11,14 +11,15 @@ Two small interfaces, so that the anchor stream can be a file today and the floo
 store later (DESIGN.md "The floor": the store's checkpoints are the anchors):
 
 - :class:`AnchorSink`: ``publish(checkpoint)``, called by
-  :class:`~game_server.eventlog.log.EventLog` right after each checkpoint is committed;
+  :class:`~game_server.eventlog.log.EventLog` right after each checkpoint is committed, and
+  ``publish_all(checkpoints)``, the checkpoints of one commit kept together (one sync);
 - :class:`AnchorSource`: ``anchors(log_id)``, every anchored checkpoint of one log.
 
 :class:`AnchorFile` implements both as an append-only JSON-lines file (one checkpoint per
 line, :meth:`~game_server.eventlog.records.Checkpoint.to_json`, synced to disk before
-``publish`` returns). One file may hold the anchors of several logs (each line names its
-log). On a floor keep it on another disk or, better, another machine: an anchor stream on the
-same disk as the log is lost or edited together with it.
+``publish`` or ``publish_all`` returns). One file may hold the anchors of several logs (each
+line names its log). On a floor keep it on another disk or, better, another machine: an
+anchor stream on the same disk as the log is lost or edited together with it.
 
 Entry points: :class:`AnchorFile`, :func:`check_anchors`.
 """
@@ -59,6 +60,16 @@ class AnchorSink(Protocol):
         """
         ...
 
+    def publish_all(self, checkpoints: Sequence[Checkpoint]) -> None:
+        """Keep each of ``checkpoints``, in order, durably before returning: what
+        ``publish`` does for each, with one sync (or one round trip) for them all.
+
+        Raises:
+            AnchorWriteFailed: they could not all be kept (the stream may hold the first
+                few: catching up starts after the last it holds).
+        """
+        ...
+
 
 class AnchorSource(Protocol):
     """Where the checkpoints of a log are found again."""
@@ -80,9 +91,10 @@ class AnchorFile:
     """An append-only JSON-lines file of checkpoints (an :class:`AnchorSink` and
     :class:`AnchorSource`).
 
-    Created mode 0600 on first use; each :meth:`publish` appends one line and syncs it. A
-    line cut short by a crash (no newline at the end of the file) is ignored when read, and
-    cut off before the next line is written (it never held a whole checkpoint).
+    Created mode 0600 on first use; :meth:`publish` appends one line and syncs it,
+    :meth:`publish_all` appends a line for each checkpoint and syncs once. A line cut short by
+    a crash (no newline at the end of the file) is ignored when read, and cut off before the
+    next line is written (it never held a whole checkpoint).
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
@@ -93,18 +105,26 @@ class AnchorFile:
         return f"AnchorFile({str(self.path)!r})"
 
     def publish(self, checkpoint: Checkpoint) -> None:
-        line = json.dumps(checkpoint.to_json(), sort_keys=True, separators=(",", ":"))
+        self.publish_all((checkpoint,))
+
+    def publish_all(self, checkpoints: Sequence[Checkpoint]) -> None:
+        if not checkpoints:
+            return
+        data = b"".join(
+            json.dumps(cp.to_json(), sort_keys=True, separators=(",", ":")).encode() + b"\n"
+            for cp in checkpoints
+        )
         try:
             file = self._open()
-            file.write(line.encode() + b"\n")
+            file.write(data)
             file.flush()
             os.fdatasync(file.fileno())
         except OSError as exc:
             self.close()
             raise AnchorWriteFailed(
-                f"checkpoint #{checkpoint.number} (seq {checkpoint.seq}) is in the log but "
-                f"could not be added to the anchor stream {self.path}: "
-                f"{exc.strerror or exc}. Make the anchor stream writable again."
+                f"{checkpoints_named(checkpoints)} in the log but could not be added to the anchor "
+                f"stream {self.path}: {exc.strerror or exc}. Make the anchor stream writable "
+                "again."
             ) from None
 
     def _open(self) -> IO[bytes]:
@@ -159,6 +179,15 @@ class AnchorFile:
             with contextlib.suppress(OSError):
                 self._file.close()
             self._file = None
+
+
+def checkpoints_named(checkpoints: Sequence[Checkpoint]) -> str:
+    """``checkpoint #5 (seq 120) is``, or ``checkpoints #5-#7 (seq 120-180) are``: the
+    subject of a sink's refusal."""
+    first, last = checkpoints[0], checkpoints[-1]
+    if len(checkpoints) == 1:
+        return f"checkpoint #{first.number} (seq {first.seq}) is"
+    return f"checkpoints #{first.number}-#{last.number} (seq {first.seq}-{last.seq}) are"
 
 
 def _whole_lines_size(path: Path) -> int:

@@ -403,8 +403,7 @@ class EventLog:
         if after >= self._last_checkpoint.number:
             return 0
         missing = self.store.checkpoints_after(after)
-        for cp in missing:
-            self._anchors.publish(cp)
+        self._anchors.publish_all(missing)
         return len(missing)
 
     def _check_tail(self, count: int) -> None:

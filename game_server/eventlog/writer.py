@@ -29,7 +29,12 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from game_server.durations import Durations
-from game_server.eventlog.anchors import AnchorError, AnchorSink, AnchorWriteFailed
+from game_server.eventlog.anchors import (
+    AnchorError,
+    AnchorSink,
+    AnchorWriteFailed,
+    checkpoints_named,
+)
 from game_server.eventlog.errors import AppendRefused, EventLogError
 from game_server.eventlog.records import ChainHead, Checkpoint, EventRow
 from game_server.eventlog.store import EventStore
@@ -89,7 +94,8 @@ class CommitThread:
         times: Where each transaction's duration is counted (the log's meters).
         anchors: Where each committed checkpoint is published, in order, before the
             transaction's outcome is handed back (so that the disk's sync of the anchor
-            stream is off the log's thread too). After a checkpoint could not be published
+            stream is off the log's thread too); the checkpoints of one transaction are
+            published together, with one sync. After a checkpoint could not be published
             none is tried again on this thread: the log, out of service, catches the stream
             up when it resumes.
 
@@ -187,20 +193,21 @@ class CommitThread:
         return Committed(batch, None, True, self._publish(batch))
 
     def _publish(self, batch: Sequence[PlannedWrite]) -> AnchorError | None:
-        """Publish the committed checkpoints of ``batch`` to the anchor stream, in order."""
+        """Publish the committed checkpoints of ``batch`` to the anchor stream, in order, with
+        one sync for them all."""
         if self._anchors is None or self._anchors_failed:
             return None
-        for write in batch:
-            if write.checkpoint is not None:
-                try:
-                    self._anchors.publish(write.checkpoint)
-                except AnchorError as exc:
-                    self._anchors_failed = True
-                    return exc
-                except Exception as exc:  # a sink's bug must not end the thread silently
-                    self._anchors_failed = True
-                    return AnchorWriteFailed(
-                        f"checkpoint #{write.checkpoint.number} is in the log but the anchor "
-                        f"stream failed: {exc!r}"
-                    )
+        checkpoints = [w.checkpoint for w in batch if w.checkpoint is not None]
+        if not checkpoints:
+            return None
+        try:
+            self._anchors.publish_all(checkpoints)
+        except AnchorError as exc:
+            self._anchors_failed = True
+            return exc
+        except Exception as exc:  # a sink's bug must not end the thread silently
+            self._anchors_failed = True
+            return AnchorWriteFailed(
+                f"{checkpoints_named(checkpoints)} in the log but the anchor stream failed: {exc!r}"
+            )
         return None

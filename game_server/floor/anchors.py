@@ -14,11 +14,17 @@ Entry points: :class:`StoreAnchors`, :class:`JoinedAnchors`, :func:`prove_agains
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from game_server.eventlog.anchors import AnchorError, AnchorSource, AnchorWriteFailed
+from game_server.eventlog.anchors import (
+    AnchorError,
+    AnchorSource,
+    AnchorWriteFailed,
+    checkpoints_named,
+)
 from game_server.eventlog.log import prove_log
 from game_server.eventlog.reader import EventLogReader
 from game_server.eventlog.records import Checkpoint
@@ -63,16 +69,30 @@ class StoreAnchors:
         Raises:
             AnchorWriteFailed: the store could not be reached, or refused it.
         """
-        try:
-            store = self._connected()
-            store.claim(checkpoint.log_id, checkpoint.key_id)
-            store.ingest(checkpoint.log_id, (), (checkpoint,))
-        except FloorError as exc:
-            self.close()
-            raise AnchorWriteFailed(
-                f"checkpoint #{checkpoint.number} (seq {checkpoint.seq}) is in the log but "
-                f"could not be added to the floor store {redacted(self._url)}: {exc}"
-            ) from None
+        self.publish_all((checkpoint,))
+
+    def publish_all(self, checkpoints: Sequence[Checkpoint]) -> None:
+        """Store ``checkpoints`` before returning: each log's in one transaction, in order,
+        the log claimed first (for each key that signed them).
+
+        Raises:
+            AnchorWriteFailed: the store could not be reached, or refused one.
+        """
+        by_log: dict[str, list[Checkpoint]] = {}
+        for cp in checkpoints:
+            by_log.setdefault(cp.log_id, []).append(cp)
+        for log_id, held in by_log.items():
+            try:
+                store = self._connected()
+                for key_id in dict.fromkeys(cp.key_id for cp in held):
+                    store.claim(log_id, key_id)
+                store.ingest(log_id, (), held)
+            except FloorError as exc:
+                self.close()
+                raise AnchorWriteFailed(
+                    f"{checkpoints_named(held)} in the log but could not be added to the "
+                    f"floor store {redacted(self._url)}: {exc}"
+                ) from None
 
     def close(self) -> None:
         """Close the connection (a later call connects again)."""

@@ -154,6 +154,46 @@ def test_an_anchor_stream_that_cannot_be_written_is_an_error_after_the_commit(
     assert [cp.number for cp in AnchorFile(path).anchors(reopened.log_id)] == [1, 2]
 
 
+def test_checkpoints_published_together_take_one_sync_and_a_refusal_names_them_all(
+    open_log: Callable[..., EventLog],
+    db_path: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``publish_all`` (a commit's checkpoints, or the ones a stream missed) appends a line
+    for each, in order, and syncs the stream once; when the sync fails, the error names the
+    range of checkpoints the stream may lack."""
+    log = open_log()
+    fill(log, 4)
+    log.close(checkpoint=False)
+    with EventLogReader.open(db_path) as reader:
+        held = reader.checkpoints()
+    assert len(held) >= 3
+    syncs: list[int] = []
+    real_sync = os.fdatasync
+    monkeypatch.setattr(
+        "game_server.eventlog.anchors.os.fdatasync", lambda fd: syncs.append(fd) or real_sync(fd)
+    )
+    anchors = AnchorFile(tmp_path / "anchors.jsonl")
+    anchors.publish(held[0])
+    anchors.publish_all(held[1:])
+    anchors.publish_all([])
+    assert len(syncs) == 2
+    assert anchors.anchors(log.log_id) == held
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr("game_server.eventlog.anchors.os.fdatasync", full)
+    first, last = held[1], held[-1]
+    with pytest.raises(
+        AnchorWriteFailed,
+        match=rf"^checkpoints #{first.number}-#{last.number} \(seq {first.seq}-{last.seq}\) "
+        r"are in the log .* No space left",
+    ):
+        AnchorFile(tmp_path / "other.jsonl").publish_all(held[1:])
+
+
 @pytest.mark.parametrize(
     "edit",
     [

@@ -205,18 +205,24 @@ def test_a_checkpoint_reaches_the_anchor_stream_only_once_committed(
 
 
 class FailingAnchors:
-    """An anchor file that notes which thread published each checkpoint, and can refuse."""
+    """An anchor file that notes which thread published each group of checkpoints, and
+    which numbers each group held, and can refuse."""
 
     def __init__(self, path: Path) -> None:
         self.file = AnchorFile(path)
         self.threads: list[str] = []
+        self.groups: list[list[int]] = []
         self.refuse: Exception | None = None
 
     def publish(self, checkpoint: Checkpoint) -> None:
+        self.publish_all((checkpoint,))
+
+    def publish_all(self, checkpoints: Sequence[Checkpoint]) -> None:
         self.threads.append(threading.current_thread().name)
+        self.groups.append([cp.number for cp in checkpoints])
         if self.refuse is not None:
             raise self.refuse
-        self.file.publish(checkpoint)
+        self.file.publish_all(checkpoints)
 
     def anchors(self, log_id: str) -> list[Checkpoint]:
         return self.file.anchors(log_id)
@@ -262,6 +268,35 @@ def test_the_anchor_stream_is_synced_on_the_commit_thread_and_a_failure_is_caugh
     kept = anchors.anchors(log.log_id)
     assert [cp.number for cp in kept] == list(range(1, len(kept) + 1))
     assert kept[-1] == log.last_checkpoint and kept[-1].reason == "resumed"
+    log.close()
+    assert _verified(db_path, public_key)
+
+
+def test_the_checkpoints_committed_together_are_anchored_together_in_order(
+    open_log: Callable[..., EventLog], tmp_path: Path, db_path: Path, public_key: Ed25519PublicKey
+) -> None:
+    """The round-close checkpoints of the steps one transaction commits reach the anchor
+    stream in one group (one sync of the stream for them all), in number order, and only
+    once their transaction is committed."""
+    anchors = FailingAnchors(tmp_path / "anchors.jsonl")
+    log = open_log(anchors=anchors)
+    store = HeldStore(log)
+    reactor = Reactor()
+    log.write_behind(reactor.wake)
+    store.hold()
+    log.append(round_step(1, 3), checkpoint="round-close")
+    assert store.entered.wait(WAIT)
+    for round_id in (2, 3, 4):
+        log.append(round_step(round_id, 3), checkpoint="round-close")
+    assert anchors.groups == []  # nothing committed yet
+    store.gate.set()
+    log.write_through()
+    assert store.batches[:2] == [1, 3]
+    first = anchors.groups[0][0]
+    assert anchors.groups[:2] == [[first], [first + 1, first + 2, first + 3]]
+    kept = anchors.anchors(log.log_id)
+    assert [cp.number for cp in kept] == list(range(1, len(kept) + 1))
+    assert kept[-1] == log.last_checkpoint
     log.close()
     assert _verified(db_path, public_key)
 
