@@ -48,7 +48,8 @@ With ``--workers N`` the server runs ``etg serve --workers N`` (its tables in N 
 behind one port): one operator connection per worker, routed to a table of it, cashes in
 that worker's terminals, so the ramp is about N times shorter (compare rounds per second
 over runs long enough for the ramp not to count); the server's CPU and peak RSS are summed
-over the front and its workers.
+over the front and its workers, and each worker's own command times and log commits are
+given apart (``worker_figures``).
 """
 
 from __future__ import annotations
@@ -146,6 +147,11 @@ class LoadtestResult:
     server_latency_ms: dict[str, dict[str, float | None]] = field(default_factory=dict)
     #: The event log's commit thread over the run (``ReadMeters`` ``"event_log"``).
     log_commits: dict[str, Any] | None = None
+    #: With ``--workers``: each worker's ``server_latency_ms`` and ``log_commits``, in the
+    #: workers' order (the two fields above are then empty: quantiles of several workers
+    #: cannot be merged from their summaries), or ``{"error": ...}`` for one that did not
+    #: answer.
+    worker_figures: list[dict[str, Any]] = field(default_factory=list)
     stopped_by: str = ""
     targets: dict[str, float] = field(
         default_factory=lambda: {"p99_ms": TARGET_P99_MS, "rss_mb": TARGET_RSS_MB}
@@ -343,6 +349,8 @@ class _Run:
         self.stopped_by = ""
         self.stopping = False
         self.meters: Any = None
+        #: With several workers: each worker's meters (None for one that did not answer).
+        self.worker_meters: list[Any] = []
         self._ids = count(1)
 
     def request_id(self, who: str) -> str:
@@ -436,18 +444,20 @@ def run_bots(
         run.stopping = True
         run.stopped_by = reason
         if operator_box:
-            # Every operator's meters (one per worker); games_played summed over them.
+            # Every operator's meters (one per worker, in the workers' order); games_played
+            # summed over them, and each worker's own figures kept.
             read = [op.callRemote(ReadMeters) for op in operator_box]
-            found: list[Any] = []
 
-            def merged(_results: Any) -> None:
-                if len(found) == 1:
-                    run.meters = found[0]
+            def merged(results: list[Any]) -> None:
+                found = [m for m in results if m is not None]
+                if len(results) == 1:
+                    run.meters = found[0] if found else None
                 elif found:
                     run.meters = {"games_played": sum(m["games_played"] for m in found)}
+                    run.worker_meters = results
 
             for d in read:
-                d.addCallback(lambda answer: found.append(answer["meters"]))
+                d.addCallback(lambda answer: answer["meters"])
                 d.addErrback(lambda _f: None)
             gathered = defer.gatherResults(read)
             gathered.addCallback(merged)
@@ -720,6 +730,7 @@ def run_loadtest(
     result.stopped_by = run.stopped_by
     if isinstance(run.meters, dict):
         result.server_latency_ms, result.log_commits = server_figures(run.meters)
+    result.worker_figures = [worker_figures(meters) for meters in run.worker_meters]
     if store is not None and isinstance(run.meters, dict):
         result.store = shipping_figures(run.meters.get("store_shipping"), duration)
     return result
@@ -758,6 +769,14 @@ def server_figures(
         "commit_p50_ms": ms(summary, "p50_us"),
         "commit_p99_ms": ms(summary, "p99_us"),
     }
+
+
+def worker_figures(meters: Any) -> dict[str, Any]:
+    """One worker's :func:`server_figures` as ``server_latency_ms`` and ``log_commits``."""
+    if not isinstance(meters, dict):
+        return {"error": "the worker gave no meters"}
+    timed, commits = server_figures(meters)
+    return {"server_latency_ms": timed, "log_commits": commits}
 
 
 def worker_operators(
@@ -818,6 +837,30 @@ def shipping_figures(shipping: Any, duration: float) -> dict[str, Any]:
     }
 
 
+def _server_rows(
+    prefix: str,
+    timed: dict[str, dict[str, float | None]],
+    commits: dict[str, Any] | None,
+) -> list[tuple[str, str]]:
+    """The report's rows of one server's (or worker's) own figures: each timed command from
+    arrival to answer, and its log's commits."""
+    rows = [
+        (f"  {prefix}{name} in the server", f"{fig['p50']:.1f} / {fig['p99']:.1f} ms")
+        for name, fig in timed.items()
+        if fig["p50"] is not None and fig["p99"] is not None
+    ]
+    if commits and commits.get("transactions"):
+        rows.append(
+            (
+                f"{prefix}log commits",
+                f"{commits['transactions']} transactions, "
+                f"{commits['writes_per_transaction']} steps each, "
+                f"p50/p99 {commits['commit_p50_ms']} / {commits['commit_p99_ms']} ms",
+            )
+        )
+    return rows
+
+
 def format_report(result: LoadtestResult) -> str:
     """A small table of the figures, with the targets beside them."""
     lat = result.latency_ms
@@ -855,22 +898,16 @@ def format_report(result: LoadtestResult) -> str:
             for name, fig in result.latency_by_command_ms.items()
             if fig["p50"] is not None and fig["p99"] is not None
         ),
+        *_server_rows("", result.server_latency_ms, result.log_commits),
         *(
-            (f"  {name} in the server", f"{fig['p50']:.1f} / {fig['p99']:.1f} ms")
-            for name, fig in result.server_latency_ms.items()
-            if fig["p50"] is not None and fig["p99"] is not None
-        ),
-        *(
-            ()
-            if not result.log_commits or not result.log_commits.get("transactions")
-            else (
-                (
-                    "log commits",
-                    f"{result.log_commits['transactions']} transactions, "
-                    f"{result.log_commits['writes_per_transaction']} steps each, "
-                    f"p50/p99 {result.log_commits['commit_p50_ms']} / "
-                    f"{result.log_commits['commit_p99_ms']} ms",
-                ),
+            row
+            for k, figures in enumerate(result.worker_figures, start=1)
+            for row in (
+                [(f"worker {k}", figures["error"])]
+                if "error" in figures
+                else _server_rows(
+                    f"worker {k}: ", figures["server_latency_ms"], figures["log_commits"]
+                )
             )
         ),
         ("commands sent", f"{result.commands_sent}"),

@@ -26,6 +26,7 @@ from tools.loadtest import (
     percentile,
     start_server,
     tables_for,
+    worker_figures,
     worker_operators,
 )
 
@@ -104,6 +105,43 @@ def test_the_report_names_the_targets() -> None:
     assert "playing at the end" in text  # none of the 3 said Hello in this made-up result
     result.terminals_playing = 3
     assert "playing at the end" not in format_report(result)
+
+
+def test_with_workers_the_report_gives_each_workers_own_figures() -> None:
+    """Quantiles of several workers cannot be merged from their summaries: the report gives
+    each worker's command times and log commits, and says which worker gave no meters."""
+    meters = {
+        "commands": {"PlaceWagers": {"p50_us": 3100, "p99_us": 12400}},
+        "event_log": {
+            "writing_behind": True,
+            "transactions": 40,
+            "writes": 100,
+            "commit": {"p50_us": 900, "p99_us": 4000},
+        },
+    }
+    result = LoadtestResult(terminals=14, tables=2, rounds_target=2, rounds=2, workers=3)
+    result.worker_figures = [worker_figures(meters), worker_figures(None), worker_figures({})]
+    assert result.worker_figures[0] == {
+        "server_latency_ms": {"PlaceWagers": {"p50": 3.1, "p99": 12.4}},
+        "log_commits": {
+            "writing_behind": True,
+            "transactions": 40,
+            "writes": 100,
+            "writes_per_transaction": 2.5,
+            "commit_p50_ms": 0.9,
+            "commit_p99_ms": 4.0,
+        },
+    }
+    lines = format_report(result).splitlines()
+    assert any(
+        "worker 1: PlaceWagers in the server" in line and "3.1 / 12.4 ms" in line for line in lines
+    )
+    assert any(
+        "worker 1: log commits" in line and "40 transactions, 2.5 steps each" in line
+        for line in lines
+    )
+    assert any("worker 2" in line and "the worker gave no meters" in line for line in lines)
+    assert not any("worker 3:" in line for line in lines)  # it answered, with nothing timed
 
 
 def test_a_connection_cut_by_the_runs_stop_is_no_error_but_one_before_it_is() -> None:
@@ -195,6 +233,10 @@ def test_a_short_run_with_two_workers_plays_at_every_table() -> None:
     assert figures["workers"] == 2 and figures["tables"] == 2
     assert figures["rounds"] >= 6 and figures["stopped_by"] == "rounds"
     assert figures["games_played_meter"] >= 6  # summed over both workers' meters
+    assert len(figures["worker_figures"]) == 2 and figures["server_latency_ms"] == {}
+    for worker in figures["worker_figures"]:
+        assert worker["server_latency_ms"]["PlaceWagers"]["p50"] > 0
+        assert worker["log_commits"]["transactions"] >= 1
     assert figures["unexpected_errors"] == 0, figures["errors"]
     assert figures["server_cpu_s"] > 0
 
