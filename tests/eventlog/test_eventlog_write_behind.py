@@ -182,12 +182,11 @@ def test_a_failed_commit_fails_every_write_after_it_and_the_log_resumes_where_it
     assert _verified(db_path, public_key)
 
 
-def test_a_checkpoint_reaches_the_anchor_stream_only_once_committed(
-    open_log: Callable[..., EventLog], tmp_path: Path
-) -> None:
-    """Anchoring a checkpoint the log does not hold yet would make the log look cut back
-    after a crash: the stream gets it when its commit is settled, not when it is planned."""
-    anchors = AnchorFile(tmp_path / "anchors.jsonl")
+def _first_round_close_held(
+    open_log: Callable[..., EventLog], anchors: Any
+) -> tuple[EventLog, HeldStore, Reactor]:
+    """A log with ``anchors``, writing behind, whose first step (a round-close) is being
+    committed and held there until the test sets ``store.gate``."""
     log = open_log(anchors=anchors)
     store = HeldStore(log)
     reactor = Reactor()
@@ -195,6 +194,16 @@ def test_a_checkpoint_reaches_the_anchor_stream_only_once_committed(
     store.hold()
     log.append(round_step(1, 3), checkpoint="round-close")
     assert store.entered.wait(WAIT)
+    return log, store, reactor
+
+
+def test_a_checkpoint_reaches_the_anchor_stream_only_once_committed(
+    open_log: Callable[..., EventLog], tmp_path: Path
+) -> None:
+    """Anchoring a checkpoint the log does not hold yet would make the log look cut back
+    after a crash: the stream gets it when its commit is settled, not when it is planned."""
+    anchors = AnchorFile(tmp_path / "anchors.jsonl")
+    log, store, reactor = _first_round_close_held(open_log, anchors)
     planned = log.last_checkpoint
     assert planned is not None
     assert planned not in anchors.anchors(log.log_id)
@@ -279,13 +288,7 @@ def test_the_checkpoints_committed_together_are_anchored_together_in_order(
     stream in one group (one sync of the stream for them all), in number order, and only
     once their transaction is committed."""
     anchors = FailingAnchors(tmp_path / "anchors.jsonl")
-    log = open_log(anchors=anchors)
-    store = HeldStore(log)
-    reactor = Reactor()
-    log.write_behind(reactor.wake)
-    store.hold()
-    log.append(round_step(1, 3), checkpoint="round-close")
-    assert store.entered.wait(WAIT)
+    log, store, _ = _first_round_close_held(open_log, anchors)
     for round_id in (2, 3, 4):
         log.append(round_step(round_id, 3), checkpoint="round-close")
     assert anchors.groups == []  # nothing committed yet
