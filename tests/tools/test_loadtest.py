@@ -21,7 +21,9 @@ from game_server.games.blackjack.rules.strategy import BasicStrategy
 from tools.loadtest import (
     LoadtestError,
     LoadtestResult,
+    _Run,
     format_report,
+    full_load_figures,
     latency_summary,
     percentile,
     start_server,
@@ -105,6 +107,37 @@ def test_the_report_names_the_targets() -> None:
     assert "playing at the end" in text  # none of the 3 said Hello in this made-up result
     result.terminals_playing = 3
     assert "playing at the end" not in format_report(result)
+
+
+def test_the_latencies_at_full_load_leave_out_the_cash_in_ramp() -> None:
+    """Only commands sent once the last bot played count at full load; a run that never had
+    every bot playing has no full-load figures, and the report says so."""
+    run = _Run(rounds=10, bot=lambda: None, terminals=2)  # type: ignore[arg-type,return-value]
+    run.joined(_Quiet(), {})
+    assert run.full_at is None and full_load_figures(run) is None
+    result = LoadtestResult(terminals=2, tables=1, rounds_target=10, rounds=1)
+    assert "never: the run stopped before all 2 bots played" in format_report(result)
+    run.joined(_Quiet(), {})
+    assert run.full_at is not None
+    run.full_latencies.extend([0.010, 0.030, 0.070])
+    run.stopped_at = run.full_at + 12.5
+    full = full_load_figures(run)
+    assert full == {
+        "latency_ms": {"p50": 30.0, "p95": 70.0, "p99": 70.0, "max": 70.0},
+        "samples": 3,
+        "seconds": 12.5,
+    }
+    result.full_load = full
+    text = format_report(result)
+    assert "12.5 s, 3 answers timed (all 2 bots playing)" in text
+    assert "70.0 ms   target <= 50 ms  MISSED" in text
+
+
+class _Quiet:
+    """A bot that takes its first view and does nothing."""
+
+    def got(self, view: dict[str, object]) -> None:
+        pass
 
 
 def test_with_workers_the_report_gives_each_workers_own_figures() -> None:
@@ -198,6 +231,9 @@ def test_a_short_run_against_the_real_server_reports_its_figures() -> None:
     assert 0 < inside["p50"] <= figures["latency_by_command_ms"]["PlaceWagers"]["p99"] * 1.08
     commits = figures["log_commits"]
     assert commits["writing_behind"] and commits["transactions"] >= 1
+    full = figures["full_load"]  # the 3 bots play within the first round's betting time
+    assert full is not None and 0 <= full["samples"] <= figures["latency_samples"]
+    assert full["seconds"] > 0
     assert commits["writes"] >= commits["transactions"]
 
 
