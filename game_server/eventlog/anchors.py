@@ -10,14 +10,14 @@ such a log.
 Two small interfaces, so that the anchor stream can be a file today and the floor's central
 store later (DESIGN.md "The floor": the store's checkpoints are the anchors):
 
-- :class:`AnchorSink`: ``publish(checkpoint)``, called by
-  :class:`~game_server.eventlog.log.EventLog` right after each checkpoint is committed, and
-  ``publish_all(checkpoints)``, the checkpoints of one commit kept together (one sync);
+- :class:`AnchorSink`: ``publish_all(checkpoints)``, called by
+  :class:`~game_server.eventlog.log.EventLog` right after checkpoints are committed (those
+  of one commit together, one sync);
 - :class:`AnchorSource`: ``anchors(log_id)``, every anchored checkpoint of one log.
 
 :class:`AnchorFile` implements both as an append-only JSON-lines file (one checkpoint per
 line, :meth:`~game_server.eventlog.records.Checkpoint.to_json`, synced to disk before
-``publish`` or ``publish_all`` returns). One file may hold the anchors of several logs (each
+``publish_all`` returns). One file may hold the anchors of several logs (each
 line names its log). On a floor keep it on another disk or, better, another machine: an
 anchor stream on the same disk as the log is lost or edited together with it.
 
@@ -52,17 +52,9 @@ class AnchorWriteFailed(AnchorError):
 class AnchorSink(Protocol):
     """Where each checkpoint goes as it is made."""
 
-    def publish(self, checkpoint: Checkpoint) -> None:
-        """Keep ``checkpoint`` durably before returning.
-
-        Raises:
-            AnchorWriteFailed: it could not be kept.
-        """
-        ...
-
     def publish_all(self, checkpoints: Sequence[Checkpoint]) -> None:
-        """Keep each of ``checkpoints``, in order, durably before returning: what
-        ``publish`` does for each, with one sync (or one round trip) for them all.
+        """Keep each of ``checkpoints``, in order, durably before returning, with one sync
+        (or one round trip) for them all.
 
         Raises:
             AnchorWriteFailed: they could not all be kept (the stream may hold the first
@@ -91,10 +83,10 @@ class AnchorFile:
     """An append-only JSON-lines file of checkpoints (an :class:`AnchorSink` and
     :class:`AnchorSource`).
 
-    Created mode 0600 on first use; :meth:`publish` appends one line and syncs it,
-    :meth:`publish_all` appends a line for each checkpoint and syncs once. A line cut short by
-    a crash (no newline at the end of the file) is ignored when read, and cut off before the
-    next line is written (it never held a whole checkpoint).
+    Created mode 0600 on first use; :meth:`publish_all` appends a line for each checkpoint
+    and syncs once. A line cut short by a crash (no newline at the end of the file) is
+    ignored when read, and cut off before the next line is written (it never held a whole
+    checkpoint).
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
@@ -103,9 +95,6 @@ class AnchorFile:
 
     def __repr__(self) -> str:
         return f"AnchorFile({str(self.path)!r})"
-
-    def publish(self, checkpoint: Checkpoint) -> None:
-        self.publish_all((checkpoint,))
 
     def publish_all(self, checkpoints: Sequence[Checkpoint]) -> None:
         if not checkpoints:

@@ -652,7 +652,7 @@ class EventLog:
         raised (the step IS in the log; the stream is caught up when it works again)."""
         if self._anchors is not None:
             try:
-                self._anchors.publish(cp)
+                self._anchors.publish_all((cp,))
             except AnchorError as exc:
                 self._fail(exc)
                 raise

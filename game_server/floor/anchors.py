@@ -2,8 +2,8 @@
 
 - :class:`StoreAnchors`: an :class:`~game_server.eventlog.anchors.AnchorSource` (the
   checkpoints the store holds of a log, for ``etg verify DB --store URL`` and for the proof a
-  server makes at start) and an :class:`~game_server.eventlog.anchors.AnchorSink` (publish a
-  checkpoint synchronously, fail-closed, as :class:`~game_server.eventlog.anchors.AnchorFile`
+  server makes at start) and an :class:`~game_server.eventlog.anchors.AnchorSink` (publish
+  checkpoints synchronously, fail-closed, as :class:`~game_server.eventlog.anchors.AnchorFile`
   does). ``etg serve --store`` does NOT publish through it: its checkpoints reach the store
   through the shipper, with the events (docs/decisions.md "The floor store").
 - :class:`JoinedAnchors`: the anchors of several sources (``--anchors FILE --store URL``).
@@ -62,14 +62,6 @@ class StoreAnchors:
         except FloorError as exc:
             self.close()
             raise AnchorError(f"the floor store's checkpoints cannot be read: {exc}") from None
-
-    def publish(self, checkpoint: Checkpoint) -> None:
-        """Store ``checkpoint`` (claiming its log first) before returning.
-
-        Raises:
-            AnchorWriteFailed: the store could not be reached, or refused it.
-        """
-        self.publish_all((checkpoint,))
 
     def publish_all(self, checkpoints: Sequence[Checkpoint]) -> None:
         """Store ``checkpoints`` before returning: each log's in one transaction, in order,

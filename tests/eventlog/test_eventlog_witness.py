@@ -175,7 +175,7 @@ def test_checkpoints_published_together_take_one_sync_and_a_refusal_names_them_a
         "game_server.eventlog.anchors.os.fdatasync", lambda fd: syncs.append(fd) or real_sync(fd)
     )
     anchors = AnchorFile(tmp_path / "anchors.jsonl")
-    anchors.publish(held[0])
+    anchors.publish_all(held[:1])
     anchors.publish_all(held[1:])
     anchors.publish_all([])
     assert len(syncs) == 2

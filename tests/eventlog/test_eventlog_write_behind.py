@@ -223,9 +223,6 @@ class FailingAnchors:
         self.groups: list[list[int]] = []
         self.refuse: Exception | None = None
 
-    def publish(self, checkpoint: Checkpoint) -> None:
-        self.publish_all((checkpoint,))
-
     def publish_all(self, checkpoints: Sequence[Checkpoint]) -> None:
         self.threads.append(threading.current_thread().name)
         self.groups.append([cp.number for cp in checkpoints])
