@@ -353,7 +353,8 @@ class _Run:
 
     def __init__(self, rounds: int, bot: Callable[[], WireBot], terminals: int = 0) -> None:
         self.rounds = rounds
-        #: How many bots play once the cash-in ramp is over.
+        #: How many bots play once the cash-in ramp is over (0: not known, so no full-load
+        #: figures).
         self.terminals = terminals
         #: Makes each terminal's bot (its game's, Game.wire_bot).
         self.bot = bot

@@ -122,10 +122,10 @@ def body_kind(text: str) -> str | None:
     needless escapes).
     """
     try:
-        flat = orjson.loads(text)
-        if type(flat) is dict and _flat(flat):
-            kind = flat.get("kind")
-            if type(kind) is str and orjson.dumps(flat, option=orjson.OPT_SORT_KEYS) == (
+        read = orjson.loads(text)
+        if type(read) is dict and _flat(read):
+            kind = read.get("kind")
+            if type(kind) is str and orjson.dumps(read, option=orjson.OPT_SORT_KEYS) == (
                 text.encode("utf-8")
             ):
                 return kind
