@@ -203,6 +203,9 @@ def _copy_log(db: Path, target: Path) -> None:
     try:
         copy = sqlite3.connect(target)
         try:
+            # SQLite syncs the copy when the backup commits (never a plain open() of a
+            # database file: game_server.eventlog.locks).
+            copy.execute("PRAGMA synchronous = FULL")
             source.backup(copy)
         finally:
             copy.close()
@@ -211,11 +214,6 @@ def _copy_log(db: Path, target: Path) -> None:
     finally:
         source.close()
     os.chmod(target, 0o600)
-    fd = os.open(target, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def prove(log: Path, key: Path, anchors: Path | None) -> VerifyReport:

@@ -27,6 +27,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Final
 
 from game_server.eventlog.errors import EventLogError, LogDamaged, LogNotFound, NotAnEventLog
+from game_server.eventlog.locks import check_live
 from game_server.eventlog.records import (
     Checkpoint,
     EventRow,
@@ -41,11 +42,11 @@ from game_server.eventlog.schema import (
     TRIGGERS,
     Found,
     LogState,
-    check_header,
     has_wal_content,
     inspect_connection,
     normalized_sql,
     read_only_uri,
+    refuse_directory,
 )
 from game_server.eventlog.store import SQLITE, Dialect
 
@@ -137,8 +138,7 @@ class EventLogReader:
         file = Path(path)
         if not file.exists():
             raise LogNotFound(f"there is no event log at {file}; check the path")
-        if check_header(file) and not Path(f"{file}-wal").exists():
-            raise NotAnEventLog(f"{file} is an empty file, not an ETG event log")
+        refuse_directory(file)
         if immutable and has_wal_content(file):
             raise EventLogError(
                 f"{file} has transactions in its -wal file that are not yet in the database "
@@ -150,10 +150,14 @@ class EventLogReader:
             )
         except sqlite3.Error as exc:
             raise LogDamaged(f"cannot open {file} read-only: {exc}") from None
+        # Had anything in this process closed a descriptor of a log it writes (dropping
+        # SQLite's lock), its writer hears of it now (game_server.eventlog.locks).
+        check_live()
         try:
             state = inspect_connection(conn, file)
             if state.found is not Found.LOG:
-                raise NotAnEventLog(f"{file} is an empty database, not an ETG event log")
+                what = "file" if file.stat().st_size == 0 else "database"
+                raise NotAnEventLog(f"{file} is an empty {what}, not an ETG event log")
         except BaseException:
             conn.close()
             raise

@@ -73,8 +73,6 @@ from game_server.eventlog.errors import (
 APPLICATION_ID: Final = 0x4554474C
 #: ``meta.product``.
 PRODUCT: Final = "etg-eventlog"
-#: The first bytes of every SQLite 3 database file.
-SQLITE_MAGIC: Final = b"SQLite format 3\x00"
 
 EVENT_COLUMNS: Final = "seq, time, table_id, round_id, terminal, kind, body, hash"
 INSERT_EVENT: Final = f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
@@ -311,32 +309,19 @@ def _not_ours(path: Path, why: str) -> NotAnEventLog:
     )
 
 
-def check_header(path: Path) -> bool:
-    """Read a file's first 100 bytes (no SQLite) and refuse one that cannot be a log.
+def refuse_directory(path: Path) -> None:
+    """Refuse a directory where a log file is expected (a ``stat``, no descriptor opened).
 
-    Returns:
-        True if the file is empty (0 bytes), False if it is a SQLite database whose header
-        does not exclude it.
+    The header of a log is never read with ``open()``: closing any descriptor of a database
+    file drops every POSIX lock this process holds on it, SQLite's among them (SQLite's "How
+    To Corrupt An SQLite Database File", section 2.2). Whether a file is SQLite, and whose, is
+    asked of SQLite itself (:func:`inspect_connection`).
 
     Raises:
-        NotAnEventLog: not SQLite, or a SQLite database marked by another application.
-        LogDamaged: the file cannot be read.
+        NotAnEventLog: ``path`` is a directory.
     """
-    try:
-        with path.open("rb") as file:
-            header = file.read(100)
-    except IsADirectoryError:
-        raise _not_ours(path, "it is a directory") from None
-    except OSError as exc:
-        raise LogDamaged(f"cannot read {path}: {exc.strerror or exc}") from None
-    if not header:
-        return True
-    if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
-        raise _not_ours(path, "it is not a SQLite database")
-    app_id = int.from_bytes(header[68:72], "big")
-    if app_id not in (0, APPLICATION_ID):
-        raise _not_ours(path, f"it is a SQLite database of another application (id {app_id:#x})")
-    return False
+    if path.is_dir():
+        raise _not_ours(path, "it is a directory")
 
 
 def inspect_connection(conn: sqlite3.Connection, path: Path) -> LogState:
@@ -353,7 +338,8 @@ def inspect_connection(conn: sqlite3.Connection, path: Path) -> LogState:
         if app_id == 0 and not names:
             return LogState(Found.EMPTY)
         if app_id != APPLICATION_ID:
-            raise _not_ours(path, "it is a SQLite database of another application")
+            whose = f" (id {app_id:#x})" if app_id else ""
+            raise _not_ours(path, f"it is a SQLite database of another application{whose}")
         if "meta" not in names or "migrations" not in names:
             raise _not_ours(path, "it is marked as one but has no meta or migrations table")
         meta_rows = tuple(
@@ -399,8 +385,9 @@ def inspect_connection(conn: sqlite3.Connection, path: Path) -> LogState:
 def inspect(path: str | os.PathLike[str]) -> LogState:
     """Identify the file at ``path`` without writing anything to it.
 
-    Reads the header, then (for a SQLite file) opens a read-only connection; unless the
-    file has WAL content, an immutable one, so that no ``-wal``/``-shm`` files are created.
+    Asks SQLite only (never a plain ``open()`` of the file, see :func:`refuse_directory`): a
+    read-only connection, and unless the file has WAL content an immutable one, so that no
+    ``-wal``/``-shm`` files are created beside a file that turns out not to be ours.
 
     Raises:
         NotAnEventLog: a file that is not an event log (not SQLite, or another
@@ -411,10 +398,8 @@ def inspect(path: str | os.PathLike[str]) -> LogState:
     file = Path(path)
     if not file.exists():
         return LogState(Found.ABSENT)
-    empty = check_header(file)
+    refuse_directory(file)
     wal_content = has_wal_content(file)
-    if empty and not wal_content:
-        return LogState(Found.EMPTY)
     try:
         # Without WAL content, immutable: not even -wal/-shm files appear beside a file
         # that turns out not to be ours (or to be newer).
