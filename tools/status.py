@@ -5,8 +5,9 @@ Each item is read where it lives, so that one broken part does not hide the othe
 
 - ``server`` and one ``table`` item per table: the operator's ``ReadMeters`` over mutual
   TLS (the operator certificate), which carries each table's state and reason, the
-  terminals seated and online, and, with ``etg serve --store``, the shipping to the floor
-  store (a ``store`` item);
+  terminals seated and online, whether the server holds SQLite's lock on its log (a
+  ``lock`` item) and, with ``etg serve --store``, the shipping to the floor store (a
+  ``store`` item);
 - ``log``: the event log opened read-only: its last sequence number and when it was written;
 - ``anchors``: the anchor stream's last checkpoint of this log against the log's end: how
   many events are not yet anchored, and how long ago the first of them was logged (the
@@ -15,6 +16,7 @@ Each item is read where it lives, so that one broken part does not hide the othe
   when, how far, proven or not.
 
 An item is ``ok`` or ``ALARM``: the server does not answer; a table is out of service; the
+server lost SQLite's lock on its log (another program opened it read-write); the
 store refuses the log or lags past the server's limit; the anchor lag passes
 ``--anchor-lag-limit``; the newest backup failed its proof or is older than
 ``--backup-age-limit``; a file cannot be read. The exit status is 0 when every item is ok, 1
@@ -159,6 +161,9 @@ def server_items(where: Where) -> list[Item]:
                 },
             )
         )
+    lock = (meters.get("event_log") or {}).get("lock")
+    if isinstance(lock, dict):
+        items.append(_lock_item(lock))
     shipping = meters.get("store_shipping")
     if isinstance(shipping, dict):
         alarm = shipping.get("alarm")
@@ -169,6 +174,19 @@ def server_items(where: Where) -> list[Item]:
         ) + (f"; {alarm}" if alarm else "")
         items.append(Item("store", alarm is None, text, {"store_shipping": shipping}))
     return items
+
+
+def _lock_item(lock: dict[str, Any]) -> Item:
+    """``lock``: whether the server holds SQLite's lock on its log
+    (:mod:`game_server.eventlog.locks`); lost, the log takes no writes."""
+    held = lock.get("held")
+    if held is False:
+        text = f"the server lost SQLite's lock on its event log: {lock.get('reason', '?')}"
+    elif held is None:
+        text = "SQLite's lock on the event log cannot be checked on this system (no /proc/locks)"
+    else:
+        text = f"the server holds SQLite's lock on its event log ({lock.get('checks', 0):,} checks)"
+    return Item("lock", held is not False, text, {"lock": lock})
 
 
 # --------------------------------------------------------------------------------------------

@@ -55,9 +55,11 @@ from game_server.eventlog.errors import (
     SchemaTooNew,
     WriterConflict,
 )
+from game_server.eventlog.locks import LockGuard, LockLost
 from game_server.eventlog.log import (
     DEFAULT_TAIL,
     MIGRATED,
+    MONEY_MOVED,
     ROUND_CLOSE,
     SHUTDOWN,
     EventLog,
@@ -99,6 +101,7 @@ __all__ = [
     "GENESIS_HASH",
     "MIGRATED",
     "MIGRATIONS",
+    "MONEY_MOVED",
     "PRODUCT",
     "ROUND_CLOSE",
     "SCHEMA_VERSION",
@@ -126,6 +129,8 @@ __all__ = [
     "EventRow",
     "EventSource",
     "EventStore",
+    "LockGuard",
+    "LockLost",
     "LogClosed",
     "LogDamaged",
     "LogKeyError",

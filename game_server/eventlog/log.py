@@ -66,6 +66,7 @@ from game_server.eventlog.errors import (
     LogOutOfService,
     WriterConflict,
 )
+from game_server.eventlog.locks import LockLost
 from game_server.eventlog.reader import EventLogReader
 from game_server.eventlog.records import (
     ChainHead,
@@ -91,6 +92,10 @@ REASON_PATTERN: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,63}\Z")
 SHUTDOWN: Final = "shutdown"
 #: The reason the table uses at the end of every round.
 ROUND_CLOSE: Final = "round-close"
+#: The reason of the checkpoint written with every money movement of a wallet (a cash in,
+#: an operator's credit, a cash out): it is answered only once this checkpoint is anchored,
+#: so that ``etg verify --anchors`` proves every acknowledged money movement is in the log.
+MONEY_MOVED: Final = "money-moved"
 #: The reason of the checkpoint that proves a log writable again after a failed write.
 RESUMED: Final = "resumed"
 #: The reason of the checkpoint written when an open applied schema migrations (it signs
@@ -186,6 +191,11 @@ class EventLog:
         self._transactions = 0
         self._writes_committed = 0
         self._anchors = anchors
+        #: Calls its argument on the log's thread (given by :meth:`write_behind`).
+        self._wake: Callable[[Callable[[], None]], None] | None = None
+        self._sqlite = store if isinstance(store, SqliteEventStore) else None
+        if self._sqlite is not None:
+            self._sqlite.guard.on_lost(self._lock_lost)
         self._meta = store.state.meta_digest()
         self._check_key()
         self._check_meta(store.found)
@@ -331,6 +341,11 @@ class EventLog:
                 f"{self._failed} This writer does not resume: stop the other process, then "
                 "restart the server on the log."
             )
+        if isinstance(self._failed, LockLost) and self._sqlite is not None:
+            # A new connection takes SQLite's lock again; what follows proves that the log
+            # still holds everything this writer committed (had another process deleted the
+            # -wal file meanwhile, it does not, and the log stays out of service).
+            self._sqlite.reconnect()
         head = self.store.head()
         known = self._head
         beyond = head.seq - known.seq
@@ -406,6 +421,29 @@ class EventLog:
         self._anchors.publish_all(missing)
         return len(missing)
 
+    def _lock_lost(self, error: LockLost) -> None:
+        """The lock guard found SQLite's lock gone (on any thread): fail the log on its own
+        thread, as a failed write does."""
+        wake = self._wake
+        if wake is None:
+            self._fail(error)
+        else:
+            wake(lambda: self._fail(error))
+
+    def check_lock(self) -> LockLost | None:
+        """Prove now that this process holds SQLite's lock on the log and that no file of
+        the log it has open was deleted (the server's periodic check); a loss fails the log.
+
+        Returns:
+            Why the lock is gone, or None (also for a backend without file locks).
+        """
+        if self._sqlite is None:
+            return None
+        lost = self._sqlite.guard.check()
+        if lost is not None and self._failed is None:
+            self._fail(lost)
+        return lost
+
     def _check_tail(self, count: int) -> None:
         head = self._head
         cp = self._last_checkpoint
@@ -476,6 +514,11 @@ class EventLog:
         self._head = self._durable = head
         if cp is not None:
             self._last_checkpoint = self._durable_checkpoint = cp
+        lost = None if self._sqlite is None else self._sqlite.guard.check(descriptors=False)
+        if lost is not None:
+            self._fail(lost)
+            raise lost
+        if cp is not None:
             self._publish(cp)
 
     # Writing behind (game_server.eventlog.writer)
@@ -496,9 +539,14 @@ class EventLog:
                 passes ``reactor.callFromThread``).
         """
         self._check_open()
+        self._wake = wake
         if self._committer is None:
             self._committer = CommitThread(
-                self.store, lambda: wake(self.settle), self._commit_times, self._anchors
+                self.store,
+                lambda: wake(self.settle),
+                self._commit_times,
+                self._anchors,
+                None if self._sqlite is None else self._sqlite.guard,
             )
 
     def write_through(self) -> None:
@@ -525,6 +573,7 @@ class EventLog:
             "writes": writes,
             "commit": self._commit_times.summary(),
             "waiting": self._planned - self._settled,
+            **({} if self._sqlite is None else {"lock": self._sqlite.guard.summary()}),
         }
 
     @property
@@ -561,6 +610,8 @@ class EventLog:
                 for write in batch.writes:
                     if write.checkpoint is not None:
                         self._durable_checkpoint = write.checkpoint
+                if batch.lock_lost is not None:
+                    self._fail(batch.lock_lost)
                 if batch.anchor_error is not None:
                     # As a failed publish of a write made through (_publish): out of
                     # service; the stream is caught up when the log resumes.
@@ -574,9 +625,12 @@ class EventLog:
                 self._last_checkpoint = self._durable_checkpoint
                 self._fail(batch.error)
             self._settled = last.number
+            # A waiter hears of success only when its writes are durable, anchored and were
+            # committed under SQLite's lock (Committed.refusal).
+            refusal = batch.refusal
             while self._waiters and self._waiters[0][0] <= last.number:
                 _, callback = self._waiters.popleft()
-                callback(batch.error)
+                callback(refusal)
 
     def _now(self) -> str:
         try:

@@ -9,6 +9,7 @@ across a power cut or ``kill -9`` (the WAL is synced at every commit).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -24,6 +25,7 @@ from game_server.eventlog.errors import (
     NotAnEventLog,
     WriterConflict,
 )
+from game_server.eventlog.locks import LockGuard
 from game_server.eventlog.records import ChainHead, Checkpoint, EventRow
 from game_server.eventlog.schema import (
     CHECKPOINT_COLUMNS,
@@ -111,6 +113,8 @@ class SqliteEventStore:
         self._found = found
         self._migrated = tuple(migrated)
         self._closed = False
+        #: Proves that this process holds SQLite's lock on the file (:mod:`.locks`).
+        self.guard = LockGuard(path)
 
     @classmethod
     def open(
@@ -176,7 +180,40 @@ class SqliteEventStore:
         except BaseException:
             conn.close()
             raise
-        return cls(conn, file, state, found, migrated)
+        store = cls(conn, file, state, found, migrated)
+        lost = store.guard.check()
+        if lost is not None:
+            store.close()
+            raise lost
+        return store
+
+    def reconnect(self) -> None:
+        """Close the connection and open a new one (after the lock was lost: a new connection
+        takes SQLite's lock again); the caller proves the log again after it.
+
+        Raises:
+            EventLogError: the file cannot be opened again, or the new connection does not
+                hold the lock either.
+        """
+        self.guard.close()
+        with contextlib.suppress(sqlite3.Error):
+            self._conn.close()
+        try:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("SELECT count(*) FROM meta").fetchone()
+        except sqlite3.Error as exc:
+            raise EventLogError(f"cannot open {self.path} for writing again: {exc}") from None
+        self._conn = conn
+        listeners = self.guard.listeners
+        self.guard = LockGuard(self.path)
+        for listener in listeners:
+            self.guard.on_lost(listener)
+        lost = self.guard.check()
+        if lost is not None:
+            raise lost
 
     @property
     def log_id(self) -> str:
@@ -347,6 +384,7 @@ class SqliteEventStore:
         """Close the connection (SQLite then folds the WAL into the database file)."""
         if not self._closed:
             self._closed = True
+            self.guard.close()
             self._conn.close()
 
 

@@ -36,6 +36,7 @@ from game_server.eventlog.anchors import (
     checkpoints_named,
 )
 from game_server.eventlog.errors import AppendRefused, EventLogError
+from game_server.eventlog.locks import LockGuard, LockLost
 from game_server.eventlog.records import ChainHead, Checkpoint, EventRow
 from game_server.eventlog.store import EventStore
 
@@ -71,12 +72,23 @@ class Committed(NamedTuple):
         anchor_error: Why a checkpoint of the writes, committed, could not be added to the
             anchor stream (the writes are durable all the same); None if every one was, or
             none was tried.
+        lock_lost: Why, right after the commit, this process no longer held SQLite's lock
+            on the log (the writes went to a file another process may have deleted); None
+            while it holds it.
     """
 
     writes: Sequence[PlannedWrite]
     error: EventLogError | None
     attempted: bool
     anchor_error: AnchorError | None = None
+    lock_lost: LockLost | None = None
+
+    @property
+    def refusal(self) -> EventLogError | None:
+        """What the writes' waiters are told: None only when the writes are durable, their
+        checkpoints anchored, and the lock held after their commit (an acknowledged money
+        movement is provably in the log)."""
+        return self.error or self.lock_lost or self.anchor_error
 
 
 class CommitThread:
@@ -98,6 +110,8 @@ class CommitThread:
             published together, with one sync. After a checkpoint could not be published
             none is tried again on this thread: the log, out of service, catches the stream
             up when it resumes.
+        lock: Checked after every commit (:mod:`game_server.eventlog.locks`): a transaction
+            committed after the lock was lost is handed back as such, never acknowledged.
 
     Attributes:
         transactions: Transactions tried.
@@ -110,9 +124,11 @@ class CommitThread:
         wake: Callable[[], None],
         times: Durations | None = None,
         anchors: AnchorSink | None = None,
+        lock: LockGuard | None = None,
     ) -> None:
         self._store = store
         self._anchors = anchors
+        self._lock = lock
         #: Set (on this thread) when a checkpoint could not be published.
         self._anchors_failed = False
         self._wake = wake
@@ -190,7 +206,8 @@ class CommitThread:
             self.writes += len(batch)
         if self._broken is not None:
             return Committed(batch, self._broken, True)
-        return Committed(batch, None, True, self._publish(batch))
+        lost = None if self._lock is None else self._lock.check(descriptors=False)
+        return Committed(batch, None, True, self._publish(batch), lost)
 
     def _publish(self, batch: Sequence[PlannedWrite]) -> AnchorError | None:
         """Publish the committed checkpoints of ``batch`` to the anchor stream, in order, with

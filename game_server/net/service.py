@@ -31,11 +31,13 @@ from pathlib import Path
 from typing import Any, Final
 
 from twisted.internet import reactor as _reactor
+from twisted.internet.task import LoopingCall
 from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
 from twisted.protocols.tls import TLSMemoryBIOFactory
 
 from game_server.config import TableConfig
 from game_server.eventlog import AnchorFile, EventLogReader, system_clock
+from game_server.eventlog.locks import CHECK_SECONDS
 from game_server.games import game_for
 from game_server.keys import load_public_key
 from game_server.net.access import revoked_terminals
@@ -336,6 +338,15 @@ def serve(
     # Commit on the log's own thread, every step planned meanwhile in one transaction; the
     # factory holds each answer and view until what it shows is durable.
     event_log.write_behind(reactor.callFromThread)
+    # Prove, now and every few seconds, that this process holds SQLite's lock on the log (a
+    # descriptor of the file closed by anything but SQLite drops it, and another process
+    # may then delete the -wal under the server): a loss fails the log as a failed write.
+    lock_lost = event_log.check_lock()
+    if lock_lost is not None:
+        raise lock_lost
+    lock_watch = LoopingCall(event_log.check_lock)
+    lock_watch.clock = reactor
+    lock_watch.start(CHECK_SECONDS, now=False)
 
     revoked = revoked_terminals(reader.events_of_kind("terminal_access"))
     if revoked:
@@ -392,6 +403,8 @@ def serve(
 
     def shutdown() -> None:
         log.info("stopping: closing the event log with a signed checkpoint")
+        if lock_watch.running:
+            lock_watch.stop()
         reader.close()
         event_log.close()
         if close_meters is not None:

@@ -67,6 +67,7 @@ def test_every_item_ok_then_each_alarm(table: dict[str, Path]) -> None:
         assert [line.split()[:2] for line in lines] == [
             ["server", "ok"],
             ["table", "ok"],
+            ["lock", "ok"],
             ["log", "ok"],
             ["anchors", "ok"],
             ["backup", "ok"],

@@ -248,8 +248,9 @@ def test_the_anchor_stream_is_synced_on_the_commit_thread_and_a_failure_is_caugh
 ) -> None:
     """The commit thread publishes each committed checkpoint, in order, before it hands the
     transaction back (the stream's sync never runs on the log's thread). A checkpoint that
-    cannot be published leaves its write durable (its waiter told so) and puts the log out
-    of service; the thread publishes no later one, and resume() catches the stream up with
+    cannot be published leaves its write durable but unanchored: its waiter is told the
+    failure (nothing unanchored is acknowledged), and the log goes out of service; the
+    thread publishes no later one, and resume() catches the stream up with
     every checkpoint it lacks, in order. A sink's own bug is such a failure, not the end of
     the thread."""
     anchors = FailingAnchors(tmp_path / "anchors.jsonl")
@@ -264,7 +265,7 @@ def test_the_anchor_stream_is_synced_on_the_commit_thread_and_a_failure_is_caugh
     log.append(round_step(2, 3), checkpoint="round-close")
     log.when_written(told.append)
     reactor.run_until(1)
-    assert told == [None]
+    assert len(told) == 1 and isinstance(told[0], AnchorWriteFailed)
     assert isinstance(log.failed, AnchorWriteFailed)
     with pytest.raises(LogOutOfService):
         log.append(round_step(3, 3))
