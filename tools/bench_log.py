@@ -23,6 +23,9 @@ them as JSON. Figures and their targets:
   returns, so that the steps planned during a commit share the next one. It is not the same
   work as the bare loop's (fewer syncs): it says how many steps a second the log takes from a
   server, not the target's ratio; ``behind_steps_per_transaction`` says how they grouped.
+- ``money_moved_ms`` (in ``details``, with ``plain_append_ms`` and ``money_vs_plain``): what
+  a cash in, cash out or credit costs the writer since each is answered only once its own
+  signed checkpoint is in the anchor stream (issue 32): :func:`bench_money`.
 - ``verify_events_per_s`` (target >= 50,000): :func:`~game_server.eventlog.verify_chain` over
   a log of ``verify_events`` events with a signed round-close checkpoint every round (~50
   events), median of ``repeats`` runs.
@@ -55,7 +58,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from game_server.eventlog import (
+    MONEY_MOVED,
     SCHEMA_VERSION,
+    AnchorFile,
     ChainHead,
     EventLog,
     EventLogReader,
@@ -294,6 +299,43 @@ def bench_appends(
     }
 
 
+def bench_money(tmpdir: Path, keys_dir: Path, moves: int = 200) -> dict[str, Any]:
+    """What a money movement costs the writer: an append of one event with its own signed
+    ``money-moved`` checkpoint, published to an anchor file (one ``fdatasync``) before it
+    returns, against the same append with no checkpoint, alternating one of each so that the
+    disk's changing speed hits both alike. Medians in ms; the server answers a cash in, a
+    cash out or a credit only after the former (:data:`~game_server.eventlog.MONEY_MOVED`).
+    """
+    path = tmpdir / "money.db"
+    anchors = AnchorFile(tmpdir / "money-anchors.jsonl")
+    log = EventLog.create_or_open(path, keys_dir, system_clock, anchors=anchors)
+    money: list[float] = []
+    plain: list[float] = []
+    clock = time.perf_counter
+    try:
+        for number in range(1, moves + 1):
+            event = [NewEvent("T1", None, "T1", {"kind": "credits_in", "v": 1, "n": number})]
+            start = clock()
+            log.append(event, checkpoint=MONEY_MOVED)
+            money.append(clock() - start)
+            start = clock()
+            log.append(event)
+            plain.append(clock() - start)
+    finally:
+        log.close(checkpoint=False)
+        anchors.close()
+        _remove_db(path)
+        (tmpdir / "money-anchors.jsonl").unlink(missing_ok=True)
+    money_ms = statistics.median(money) * 1000
+    plain_ms = statistics.median(plain) * 1000
+    return {
+        "money_moved_ms": money_ms,
+        "plain_append_ms": plain_ms,
+        "money_vs_plain": money_ms / plain_ms,
+        "money_moves": moves,
+    }
+
+
 # -- big logs, built once ----------------------------------------------------------------------
 
 
@@ -452,6 +494,7 @@ def bench_log(
     if not (keys_dir / "log-signing.key").exists():
         init_keys(keys_dir, force=True)
     appends = bench_appends(scratch, keys_dir, events, step, repeats)
+    money = bench_money(scratch, keys_dir)
     verify_path, verify_keys = cached_log(cache, verify_events)
     verify = bench_verify(verify_path, verify_keys, repeats)
     recall_path, _ = cached_log(cache, recall_events)
@@ -462,6 +505,7 @@ def bench_log(
         "recent_rounds_ms": recall["recent_rounds_ms"],
         "details": {
             **{k: v for k, v in appends.items() if k != "append_ratio"},
+            **money,
             **{k: v for k, v in verify.items() if k != "verify_events_per_s"},
             **{k: v for k, v in recall.items() if k != "recent_rounds_ms"},
             "events": events,

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from game_server.config import Shuffle, TableConfig
-from game_server.eventlog import ROUND_CLOSE, EventLogError, NewEvent
+from game_server.eventlog import MONEY_MOVED, ROUND_CLOSE, EventLogError, NewEvent
 from game_server.keys import seal
 from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.rules.events import to_dict
@@ -266,15 +266,17 @@ class TableBook:
         self._log([(terminal, ev)])
 
     def cash_in(self, terminal: str, amount: int, reference: str) -> list[Any]:
-        """Add credits to a terminal's wallet (an operator's cash in)."""
+        """Add credits to a terminal's wallet (an operator's cash in), with a signed
+        checkpoint in the same transaction: the server answers once it is anchored."""
         self._seat(terminal)
         if type(amount) is not int or amount <= 0:
             raise TableError(f"cash in amount {amount!r} is not a positive number of cents")
         balance = self.ledger.wallets.get(terminal, 0) + amount
-        return self._log([(terminal, CreditsIn(terminal, amount, balance, reference))])
+        return self._log([(terminal, CreditsIn(terminal, amount, balance, reference))], MONEY_MOVED)
 
     def cash_out(self, terminal: str, amount: int | None, reference: str) -> list[Any]:
-        """Pay credits out of a terminal's wallet (all of them when ``amount`` is None)."""
+        """Pay credits out of a terminal's wallet (all of them when ``amount`` is None), with
+        a signed checkpoint in the same transaction, as :meth:`cash_in`."""
         self._seat(terminal)
         if self._round_open and self._in_play(terminal):
             raise TableError(
@@ -289,7 +291,9 @@ class TableBook:
                 f"terminal {terminal} holds {format_money(held)}, less than the "
                 f"{format_money(amount)} asked for"
             )
-        return self._log([(terminal, CreditsOut(terminal, amount, held - amount, reference))])
+        return self._log(
+            [(terminal, CreditsOut(terminal, amount, held - amount, reference))], MONEY_MOVED
+        )
 
     def balance(self, terminal: str) -> int:
         return self.ledger.wallets.get(terminal, 0)
