@@ -5,7 +5,8 @@
 # initdb/pg_ctl/postgres live in /usr/lib/postgresql/<version>/bin), and for the install
 # kit's tests systemd-analyze (package systemd: `systemd-analyze verify` of every unit) and
 # Xvfb with the X client libraries the kiosk test reads the screen with (xvfb, libx11-6,
-# libxfixes3, libxss1).
+# libxfixes3, libxss1), and Debian's stock sqlite3 CLI, which the durability tests open
+# read-write against a live log (package sqlite3).
 #
 # Idempotent: does nothing when every tool is already there. Otherwise runs
 # `apt-get update` once (quietly) and installs only the missing packages. It never fails the
@@ -18,8 +19,8 @@ set -u
 
 # tool (or lib:<soname>) -> package that provides it
 tools=(ent rngtest dieharder initdb systemd-analyze Xvfb lib:libX11.so.6 lib:libXfixes.so.3
-    lib:libXss.so.1)
-packages=(ent rng-tools5 dieharder postgresql systemd xvfb libx11-6 libxfixes3 libxss1)
+    lib:libXss.so.1 sqlite3)
+packages=(ent rng-tools5 dieharder postgresql systemd xvfb libx11-6 libxfixes3 libxss1 sqlite3)
 
 warn() {
     echo "ci_packages.sh: warning: $*" >&2
@@ -43,7 +44,7 @@ for i in "${!tools[@]}"; do
 done
 
 if [ "${#missing[@]}" -eq 0 ]; then
-    echo "ci_packages.sh: ent, rngtest, dieharder, postgresql, systemd and xvfb are installed"
+    echo "ci_packages.sh: ent, rngtest, dieharder, postgresql, systemd, xvfb and sqlite3 are installed"
     exit 0
 fi
 
