@@ -51,6 +51,7 @@ DECIDED: dict[tuple[str, str], str] = {
     ("game_server/eventlog/anchors.py", "AnchorFile.read"): ANCHORS,
     ("game_server/eventlog/anchors.py", "_whole_lines_size"): ANCHORS,
     ("game_server/eventlog/locks.py", "_shared_locks"): PROC,
+    ("game_server/eventlog/locks.py", "_holds_through"): PROC,
     ("game_server/eventlog/sqlite_store.py", "_create_private"): NEW_FILE
     + " (the log's file made mode 0600 before SQLite opens it)",
     ("game_server/eventlog/sqlite_store.py", "_sync_directory"): DIRECTORY,
