@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from game_server.sim import RoundDriver, SimResult, SimSpec
     from game_server.table.api import HostedTable, ReactorTime
     from game_server.table.ledger import Ledger
+    from game_server.table.secrecy import Secrecy
     from game_server.table.session import EventSink, SealedShoes, TableBook
 
 __all__ = [
@@ -355,6 +356,14 @@ class Game(Protocol):
     @property
     def completed_kinds(self) -> frozenset[type]:
         """Its records that complete a round (every wager settled): one game played."""
+        ...
+
+    def secrecy(self, table_type: TableType) -> Secrecy:
+        """Which of its records deal a card face down or to one player's eyes only, and which
+        turn cards up, at a table of ``table_type``
+        (:class:`~game_server.table.secrecy.Secrecy`): the log holds those cards sealed until
+        they are turned up or the round closes, and no view, recall, console page or printout
+        shows one before (its session declares the same as ``secrecy``)."""
         ...
 
     @property

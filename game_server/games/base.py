@@ -44,7 +44,9 @@ if TYPE_CHECKING:
     from game_server.recall.timeline import Labels, Timeline
     from game_server.rng.shoe import ShoeSeed
     from game_server.rules.returns import WagerReturn
+    from game_server.rules.wagers.base import TableType
     from game_server.sim import SimResult
+    from game_server.table.secrecy import Secrecy
     from game_server.table.session import EventSink, SealedShoes, TableBook
 
 __all__ = ["GameBase"]
@@ -67,6 +69,12 @@ class GameBase:
     placed_kinds: frozenset[type]
     settled_kinds: frozenset[type]
     shoe_card_kinds: frozenset[type]
+
+    def secrecy(self, table_type: TableType) -> Secrecy:
+        """Every card face up (a game that deals one face down declares it)."""
+        from game_server.table.secrecy import OPEN_CARDS
+
+        return OPEN_CARDS
 
     @property
     def pictured(self) -> Mapping[str, Path]:

@@ -21,6 +21,7 @@ from game_server.games import game_for
 from game_server.recall.rounds import Logged, LoggedRound, engine_kinds_for
 from game_server.rules.errors import ReplayMismatch, RulesError
 from game_server.table.ledger import PLACED, Ledger, wager_roles
+from game_server.table.secrecy import StillSealed, stood_in
 from shared.errors import ETGError
 
 __all__ = [
@@ -88,6 +89,13 @@ def engine_states(logged: LoggedRound) -> list[Any]:
     config = logged.config
     game = game_for(config)
     events = [item.event for item in logged.engine_events()]
+    try:
+        events = stood_in(game.secrecy(config.table_type), events)
+    except StillSealed:
+        raise RecallPictureError(
+            f"round {logged.round_id} of table {logged.table_id} is in play: its face-down "
+            "cards are sealed until it closes, and its pictures are drawn then"
+        ) from None
     states: list[Any] = [game.replay(config, [], logged.table_id)]
     for k in range(1, len(events) + 1):
         try:

@@ -57,11 +57,19 @@ from game_server.config import config_from_dict
 from game_server.eventlog import EventSource, StoredEvent, format_time
 from game_server.eventlog.schema import EVENT_COLUMNS
 from game_server.eventlog.store import Dialect
-from game_server.recall.rounds import Logged, LoggedRound, ShoeRecord, completed_kinds, load_round
+from game_server.recall.rounds import (
+    Logged,
+    LoggedRound,
+    ShoeRecord,
+    completed_kinds,
+    load_round,
+    sighted,
+)
 from game_server.recall.timeline import Timeline, build_timeline, reveal_fields
 from game_server.rules.events import EventDecodeError, from_dict, kind_of
 from game_server.table.events import RoundStarted
 from game_server.table.ledger import PLACED, SETTLED, wager_roles
+from game_server.table.secrecy import PUBLIC, Viewer
 from shared.errors import ETGError
 
 #: Rounds shown by default: the current game and the nine before it (AGCO 13.1.1, GLI-11).
@@ -511,7 +519,9 @@ def _shoe(
     return record
 
 
-def fetch_round(reader: EventSource, table_id: str, round_id: int) -> LoggedRound | None:
+def fetch_round(
+    reader: EventSource, table_id: str, round_id: int, viewer: Viewer = PUBLIC
+) -> LoggedRound | None:
     """One round by indexed reads: the value :func:`~game_server.recall.rounds.load_round`
     returns (same events, config, config seq and shoe record), in milliseconds on any log.
 
@@ -519,6 +529,9 @@ def fetch_round(reader: EventSource, table_id: str, round_id: int) -> LoggedRoun
     ``table_opened`` of the table before the round and the shoe's commitment through the
     ``(kind)`` index. If other events of the table lie between the round's first and last
     event (the round id was used twice), it falls back to ``load_round``.
+
+    The round comes as ``viewer`` may see it (:func:`~game_server.recall.rounds.sighted`:
+    a round in play with its face-down cards sealed; the public's by default).
 
     Returns:
         The round, or None if the table has no round ``round_id``.
@@ -543,7 +556,7 @@ def fetch_round(reader: EventSource, table_id: str, round_id: int) -> LoggedRoun
         )[0]
         if count != len(stored):
             try:
-                return load_round(reader, table_id, round_id)
+                return load_round(reader, table_id, round_id, viewer)
             except LookupError as exc:
                 raise RecallError(str(exc)) from None
         rows = _rows(
@@ -563,7 +576,7 @@ def fetch_round(reader: EventSource, table_id: str, round_id: int) -> LoggedRoun
         shoe = None
         if type(events[0].event) is RoundStarted:
             shoe = _shoe(reader, table_id, events[0].event.shoe, first, last)
-        return LoggedRound(table_id, round_id, config, opened.seq, shoe, events)
+        return sighted(LoggedRound(table_id, round_id, config, opened.seq, shoe, events), viewer)
 
 
 def shoe_reveal(reader: EventSource, logged: LoggedRound) -> Logged | None:

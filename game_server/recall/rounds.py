@@ -39,6 +39,7 @@ from game_server.table.events import (
     ShoeRevealed,
     TableOpened,
 )
+from game_server.table.secrecy import PUBLIC, Viewer, fill_unsealed, sight_round
 
 
 def completed_kinds() -> frozenset[type]:
@@ -111,6 +112,39 @@ class LoggedRound:
         return [item for item in self.events if type(item.event) in kinds]
 
 
+def _with_records(logged: LoggedRound, records: list[Any]) -> LoggedRound:
+    logged.events = [
+        item if record is item.event else Logged(item.stored, record)
+        for item, record in zip(logged.events, records, strict=True)
+    ]
+    return logged
+
+
+def unsealed(logged: LoggedRound) -> LoggedRound:
+    """The round with the cards it logged sealed filled in from its ``cards_unsealed`` (a
+    closed round whole; a round in play as the log holds it): what :func:`walk` yields to
+    verification and recovery, which are not exits."""
+    secrecy = games.game_for(logged.config).secrecy(logged.config.table_type)
+    return _with_records(
+        logged,
+        fill_unsealed(secrecy, [item.event for item in logged.events]),
+    )
+
+
+def sighted(logged: LoggedRound, viewer: Viewer = PUBLIC) -> LoggedRound:
+    """The round as ``viewer`` may see it (:func:`~game_server.table.secrecy.sight_round`,
+    the one redaction of what is read from a log): closed, whole, its sealed cards filled in
+    from its ``cards_unsealed``; in play, every card ``viewer`` may not see yet sealed (the
+    public: the staff and the tools; a terminal: also its own cards, where the log holds
+    them in clear). Every :class:`LoggedRound` recall, the console, the CLI, receipts and
+    pictures are built from is made here."""
+    secrecy = games.game_for(logged.config).secrecy(logged.config.table_type)
+    records = sight_round(
+        secrecy, [(item.stored.terminal, item.event) for item in logged.events], viewer
+    )
+    return _with_records(logged, records)
+
+
 def decode(stored: StoredEvent) -> Any:
     """The record of a stored event (raises EventDecodeError for an unknown kind); every
     registered game's records are known."""
@@ -155,7 +189,7 @@ def walk(
         current = state.current
         if current is not None and stored.round_id != current.round_id:
             state.current = None
-            yield current
+            yield unsealed(current)
             current = None
         kind = type(item.event)
         if kind is TableOpened:
@@ -186,19 +220,21 @@ def walk(
         current.events.append(item)
     for state in tables.values():
         if state.current is not None:
-            yield state.current
+            yield unsealed(state.current)
 
 
-def load_round(reader: EventSource, table_id: str, round_id: int) -> LoggedRound | None:
-    """One round, with the config and shoe records that precede it (reads the log up to the
-    round's last event; recall of one round)."""
+def load_round(
+    reader: EventSource, table_id: str, round_id: int, viewer: Viewer = PUBLIC
+) -> LoggedRound | None:
+    """One round as ``viewer`` may see it (:func:`sighted`), with the config and shoe records
+    that precede it (reads the log up to the round's last event; recall of one round)."""
     events = reader.events_for_round(table_id, round_id)
     if not events:
         return None
     last = events[-1].seq
     for logged_round in walk(_until(reader, last)):
         if logged_round.table_id == table_id and logged_round.round_id == round_id:
-            return logged_round
+            return sighted(logged_round, viewer)
     return None
 
 

@@ -49,7 +49,8 @@ def terminal_recall(
     played: list[dict[str, Any]] = []
     with reader.snapshot():
         for summary in list_rounds(reader, terminal=terminal, last=last):
-            logged = fetch_round(reader, summary.table_id, summary.round_id)
+            # As the terminal may see it: a round in play keeps every card sealed but its own.
+            logged = fetch_round(reader, summary.table_id, summary.round_id, viewer=terminal)
             if logged is None:  # pragma: no cover - listed in the same snapshot
                 continue
             timeline = build_timeline(logged)

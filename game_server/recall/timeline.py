@@ -53,6 +53,7 @@ from game_server.rules.meters import (
 )
 from game_server.rules.wagers import REGISTRY
 from game_server.table.events import (
+    CardsUnsealed,
     CreditsIn,
     CreditsOut,
     OperatorAction,
@@ -387,9 +388,19 @@ _METER_KINDS: Final = frozenset(
 )
 
 
-def card_text(card: Card) -> str:
-    """A card as recall writes it (``"Q♦"``)."""
-    return card.symbol
+#: How recall writes a card still sealed (dealt face down in a round in play:
+#: :mod:`game_server.table.secrecy`).
+FACE_DOWN: Final = "a card face down"
+
+
+def card_text(card: Card | None) -> str:
+    """A card as recall writes it (``"Q♦"``; :data:`FACE_DOWN` while it is sealed)."""
+    return FACE_DOWN if card is None else card.symbol
+
+
+def card_field(card: Card | None) -> str | None:
+    """A card as recall's data gives it (``"QD"``; None while it is sealed)."""
+    return None if card is None else str(card)
 
 
 def cards_text(cards: Iterable[Card]) -> str:
@@ -439,6 +450,13 @@ def describe_table(item: Logged, labels: Labels) -> Described:
             f"credits now {format_money(ev.balance)}"
         )
         return ev.terminal, text, data
+    if kind is CardsUnsealed:
+        pairs = zip(ev.positions, ev.cards, strict=False)
+        data = {"cards": [{"position": p, "card": str(c)} for p, c in pairs]}
+        shown = ", ".join(
+            f"{card_text(c)} ({p})" for p, c in zip(ev.positions, ev.cards, strict=False)
+        )
+        return TABLE_WHO, f"the cards dealt face down, by shoe position: {shown}", data
     if kind is ShoeCommitted:
         data = {"shoe": ev.shoe, "commitment": ev.commitment}
         return TABLE_WHO, f"shoe {ev.shoe} committed: {ev.commitment}", data

@@ -85,6 +85,8 @@ class _Table:
     game: Game | None = None
     #: Its config, for a game that checks draws from the seed (None otherwise).
     config: TableConfig | None = None
+    #: The round's cards logged sealed (position -> (seq, kind)), until its cards_unsealed.
+    sealed: dict[int, tuple[int, str]] = field(default_factory=dict)
 
 
 class _CommitmentMismatch(ValueError):
@@ -136,7 +138,12 @@ class ShoeChecks:
         if stored.terminal is not None:
             self._envelope(stored, DEALER)
 
-    def _card(self, stored: StoredEvent, position: int, card: Card) -> None:
+    def _card(self, stored: StoredEvent, position: int, card: Card | None) -> None:
+        if card is None:
+            # Sealed (dealt face down, game_server.table.secrecy): checked when the round's
+            # cards_unsealed names it.
+            self._table.sealed[position] = (stored.seq, stored.kind)
+            return
         shoe = self._table.dealing
         if shoe is None:
             if not self._table.round_open:  # else round_started was found at fault already
@@ -247,6 +254,56 @@ class ShoeChecks:
                 f"{stored.terminal}",
             )
         self._dealt(stored, ev.position, ev.card)
+
+    def _cards_unsealed(self, stored: StoredEvent, ev: Any) -> None:
+        """The close of a round unseals every card it logged sealed, each the shoe's card at
+        its position; it names no position that was not sealed, and is the table's record."""
+        table = self._table
+        if stored.terminal is not None:
+            self.f.fail(
+                stored.seq,
+                "rounds",
+                f"cards_unsealed at seq {stored.seq} is the table's record, but its envelope "
+                f"names terminal {stored.terminal}",
+            )
+        for position, card in zip(ev.positions, ev.cards, strict=False):
+            sealed = table.sealed.pop(position, None)
+            if sealed is None:
+                self.f.fail(
+                    stored.seq,
+                    "cards",
+                    f"cards_unsealed at seq {stored.seq} unseals position {position}, which no "
+                    "record of the round logged sealed",
+                )
+                continue
+            seq, kind = sealed
+            shoe = table.dealing
+            if shoe is None:
+                continue
+            if shoe.order is not None:
+                self._compare(shoe, shoe.order, seq, kind, position, card)
+            elif not shoe.bad_reveal:
+                shoe.pending.append((seq, kind, position, card))
+        if len(ev.positions) != len(ev.cards):
+            self.f.fail(
+                stored.seq,
+                "cards",
+                f"cards_unsealed at seq {stored.seq} names {len(ev.positions)} positions and "
+                f"{len(ev.cards)} cards",
+            )
+
+    def _unsealed_at_close(self, stored: StoredEvent) -> None:
+        """At the round's close every sealed card must have been unsealed."""
+        table = self._table
+        if table.sealed:
+            positions = ", ".join(str(p) for p in sorted(table.sealed))
+            self.f.fail(
+                stored.seq,
+                "cards",
+                f"round_closed at seq {stored.seq}: the round logged {len(table.sealed)} "
+                f"card(s) sealed that no cards_unsealed unsealed (positions {positions})",
+            )
+            table.sealed.clear()
 
     def _shoe_committed(self, stored: StoredEvent, ev: Any) -> None:
         table = self._table

@@ -48,6 +48,7 @@ from game_server.rules.meters import (
 )
 from game_server.rules.wagers.base import TableType
 from game_server.table.events import (
+    CardsUnsealed,
     CreditsIn,
     CreditsOut,
     RoundClosed,
@@ -57,6 +58,7 @@ from game_server.table.events import (
     TableOpened,
 )
 from game_server.table.ledger import PLACED, Ledger, LedgerError, wager_roles
+from game_server.table.secrecy import still_sealed
 from shared.codec import canonical_json
 from shared.errors import ETGError
 from shared.money import format_money
@@ -109,6 +111,7 @@ class _Semantics(ShoeChecks):
         self._table_checks: dict[type, Handler] = {
             RoundStarted: self._round_started,
             RoundClosed: self._round_closed,
+            CardsUnsealed: self._cards_unsealed,
             CreditsIn: self._credits,
             CreditsOut: self._credits,
             TableOpened: self._table_opened,
@@ -394,6 +397,7 @@ class _Semantics(ShoeChecks):
             shoe.rounds += 1
         table.dealing = shoe
         table.round_open = True
+        table.sealed.clear()
         if not len(ev.seats) == len(ev.terminals) == len(ev.balances):
             self.f.fail(
                 seq,
@@ -435,6 +439,7 @@ class _Semantics(ShoeChecks):
         wallets = self.ledger.wallets
         for terminal, balance in zip(ev.terminals, ev.balances, strict=False):
             self._stated(seq, "round_closed", terminal, balance, wallets.get(terminal, 0))
+        self._unsealed_at_close(stored)
         self._table.round_open = False
 
     # ------------------------------------------------------------ per round
@@ -474,6 +479,11 @@ class _Semantics(ShoeChecks):
                     f"decks, but the config in force has {rnd.config.rules.decks}",
                 )
         engine = rnd.engine_events()
+        secrecy = game_for(rnd.config).secrecy(rnd.config.table_type)
+        if rnd.closed is None and still_sealed(secrecy, (item.event for item in engine)):
+            # A round in play: its face-down cards are sealed until it closes (then replayed).
+            self._open_round(rnd, where, sealed=True)
+            return
         try:
             self._replay(rnd, [item.event for item in engine])
         except Exception as exc:  # any refusal of a logged round is a finding
@@ -481,7 +491,12 @@ class _Semantics(ShoeChecks):
             self.f.fail(seq, "replay", f"{where} does not replay through its rules: {reason}")
         else:
             self.rounds_replayed += 1
-        last = events[-1]
+        self._open_round(rnd, where)
+
+    def _open_round(self, rnd: LoggedRound, where: str, *, sealed: bool = False) -> None:
+        """A round that does not end with ``round_closed``: a failure once complete, else a
+        round still in play (the end of a live log)."""
+        last = rnd.events[-1]
         if type(last.event) is not RoundClosed:
             if rnd.complete:
                 self.f.fail(
@@ -495,7 +510,8 @@ class _Semantics(ShoeChecks):
                     last.seq,
                     "rounds",
                     f"{where} is not complete (no round_completed up to seq {last.seq}): its "
-                    "wagers are still in play",
+                    "wagers are still in play"
+                    + (" (its face-down cards sealed until it closes)" if sealed else ""),
                 )
 
     def _replay(self, rnd: LoggedRound, events: list[Any]) -> None:

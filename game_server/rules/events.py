@@ -46,8 +46,10 @@ def _identity(value: Any) -> Any:
     return value
 
 
-def _decode_card(value: Any) -> Card:
-    return parse_card(value)
+def _decode_card(value: Any) -> Card | None:
+    # null: a card the log holds sealed (dealt face down, unsealed when the round closes:
+    # game_server.table.secrecy).
+    return None if value is None else parse_card(value)
 
 
 def _decoder_for(hint: Any) -> Callable[[Any], Any]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from game_server.rules.events import event
+from shared.cards import Card
 from shared.money import format_money
 
 
@@ -82,6 +83,16 @@ class RoundClosed(NamedTuple):
     round: int
     terminals: tuple[str, ...]
     balances: tuple[int, ...]
+
+
+@event("cards_unsealed")
+class CardsUnsealed(NamedTuple):
+    """At the round's close, every card the round's records logged sealed (face down, or a
+    player's own: :mod:`game_server.table.secrecy`) with its shoe position, so that the
+    closed round reads whole; logged in the step that closes it, before ``round_closed``."""
+
+    positions: tuple[int, ...]
+    cards: tuple[Card, ...]
 
 
 @event("credits_in")

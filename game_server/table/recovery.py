@@ -56,7 +56,7 @@ import hmac
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, TypeVar
 
@@ -93,6 +93,7 @@ from game_server.table.events import (
     TableOpened,
 )
 from game_server.table.ledger import Ledger
+from game_server.table.secrecy import RoundSight
 from game_server.table.session import (
     LogWriteFailed,
     SealedShoes,
@@ -290,6 +291,28 @@ def _unseal_shoe(committed: ShoeCommitted, table_id: str, sealing_key: bytes) ->
     return shoe, salt
 
 
+def _with_shoe_cards(session: TableBook, interrupted: LoggedRound) -> LoggedRound:
+    """The round in play with the cards its log holds sealed read from the shoe in use (the
+    server holds its seed), and the session's sight of it: which positions are sealed in the
+    log (its close unseals them), who may see what (:mod:`game_server.table.secrecy`)."""
+    secrecy = session.secrecy
+    order = None if session.shoe is None else session.shoe.order
+    sight = RoundSight(secrecy)
+    events: list[Logged] = []
+    for item in interrupted.events:
+        record = item.event
+        rule = secrecy.dealt.get(type(record))
+        if rule is not None and item.stored.body.get(rule.card) is None:
+            position = getattr(record, rule.position)
+            sight.sealed.add(position)
+            if order is not None and getattr(record, rule.card) is None:
+                record = record._replace(**{rule.card: order[position]})
+        sight.observe(item.stored.terminal, record)
+        events.append(Logged(item.stored, record))
+    session.last_sight, session.sight = None, sight
+    return replace(interrupted, events=events)
+
+
 def _position_shoe(shoe: Shoe, number: int, cards: list[tuple[int, Any]]) -> int:
     """Check every logged card of the shoe against its order; place it after the last one.
 
@@ -297,6 +320,13 @@ def _position_shoe(shoe: Shoe, number: int, cards: list[tuple[int, Any]]) -> int
     """
     order = shoe.order
     for position, card in cards:
+        if card is None:  # sealed (a round in play): the shoe's card is the one dealt
+            if not 0 <= position < len(order):
+                raise ShoeUnprovable(
+                    f"shoe {number}: the log deals a sealed card at position {position}, "
+                    f"outside the shoe's {len(order)} cards"
+                )
+            continue
         if not 0 <= position < len(order) or order[position] != card:
             raise ShoeUnprovable(
                 f"shoe {number}: the log deals {card} at position {position}, which is not the "
@@ -414,6 +444,7 @@ def recover_session(
             logged = "none" if found.opened is None else found.opened.config_hash
             raise _changed_mid_round(table_id, interrupted.round_id, logged, config)
         report.interrupted_round = interrupted.round_id
+        interrupted = _with_shoe_cards(session, interrupted)
         report.phase = game.resume(session, interrupted, seats)
     elif changed or any(meter_id not in meters for meter_id in game.meters(config)):
         if found.opened is not None and session.shoe is not None:

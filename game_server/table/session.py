@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from game_server.config import Shuffle, TableConfig
 from game_server.eventlog import MONEY_MOVED, ROUND_CLOSE, EventLogError, NewEvent
 from game_server.keys import seal
 from game_server.rng.shoe import Shoe, ShoeSeed
+from game_server.rules.errors import BetOutOfLimits
 from game_server.rules.events import to_dict
 from game_server.table.events import (
     CreditsIn,
@@ -34,6 +35,7 @@ from game_server.table.events import (
     ShoeRevealed,
 )
 from game_server.table.ledger import Ledger
+from game_server.table.secrecy import OPEN_CARDS, RoundSight, Secrecy
 from shared.codec import canonical_json
 from shared.errors import ETGError
 from shared.money import format_money
@@ -195,6 +197,13 @@ class TableBook:
     last_retired: tuple[str, ShoeRevealed] | None = None
     #: The shoe in use and its commitment, once computed (``(shoe, commitment)``).
     _committed: tuple[Shoe, str] | None = None
+    #: Which of the game's records deal hidden cards (:mod:`game_server.table.secrecy`); a
+    #: game's session declares its own.
+    secrecy: Secrecy = OPEN_CARDS
+    #: What each viewer may see of the round in play (None before the first round), and of
+    #: the last closed one (whose results a view may still show).
+    sight: RoundSight | None = None
+    last_sight: RoundSight | None = None
 
     @property
     def _round_open(self) -> bool:
@@ -224,7 +233,15 @@ class TableBook:
         self._check_not_failed()
         table_id = self.config.table_id
         round_id = self.round_id if self._round_open else None
-        step = [NewEvent(table_id, round_id, terminal, to_dict(ev)) for terminal, ev in items]
+        sight = self._sight_for(items)
+        for terminal, ev in items:
+            sight.observe(terminal, ev)
+        # The one place the log's form of a record is made: a card nobody else may see yet is
+        # written sealed (game_server.table.secrecy).
+        step = [
+            NewEvent(table_id, round_id, terminal, to_dict(sight.log_form(ev)))
+            for terminal, ev in items
+        ]
         try:
             self.sink.append(step, checkpoint=checkpoint)
         except EventLogError as exc:
@@ -239,18 +256,27 @@ class TableBook:
             self.ledger.apply(terminal, ev)
         return [ev for _, ev in items]
 
+    def _sight_for(self, items: Sequence[tuple[str | None, Any]]) -> RoundSight:
+        """The sight the step's records go to: a new one when the step starts a round."""
+        if self.sight is None or any(type(ev) is RoundStarted for _, ev in items):
+            self.last_sight, self.sight = self.sight, RoundSight(self.secrecy)
+        return self.sight
+
     def _log_closing(
         self, items: Sequence[tuple[str | None, Any]], terminals: Sequence[str]
     ) -> list[Any]:
         """Log the step that completes the round together with its ``round_closed``: each of
-        ``terminals``' credits once the step is folded (with this table's kind of ledger).
-        The round is then over."""
+        ``terminals``' credits once the step is folded (with this table's kind of ledger),
+        after the record that unseals every card the round logged sealed
+        (``cards_unsealed``). The round is then over."""
         after = type(self.ledger)(wallets=dict(self.ledger.wallets))
         after.apply_all(items)
         closed = RoundClosed(
             self.round_id, tuple(terminals), tuple(after.wallets.get(t, 0) for t in terminals)
         )
-        logged = self._log([*items, (None, closed)], ROUND_CLOSE)
+        unsealed = None if self.sight is None else self.sight.unsealing()
+        opened = [] if unsealed is None else [(None, unsealed)]
+        logged = self._log([*items, *opened, (None, closed)], ROUND_CLOSE)
         self.round = None
         return logged
 
@@ -389,6 +415,22 @@ class TableBook:
         failed = self.failed or getattr(self.sink, "failed", None)
         if failed is not None:
             raise LogWriteFailed(out_of_service_reason(failed))
+
+    def check_units(self, wagers: Mapping[str, int]) -> None:
+        """Every wager placed is a whole multiple of the table's wager unit (DESIGN.md
+        "Money": so that 3 to 2 is exact), for every game: refused before the game sees it,
+        with the one sentence every table gives.
+
+        Raises:
+            BetOutOfLimits: a wager that is not a multiple of the unit.
+        """
+        unit = self.config.rules.wager_unit
+        for wager, amount in wagers.items():
+            if type(amount) is int and amount % unit:
+                raise BetOutOfLimits(
+                    f"{wager} wager {format_money(amount)} is not a multiple of the wager unit "
+                    f"{format_money(unit)}"
+                )
 
     def _afford(self, terminal: str, amount: int, what: str) -> None:
         held = self.ledger.wallets.get(terminal, 0)

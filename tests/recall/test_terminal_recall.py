@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from logged_records import unseal_bodies
 from recall_logs import TABLES, build_log
 
 from game_server.eventlog import EventLogReader
@@ -38,7 +39,7 @@ def _rows_by_round(db: Path, terminal: str) -> dict[tuple[str, int], list[dict[s
             row = {**stored.body, "kind": stored.kind, "terminal": stored.terminal}
             rounds[(stored.table_id, stored.round_id)].append(row)
     return {
-        key: rows
+        key: unseal_bodies(rows)  # the hole cards the log holds sealed, from the close
         for key, rows in rounds.items()
         if any(r["kind"] == "wager_placed" and r["terminal"] == terminal for r in rows)
     }

@@ -11,6 +11,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 import pytest
+from logged_records import logged_steps
 from twisted.internet.task import Clock
 
 from game_server.config import TableConfig, example_path, load_config
@@ -23,7 +24,8 @@ from game_server.games.hybrid.machine import (
     TableClosed,
 )
 from game_server.games.hybrid.session import HybridSession
-from game_server.rules.events import from_dict, to_dict
+from game_server.rules.events import to_dict
+from game_server.rules.wagers.base import TableType
 from game_server.table.api import TableState
 from game_server.table.session import MemorySink, SealedShoes, TableError, simulation_seeds
 
@@ -72,7 +74,8 @@ def join(machine: HybridMachine, terminal: str) -> None:
 
 
 def logged(sink: MemorySink, start: int = 0) -> list[tuple[str | None, Any]]:
-    return [(e.terminal, from_dict(e.body)) for step in sink.steps[start:] for e in step]
+    """The log's records from step ``start``, each round whole (its sealed cards filled)."""
+    return [item for step in logged_steps(sink)[start:] for item in step]
 
 
 def decisions(sink: MemorySink, start: int = 0) -> list[tuple[str | None, Any]]:
@@ -230,8 +233,9 @@ def test_a_new_round_starts_after_the_delay(config: TableConfig) -> None:
 
 @BOTH
 def test_listeners_are_told_after_each_step(config: TableConfig) -> None:
-    """Every logged step is handed to the listeners, in order, with the table's terminals;
-    the credits are conserved whenever a listener is told."""
+    """Every logged step is handed to the listeners, in order, with the table's terminals
+    (the records themselves: the log holds the hole card sealed, its card null, until the
+    round closes); the credits are conserved whenever a listener is told."""
     machine, clock, sink, listener = make_table(config)
     machine.open()
     for _ in range(3):
@@ -241,7 +245,12 @@ def test_listeners_are_told_after_each_step(config: TableConfig) -> None:
         clock.advance(config.timers.betting_seconds)
         run_out(machine, clock, start)
     told = [[to_dict(ev) for ev in step] for step in listener.steps]
-    assert told == [[e.body for e in step] for step in sink.steps[1:]]  # [0]: TableOpened
+    # The records themselves: the log holds the hole card sealed until the round closes.
+    whole = [[to_dict(ev) for _, ev in step] for step in logged_steps(sink)[1:]]
+    assert told == whole  # [0]: TableOpened
+    sealed = sum(1 for step in sink.steps for row in step if row.body.get("card", "") is None)
+    hole_card = config.table_type is TableType.HYBRID  # the three-position table
+    assert (sealed > 0) if hole_card else (sealed == 0)
     assert set(listener.terminals) == {TERMINALS}
     assert machine.session.ledger.games_played == 3
 

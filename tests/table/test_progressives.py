@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from logged_records import logged_records
 
 from game_server.config import TableConfig, example_config_path, parse_config
 from game_server.games.blackjack.rules.actions import Action
@@ -43,9 +44,8 @@ def session(cfg: TableConfig, sink: MemorySink, meters: MeterBank | None = None)
 
 
 def logged(sink: MemorySink) -> list[tuple[str | None, Any]]:
-    from game_server.rules.events import from_dict
-
-    return [(e.terminal, from_dict(e.body)) for step in sink.steps for e in step]
+    """The log's records, each round whole (its sealed cards filled in)."""
+    return logged_records(sink)
 
 
 def stacked_deal(table: TableSession, cards: str) -> list[Any]:

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 import pytest
+from logged_records import logged_records
 
 from game_server.config import example_config_path, load_config
 from game_server.games.blackjack.rules.actions import Action
@@ -49,7 +50,8 @@ def make_session(seed: int = 5, terminals: int = 3) -> tuple[TableSession, Memor
 
 
 def logged(sink: MemorySink) -> list[tuple[str | None, Any]]:
-    return [(e.terminal, from_dict(e.body)) for step in sink.steps for e in step]
+    """The log's records, each round whole (its sealed cards filled in)."""
+    return logged_records(sink)
 
 
 def play_round(session: TableSession, bets: dict[str, int]) -> None:

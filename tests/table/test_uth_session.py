@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from logged_records import logged_records
 
 from game_server.config import (
     TableConfig,
@@ -28,9 +29,8 @@ from game_server.games.uth.session import UthLedger, UthSession
 from game_server.rng.drbg import HmacDrbg, RandomStream
 from game_server.rng.shoe import ShoeSeed, StackedShoe
 from game_server.rules.errors import ReplayMismatch
-from game_server.rules.events import from_dict
 from game_server.rules.meters import MeterAwarded, MeterContributed, MeterReseeded
-from game_server.table.events import RoundClosed, ShoeCommitted, ShoeRevealed
+from game_server.table.events import CardsUnsealed, RoundClosed, ShoeCommitted, ShoeRevealed
 from game_server.table.session import (
     InsufficientCredits,
     MemorySink,
@@ -83,7 +83,8 @@ def session(sink: MemorySink | None = None, config: TableConfig = CONFIG) -> Uth
 
 
 def logged(sink: MemorySink) -> list[tuple[str | None, Any]]:
-    return [(row.terminal, from_dict(row.body)) for step in sink.steps for row in step]
+    """The log's records, each round whole (its sealed cards filled in)."""
+    return logged_records(sink)
 
 
 def check_books(table: UthSession, sink: MemorySink) -> None:
@@ -119,7 +120,8 @@ def test_a_seeded_round_end_to_end_conserves_every_credit_at_every_step() -> Non
     placed = [ev for ev in events if type(ev) is UthWagerPlaced]
     settled = [ev for ev in events if type(ev) is UthWagerSettled]
     assert {ev.seat for ev in settled} == {1, 2}
-    assert type(events[-1]) is RoundClosed and type(events[-2]) is UthRoundCompleted
+    assert type(events[-1]) is RoundClosed and type(events[-2]) is CardsUnsealed
+    assert type(events[-3]) is UthRoundCompleted
     closed = events[-1]
     for terminal, balance in zip(closed.terminals, closed.balances, strict=True):
         seat = SEATS[terminal]

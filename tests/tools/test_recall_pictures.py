@@ -17,6 +17,7 @@ from typing import Any
 import pygame
 import pytest
 from click.testing import CliRunner, Result
+from logged_records import unseal_bodies
 
 from game_server.config import example_config_path, load_config
 from game_server.eventlog import EventLogReader
@@ -53,7 +54,11 @@ def raw(log: Path) -> dict[int, list[tuple[str | None, dict[str, Any]]]]:
         for stored in reader.iter_events():
             if stored.round_id is not None:
                 rounds.setdefault(stored.round_id, []).append((stored.terminal, stored.body))
-    return rounds
+    # The hole cards the log holds sealed, from each round's close.
+    return {
+        number: list(zip([t for t, _ in rows], unseal_bodies([b for _, b in rows]), strict=True))
+        for number, rows in rounds.items()
+    }
 
 
 def _views(log: Path, round_id: int, terminal: str | None = None) -> list[dict[str, Any]]:

@@ -44,7 +44,7 @@ from game_server.games.blackjack.rules.events import (
     WagerSettled,
 )
 from game_server.games.blackjack.rules.round import ENGINE_KINDS, replay
-from game_server.games.blackjack.session import TableSession, meter_specs, resume_round
+from game_server.games.blackjack.session import SECRECY, TableSession, meter_specs, resume_round
 from game_server.recall.rounds import Logged, LoggedRound
 from game_server.recall.timeline import Described, Labels, Timeline
 from game_server.rng.shoe import ShoeSeed
@@ -54,6 +54,7 @@ from game_server.rules.wagers.base import MeterSpec, TableType
 from game_server.sim import RoundDriver, SimResult, SimSpec
 from game_server.table.api import HostedTable, ReactorTime
 from game_server.table.ledger import Ledger
+from game_server.table.secrecy import Secrecy
 from game_server.table.session import EventSink, SealedShoes, TableBook
 
 __all__ = ["GAME", "BlackjackFamilyGame", "BlackjackGame"]
@@ -75,6 +76,10 @@ class BlackjackFamilyGame(GameBase):
     settled_kinds = frozenset({WagerSettled})
     completed_kinds = frozenset({RoundCompleted})
     shoe_card_kinds = frozenset({CardDealt})
+
+    def secrecy(self, table_type: TableType) -> Secrecy:
+        """Its hidden cards, as its session declares them."""
+        return SECRECY
 
     def new_ledger(self) -> Ledger:
         return Ledger()

@@ -37,6 +37,7 @@ from game_server.recall.timeline import (
     Described,
     Labels,
     Timeline,
+    card_field,
     card_text,
     cards_text,
     wager_title,
@@ -93,14 +94,14 @@ def describe(item: Logged, labels: Labels) -> Described | None:
             "terminal": terminal,
             "position": ev.position,
             "face_up": ev.face_up,
-            "card": str(ev.card),
+            "card": card_field(ev.card),
         }
         where = f"(shoe position {ev.position})"
         if ev.seat == DEALER:
             who = DEALER_WHO
             if not ev.face_up:
                 revealed = labels.revealed.get(ev.position)
-                data["card"] = str(ev.card) if revealed is not None else None
+                data["card"] = card_field(ev.card) if revealed is not None else None
                 data["revealed_seq"] = revealed.seq if revealed is not None else None
                 return who, f"dealer hole card (face down) {where}", data
             return who, f"dealer is dealt {card_text(ev.card)} {where}", data

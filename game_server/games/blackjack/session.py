@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from game_server.config import MustHitBy, TableConfig
 from game_server.floor.errors import StoreUnavailable
@@ -28,6 +28,8 @@ from game_server.games.blackjack.rules.actions import Action
 from game_server.games.blackjack.rules.events import (
     BLACKJACK,
     DEALER,
+    CardDealt,
+    HoleCardRevealed,
     ProgressiveWon,
     RoundCompleted,
 )
@@ -42,6 +44,15 @@ from game_server.table.events import TableOpened
 from game_server.table.ledger import Ledger
 from game_server.table.recovery import RecoveryError, replayed, round_started
 from game_server.table.seated import MYSTERY_STREAM, SeatBook, check_seat_map
+from game_server.table.secrecy import (
+    Dealt,
+    Secrecy,
+    TurnedUp,
+    card_of,
+    face_down_to_all,
+    position_of,
+    seat_of,
+)
 from game_server.table.session import (
     SOFTWARE,
     EventSink,
@@ -49,6 +60,7 @@ from game_server.table.session import (
     SealedShoes,
     TableError,
 )
+from shared.cards import Card, parse_card
 
 __all__ = [
     "MUST_HIT_BY",
@@ -95,6 +107,25 @@ def meter_specs(config: TableConfig) -> dict[str, tuple[str, MeterSpec]]:
     return found
 
 
+#: The stand-in of a sealed hole card.
+TWO: Final = parse_card("2C")
+
+
+def _stand_in(record: Any) -> Card:
+    """A two stands in for a sealed hole card when a round in play is replayed: before the
+    hole card is turned up the engine asks of it only whether it makes a Blackjack under the
+    up card (the peek), which a two never does, as the logged peek said of the real one."""
+    return TWO
+
+
+#: The dealer's hole card is dealt face down, nobody's until it is turned up (633b.8).
+SECRECY: Final = Secrecy(
+    dealt={CardDealt: Dealt(seen=face_down_to_all, hand=seat_of)},
+    turned_up={HoleCardRevealed: TurnedUp(positions=position_of, cards=card_of)},
+    stand_in=_stand_in,
+)
+
+
 class TableSession(SeatBook[BlackjackRound]):
     """The game flow of one table over the engine, writing every step to ``sink``.
 
@@ -104,6 +135,9 @@ class TableSession(SeatBook[BlackjackRound]):
         shoes: the table's shoe maker.
         seats: terminal id -> seat number for the terminals that hold seats.
     """
+
+    #: Its hidden cards (game_server.table.secrecy).
+    secrecy = SECRECY
 
     def __init__(
         self,
@@ -284,6 +318,7 @@ class TableSession(SeatBook[BlackjackRound]):
         reached (:class:`LinkedWagerRefused`)."""
         seat = self._seat(terminal)
         game = self._open_round()
+        self.check_units(wagers)
         game.verify_place_wagers(seat, wagers)
         self._afford(terminal, sum(wagers.values()), "the wagers")
         fed = [meter_id for (wager, _), meter_id in self._meter_of.items() if wager in wagers]

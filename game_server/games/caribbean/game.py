@@ -61,6 +61,7 @@ from game_server.games.caribbean.rules.game import (
 )
 from game_server.games.caribbean.rules.rules import CaribbeanRules
 from game_server.games.caribbean.session import (
+    SECRECY,
     CaribbeanLedger,
     CaribbeanSession,
     bonus_draws,
@@ -68,7 +69,14 @@ from game_server.games.caribbean.session import (
     resume_round,
 )
 from game_server.recall.rounds import Logged, LoggedRound
-from game_server.recall.timeline import DEALER_WHO, TABLE_WHO, Described, Labels, card_text
+from game_server.recall.timeline import (
+    DEALER_WHO,
+    TABLE_WHO,
+    Described,
+    Labels,
+    card_field,
+    card_text,
+)
 from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.rules.meters import MeterBank
 from game_server.rules.returns import WagerReturn
@@ -76,6 +84,7 @@ from game_server.rules.wagers.base import MeterSpec, TableType
 from game_server.sim import RoundDriver, RoundTally, SimResult, SimSpec
 from game_server.table.api import HostedTable, ReactorTime
 from game_server.table.ledger import Ledger
+from game_server.table.secrecy import Secrecy
 from game_server.table.session import EventSink, SealedShoes, TableBook
 from shared.money import format_money
 
@@ -217,6 +226,10 @@ class CaribbeanGame(GameBase):
 
         return caribbean_round_views(logged, terminal)
 
+    def secrecy(self, table_type: TableType) -> Secrecy:
+        """Its hidden cards, as its session declares them."""
+        return SECRECY
+
     def engine_kinds(self, table_type: TableType) -> frozenset[type]:
         return CARIBBEAN_KINDS
 
@@ -236,12 +249,14 @@ class CaribbeanGame(GameBase):
             data = {
                 "seat": ev.seat,
                 "terminal": terminal,
-                "card": str(ev.card),
+                "card": card_field(ev.card),
                 "position": ev.position,
                 "face_up": ev.face_up,
             }
             where = f"(deck position {ev.position})"
             if ev.seat == DEALER:
+                if ev.card is None:  # sealed: a hole card of the round in play
+                    return DEALER_WHO, f"dealer is dealt {card_text(None)} {where}", data
                 how = "face up" if ev.face_up else "face down"
                 return DEALER_WHO, f"dealer is dealt {card_text(ev.card)} {how} {where}", data
             return who, f"{labels.seat(ev.seat)} is dealt {card_text(ev.card)} {where}", data

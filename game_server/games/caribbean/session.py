@@ -33,6 +33,8 @@ from game_server.games.caribbean.rules.events import (
     MYSTERY,
     PROGRESSIVE,
     WON,
+    CaribbeanCardDealt,
+    CaribbeanDealerRevealed,
     CaribbeanMysteryPaid,
     CaribbeanRoundCompleted,
 )
@@ -46,6 +48,15 @@ from game_server.rules.wagers.base import MeterSpec
 from game_server.table.bonus_draws import bonus_draws as shared_bonus_draws
 from game_server.table.ledger import Ledger
 from game_server.table.seated import SeatedSession, resume_seated_round
+from game_server.table.secrecy import (
+    Dealt,
+    Secrecy,
+    TurnedUp,
+    cards_of,
+    dealers_hand,
+    face_down_to_others,
+    seat_of,
+)
 from game_server.table.session import (
     EventSink,
     SealedShoes,
@@ -98,8 +109,18 @@ class CaribbeanLedger(Ledger):
     awards_move_credits = False
 
 
+#: A player's cards are his own, the dealer's hole cards nobody's, until turned up.
+SECRECY: Final = Secrecy(
+    dealt={CaribbeanCardDealt: Dealt(seen=face_down_to_others, hand=seat_of)},
+    turned_up={CaribbeanDealerRevealed: TurnedUp(hands=dealers_hand, cards=cards_of)},
+)
+
+
 class CaribbeanSession(SeatedSession[CaribbeanRound]):
     """The game flow of one Caribbean Stud Poker table, writing every step to ``sink``."""
+
+    #: Its hidden cards (game_server.table.secrecy).
+    secrecy = SECRECY
 
     _COMPLETED = CaribbeanRoundCompleted
     _BETTING = Phase.BETTING

@@ -44,7 +44,12 @@ from game_server.games.fourcard.rules.events import (
 from game_server.games.fourcard.rules.game import FOURCARD_KINDS, replay
 from game_server.games.fourcard.rules.returns import fourcard_returns
 from game_server.games.fourcard.rules.rules import FourCardRules
-from game_server.games.fourcard.session import FourCardLedger, FourCardSession, resume_round
+from game_server.games.fourcard.session import (
+    SECRECY,
+    FourCardLedger,
+    FourCardSession,
+    resume_round,
+)
 from game_server.recall.rounds import Logged, LoggedRound
 from game_server.recall.timeline import Described, Labels
 from game_server.rules.meters import MeterBank
@@ -53,6 +58,7 @@ from game_server.rules.wagers.base import MeterSpec, TableType
 from game_server.sim import RoundDriver, SimResult, SimSpec
 from game_server.table.api import HostedTable, ReactorTime
 from game_server.table.ledger import Ledger
+from game_server.table.secrecy import Secrecy
 from game_server.table.session import EventSink, SealedShoes, TableBook
 
 __all__ = ["GAME", "FourCardGame"]
@@ -121,6 +127,10 @@ class FourCardGame(GameBase):
     # ------------------------------------------------------------------------- recall
 
     wager_titles = recall.WAGER_TITLES
+
+    def secrecy(self, table_type: TableType) -> Secrecy:
+        """Its hidden cards, as its session declares them."""
+        return SECRECY
 
     def engine_kinds(self, table_type: TableType) -> frozenset[type]:
         return FOURCARD_KINDS

@@ -39,6 +39,7 @@ from game_server.recall.timeline import (
     TABLE_WHO,
     Described,
     Labels,
+    card_field,
     card_text,
     cards_text,
 )
@@ -85,14 +86,14 @@ def describe(item: Logged, labels: Labels) -> Described | None:
             "terminal": terminal,
             "position": ev.position,
             "face_up": ev.face_up,
-            "card": str(ev.card),
+            "card": card_field(ev.card),
         }
         where = f"(deck position {ev.position})"
         if ev.seat == DEALER:
             if ev.face_up:
                 return DEALER_WHO, f"dealer is dealt {card_text(ev.card)} face up {where}", data
             shown = labels.revealed.get(DEALER)
-            data["card"] = str(ev.card) if shown is not None else None
+            data["card"] = card_field(ev.card) if shown is not None else None
             data["revealed_seq"] = shown.seq if shown is not None else None
             return DEALER_WHO, f"dealer is dealt a card face down {where}", data
         return who, f"{labels.seat(ev.seat)} is dealt {card_text(ev.card)} {where}", data

@@ -29,6 +29,8 @@ from game_server.config import TableConfig
 from game_server.games.fourcard.rules.events import (
     ANTE,
     MUST_HIT_BY,
+    FourCardCardDealt,
+    FourCardDealerRevealed,
     FourCardMysteryPaid,
     FourCardRoundCompleted,
 )
@@ -42,6 +44,15 @@ from game_server.rules.wagers import must_hit_by
 from game_server.rules.wagers.base import WON
 from game_server.table.ledger import Ledger
 from game_server.table.seated import SeatedSession, resume_seated_round
+from game_server.table.secrecy import (
+    Dealt,
+    Secrecy,
+    TurnedUp,
+    cards_of,
+    dealers_hand,
+    face_down_to_others,
+    seat_of,
+)
 from game_server.table.session import (
     EventSink,
     SealedShoes,
@@ -80,8 +91,18 @@ class FourCardLedger(Ledger):
     awards_move_credits = False
 
 
+#: A player's cards are his own, the dealer's hole cards nobody's, until turned up.
+SECRECY: Final = Secrecy(
+    dealt={FourCardCardDealt: Dealt(seen=face_down_to_others, hand=seat_of)},
+    turned_up={FourCardDealerRevealed: TurnedUp(hands=dealers_hand, cards=cards_of)},
+)
+
+
 class FourCardSession(SeatedSession[FourCardRound]):
     """The game flow of one Four Card Poker table, writing every step to ``sink``."""
+
+    #: Its hidden cards (game_server.table.secrecy).
+    secrecy = SECRECY
 
     _COMPLETED = FourCardRoundCompleted
     _BETTING = Phase.BETTING

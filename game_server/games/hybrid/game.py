@@ -41,6 +41,7 @@ from game_server.games.blackjack.rules.events import (
     WagerPlaced,
     WagerSettled,
 )
+from game_server.games.blackjack.session import SECRECY
 from game_server.games.hybrid import config, recall, sim
 from game_server.games.hybrid.info import hybrid_rules_for
 from game_server.games.hybrid.machine import HybridMachine
@@ -69,6 +70,7 @@ from game_server.rules.wagers.base import MeterSpec, TableType
 from game_server.sim import RoundDriver, SimResult, SimSpec
 from game_server.table.api import HostedTable, ReactorTime
 from game_server.table.ledger import Ledger
+from game_server.table.secrecy import Secrecy
 from game_server.table.session import EventSink, SealedShoes, TableBook
 
 __all__ = ["GAME", "HybridGame"]
@@ -144,6 +146,10 @@ class HybridGame(GameBase):
 
     #: Its wagers are Blackjack's and the shared side wagers (their titles are theirs).
     wager_titles: Mapping[str, str] = {}
+
+    def secrecy(self, table_type: TableType) -> Secrecy:
+        """Its hidden cards, as its session declares them."""
+        return SECRECY
 
     def engine_kinds(self, table_type: TableType) -> frozenset[type]:
         if table_type is TableType.HYBRID:

@@ -20,6 +20,7 @@ from typing import Any, Final
 from game_server.games.blackjack import recall as blackjack
 from game_server.games.blackjack.recall import DECISION_TEXT
 from game_server.games.blackjack.rules.events import CardDealt, HoleCardRevealed, RoundCompleted
+from game_server.games.blackjack.session import SECRECY as BLACKJACK_SECRECY
 from game_server.games.hybrid.rules import no_hole_card, three_position
 from game_server.games.hybrid.rules.events import (
     Hybrid3CardUsed,
@@ -54,6 +55,7 @@ from game_server.recall.timeline import (
 from game_server.rules.errors import RulesError
 from game_server.rules.wagers.base import TableType
 from game_server.table.events import RoundStarted
+from game_server.table.secrecy import StillSealed, stood_in
 from game_server.table.session import MemorySink, SealedShoes
 from shared.money import format_money
 
@@ -257,11 +259,14 @@ def hybrid_game_of(logged: LoggedRound, timeline: Timeline, terminal: str) -> di
     events = [item.event for item in logged.engine_events()]
     engine: three_position.ThreePositionRound | no_hole_card.NoHoleCardRound
     try:
+        # A round in play is replayed with a stand-in for its sealed hole card, which the
+        # view never shows (game_server.table.secrecy).
+        events = stood_in(BLACKJACK_SECRECY, events)
         if config.table_type is TableType.HYBRID:
             engine = three_position.replay(three_position_rules(config.rules), events)
         else:
             engine = no_hole_card.replay(config.rules, events)
-    except RulesError:
+    except (RulesError, StillSealed):
         return None  # a round that does not replay is for etg verify, not the player
     numbers = {
         item.event.seat: item.stored.terminal

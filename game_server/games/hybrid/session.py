@@ -35,6 +35,7 @@ from game_server.config import TableConfig
 from game_server.games.blackjack.rules.actions import Action
 from game_server.games.blackjack.rules.events import BLACKJACK, RoundCompleted
 from game_server.games.blackjack.rules.rules import BlackjackRules
+from game_server.games.blackjack.session import SECRECY as BLACKJACK_SECRECY
 from game_server.games.hybrid.rules import no_hole_card, three_position
 from game_server.games.hybrid.rules.no_hole_card import NoHoleCardRound
 from game_server.games.hybrid.rules.no_hole_card import Phase as NoHoleCardPhase
@@ -332,6 +333,9 @@ class HybridSession(TableBook):
         TableError: the Rules Submission is not of a hybrid table.
     """
 
+    #: The three-position table's hole card is Blackjack's (the no-hole-card table deals none).
+    secrecy = BLACKJACK_SECRECY
+
     def __init__(
         self,
         config: TableConfig,
@@ -463,6 +467,7 @@ class HybridSession(TableBook):
         three-position table it chooses its player position (633b.5(l)). No more bets once
         the cards are dealt (633b.5(k))."""
         game = self._playing(terminal)
+        self.check_units(wagers)
         game.verify_join(terminal, wagers, position)
         self._afford(terminal, sum(wagers.values()), "the wagers")
         return self._log_engine(game.join(terminal, wagers, position))

@@ -53,7 +53,7 @@ from game_server.games.uth.rules.events import (
 from game_server.games.uth.rules.game import UTH_KINDS, replay
 from game_server.games.uth.rules.returns import uth_returns
 from game_server.games.uth.rules.rules import UthRules
-from game_server.games.uth.session import UthLedger, UthSession, bonus_draws, resume_round
+from game_server.games.uth.session import SECRECY, UthLedger, UthSession, bonus_draws, resume_round
 from game_server.recall.rounds import Logged, LoggedRound
 from game_server.recall.timeline import Described, Labels, Timeline
 from game_server.rng.shoe import ShoeSeed
@@ -63,6 +63,7 @@ from game_server.rules.wagers.base import MeterSpec, TableType
 from game_server.sim import RoundDriver, SimResult, SimSpec
 from game_server.table.api import HostedTable, ReactorTime
 from game_server.table.ledger import Ledger
+from game_server.table.secrecy import Secrecy
 from game_server.table.session import EventSink, SealedShoes, TableBook
 
 __all__ = ["GAME", "UthGame"]
@@ -131,6 +132,10 @@ class UthGame(GameBase):
     # ------------------------------------------------------------------------- recall
 
     wager_titles = recall.WAGER_TITLES
+
+    def secrecy(self, table_type: TableType) -> Secrecy:
+        """Its hidden cards, as its session declares them."""
+        return SECRECY
 
     def engine_kinds(self, table_type: TableType) -> frozenset[type]:
         return UTH_KINDS

@@ -45,6 +45,7 @@ from game_server.recall.timeline import (
     Described,
     Labels,
     Timeline,
+    card_field,
     card_text,
     cards_text,
     wager_title,
@@ -112,14 +113,14 @@ def describe(item: Logged, labels: Labels) -> Described | None:
             "terminal": terminal,
             "position": ev.position,
             "face_up": ev.face_up,
-            "card": str(ev.card),
+            "card": card_field(ev.card),
         }
         where = f"(deck position {ev.position})"
         if ev.seat == BOARD:
             return TABLE_WHO, f"community card {card_text(ev.card)} is dealt {where}", data
         if ev.seat == DEALER:
             shown = revealed.get(DEALER)
-            data["card"] = str(ev.card) if shown is not None else None
+            data["card"] = card_field(ev.card) if shown is not None else None
             data["revealed_seq"] = shown.seq if shown is not None else None
             return DEALER_WHO, f"dealer is dealt a card face down {where}", data
         return who, f"{labels.seat(ev.seat)} is dealt {card_text(ev.card)} {where}", data

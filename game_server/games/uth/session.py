@@ -45,6 +45,9 @@ from game_server.config import TableConfig
 from game_server.games.uth.config import rules_of as uth_rules_of
 from game_server.games.uth.rules.events import (
     ANTE,
+    UthCardDealt,
+    UthDealerRevealed,
+    UthHandShown,
     UthRoundCompleted,
 )
 from game_server.games.uth.rules.game import Action, Phase, UthRound, replay
@@ -56,6 +59,16 @@ from game_server.rules.meters import MeterBank
 from game_server.table.bonus_draws import bonus_draws as shared_bonus_draws
 from game_server.table.ledger import Ledger
 from game_server.table.seated import SeatedSession, resume_seated_round
+from game_server.table.secrecy import (
+    Dealt,
+    Secrecy,
+    TurnedUp,
+    cards_of,
+    dealers_hand,
+    face_down_to_others,
+    seat_of,
+    seats_hand,
+)
 from game_server.table.session import (
     EventSink,
     InsufficientCredits,
@@ -135,6 +148,16 @@ class UthLedger(Ledger):
     awards_move_credits = False
 
 
+#: A player's cards are his own, the dealer's hole cards nobody's, until turned up.
+SECRECY: Final = Secrecy(
+    dealt={UthCardDealt: Dealt(seen=face_down_to_others, hand=seat_of)},
+    turned_up={
+        UthDealerRevealed: TurnedUp(hands=dealers_hand, cards=cards_of),
+        UthHandShown: TurnedUp(hands=seats_hand),
+    },
+)
+
+
 class UthSession(SeatedSession[UthRound]):
     """The game flow of one Ultimate Texas Hold 'Em table, writing every step to ``sink``.
 
@@ -145,6 +168,9 @@ class UthSession(SeatedSession[UthRound]):
         seats: terminal id -> seat number for the terminals that hold seats.
         meters: the server's progressive meters (shared by linked tables).
     """
+
+    #: Its hidden cards (game_server.table.secrecy).
+    secrecy = SECRECY
 
     _COMPLETED = UthRoundCompleted
     _BETTING = Phase.BETTING
