@@ -203,6 +203,17 @@ def encode_view(view: dict[str, Any]) -> EncodedJson:
     return EncodedJson(json_bytes(view))
 
 
+class RedactedView(EncodedJson):
+    """A terminal's view, encoded, after the one redaction of face-down cards
+    (``game_server.table.secrecy.redact_view``, its only maker): what :class:`ViewJson`
+    sends. A view that skipped the redaction (a dict, or bytes of another kind) is refused
+    there, before anything is sent."""
+
+
+class UnredactedView(TypeError):
+    """A view given to the wire without the redaction of face-down cards."""
+
+
 class Json(_Named):
     """A JSON argument (UTF-8), at most :data:`MAX_VALUE_BYTES` encoded, read strictly:
     integers of at most :data:`MAX_INTEGER_DIGITS` digits and no floats, each key once in
@@ -230,6 +241,20 @@ class Json(_Named):
             raise BadRequest(f"not a JSON value: {exc}") from None
         _check_depth(value)
         return value
+
+
+class ViewJson(Json):
+    """A terminal's view: sent only as a :class:`RedactedView` (what the one redaction of
+    face-down cards returns); anything else is refused with :class:`UnredactedView` before a
+    byte is sent. Read as :class:`Json` reads."""
+
+    def toString(self, inObject: Any) -> bytes:
+        if not isinstance(inObject, RedactedView):
+            raise UnredactedView(
+                f"a view of type {type(inObject).__name__} was given to the wire: every view "
+                "passes game_server.table.secrecy.redact_view first"
+            )
+        return super().toString(inObject)
 
 
 class LargeJson(Json):
@@ -356,7 +381,7 @@ class Hello(_Command):
         (b"role", Text()),
         (b"identity", Text()),
         (b"seat", Integer()),
-        (b"view", Json()),
+        (b"view", ViewJson()),
     ]
     errors: ClassVar = DOMAIN_ERRORS
 
@@ -372,7 +397,7 @@ class PlaceWagers(_Command):
         (b"wagers", Json()),
         (b"position", Integer(optional=True)),
     ]
-    response: ClassVar = [(b"view", Json())]
+    response: ClassVar = [(b"view", ViewJson())]
 
 
 class Act(_Command):
@@ -385,7 +410,7 @@ class Act(_Command):
         (b"hand", Integer()),
         (b"amount", Integer()),
     ]
-    response: ClassVar = [(b"view", Json())]
+    response: ClassVar = [(b"view", ViewJson())]
 
 
 class AnswerInsurance(_Command):
@@ -397,21 +422,21 @@ class AnswerInsurance(_Command):
         (b"choice", Text()),
         (b"amount", Integer()),
     ]
-    response: ClassVar = [(b"view", Json())]
+    response: ClassVar = [(b"view", ViewJson())]
 
 
 class RequestCashOut(_Command):
     """The player asks for a cash out of all credits (paid when no wager is in play)."""
 
     arguments: ClassVar = [(b"request_id", Text())]
-    response: ClassVar = [(b"view", Json())]
+    response: ClassVar = [(b"view", ViewJson())]
 
 
 class GetView(_Command):
     """The terminal's current view (after a reconnect, or to resynchronise)."""
 
     arguments: ClassVar = []
-    response: ClassVar = [(b"view", Json())]
+    response: ClassVar = [(b"view", ViewJson())]
 
 
 class GetRules(_Command):
@@ -433,7 +458,7 @@ class GetRecall(_Command):
 class ViewUpdate(_Command):
     """Server to terminal: the terminal's new view, sent after each logged step."""
 
-    arguments: ClassVar = [(b"view", Json())]
+    arguments: ClassVar = [(b"view", ViewJson())]
     requiresAnswer = False
 
 

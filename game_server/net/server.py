@@ -85,6 +85,7 @@ from game_server.net.wire import (
     no_delay,
 )
 from game_server.table.api import HostedTable, TableMachine, TableState
+from game_server.table.secrecy import redact_view
 from game_server.table.session import LogWriteFailed, TableBook, out_of_service_reason
 from game_server.table.steps import run_step
 from shared.errors import ETGError
@@ -97,18 +98,18 @@ from shared.protocol import (
     Act,
     AnswerInsurance,
     BadRequest,
-    EncodedJson,
     Hello,
     PlaceWagers,
     ProtocolError,
     RateLimited,
+    RedactedView,
     RequestCashOut,
     TableUnavailable,
     Unauthorized,
+    UnredactedView,
     VersionMismatch,
     ViewUpdate,
     check_request_id,
-    encode_view,
 )
 
 log = Logger()
@@ -277,10 +278,19 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
         if transport is not None:
             transport.abortConnection()
 
-    def push_view(self, view: EncodedJson) -> None:
+    def push_view(self, view: RedactedView) -> None:
         """Send ``ViewUpdate`` with ``view`` already encoded: the box ``callRemote(ViewUpdate,
         view=view)`` sends (no answer asked, the same tag counted), without its work per call
-        (the arguments' conversion, a Deferred). Nothing is sent on a lost connection."""
+        (the arguments' conversion, a Deferred). Nothing is sent on a lost connection.
+
+        Raises:
+            UnredactedView: ``view`` did not pass the redaction of face-down cards.
+        """
+        if not isinstance(view, RedactedView):
+            raise UnredactedView(
+                f"push_view was given a {type(view).__name__}: every view passes "
+                "game_server.table.secrecy.redact_view first"
+            )
         if self._failAllReason is not None:  # AMP's mark of a lost connection
             return
         if len(view) > MAX_VALUE_BYTES:
@@ -559,8 +569,9 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
         :data:`~game_server.net.wire.TERMINAL_ANSWERS_KEPT` of each terminal) holds its
         bytes, about a fifth of the memory of the view's objects, and a retry sends them
         again."""
-        view = self._call(self.factory.view_for, self._terminal())
-        return {"view": encode_view(view)}
+        terminal = self._terminal()
+        view = self._call(self.factory.view_for, terminal)
+        return {"view": self.factory.redacted(terminal, view)}
 
     # Hello
 
@@ -595,7 +606,7 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
             log.warn("refused revoked {identity}", identity=str(identity), terminal=identity.id)
             raise Unauthorized(f"the certificate of {identity.id} is revoked at this table")
         seat = 0
-        view: Any = {}
+        view: Any = redact_view({}, None, identity.id)
         if identity.role is Role.TERMINAL:
             found = floor.seat_of(identity.id)
             if found is None:
@@ -787,7 +798,13 @@ class TableServerFactory(OperatorFloor, Factory):
         self.floor = self._with_revocations(floor)
         #: Each table's last state change by the operator: action, person, role, reason.
         self.set_by: dict[str, dict[str, str]] = {}
-        self.server_meters = {"commands": self.command_meters, **dict(server_meters or {})}
+        #: Views whose game showed a card its terminal may not see (masked before sending).
+        self.views_masked = 0
+        self.server_meters = {
+            "commands": self.command_meters,
+            "secrecy": lambda: {"views_masked": self.views_masked},
+            **dict(server_meters or {}),
+        }
         self.clock = clock
         self.identify = identify
         self.answers = AnswerBook()
@@ -820,6 +837,35 @@ class TableServerFactory(OperatorFloor, Factory):
 
     def buildProtocol(self, addr: Any) -> TerminalProtocol:
         return TerminalProtocol(self)
+
+    def redacted(self, terminal: str, view: dict[str, Any]) -> RedactedView:
+        """``view`` encoded for the wire through the one redaction of face-down cards
+        (:func:`~game_server.table.secrecy.redact_view`, with the sight of the terminal's
+        table): the only way a view reaches the wire (:class:`~shared.protocol.ViewJson`)."""
+        book = self._book_of(terminal)
+        return redact_view(
+            view,
+            getattr(book, "sight", None),
+            terminal,
+            getattr(book, "last_sight", None),
+            self._view_masked,
+        )
+
+    def _view_masked(self, terminal: str, cards: list[str]) -> None:
+        """A game's view showed cards its terminal may not see: masked; a bug to report."""
+        self.views_masked += 1
+        log.error(
+            "the view of {terminal} showed {count} card(s) it may not see; masked before it "
+            "was sent (a bug of its game's view)",
+            terminal=terminal,
+            count=len(cards),
+        )
+
+    def _book_of(self, terminal: str) -> Any:
+        """The session of ``terminal``'s table (None for a fake machine without one)."""
+        table = self.floor.tables.get(terminal, "")
+        hosted = self.tables.get(table)
+        return getattr(hosted if hosted is not None else self.machine, "session", None)
 
     def view_for(self, terminal: str) -> dict[str, Any]:
         """The view ``terminal`` is sent: its game's (:meth:`TableMachine.view`) and, from the
@@ -861,8 +907,7 @@ class TableServerFactory(OperatorFloor, Factory):
         """``view`` with its table's shoes (``shoes``: each table's, once built)."""
         table = self.floor.tables.get(terminal, "")
         if table not in shoes:
-            hosted = self.tables.get(table)
-            book = getattr(hosted if hosted is not None else self.machine, "session", None)
+            book = self._book_of(terminal)
             shoes[table] = book.public_shoe() if isinstance(book, TableBook) else _NO_SHOE
         if shoes[table] is not _NO_SHOE:
             view["shoe"] = shoes[table]
@@ -1026,7 +1071,7 @@ class TableServerFactory(OperatorFloor, Factory):
 
     def _views_of(
         self, terminals: Collection[str] | None
-    ) -> list[tuple[TerminalProtocol, EncodedJson]]:
+    ) -> list[tuple[TerminalProtocol, RedactedView]]:
         """Each connected terminal (of ``terminals``, if given) with its view now, encoded:
         built together (:meth:`views_for`), so that what the views share is built once, and
         each terminal's view encoded once (:func:`~shared.protocol.encode_view`) however many
@@ -1034,8 +1079,8 @@ class TableServerFactory(OperatorFloor, Factory):
         connections = self._terminal_connections(terminals)
         ids = list(dict.fromkeys(c.identity.id for c in connections if c.identity is not None))
         views = self.views_for(ids)
-        encoded: dict[str, EncodedJson | None] = {}
-        pushes: list[tuple[TerminalProtocol, EncodedJson]] = []
+        encoded: dict[str, RedactedView | None] = {}
+        pushes: list[tuple[TerminalProtocol, RedactedView]] = []
         for connection in connections:
             terminal = cast(Identity, connection.identity).id
             if terminal not in encoded:
@@ -1043,7 +1088,7 @@ class TableServerFactory(OperatorFloor, Factory):
                 try:
                     if isinstance(view, Exception):
                         raise view
-                    encoded[terminal] = encode_view(view)
+                    encoded[terminal] = self.redacted(terminal, view)
                 except Exception:
                     log.failure("the view of {terminal} failed; dropping it", terminal=terminal)
                     encoded[terminal] = None
@@ -1054,7 +1099,7 @@ class TableServerFactory(OperatorFloor, Factory):
             pushes.append((connection, data))
         return pushes
 
-    def _send_views(self, pushes: Sequence[tuple[TerminalProtocol, EncodedJson]]) -> None:
+    def _send_views(self, pushes: Sequence[tuple[TerminalProtocol, RedactedView]]) -> None:
         for connection, view in pushes:
             identity = connection.identity
             held = self._by_terminal.get(identity.id, ()) if identity is not None else ()

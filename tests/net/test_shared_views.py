@@ -233,11 +233,13 @@ def test_a_router_builds_each_tables_views_together() -> None:
 
 def test_a_pushed_view_is_the_box_call_remote_would_send() -> None:
     """``push_view`` writes the very bytes ``callRemote(ViewUpdate, view=...)`` writes (the
-    wire format is unchanged), and nothing once the connection is lost."""
+    wire format is unchanged), and nothing once the connection is lost. Either refuses a
+    view that did not pass the redaction of face-down cards, before writing a byte."""
     from twisted.internet.testing import StringTransport
 
     from game_server.net.server import TerminalProtocol
-    from shared.protocol import ViewUpdate
+    from game_server.table.secrecy import redact_view
+    from shared.protocol import UnredactedView, ViewUpdate
 
     factory = TableServerFactory(
         FakeMachine(), FloorConfig(terminals={"T1": 1}), Clock(), identify=lambda _t: None
@@ -248,16 +250,23 @@ def test_a_pushed_view_is_the_box_call_remote_would_send() -> None:
         protocol = TerminalProtocol(factory)
         protocol.makeConnection(StringTransport())
         if send == "callRemote":
-            protocol.callRemote(ViewUpdate, view=view)
-            protocol.callRemote(ViewUpdate, view=view)
+            protocol.callRemote(ViewUpdate, view=redact_view(view, None, "T1"))
+            protocol.callRemote(ViewUpdate, view=redact_view(view, None, "T1"))
         else:
-            protocol.push_view(EncodedJson(json_text(view).encode()))
-            protocol.push_view(encode_view(view))
+            protocol.push_view(redact_view(view, None, "T1"))
+            protocol.push_view(redact_view(view, None, "T1"))
         written.append(protocol.transport.value())
+        for unredacted in (view, EncodedJson(json_text(view).encode()), encode_view(view)):
+            with pytest.raises(UnredactedView):
+                if send == "callRemote":
+                    protocol.callRemote(ViewUpdate, view=unredacted)
+                else:
+                    protocol.push_view(unredacted)  # type: ignore[arg-type]
+        assert protocol.transport.value() == written[-1]
         protocol.setTimeout(None)
     assert written[0] == written[1] and b"ViewUpdate" in written[0]
     transport = protocol.transport
     protocol.connectionLost(Failure(ConnectionDone()))
     transport.clear()
-    protocol.push_view(EncodedJson(b"{}"))
+    protocol.push_view(redact_view({}, None, "T1"))
     assert transport.value() == b""
