@@ -220,13 +220,21 @@ class LinkedMeters:
 
 class GameRules(Protocol):
     """What the platform reads of any game's rules (:attr:`TableConfig.rules`): the seats of
-    the layout and the decks of a shoe. Everything else in them is the game's."""
+    the layout, the decks of a shoe and the wager unit. Everything else in them is the
+    game's."""
 
     @property
     def seats(self) -> int: ...
 
     @property
     def decks(self) -> int: ...
+
+    @property
+    def wager_unit(self) -> int:
+        """The table's wager unit in cents (``[limits] wager_unit``): every wager placed is
+        a whole multiple of it, which the platform checks for every game
+        (:meth:`~game_server.table.session.TableBook.check_units`)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)

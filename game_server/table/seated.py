@@ -277,6 +277,7 @@ class SeatedSession(SeatBook[RoundT]):
         credits)."""
         seat = self._seat(terminal)
         game = self._open_round()
+        self.check_units(wagers)
         game.verify_place_wagers(seat, wagers)
         self._afford(terminal, sum(wagers.values()), "the wagers")
         return self._log_engine(game.place_wagers(seat, wagers))

@@ -74,6 +74,9 @@ _METER: Final = {
     "meter_increment": '"15%"',
     "meter": '"floor:caribbean-progressive"',
 }
+#: The wager unit of a Rules Submission that states none (cents).
+DEFAULT_WAGER_UNIT: Final = 100
+
 SCHEMA: Final = {
     "table": {
         "id": '"CSP-01"',
@@ -81,7 +84,7 @@ SCHEMA: Final = {
         "type": '"fully-automated"',
         "seats": "7",
     },
-    "limits": {"ante_min": '"5.00"', "ante_max": '"500.00"'},
+    "limits": {"wager_unit": '"1.00"', "ante_min": '"5.00"', "ante_max": '"500.00"'},
     "caribbean": {
         "side_wagers_settle_on_fold": "false",
         "progressive": "{...}",
@@ -270,9 +273,13 @@ def build_config(data: Mapping[str, object], source: str) -> TableConfig:
             'type = "fully-automated"',
         )
     seats = table.integer("seats", 1, 7, " (639a.2: at most seven player positions)")
+    unit = _wager_unit(limits)
     low, high = limits.money("ante_min"), limits.money("ante_max")
     if low is not None and high is not None and low > high:
         limits.add("ante_max", "the maximum Ante is below the minimum")
+    for key, amount in (("ante_min", low), ("ante_max", high)):
+        if unit is not None and amount is not None and amount % unit:
+            limits.add(key, f"{format_money(amount)} is not a multiple of the wager unit")
     on_fold = caribbean.flag("side_wagers_settle_on_fold")
     before = len(problems)
     progressive = _progressive(problems, caribbean.raw("progressive", required=False), table_id)
@@ -286,7 +293,7 @@ def build_config(data: Mapping[str, object], source: str) -> TableConfig:
         raise ConfigError(source, problems)
     rules = CaribbeanRules(
         known(seats),
-        WagerLimits(known(low), known(high), 1),
+        WagerLimits(known(low), known(high), known(unit)),
         progressive,
         five_card,
         known(on_fold),
@@ -355,7 +362,7 @@ def logged_config(config: TableConfig) -> dict[str, Any]:
             "type": str(config.table_type),
             "seats": rules.seats,
         },
-        "limits": {"ante_min": rules.ante_limits.minimum, "ante_max": rules.ante_limits.maximum},
+        "limits": _logged_limits(rules.ante_limits),
         "caribbean": caribbean,
         "timers": {
             "betting_seconds": config.timers.betting_seconds,
@@ -369,8 +376,30 @@ def logged_config(config: TableConfig) -> dict[str, Any]:
 
 
 _MONEY_KEYS: Final = frozenset(
-    {"ante_min", "ante_max", "meter_seed", "meter_reseed", "minimum_wager"}
+    {"wager_unit", "ante_min", "ante_max", "meter_seed", "meter_reseed", "minimum_wager"}
 )
+
+
+def _wager_unit(limits: Section) -> int | None:
+    """``[limits] wager_unit``: every wager is a whole multiple of it; $1.00 when not stated
+    (a Rules Submission written before it was read: the Ante was then checked to the cent,
+    and $5.01 was taken)."""
+    if limits.raw("wager_unit", required=False) is None:
+        return DEFAULT_WAGER_UNIT
+    unit = limits.money("wager_unit")
+    if unit is not None and unit <= 0:
+        limits.add("wager_unit", "the wager unit must be more than $0.00")
+        return None
+    return unit
+
+
+def _logged_limits(ante: WagerLimits) -> dict[str, int]:
+    """The logged ``[limits]``; the wager unit only when it is not the default, so that a
+    Rules Submission that does not state it keeps its config hash."""
+    out = {"ante_min": ante.minimum, "ante_max": ante.maximum}
+    if ante.unit != DEFAULT_WAGER_UNIT:
+        out = {"wager_unit": ante.unit, **out}
+    return out
 
 
 def _file(value: Any, key: str = "") -> Any:

@@ -33,6 +33,11 @@ class HighCardRules:
     limits: WagerLimits
     decks: int = 1
 
+    @property
+    def wager_unit(self) -> int:
+        """The table's wager unit in cents: every wager is a whole multiple of it."""
+        return self.limits.unit
+
 
 @event("high_card_wager_placed")
 class WagerPlaced(NamedTuple):

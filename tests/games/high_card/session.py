@@ -70,6 +70,7 @@ class HighCardSession(TableBook):
         seat = self._seat(terminal)
         if self.round is None:
             raise NoRoundOpen("no round is open: wait for the next betting window")
+        self.check_units(wagers)
         self._afford(terminal, sum(wagers.values()), "the wager")
         return self._log([(terminal, ev) for ev in self.round.place_wagers(seat, wagers)])
 

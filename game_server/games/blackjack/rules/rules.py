@@ -97,6 +97,11 @@ class BlackjackRules:
     def side_wager(self, name: str) -> SideWagerOffer | None:
         return self.offers.get(name)
 
+    @property
+    def wager_unit(self) -> int:
+        """The table's wager unit in cents: every wager is a whole multiple of it."""
+        return self.main_limits.unit
+
 
 class DoublingRules(Protocol):
     """What :func:`double_down_refusal` reads of a table's rules (a

@@ -213,3 +213,8 @@ class CaribbeanRules:
         if self.five_card is not None:
             out[self.five_card.meter_id] = self.five_card.meter
         return out
+
+    @property
+    def wager_unit(self) -> int:
+        """The table's wager unit in cents: every wager is a whole multiple of it."""
+        return self.ante_limits.unit

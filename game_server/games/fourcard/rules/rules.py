@@ -103,3 +103,8 @@ class FourCardRules:
         if self.mystery is not None:
             out[self.mystery.meter_id] = self.mystery.spec
         return out
+
+    @property
+    def wager_unit(self) -> int:
+        """The table's wager unit in cents: every wager is a whole multiple of it."""
+        return self.ante_limits.unit

@@ -247,6 +247,11 @@ class UthRules:
             out[self.five_card_meter_id] = self.five_card_meter
         return out
 
+    @property
+    def wager_unit(self) -> int:
+        """The table's wager unit in cents: every wager is a whole multiple of it."""
+        return self.ante_limits.unit
+
 
 def _check_meter(spec: MeterSpec | None, wager: str, cite: str) -> None:
     if spec is None:
