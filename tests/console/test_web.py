@@ -18,23 +18,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from twisted.internet import task
 from twisted.internet.defer import fail, succeed
 from twisted.protocols import amp
-from twisted.web.server import NOT_DONE_YET
-from twisted.web.test.requesthelper import DummyRequest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "recall"))
+from console_harness import Console, Request
 from recall_logs import build_log
 
 from game_server.console.accounts import AccountBook
-from game_server.console.audit import AuditLog
 from game_server.console.links import LinkState
 from game_server.console.reports import ShiftClock
 from game_server.console.roles import Permission, Role, may
 from game_server.console.settings import ServerEntry
 from game_server.console.source import ServersOnlySource
-from game_server.console.web import SECURITY_HEADERS, ConsoleApp
+from game_server.console.web import SECURITY_HEADERS
 from game_server.keys import init_keys, load_public_key
 from shared import protocol as p
 
@@ -109,99 +106,6 @@ class FakeLink:
         return succeed(answers[command])
 
 
-class Console:
-    """The app on a fake clock with a fake link and the recall tests' log."""
-
-    def __init__(self, folder: Path, db: Path, work: Path) -> None:
-        self.clock = task.Clock()
-        self.clock.advance(1_800_000_000)
-        self.link = FakeLink("pit-1")
-        entry = ServerEntry("pit-1", "127.0.0.1", 7400, "localhost", db)
-        shifts = ShiftClock([dt.time(6), dt.time(14), dt.time(22)], dt.UTC)
-        source = ServersOnlySource([entry], load_public_key(folder), shifts)
-        self.accounts = AccountBook(work / "accounts.json", scrypt_n=2**10)
-        for role in Role:
-            self.accounts.add(role.value, role, "correct horse battery")
-        self.audit_path = work / "audit.jsonl"
-        self.audit = AuditLog(self.audit_path, self.clock.seconds)
-        self.app = ConsoleApp(
-            self.clock,
-            [self.link],  # type: ignore[list-item]
-            source,
-            self.accounts,
-            self.audit,
-            shifts,
-            pictures=lambda *args: b"\x89PNG fake",
-        )
-
-    def session(self, role: Role) -> Any:
-        return self.app.sessions.create(role.value, role, "10.0.0.9")
-
-    def request(
-        self,
-        method: str,
-        path: str,
-        role: Role | None = None,
-        form: dict[str, str] | None = None,
-        *,
-        csrf: bool = True,
-        origin: str | None = None,
-    ) -> Request:
-        session = None if role is None else self.session(role)
-        args = dict(form or {})
-        query = ""
-        if "?" in path:
-            path, query = path.split("?", 1)
-            for pair in query.split("&"):
-                key, _, value = pair.partition("=")
-                args[key] = value
-        if method == "POST" and session is not None and csrf:
-            args.setdefault("csrf", session.csrf)
-        request = Request(
-            method, path, args, {} if session is None else {b"__Host-etg": session.id.encode()}
-        )
-        if origin is not None:
-            request.requestHeaders.setRawHeaders(b"origin", [origin.encode()])
-        request.requestHeaders.setRawHeaders(b"host", [b"console.floor:8443"])
-        result = self.app.handle(request)
-        if result is not NOT_DONE_YET:
-            request.write(result)
-            request.finish()
-        request.session = session
-        return request
-
-    def audit_lines(self) -> list[dict[str, Any]]:
-        return [json.loads(line) for line in self.audit_path.read_text().splitlines()]
-
-
-class Request(DummyRequest):
-    """DummyRequest with a method, a path, arguments and cookies."""
-
-    def __init__(self, method: str, path: str, args: dict[str, str], cookies: dict[bytes, bytes]):
-        super().__init__([part for part in path.split("/")[1:]])
-        self.method = method.encode()
-        self.path = path.encode()
-        self.uri = self.path
-        self.args = {k.encode(): [v.encode()] for k, v in args.items()}
-        self.received_cookies = cookies
-        self.cookies_set: list[tuple[bytes, bytes, dict[str, Any]]] = []
-        self.session: Any = None
-
-    def getCookie(self, name: bytes) -> bytes | None:
-        return self.received_cookies.get(name)
-
-    def addCookie(self, name: bytes, value: bytes, **options: Any) -> None:
-        self.cookies_set.append((name, value, options))
-
-    @property
-    def body(self) -> str:
-        return b"".join(self.written).decode("utf-8", "replace")
-
-    @property
-    def status(self) -> int:
-        return self.responseCode or 200
-
-
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     folder = tmp_path_factory.mktemp("console-web")
@@ -213,7 +117,7 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 @pytest.fixture
 def console(logs: tuple[Path, Path], tmp_path: Path) -> Console:
-    return Console(*logs, tmp_path)
+    return Console(*logs, tmp_path, FakeLink("pit-1"))
 
 
 #: Every route, how it is asked, and the permission it needs.
@@ -528,7 +432,7 @@ def test_several_servers_each_on_the_floor_each_action_to_its_own_server(
     folder, db = logs
     second = tmp_path / "second.db"
     build_log(second, folder, rounds=3, seed=9)
-    console = Console(folder, db, tmp_path)
+    console = Console(folder, db, tmp_path, FakeLink("pit-1"))
     other = FakeLink("pit-2")
     console.app.links["pit-2"] = other  # type: ignore[assignment]
     shifts = ShiftClock([dt.time(6)], dt.UTC)
@@ -623,7 +527,7 @@ def test_the_shoes_page_lists_each_shoes_commitment_and_reveal_and_no_secret_bef
     from game_server.table.session import seal_context
 
     folder, db = logs if log == "in use" else retired_log
-    console = Console(folder, db, tmp_path)
+    console = Console(folder, db, tmp_path, FakeLink("pit-1"))
     committed = _log_bodies(db, "shoe_committed", table)
     revealed = {b["shoe"]: b for b in _log_bodies(db, "shoe_revealed", table)}
     assert committed and len(revealed) == retired

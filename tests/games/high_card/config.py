@@ -24,6 +24,10 @@ from game_server.rules.wagers.base import TableType
 from .rules import HIGH_CARD, HighCardRules
 
 #: Every table and key, with the example a "missing" problem shows.
+#: Every wager is whole dollars (the platform checks it: TableBook.check_units).
+WAGER_UNIT: Final = 100
+
+
 SCHEMA: Final = {
     "table": {"id": '"HC-01"', "game": f'"{HIGH_CARD}"', "type": '"fully-automated"', "seats": "3"},
     "limits": {"min": '"5.00"', "max": '"100.00"'},
@@ -57,7 +61,7 @@ def build_config(data: Mapping[str, object], source: str) -> TableConfig:
         table_id=known(table_id),
         game=HIGH_CARD,
         table_type=TableType.FULLY_AUTOMATED,
-        rules=HighCardRules(known(seats), WagerLimits(known(low), known(high), 1)),
+        rules=HighCardRules(known(seats), WagerLimits(known(low), known(high), WAGER_UNIT)),
         shuffle=Shuffle.EVERY_ROUND,
         cut_card=None,
         timers=Timers(known(betting), 0, 0),

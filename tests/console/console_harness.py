@@ -1,0 +1,141 @@
+"""The console's web application in-process, for tests: a fake clock, a fake server link,
+fake requests and a real log read through the real source (no browser, no sockets).
+
+Used by the console's own tests (``test_web.py``) and by the secrecy test of every exit
+(``tests/games/test_secrecy_every_exit.py``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Any
+
+from twisted.internet import task
+from twisted.protocols import amp
+from twisted.web.server import NOT_DONE_YET
+from twisted.web.test.requesthelper import DummyRequest
+
+from game_server.console.accounts import AccountBook
+from game_server.console.audit import AuditLog
+from game_server.console.links import LinkState
+from game_server.console.reports import ShiftClock
+from game_server.console.roles import Role
+from game_server.console.settings import ServerEntry
+from game_server.console.source import ServersOnlySource
+from game_server.console.web import ConsoleApp
+from game_server.keys import load_public_key
+
+
+class MetersLink:
+    """A server link that answers ``ReadMeters`` with the meters it is given and records
+    every other command (answered by ``answer``)."""
+
+    def __init__(self, name: str, meters: dict[str, Any] | None = None) -> None:
+        self.name = name
+        self.calls: list[tuple[type[amp.Command], dict[str, Any]]] = []
+        self.state = LinkState(True, meters or {}, None)
+
+    def start(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+    def call(self, command: type[amp.Command], **arguments: Any) -> Any:
+        self.calls.append((command, arguments))
+        raise NotImplementedError(f"{command.__name__} is not answered by this fake")
+
+
+class Console:
+    """The app on a fake clock with a fake link and the recall tests' log."""
+
+    def __init__(self, folder: Path, db: Path, work: Path, link: Any) -> None:
+        self.clock = task.Clock()
+        self.clock.advance(1_800_000_000)
+        self.link = link
+        entry = ServerEntry("pit-1", "127.0.0.1", 7400, "localhost", db)
+        shifts = ShiftClock([dt.time(6), dt.time(14), dt.time(22)], dt.UTC)
+        source = ServersOnlySource([entry], load_public_key(folder), shifts)
+        self.accounts = AccountBook(work / "accounts.json", scrypt_n=2**10)
+        for role in Role:
+            self.accounts.add(role.value, role, "correct horse battery")
+        self.audit_path = work / "audit.jsonl"
+        self.audit = AuditLog(self.audit_path, self.clock.seconds)
+        self.app = ConsoleApp(
+            self.clock,
+            [self.link],  # type: ignore[list-item]
+            source,
+            self.accounts,
+            self.audit,
+            shifts,
+            pictures=lambda *args: b"\x89PNG fake",
+        )
+
+    def session(self, role: Role) -> Any:
+        return self.app.sessions.create(role.value, role, "10.0.0.9")
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        role: Role | None = None,
+        form: dict[str, str] | None = None,
+        *,
+        csrf: bool = True,
+        origin: str | None = None,
+    ) -> Request:
+        session = None if role is None else self.session(role)
+        args = dict(form or {})
+        query = ""
+        if "?" in path:
+            path, query = path.split("?", 1)
+            for pair in query.split("&"):
+                key, _, value = pair.partition("=")
+                args[key] = value
+        if method == "POST" and session is not None and csrf:
+            args.setdefault("csrf", session.csrf)
+        request = Request(
+            method, path, args, {} if session is None else {b"__Host-etg": session.id.encode()}
+        )
+        if origin is not None:
+            request.requestHeaders.setRawHeaders(b"origin", [origin.encode()])
+        request.requestHeaders.setRawHeaders(b"host", [b"console.floor:8443"])
+        result = self.app.handle(request)
+        if result is not NOT_DONE_YET:
+            request.write(result)
+            request.finish()
+        request.session = session
+        return request
+
+    def audit_lines(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.audit_path.read_text().splitlines()]
+
+
+class Request(DummyRequest):
+    """DummyRequest with a method, a path, arguments and cookies."""
+
+    def __init__(self, method: str, path: str, args: dict[str, str], cookies: dict[bytes, bytes]):
+        super().__init__([part for part in path.split("/")[1:]])
+        self.method = method.encode()
+        self.path = path.encode()
+        self.uri = self.path
+        self.args = {k.encode(): [v.encode()] for k, v in args.items()}
+        self.received_cookies = cookies
+        self.cookies_set: list[tuple[bytes, bytes, dict[str, Any]]] = []
+        self.session: Any = None
+
+    def getCookie(self, name: bytes) -> bytes | None:
+        return self.received_cookies.get(name)
+
+    def addCookie(self, name: bytes, value: bytes, **options: Any) -> None:
+        self.cookies_set.append((name, value, options))
+
+    @property
+    def body(self) -> str:
+        return b"".join(self.written).decode("utf-8", "replace")
+
+    @property
+    def status(self) -> int:
+        return self.responseCode or 200
