@@ -25,11 +25,11 @@ from typing import Any
 
 import click
 
-#: The roles of the store (game_server.floor.schema.ROLES) and what each is for.
+#: The login roles of the store (game_server.floor.schema.ROLES) and what each is for; each
+#: table server ships as a role of its own, made by etg floor register.
 _ROLE_USE = {
-    "shipper": "etg serve --store",
-    "investigator": "etg verify --store, etg floor logs, etg floor meters",
-    "admin": "etg floor register, etg floor migrate",
+    "investigator": "etg verify --store, etg floor logs, etg floor meters, etg floor verify",
+    "admin": "etg floor register",
 }
 
 
@@ -61,6 +61,10 @@ def up(directory: Path, port: int | None, user: str | None) -> None:
     )
     for role in _ROLE_USE:
         click.echo(f"  {role:<12}  {made.url(role)}  ({_ROLE_USE[role]})")
+    click.echo(
+        f"register each table server (its own shipping role): etg floor register --floor "
+        f"{directory} --server NAME --key CERTS"
+    )
     click.echo(f"stop it with: etg floor down {directory}")
 
 
@@ -81,15 +85,19 @@ def down(directory: Path) -> None:
 @click.option(
     "--role",
     type=click.Choice(sorted(_ROLE_USE)),
-    default="shipper",
-    show_default=True,
-    help="Whose URL: the shipping servers', the investigators' or the floor admin's.",
+    default=None,
+    help="Whose URL: the investigators' or the floor admin's.",
 )
-def url(directory: Path, role: str) -> None:
-    """Print the URL of ROLE on the local floor in DIRECTORY."""
+@click.option("--server", default=None, help="A registered table server's shipping URL.")
+def url(directory: Path, role: str | None, server: str | None) -> None:
+    """Print the URL of ROLE, or of the registered SERVER's shipping role, on the local floor
+    in DIRECTORY."""
     from game_server.floor.cluster import LocalFloor
 
-    click.echo(LocalFloor.load(directory).url(role))
+    if (role is None) == (server is None):
+        raise click.UsageError("give --role or --server (one of them)")
+    floor_ = LocalFloor.load(directory)
+    click.echo(floor_.url(role) if role is not None else floor_.server_url(str(server)))
 
 
 _STORE = click.option(
@@ -98,7 +106,14 @@ _STORE = click.option(
 
 
 @floor.command("register")
-@_STORE
+@click.option("--store", "store_url", default=None, metavar="URL", help="The admin's URL.")
+@click.option(
+    "--floor",
+    "directory",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="A local floor (etg floor up): keeps the server's password there (etg floor url).",
+)
 @click.option(
     "--key",
     type=click.Path(path_type=Path),
@@ -106,25 +121,40 @@ _STORE = click.option(
     help="The server's log-signing public key: the .pub file, or its certs directory.",
 )
 @click.option("--server", required=True, help="The server's name on the floor, e.g. bank-03.")
-def register(store_url: str, key: Path, server: str) -> None:
-    """Register a table server's log-signing public key with the store (the floor admin)."""
-    from game_server.floor.store import FloorStore
-    from game_server.keys import load_public_key
+def register(store_url: str | None, directory: Path | None, key: Path, server: str) -> None:
+    """Register a table server with the store (the floor admin): its log-signing public key
+    and its own shipping role, bound to that key; print the URL it ships with (etg serve
+    --store), its password included: give it to that server only."""
+    import secrets
+
+    from game_server.floor.store import FloorStore, server_url
+    from game_server.keys import key_id, load_public_key
 
     public = load_public_key(key)
-    store = FloorStore.connect(store_url)
-    try:
-        ident = store.register_key(public, server)
-    finally:
-        store.close()
-    click.echo(f"key {ident} registered for the server {server.strip()}")
+    if (store_url is None) == (directory is None):
+        raise click.UsageError("give --store (the admin's URL) or --floor (a local floor)")
+    if directory is not None:
+        from game_server.floor.cluster import LocalFloor, register_server
+
+        shipping = register_server(LocalFloor.load(directory), public, server)
+    else:
+        password = secrets.token_urlsafe(24)
+        store = FloorStore.connect(str(store_url))
+        try:
+            role = store.register_server(public, server, password)
+        finally:
+            store.close()
+        shipping = server_url(str(store_url), role, password)
+    click.echo(f"key {key_id(public)} registered for the server {server.strip()}", err=True)
+    click.echo(shipping)
 
 
 @floor.command("migrate")
 @_STORE
 def migrate_command(store_url: str) -> None:
-    """Apply the pending schema migrations to the store (the floor admin's URL; the roles
-    etg_floor_admin, etg_shipper and etg_investigator must exist)."""
+    """Apply the pending schema migrations to the store: the database superuser's URL (the
+    migrations run as the role that owns the store, which no day-to-day role may act as;
+    the roles must exist: etg floor up makes them on a local floor)."""
     import psycopg
 
     from game_server.floor.errors import StoreUnavailable
@@ -146,8 +176,9 @@ def migrate_command(store_url: str) -> None:
 @_STORE
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def logs(store_url: str, as_json: bool) -> None:
-    """Every log the store holds: its server and key, its last event and checkpoint (an
-    investigator's or the admin's URL)."""
+    """Every log the store holds: its server and key, its last event and checkpoint, and
+    whether the key's own shipping role claimed it (an investigator's or the admin's URL;
+    etg floor verify proves each)."""
     from game_server.floor.store import FloorStore
 
     store = FloorStore.connect(store_url)
@@ -162,12 +193,72 @@ def logs(store_url: str, as_json: bool) -> None:
         click.echo("the store holds no log yet")
         return
     for entry in found:
+        odd = ""
+        if entry["claimed_by"] != entry["shipping_role"]:
+            odd = (
+                f"  NOT CLAIMED BY ITS SERVER: claimed by {entry['claimed_by']}, the key's "
+                f"shipping role is {entry['shipping_role'] or 'none'}"
+            )
         click.echo(
             f"{entry['server']:<12} {entry['log_id']}  key {entry['key_id']}  "
             f"{entry['log_kind'] or '?':<10} seq {entry['last_seq']:>9,}  checkpoint "
             f"#{entry['last_checkpoint']} (seq {entry['last_checkpoint_seq']:,})  last event "
-            f"{entry['last_event_time'] or '-'}"
+            f"{entry['last_event_time'] or '-'}{odd}"
         )
+
+
+@floor.command("verify")
+@_STORE
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def verify_command(store_url: str, as_json: bool) -> None:
+    """Prove every log and linked meter the store holds, with no SQLite file at hand (for an
+    investigator whose table server is gone): each log's events chained from the first and
+    each checkpoint signed by the key the log was claimed with; each linked meter's whole
+    history by the rules' arithmetic. Exit 1 naming each that does not hold, 0 when all do
+    (an investigator's or the admin's URL)."""
+    from game_server.floor.meter_audit import check_history, read_meters
+    from game_server.floor.source import FloorLogs
+    from game_server.floor.store import FloorStore
+
+    results: list[dict[str, Any]] = []
+    with FloorLogs.connect(store_url) as floor_logs:
+        for stored in floor_logs.logs():
+            refused = floor_logs.verify(stored)
+            results.append(
+                {
+                    "log_id": stored.log_id,
+                    "server": stored.server,
+                    "ok": refused is None,
+                    "seq": None if refused is None else refused.seq,
+                    "reason": None if refused is None else refused.reason,
+                }
+            )
+    store = FloorStore.connect(store_url)
+    try:
+        held = read_meters(store, None)
+    finally:
+        store.close()
+    meter_results = [
+        {"meter": meter_id, "problems": [p.reason for p in check_history(held[meter_id])]}
+        for meter_id in sorted(held)
+    ]
+    failed = sum(not r["ok"] for r in results) + sum(bool(m["problems"]) for m in meter_results)
+    if as_json:
+        click.echo(json.dumps({"ok": failed == 0, "logs": results, "meters": meter_results}))
+    else:
+        for r in results:
+            where = "" if r["seq"] is None else f" at seq {r['seq']}"
+            verdict = "VERIFIED" if r["ok"] else f"FAILED{where}: {r['reason']}"
+            click.echo(f"log   {r['server']:<12} {r['log_id']}  {verdict}")
+        for m in meter_results:
+            verdict = "VERIFIED" if not m["problems"] else "FAILED: " + "; ".join(m["problems"])
+            click.echo(f"meter {m['meter']:<24} {verdict}")
+        click.echo(
+            f"{len(results)} log(s), {len(meter_results)} linked meter(s): "
+            + ("every one holds" if not failed else f"{failed} do not hold")
+        )
+    if failed:
+        raise click.exceptions.Exit(1)
 
 
 @floor.command("meters")
@@ -311,8 +402,11 @@ def report(
     if until <= since:
         raise click.BadParameter("--until must be after --since", param_hint="--until")
     with FloorLogs.connect(store_url) as logs:
+        sources = logs.sources(server)
+        for refused in logs.refused:  # named, never folded into a figure
+            click.echo(f"etg report: {refused.sentence()}", err=True)
         rows = floor_report(
-            logs.sources(server), ShiftClock(starts, zone), since, until, dt.datetime.now(dt.UTC)
+            sources, ShiftClock(starts, zone), since, until, dt.datetime.now(dt.UTC)
         )
     if as_csv:
         click.echo(report_csv(rows), nl=False)

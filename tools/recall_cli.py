@@ -118,7 +118,10 @@ def _floor(store: str, server: str | None) -> Iterator[Any]:
 
     try:
         with FloorLogs.connect(store) as logs:
-            yield logs.sources(server)
+            sources = logs.sources(server)
+            for refused in logs.refused:  # named, never folded
+                click.echo(f"etg recall: {refused.sentence()}", err=True)
+            yield sources
     except ETGError as exc:
         _fail(exc)
 

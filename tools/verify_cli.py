@@ -116,8 +116,12 @@ def verify(
         with EventLogReader.open(db, immutable=evidence) as reader:
             public_key = load_public_key(key)
             sealing = None if sealing_key is None else load_sealing_key(sealing_key)
-            with _anchors(anchors_path, store_url) as anchors, _meters(store_url) as meters:
-                report = _run(reader, public_key, sealing, anchors, meters, as_json)
+            with (
+                _anchors(anchors_path, store_url, public_key) as anchors,
+                _meters(store_url) as meters,
+                _rows(store_url) as rows,
+            ):
+                report = _run(reader, public_key, sealing, anchors, meters, rows, as_json)
     except ETGError as exc:
         _unusable(str(exc), as_json)
     if as_json:
@@ -128,19 +132,40 @@ def verify(
 
 
 @contextmanager
-def _anchors(path: Path | None, store_url: str | None) -> Iterator[AnchorSource | None]:
+def _anchors(
+    path: Path | None, store_url: str | None, public_key: Ed25519PublicKey
+) -> Iterator[AnchorSource | None]:
     """The anchor file, the floor store, both, or None (the store's connection is closed
-    at the end)."""
+    at the end). Of the store, only the checkpoints signed by the log's key are anchors;
+    the others are named on stderr."""
     if store_url is None:
         yield None if path is None else AnchorFile(path)
         return
     from game_server.floor.anchors import JoinedAnchors, StoreAnchors
 
-    store = StoreAnchors(store_url)
+    def refused(sentence: str) -> None:
+        click.echo(f"etg verify: {sentence}", err=True)
+
+    store = StoreAnchors(store_url, public_key, refused)
     try:
         yield store if path is None else JoinedAnchors(AnchorFile(path), store)
     finally:
         store.close()
+
+
+@contextmanager
+def _rows(store_url: str | None) -> Iterator[MeterAudit | None]:
+    """The comparison of the log with the floor store's copy, or None."""
+    if store_url is None:
+        yield None
+        return
+    from game_server.floor.rows_audit import StoreRowsAudit
+
+    audit = StoreRowsAudit(store_url)
+    try:
+        yield audit
+    finally:
+        audit.close()
 
 
 @contextmanager
@@ -164,11 +189,19 @@ def _run(
     sealing: bytes | None,
     anchors: AnchorSource | None,
     meters: MeterAudit | None,
+    rows: MeterAudit | None,
     as_json: bool,
 ) -> VerifyReport:
     total = reader.max_seq()
     if as_json or not sys.stderr.isatty() or total == 0:
-        return verify_log(reader, public_key, sealing_key=sealing, anchors=anchors, meters=meters)
+        return verify_log(
+            reader,
+            public_key,
+            sealing_key=sealing,
+            anchors=anchors,
+            meters=meters,
+            rows=rows,
+        )
     with click.progressbar(length=total, label="Verifying", file=sys.stderr) as bar:
         done = 0
 
@@ -184,6 +217,7 @@ def _run(
             progress=progress,
             anchors=anchors,
             meters=meters,
+            rows=rows,
         )
 
 
@@ -213,6 +247,8 @@ def format_report(report: VerifyReport, db: Path | str) -> str:
     width = max(len(c.title) for c in report.checks)
     for check in report.checks:
         line = f"  {check.status:<4}  {check.title:<{width}}"
+        if check.status == "SKIP":
+            line += "  not checked (no --store)"
         if check.status != "PASS" and check.first is not None:
             where = "file" if check.first.seq is None else f"seq {check.first.seq}"
             more = check.failures or check.warnings

@@ -48,7 +48,7 @@ from psycopg import sql
 from game_server.floor.errors import ClusterError
 from game_server.floor.schema import ROLES, create_roles, migrate
 from game_server.floor.schema import create_database as _create_database
-from game_server.floor.store import FloorStore
+from game_server.floor.store import FloorStore, server_url
 
 #: The database of the floor store.
 DATABASE: Final = "etg_floor"
@@ -121,8 +121,8 @@ class LocalFloor:
         """The cluster's data folder."""
         return self.directory / DATA_DIR
 
-    def url(self, role: str = "shipper", database: str = DATABASE) -> str:
-        """The URL of ``database`` for a role by its short name (``admin``, ``shipper``,
+    def url(self, role: str = "admin", database: str = DATABASE) -> str:
+        """The URL of ``database`` for a role by its short name (``admin``,
         ``investigator``, ``superuser``), password included.
 
         Raises:
@@ -134,6 +134,22 @@ class LocalFloor:
         name = names[role]
         secret = quote(self.passwords[name], safe="")
         return f"postgresql://{name}:{secret}@127.0.0.1:{self.port}/{database}"
+
+    def server_url(self, server: str, database: str = DATABASE) -> str:
+        """The shipping URL of a server registered on this floor (``register_server``).
+
+        Raises:
+            ClusterError: no server of that name was registered here.
+        """
+        found = self.passwords.get(f"server:{server}")
+        if found is None:
+            raise ClusterError(
+                f"no server {server!r} is registered on the floor in {self.directory}; "
+                f"register it with etg floor register --floor {self.directory} --server "
+                f"{server} --key CERTS"
+            )
+        role, _, password = found.partition(" ")
+        return server_url(self.url("admin", database), role, password)
 
     @classmethod
     def load(cls, directory: str | os.PathLike[str]) -> LocalFloor:
@@ -328,7 +344,8 @@ def connect(floor: LocalFloor, role: str, database: str = DATABASE) -> psycopg.C
 
 
 def create_store(floor: LocalFloor, database: str = DATABASE) -> list[str]:
-    """Create ``database`` (owned by the floor admin) if missing, and migrate it.
+    """Create ``database`` (owned by the role nobody logs in as) if missing, and migrate it
+    as the cluster's superuser.
 
     Returns:
         The migrations applied now.
@@ -337,8 +354,25 @@ def create_store(floor: LocalFloor, database: str = DATABASE) -> list[str]:
         raise ClusterError(f"{database!r} is not a database name (lowercase letters, digits, _)")
     with connect(floor, "superuser", "postgres") as conn:
         _create_database(conn, database)
-    with connect(floor, "admin", database) as conn:
+    with connect(floor, "superuser", database) as conn:
         return migrate(conn)
+
+
+def register_server(
+    floor: LocalFloor, public_key: Ed25519PublicKey, server: str, database: str = DATABASE
+) -> str:
+    """Register ``server`` with the local floor's store (as its admin), keep its shipping
+    role's password in ``floor.json`` and return its shipping URL."""
+    password = secrets.token_urlsafe(24)
+    admin = FloorStore.connect(floor.url("admin", database))
+    try:
+        role = admin.register_server(public_key, server, password)
+    finally:
+        admin.close()
+    passwords = {**floor.passwords, f"server:{server}": f"{role} {password}"}
+    object.__setattr__(floor, "passwords", passwords)
+    floor.save()
+    return server_url(floor.url("admin", database), role, password)
 
 
 def scratch_store(
@@ -346,15 +380,16 @@ def scratch_store(
 ) -> tuple[str, str]:
     """A new store database ``<prefix>_<random>`` on the local floor with ``public_key``
     registered for ``server`` (what ``etg loadtest --floor`` and ``etg bench floor`` ship
-    to). Returns its name and the shipping role's URL; :func:`drop_store` removes it."""
+    to). Returns its name and the server's shipping URL; :func:`drop_store` removes it."""
     name = f"{prefix}_{secrets.token_hex(6)}"
     create_store(floor, name)
+    password = secrets.token_urlsafe(24)
     admin = FloorStore.connect(floor.url("admin", name))
     try:
-        admin.register_key(public_key, server)
+        role = admin.register_server(public_key, server, password)
     finally:
         admin.close()
-    return name, floor.url("shipper", name)
+    return name, server_url(floor.url("admin", name), role, password)
 
 
 def drop_store(floor: LocalFloor, name: str) -> None:

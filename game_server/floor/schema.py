@@ -112,16 +112,30 @@ from game_server.floor.errors import StoreSchemaError
 PRODUCT: Final = "etg-floor"
 #: The schema every table of the store lives in.
 SCHEMA: Final = "floor"
-#: The role that owns the schema, migrates it and registers keys.
+#: The role that owns the database, the schema and every table and function: nobody logs in
+#: as it (a day-to-day role that owned the tables could disable their triggers and grant
+#: itself UPDATE); the database's superuser applies the migrations as it.
+OWNER: Final = "etg_floor_owner"
+#: The role the floor admin works as: registers the servers (``floor.register_server``) and
+#: reads; owns nothing.
 ADMIN: Final = "etg_floor_admin"
-#: The role of the table servers: insert only.
+#: The group of the table servers' shipping roles (nobody logs in as it): insert only, each
+#: server only rows of its own logs (``floor.shipping_roles``).
 SHIPPER: Final = "etg_shipper"
+#: The role that owns ``floor.register_server``, which creates a server's shipping role
+#: (CREATEROLE; nobody logs in as it).
+REGISTRAR: Final = "etg_floor_registrar"
 #: The role of investigators: read only.
 INVESTIGATOR: Final = "etg_investigator"
+#: Every shipping role is this and the server's name (lowercase letters, digits and ``_``).
+SERVER_ROLE_PREFIX: Final = "etg_ship_"
 #: The login roles, by the name ``etg floor url --role`` takes.
-ROLES: Final[Mapping[str, str]] = {"admin": ADMIN, "shipper": SHIPPER, "investigator": INVESTIGATOR}
+ROLES: Final[Mapping[str, str]] = {"admin": ADMIN, "investigator": INVESTIGATOR}
 #: The tables of the store (all append-only).
 TABLES: Final = ("meta", "migrations", "keys", "logs", "log_states", "events", "checkpoints")
+#: The table ``0005-trust`` adds (append-only too): each server's key bound to its own
+#: shipping role.
+TRUST_TABLES: Final = ("shipping_roles",)
 #: The key of the advisory lock every migration takes (two migrators never interleave).
 MIGRATION_LOCK: Final = 0x4554_4746  # "ETGF"
 #: SQLSTATE of a refused change (UPDATE, DELETE, TRUNCATE) and of a refused ingest.
@@ -139,7 +153,8 @@ STORE_INFO: Final = "SELECT product, store_id, schema_version FROM floor.store_i
 def _refuse(message: str, *args: str) -> str:
     """A plpgsql RAISE of an ingest refusal (``%`` placeholders filled by ``args``)."""
     params = "".join(f", {arg}" for arg in args)
-    return f"RAISE EXCEPTION 'etg-floor: {message}'{params} USING ERRCODE = '{REFUSED_INGEST}';"
+    text = message.replace("'", "''")
+    return f"RAISE EXCEPTION 'etg-floor: {text}'{params} USING ERRCODE = '{REFUSED_INGEST}';"
 
 
 _STORE: Final = f"""
@@ -863,17 +878,182 @@ GRANT EXECUTE ON FUNCTION {", ".join(f"floor.{f}" for f in READ_FUNCTIONS)}
 """
 
 
+def _bound(function: str, check: str) -> str:
+    """``function``'s definition of ``0002-guards`` redefined with ``check`` first (a
+    ``CREATE OR REPLACE`` of the same function, for ``0005-trust``)."""
+    start = _GUARDS.index(f"CREATE FUNCTION floor.{function}()")
+    end = _GUARDS.index("END $$;", start) + len("END $$;")
+    text = _GUARDS[start:end].replace("CREATE FUNCTION", "CREATE OR REPLACE FUNCTION", 1)
+    begin = text.index("\nBEGIN\n") + len("\nBEGIN\n")
+    return text[:begin] + check + text[begin:]
+
+
+def _ships_own(what: str, log: str) -> str:
+    """The check that the connection's login role is the shipping role of the key that
+    ``log`` was claimed with (a table server ships only its own logs)."""
+    return f"""    IF NOT floor.ships(session_user, {log}) THEN
+        {
+        _refuse(
+            f"{what} of log %: that log is not this server's (its key is bound to another "
+            "shipping role, or to none); role % ships only the logs of its own key; refused",
+            log,
+            "session_user",
+        )
+    }
+    END IF;
+"""
+
+
+#: ``logs_claim``'s check in ``0005-trust``: a log is claimed only with the key bound to the
+#: connection's own login role.
+_CLAIM_CHECK: Final = f"""    IF NOT EXISTS (SELECT 1 FROM floor.keys WHERE key_id = NEW.key_id) THEN
+        {
+    _refuse(
+        "the log-signing key % of log % is not registered with the store; the floor admin "
+        "registers the server with etg floor register",
+        "NEW.key_id",
+        "NEW.log_id",
+    )
+}
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM floor.shipping_roles
+                   WHERE key_id = NEW.key_id AND role = session_user) THEN
+        {
+    _refuse(
+        "log % is claimed with key %, which is not bound to this connection's role "
+        "%: a server claims logs only with its own key; refused",
+        "NEW.log_id",
+        "NEW.key_id",
+        "session_user",
+    )
+}
+    END IF;
+"""
+
+_TRUST: Final = f"""
+CREATE TABLE floor.shipping_roles (
+    key_id text PRIMARY KEY,
+    role text NOT NULL UNIQUE CHECK (role ~ '^{SERVER_ROLE_PREFIX}[a-z0-9_]{{1,54}}$'),
+    bound_at timestamptz NOT NULL DEFAULT now(),
+    bound_by text NOT NULL DEFAULT session_user
+);
+
+CREATE FUNCTION floor.shipping_roles_bind() RETURNS trigger LANGUAGE plpgsql
+SECURITY DEFINER SET search_path = floor, pg_temp AS $$
+DECLARE held floor.shipping_roles%ROWTYPE;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM floor.keys WHERE key_id = NEW.key_id) THEN
+        {_refuse("key % is not registered; it cannot be bound to a shipping role", "NEW.key_id")}
+    END IF;
+    SELECT * INTO held FROM floor.shipping_roles WHERE key_id = NEW.key_id OR role = NEW.role;
+    IF FOUND THEN
+        IF held.key_id = NEW.key_id AND held.role = NEW.role THEN
+            RETURN NULL;
+        END IF;
+        {
+    _refuse(
+        "key % is already bound to the shipping role % (or role % to another key); refused",
+        "held.key_id",
+        "held.role",
+        "NEW.role",
+    )
+}
+    END IF;
+    NEW.bound_at := now();
+    NEW.bound_by := session_user;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER shipping_roles_bind BEFORE INSERT ON floor.shipping_roles
+    FOR EACH ROW EXECUTE FUNCTION floor.shipping_roles_bind();
+CREATE TRIGGER shipping_roles_no_change BEFORE UPDATE OR DELETE ON floor.shipping_roles
+    FOR EACH ROW EXECUTE FUNCTION floor.refuse_change();
+CREATE TRIGGER shipping_roles_no_truncate BEFORE TRUNCATE ON floor.shipping_roles
+    FOR EACH STATEMENT EXECUTE FUNCTION floor.refuse_change();
+
+-- Whether the login role p_role is the shipping role bound to the key of log p_log.
+CREATE FUNCTION floor.ships(p_role text, p_log text) RETURNS boolean
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = floor, pg_temp AS $$
+    SELECT EXISTS (SELECT 1 FROM floor.logs l JOIN floor.shipping_roles r USING (key_id)
+                   WHERE l.log_id = p_log AND r.role = p_role)
+$$;
+
+{_bound("logs_claim", _CLAIM_CHECK)}
+{_bound("log_states_ingest", _ships_own("a meta state", "NEW.log_id"))}
+{_bound("events_ingest", _ships_own("event", "NEW.log_id"))}
+{_bound("checkpoints_ingest", _ships_own("checkpoint", "NEW.log_id"))}
+
+-- The floor admin registers a server: its key, and its own shipping role (a login role,
+-- member of the shipping group, with the password the admin gives). Owned by the registrar
+-- (CREATEROLE, nobody logs in as it); it creates no other kind of role.
+CREATE FUNCTION floor.register_server(p_server text, p_public_key text, p_password text)
+RETURNS text LANGUAGE plpgsql SECURITY DEFINER SET search_path = floor, pg_temp AS $$
+DECLARE
+    v_role text := '{SERVER_ROLE_PREFIX}' || trim(both '_' from
+        lower(regexp_replace(p_server, '[^A-Za-z0-9]+', '_', 'g')));
+    v_key text := left(encode(sha256(decode(p_public_key, 'hex')), 'hex'), 16);
+BEGIN
+    IF v_role !~ '^{SERVER_ROLE_PREFIX}[a-z0-9_]{{1,54}}$' THEN
+        {
+    _refuse(
+        "the server name % does not make a role name (letters and digits, at most 54)",
+        "p_server",
+    )
+}
+    END IF;
+    IF p_password IS NULL OR length(p_password) < 16 THEN
+        {
+    _refuse(
+        "a shipping role's password has at least 16 characters",
+    )
+}
+    END IF;
+    INSERT INTO floor.keys (key_id, public_key, server) VALUES (v_key, p_public_key, p_server);
+    IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = v_role) THEN
+        IF NOT pg_has_role(v_role, '{SHIPPER}', 'MEMBER') THEN
+            {_refuse("the role % exists and is no shipping role; refused", "v_role")}
+        END IF;
+        EXECUTE format('ALTER ROLE %I PASSWORD %L', v_role, p_password);
+    ELSE
+        EXECUTE format(
+            'CREATE ROLE %I LOGIN INHERIT NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD %L '
+            'IN ROLE {SHIPPER}', v_role, p_password);
+    END IF;
+    INSERT INTO floor.shipping_roles (key_id, role) VALUES (v_key, v_role);
+    RETURN v_role;
+END $$;
+
+REVOKE ALL ON FUNCTION floor.register_server(text, text, text), floor.ships(text, text)
+    FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION floor.register_server(text, text, text) TO {ADMIN};
+GRANT USAGE ON SCHEMA floor TO {ADMIN}, {REGISTRAR};
+GRANT SELECT ON ALL TABLES IN SCHEMA floor TO {ADMIN}, {INVESTIGATOR};
+GRANT SELECT, INSERT ON floor.keys, floor.shipping_roles TO {REGISTRAR};
+GRANT EXECUTE ON FUNCTION floor.meter_state(text) TO {ADMIN};
+GRANT EXECUTE ON FUNCTION {", ".join(f"floor.{f}" for f in READ_FUNCTIONS)} TO {ADMIN};
+REVOKE INSERT ON floor.keys FROM {ADMIN};
+"""
+
+#: What ``0005-trust`` runs as the database's superuser once its statements ran as the owner.
+_TRUST_AS_SUPERUSER: Final = f"""
+ALTER FUNCTION floor.register_server(text, text, text) OWNER TO {REGISTRAR};
+"""
+
+
 @dataclass(frozen=True)
 class Migration:
     """One named schema change.
 
     Attributes:
         name: Its permanent name, recorded in ``floor.migrations`` (``"0001-store"``).
-        statements: The SQL it runs, inside the transaction that also records it.
+        statements: The SQL it runs as :data:`OWNER`, inside the transaction that also
+            records it.
+        as_superuser: SQL it runs after them in that transaction as the database's superuser
+            (what the owner may not do: give a function to another role).
     """
 
     name: str
     statements: str
+    as_superuser: str = ""
 
 
 #: Every migration, in the order they are applied. Append only; never rename or reorder.
@@ -882,6 +1062,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration("0002-guards", _GUARDS),
     Migration("0003-roles", _ROLES),
     Migration("0004-meters", _METERS),
+    Migration("0005-trust", _TRUST, _TRUST_AS_SUPERUSER),
 )
 #: The schema version this code writes and reads: the number of migrations it knows.
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -929,8 +1110,11 @@ def _check_known(applied: list[str]) -> None:
 def migrate(conn: psycopg.Connection[Any]) -> list[str]:
     """Apply every pending migration, each in its own transaction that also records it.
 
-    Run as :data:`ADMIN` (the owner of the schema it creates; the roles must exist, see
-    :func:`create_roles`). Holds an advisory lock so that two migrators never interleave.
+    Run by the database's superuser (the DBA's act; ``etg floor up`` does it on a local
+    floor): each migration runs as :data:`OWNER`, which nobody logs in as, so that no
+    day-to-day role owns what it creates. A store made by an older ETG, whose tables the
+    floor admin owned, is first given to :data:`OWNER`. Holds an advisory lock so that two
+    migrators never interleave. The roles must exist (:func:`create_roles`).
 
     Args:
         conn: A connection in autocommit mode.
@@ -939,14 +1123,17 @@ def migrate(conn: psycopg.Connection[Any]) -> list[str]:
         The names applied now (empty if the store was up to date).
 
     Raises:
-        StoreSchemaError: the store was migrated by a newer ETG, or its schema was changed by
-            hand (nothing is applied).
+        StoreSchemaError: the connection's role may not act as the owner (not the
+            database's superuser), the store was migrated by a newer ETG, or its schema was
+            changed by hand (nothing is applied).
         psycopg.Error: a migration failed; it was rolled back and stays pending.
     """
     applied_now: list[str] = []
     for position, migration in enumerate(MIGRATIONS, start=1):
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            _adopt(conn)
+            conn.execute(sql.SQL("SET LOCAL ROLE {}").format(sql.Identifier(OWNER)))
             conn.execute(_BOOTSTRAP)
             conn.execute(
                 "INSERT INTO floor.meta (key, value) VALUES ('product', %s), ('store_id', %s) "
@@ -971,8 +1158,47 @@ def migrate(conn: psycopg.Connection[Any]) -> list[str]:
                 "INSERT INTO floor.migrations (name, position) VALUES (%s, %s)",
                 (migration.name, position),
             )
+            if migration.as_superuser:
+                conn.execute("RESET ROLE")
+                conn.execute(migration.as_superuser)
         applied_now.append(migration.name)
     return applied_now
+
+
+def _adopt(conn: psycopg.Connection[Any]) -> None:
+    """Make sure the connection may act as :data:`OWNER`, and give it what the floor admin
+    owned in a store made by an older ETG (the database, the schema, its tables and
+    functions)."""
+    allowed = conn.execute(
+        "SELECT rolsuper OR pg_has_role(session_user, %s, 'MEMBER') FROM pg_roles "
+        "WHERE rolname = session_user",
+        (OWNER,),
+    ).fetchone()
+    if not allowed or not allowed[0]:
+        raise StoreSchemaError(
+            "the floor store's migrations are applied by the database's superuser (they run "
+            f"as {OWNER}, which no day-to-day role may act as): give etg floor migrate the "
+            "superuser's URL (etg floor up does it on a local floor)"
+        )
+    owner = conn.execute(
+        "SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = 'floor'"
+    ).fetchone()
+    database = conn.execute(
+        "SELECT pg_get_userbyid(datdba), current_database() FROM pg_database "
+        "WHERE datname = current_database()"
+    ).fetchone()
+    if owner is not None and owner[0] == ADMIN:
+        conn.execute(
+            sql.SQL("REASSIGN OWNED BY {} TO {}").format(
+                sql.Identifier(ADMIN), sql.Identifier(OWNER)
+            )
+        )
+    if database is not None and database[0] != OWNER:
+        conn.execute(
+            sql.SQL("ALTER DATABASE {} OWNER TO {}").format(
+                sql.Identifier(database[1]), sql.Identifier(OWNER)
+            )
+        )
 
 
 def inspect(conn: psycopg.Connection[Any]) -> StoreState:
@@ -984,10 +1210,15 @@ def inspect(conn: psycopg.Connection[Any]) -> StoreState:
     """
     try:
         row = conn.execute(STORE_INFO).fetchone()
-    except (psycopg.errors.UndefinedFunction, psycopg.errors.InvalidSchemaName):
+    except (
+        psycopg.errors.UndefinedFunction,
+        psycopg.errors.InvalidSchemaName,
+        psycopg.errors.InsufficientPrivilege,
+    ):
         raise StoreSchemaError(
-            "the database holds no floor store (no floor.store_info()): the floor admin "
-            "creates it with etg floor up, or etg floor migrate"
+            "the database holds no floor store this role may read (no floor.store_info() it "
+            "may call): the floor's superuser creates it with etg floor up, or brings an older "
+            "one up to date with etg floor migrate"
         ) from None
     finally:
         if not conn.autocommit:
@@ -1009,45 +1240,65 @@ def inspect(conn: psycopg.Connection[Any]) -> StoreState:
 
 
 def create_roles(conn: psycopg.Connection[Any], passwords: Mapping[str, str]) -> list[str]:
-    """Create the login roles that do not exist yet (a superuser's connection).
+    """Create the store's roles that do not exist yet (a superuser's connection): the login
+    roles :data:`ADMIN` and :data:`INVESTIGATOR` with their passwords, and the roles nobody
+    logs in as: :data:`OWNER`, the shipping group :data:`SHIPPER` (a login role of an older
+    ETG loses its login: each server now ships as a role of its own) and :data:`REGISTRAR`.
 
     Args:
         conn: A superuser's connection in autocommit mode.
-        passwords: Role name -> password, for each of :data:`ADMIN`, :data:`SHIPPER` and
-            :data:`INVESTIGATOR`.
+        passwords: Role name -> password, for :data:`ADMIN` and :data:`INVESTIGATOR`.
 
     Returns:
         The roles created now.
     """
     created = []
-    for role in (ADMIN, SHIPPER, INVESTIGATOR):
+    attributes = {
+        ADMIN: "LOGIN NOINHERIT",
+        INVESTIGATOR: "LOGIN NOINHERIT",
+        OWNER: "NOLOGIN NOINHERIT",
+        SHIPPER: "NOLOGIN NOINHERIT",
+        REGISTRAR: "NOLOGIN NOINHERIT CREATEROLE",
+    }
+    for role, given in attributes.items():
         exists = conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
         if exists:
+            if role == SHIPPER:
+                conn.execute(sql.SQL("ALTER ROLE {} NOLOGIN").format(sql.Identifier(role)))
             continue
-        conn.execute(
-            sql.SQL(
-                "CREATE ROLE {} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT PASSWORD {}"
-            ).format(sql.Identifier(role), sql.Literal(passwords[role]))
+        statement = sql.SQL("CREATE ROLE {} NOSUPERUSER NOCREATEDB " + given).format(
+            sql.Identifier(role)
         )
+        if "NOLOGIN" not in given:
+            statement = sql.SQL("{} PASSWORD {}").format(statement, sql.Literal(passwords[role]))
+        conn.execute(statement)
         created.append(role)
+    conn.execute(
+        sql.SQL("GRANT {} TO {} WITH ADMIN OPTION").format(
+            sql.Identifier(SHIPPER), sql.Identifier(REGISTRAR)
+        )
+    )
     return created
 
 
 def create_database(conn: psycopg.Connection[Any], name: str) -> bool:
-    """Create the database ``name`` owned by :data:`ADMIN` unless it exists (a superuser's
+    """Create the database ``name`` owned by :data:`OWNER` unless it exists (a superuser's
     connection in autocommit mode). Returns whether it was created."""
     exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
     if exists:
         return False
     conn.execute(
         sql.SQL("CREATE DATABASE {} OWNER {} ENCODING 'UTF8' TEMPLATE template0").format(
-            sql.Identifier(name), sql.Identifier(ADMIN)
+            sql.Identifier(name), sql.Identifier(OWNER)
         )
     )
     conn.execute(sql.SQL("REVOKE ALL ON DATABASE {} FROM PUBLIC").format(sql.Identifier(name)))
     conn.execute(
-        sql.SQL("GRANT CONNECT ON DATABASE {} TO {}, {}").format(
-            sql.Identifier(name), sql.Identifier(SHIPPER), sql.Identifier(INVESTIGATOR)
+        sql.SQL("GRANT CONNECT ON DATABASE {} TO {}, {}, {}").format(
+            sql.Identifier(name),
+            sql.Identifier(SHIPPER),
+            sql.Identifier(INVESTIGATOR),
+            sql.Identifier(ADMIN),
         )
     )
     return True

@@ -46,7 +46,11 @@ def prove_at_start(db: str | os.PathLike[str], public_key: Ed25519PublicKey, url
     check_url(url)
     if not Path(db).exists():
         return  # a new log: nothing to prove
-    warning = prove_against_store(db, public_key, url)
+
+    def refused(sentence: str) -> None:
+        log.error("ALARM: {sentence}", sentence=sentence)
+
+    warning = prove_against_store(db, public_key, url, refused)
     if warning is not None:
         log.warn("{warning}", warning=warning)
     else:

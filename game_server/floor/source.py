@@ -23,6 +23,7 @@ from datetime import datetime
 from typing import Any, Final
 
 import psycopg
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from psycopg import sql
 
 from game_server.eventlog.reader import recent_rounds_sql
@@ -32,6 +33,7 @@ from game_server.eventlog.store import Dialect
 from game_server.floor.errors import StoreUnavailable
 from game_server.floor.schema import TABLES
 from game_server.floor.store import CONNECT_TIMEOUT, FloorStore, check_url, redacted
+from game_server.keys import key_id
 
 #: Rows a walk fetches from the store at a time.
 WALK_ROWS: Final = 500
@@ -40,11 +42,38 @@ _walks = itertools.count(1)
 
 @dataclass(frozen=True)
 class StoredLog:
-    """A log the store holds, and the server whose registered key claimed it."""
+    """A log the store holds, the server whose registered key claimed it, and that key.
+
+    Attributes:
+        log_id: The log's id.
+        server: The server the claiming key is registered to.
+        log_kind: ``meta.log_kind`` of its last shipped state (None: none shipped).
+        key_id: The key the log was claimed with.
+        public_key: That key's registered public key (64 hex digits).
+    """
 
     log_id: str
     server: str
     log_kind: str | None
+    key_id: str = ""
+    public_key: str = ""
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A log of the store that does not verify, left out of what is read (and why)."""
+
+    stored: StoredLog
+    seq: int | None
+    reason: str
+
+    def sentence(self) -> str:
+        """``log L of server S does not verify (at seq N): ...; it is left out``."""
+        at = "" if self.seq is None else f" at seq {self.seq}"
+        return (
+            f"log {self.stored.log_id} of server {self.stored.server} does not verify{at}: "
+            f"{self.reason}; it is left out"
+        )
 
 
 class StoreLogSource:
@@ -214,6 +243,8 @@ class FloorLogs:
     def __init__(self, conn: psycopg.Connection[Any], url: str) -> None:
         self._conn = conn
         self.url = url
+        #: The logs :meth:`sources` left out since they do not verify.
+        self.refused: list[Refused] = []
 
     @classmethod
     def connect(cls, url: str) -> FloorLogs:
@@ -245,7 +276,8 @@ class FloorLogs:
                 SELECT l.log_id, k.server,
                        (SELECT document::jsonb -> 'meta' ->> 'log_kind'
                         FROM floor.log_states s WHERE s.log_id = l.log_id
-                        ORDER BY shipped_at DESC LIMIT 1)
+                        ORDER BY shipped_at DESC LIMIT 1),
+                       l.key_id, k.public_key
                 FROM floor.logs l JOIN floor.keys k USING (key_id)
                 ORDER BY k.server, l.claimed_at
                 """
@@ -259,15 +291,48 @@ class FloorLogs:
             raise StoreUnavailable(f"reading the floor store {self.url} failed: {exc}") from None
         finally:
             self._conn.rollback()
-        return [StoredLog(str(log_id), str(server), kind) for log_id, server, kind in rows]
+        return [
+            StoredLog(str(log_id), str(server), kind, str(key), str(public))
+            for log_id, server, kind, key, public in rows
+        ]
+
+    def verify(self, stored: StoredLog) -> Refused | None:
+        """Prove one log the store holds, as ``etg verify`` proves a file's chain: every
+        event's hash recomputed from the first, every checkpoint signed by the key the log
+        was claimed with (its registered public key) and agreeing with the chain. Nothing the
+        store holds is believed before that: a row written past the store's checks (by its
+        superuser) is found here.
+
+        Returns:
+            None when it verifies, else why not.
+        """
+        from game_server.eventlog.verify import verify_chain
+
+        try:
+            public = Ed25519PublicKey.from_public_bytes(bytes.fromhex(stored.public_key))
+        except ValueError:
+            return Refused(stored, None, f"its key {stored.key_id} has no usable public key")
+        if key_id(public) != stored.key_id:
+            return Refused(stored, None, f"its key {stored.key_id} is not the registered key")
+        report = verify_chain(StoreLogSource(self._conn, stored), public)
+        if report.ok:
+            return None
+        return Refused(stored, report.first_bad_seq, str(report.reason))
 
     def sources(self, server: str | None = None) -> list[StoreLogSource]:
-        """A source for each log of the store (of ``server`` only, if given)."""
-        return [
-            StoreLogSource(self._conn, stored)
-            for stored in self.logs()
-            if server is None or stored.server == server
-        ]
+        """A source for each log of the store that verifies (of ``server`` only, if given);
+        each log that does not is left out and named in :attr:`refused`."""
+        found = []
+        self.refused = []
+        for stored in self.logs():
+            if server is not None and stored.server != server:
+                continue
+            refused = self.verify(stored)
+            if refused is None:
+                found.append(StoreLogSource(self._conn, stored))
+            else:
+                self.refused.append(refused)
+        return found
 
     def close(self) -> None:
         self._conn.close()

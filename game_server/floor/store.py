@@ -27,6 +27,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Final
+from urllib.parse import quote
 
 import psycopg
 from cryptography.exceptions import InvalidSignature
@@ -34,7 +35,6 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from psycopg.conninfo import conninfo_to_dict
 
-from game_server import keys
 from game_server.eventlog.canonical import body_kind
 from game_server.eventlog.chain import message_of, meta_digest
 from game_server.eventlog.records import Checkpoint, EventRow
@@ -100,6 +100,16 @@ def redacted(url: str) -> str:
     port = parts.get("port")
     where = f"{host}:{port}" if port else str(host)
     return f"postgresql://{f'{user}@' if user else ''}{where}/{parts.get('dbname', '')}"
+
+
+def server_url(admin_url: str, role: str, password: str) -> str:
+    """The URL a registered server ships with: ``admin_url``'s host, port and database, its
+    own shipping ``role`` and ``password``."""
+    parts = conninfo_to_dict(check_url(admin_url))
+    host = str(parts.get("host") or "localhost")
+    port = f":{parts['port']}" if parts.get("port") else ""
+    secret = quote(password, safe="")
+    return f"postgresql://{quote(role, safe='')}:{secret}@{host}{port}/{parts['dbname']}"
 
 
 def _sentence(exc: psycopg.Error) -> str:
@@ -215,28 +225,30 @@ class FloorStore:
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             yield conn
 
-    def register_key(self, public_key: Ed25519PublicKey, server: str) -> str:
-        """Register a server's log-signing public key (the floor admin's role).
+    def register_server(self, public_key: Ed25519PublicKey, server: str, password: str) -> str:
+        """Register a table server (the floor admin's role): its log-signing public key, and
+        its own shipping role, a login role of the shipping group with ``password``, bound to
+        that key (``floor.register_server``): the server ships as that role, and the store
+        takes from it only rows of logs claimed with that key.
 
-        Idempotent for the same key and server name.
+        Idempotent for the same key and server name (the password is set again).
 
         Returns:
-            The key id (:func:`game_server.keys.key_id`).
+            The shipping role's name (``etg_ship_<server>``).
 
         Raises:
-            StoreRefused: the key is registered to another server name, or this role may not
-                register keys.
+            StoreRefused: the key is registered to another server name or bound to another
+                role, the name makes no role name, or this role may not register servers.
         """
         if not server.strip():
             raise StoreRefused("name the server the key belongs to")
         raw = public_key.public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
-        ident = keys.key_id(public_key)
-        with self._transaction("registering a key") as conn:
-            conn.execute(
-                "INSERT INTO floor.keys (key_id, public_key, server) VALUES (%s, %s, %s)",
-                (ident, raw, server.strip()),
-            )
-        return ident
+        with self._transaction(f"registering the server {server.strip()}") as conn:
+            row = conn.execute(
+                "SELECT floor.register_server(%s, %s, %s)", (server.strip(), raw, password)
+            ).fetchone()
+        assert row is not None
+        return str(row[0])
 
     def public_key(self, key_id: str) -> Ed25519PublicKey | None:
         """The registered public key of ``key_id``, or None."""
@@ -378,8 +390,10 @@ class FloorStore:
                        coalesce(e.seq, 0), e.time, e.shipped_at,
                        coalesce(c.number, 0), coalesce(c.seq, 0),
                        (SELECT document FROM floor.log_states s WHERE s.log_id = l.log_id
-                        ORDER BY shipped_at DESC LIMIT 1)
+                        ORDER BY shipped_at DESC LIMIT 1),
+                       l.claimed_by, r.role
                 FROM floor.logs l JOIN floor.keys k USING (key_id)
+                LEFT JOIN floor.shipping_roles r USING (key_id)
                 LEFT JOIN LATERAL (SELECT seq, time, shipped_at FROM floor.events ev
                                    WHERE ev.log_id = l.log_id ORDER BY seq DESC LIMIT 1) e
                        ON true
@@ -404,6 +418,8 @@ class FloorStore:
                     "last_shipped_at": None if row[6] is None else row[6].isoformat(),
                     "last_checkpoint": row[7],
                     "last_checkpoint_seq": row[8],
+                    "claimed_by": row[10],
+                    "shipping_role": row[11],
                 }
             )
         return found

@@ -384,6 +384,7 @@ def verify_log(
     progress: Progress | None = None,
     anchors: AnchorSource | None = None,
     meters: MeterAudit | None = None,
+    rows: MeterAudit | None = None,
 ) -> VerifyReport:
     """Verify a whole event log: file, triggers, chain, signatures, shoes, cards, rounds, money.
 
@@ -402,6 +403,8 @@ def verify_log(
             report warns).
         meters: The check of the log's linked meter records against the floor store
             (``--store``); without it a log with such records gets a warning.
+        rows: The comparison of the log with the floor store's copy of it, row by row
+            (``--store``: :class:`game_server.floor.rows_audit.StoreRowsAudit`).
 
     Returns:
         The report; ``report.ok`` is the verdict.
@@ -434,6 +437,7 @@ def verify_log(
         last_seq = chain.last_seq
         semantics.finish(last_seq)
         linked = _check_linked(reader, meters, findings)
+        _check_rows(reader, rows, findings)
     for problem in chain.problems:
         check = "checkpoints" if "checkpoint" in problem.reason else "chain"
         if problem.reason.startswith("anchor") or "anchored checkpoint" in problem.reason:
@@ -496,6 +500,7 @@ def _check_linked(
     so the store is read after it: a change the log holds is in the store by then)."""
     if meters is None:
         records = reader.events_of_kind("linked_meter_contributed", "linked_meter_awarded")
+        findings.skip("linked", "not checked (no --store)")
         if records:
             findings.warn(
                 records[0].seq,
@@ -511,6 +516,18 @@ def _check_linked(
     for seq, reason in result.warnings:
         findings.warn(seq, "linked", reason)
     return result
+
+
+def _check_rows(reader: EventLogReader, rows: MeterAudit | None, findings: Findings) -> None:
+    """The log against the floor store's copy of it (``--store``), row by row."""
+    if rows is None:
+        findings.skip("store", "not checked (no --store)")
+        return
+    result = rows.audit(reader)
+    for seq, reason in result.failures:
+        findings.fail(seq, "store", reason)
+    for seq, reason in result.warnings:
+        findings.warn(seq, "store", reason)
 
 
 def _check_meta(reader: EventLogReader, findings: Findings) -> None:
@@ -610,5 +627,7 @@ def _summaries(
         if first is None:
             first = next((w for w in warnings if w.check == check), None)
         status = "FAIL" if failed else "WARN" if warned else "PASS"
+        if status == "PASS" and check in findings.skipped:
+            status = "SKIP"
         out.append(CheckSummary(check, title, status, failed, warned, first))
     return tuple(out)

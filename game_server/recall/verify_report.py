@@ -31,6 +31,7 @@ CHECKS: Final[dict[str, str]] = {
     "conservation": "money is conserved",
     "events": "every event decodes",
     "linked": "linked meters agree with the floor store",
+    "store": "the floor store's copy is the log's, row by row",
 }
 _CHECK_ORDER: Final = {name: index for index, name in enumerate(CHECKS)}
 
@@ -89,7 +90,8 @@ class CheckSummary:
     Attributes:
         check: Its name (a key of :data:`CHECKS`).
         title: What it checks.
-        status: ``"PASS"``, ``"FAIL"`` or ``"WARN"`` (passed, with warnings).
+        status: ``"PASS"``, ``"FAIL"``, ``"WARN"`` (passed, with warnings) or ``"SKIP"`` (not
+            checked: what it needs was not given).
         failures: How many failures it found.
         warnings: How many warnings it gave.
         first: Its failure (or, without one, its warning) with the lowest seq.
@@ -211,6 +213,12 @@ class Findings:
         self.warnings: list[Finding] = []
         self.failure_count: dict[str, int] = {}
         self.warning_count: dict[str, int] = {}
+        #: Checks that did not run, with why (``"not checked (no --store)"``).
+        self.skipped: dict[str, str] = {}
+
+    def skip(self, check: str, why: str) -> None:
+        """``check`` did not run (reported as ``SKIP``, never as a pass)."""
+        self.skipped[check] = why
 
     def fail(self, seq: int | None, check: str, reason: str) -> None:
         self.failure_count[check] = self.failure_count.get(check, 0) + 1

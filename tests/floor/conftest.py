@@ -25,8 +25,7 @@ from game_server.floor.cluster import (
     floor_down,
     floor_up,
 )
-from game_server.floor.store import FloorStore
-from game_server.keys import KeyFiles, init_keys, load_public_key
+from game_server.keys import KeyFiles, init_keys, key_id, load_public_key
 
 
 @pytest.fixture(scope="session")
@@ -61,9 +60,8 @@ def certs(tmp_path: Path) -> KeyFiles:
 
 @pytest.fixture
 def registered(store: StoreUrls, certs: KeyFiles) -> str:
-    """The server's log-signing key registered with the store; its key id."""
-    admin = FloorStore.connect(store.admin)
-    try:
-        return admin.register_key(load_public_key(certs.public_key), "BJ-01")
-    finally:
-        admin.close()
+    """The server BJ-01 registered with the store (its log-signing key and its own shipping
+    role: ``store.shipper``); its key id."""
+    public = load_public_key(certs.public_key)
+    store.register(public, "BJ-01")
+    return key_id(public)

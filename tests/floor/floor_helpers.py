@@ -7,22 +7,24 @@ import contextlib
 import os
 import queue
 import re
+import secrets
 import signal
 import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from game_server.eventlog import EventLog, EventLogReader, EventRow, NewEvent
 from game_server.eventlog.records import Checkpoint, Clock
 from game_server.floor.cluster import LocalFloor, postgres_installed
+from game_server.floor.store import FloorStore, server_url
 
 #: Set to 1 by .ci/run: a missing PostgreSQL fails the floor tests instead of skipping them.
 REQUIRE = "ETG_REQUIRE_POSTGRES"
@@ -41,23 +43,53 @@ def require_postgres() -> None:
     pytest.skip(message)
 
 
-@dataclass(frozen=True)
-class StoreUrls:
-    """The URLs of one test store database, per role."""
+#: One password per server name for the whole test session: a shipping role is the
+#: cluster's (every test database shares it), and registering a server sets its password.
+_PASSWORDS: dict[str, str] = {}
 
-    admin: str
-    shipper: str
-    investigator: str
-    superuser: str
+
+class StoreUrls:
+    """The URLs of one test store database, per role, and of each server registered in it
+    (each ships as a role of its own, bound to its key).
+
+    Attributes:
+        admin: The floor admin's URL (registers servers).
+        investigator: The investigator's (reads).
+        superuser: The cluster's superuser (migrates; a hostile owner in the tests).
+        servers: Each registered server's shipping URL, by name.
+    """
+
+    def __init__(self, floor: LocalFloor, database: str) -> None:
+        self.admin = floor.url("admin", database)
+        self.investigator = floor.url("investigator", database)
+        self.superuser = floor.url("superuser", database)
+        self.database = database
+        self.servers: dict[str, str] = {}
 
     @classmethod
     def of(cls, floor: LocalFloor, database: str) -> StoreUrls:
-        return cls(
-            floor.url("admin", database),
-            floor.url("shipper", database),
-            floor.url("investigator", database),
-            floor.url("superuser", database),
-        )
+        return cls(floor, database)
+
+    def register(self, public_key: Ed25519PublicKey, server: str) -> str:
+        """Register ``server`` with ``public_key`` (as the floor admin); its shipping URL."""
+        password = _PASSWORDS.setdefault(server, secrets.token_urlsafe(24))
+        admin = FloorStore.connect(self.admin)
+        try:
+            role = admin.register_server(public_key, server, password)
+        finally:
+            admin.close()
+        self.servers[server] = server_url(self.admin, role, password)
+        return self.servers[server]
+
+    @property
+    def shipper(self) -> str:
+        """The shipping URL of the one server registered (a server of its own, with a new
+        key, when none is: a test of the linked meters)."""
+        if not self.servers:
+            self.register(Ed25519PrivateKey.generate().public_key(), "METERS-TEST")
+        if len(self.servers) > 1:
+            raise AssertionError(f"servers {sorted(self.servers)}: name one (store.servers)")
+        return next(iter(self.servers.values()))
 
 
 class StepClock:

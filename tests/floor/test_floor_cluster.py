@@ -19,6 +19,7 @@ from floor_helpers import REQUIRE, require_postgres
 from game_server.floor import cluster
 from game_server.floor.cluster import LocalFloor, find_binary, floor_down
 from game_server.floor.errors import ClusterError
+from game_server.floor.store import FloorStore
 from game_server.keys import init_keys
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,17 +44,17 @@ def folder() -> Iterator[Path]:
 
 
 def test_etg_floor_up_down_and_up_again_keeps_the_store(folder: Path, tmp_path: Path) -> None:
-    """``up`` makes the cluster, its roles and schema and prints each role's URL; a key
-    registered stays registered across ``down`` and ``up``; ``up`` twice and ``down`` twice
-    are harmless."""
+    """``up`` makes the cluster, its roles and schema and prints each login role's URL; a
+    server registered stays registered across ``down`` and ``up`` and ships with the URL
+    ``register`` printed; ``up`` twice and ``down`` twice are harmless."""
     made = etg("floor", "up", str(folder))
     assert made.returncode == 0, made.stderr
     assert (
-        "schema version 4; migrations applied now: 0001-store, 0002-guards, 0003-roles, 0004-meters"
-        in (made.stdout)
+        "schema version 5; migrations applied now: 0001-store, 0002-guards, 0003-roles, "
+        "0004-meters, 0005-trust" in made.stdout
     )
     floor = LocalFloor.load(folder)
-    for role in ("admin", "shipper", "investigator"):
+    for role in ("admin", "investigator"):
         assert floor.url(role) in made.stdout
     assert (folder / "floor.json").stat().st_mode & 0o777 == 0o600
     url = etg("floor", "url", str(folder), "--role", "investigator")
@@ -63,7 +64,11 @@ def test_etg_floor_up_down_and_up_again_keeps_the_store(folder: Path, tmp_path: 
         "floor", "register", "--store", floor.url("admin"), "--key", str(tmp_path / "certs"),
         "--server", "BJ-01",
     )  # fmt: skip
-    assert registered.returncode == 0 and registered.stdout.startswith("key "), registered.stderr
+    assert registered.returncode == 0, registered.stderr
+    assert registered.stderr.startswith("key ") and "BJ-01" in registered.stderr
+    shipping = registered.stdout.strip()
+    assert shipping.startswith("postgresql://etg_ship_bj_01:")
+    FloorStore.connect(shipping).close()  # it logs in as the server's own role
     again = etg("floor", "up", str(folder))
     assert again.returncode == 0 and "migrations applied now" not in again.stdout
     assert etg("floor", "down", str(folder)).stdout.strip().endswith("stopped")
@@ -76,11 +81,14 @@ def test_etg_floor_up_down_and_up_again_keeps_the_store(folder: Path, tmp_path: 
     assert elsewhere.returncode == 2
     assert "is already registered, to the server BJ-01" in elsewhere.stderr
     shipper = etg(
-        "floor", "register", "--store", floor.url("shipper"), "--key", str(certs.public_key),
+        "floor", "register", "--store", shipping, "--key", str(certs.public_key),
         "--server", "BJ-03",
     )  # fmt: skip
-    assert shipper.returncode == 2 and "permission denied for table keys" in shipper.stderr
-    migrated = etg("floor", "migrate", "--store", floor.url("admin"))
+    assert shipper.returncode == 2 and "permission denied" in shipper.stderr
+    not_admin = etg("floor", "migrate", "--store", floor.url("admin"))
+    assert not_admin.returncode == 2
+    assert "applied by the database's superuser" in not_admin.stderr
+    migrated = etg("floor", "migrate", "--store", floor.url("superuser", "etg_floor"))
     assert "migrations applied now: none (up to date)" in migrated.stdout
     logs = etg("floor", "logs", "--store", floor.url("investigator"))
     assert logs.stdout.strip() == "the store holds no log yet"

@@ -33,7 +33,6 @@ from floor_helpers import (
 )
 
 from game_server.floor.cluster import LocalFloor, floor_down, floor_up
-from game_server.floor.store import FloorStore
 from game_server.keys import load_public_key
 from tools.amp_client import AmpError
 
@@ -47,11 +46,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def register(store: StoreUrls, certs: Path) -> None:
-    admin = FloorStore.connect(store.admin)
-    try:
-        admin.register_key(load_public_key(certs), "BJ-01")
-    finally:
-        admin.close()
+    """The server BJ-01 registered (its key, its own shipping role: ``store.shipper``)."""
+    store.register(load_public_key(certs), "BJ-01")
 
 
 def start_server(table: dict[str, Path], store: str | None, *extra: str) -> ServerProcess:
@@ -228,7 +224,7 @@ def test_a_server_ships_as_it_plays_and_verify_uses_the_store_as_anchors(
         operator.finish()
         assert m["connected"] is True and m["alarm"] is None and m["shipped_seq"] > 20
         assert m["shipped_seq"] == m["logged_seq"] and m["events_shipped"] == m["shipped_seq"]
-        assert str(m["store"]).startswith("postgresql://etg_shipper@127.0.0.1:")
+        assert str(m["store"]).startswith("postgresql://etg_ship_bj_01@127.0.0.1:")
         assert "@" not in str(m["store"]).split("@", 1)[1]  # no password in the meters
     finally:
         assert server.stop() == 0, server.output()

@@ -105,11 +105,15 @@ def test_a_second_log_claiming_an_id_with_another_key_is_refused(
     write_log(db, certs.signing_key, 1)
     log_id = ship_all(shipper, db, registered)
     other = Ed25519PrivateKey.generate()
-    admin = FloorStore.connect(store.admin)
-    other_id = admin.register_key(other.public_key(), "BJ-02")
-    admin.close()
-    with pytest.raises(StoreRefused, match=f"a second log claims the id {log_id}"):
-        shipper.claim(log_id, other_id)
+    second = FloorStore.connect(store.register(other.public_key(), "BJ-02"))
+    other_id = key_id(other.public_key())
+    try:
+        with pytest.raises(StoreRefused, match=f"a second log claims the id {log_id}"):
+            second.claim(log_id, other_id)
+        with pytest.raises(StoreRefused, match="not bound to this connection's role"):
+            shipper.claim(log_id, other_id)  # nor may BJ-01 claim with BJ-02's key
+    finally:
+        second.close()
 
 
 def test_an_unregistered_key_is_refused_with_what_to_do(
@@ -213,7 +217,7 @@ def test_the_database_refuses_on_its_own_what_a_rogue_shipper_sends_around_the_c
     ):
         with pytest.raises(psycopg.Error, match=said):
             _insert(store.shipper, log_id, row)
-    with pytest.raises(psycopg.Error, match="event 1 of log nobody: the log is not claimed"):
+    with pytest.raises(psycopg.Error, match="event of log nobody: that log is not this server"):
         _insert(store.shipper, "nobody", rows[0])
     bad = checkpoints[1]
     with psycopg.connect(store.shipper, autocommit=True) as conn:

@@ -30,7 +30,6 @@ from floor_helpers import ServerProcess, StoreUrls, cluster_processes, signal_cl
 from game_server.config import example_config_path
 from game_server.eventlog import EventLogReader
 from game_server.floor.cluster import LocalFloor, floor_up
-from game_server.floor.store import FloorStore
 from game_server.games.blackjack.game import BlackjackGame
 from game_server.keys import init_keys, load_public_key
 from game_server.net.pki import init_pki
@@ -172,13 +171,8 @@ def test_two_servers_share_one_linked_meter_through_the_floor_store(
 ) -> None:
     store = StoreUrls.of(own_linked_floor, "etg_floor")
     tables = {t: make_table(tmp_path / t, t) for t in SEEDS}
-    admin = FloorStore.connect(store.admin)
-    try:
-        for t, table in tables.items():
-            admin.register_key(load_public_key(table["certs"]), t)
-    finally:
-        admin.close()
-    servers = {t: start(tables[t], store.shipper, SEEDS[t]) for t in SEEDS}
+    urls = {t: store.register(load_public_key(table["certs"]), t) for t, table in tables.items()}
+    servers = {t: start(tables[t], urls[t], SEEDS[t]) for t in SEEDS}
     try:
         sides = [Side(t, tables[t], servers[t]) for t in SEEDS]
         for side in sides:

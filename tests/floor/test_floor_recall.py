@@ -46,12 +46,7 @@ class Shipped:
 def ship(store: StoreUrls, db: Path, certs: Path, server: str) -> Shipped:
     """Register the server's key and put its whole log into the store."""
     public = load_public_key(certs)
-    admin = FloorStore.connect(store.admin)
-    try:
-        admin.register_key(public, server)
-    finally:
-        admin.close()
-    shipper = FloorStore.connect(store.shipper)
+    shipper = FloorStore.connect(store.register(public, server))
     try:
         with EventLogReader.open(db) as reader:
             log_id = reader.log_id

@@ -12,23 +12,33 @@ from floor_helpers import StoreUrls
 from game_server.floor import schema
 from game_server.floor.cluster import LocalFloor, connect
 from game_server.floor.errors import StoreSchemaError
-from game_server.floor.schema import ADMIN, INVESTIGATOR, MIGRATIONS, SHIPPER, TABLES
+from game_server.floor.schema import (
+    ADMIN,
+    INVESTIGATOR,
+    MIGRATIONS,
+    OWNER,
+    SHIPPER,
+    TABLES,
+    TRUST_TABLES,
+)
 from game_server.floor.store import FloorStore
 
 
 def test_migrations_are_named_recorded_in_order_and_never_reapplied(store: StoreUrls) -> None:
-    """A new store records every migration by name, in order; migrating again applies none."""
-    with psycopg.connect(store.admin, autocommit=True) as conn:
+    """A new store records every migration by name, in order; migrating again applies none
+    (the database's superuser migrates)."""
+    with psycopg.connect(store.superuser, autocommit=True) as conn:
         rows = conn.execute("SELECT name, position FROM floor.migrations ORDER BY position")
         assert [tuple(r) for r in rows] == [(m.name, i) for i, m in enumerate(MIGRATIONS, start=1)]
         assert schema.migrate(conn) == []
         state = schema.inspect(conn)
-    assert state.schema_version == schema.SCHEMA_VERSION == len(MIGRATIONS) == 4
+    assert state.schema_version == schema.SCHEMA_VERSION == len(MIGRATIONS) == 5
     assert [m.name for m in MIGRATIONS] == [
         "0001-store",
         "0002-guards",
         "0003-roles",
         "0004-meters",
+        "0005-trust",
     ]
     assert len(state.store_id) == 32
 
@@ -44,30 +54,41 @@ def test_a_store_behind_is_refused_until_migrated_then_only_the_pending_one_runs
     pg_floor: LocalFloor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A store of schema version 2 is refused by the clients with the command that fixes
-    it; migrating then applies only the pending 0003-roles and 0004-meters."""
+    it; migrating then applies only the pending 0003-roles to 0005-trust."""
     name = _new_database(pg_floor)
-    with connect(pg_floor, "admin", name) as conn:
+    with connect(pg_floor, "superuser", name) as conn:
         monkeypatch.setattr(schema, "MIGRATIONS", MIGRATIONS[:2])
         assert schema.migrate(conn) == ["0001-store", "0002-guards"]
         monkeypatch.setattr(schema, "MIGRATIONS", MIGRATIONS)
         # The old store has no store_info() yet: the clients cannot read it at all.
         with pytest.raises(StoreSchemaError, match="no floor store"):
             FloorStore.connect(pg_floor.url("admin", name))
-        assert schema.migrate(conn) == ["0003-roles", "0004-meters"]
-    store = FloorStore.connect(pg_floor.url("shipper", name))
+        assert schema.migrate(conn) == ["0003-roles", "0004-meters", "0005-trust"]
+    store = FloorStore.connect(pg_floor.url("admin", name))
     store.close()
+
+
+def test_only_the_superuser_migrates(pg_floor: LocalFloor) -> None:
+    """The migrations run as the role that owns the store, which no day-to-day role may act
+    as: the floor admin's migrate is refused with a sentence saying whose act it is."""
+    name = _new_database(pg_floor)
+    with (
+        connect(pg_floor, "admin", name) as conn,
+        pytest.raises(StoreSchemaError, match="applied by the database's superuser"),
+    ):
+        schema.migrate(conn)
 
 
 def test_a_store_of_a_newer_schema_is_refused(pg_floor: LocalFloor) -> None:
     """A migration this code does not know makes the store unusable here, and migrate
     refuses to touch it."""
     name = _new_database(pg_floor)
-    with connect(pg_floor, "admin", name) as conn:
+    with connect(pg_floor, "superuser", name) as conn:
         schema.migrate(conn)
-        conn.execute("INSERT INTO floor.migrations (name, position) VALUES ('0005-future', 5)")
-        with pytest.raises(StoreSchemaError, match="0005-future unknown here"):
+        conn.execute("INSERT INTO floor.migrations (name, position) VALUES ('0006-future', 6)")
+        with pytest.raises(StoreSchemaError, match="0006-future unknown here"):
             schema.migrate(conn)
-    with pytest.raises(StoreSchemaError, match="schema version 5; this ETG knows versions up"):
+    with pytest.raises(StoreSchemaError, match="schema version 6; this ETG knows versions up"):
         FloorStore.connect(pg_floor.url("investigator", name))
 
 
@@ -82,7 +103,7 @@ def test_a_database_without_a_store_is_refused_with_the_command_to_make_one(
 def _privileges(url: str, role: str) -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
     with psycopg.connect(url) as conn:
-        for table in TABLES:
+        for table in (*TABLES, *TRUST_TABLES):
             found[table] = {
                 privilege
                 for privilege in ("SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE")
@@ -94,21 +115,33 @@ def _privileges(url: str, role: str) -> dict[str, set[str]]:
 
 
 def test_each_role_holds_exactly_its_privileges(store: StoreUrls) -> None:
-    """No role holds UPDATE, DELETE or TRUNCATE on any table (the admin revoked them from
-    itself); the shipping role may only INSERT into the four tables it ships to; the
-    investigator may only SELECT."""
+    """No day-to-day role owns anything or holds UPDATE, DELETE or TRUNCATE on any table:
+    the owner is a role nobody logs in as; the floor admin may only read (it registers
+    servers through a function); the shipping group may only INSERT into the four tables it
+    ships to; the investigator may only SELECT."""
     admin = _privileges(store.superuser, ADMIN)
     shipper = _privileges(store.superuser, SHIPPER)
     investigator = _privileges(store.superuser, INVESTIGATOR)
-    for table in TABLES:
-        assert admin[table] == {"SELECT", "INSERT"}, table
+    for table in (*TABLES, *TRUST_TABLES):
+        assert admin[table] == {"SELECT"}, table
         assert investigator[table] == {"SELECT"}, table
     shipped = {"logs", "log_states", "events", "checkpoints"}
-    assert {t for t in TABLES if shipper[t]} == shipped
+    assert {t for t in (*TABLES, *TRUST_TABLES) if shipper[t]} == shipped
     assert all(shipper[t] == {"INSERT"} for t in shipped)
+    with psycopg.connect(store.superuser) as conn:
+        owners = conn.execute(
+            "SELECT DISTINCT pg_get_userbyid(c.relowner) FROM pg_class c "
+            "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'floor'"
+        ).fetchall()
+        assert owners == [(OWNER,)]
+        login = conn.execute(
+            "SELECT rolcanlogin FROM pg_roles WHERE rolname = ANY(%s) ORDER BY rolname",
+            ([OWNER, SHIPPER],),
+        ).fetchall()
+        assert login == [(False,), (False,)]
 
 
-@pytest.mark.parametrize("table", TABLES)
+@pytest.mark.parametrize("table", (*TABLES, *TRUST_TABLES))
 def test_every_table_refuses_update_delete_and_truncate_even_to_a_superuser(
     store: StoreUrls, table: str
 ) -> None:
@@ -128,42 +161,46 @@ def test_every_table_refuses_update_delete_and_truncate_even_to_a_superuser(
 
 
 def _a_column(table: str) -> str:
-    return {"meta": "value", "migrations": "name", "keys": "server"}.get(table, "log_id")
+    columns = {"meta": "value", "migrations": "name", "keys": "server", "shipping_roles": "role"}
+    return columns.get(table, "log_id")
 
 
 def _one_row(conn: psycopg.Connection[object], table: str) -> None:
-    """A registered key, a claimed log with one meta state, one event and one checkpoint
-    (inserted once per test, by the superuser: the signature is not checked here)."""
+    """A registered server, a claimed log with one meta state, one event and one checkpoint
+    (inserted once per test by the superuser with the triggers off: the rows need not
+    chain here, only exist)."""
     if conn.execute("SELECT 1 FROM floor.logs").fetchone():
         return
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-    store = FloorStore(conn, "test", "test")  # type: ignore[arg-type]
-    key = Ed25519PrivateKey.generate()
-    ident = store.register_key(key.public_key(), "BJ-01")
-    store.claim("L1", ident)
-    conn.execute(
-        "INSERT INTO floor.log_states (log_id, digest, document) VALUES ('L1', "
-        "encode(sha256(convert_to(E'etg-eventlog/meta/v1\\n' || %s, 'UTF8')), 'hex'), %s)",
-        ['{"meta":{"log_id":"L1"},"migrations":[]}'] * 2,
-    )
-    from game_server.eventlog.chain import GENESIS_HASH, next_hash
+    from game_server.eventlog.chain import GENESIS_HASH
+    from game_server.keys import key_id
 
-    entry = (
-        '{"body":{"kind":"x"},"kind":"x","round":null,"seq":1,"table":"BJ-01",'
-        '"terminal":null,"time":"2025-03-01T18:00:00.000000Z"}'
-    )
-    conn.execute(
-        "INSERT INTO floor.events (log_id, seq, time, table_id, round_id, terminal, kind, body,"
-        " hash) VALUES ('L1', 1, '2025-03-01T18:00:00.000000Z', 'BJ-01', NULL, NULL, 'x', "
-        '\'{"kind":"x"}\', %s)',
-        (next_hash(GENESIS_HASH, entry.encode()),),
-    )
-    conn.execute(
-        "INSERT INTO floor.checkpoints (log_id, number, seq, hash, time, reason, key_id, "
-        "signature) VALUES ('L1', 1, 0, %s, '2025-03-01T18:00:00.000000Z', 'test', %s, %s)",
-        (GENESIS_HASH, ident, "0" * 128),
-    )
+    key = Ed25519PrivateKey.generate().public_key()
+    raw = key.public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+    ident = key_id(key)
+    conn.execute("SELECT floor.register_server('BJ-01', %s, %s)", (raw, "p" * 24))
+    conn.execute("SET session_replication_role = replica")  # no trigger fires meanwhile
+    try:
+        conn.execute("INSERT INTO floor.logs (log_id, key_id) VALUES ('L1', %s)", (ident,))
+        conn.execute(
+            "INSERT INTO floor.log_states (log_id, digest, document) VALUES ('L1', "
+            "encode(sha256(convert_to(E'etg-eventlog/meta/v1\\n' || %s, 'UTF8')), 'hex'), %s)",
+            ['{"meta":{"log_id":"L1"},"migrations":[]}'] * 2,
+        )
+        conn.execute(
+            "INSERT INTO floor.events (log_id, seq, time, table_id, round_id, terminal, kind, "
+            "body, hash) VALUES ('L1', 1, 't', 'BJ-01', NULL, NULL, 'x', '{}', %s)",
+            (GENESIS_HASH,),
+        )
+        conn.execute(
+            "INSERT INTO floor.checkpoints (log_id, number, seq, hash, time, reason, key_id, "
+            "signature) VALUES ('L1', 1, 0, %s, 't', 'test', %s, %s)",
+            (GENESIS_HASH, ident, "0" * 128),
+        )
+    finally:
+        conn.execute("SET session_replication_role = origin")
 
 
 def test_the_shipping_role_cannot_read_register_or_change(store: StoreUrls) -> None:

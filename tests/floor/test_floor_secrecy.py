@@ -29,12 +29,7 @@ from tools.cli import main
 
 def _ship(store: StoreUrls, db: Path, certs: Path) -> str:
     public = load_public_key(certs)
-    admin = FloorStore.connect(store.admin)
-    try:
-        admin.register_key(public, "BJ-SRV")
-    finally:
-        admin.close()
-    shipper = FloorStore.connect(store.shipper)
+    shipper = FloorStore.connect(store.register(public, "BJ-SRV"))
     try:
         with EventLogReader.open(db) as reader:
             log_id = reader.log_id

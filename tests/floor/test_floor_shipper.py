@@ -160,10 +160,9 @@ def test_a_store_restored_from_a_backup_gets_the_rows_it_lost_again(
         conn.execute("ALTER TABLE floor.meta DISABLE TRIGGER USER")
         conn.execute("UPDATE floor.meta SET value = %s WHERE key = 'store_id'", (old_id,))
         conn.execute("ALTER TABLE floor.meta ENABLE TRIGGER USER")
-    admin = FloorStore.connect(restored.admin)
-    admin.register_key(load_public_key(certs.public_key), "BJ-01")
-    admin.close()
-    second = start(shippers, db, restored.shipper, registered)
+    second = start(
+        shippers, db, restored.register(load_public_key(certs.public_key), "BJ-01"), registered
+    )
     wait_for(lambda: second.meters()["events_shipped"] == 30, "the rows again")
     notes = [text for _, text in second.watch()]
     said = "up to seq 0 (checkpoint #0) but had taken it up to seq 30"
