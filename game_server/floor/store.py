@@ -2,7 +2,7 @@
 read a log's head and its checkpoints back.
 
 Entry point: :meth:`FloorStore.connect` (a PostgreSQL URL such as
-``postgresql://etg_shipper@floor-db:5432/etg_floor``; a password left out of the URL is
+``postgresql://etg_ship_bj_01@floor-db:5432/etg_floor``; a password left out of the URL is
 taken from ``PGPASSWORD`` or ``~/.pgpass`` as libpq does). One connection, used from one
 thread; each :meth:`FloorStore.ingest` is one transaction.
 
@@ -75,12 +75,12 @@ def check_url(url: str) -> str:
         # Not echoed: a mistyped URL may hold a password.
         raise StoreUnavailable(
             "the store URL is not a PostgreSQL URL (libpq cannot read it); e.g. "
-            "postgresql://etg_shipper@floor-db:5432/etg_floor"
+            "postgresql://etg_ship_bj_01@floor-db:5432/etg_floor"
         ) from None
     if not parts.get("dbname"):
         raise StoreUnavailable(
             f"the store URL {redacted(url)} names no database; e.g. "
-            "postgresql://etg_shipper@floor-db:5432/etg_floor"
+            "postgresql://etg_ship_bj_01@floor-db:5432/etg_floor"
         )
     port = str(parts.get("port", "5432"))
     if not port.isdigit():
@@ -90,7 +90,7 @@ def check_url(url: str) -> str:
 
 def redacted(url: str) -> str:
     """``url`` without its password, for log lines and meters
-    (``postgresql://etg_shipper@127.0.0.1:5432/etg_floor``)."""
+    (``postgresql://etg_ship_bj_01@127.0.0.1:5432/etg_floor``)."""
     try:
         parts = conninfo_to_dict(url)
     except psycopg.ProgrammingError:
