@@ -58,6 +58,9 @@ class _Shoe:
     pending: list[tuple[int, str, int, Card]] = field(default_factory=list)
     #: The seed, once revealed or unsealed (what a game draws from it is checked by it).
     seed: ShoeSeed | None = None
+    #: The order unsealed with the sealing key before the walk's end, to replay a round in
+    #: play whose face-down cards the log holds sealed (settled at the end as any other).
+    sealed_order: tuple[Card, ...] | None = None
     #: Draws from the seed waiting for it: (seq, game, config in force, record).
     draws: list[tuple[int, Game, TableConfig, Any]] = field(default_factory=list)
 
@@ -431,7 +434,9 @@ class ShoeChecks:
 
     def _unsealed(self, shoe: _Shoe) -> tuple[Card, ...] | None:
         """The order sealed in the commitment, when the sealing key opens it and it matches
-        the commitment (a mismatch is a failure)."""
+        the commitment (a mismatch is a failure); unsealed once per shoe."""
+        if shoe.sealed_order is not None:
+            return shoe.sealed_order
         if self.sealing_key is None:
             return None
         secret = self._open(shoe)
@@ -441,6 +446,7 @@ class ShoeChecks:
         try:
             order = _regenerate(shoe.decks, seed, salt, shoe.commitment)
             shoe.seed = seed
+            shoe.sealed_order = order
             return order
         except (BadDeckCount, ValueError) as exc:
             self.f.fail(

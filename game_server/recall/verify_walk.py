@@ -58,7 +58,8 @@ from game_server.table.events import (
     TableOpened,
 )
 from game_server.table.ledger import PLACED, Ledger, LedgerError, wager_roles
-from game_server.table.secrecy import still_sealed
+from game_server.table.secrecy import from_shoe, still_sealed
+from shared.cards import Card
 from shared.codec import canonical_json
 from shared.errors import ETGError
 from shared.money import format_money
@@ -479,19 +480,34 @@ class _Semantics(ShoeChecks):
                     f"decks, but the config in force has {rnd.config.rules.decks}",
                 )
         engine = rnd.engine_events()
+        records = [item.event for item in engine]
         secrecy = game_for(rnd.config).secrecy(rnd.config.table_type)
-        if rnd.closed is None and still_sealed(secrecy, (item.event for item in engine)):
-            # A round in play: its face-down cards are sealed until it closes (then replayed).
-            self._open_round(rnd, where, sealed=True)
-            return
+        if rnd.closed is None and still_sealed(secrecy, records):
+            # A round in play: its face-down cards are sealed until it closes; with the
+            # sealing key they are read from its shoe, else it is replayed once closed.
+            order = self._sealed_order(rnd)
+            if order is None:
+                self._open_round(rnd, where, sealed=True)
+                return
+            records = from_shoe(secrecy, records, order)
         try:
-            self._replay(rnd, [item.event for item in engine])
+            self._replay(rnd, records)
         except Exception as exc:  # any refusal of a logged round is a finding
             seq, reason = _replay_failure(exc, engine, events[-1].seq)
             self.f.fail(seq, "replay", f"{where} does not replay through its rules: {reason}")
         else:
             self.rounds_replayed += 1
         self._open_round(rnd, where)
+
+    def _sealed_order(self, rnd: LoggedRound) -> tuple[Card, ...] | None:
+        """The order of the shoe a round in play is dealt from, unsealed with the sealing
+        key (None without it, or when it does not open the shoe)."""
+        started = rnd.started
+        table = self.tables.get(rnd.table_id)
+        if self.sealing_key is None or started is None or table is None:
+            return None
+        shoe = table.shoes.get(started.shoe)
+        return None if shoe is None else self._unsealed(shoe)
 
     def _open_round(self, rnd: LoggedRound, where: str, *, sealed: bool = False) -> None:
         """A round that does not end with ``round_closed``: a failure once complete, else a

@@ -93,7 +93,7 @@ from game_server.table.events import (
     TableOpened,
 )
 from game_server.table.ledger import Ledger
-from game_server.table.secrecy import RoundSight
+from game_server.table.secrecy import RoundSight, from_shoe
 from game_server.table.session import (
     LogWriteFailed,
     SealedShoes,
@@ -296,17 +296,15 @@ def _with_shoe_cards(session: TableBook, interrupted: LoggedRound) -> LoggedRoun
     server holds its seed), and the session's sight of it: which positions are sealed in the
     log (its close unseals them), who may see what (:mod:`game_server.table.secrecy`)."""
     secrecy = session.secrecy
-    order = None if session.shoe is None else session.shoe.order
+    records = [item.event for item in interrupted.events]
+    if session.shoe is not None:
+        records = from_shoe(secrecy, records, session.shoe.order)
     sight = RoundSight(secrecy)
     events: list[Logged] = []
-    for item in interrupted.events:
-        record = item.event
+    for item, record in zip(interrupted.events, records, strict=True):
         rule = secrecy.dealt.get(type(record))
         if rule is not None and item.stored.body.get(rule.card) is None:
-            position = getattr(record, rule.position)
-            sight.sealed.add(position)
-            if order is not None and getattr(record, rule.card) is None:
-                record = record._replace(**{rule.card: order[position]})
+            sight.sealed.add(getattr(record, rule.position))
         sight.observe(item.stored.terminal, record)
         events.append(Logged(item.stored, record))
     session.last_sight, session.sight = None, sight

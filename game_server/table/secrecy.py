@@ -357,6 +357,21 @@ def stood_in(secrecy: Secrecy, records: list[Any]) -> list[Any]:
     return out
 
 
+def from_shoe(secrecy: Secrecy, records: list[Any], order: Sequence[Card]) -> list[Any]:
+    """A round in play's records with each sealed card read from its shoe's ``order`` (what
+    the holder of the shoe-sealing key sees: ``etg verify --sealing-key``, a server that
+    resumes the round)."""
+    out = []
+    for record in records:
+        rule = secrecy.dealt.get(type(record))
+        if rule is not None and getattr(record, rule.card) is None:
+            position = getattr(record, rule.position)
+            if 0 <= position < len(order):
+                record = record._replace(**{rule.card: order[position]})
+        out.append(record)
+    return out
+
+
 def still_sealed(secrecy: Secrecy, records: Iterable[Any]) -> bool:
     """Whether any of a round's records holds a card sealed (a round in play)."""
     for record in records:
