@@ -906,7 +906,8 @@ def _ships_own(what: str, log: str) -> str:
 
 #: ``logs_claim``'s check in ``0005-trust``: a log is claimed only with the key bound to the
 #: connection's own login role.
-_CLAIM_CHECK: Final = f"""    IF NOT EXISTS (SELECT 1 FROM floor.keys WHERE key_id = NEW.key_id) THEN
+_CLAIM_CHECK: Final = f"""    IF NOT EXISTS (SELECT 1 FROM floor.keys
+                   WHERE key_id = NEW.key_id) THEN
         {
     _refuse(
         "the log-signing key % of log % is not registered with the store; the floor admin "
