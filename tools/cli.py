@@ -634,6 +634,7 @@ def _register_subgroups() -> None:
     from tools.receipt_cli import receipt
     from tools.rng_lab import rng
     from tools.status import status_command
+    from tools.strategy_cli import strategy_command
     from tools.verify_cli import verify
 
     main.add_command(serve_command)
@@ -641,6 +642,7 @@ def _register_subgroups() -> None:
     main.add_command(loadtest)
     main.add_command(math_command)
     main.add_command(par_command)
+    main.add_command(strategy_command)
     main.add_command(rng)
     main.add_command(recall)
     main.add_command(receipt)

@@ -35,7 +35,7 @@ from typing import Any, Final
 
 from game_server.config import TableConfig
 from game_server.games import game_for
-from game_server.games.api import MainWager
+from game_server.games.api import MainWager, NotOffered, StrategyReport
 from game_server.rules.returns import ParFigure, WagerReturn
 from game_server.sim import SimResult, WagerStats, interval_json, run_sim
 from shared.money import format_money
@@ -66,6 +66,20 @@ class MainGame:
     results: tuple[tuple[str, int], ...]
     initial: str
     """What the initial wager is ("original Blackjack wager", "Ante")."""
+    strategy: StrategyReport | None = None
+    """The strategy played (``etg strategy``), with the analysed edge where computed."""
+
+    @property
+    def stated_edge(self) -> float:
+        """The house edge the sheet states: the analysis' where the game computes one (the
+        simulation is then its check), otherwise the simulation's."""
+        analysis = None if self.strategy is None else self.strategy.analysis
+        return self.house_edge if analysis is None else analysis.house_edge
+
+    @property
+    def method(self) -> str:
+        analysis = None if self.strategy is None else self.strategy.analysis
+        return "simulated" if analysis is None else "analysis"
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +148,10 @@ class ParSheet:
                 "title": main.title,
                 "section": main.section,
                 "initial_wager": main.initial,
-                "house_edge": main.house_edge,
+                "strategy": None if main.strategy is None else main.strategy.to_json(),
+                "method": main.method,
+                "house_edge": main.stated_edge,
+                "simulated_house_edge": main.house_edge,
                 "house_edge_ci95": interval_json(main.interval),
                 "element_of_risk": main.element_of_risk,
                 "element_of_risk_ci95": interval_json(main.risk_interval),
@@ -236,10 +253,11 @@ class ParSheet:
             "|---|---|---|---:|---:|---:|---:|",
         ]
         main = self.main
+        shown = _interval(main.interval) if main.method == "simulated" else ""
         out.append(
-            f"| {main.title} (per {main.initial}) | {main.section} | simulated | "
-            f"{_pct(1 - main.house_edge)} | {_pct(main.house_edge)} "
-            f"{_interval(main.interval)} | {_pct(main.hit_frequency)} | {_num(main.sd)} |"
+            f"| {main.title} (per {main.initial}) | {main.section} | {main.method} | "
+            f"{_pct(1 - main.stated_edge)} | {_pct(main.stated_edge)} "
+            f"{shown} | {_pct(main.hit_frequency)} | {_num(main.sd)} |"
         )
         for ret in self.wagers:
             out.append(
@@ -254,10 +272,9 @@ class ParSheet:
 
     def _main_markdown(self) -> list[str]:
         main = self.main
-        out = [
-            "",
-            f"## {main.title} ({main.section})",
-            "",
+        out = ["", f"## {main.title} ({main.section})", ""]
+        out += _strategy_markdown(main, self.config.source)
+        out += [
             f"Simulated: {main.rounds:,} rounds, one seat, seed {main.seed}.",
             "",
             f"- House edge per {main.initial}: {_pct(main.house_edge)} {_interval(main.interval)}",
@@ -393,7 +410,9 @@ def simulate(
     return run_sim(spec, workers, progress)
 
 
-def _main_game(main: MainWager, result: SimResult, seed: int) -> MainGame:
+def _main_game(
+    main: MainWager, result: SimResult, seed: int, strategy: StrategyReport | None
+) -> MainGame:
     stats = result.wagers[main.wager]
     risk = stats.ci95()
     return MainGame(
@@ -411,6 +430,7 @@ def _main_game(main: MainWager, result: SimResult, seed: int) -> MainGame:
         sd=stats.sd_per_initial(),
         results=tuple(sorted(stats.lines.items(), key=lambda kv: (-kv[1], kv[0]))),
         initial=main.initial,
+        strategy=strategy,
     )
 
 
@@ -420,7 +440,7 @@ def _hold(
     """Each wager at its configured limits: the main game by its simulated house edge per
     initial wager, the others by their long-run house edge (but those the players never
     place)."""
-    rows = [HoldRow(game.title, game.house_edge, main.minimum, main.maximum)]
+    rows = [HoldRow(game.title, game.stated_edge, main.minimum, main.maximum)]
     limits = game_for(config).wager_limits
     for ret in wagers:
         if ret.wager in main.unheld:
@@ -444,7 +464,11 @@ def par_sheet(
     wagers = game.optional_returns(config)
     result = simulate(config, rounds, seed, workers, progress)
     main = game.main_wager(config)
-    figures = _main_game(main, result, seed)
+    try:
+        strategy: StrategyReport | None = game.strategy(config)
+    except NotOffered:
+        strategy = None
+    figures = _main_game(main, result, seed, strategy)
     simulated = {n: stats for n, stats in result.wagers.items() if n not in main.covered}
     return ParSheet(
         config=config,
@@ -470,6 +494,33 @@ def _figure_json(figure: ParFigure) -> dict[str, Any]:
         "rtp": figure.rtp,
         "ci95": [figure.low, figure.high],
     }
+
+
+def _strategy_markdown(main: MainGame, source: str) -> list[str]:
+    """What the main game's section says of its strategy: its name, the analysed edge with
+    the simulation as its check, and the published optimal figures for the same rules."""
+    report = main.strategy
+    if report is None:
+        return []
+    out = [f"Strategy: {report.name} (`etg strategy {source}` prints it).", ""]
+    analysis = report.analysis
+    if analysis is not None:
+        low, high = main.interval or (main.house_edge, main.house_edge)
+        inside = "inside" if low <= analysis.house_edge <= high else "OUTSIDE"
+        out += [
+            f"House edge per {main.initial} by analysis: {_pct(analysis.house_edge, 4)} "
+            f"({analysis.method}; {analysis.precision}). The simulation below is its check: "
+            f"{_pct(main.house_edge)} {_interval(main.interval)}, the analysis {inside} it.",
+            "",
+        ]
+    for figure in report.published:
+        out.append(
+            f"- Published optimal: {_pct(figure.house_edge, 4)} for {figure.rules} "
+            f"({figure.source})"
+        )
+    if report.published:
+        out.append("")
+    return out
 
 
 def _pct(x: float | None, places: int = 3) -> str:

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "VERIFY_CHECKS",
+    "AnalysedEdge",
     "BenchFigure",
     "BenchSample",
     "BotStep",
@@ -43,6 +44,8 @@ __all__ = [
     "MainWager",
     "MathReport",
     "NotOffered",
+    "PublishedFigure",
+    "StrategyReport",
     "WireBot",
 ]
 
@@ -89,6 +92,80 @@ class WireBot(Protocol):
     def next_step(self, view: Mapping[str, Any]) -> BotStep | None:
         """What the terminal does now that ``view`` came (None: nothing)."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysedEdge:
+    """A main game's house edge computed by analysis (not simulation) under its strategy.
+
+    Attributes:
+        house_edge: Per initial wager (the Ante at the poker games), the player's loss.
+        method: How it was computed ("combinatorial analysis, composition-dependent per
+            hand", "every deal of the 52 cards enumerated"...).
+        precision: What the figure approximates and how closely (a resplit modelled
+            after two splits, a finite-deck effect left out...).
+    """
+
+    house_edge: float
+    method: str
+    precision: str
+
+
+@dataclass(frozen=True, slots=True)
+class PublishedFigure:
+    """A published optimal figure for the same rules, to compare with (``etg strategy``
+    and ``etg par`` state both)."""
+
+    house_edge: float
+    source: str
+    rules: str
+    """The rules it is published for, as the source states them."""
+
+
+@dataclass(frozen=True, slots=True)
+class StrategyReport:
+    """The strategy a game's par sheet, simulator and bots play, as ``etg strategy`` prints
+    it: the chart of a twenty-one game, the decision rule of a poker game.
+
+    Attributes:
+        name: One line naming it ("Basic strategy of these rules by combinatorial
+            analysis: 6 decks, dealer hits soft 17, ...").
+        derivation: How it was derived, with its approximations and sources.
+        lines: The chart or decision rule as text for people.
+        data: The same as plain data (``--json``).
+        analysis: The house edge it gives by analysis, where the game computes one.
+        published: Published optimal figures for the same rules.
+        differences: Where it departs from a published chart, cell by cell, and why.
+    """
+
+    name: str
+    derivation: str
+    lines: tuple[str, ...]
+    data: Mapping[str, Any]
+    analysis: AnalysedEdge | None = None
+    published: tuple[PublishedFigure, ...] = ()
+    differences: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as plain data (``etg strategy --json``, ``etg par --json``)."""
+        analysis = self.analysis
+        return {
+            "name": self.name,
+            "derivation": self.derivation,
+            "analysis": None
+            if analysis is None
+            else {
+                "house_edge": analysis.house_edge,
+                "method": analysis.method,
+                "precision": analysis.precision,
+            },
+            "published": [
+                {"house_edge": p.house_edge, "source": p.source, "rules": p.rules}
+                for p in self.published
+            ],
+            "differences": list(self.differences),
+            "strategy": dict(self.data),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -528,6 +605,15 @@ class Game(Protocol):
 
     def wager_limits(self, config: TableConfig, wager: str) -> tuple[int, int]:
         """The minimum and maximum of an optional wager it offers (the table's hold)."""
+        ...
+
+    def strategy(self, config: TableConfig) -> StrategyReport:
+        """The strategy its par sheet, simulator and bots play for ``config``'s rules
+        (``etg strategy``), with its analysed house edge where it computes one.
+
+        Raises:
+            NotOffered: it states no strategy.
+        """
         ...
 
     def math(

@@ -34,6 +34,7 @@ from game_server.games.api import (
     MainWager,
     MathReport,
     NotOffered,
+    StrategyReport,
     WireBot,
 )
 from game_server.rules.events import kind_of
@@ -232,6 +233,10 @@ class GameBase:
     def wager_limits(self, config: TableConfig, wager: str) -> tuple[int, int]:
         """Not offered."""
         raise NotOffered(f"etg par has no par sheet of {self.title}")
+
+    def strategy(self, config: TableConfig) -> StrategyReport:
+        """Not offered."""
+        raise NotOffered(f"etg strategy has no strategy of {self.title}")
 
     def math(
         self, name: str, paytable: str | None, decks: int | None, every: bool, hands: int, seed: int
