@@ -83,6 +83,8 @@ DECIDED: dict[tuple[str, str], str] = {
     ("tools/console_cli.py", "audit_command"): AUDIT,
     ("tools/console_cli.py", "draw_picture"): OUTPUT,
     ("tools/enroll_cli.py", "sign"): KEYS,
+    ("tools/faults_readers.py", "ConsoleReader.start"): "a process's output file",
+    ("tools/faults_readers.py", "_wait_line"): "a process's output file",
     ("tools/install_cli.py", "_template"): "the install kit's unit templates",
     ("tools/install_cli.py", "write_files"): OUTPUT,
     ("tools/live_demo.py", "_start"): "a process's output file",
