@@ -83,6 +83,8 @@ DECIDED: dict[tuple[str, str], str] = {
     ("tools/console_cli.py", "audit_command"): AUDIT,
     ("tools/console_cli.py", "draw_picture"): OUTPUT,
     ("tools/enroll_cli.py", "sign"): KEYS,
+    ("tools/faults.py", "Server.lock_losses"): "a process's output file",
+    ("tools/faults.py", "console_files"): SETTINGS,
     ("tools/faults_readers.py", "ConsoleReader.start"): "a process's output file",
     ("tools/faults_readers.py", "_wait_line"): "a process's output file",
     ("tools/install_cli.py", "_template"): "the install kit's unit templates",
