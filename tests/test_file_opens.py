@@ -86,6 +86,7 @@ DECIDED: dict[tuple[str, str], str] = {
     ("tools/faults.py", "Server.lock_losses"): "a process's output file",
     ("tools/faults.py", "console_files"): SETTINGS,
     ("tools/faults_readers.py", "ConsoleReader.start"): "a process's output file",
+    ("tools/faults_readers.py", "Readers._write"): OUTPUT,
     ("tools/faults_readers.py", "_wait_line"): "a process's output file",
     ("tools/install_cli.py", "_template"): "the install kit's unit templates",
     ("tools/install_cli.py", "write_files"): OUTPUT,

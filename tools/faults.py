@@ -34,7 +34,8 @@ One campaign (:func:`run_campaign`):
 Exit status: 0 when nothing acknowledged was lost, every wallet was as told, every start
 succeeded, the log verified and no reader failed unexpectedly; 1 otherwise; 2 for bad
 options. The scratch folder is removed after a campaign that passed and kept (its path
-printed) after one that failed.
+printed) after one that failed, with every start's output (``server-<n>.out``) and every
+reader's run and what it printed (``readers.jsonl``).
 
 Entry points: the click command :func:`faults_command` (``etg faults``) and
 :func:`run_campaign`, which returns a :class:`FaultsResult`.
@@ -338,7 +339,8 @@ def _start(plan: Plan, server: Server) -> _Cast:
             console = ConsoleReader.start(server.folder, server.certs, servers, "ivy", password)
         except RuntimeError as exc:
             raise FaultsError(f"the console did not start: {exc}") from None
-    readers = Readers(reader_commands(server.folder, server.certs, server.port), console, stop)
+    commands = reader_commands(server.folder, server.certs, server.port)
+    readers = Readers(commands, console, stop, server.folder / "readers.jsonl")
     cast = _Cast(server, stop, operator, bots, [], readers, console)
     operator.fund(FUND_CENTS)
     for target in (operator.run, *(bot.run for bot in bots), *readers.loops()):

@@ -80,6 +80,7 @@ class ReaderRun:
         returncode: Its exit status (None: it did not end, or the console's pages).
         outcome: ``ok``, ``expected`` or ``FAILED``.
         why: For a failure, what it said (its last lines).
+        said: The last lines of what it printed (every run's, for the record).
     """
 
     kind: str
@@ -88,6 +89,7 @@ class ReaderRun:
     returncode: int | None
     outcome: str
     why: str = ""
+    said: str = ""
 
     def describe(self) -> str:
         """``verify at 12.3 s (exit 1): ...``."""
@@ -102,6 +104,7 @@ class ReaderRun:
             "returncode": self.returncode,
             "outcome": self.outcome,
             "why": self.why,
+            "said": self.said,
         }
 
 
@@ -174,6 +177,7 @@ class Readers:
         commands: :func:`reader_commands`.
         console: The console's pages, or None (not read).
         stop: Set when the campaign ends: each loop ends after its current run.
+        record: Where every run is written as a JSON line as it ends (None: nowhere).
         clock: Seconds (``time.monotonic``).
     """
 
@@ -182,12 +186,14 @@ class Readers:
         commands: Mapping[str, Sequence[str]],
         console: ConsoleReader | None,
         stop: threading.Event,
+        record: Path | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.commands = dict(commands)
         self.console = console
         self.stop = stop
         self.clock = clock
+        self.record = record
         self.began = clock()
         self.runs: list[ReaderRun] = []
         self._lock = threading.Lock()
@@ -209,7 +215,14 @@ class Readers:
                 run = self.run(kind)
                 with self._lock:
                     self.runs.append(run)
+                    self._write(run)
                 self.stop.wait(pause)
+
+    def _write(self, run: ReaderRun) -> None:
+        """Append ``run`` to the record (kept with a failed campaign's scratch folder)."""
+        if self.record is not None:
+            with self.record.open("a", encoding="utf-8") as out:
+                out.write(json.dumps(run.to_json()) + "\n")
 
     def run(self, kind: str) -> ReaderRun:
         """Run one reader once."""
@@ -232,7 +245,9 @@ class Readers:
             took = self.clock() - self.began - at
             return ReaderRun(kind, at, took, None, "FAILED", f"still running after {took:.0f} s")
         outcome, why = judge(kind, done.returncode, done.stdout, done.stderr)
-        return ReaderRun(kind, at, self.clock() - self.began - at, done.returncode, outcome, why)
+        took = self.clock() - self.began - at
+        said = _tail(done.stdout or done.stderr, 2)[:300]
+        return ReaderRun(kind, at, took, done.returncode, outcome, why, said)
 
     def every_kind_ran(self) -> bool:
         """Whether each kind of reader has run at least once."""
