@@ -22,9 +22,10 @@ One campaign (:func:`run_campaign`):
    ``etg backup``, ``etg status`` and the console's pages over HTTPS with a session. Every
    run is kept with its outcome: ok, a failure of an expected kind (:func:`judge`), or
    FAILED.
-4. N times, after a random delay in ``--seconds-between`` (``random.Random(seed)``), the
-   server is killed with SIGKILL and started again on the same port; a start proves the log
-   against its anchors, and a start refused ends the campaign FAILED with the server's words.
+4. N times, after a random delay in ``--seconds-between`` (a ``random.Random`` of the
+   seed), the server is killed with SIGKILL and started again on the same port; a start
+   proves the log against its anchors, and a start refused ends the campaign FAILED with
+   the server's words.
 5. Then the clients stop wagering and moving credits, the terminals play out their hands and
    take a final view, the server is stopped cleanly, and the log (read-only) is checked:
    every acknowledged command in it, every wallet where its terminal was last told
@@ -68,6 +69,9 @@ from tools.loadtest import LoadtestError, prepare, start_server, stop_server
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 #: Cents the operator credits every terminal with before play ($200).
 FUND_CENTS: Final = 20_000
+#: The chance that a terminal sits a round out (the operator's cash outs of it are refused
+#: while it has wagers in play).
+SIT_OUT: Final = 0.25
 #: Seconds the terminals may take to play out their hands once asked to close.
 SETTLE_TIMEOUT: Final = 120.0
 #: Seconds a client's thread may take to end once the campaign stops.
@@ -86,7 +90,8 @@ class Plan:
 
     Attributes:
         kills: How many times the server is killed (SIGKILL) and started again.
-        seed: Seeds the delays between kills and the operator's choices.
+        seed: Seeds the delays between kills, the operator's choices and the rounds the
+            terminals sit out (a stream of its own for each).
         terminals: How many bot terminals play (1 to 7: one table).
         between: The range of seconds the server runs before each kill.
         tmpdir: Where the scratch folder is made (None: the system's).
@@ -329,8 +334,14 @@ def _start(plan: Plan, server: Server) -> _Cast:
     connect = _connector(server)
     table = load_config(server.config)
     names = [f"T{i}" for i in range(1, plan.terminals + 1)]
-    operator = OperatorScript(connect, stop, names, plan.seed, f"faults {plan.seed}")
-    bots = [TerminalBot(name, connect, stop, game_for(table).wire_bot(table)) for name in names]
+    # One random stream per client, each drawn from the campaign's seed.
+    operator = OperatorScript(connect, stop, names, f"{plan.seed}/operator", f"faults {plan.seed}")
+    bots = [
+        TerminalBot(
+            name, connect, stop, game_for(table).wire_bot(table), SIT_OUT, f"{plan.seed}/{name}"
+        )
+        for name in names
+    ]
     console = None
     if plan.console:
         password = secrets.token_urlsafe(18)
@@ -363,7 +374,7 @@ def _connector(server: Server) -> Callable[[str], Any]:
 def _kill_loop(plan: Plan, cast: _Cast, result: FaultsResult, say: Callable[[str], None]) -> None:
     """Kill the server ``plan.kills`` times after random delays, starting it again each
     time; then go on until every kind of reader has run at least once."""
-    chance = random.Random(plan.seed)
+    chance = random.Random(f"{plan.seed}/kills")
     for number in range(1, plan.kills + 1):
         delay = chance.uniform(*plan.between)
         _wait(cast, delay)
@@ -558,7 +569,8 @@ def _between(ctx: click.Context, param: click.Parameter, value: str) -> tuple[fl
     type=int,
     default=1,
     show_default=True,
-    help="Seeds the delays between kills and the operator's choices.",
+    help="Seeds the delays between kills, the operator's choices and the rounds the terminals "
+    "sit out.",
 )
 @click.option(
     "--terminals",
@@ -591,7 +603,7 @@ def faults_command(
     tmpdir: Path | None,
     no_console: bool,
     as_json: bool,
-) -> None:  # fmt: skip
+) -> None:
     """Kill the real server N times at random moments while bots play, an operator moves
     credits and programs read the live log; then check that every acknowledged command is
     in the log, every wallet is where its terminal was told, and the log verifies against

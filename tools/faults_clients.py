@@ -13,7 +13,8 @@ the same id would run the command a second time.
 
 - :class:`TerminalBot` plays its game's bot (:meth:`~game_server.games.api.Game.wire_bot`,
   what ``etg loadtest`` plays) from every view it gets, polling ``GetView`` when it has
-  nothing to do; every view's credits are noted as told. Once asked to close it wagers no
+  nothing to do, and sits a round out now and then (a seeded chance); every view's credits
+  are noted as told. Once asked to close it wagers no
   more, plays its hands out, and takes a final view once it has nothing in play.
 - :class:`OperatorScript` credits and cashes out terminals with unique references, as an
   attendant (``--person``/``--role`` logged), its choices from a seeded random stream.
@@ -172,6 +173,9 @@ class TerminalBot(Client):
         connect: Opens a connection.
         stop: Set when the campaign ends.
         bot: The game's wire bot for the table.
+        sit_out: The chance that it sits a round out (no wager: the operator can cash it
+            out then, which is refused while it has wagers in play), drawn from ``seed``.
+        seed: Its random stream's seed.
         sleep: Waits.
 
     Attributes:
@@ -186,10 +190,14 @@ class TerminalBot(Client):
         connect: Connect,
         stop: threading.Event,
         bot: WireBot,
+        sit_out: float = 0.0,
+        seed: int | str = 0,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         super().__init__(name, connect, stop, sleep)
         self.bot = bot
+        self.sit_out = sit_out
+        self.random = random.Random(seed)
         self.closing = threading.Event()
         self.settled = threading.Event()
         self.view: dict[str, Any] | None = None
@@ -231,7 +239,9 @@ class TerminalBot(Client):
             self._settle()
             return
         step = self.bot.next_step(self.view)
-        if step is not None and not (self.closing.is_set() and step.command == "place_wagers"):
+        if step is not None and step.command == "place_wagers" and self._sits_out():
+            step = None  # the bot counts the round as wagered: it sits it out
+        if step is not None:
             answered = self.send(STEP_COMMANDS[step.command], **step.arguments)
             if answered is not None:
                 return
@@ -240,6 +250,10 @@ class TerminalBot(Client):
         view = self.ask("GetView")
         if view is not None:
             self._seen(view["view"])
+
+    def _sits_out(self) -> bool:
+        """Whether it leaves this round's wager out: always once closing."""
+        return self.closing.is_set() or self.random.random() < self.sit_out
 
     def _settle(self) -> None:
         """Nothing in play once closing: a final view; its credits are ``final``."""
@@ -282,7 +296,7 @@ class OperatorScript(Client):
         connect: Connect,
         stop: threading.Event,
         terminals: Sequence[str],
-        seed: int,
+        seed: int | str,
         label: str,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:

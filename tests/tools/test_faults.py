@@ -305,3 +305,23 @@ def test_bad_options_exit_2(between: str) -> None:
     result = CliRunner().invoke(main, ["faults", "--seconds-between", between])
     assert result.exit_code == 2
     assert "--seconds-between" in result.output
+
+
+def test_a_terminal_that_sits_the_round_out_sends_no_wager() -> None:
+    """With a sit-out chance of 1 the bot's wager is left out (the round counts as wagered
+    for the bot) and the terminal polls instead: no PlaceWagers is sent."""
+    calls: list[tuple[str, dict[str, Any]]] = []
+    connect, _ = _connector(
+        [
+            {
+                "Hello": [{"view": _view(10_000, "betting", None)}],
+                "GetView": [{"view": _view(10_000, "betting", None)}],
+            }
+        ],
+        calls,
+    )
+    bot = TerminalBot("T1", connect, threading.Event(), _Bot(), 1.0, "s", lambda _s: None)
+    for _ in range(3):
+        bot.turn()
+    assert [command for command, _ in calls] == ["Hello", "GetView", "GetView", "GetView"]
+    assert bot.journal.acks == []
