@@ -32,7 +32,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, Protocol
 
 from game_server.games.api import WireBot
-from game_server.games.blackjack.bot import my_seat
 from shared.protocol import PROTOCOL_VERSION
 from tools.amp_client import AmpError
 from tools.faults_check import Ack, Journal, Sent
@@ -267,10 +266,10 @@ class TerminalBot(Client):
 
 
 def nothing_in_play(view: Mapping[str, Any]) -> bool:
-    """Whether the terminal of ``view`` has no wager in play: no seat in the round, a seat
-    without wagers, or the round complete."""
-    seat = my_seat(view)
-    return seat is None or not seat.get("wagers") or view.get("phase") == "complete"
+    """Whether the terminal of ``view`` has no wager in play: no seat of its own in the
+    round (the view's seat marked ``mine``), a seat without wagers, or the round complete."""
+    mine = [seat for seat in view.get("seats") or [] if seat.get("mine")]
+    return not any(seat.get("wagers") for seat in mine) or view.get("phase") == "complete"
 
 
 class OperatorScript(Client):
