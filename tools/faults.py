@@ -60,6 +60,7 @@ from typing import Any, Final
 
 import click
 
+from shared.errors import ETGError
 from tools.faults_check import Journal, Lost, Verdict, check, read_facts
 from tools.faults_clients import OperatorScript, TerminalBot
 from tools.faults_readers import ConsoleReader, ReaderRun, Readers, reader_commands
@@ -74,6 +75,8 @@ FUND_CENTS: Final = 20_000
 SIT_OUT: Final = 0.25
 #: Seconds the terminals may take to play out their hands once asked to close.
 SETTLE_TIMEOUT: Final = 120.0
+#: Seconds after the last kill within which every kind of reader must have run once.
+READERS_TIMEOUT: Final = 300.0
 #: Seconds a client's thread may take to end once the campaign stops.
 JOIN_TIMEOUT: Final = 30.0
 #: What the server says when its lock on the log is gone (game_server.eventlog.locks).
@@ -310,7 +313,10 @@ def run_campaign(plan: Plan, say: Callable[[str], None] = lambda _line: None) ->
         result.server_exit = _stop_all(cast, server)
     if cast is not None:
         _collect(cast, result)
-        _check_log(folder, cast, result)
+        try:
+            _check_log(folder, cast, result)
+        except ETGError as exc:
+            result.problem = result.problem or f"the log could not be checked: {exc}"
     result.duration_s = round(time.monotonic() - began, 1)
     if result.ok:
         shutil.rmtree(folder, ignore_errors=True)
@@ -373,7 +379,12 @@ def _connector(server: Server) -> Callable[[str], Any]:
 
 def _kill_loop(plan: Plan, cast: _Cast, result: FaultsResult, say: Callable[[str], None]) -> None:
     """Kill the server ``plan.kills`` times after random delays, starting it again each
-    time; then go on until every kind of reader has run at least once."""
+    time; then go on until every kind of reader has run at least once.
+
+    Raises:
+        FaultsError: a client failed, or a kind of reader never ran (within
+            :data:`READERS_TIMEOUT` seconds after the last kill).
+    """
     chance = random.Random(f"{plan.seed}/kills")
     for number in range(1, plan.kills + 1):
         delay = chance.uniform(*plan.between)
@@ -388,8 +399,11 @@ def _kill_loop(plan: Plan, cast: _Cast, result: FaultsResult, say: Callable[[str
             return
         result.restarts += 1
         say(f"kill {number}/{plan.kills} after {delay:.1f} s; listening again in {took:.1f} s")
-    deadline = time.monotonic() + 300
-    while not cast.readers.every_kind_ran() and time.monotonic() < deadline:
+    deadline = time.monotonic() + READERS_TIMEOUT
+    while not cast.readers.every_kind_ran():
+        if time.monotonic() > deadline:
+            never = ", ".join(cast.readers.never_ran())
+            raise FaultsError(f"these readers never ran: {never}")
         _wait(cast, 0.5)
 
 

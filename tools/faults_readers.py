@@ -212,7 +212,11 @@ class Readers:
             for kind in kinds:
                 if self.stop.is_set():
                     return
-                run = self.run(kind)
+                try:
+                    run = self.run(kind)
+                except Exception as exc:  # a reader that cannot even be started fails too
+                    at = self.clock() - self.began
+                    run = ReaderRun(kind, at, 0.0, None, "FAILED", f"not run: {exc!r}")
                 with self._lock:
                     self.runs.append(run)
                     self._write(run)
@@ -249,11 +253,15 @@ class Readers:
         said = _tail(done.stdout or done.stderr, 2)[:300]
         return ReaderRun(kind, at, took, done.returncode, outcome, why, said)
 
-    def every_kind_ran(self) -> bool:
-        """Whether each kind of reader has run at least once."""
+    def never_ran(self) -> list[str]:
+        """The kinds of reader that have not run yet."""
         with self._lock:
             ran = {run.kind for run in self.runs}
-        return set(self.kinds) <= ran
+        return [kind for kind in self.kinds if kind not in ran]
+
+    def every_kind_ran(self) -> bool:
+        """Whether each kind of reader has run at least once."""
+        return not self.never_ran()
 
     def figures(self) -> dict[str, dict[str, Any]]:
         """Per kind: runs, ok, FAILED, and the expected failures by why."""

@@ -7,7 +7,9 @@ The campaign itself, against the real server, is ``tests/e2e/test_faults_e2e.py`
 
 from __future__ import annotations
 
+import json
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,7 +25,7 @@ from tools.amp_client import AmpError
 from tools.cli import main
 from tools.faults_check import Ack, Journal, LogFacts, Sent, check, read_facts
 from tools.faults_clients import OperatorScript, TerminalBot
-from tools.faults_readers import judge
+from tools.faults_readers import Readers, judge
 
 TABLE = "BJ-01"
 
@@ -236,8 +238,6 @@ class _Bot:
 
 
 def _view(credits: int, phase: str, wagers: dict[str, int] | None) -> str:
-    import json
-
     seats = [] if wagers is None else [{"mine": True, "seat": 1, "wagers": wagers}]
     return json.dumps({"round": 3, "credits": credits, "phase": phase, "seats": seats})
 
@@ -325,3 +325,33 @@ def test_a_terminal_that_sits_the_round_out_sends_no_wager() -> None:
         bot.turn()
     assert [command for command, _ in calls] == ["Hello", "GetView", "GetView", "GetView"]
     assert bot.journal.acks == []
+
+
+def test_a_reader_that_cannot_be_started_fails_and_every_run_is_recorded(tmp_path: Path) -> None:
+    """A reader whose program is missing is a FAILED run (not a dead loop), written to the
+    record as it ends; kinds without a command are listed as missing."""
+    stop = threading.Event()
+    record = tmp_path / "readers.jsonl"
+    missing = str(tmp_path / "no-such-program")
+    readers = Readers({"recall": [missing]}, None, stop, record)
+    thread = threading.Thread(target=readers.loops()[1])
+    thread.start()
+    try:
+        assert _eventually(lambda: bool(readers.runs))
+    finally:
+        stop.set()
+        thread.join(10)
+    first = readers.runs[0]
+    assert first.outcome == "FAILED" and first.why.startswith("not run: FileNotFoundError")
+    assert readers.figures()["recall"]["failed"] == len(readers.runs)
+    assert readers.never_ran() == [] and "sqlite3-cli" in readers.missing
+    assert json.loads(record.read_text().splitlines()[0])["kind"] == "recall"
+
+
+def _eventually(condition: Callable[[], bool], seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
