@@ -22,6 +22,7 @@ from game_server.net.floor import FloorConfig
 from game_server.net.identity import RevocationList
 from game_server.net.pki import Role
 from game_server.net.wire import declared, wallet
+from game_server.table import requests
 from game_server.table.api import HostedTable, TableMachine, TableState
 from game_server.table.events import OperatorAction, TerminalAccess, operator_text
 from shared.protocol import (
@@ -234,7 +235,9 @@ class OperatorCommands:
         except Exception as exc:
             known = declared(exc)
             if known is not None and tables:
-                self._note(tables, action._replace(refused=str(known)))
+                # The refusal's record is not what the request did: it carries no request id.
+                with requests.paused():
+                    self._note(tables, action._replace(refused=str(known)))
             raise
         done = action._replace(amount=amount)
         if tables:

@@ -16,6 +16,8 @@ as data" step 2). The peer is who its client certificate says
    :data:`~game_server.net.wire.TERMINAL_ANSWERS_KEPT` request ids of each terminal (the
    last :data:`~game_server.net.wire.ANSWERS_KEPT` of the operator) is kept, and a retry
    with the same id, on this or a later connection, gets it again and changes nothing.
+   The first step a command logs carries its client and request id into the event log, in
+   the same transaction (``request_applied``, :mod:`game_server.table.requests`).
 
 An ``Act``'s ``action`` names a decision of the table's game, read by the machine
 (:meth:`~game_server.table.api.TableMachine.parse_action`: "hit" or "stand" at a Blackjack
@@ -84,6 +86,7 @@ from game_server.net.wire import (
     missing_arguments,
     no_delay,
 )
+from game_server.table import requests
 from game_server.table.api import HostedTable, TableMachine, TableState
 from game_server.table.secrecy import redact_view
 from game_server.table.session import LogWriteFailed, TableBook, out_of_service_reason
@@ -468,7 +471,11 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
         return self._wrapWithSerialization(getattr(self, method), command)  # type: ignore[no-any-return,no-untyped-call]  # unannotated
 
     def _once(self, command: bytes, request_id: str, run: Callable[[], dict[str, Any]]) -> Any:
-        """Run a command at most once per request id of this client (see :class:`AnswerBook`)."""
+        """Run a command at most once per request id of this client (see :class:`AnswerBook`).
+
+        ``run`` runs as the client's request (:func:`game_server.table.requests.running`):
+        the first step it logs carries the request id into the event log, in the same
+        transaction."""
         check_request_id(request_id)
         assert self.identity is not None
         book = self.factory.answers
@@ -498,6 +505,13 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
             )
             return first.replay()
         identity = self.identity
+        terminal = identity.role is Role.TERMINAL
+
+        def as_request() -> dict[str, Any]:
+            with requests.running(
+                identity.id, request_id, command.decode("ascii"), identity.id if terminal else None
+            ):
+                return run()
 
         def refused(exc: Exception) -> ProtocolError:
             known = declared(exc)
@@ -507,7 +521,7 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
                 identity.id,
                 request_id,
                 Outcome(command, None, type(known), str(known)),
-                terminal=identity.role is Role.TERMINAL,
+                terminal=terminal,
             )
             log.info(
                 "{command} {request_id} from {terminal} refused: {error}",
@@ -523,7 +537,7 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
                 identity.id,
                 request_id,
                 Outcome(command, response),
-                terminal=identity.role is Role.TERMINAL,
+                terminal=terminal,
             )
             return response
 
@@ -540,7 +554,7 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
         try:
             # A step of a table that links meters across the floor may wait on the floor
             # store: then the answer is a Deferred and the reactor serves the others.
-            response = run_step(run)
+            response = run_step(as_request)
         except Exception as exc:
             raise refused(exc) from None
         # Save, then send: the answer waits for the log's commit of what the step wrote.

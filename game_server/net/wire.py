@@ -22,6 +22,8 @@ from game_server.net.pki import Role
 from game_server.rules import errors as rules
 from game_server.table import session
 from game_server.table.api import BettingClosed, NotInRound
+from game_server.table.requests import ANSWERS_KEPT as ANSWERS_KEPT
+from game_server.table.requests import TERMINAL_ANSWERS_KEPT as TERMINAL_ANSWERS_KEPT
 from shared.errors import ETGError, MoneyError
 from shared.protocol import (
     Act,
@@ -48,15 +50,9 @@ from shared.protocol import (
     Unauthorized,
 )
 
-#: Request ids remembered for an operator tool: a retry of one of its last 256 commands gets
-#: its first answer; an older id is run again as a new command.
-ANSWERS_KEPT: Final = 256
-#: Request ids remembered per terminal. A terminal holds at most one intent of each kind
-#: awaiting its answer (``terminal_client.model.state.TerminalModel.apply_sent``) and resends
-#: those after a reconnect, so 32 is several times what a retry can reach back for. Each kept
-#: answer holds its view's bytes (about 2 KB), so this bounds a server of 1,000 terminals at
-#: about 70 MB of kept answers, where 256 reached about 560 MB (issue 22).
-TERMINAL_ANSWERS_KEPT: Final = 32
+# Request ids remembered per client (:mod:`game_server.table.requests` says why these
+# bounds suffice): the operator certificate's last :data:`ANSWERS_KEPT`, each terminal's
+# last :data:`TERMINAL_ANSWERS_KEPT`. Imported here from there, for the server and its tests.
 #: Largest command box a client may send (all keys and values with their length prefixes).
 #: Client boxes are small (the largest is a few wagers); views only go the other way.
 MAX_BOX_BYTES: Final = 16 * 1024
