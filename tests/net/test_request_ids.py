@@ -1,5 +1,6 @@
 """A request id's effect is logged with it (issue 32): every command's first step carries
-its client and request id (``request_applied``), in the same transaction.
+its client and request id (``request_applied``), in the same transaction; recall shows it in
+the round's timeline and leaves it out of the terminal's recall.
 
 A real Blackjack table (its session and round machine on a fake clock) writing a real event
 log, behind the real AMP server over in-memory transports (identities injected, as in
@@ -27,6 +28,8 @@ from game_server.net.access import revoked_terminals
 from game_server.net.floor import FloorConfig
 from game_server.net.identity import Identity
 from game_server.net.server import TableServerFactory, TerminalProtocol
+from game_server.recall.rounds import walk
+from game_server.recall.timeline import build_timeline
 from game_server.table import requests
 from game_server.table.events import CardsUnsealed, RequestApplied, RoundClosed
 from game_server.table.recovery import open_tables
@@ -219,3 +222,27 @@ def test_a_step_that_was_not_written_leaves_the_request_not_applied() -> None:
         requests.withdraw(first is not items)
         assert not request.logged
         assert requests.applied(items) == first
+
+
+# --------------------------------------------------------------------------------------------
+# Recall
+
+
+def test_recall_shows_the_request_id_with_the_round_and_the_terminal_leaves_it_out(
+    server: Server,
+) -> None:
+    """The round's timeline has the request's entry (who sent it, which command); T1's
+    recall screen of the round has only its wager."""
+    _cash_in(server.connect(OPERATOR), "c1", 1_000)
+    server.connect(T1).call(p.PlaceWagers, request_id="w1", wagers={"blackjack": 500})
+    with EventLogReader.open(server.db) as reader:
+        [logged] = [r for r in walk(reader.iter_events()) if r.round_id == 1]
+    timeline = build_timeline(logged)
+    [entry] = [e for e in timeline.entries if e.data.get("request_id") == "w1"]
+    assert (entry.who, entry.text) == (
+        "T1",
+        "request w1 of T1 (PlaceWagers) took effect (the 1 record before this one)",
+    )
+    game = game_for(logged.config).recall_game(logged, timeline, "T1")
+    assert game is not None and game["wagers"] == {"blackjack": 500}
+    assert not any("w1" in text for text in game["decisions"])
