@@ -160,7 +160,10 @@ class RequestApplied(NamedTuple):
     ``decision``...). Logged in the same step, so in the same transaction, as the first thing
     the command logs (:mod:`game_server.table.requests`), after the command's records and
     before the round's closing records when the step closes the round. The envelope names
-    the terminal for a terminal's command, no terminal for the operator's."""
+    the terminal for a terminal's command, no terminal for the operator's.
+
+    A server reads these at start (:mod:`game_server.net.applied`): a retry of a request id
+    that took effect is answered as such and never runs again, across restarts."""
 
     client: str
     request_id: str
