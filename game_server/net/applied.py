@@ -60,7 +60,12 @@ def read_applied(
         elif kind == "request_applied":
             body = stored.body
             client, request_id, command = body["client"], body["request_id"], body["command"]
-            step = range(stored.seq - body["events"], stored.seq)  # the records before it
+            count = body["events"]
+            if not all(isinstance(v, str) for v in (client, request_id, command)) or not (
+                type(count) is int and count >= 0
+            ):
+                continue  # not one this build writes (etg verify names it)
+            step = range(stored.seq - count, stored.seq)  # the records before it
             credit = None
             if moved is not None and moved.seq in step:
                 credit = (int(moved.body["amount"]), int(moved.body["balance"]))

@@ -333,6 +333,7 @@ def test_the_rebuild_keeps_each_clients_last_ids_as_the_server_does() -> None:
     in log order."""
     rows = [_request(n, "T1", f"a{n}", "Act") for n in range(1, 41)]
     rows += [_request(100 + n, "operator", f"c{n}", "SetTableState") for n in range(300)]
+    rows.append(_request(500, "T1", "bad", "Act", events=-1))  # not one a server writes
     found = read_applied(rows)  # type: ignore[arg-type]
     assert [a.request_id for a in found if a.client == "T1"] == [f"a{n}" for n in range(9, 41)]
     assert [a.request_id for a in found if a.client == "operator"] == [
