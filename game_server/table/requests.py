@@ -62,9 +62,10 @@ OPERATOR_REQUESTS: Final = _requests(OPERATOR_COMMANDS)
 
 #: Request ids remembered for an operator certificate (the server's answer book, and what it
 #: reads back from the log at start): a retry of one of its last 256 commands gets its first
-#: answer; an older id is run again as a new command. The operator's tools send one command
-#: at a time and resend one that lost its answer as soon as they are connected again, so 256
-#: leaves room for every other operator command made meanwhile.
+#: answer; an older id is run again as a new command. Every operator tool (the console,
+#: ``etg operator``, scripts) shares the certificate and sends one command at a time; one
+#: that sends a command again does so once it is connected again, so 256 leaves room for
+#: every other operator command made meanwhile.
 ANSWERS_KEPT: Final = 256
 #: Request ids remembered per terminal. A terminal holds at most one intent of each kind
 #: awaiting its answer (``terminal_client.model.state.TerminalModel.apply_sent``) and resends
