@@ -17,6 +17,7 @@ same log and retries with the same id.
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -99,35 +100,51 @@ def _current(t1: AmpClient) -> dict[str, Any]:
     return view
 
 
+def _moved_on(round_id: int, view: dict[str, Any]) -> bool:
+    """Whether ``view`` is past the betting window of round ``round_id``."""
+    return bool(view["round"] != round_id or view["phase"] != "betting")
+
+
+def _wagered(t1: AmpClient, number: int) -> dict[str, Any]:
+    """T1's $5 wager in the next betting window; the answer's view."""
+    for attempt in range(3):
+        if _current(t1)["phase"] != "betting":
+            t1.wait_view(lambda v: v["phase"] == "betting", timeout=60)
+        try:
+            answer = t1.call(
+                "PlaceWagers", request_id=f"bet-{number}-{attempt}", wagers={"blackjack": 500}
+            )
+        except AmpError as refused:
+            assert refused.code == "ROUND_CLOSED", refused  # the window closed meanwhile
+            continue
+        t1.pushed.clear()  # the answer is the table now
+        view: dict[str, Any] = json.loads(answer["view"])
+        return view
+    raise AssertionError("T1 could not wager in three betting windows")
+
+
 def _dealt_a_hand_to_hit(t1: AmpClient) -> dict[str, Any]:
     """Play rounds (a $5 wager, declining insurance, standing) until T1 is to act on a hand
     of 10 or less: a hit cannot end it, so T1 is still to act after one. That view."""
     for number in range(ROUNDS):
-        view = _current(t1)
-        if view["phase"] not in (None, "betting", "complete"):
-            view = t1.wait_view(lambda v: v["phase"] == "complete", timeout=60)
-        try:
-            t1.call("PlaceWagers", request_id=f"bet-{number}", wagers={"blackjack": 500})
-        except AmpError as refused:
-            assert refused.code == "ROUND_CLOSED", refused  # between two rounds
-            t1.wait_view(lambda v: v["phase"] == "betting", timeout=30)
-            t1.call("PlaceWagers", request_id=f"bet-{number}-again", wagers={"blackjack": 500})
+        round_id = _wagered(t1, number)["round"]
         for _ in range(50):
-            view = t1.wait_view(lambda v: v["phase"] != "betting", timeout=30)
-            if view["phase"] == "complete" or view["round"] is None:
+            view = t1.wait_view(partial(_moved_on, round_id), timeout=30)
+            if view["round"] != round_id or view["phase"] == "complete":
                 break
             if view["insurance"] is not None:
                 t1.call("AnswerInsurance", request_id=f"ins-{number}", choice="decline", amount=0)
                 continue
             if view["actions"]:
-                hand = _mine(view)["hands"][view["to_act"]["hand"]]  # type: ignore[index]
-                if view["to_act"]["hand"] == 0 and hand["total"] <= 10 and "hit" in view["actions"]:
+                at = view["to_act"]["hand"]
+                hand = _mine(view)["hands"][at]  # type: ignore[index]
+                if at == 0 and hand["total"] <= 10 and "hit" in view["actions"]:
                     return view
                 t1.call(
                     "Act",
-                    request_id=f"stand-{number}-{view['to_act']['hand']}",
+                    request_id=f"stand-{number}-{at}-{len(hand['cards'])}",
                     action="stand",
-                    hand=view["to_act"]["hand"],
+                    hand=at,
                     amount=0,
                 )
     raise AssertionError(f"T1 was never dealt a hand of 10 or less in {ROUNDS} rounds")
