@@ -19,6 +19,7 @@ from typing import Any
 
 from game_server import simlog
 from game_server.config import TableConfig
+from game_server.games.blackjack.meters import SimMeters
 from game_server.games.blackjack.rules.events import DOUBLE
 from game_server.games.blackjack.rules.round import Phase
 from game_server.games.blackjack.sim import table_wagers
@@ -63,6 +64,7 @@ class Spanish21Driver:
         *,
         every_round: bool,
         main_wager: int | None = None,
+        meters: SimMeters | None = None,
     ) -> None:
         if not 1 <= seats <= rules.seats:
             raise ValueError(f"this table has seats 1..{rules.seats}; cannot play {seats} seats")
@@ -73,6 +75,7 @@ class Spanish21Driver:
         self.wagers = table_wagers(rules, main_wager)
         self.shoe_number = -1
         self._shoe: Dealable | None = None
+        self.meters = meters
 
     def play_round(self) -> list[Any]:
         """One round from the wagers to the last settlement: every record, in order."""
@@ -89,15 +92,26 @@ class Spanish21Driver:
             hand = game.to_act
             assert hand is not None
             events += game.act(bot_action(game), hand.seat, hand.index)
+        if self.meters is not None:
+            events += self.meters.play({n: seat.wagers for n, seat in game.seats.items()}, events)
         return events
 
 
 def sim_driver(spec: SimSpec, chunk: int) -> Spanish21Driver:
     """The driver of chunk ``chunk`` of a simulation: its own table id, so its own shoes."""
     cut = None if spec.every_round else spec.cut_card
-    shoes = seeded_shoes(spec.rules.decks, cut, spec.seed, f"{spec.table_id}-{chunk}")
+    table_id = f"{spec.table_id}-{chunk}"
+    shoes = seeded_shoes(spec.rules.decks, cut, spec.seed, table_id)
+    meters = SimMeters.for_table(
+        spec.rules, spec.must_hit_by, range(1, spec.seats + 1), seed=spec.seed, table_id=table_id
+    )
     return Spanish21Driver(
-        spec.rules, shoes, spec.seats, every_round=spec.every_round, main_wager=spec.main_wager
+        spec.rules,
+        shoes,
+        spec.seats,
+        every_round=spec.every_round,
+        main_wager=spec.main_wager,
+        meters=meters,
     )
 
 
