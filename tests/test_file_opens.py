@@ -68,6 +68,7 @@ DECIDED: dict[tuple[str, str], str] = {
     ("game_server/net/pki.py", "_write_file"): KEYS,
     ("terminal_client/net/tls.py", "_read"): KEYS,
     ("terminal_client/sound.py", "_quiet_stderr"): "/dev/null",
+    ("tools/backup.py", "_anchor_lines"): ANCHORS + " (its copy in a backup)",
     ("tools/backup.py", "_copy_private"): BACKUP_COPY,
     ("tools/backup.py", "_fsync_dir"): DIRECTORY,
     ("tools/backup.py", "_locked"): "the backup folder's lock file",
@@ -104,7 +105,6 @@ DECIDED: dict[tuple[str, str], str] = {
     ("tools/loadtest.py", "start_server"): "a process's output file",
     ("tools/par_cli.py", "par_command"): OUTPUT,
     ("tools/recall_cli.py", "receipt_command"): OUTPUT,
-    ("tools/receipt_cli.py", "verify_command"): "a receipt (JSON)",
     ("tools/rng_lab.py", "_discard_stdout"): "/dev/null",
     ("tools/rng_lab.py", "report"): OUTPUT,
     ("tools/rng_lab.py", "run_report"): OUTPUT,
@@ -112,7 +112,7 @@ DECIDED: dict[tuple[str, str], str] = {
     ("tools/rng_tests.py", "rngtest_section"): OUTPUT,
     ("tools/screens.py", "write_screens"): OUTPUT,
     ("tools/status.py", "_last_anchor"): ANCHORS,
-    ("tools/verify_receipt.py", "main"): "a receipt (JSON)",
+    ("tools/verify_receipt.py", "load_receipt"): "a receipt (JSON)",
     ("tools/version.py", "_read_build_info"): SETTINGS,
 }
 
