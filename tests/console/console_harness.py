@@ -8,12 +8,15 @@ Used by the console's own tests (``test_web.py``) and by the secrecy test of eve
 from __future__ import annotations
 
 import datetime as dt
+import io
 import json
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from twisted.internet import task
 from twisted.protocols import amp
+from twisted.web.http import parse_qs
 from twisted.web.server import NOT_DONE_YET
 from twisted.web.test.requesthelper import DummyRequest
 
@@ -86,27 +89,34 @@ class Console:
         csrf: bool = True,
         origin: str | None = None,
     ) -> Request:
+        """Ask ``path`` as a browser would: a GET's ``form`` in the query string, a POST's in
+        its body (with the session's CSRF token unless ``csrf`` is False); a query string
+        written in ``path`` stays in the address, for either."""
         session = None if role is None else self.session(role)
-        args = dict(form or {})
+        fields = dict(form or {})
+        if method == "POST" and session is not None and csrf:
+            fields.setdefault("csrf", session.csrf)
         query = ""
         if "?" in path:
             path, query = path.split("?", 1)
-            for pair in query.split("&"):
-                key, _, value = pair.partition("=")
-                args[key] = value
-        if method == "POST" and session is not None and csrf:
-            args.setdefault("csrf", session.csrf)
-        request = Request(
-            method, path, args, {} if session is None else {b"__Host-etg": session.id.encode()}
-        )
+        if method != "POST":
+            query = "&".join(part for part in (query, urlencode(fields)) if part)
+            fields = {}
+        cookies = {} if session is None else {b"__Host-etg": session.id.encode()}
+        request = Request(method, path, cookies, query=query, body=fields)
         if origin is not None:
             request.requestHeaders.setRawHeaders(b"origin", [origin.encode()])
         request.requestHeaders.setRawHeaders(b"host", [b"console.floor:8443"])
+        self.handle(request)
+        request.session = session
+        return request
+
+    def handle(self, request: Request) -> Request:
+        """Serve ``request`` (its answer written, unless it is still being worked on)."""
         result = self.app.handle(request)
         if result is not NOT_DONE_YET:
             request.write(result)
             request.finish()
-        request.session = session
         return request
 
     def audit_lines(self) -> list[dict[str, Any]]:
@@ -114,15 +124,32 @@ class Console:
 
 
 class Request(DummyRequest):
-    """DummyRequest with a method, a path, arguments and cookies."""
+    """DummyRequest with a method, a path, a query string, a form body and cookies, as
+    twisted.web parses them (a POST's ``args`` hold its query and its body's fields)."""
 
-    def __init__(self, method: str, path: str, args: dict[str, str], cookies: dict[bytes, bytes]):
+    def __init__(
+        self,
+        method: str,
+        path: str,
+        cookies: dict[bytes, bytes] | None = None,
+        *,
+        query: str = "",
+        body: dict[str, str] | None = None,
+    ):
         super().__init__([part for part in path.split("/")[1:]])
         self.method = method.encode()
         self.path = path.encode()
-        self.uri = self.path
-        self.args = {k.encode(): [v.encode()] for k, v in args.items()}
-        self.received_cookies = cookies
+        self.uri = self.path + (b"?" + query.encode() if query else b"")
+        data = urlencode(body or {}).encode()
+        self.content = io.BytesIO(data)
+        if data:
+            kind = b"application/x-www-form-urlencoded"
+            self.requestHeaders.setRawHeaders(b"content-type", [kind])
+        self.args = parse_qs(query.encode(), 1)
+        if method == "POST":
+            for key, values in parse_qs(data, 1).items():
+                self.args[key] = values
+        self.received_cookies = cookies or {}
         self.cookies_set: list[tuple[bytes, bytes, dict[str, Any]]] = []
         self.session: Any = None
 

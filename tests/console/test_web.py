@@ -223,6 +223,80 @@ def test_a_post_without_the_csrf_token_is_refused_and_audited(console: Console) 
     assert console.link.calls == []
 
 
+@pytest.mark.parametrize(
+    ("path", "form"),
+    [
+        ("/action/cash?csrf={csrf}&amount=1", {"server": "pit-1", "terminal": "A1", "kind": "in"}),
+        ("/action/cash?amount=1", {"server": "pit-1", "terminal": "A1", "kind": "in"}),
+        ("/action/cash?csrf={csrf}", {"server": "pit-1", "terminal": "A1", "amount": "1"}),
+        ("/logout?csrf={csrf}", {}),
+    ],
+)
+def test_a_post_with_fields_or_its_token_in_the_address_is_refused_and_audited(
+    console: Console, path: str, form: dict[str, str]
+) -> None:
+    """A POST reads its fields and its CSRF token from its body only: anything in the query
+    string is refused with the sentence (the body's own right token does not help), the
+    refusal is audited with the fields' names and never their values, and nothing is sent."""
+    session = console.session(Role.ATTENDANT)
+    form = {"kind": "in", "reference": "slip 9", "amount": "2", "csrf": session.csrf, **form}
+    request = Request(
+        "POST",
+        path.split("?")[0],
+        {b"__Host-etg": session.id.encode()},
+        query=path.split("?")[1].format(csrf=session.csrf),
+        body=form,
+    )
+    console.handle(request)
+    assert request.status == 400
+    assert "never in its address" in request.body
+    line = console.audit_lines()[-1]
+    assert line["what"].startswith("refused: form fields in the address (")
+    assert (line["person"], line["outcome"]) == ("attendant", "refused")
+    assert session.csrf not in json.dumps(line)
+    assert console.link.calls == []
+    assert console.app.sessions.get(session.id) is session, "not signed out"
+
+
+def test_the_sign_in_takes_its_fields_from_the_body_only(console: Console) -> None:
+    """The sign-in form's token, name and password in the address are refused before any
+    password is checked."""
+    form = console.request("GET", "/login")
+    [(name, token, _options)] = form.cookies_set
+    query = f"csrf={token.decode()}&name=attendant&password=correct+horse+battery"
+    request = Request("POST", "/login", {name: token}, query=query)
+    console.handle(request)
+    assert request.status == 400
+    assert console.audit_lines()[-1]["what"] == (
+        "refused: form fields in the address (csrf, name, password)"
+    )
+    assert len(console.app.sessions) == 0
+
+
+def test_a_post_whose_body_is_not_a_form_is_refused(console: Console) -> None:
+    session = console.session(Role.ATTENDANT)
+    request = Request("POST", "/action/cash", {b"__Host-etg": session.id.encode()})
+    request.content.write(json.dumps({"csrf": session.csrf, "amount": "1"}).encode())
+    request.requestHeaders.setRawHeaders(b"content-type", [b"application/json"])
+    console.handle(request)
+    assert request.status == 415
+    assert "application/x-www-form-urlencoded" in request.body
+    assert console.audit_lines()[-1]["what"] == "refused: a body that is not a form"
+    assert console.link.calls == []
+
+
+def test_a_form_field_of_any_language_is_read_from_the_body(console: Console) -> None:
+    """UTF-8 in a field (a reason in Spanish) reaches the server as typed."""
+    request = console.request(
+        "POST",
+        "/action/table-state",
+        Role.SUPERVISOR,
+        {"server": "pit-1", "table": "BJ-01", "state": "close", "reason": "fin del día"},
+    )
+    assert request.status == 303
+    assert console.link.calls[-1][1]["reason"] == "fin del día"
+
+
 def test_a_post_from_another_origin_is_refused_and_audited(console: Console) -> None:
     """Even with the session's token, a form another site posts is refused."""
     request = console.request(
@@ -257,7 +331,7 @@ def test_the_sign_in_form_sets_a_strict_secure_cookie_and_keeps_its_token(consol
     assert name == b"__Host-etg-login"
     assert options["secure"] and options["httpOnly"] and options["sameSite"] == b"strict"
     assert token.decode() in first.body
-    again = Request("GET", "/login", {}, {name: token})
+    again = Request("GET", "/login", {name: token})
     console.app.handle(again)
     assert again.cookies_set[0][1] == token, "a second fetch keeps the first form's token"
 
@@ -479,11 +553,11 @@ def test_a_person_removed_while_the_console_runs_is_signed_out_at_the_next_reque
     the removed person's session ends (their next page goes to the sign-in)."""
     session = console.session(Role.ATTENDANT)
     cookies = {b"__Host-etg": session.id.encode()}
-    first = Request("GET", "/", {}, cookies)
+    first = Request("GET", "/", cookies)
     console.app.handle(first)
     assert first.status == 200
     AccountBook(console.accounts.path).remove("attendant")
-    again = Request("GET", "/", {}, cookies)
+    again = Request("GET", "/", cookies)
     console.app.handle(again)
     assert again.status == 303
     assert again.responseHeaders.getRawHeaders(b"location") == [b"/login"]
