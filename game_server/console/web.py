@@ -209,8 +209,11 @@ def _read_form(request: Request) -> None:
             FIELDS_IN_ADDRESS,
             audit=f"refused: form fields in the address ({', '.join(shown) or 'a query'})",
         )
-    request.content.seek(0)
-    body = request.content.read(MAX_BODY + 1)
+    content = request.content
+    body = b""
+    if content is not None:
+        content.seek(0)
+        body = content.read(MAX_BODY + 1)
     if len(body) > MAX_BODY:
         raise _Refused(413, "the request is too large")
     kind = (request.getHeader(b"content-type") or b"").split(b";")[0].strip().lower()
