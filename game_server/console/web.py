@@ -76,6 +76,7 @@ from game_server.console.sessions import (
     LoginGuard,
     Session,
     Sessions,
+    SignInRefused,
     new_token,
     same,
 )
@@ -522,12 +523,15 @@ class ConsoleApp:
         name, password, code = (_arg(request, k) for k in ("name", "password", "code"))
         self._fresh_accounts()
         address = _address(request)
-        locked = self.guard.refusal(name, address)
-        if locked is not None:
+        try:
+            # Counted as failed before scrypt runs: however many tries arrive at once, at
+            # most MAX_FAILURES are ever checked (sessions.py).
+            attempt = self.guard.begin(name, address)
+        except SignInRefused as refused:
             self.audit.write(
-                "sign-in", person=name, address=address, outcome="refused", detail=locked
+                "sign-in", person=name, address=address, outcome="refused", detail=str(refused)
             )
-            return self._login_again(request, locked)
+            return self._login_again(request, str(refused))
         signing: Deferred[Any] = deferToThreadPool(
             self.reactor, self.reactor.getThreadPool(), self.accounts.sign_in, name, password
         )
@@ -543,7 +547,7 @@ class ConsoleApp:
                 ):
                     problem = "wrong or missing one-time code"
             if problem is not None:
-                now_locked = self.guard.failed(name, address)
+                now_locked = self.guard.failed(attempt)
                 self.audit.write(
                     "sign-in", person=name, address=address, outcome="refused", detail=problem
                 )
@@ -553,11 +557,11 @@ class ConsoleApp:
                         person=name,
                         address=address,
                         outcome="refused",
-                        detail=self.guard.refusal(name, address) or "",
+                        detail=self.guard.locked(name, address) or "",
                     )
                 _finish(request, self._login_again(request, "wrong name, password or code"))
                 return
-            self.guard.succeeded(name)
+            self.guard.succeeded(attempt)
             session = self.sessions.create(account.name, account.role, address)
             _cookie(request, COOKIE, session.id.encode())
             _cookie(request, LOGIN_COOKIE, b"", max_age=0)
@@ -567,11 +571,14 @@ class ConsoleApp:
             _finish(request, self._redirect(request, "/"))
 
         def failed(failure: Failure) -> None:
+            # The scrypt or the answer broke: the name is free again, the try stays counted.
+            self.guard.failed(attempt)
             log.failure("a sign-in failed", failure)
             request.setResponseCode(500)
             _finish(request, pages.message_page("Error", "the sign-in failed; try again", None))
 
-        signing.addCallbacks(checked, failed)
+        signing.addCallback(checked)
+        signing.addErrback(failed)
         return NOT_DONE_YET
 
     def _login_again(self, request: Request, problem: str) -> bytes:

@@ -10,12 +10,15 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 from twisted.internet import task
+from twisted.internet.address import IPv4Address
 from twisted.protocols import amp
+from twisted.python.failure import Failure
 from twisted.web.http import parse_qs
 from twisted.web.server import NOT_DONE_YET
 from twisted.web.test.requesthelper import DummyRequest
@@ -51,11 +54,55 @@ class MetersLink:
         raise NotImplementedError(f"{command.__name__} is not answered by this fake")
 
 
+class HeldPool:
+    """A thread pool that runs nothing until the test says so: each job (a sign-in's
+    scrypt) is held in ``jobs``, so the test decides what has been checked when."""
+
+    def __init__(self) -> None:
+        self.jobs: list[tuple[Callable[[bool, Any], None], Callable[..., Any], tuple[Any, ...]]]
+        self.jobs = []
+        self.ran = 0
+
+    def callInThreadWithCallback(
+        self, on_result: Callable[[bool, Any], None], work: Callable[..., Any], *args: Any
+    ) -> None:
+        self.jobs.append((on_result, work, args))
+
+    def run_all(self) -> int:
+        """Run every held job (in order) and hand its answer back; how many ran."""
+        count = 0
+        while self.jobs:
+            on_result, work, args = self.jobs.pop(0)
+            self.ran += 1
+            count += 1
+            try:
+                answer = work(*args)
+            except Exception as exc:  # handed back as a failure, as a real pool does
+                on_result(False, Failure(exc))
+            else:
+                on_result(True, answer)
+        return count
+
+
+class Reactor(task.Clock):
+    """A fake clock that is also the reactor of the sign-in's thread hand-off."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pool = HeldPool()
+
+    def getThreadPool(self) -> HeldPool:
+        return self.pool
+
+    def callFromThread(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+        f(*args, **kwargs)
+
+
 class Console:
     """The app on a fake clock with a fake link and the recall tests' log."""
 
     def __init__(self, folder: Path, db: Path, work: Path, link: Any) -> None:
-        self.clock = task.Clock()
+        self.clock = Reactor()
         self.clock.advance(1_800_000_000)
         self.link = link
         entry = ServerEntry("pit-1", "127.0.0.1", 7400, "localhost", db)
@@ -118,6 +165,22 @@ class Console:
             request.write(result)
             request.finish()
         return request
+
+    def sign_in(
+        self, name: str, password: str, code: str = "", address: str = "10.0.0.9"
+    ) -> Request:
+        """Post the sign-in form (with its cookie's token) from ``address``; its answer is
+        written once the held scrypt runs (``clock.pool.run_all()``) or at once if the try
+        is refused before it is checked."""
+        token = "5" * 64
+        request = Request(
+            "POST",
+            "/login",
+            {b"__Host-etg-login": token.encode()},
+            body={"csrf": token, "name": name, "password": password, "code": code},
+        )
+        request.client = IPv4Address("TCP", address, 50_000)
+        return self.handle(request)
 
     def audit_lines(self) -> list[dict[str, Any]]:
         return [json.loads(line) for line in self.audit_path.read_text().splitlines()]

@@ -25,6 +25,7 @@ from game_server.console.sessions import (
     WINDOW_SECONDS,
     LoginGuard,
     Sessions,
+    SignInRefused,
 )
 
 PASSWORD = "correct horse battery"
@@ -232,9 +233,11 @@ def test_the_guard_locks_a_name_after_a_burst_and_frees_it_after_the_window() ->
     guard = LoginGuard(clock)
     for k in range(MAX_FAILURES):
         assert guard.refusal("ann", f"10.0.0.{k}") is None
-        locked = guard.failed("ann", f"10.0.0.{k}")
+        locked = guard.failed(guard.begin("ann", f"10.0.0.{k}"))
     assert locked, "the fifth failure locks"
     assert "the account 'ann'" in (guard.refusal("ann", "10.0.0.99") or "")
+    with pytest.raises(SignInRefused, match="too many failed sign-ins"):
+        guard.begin("ann", "10.0.0.99")
     assert guard.refusal("bob", "10.0.0.99") is None, "another name from another address"
     clock.now += WINDOW_SECONDS + 1
     assert guard.refusal("ann", "10.0.0.99") is None
@@ -244,7 +247,23 @@ def test_the_guard_locks_an_address_trying_many_names() -> None:
     clock = Clock()
     guard = LoginGuard(clock)
     for k in range(MAX_FAILURES):
-        guard.failed(f"user{k}", "10.0.0.7")
+        guard.failed(guard.begin(f"user{k}", "10.0.0.7"))
     assert "the address 10.0.0.7" in (guard.refusal("someone", "10.0.0.7") or "")
-    guard.succeeded("someone")
-    assert guard.refusal("someone", "10.0.0.7") is not None, "success clears the name only"
+
+
+def test_the_guard_counts_a_try_when_it_begins_not_when_it_is_answered() -> None:
+    """Tries still being checked count: five begun from one address (none answered yet)
+    lock it; a second try of a name being checked is refused and not counted; a try that
+    signs in is taken back from the address and clears the name."""
+    clock = Clock()
+    guard = LoginGuard(clock)
+    attempts = [guard.begin(f"user{k}", "10.0.0.7") for k in range(MAX_FAILURES)]
+    assert "the address 10.0.0.7" in (guard.refusal("user9", "10.0.0.7") or "")
+    assert [a.locks for a in attempts] == [False] * (MAX_FAILURES - 1) + [True]
+    assert "being checked already" in (guard.refusal("user0", "10.0.0.8") or "")
+    guard.succeeded(attempts[0])
+    assert guard.refusal("user0", "10.0.0.8") is None, "the name is free again"
+    assert guard.refusal("user9", "10.0.0.7") is None, "four failures: not locked"
+    assert not guard.failed(attempts[1]), "not the try that reached the limit"
+    ann = guard.begin("ann", "10.0.0.7")
+    assert guard.failed(ann), "the fifth failure of the address locks it"

@@ -29,8 +29,10 @@ from game_server.console.accounts import AccountBook
 from game_server.console.links import LinkState
 from game_server.console.reports import ShiftClock
 from game_server.console.roles import Permission, Role, may
+from game_server.console.sessions import MAX_FAILURES
 from game_server.console.settings import ServerEntry
 from game_server.console.source import ServersOnlySource
+from game_server.console.totp import totp
 from game_server.console.web import SECURITY_HEADERS
 from game_server.keys import init_keys, load_public_key
 from shared import protocol as p
@@ -334,6 +336,96 @@ def test_the_sign_in_form_sets_a_strict_secure_cookie_and_keeps_its_token(consol
     again = Request("GET", "/login", {name: token})
     console.app.handle(again)
     assert again.cookies_set[0][1] == token, "a second fetch keeps the first form's token"
+
+
+PASSWORD = "correct horse battery"
+
+
+def _signed_in(request: Request) -> bool:
+    return any(name == b"__Host-etg" and value for name, value, _ in request.cookies_set)
+
+
+def _burst(
+    console: Console, name: str, right: tuple[str, str], wrong: list[tuple[str, str]]
+) -> list[Request]:
+    """Post the tries of ``wrong`` and, in their middle, ``right``, before any is checked."""
+    tries = [*wrong[: len(wrong) // 2], right, *wrong[len(wrong) // 2 :]]
+    return [console.sign_in(name, password, code) for password, code in tries]
+
+
+def test_sign_ins_sent_at_once_are_counted_before_any_password_is_checked(
+    console: Console,
+) -> None:
+    """Forty tries of one name arrive before any scrypt has answered: the first is checked,
+    the other 39 are refused at once (one try per name at a time) and cost no scrypt; five
+    such bursts lock the name, after which the right password, sent among 39 wrong ones, is
+    refused and nothing more is checked. Five scrypt runs in all, and no sign-in."""
+    pool = console.clock.pool
+    wrong = [(f"wrong password {k}", "") for k in range(39)]
+    for burst in range(1, MAX_FAILURES + 2):
+        tries = _burst(console, "attendant", (PASSWORD, ""), wrong)
+        held = 1 if burst <= MAX_FAILURES else 0
+        assert len(pool.jobs) == held, f"burst {burst}"
+        refused = [t for t in tries if t.finished]
+        assert len(refused) == 40 - held
+        # The fifth try, still being checked, already counts: the name is locked.
+        sentence = "being checked already" if burst < MAX_FAILURES else "too many failed"
+        assert all(t.status == 403 and sentence in t.body for t in refused), burst
+        pool.run_all()
+        assert not any(_signed_in(t) for t in tries)
+    assert pool.ran == MAX_FAILURES
+    assert len(console.app.sessions) == 0
+    lines = [a for a in console.audit_lines() if a["what"] == "sign-in locked"]
+    assert [a["person"] for a in lines] == ["attendant"]
+
+
+def test_wrong_one_time_codes_sent_at_once_lock_the_name_like_wrong_passwords(
+    console: Console,
+) -> None:
+    """A supervisor's right password with 29 wrong one-time codes, all at once, five times:
+    five checks, then the name is locked, and the right password with the right code is
+    refused without a scrypt."""
+    pool = console.clock.pool
+    secret = console.accounts.get("supervisor").totp_secret  # type: ignore[union-attr]
+    assert secret is not None
+    good = totp(secret, console.clock.seconds())
+    wrong = [(PASSWORD, f"{(int(good) + k) % 10**6:06d}") for k in range(1, 30)]
+    for _burst_number in range(MAX_FAILURES):
+        assert len(_burst(console, "supervisor", (PASSWORD, good), wrong)) == 30
+        pool.run_all()
+    assert pool.ran == MAX_FAILURES
+    right = console.sign_in("supervisor", PASSWORD, good)
+    assert right.status == 403 and "too many failed sign-ins" in right.body
+    assert (pool.jobs, pool.ran, len(console.app.sessions)) == ([], MAX_FAILURES, 0)
+
+
+def test_tries_of_many_names_from_one_address_at_once_are_bounded(console: Console) -> None:
+    """Forty names tried at once from one address: five are checked, 35 refused at once
+    (the address is locked by the tries still being checked); another address is not."""
+    pool = console.clock.pool
+    tries = [console.sign_in(f"user{k}", "wrong password", address="10.0.0.7") for k in range(40)]
+    assert len(pool.jobs) == MAX_FAILURES
+    assert all("the address 10.0.0.7" in t.body for t in tries[MAX_FAILURES:])
+    pool.run_all()
+    other = console.sign_in("attendant", PASSWORD, address="10.0.0.8")
+    pool.run_all()
+    assert _signed_in(other)
+
+
+def test_a_good_sign_in_frees_the_name_and_gives_its_try_back_to_the_address(
+    console: Console,
+) -> None:
+    """Four wrong tries from one address, then the right password: signed in; the address
+    holds four failures, not five, and another name from it may still try."""
+    pool = console.clock.pool
+    for k in range(MAX_FAILURES - 1):
+        console.sign_in("attendant", f"wrong password {k}")
+        pool.run_all()
+    good = console.sign_in("attendant", PASSWORD)
+    pool.run_all()
+    assert _signed_in(good) and good.status == 303
+    console.sign_in("investigator", PASSWORD)
+    assert len(pool.jobs) == 1, "the address is not locked"
 
 
 def test_an_action_goes_to_the_server_with_the_person_and_role_and_is_audited(
