@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from twisted.internet import task
 from twisted.internet.address import IPv4Address
 from twisted.protocols import amp
@@ -112,7 +113,8 @@ class Console:
         for role in Role:
             self.accounts.add(role.value, role, "correct horse battery")
         self.audit_path = work / "audit.jsonl"
-        self.audit = AuditLog(self.audit_path, self.clock.seconds)
+        self.audit_key = Ed25519PrivateKey.generate()
+        self.audit = AuditLog(self.audit_path, self.clock.seconds, self.audit_key)
         self.app = ConsoleApp(
             self.clock,
             [self.link],  # type: ignore[list-item]
