@@ -190,7 +190,6 @@ def floor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Floor]:
             accounts.add(name, role, PASSWORD)
         secret = accounts.add("sue", Role.SUPERVISOR, PASSWORD).totp_secret
         (folder / "servers.toml").write_text(
-            '[console]\ncerts = "certs"\n'
             f'[[server]]\nname = "pit-1"\naddress = "127.0.0.1:{port}"\nlog = "table.db"\n'
         )
         counts = folder / "scrypt-runs"
@@ -199,7 +198,8 @@ def floor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Floor]:
             [
                 sys.executable, str(Path(__file__).with_name("counting_console.py")),
                 str(counts),
-                "console", "--servers", str(folder / "servers.toml"), "--port", "0",
+                "console", "--certs", str(certs), "--servers", str(folder / "servers.toml"),
+                "--port", "0",
             ],
             cwd=ROOT,
             stdout=out.open("wb"),
