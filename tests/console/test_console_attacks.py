@@ -432,6 +432,7 @@ def test_the_console_audit_log_rewritten_cut_or_unsigned_does_not_prove(
     for _k in range(12):  # refusals the console audits, so the log has lines enough
         assert floor.once("127.0.0.6", "POST", "/logout", fields={}).status == 403
     head = floor.audit.with_name(floor.audit.name + ".head")
+    assert head.exists(), "the console keeps a signed head beside its audit log"
     copy = tmp_path / "console-audit.jsonl"
     shutil.copyfile(head, tmp_path / "console-audit.jsonl.head")  # the head first: never ahead
     shutil.copyfile(floor.audit, copy)
