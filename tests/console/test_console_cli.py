@@ -212,6 +212,13 @@ def test_the_console_refuses_to_start_without_what_it_needs(tmp_path: Path) -> N
     assert store.exit_code == 2 and "does not read the floor store yet" in store.output
     nobody = runner.invoke(main, ["console", "--certs", str(certs), "--servers", str(servers)])
     assert nobody.exit_code == 2 and "holds no account" in nobody.output
+    no_certs = runner.invoke(main, ["console", "--servers", str(servers)])
+    assert no_certs.exit_code == 2 and "certs = DIR in the servers file" in no_certs.output
+    servers.write_text(
+        servers.read_text().replace("[[server]]", '[console]\ncerts = "certs"\n[[server]]')
+    )
+    named = runner.invoke(main, ["console", "--servers", str(servers)])
+    assert named.exit_code == 2 and "holds no account" in named.output, "certs from the file"
     servers.write_text("[[server]]\nname = 1\n")
     bad = runner.invoke(main, ["console", "--certs", str(certs), "--servers", str(servers)])
     assert bad.exit_code == 2 and "is not a name" in bad.output
