@@ -532,9 +532,13 @@ class ConsoleApp:
                 "sign-in", person=name, address=address, outcome="refused", detail=str(refused)
             )
             return self._login_again(request, str(refused))
-        signing: Deferred[Any] = deferToThreadPool(
-            self.reactor, self.reactor.getThreadPool(), self.accounts.sign_in, name, password
-        )
+        try:
+            signing: Deferred[Any] = deferToThreadPool(
+                self.reactor, self.reactor.getThreadPool(), self.accounts.sign_in, name, password
+            )
+        except BaseException:
+            self.guard.failed(attempt)  # never leave the name held by a try that never ran
+            raise
 
         def checked(account: Any) -> None:
             problem = None
