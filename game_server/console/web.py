@@ -123,7 +123,7 @@ REBUILD_DELAY: Final = 0.2
 MAX_BODY: Final = 16 * 1024
 #: The one kind of body a POST's fields are read from (what a browser's form sends).
 FORM_TYPE: Final = b"application/x-www-form-urlencoded"
-#: The most fields a form may carry (the largest of the console's has nine).
+#: The most fields a form may carry (the console's forms have fewer than ten).
 MAX_FIELDS: Final = 32
 #: Why a POST with fields in its address is refused.
 FIELDS_IN_ADDRESS: Final = (
