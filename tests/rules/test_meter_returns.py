@@ -120,7 +120,7 @@ def test_bad_terms_are_refused_with_what_was_wrong() -> None:
     spec = MeterSpec("m", RESET, RESET, 1500)
     with pytest.raises(ValueError, match="at least 1 cent"):
         meter_long_run(spec, 0, FULL, [])
-    with pytest.raises(ValueError, match="1..99%"):
+    with pytest.raises(ValueError, match=r"1\.\.99%"):
         meter_long_run(spec, STAKE, FULL, [(100, PARTIAL)])
 
 
