@@ -20,7 +20,8 @@ first refusal of an address be logged at once, then counts the others and gives 
 minute per address (:data:`REFUSALS_LOGGED_EVERY`) with how many there were.
 
 Both classes are pure: addresses and times are passed in (``now``: seconds of any monotonic
-clock, the reactor's in the server). Entry points: :class:`Waiting`, :class:`RefusalLog`.
+clock, the reactor's in the server). Entry points: :class:`Waiting`, :class:`RefusalLog`,
+:func:`host_of` (what the caps count by).
 """
 
 from __future__ import annotations
@@ -35,6 +36,22 @@ from game_server.net.floor import NetLimits
 REFUSALS_LOGGED_EVERY: Final = 60.0
 
 _C = TypeVar("_C", bound=Hashable)
+
+
+def host_of(peer: object) -> str:
+    """What the caps per address count a peer by: the host of its address (Twisted's
+    ``IPv4Address`` or ``IPv6Address``), as the kernel gave it; a peer without one (a UNIX
+    socket, a transport already gone) counts as ``"an unknown address"``, all together."""
+    host = getattr(peer, "host", None)
+    return "an unknown address" if host is None else str(host)
+
+
+def describe_peer(peer: object) -> str:
+    """A peer's address for the log: ``10.0.4.7:51234``, ``[fd00::7]:51234``."""
+    host, port = getattr(peer, "host", None), getattr(peer, "port", None)
+    if host is None:
+        return "an unknown peer"
+    return f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
 
 
 class Waiting(Generic[_C]):
