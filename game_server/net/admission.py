@@ -7,13 +7,18 @@ A peer without a certificate can open TCP connections and hold each until the He
 every place and lock the operator and the terminals out. A connection over either is refused
 as soon as it is accepted, before any TLS is built for it.
 
-Two places hold connections before Hello, each with its own :class:`Waiting`: the table
-server (:class:`~game_server.net.server.TableServerFactory`, from accept until Hello) and,
-with ``etg serve --workers``, the front (:class:`~game_server.net.workers.Front`, from accept
-until the ClientHello arrives and the socket is handed to a worker, which counts it from then
-on). Authenticated connections are not capped per address: each is counted against its
-certificate's id (``connections_per_identity``), and one address legitimately carries many
-ids (the operator's workstation, ``etg loadtest``, terminals behind one router).
+Two places hold connections before Hello, each with its own :class:`Waiting`, so that each
+cap holds in the process that accepts: the table server
+(:class:`~game_server.net.server.TableServerFactory`, from accept until Hello; a worker of
+``etg serve --workers`` counts the sockets its front hands over from when it adopts them) and
+the front of ``etg serve --workers`` (:class:`~game_server.net.workers.Front`, from accept
+until the ClientHello arrives and the socket is handed over; both its caps are its
+workers' together).
+
+Connections that said Hello are not capped per address: each is counted against its
+certificate's id (``connections_per_identity``), a certificate is issued by the table's CA
+and can be revoked, and one address legitimately carries many ids (the operator's
+workstation, ``etg loadtest``'s terminals, terminals behind one router).
 
 A flood of refused connections must not flood the server's log: :class:`RefusalLog` lets the
 first refusal of an address be logged at once, then counts the others and gives one line a
@@ -34,6 +39,17 @@ from game_server.net.floor import NetLimits
 
 #: Seconds between two log lines about the refused connections of one address.
 REFUSALS_LOGGED_EVERY: Final = 60.0
+#: The log line of the first refusal of an address (Twisted's format: ``peer`` as
+#: :func:`describe_peer` gives it, ``address`` as :func:`host_of`).
+FIRST_REFUSAL: Final = (
+    "refusing a connection from {peer}: {why}; further refusals of {address} are counted "
+    "and logged once a minute"
+)
+#: The log line of the refusals of an address counted since its last line (:class:`Refusals`).
+MORE_REFUSALS: Final = (
+    "refused {count} more connection(s) from {address} in the last {seconds:.0f} s (the last "
+    "because {why})"
+)
 
 _C = TypeVar("_C", bound=Hashable)
 
@@ -47,10 +63,15 @@ def host_of(peer: object) -> str:
 
 
 def describe_peer(peer: object) -> str:
-    """A peer's address for the log: ``10.0.4.7:51234``, ``[fd00::7]:51234``."""
-    host, port = getattr(peer, "host", None), getattr(peer, "port", None)
-    if host is None:
-        return "an unknown peer"
+    """A peer's address (an ``IAddress``) for the log, as :func:`describe_address`."""
+    host = getattr(peer, "host", None)
+    return (
+        "an unknown peer" if host is None else describe_address(host, getattr(peer, "port", None))
+    )
+
+
+def describe_address(host: str, port: object) -> str:
+    """An address and port for the log: ``10.0.4.7:51234``, ``[fd00::7]:51234``."""
     return f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
 
 
@@ -59,19 +80,21 @@ class Waiting(Generic[_C]):
     under the two caps of ``[floor.limits]``.
 
     Args:
-        limits: The floor's limits: ``unauthenticated_connections`` (times ``workers``) over
-            every address, ``unauthenticated_per_address`` from one.
+        limits: The floor's limits: ``unauthenticated_connections`` over every address,
+            ``unauthenticated_per_address`` from one.
         waiting_for: What the connections have not done yet, for the refusal's sentence
             ("said Hello", "sent their ClientHello").
-        workers: The worker processes the connections go to (the front's total is the
-            workers' totals together; the cap per address stays one address's).
+        workers: The worker processes the connections go to: the front of ``etg serve
+            --workers`` holds for its workers together what each would hold (both caps
+            times ``workers``; e.g. the operator's console opens one connection per worker
+            at once).
     """
 
     def __init__(self, limits: NetLimits, waiting_for: str = "said Hello", workers: int = 1):
         self.total = limits.unauthenticated_connections * workers
-        self.per_address = limits.unauthenticated_per_address
+        self.per_address = limits.unauthenticated_per_address * workers
         self._waiting_for = waiting_for
-        self._workers = workers
+        self._together = f" ({workers} workers together)" if workers > 1 else ""
         self._address_of: dict[_C, str] = {}
         self._from: dict[str, int] = {}
 
@@ -89,19 +112,18 @@ class Waiting(Generic[_C]):
         return self._from.get(address, 0)
 
     def refusal(self, address: str) -> str | None:
-        """Why one more connection from ``address`` is refused (None: it may wait); the cap
-        per address first, as it names what the peer did."""
+        """Why one more connection from ``address`` is refused (None: it may wait). The
+        total first: a full total is refused with the sentence it always had."""
+        if len(self) >= self.total:
+            return (
+                f"{len(self)} connections have not {self._waiting_for} yet, the most "
+                f"[floor.limits] unauthenticated_connections allows{self._together}"
+            )
         held = self.from_address(address)
         if held >= self.per_address:
             return (
                 f"{address} already holds {held} connections that have not {self._waiting_for}, "
-                "the most [floor.limits] unauthenticated_per_address allows"
-            )
-        if len(self) >= self.total:
-            over = f" ({self._workers} workers together)" if self._workers > 1 else ""
-            return (
-                f"{len(self)} connections have not {self._waiting_for} yet, the most "
-                f"[floor.limits] unauthenticated_connections allows{over}"
+                f"the most [floor.limits] unauthenticated_per_address allows{self._together}"
             )
         return None
 

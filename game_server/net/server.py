@@ -71,7 +71,14 @@ from twisted.python.failure import Failure
 from zope.interface import implementer  # type: ignore[import-untyped]  # ships no hints
 
 from game_server.durations import Durations
-from game_server.net.admission import RefusalLog, Waiting, describe_peer, host_of
+from game_server.net.admission import (
+    FIRST_REFUSAL,
+    MORE_REFUSALS,
+    RefusalLog,
+    Waiting,
+    describe_peer,
+    host_of,
+)
 from game_server.net.floor import FloorConfig
 from game_server.net.identity import Identity, RevocationList
 from game_server.net.operator import OperatorCommands, OperatorFloor
@@ -960,8 +967,7 @@ class TableServerFactory(OperatorFloor, Factory):
         and logged in one line a minute (a timer runs while any are counted)."""
         if self._refusals.refused(host_of(peer), why, self._now()):
             log.warn(
-                "refusing a connection from {peer}: {why}; further refusals of {address} "
-                "are counted and logged once a minute",
+                FIRST_REFUSAL,
                 peer=describe_peer(peer),
                 why=why,
                 address=host_of(peer),
@@ -983,8 +989,7 @@ class TableServerFactory(OperatorFloor, Factory):
         self._refusals_call = None
         for line in self._refusals.due(self._now()):
             log.warn(
-                "refused {count} more connection(s) from {address} in the last {seconds:.0f} s "
-                "(the last because {why})",
+                MORE_REFUSALS,
                 count=line.count,
                 address=line.address,
                 seconds=line.seconds,

@@ -58,13 +58,29 @@ def test_adding_a_held_connection_again_counts_it_once() -> None:
     assert waiting.from_address("10.0.0.9") == 1
 
 
-def test_the_fronts_total_is_every_workers_and_the_cap_per_address_one_addresss() -> None:
-    """The front of 3 workers holds 15 connections waiting for their ClientHello in all, and
-    still 2 from one address."""
+def test_a_full_total_is_refused_with_its_own_sentence_even_for_an_address_at_its_cap() -> None:
+    """When the total is full, the refusal says so (the sentence it always had), whatever
+    the address holds."""
+    waiting: Waiting[str] = Waiting(LIMITS)
+    for n, address in enumerate(["10.0.0.9", "10.0.0.9", "10.0.0.1", "10.0.0.2", "10.0.0.3"]):
+        waiting.add(f"c{n}", address)
+    assert waiting.refusal("10.0.0.9") == waiting.refusal("10.0.0.4")
+    assert "5 connections have not said Hello yet" in str(waiting.refusal("10.0.0.9"))
+
+
+def test_the_front_holds_for_its_workers_together_what_each_would_hold() -> None:
+    """The front of 3 workers holds 15 connections waiting for their ClientHello in all, 6
+    of them from one address (the operator's console opens one per worker at once)."""
     waiting: Waiting[int] = Waiting(LIMITS, "sent their ClientHello", workers=3)
-    assert (waiting.total, waiting.per_address) == (15, 2)
-    for n in range(15):
-        assert waiting.add(n, f"10.0.1.{n}") is None
+    assert (waiting.total, waiting.per_address) == (15, 6)
+    for n in range(6):
+        assert waiting.add(n, "10.0.0.9") is None
+    assert waiting.refusal("10.0.0.9") == (
+        "10.0.0.9 already holds 6 connections that have not sent their ClientHello, the most "
+        "[floor.limits] unauthenticated_per_address allows (3 workers together)"
+    )
+    for n in range(9):
+        assert waiting.add(10 + n, f"10.0.1.{n}") is None
     assert waiting.refusal("10.0.2.1") == (
         "15 connections have not sent their ClientHello yet, the most [floor.limits] "
         "unauthenticated_connections allows (3 workers together)"
