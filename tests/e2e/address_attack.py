@@ -82,8 +82,8 @@ class _Slot:
 
 @dataclass
 class Attacker:
-    """Holds ``connections`` idle connections from :data:`ATTACKER` to ``port`` (see the
-    module docstring) on a thread of its own until stopped, never blocking on one (its
+    """Holds ``connections`` idle connections from ``source`` to ``port`` (see the module
+    docstring) on a thread of its own until stopped, never blocking on one (its
     connects are non-blocking), so that it sees each close within a few milliseconds. One
     the server drops at the Hello deadline is opened again at once (to take its place back);
     one refused at once is opened again ``reopen_seconds`` later.
@@ -99,6 +99,7 @@ class Attacker:
     port: int
     connections: int
     first: bytes = b""
+    source: str = ATTACKER
     reopen_seconds: float = 0.5
     opened: int = 0
     refused: int = 0
@@ -111,7 +112,7 @@ class Attacker:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setblocking(False)
         try:
-            sock.bind((ATTACKER, 0))
+            sock.bind((self.source, 0))
         except OSError:
             sock.close()
             self.failed += 1
@@ -187,7 +188,7 @@ class Attacker:
 
     def describe(self) -> str:
         return (
-            f"the attacker at {ATTACKER} holding {self.connections} connections opened "
+            f"the attacker at {self.source} holding {self.connections} connections opened "
             f"{self.opened}: {self.refused} refused at once, {self.dropped} dropped later, "
             f"{self.failed} attempts failed"
         )
