@@ -964,7 +964,7 @@ class TableServerFactory(OperatorFloor, Factory):
 
     def _turned_away(self, peer: Any, why: str) -> None:
         """Log a refusal at accept: the first of its address at once, the others counted
-        and logged in one line a minute (a timer runs while any are counted)."""
+        and logged in one line a minute (a timer runs while any address is remembered)."""
         if self._refusals.refused(host_of(peer), why, self._now()):
             log.warn(
                 FIRST_REFUSAL,
@@ -979,11 +979,15 @@ class TableServerFactory(OperatorFloor, Factory):
         return float(clock.seconds())
 
     def _log_refusals_later(self) -> None:
+        """Run :meth:`_log_refusals` when the next line is due, a second from now at the
+        soonest (many addresses due one after the other are looked at together)."""
+        if self._refusals_call is not None:
+            return
         due = self._refusals.next_due()
-        if due is None or self._refusals_call is not None:
+        if due is None:
             return
         clock: Any = self.clock
-        self._refusals_call = clock.callLater(max(0.0, due - self._now()), self._log_refusals)
+        self._refusals_call = clock.callLater(max(1.0, due - self._now()), self._log_refusals)
 
     def _log_refusals(self) -> None:
         self._refusals_call = None

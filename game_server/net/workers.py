@@ -608,6 +608,8 @@ class Front:
             address (:class:`~game_server.net.admission.Waiting`), and closes one more at
             accept, logging the refusals once a minute per address.
         describe: What the listening line names (the tables).
+        clock: Seconds of a monotonic clock, for the connections' deadlines and the
+            refusals' minutes (tests: a fake).
     """
 
     listener: socket.socket
@@ -616,6 +618,7 @@ class Front:
     routes: Mapping[str, int]
     limits: NetLimits
     describe: str
+    clock: Callable[[], float] = field(default=time.monotonic)
     workers: list[_Worker] = field(default_factory=list)
     _waiting: dict[int, _Waiting] = field(default_factory=dict)
     _stopping: bool = False
@@ -627,12 +630,13 @@ class Front:
             self.limits, "sent their ClientHello", workers=len(self.shares)
         )
         self._refusals = RefusalLog()
+        self._refusals_looked_at = 0.0
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self.listener, selectors.EVENT_READ, None)
 
     def run(self) -> int:
         """Start the workers, route connections and supervise until stopped; the exit status
         (0, or 2 when a worker could not start)."""
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(self.listener, selectors.EVENT_READ, None)
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, self._stop_signal)
         self.workers = [_Worker(k, share) for k, share in enumerate(self.shares)]
@@ -658,7 +662,7 @@ class Front:
     # ---------------------------------------------------------------------- connections
 
     def _turn(self) -> None:
-        now = time.monotonic()
+        now = self.clock()
         retries = [w.retry_at for w in self._waiting.values() if w.retry_at]
         timeout = max(0.0, min([0.2, *(r - now for r in retries)]))
         for key, _ in self._selector.select(timeout):
@@ -668,7 +672,7 @@ class Front:
                 self._from_worker(key.data)
             else:
                 self._peek(key.data)
-        now = time.monotonic()
+        now = self.clock()
         for waiting in list(self._waiting.values()):
             if waiting.retry_at and waiting.retry_at <= now:
                 waiting.retry_at = 0.0
@@ -680,6 +684,11 @@ class Front:
                     seconds=self.hello_seconds,
                 )
                 self._close(waiting)
+        if now >= self._refusals_looked_at + 1.0:  # the lines due, looked at once a second
+            self._refusals_looked_at = now
+            self._log_refusals(now)
+
+    def _log_refusals(self, now: float) -> None:
         for line in self._refusals.due(now):
             log.warn(
                 MORE_REFUSALS,
@@ -703,11 +712,11 @@ class Front:
             why = self._held.add(conn, host)
             if why is not None:
                 conn.close()
-                if self._refusals.refused(host, why, time.monotonic()):
+                if self._refusals.refused(host, why, self.clock()):
                     log.warn(FIRST_REFUSAL, peer=peer, why=why, address=host)
                 continue
             conn.setblocking(False)
-            waiting = _Waiting(conn, peer, time.monotonic() + self.hello_seconds)
+            waiting = _Waiting(conn, peer, self.clock() + self.hello_seconds)
             self._waiting[conn.fileno()] = waiting
             self._selector.register(conn, selectors.EVENT_READ, waiting)
 
@@ -726,7 +735,7 @@ class Front:
         except Incomplete:
             # The rest is on its way: look again shortly (a peek leaves the socket readable).
             self._selector.unregister(waiting.conn)
-            waiting.retry_at = time.monotonic() + 0.01
+            waiting.retry_at = self.clock() + 0.01
             return
         self._hand(waiting, name)
 
