@@ -21,6 +21,12 @@ connections at random and would forward (proxy) every misrouted one, byte by byt
 whole life; a front that terminated TLS would proxy every byte and do every handshake on one
 core, the bottleneck the workers are meant to remove.
 
+The caps on connections before Hello (``[floor.limits] unauthenticated_connections`` and
+``unauthenticated_per_address``, :mod:`game_server.net.admission`) hold in each process that
+holds a connection: the front closes one over its caps (each cap times the workers) at
+accept, and a worker closes a handed-over socket over its own caps as it adopts it, before
+any TLS; each logs the refusals of an address once a minute.
+
 What stays per worker:
 
 - **The event log.** Worker k writes ``<db stem>.worker-<k><suffix>`` (and its anchor stream

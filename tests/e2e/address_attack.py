@@ -288,9 +288,14 @@ def main() -> None:
             root=args.server_root.resolve(),
         )
     print(result.describe())
-    refusals = [line for line in result.server_output if f"from {ATTACKER}" in line]
+    refusals = [
+        line
+        for line in result.server_output
+        if f"refusing a connection from {ATTACKER}:" in line
+        or f"more connection(s) from {ATTACKER} " in line
+    ]
     print(f"server log lines about refusing {ATTACKER}: {len(refusals)}")
-    for line in refusals[:3]:
+    for line in refusals[:5]:
         print("  " + line.rstrip())
 
 
