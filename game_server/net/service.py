@@ -33,7 +33,6 @@ from typing import Any, Final
 from twisted.internet import reactor as _reactor
 from twisted.internet.task import LoopingCall
 from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
-from twisted.protocols.tls import TLSMemoryBIOFactory
 
 from game_server.config import TableConfig
 from game_server.eventlog import AnchorFile, EventLogReader, system_clock
@@ -43,7 +42,7 @@ from game_server.keys import load_public_key
 from game_server.net.access import revoked_terminals
 from game_server.net.floor import FloorConfig, descriptors_needed, raise_descriptor_limit
 from game_server.net.identity import RevocationList
-from game_server.net.server import TableServerFactory
+from game_server.net.server import GatedTLSFactory, TableServerFactory
 from game_server.net.tls import Refusal, server_tls_options
 from game_server.recall.terminal import terminal_recall
 from game_server.rng import self_test
@@ -388,10 +387,11 @@ def serve(
         where = accept(reactor, factory, options)
         log.info("table {table} serving as {where}", table=", ".join(machines), where=where)
     else:
-        # What listenSSL does, on the socket bound before the log was opened.
+        # What listenSSL does, on the socket bound before the log was opened, with the caps
+        # before Hello checked at accept, before any TLS is built.
         # Typed Any: without zope's plugin mypy sees no provider of Twisted's interfaces.
-        wrap: Any = TLSMemoryBIOFactory
-        tls_factory = wrap(options, False, factory)
+        wrap: Any = GatedTLSFactory
+        tls_factory = wrap(options, factory)
         listening = reactor.adoptStreamPort(listener.fileno(), listener.family, tls_factory)
         listener.close()  # the reactor listens on its own copy
         log.info(

@@ -1,0 +1,62 @@
+"""One address without a certificate cannot lock the table server out, against the real
+server process (the attack is in ``address_attack.py``, which also prints the figures by
+hand): the caps before Hello per address (``[floor.limits] unauthenticated_per_address``).
+
+Before the cap per address, 80 idle connections from one address, reopened as the server
+closed them, held all 64 places before Hello (``unauthenticated_connections``): the
+operator's and T1's new connections were refused (3 of 12 served in a run of 6 s), and the
+server logged every refused connection in six lines.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from address_attack import ATTACKER, lockout, make_table
+
+from game_server.net.floor import NetLimits
+
+CONNECTIONS = 80
+HELLO_SECONDS = 2.0
+ATTACK_SECONDS = 3 * HELLO_SECONDS
+
+
+@pytest.mark.slow
+def test_one_address_holding_idle_connections_does_not_lock_others_out(tmp_path: Path) -> None:
+    """80 silent connections from 127.0.0.2, reopened as the server closes them, against the
+    default caps (64 before Hello, 8 per address) and a Hello deadline of 2 s: for 6 s the
+    operator and T1, connecting in turn from 127.0.0.1 every half second, are served every
+    time. The attacker keeps 8 places (dropped at the deadline, taken again) and the rest is
+    closed at accept, before any TLS or protocol is built for it; the server logs the
+    refusals of 127.0.0.2 in one line, not one per connection."""
+    table = make_table(tmp_path, HELLO_SECONDS)
+    result = lockout(table, connections=CONNECTIONS, seconds=ATTACK_SECONDS)
+    print(result.describe())
+    attacker = result.attacker
+    assert result.tries >= 8 and not result.problems, result.describe()
+    assert attacker.refused > CONNECTIONS, result.describe()
+    assert attacker.dropped >= NetLimits().unauthenticated_per_address, result.describe()
+
+    output = result.server_output
+    refusals = [line for line in output if f"refusing a connection from {ATTACKER}:" in line]
+    assert len(refusals) == 1, refusals[:5]
+    assert f"{ATTACKER} already holds 8 connections that have not said Hello" in refusals[0]
+    assert "[floor.limits] unauthenticated_per_address" in refusals[0]
+    assert "logged once a minute" in refusals[0]
+    # Only the connections the server took reached the protocol (AMP logs each); none of
+    # those refused at accept did.
+    made = [
+        line
+        for line in output
+        if "connection established" in line and re.search(rf"PEER:.*'{ATTACKER}'", line)
+    ]
+    assert attacker.dropped <= len(made) <= attacker.opened - attacker.refused, (
+        len(made),
+        result.describe(),
+    )
+    assert any(f"no Hello within {HELLO_SECONDS:g} s" in line for line in output)
