@@ -142,7 +142,9 @@ class Model:
     def key(self) -> str:
         """The rules as one stable string (the generated charts' key)."""
         shoe = ",".join(str(n) for n in self.shoe[1:])
-        totals = "any" if self.double_totals is None else "-".join(map(str, sorted(self.double_totals)))
+        totals = (
+            "any" if self.double_totals is None else "-".join(map(str, sorted(self.double_totals)))
+        )
         flags = [
             f"shoe={shoe}",
             f"decks={self.decks}",
@@ -256,6 +258,13 @@ def dealer_outcomes(
 
 
 # ---------------------------------------------------------------------------- hand values
+
+
+def _plus(counts: tuple[int, ...], v: int) -> tuple[int, ...]:
+    """``counts`` with one more card of value ``v``."""
+    grown = list(counts)
+    grown[v] += 1
+    return tuple(grown)
 
 
 def _hand_total(counts: tuple[int, ...]) -> tuple[int, bool]:
@@ -395,15 +404,15 @@ class _Solver:
 
     # -- the recursion ---------------------------------------------------------------------
 
-    def can_double(self, counts: tuple[int, ...], n: int, total: int, soft: bool, ctx: _Context) -> bool:
+    def can_double(
+        self, counts: tuple[int, ...], n: int, total: int, soft: bool, ctx: _Context
+    ) -> bool:
         m = self.m
         if ctx & SPLIT and (not m.double_after_split or (ctx & ACES and not m.hit_split_aces)):
             return False
         if not m.double_any_cards and n != 2:
             return False
-        if m.double_totals is not None and (soft or total not in m.double_totals):
-            return False
-        return True
+        return m.double_totals is None or (not soft and total in m.double_totals)
 
     def action_values(
         self, key: int, counts: tuple[int, ...], n: int, ctx: _Context, initial: bool
@@ -452,19 +461,16 @@ class _Solver:
     ) -> float:
         """The value of the first action of ``order`` open to the hand."""
         total, soft = _hand_total(counts)
+        may_draw = total < 21 and not (ctx & ACES and not self.m.hit_split_aces)
         for action in order:
             if action == "S":
                 return self.stand(key, counts, total, 1, ctx)
-            if action == "H":
-                if total < 21 and not (ctx & ACES and not self.m.hit_split_aces):
-                    return self.hit(key, counts, n, ctx)
-            elif action == "D":
-                if total < 21 and self.can_double(counts, n, total, soft, ctx):
-                    if not (ctx & ACES and not self.m.hit_split_aces):
-                        return self.double(key, counts, n, ctx)
-            elif action == "R":
-                if initial and self.m.surrender and not ctx & SPLIT and n == 2:
-                    return -0.5 * self.no_blackjack(counts, n)
+            if action == "H" and may_draw:
+                return self.hit(key, counts, n, ctx)
+            if action == "D" and may_draw and self.can_double(counts, n, total, soft, ctx):
+                return self.double(key, counts, n, ctx)
+            if action == "R" and initial and self.m.surrender and not ctx & SPLIT and n == 2:
+                return -0.5 * self.no_blackjack(counts, n)
         return self.stand(key, counts, total, 1, ctx)
 
     def draws(self, counts: tuple[int, ...], n: int) -> Iterator[tuple[int, float]]:
@@ -479,14 +485,14 @@ class _Solver:
     def hit(self, key: int, counts: tuple[int, ...], n: int, ctx: _Context) -> float:
         ev = 0.0
         for v, p in self.draws(counts, n):
-            nxt = counts[:v] + (counts[v] + 1,) + counts[v + 1 :]
+            nxt = _plus(counts, v)
             ev += p * self.value(key + _UNIT[v], nxt, n + 1, ctx)
         return ev
 
     def double(self, key: int, counts: tuple[int, ...], n: int, ctx: _Context) -> float:
         ev = 0.0
         for v, p in self.draws(counts, n):
-            nxt = counts[:v] + (counts[v] + 1,) + counts[v + 1 :]
+            nxt = _plus(counts, v)
             ev += p * self.doubled(key + _UNIT[v], nxt, n + 1, ctx)
         return ev
 
@@ -510,7 +516,9 @@ class _Solver:
 # ----------------------------------------------------------------------------------- splits
 
 
-def _hand_counts(pair: int, n_pair_cards: int, shoe_pairs: int, left_total: int, model: Model) -> tuple[float, float]:
+def _hand_counts(
+    pair: int, n_pair_cards: int, shoe_pairs: int, left_total: int, model: Model
+) -> tuple[float, float]:
     """The expected numbers of hands a split ends with whose second card is not a pair card,
     and of hands holding a pair they may not split again (module docstring: the hand-count
     approximation). ``shoe_pairs`` pair cards and ``left_total`` cards are left once the
@@ -551,7 +559,7 @@ class _Table:
         self.model = model
         self.up = up
         self.policy = policy
-        self.graph = (
+        self.graph: _DealerGraph = (
             _dealer_graph(up, model.hits_soft_17, model.peeks) if shared is None else shared.graph
         )
         self.cache: dict[int, tuple[float, ...]] = {} if shared is None else shared.cache
@@ -573,7 +581,7 @@ class _Table:
         one = tuple(int(v == pair) for v in range(11))
         key1 = _UNIT[pair]
         aces = ACES if pair == 1 else 0
-        contexts = (SPLIT | aces, SPLIT | aces | OTHER)
+        contexts: tuple[int, ...] = (SPLIT | aces, SPLIT | aces | OTHER)
         if model.peeks:
             contexts = contexts[:1]
         q = (s.base[pair] - 1) / (s.n_base - 1)
@@ -583,10 +591,10 @@ class _Table:
             for v, p in s.draws(one, 1):
                 if v == pair:
                     continue
-                nxt = one[:v] + (one[v] + 1,) + one[v + 1 :]
+                nxt = _plus(one, v)
                 others += p * s.value(key1 + _UNIT[v], nxt, 2, ctx)
             others /= 1 - q
-            pp = one[:pair] + (2,) + one[pair + 1 :]
+            pp = _plus(one, pair)
             blocked = s.value(2 * key1, pp, 2, ctx)
             values_other[ctx] = (others, blocked)
         n_others, n_blocked = _hand_counts(pair, 2, s.base[pair] - 1, s.n_base - 1, model)
@@ -731,19 +739,26 @@ class Chart:
         for kind in ("hard", "soft"):
             rows = sorted({(total, cards) for k, total, cards, _up in self.cells if k == kind})
             for total, cards in rows:
-                label = f"{kind} {total}" + (f" ({cards}{'+' if cards == MAX_CARDS else ''} cards)" if self.by_cards else "")
+                label = f"{kind} {total}" + (
+                    f" ({cards}{'+' if cards == MAX_CARDS else ''} cards)" if self.by_cards else ""
+                )
                 codes = [self.order(total, kind == "soft", cards, up) for up in COLUMNS]
                 out.append(f"{label:<22}" + " ".join(f"{c:<4}" for c in codes).rstrip())
         for pair in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10):
             if (pair, 2) in self.pairs:
-                label = "pair " + ("A,A" if pair == 1 else "T,T" if pair == 10 else f"{pair},{pair}")
+                label = "pair " + (
+                    "A,A" if pair == 1 else "T,T" if pair == 10 else f"{pair},{pair}"
+                )
                 codes = [self.pairs[(pair, up)] for up in COLUMNS]
                 out.append(f"{label:<22}" + " ".join(f"{c:<4}" for c in codes).rstrip())
         for kind in ("hard", "soft"):
             totals = sorted({t for k, t, _up in self.rescue if k == kind})
             for total in totals:
                 codes = ["R" if self.rescue.get((kind, total, up)) else "S" for up in COLUMNS]
-                out.append(f"{'rescue ' + kind + ' ' + str(total):<22}" + " ".join(f"{c:<4}" for c in codes).rstrip())
+                out.append(
+                    f"{'rescue ' + kind + ' ' + str(total):<22}"
+                    + " ".join(f"{c:<4}" for c in codes).rstrip()
+                )
         return out
 
     def to_data(self) -> dict[str, list[list[object]]]:
@@ -760,7 +775,6 @@ class Chart:
         pairs = {(int(p), int(up)): str(o) for p, up, o in data["pairs"]}  # type: ignore[call-overload]
         rescue = {(str(k), int(t), int(up)): bool(r) for k, t, up, r in data.get("rescue", [])}  # type: ignore[call-overload]
         return cls(cells, pairs, rescue)
-
 
 
 def _order(values: Mapping[str, float]) -> str:
@@ -850,7 +864,7 @@ def _derive_up(
         reached: dict[int, tuple[tuple[int, ...], float]] = {}
         for key, counts, p in level:
             for v, q in s.draws(counts, n):
-                nxt = counts[:v] + (counts[v] + 1,) + counts[v + 1 :]
+                nxt = _plus(counts, v)
                 if _hand_total(nxt)[0] >= 21:
                     continue
                 k = key + _UNIT[v]
@@ -871,7 +885,7 @@ def _derive_up(
     for key, counts, p in doubled:
         n_cards = sum(counts)
         for v, q in s.draws(counts, n_cards):
-            nxt = counts[:v] + (counts[v] + 1,) + counts[v + 1 :]
+            nxt = _plus(counts, v)
             total, soft = _hand_total(nxt)
             if total >= 21:
                 continue
