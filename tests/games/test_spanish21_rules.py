@@ -411,7 +411,7 @@ def test_spanish_decks_pass_over_the_tens_of_the_certified_shoe() -> None:
     [
         ("9S 7D", "AH", False, SURRENDER),  # hard 16 against an ace: Rh
         ("9S 8D", "AH", False, SURRENDER),  # hard 17 against an ace: Rs
-        ("5S 6D", "9H", False, HIT),  # 11 against a 9 (fewer tens): hit
+        ("5S 6D", "9H", False, DOUBLE),  # 11 against a 9: the analysis (and the chart) double
         ("3S 2D 3C 3H", "6H", False, DOUBLE),  # a four-card 11 against a 6: double
         ("9S 6D", "2H", False, STAND),  # S4: 15 of two cards stands against a 2
         ("2S 3D 4C 6H", "2H", False, HIT),  # S4: 15 of four cards hits
@@ -423,12 +423,14 @@ def test_spanish_decks_pass_over_the_tens_of_the_certified_shoe() -> None:
 def test_the_basic_strategy_chart(
     cards: str, up: str, doubled: bool, expected: Spanish21Action
 ) -> None:
-    from game_server.games.spanish21.rules.strategy import Spanish21Strategy
+    from game_server.config import example_path, load_config
+    from game_server.games.spanish21.rules.strategy import strategy_for
     from game_server.rules.twenty_one import hand_total
 
+    rules = load_config(example_path("spanish21.toml")).rules
     hand = parse_cards(cards)
     total, soft = hand_total(hand)
-    decided = Spanish21Strategy().decide(
+    decided = strategy_for(rules).decide(
         hand,
         total,
         soft,

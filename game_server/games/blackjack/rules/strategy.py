@@ -27,7 +27,7 @@ from typing import Final
 from game_server.games.blackjack.rules.actions import Action
 from game_server.games.blackjack.rules.analysis import Chart
 from game_server.games.blackjack.rules.charts import blackjack_model, chart_for
-from game_server.games.blackjack.rules.rules import BlackjackRules
+from game_server.games.blackjack.rules.rules import BlackjackRules, DoubleOn
 from game_server.rules.twenty_one import hand_total
 from shared.cards import BJ_VALUE
 
@@ -64,6 +64,14 @@ def resolve(order: str, can_double: bool, can_split: bool, can_surrender: bool) 
     return Action.STAND
 
 
+def _double_allowed(double_on: DoubleOn, total: int, soft: bool) -> bool:
+    """Whether the rules let a two-card ``total`` be doubled at all (633a.10)."""
+    if double_on is DoubleOn.ANY:
+        return True
+    low = 9 if double_on is DoubleOn.NINE_TO_ELEVEN else 10
+    return not soft and low <= total <= 11
+
+
 class BasicStrategy:
     """Basic strategy for one table's rules, decided by table lookup.
 
@@ -73,7 +81,7 @@ class BasicStrategy:
             table's) if None. A hybrid table passes its own (its rules differ, 633b.5).
 
     Example:
-        >>> from game_server.games.blackjack.rules.rules import BlackjackRules
+        >>> from game_server.games.blackjack.rules.rules import BlackjackRules, DoubleOn
         >>> strategy = BasicStrategy(BlackjackRules())
         >>> strategy.decide(16, False, 0, 10, True, False, False)
         <Action.HIT: 'hit'>
@@ -88,11 +96,15 @@ class BasicStrategy:
         chart = self._chart
 
         def row(total: int, soft: bool) -> _Row:
+            double_ok = _double_allowed(rules.double_on, total, soft)
             cells: list[_Cell] = [()]  # dealer up value 0 does not exist
             for up in range(1, 11):
                 order = chart.order(total, soft, 2, up) if total < 21 else "S"
                 cells.append(
-                    tuple(resolve(order, d, False, s and surrender_ok) for d, _p, s in _FLAG_SETS)
+                    tuple(
+                        resolve(order, d and double_ok, False, s and surrender_ok)
+                        for d, _p, s in _FLAG_SETS
+                    )
                 )
             return tuple(cells)
 
@@ -101,11 +113,17 @@ class BasicStrategy:
         self._soft: tuple[_Row, ...] = tuple(row(total, True) for total in range(22))
         pair_rows: list[_Row] = [self._hard[0]]  # index 0: not a pair, never used
         for value in range(1, 11):
+            double_ok = _double_allowed(
+                rules.double_on, 12 if value == 1 else 2 * value, value == 1
+            )
             cells: list[_Cell] = [()]
             for up in range(1, 11):
                 order = chart.pair_order(value, up)
                 cells.append(
-                    tuple(resolve(order, d, p, s and surrender_ok) for d, p, s in _FLAG_SETS)
+                    tuple(
+                        resolve(order, d and double_ok, p, s and surrender_ok)
+                        for d, p, s in _FLAG_SETS
+                    )
                 )
             pair_rows.append(tuple(cells))
         self._pairs: tuple[_Row, ...] = tuple(pair_rows)
