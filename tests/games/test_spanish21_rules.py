@@ -240,13 +240,15 @@ def test_635b_1_d_f_no_wager_after_no_more_bets() -> None:
 
 
 def test_635a_12_a_blackjack_pays_3_to_2_and_beats_a_dealer_blackjack() -> None:
-    """635a.12(a)'s 3 to 2, and the win a secondary source gives (not in 635a.12(a)): against the dealer's ace and king (insurance declined, then the peek), seat 1's
+    """635a.12(a)'s 3 to 2, and the win a secondary source gives (not in 635a.12(a)):
+    against the dealer's ace and king (insurance declined, then the peek), seat 1's
     Blackjack is paid 3 to 2; seat 2's 15 loses."""
     r = Round("AS 5C AD KH QC KS", {1: main(), 2: main()})
     for seat in (1, 2):
         r.events += r.game.decline_insurance(seat)
     paid = {e.seat: (e.paid, e.line) for e in r.events if type(e) is WagerSettled}
-    assert paid[1] == (2500, "Blackjack beats dealer Blackjack 3 to 2 (secondary source; odds 635a.12(a))")
+    line = "Blackjack beats dealer Blackjack 3 to 2 (secondary source; odds 635a.12(a))"
+    assert paid[1] == (2500, line)
     assert paid[2][0] == 0 and r.game.phase is Phase.COMPLETE
     r.replays()
 
