@@ -32,6 +32,7 @@ from game_server.rng.shoe import Shoe, ShoeSeed, StackedShoe
 from game_server.rules.errors import (
     ActionNotAllowed,
     BetOutOfLimits,
+    ReplayMismatch,
     WagerNotOffered,
     WrongPhase,
 )
@@ -251,6 +252,28 @@ def test_635a_12_a_blackjack_pays_3_to_2_and_beats_a_dealer_blackjack() -> None:
     assert paid[1] == (2500, line)
     assert paid[2][0] == 0 and r.game.phase is Phase.COMPLETE
     r.replays()
+
+
+def test_a_log_with_the_lines_earlier_wording_still_replays_and_nothing_else_does() -> None:
+    """Builds before issue 36 logged the line citing 635a.12(a) alone: such a log replays to
+    its own records (the line's earlier wording is declared); any other wording, or the
+    earlier one with other money, does not."""
+    r = Round("AS 5C AD KH QC KS", {1: main(), 2: main()})
+    for seat in (1, 2):
+        r.events += r.game.decline_insurance(seat)
+    (k,) = [i for i, e in enumerate(r.events) if type(e) is WagerSettled and e.seat == 1]
+
+    def logged(**change: Any) -> list[Any]:
+        events = list(r.events)
+        events[k] = events[k]._replace(**change)
+        return events
+
+    earlier = "Blackjack beats dealer Blackjack 3 to 2 (635a.12(a))"
+    assert replay(RULES, logged(line=earlier)).phase is Phase.COMPLETE
+    with pytest.raises(ReplayMismatch, match="differs on replay"):
+        replay(RULES, logged(line="Blackjack beats dealer Blackjack 3 to 2 (635a.99)"))
+    with pytest.raises(ReplayMismatch, match="differs on replay"):
+        replay(RULES, logged(line=earlier, paid=2600))
 
 
 def test_635a_12_a_a_player_21_beats_a_dealer_21() -> None:

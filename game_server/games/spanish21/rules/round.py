@@ -63,7 +63,7 @@ from game_server.rules.errors import (
     WagerNotOffered,
     WrongPhase,
 )
-from game_server.rules.replaying import LoggedCards, replay_steps
+from game_server.rules.replaying import LoggedCards, rename_line, replay_steps
 from game_server.rules.wagers.base import SideWagerOffer
 from shared.cards import Card
 from shared.money import format_money
@@ -86,6 +86,8 @@ LINE_SURRENDER = "Late surrender: half returned (635a)"
 #: 635a.12(a) sets the 3 to 2 odds of a winning Blackjack; that it wins against the dealer's
 #: Blackjack is in no paragraph of 635a we hold (a secondary source, the module docstring).
 LINE_BLACKJACK_BEATS = "Blackjack beats dealer Blackjack 3 to 2 (secondary source; odds 635a.12(a))"
+# Logged by earlier builds, with the citation that (a) does not bear out.
+rename_line("Blackjack beats dealer Blackjack 3 to 2 (635a.12(a))", LINE_BLACKJACK_BEATS)
 TEN: Final = 10
 _NONE: Mapping[str, int] = {}
 
