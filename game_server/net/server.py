@@ -962,6 +962,12 @@ class TableServerFactory(OperatorFloor, Factory):
             self._turned_away(peer, why)
         return why is None
 
+    def refused_handshake(self, peer: Any, why: str) -> None:
+        """The TLS layer refused ``peer``'s handshake (no certificate, another CA, revoked,
+        expired...): logged as a refusal at accept, the first of its address at once and the
+        others in one line a minute."""
+        self._turned_away(peer, f"its TLS handshake was refused ({why})")
+
     def _turned_away(self, peer: Any, why: str) -> None:
         """Log a refusal at accept: the first of its address at once, the others counted
         and logged in one line a minute (a timer runs while any address is remembered)."""

@@ -11,19 +11,24 @@ server logged every refused connection in six lines.
 from __future__ import annotations
 
 import re
+import socket
+import ssl
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from address_attack import ATTACKER, lockout, make_table
+from address_attack import ATTACKER, ROOT, lockout, make_table, operator_served, running_server
 
 from game_server.net.floor import NetLimits
 
 CONNECTIONS = 80
 HELLO_SECONDS = 2.0
 ATTACK_SECONDS = 3 * HELLO_SECONDS
+#: Handshakes without a certificate made one after the other.
+HANDSHAKES = 40
 
 
 @pytest.mark.slow
@@ -60,3 +65,38 @@ def test_one_address_holding_idle_connections_does_not_lock_others_out(tmp_path:
         result.describe(),
     )
     assert any(f"no Hello within {HELLO_SECONDS:g} s" in line for line in output)
+
+
+def _handshake_without_certificate(port: int, source: str) -> None:
+    """One TLS 1.3 handshake from ``source`` with no client certificate: the server refuses
+    it (its alert comes with the first read)."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    with socket.create_connection(
+        ("127.0.0.1", port), timeout=5, source_address=(source, 0)
+    ) as raw:
+        try:
+            with context.wrap_socket(raw) as tls:
+                tls.recv(1)
+        except (ssl.SSLError, OSError):
+            pass
+
+
+@pytest.mark.slow
+def test_handshakes_refused_by_the_thousand_are_logged_once_a_minute(tmp_path: Path) -> None:
+    """A client without a certificate completing handshake after handshake from 127.0.0.2
+    gets one line in the server's log, not one (or two) per handshake; the operator is
+    served meanwhile."""
+    table = make_table(tmp_path, HELLO_SECONDS)
+    output: list[str] = []
+    with running_server(table, 4096, output, ROOT) as (_process, port):
+        for _ in range(HANDSHAKES):
+            _handshake_without_certificate(port, ATTACKER)
+        assert operator_served(port, table["certs"]) == ""
+        time.sleep(0.5)
+    refused = [line for line in output if "TLS handshake was refused" in line]
+    assert len(refused) == 1, refused[:5]
+    assert f"refusing a connection from {ATTACKER}:" in refused[0]
+    assert "no-certificate" in refused[0]
+    assert not any("refused a TLS handshake" in line for line in output)

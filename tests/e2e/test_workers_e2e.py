@@ -215,7 +215,7 @@ def test_a_misrouted_or_unknown_certificate_is_refused_with_a_sentence(
         with pytest.raises((ssl.SSLError, ConnectionError, AmpError)):
             stranger = AmpClient(port, other, FIRST, route=FIRST)
             stranger.call("Hello", version=PROTOCOL_VERSION, software="e2e")
-        server.wait_for("handshake refused")
+        server.wait_for("TLS handshake was refused")
     assert "refused terminal T8" in server.text()
 
 
