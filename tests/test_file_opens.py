@@ -81,6 +81,9 @@ DECIDED: dict[tuple[str, str], str] = {
     ("tools/backup.py", "load_backup"): "a backup's backup.json",
     ("tools/backup.py", "sha256_file"): BACKUP_COPY,
     ("tools/backup.py", "take_backup"): KEYS,
+    ("game_server/games/blackjack/gen_charts.py", "main"): (
+        "writes the generated chart module, a Python source file"
+    ),
     ("tools/bench.py", "record_history"): OUTPUT,
     ("tools/bench_verify.py", "build_log"): SETTINGS,
     ("tools/bench_work.py", "load_budget"): SETTINGS,

@@ -9,6 +9,7 @@ import ast
 
 import pytest
 
+from game_server.games.blackjack.gen_charts import TARGET, shipped_models
 from game_server.games.blackjack.rules.analysis import (
     _UNIT,
     Model,
@@ -17,7 +18,6 @@ from game_server.games.blackjack.rules.analysis import (
 )
 from game_server.games.blackjack.rules.charts import analysis_for, differences, shoe_of, stored
 from game_server.games.blackjack.rules.compare import against_spanish21
-from tools.gen_charts import TARGET, shipped_models
 
 
 def _brute_dealer(left: list[int], up: int, h17: bool) -> list[float]:
@@ -128,7 +128,8 @@ def test_spanish21_departs_from_the_published_chart_only_where_its_play_is_bette
 @pytest.mark.slow
 def test_the_generated_charts_are_what_the_analysis_derives() -> None:
     """chart_data.py holds, for every shipped example's rules, exactly the chart, edges and
-    differences the analysis derives now (regenerate with python -m tools.gen_charts)."""
+    differences the analysis derives now (regenerate with
+    ``python -m game_server.games.blackjack.gen_charts``)."""
     tree = ast.parse(TARGET.read_text())
     assert tree.body
     for key, model in shipped_models().items():

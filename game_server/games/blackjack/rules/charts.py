@@ -4,10 +4,10 @@
 Why a data module and a cache: the analysis of a six-deck shoe takes some seconds of pure
 Python (``docs/decisions.md`` has the measured times), too long for every bot, simulation and
 test that builds a strategy. So the charts and edges of the shipped example Rules Submissions
-are generated into :mod:`.chart_data` (``python -m tools.gen_charts`` writes it; a test derives
-them again and fails on any difference), and any other rules derive their chart on first use,
-kept for the life of the process (:func:`analysis_for`). Either way the chart is the
-analysis' own: nothing here is transcribed.
+are generated into :mod:`.chart_data` (``python -m game_server.games.blackjack.gen_charts``
+writes it; a test derives them again and fails on any difference), and any other rules
+derive their chart on first use, kept for the life of the process (:func:`analysis_for`).
+Either way the chart is the analysis' own: nothing here is transcribed.
 
 Entry points: :func:`blackjack_model` (the fully automated table's rules as the analysis reads
 them), :func:`chart_for`, :func:`analysis_for`, :func:`stored`.
