@@ -6,13 +6,13 @@ Entry points:
 
   ``log-signing.key``
       Ed25519 private key, PEM PKCS#8, unencrypted, mode 0600. Signs the event log's
-      checkpoints (DESIGN.md "Event log").
+      checkpoints (docs/design.md "Event log").
   ``log-signing.pub``
       Its public key, PEM SubjectPublicKeyInfo, mode 0644. What an investigator needs to
       verify a log (``etg verify``).
   ``shoe-sealing.key``
       32 random bytes (AES-256) from ``os.urandom``, as 64 hex digits and a newline, mode
-      0600. Seals each shoe's seed in its ``ShoeCommitted`` event (DESIGN.md "RNG and shoe").
+      0600. Seals each shoe's seed in its ``ShoeCommitted`` event (docs/design.md "RNG and shoe").
 
 - :func:`load_signing_key`, :func:`load_public_key`, :func:`load_sealing_key` read them
   back, refusing a private key file that anyone but its owner can access.

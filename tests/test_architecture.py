@@ -1,4 +1,4 @@
-"""The import rule of DESIGN.md "Layout and the import rule", enforced.
+"""The import rule of docs/design.md "Layout and the import rule", enforced.
 
 Imports flow one way: ``shared`` <- ``game_server.rules`` <- rest of ``game_server`` <- ``tools``;
 ``shared`` <- ``terminal_client``. The pure core never imports I/O, clocks or randomness.
@@ -68,7 +68,7 @@ def _pure_packages() -> list[str]:
 @pytest.mark.parametrize("module", _pure_packages())
 def test_pure_core_imports_no_io_clock_or_randomness(module: str) -> None:
     """Importing the rules engine, cards or money never imports twisted, sqlite3, pygame,
-    random, secrets or time (DESIGN.md: no I/O, no clock, no randomness in rules/)."""
+    random, secrets or time (docs/design.md: no I/O, no clock, no randomness in rules/)."""
     loaded = _modules_loaded_by(module)
     leaked = sorted(name for name in loaded if name.split(".")[0] in FORBIDDEN_IN_PURE)
     assert leaked == [], f"{module} pulls in {leaked}"
@@ -165,7 +165,7 @@ def test_no_global_random_module_in_server() -> None:
 
 
 # --------------------------------------------------------------------------- games are packages
-# DESIGN.md "Games are packages": a game is a package (game_server/games/<g>/ and
+# docs/design.md "Games are packages": a game is a package (game_server/games/<g>/ and
 # terminal_client/games/<g>/) and the platform knows it only through the registry.
 
 #: Where the platform lives: every module outside the games' own packages.

@@ -1,7 +1,7 @@
 """``etg certs``: the table's TLS certificates (the CA, the server, terminals, the operator).
 
 The ``certs`` group and its ``init`` command live in :mod:`tools.cli`; this module gives them
-the TLS part (DESIGN.md "Network": each terminal and operator tool has its own certificate):
+the TLS part (docs/design.md "Network": each terminal and operator tool has its own certificate):
 
 - :func:`init_tls` creates the PKI with :func:`game_server.net.pki.init_pki`; ``etg certs
   init`` calls it (before the log-signing and shoe-sealing keys, so that a bad host name

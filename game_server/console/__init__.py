@@ -1,4 +1,4 @@
-"""The operator's console: a browser page for the casino floor (issue 21, DESIGN.md "The
+"""The operator's console: a browser page for the casino floor (issue 21, docs/design.md "The
 floor").
 
 A ``twisted.web`` application over HTTPS (TLS 1.3 only) that talks to each table server as

@@ -10,10 +10,10 @@ Entry points:
 - :mod:`game_server.eventlog.chain` -- the exact hash-chain and checkpoint-message
   definitions an independent verifier implements.
 - :class:`EventStore` / :class:`EventSource` -- the backend interfaces (SQLite today;
-  PostgreSQL later, DESIGN.md "Later, on paper now").
+  PostgreSQL later, docs/design.md "The floor").
 
 Storage is SQLite through sqlite-utils: STRICT tables, WAL, ``synchronous=FULL``, named
-migrations, triggers that refuse UPDATE and DELETE (DESIGN.md "Event log"; see
+migrations, triggers that refuse UPDATE and DELETE (docs/design.md "Event log"; see
 :mod:`game_server.eventlog.schema`).
 """
 

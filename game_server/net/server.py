@@ -1,6 +1,6 @@
 """The table's AMP server: terminals and operator tools drive a :class:`TableMachine`.
 
-One :class:`TerminalProtocol` per connection (mutual TLS; DESIGN.md "Network", "One round,
+One :class:`TerminalProtocol` per connection (mutual TLS; docs/design.md "Network", "One round,
 as data" step 2). The peer is who its client certificate says
 (:func:`game_server.net.tls.identity_of`), never what it claims. In order, every command box:
 

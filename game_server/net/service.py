@@ -3,7 +3,7 @@
 :func:`serve` is what ``etg serve`` and ``python -m game_server`` run. On start it first
 binds its port (:func:`listen_first`: a port in use stops it in one line before the log is
 opened or created), then runs the DRBG known-answer self-test (a failure stops the server:
-DESIGN.md "RNG and shoe"), proves the event log (its whole chain from the last checkpoint of
+docs/design.md "RNG and shoe"), proves the event log (its whole chain from the last checkpoint of
 the anchor stream, or from the first event) and recovers the tables from it
 (:func:`game_server.table.recovery.open_tables`: wallets, meters, the current shoe and any
 interrupted round come back from the log; a log of other tables or rules is refused unless

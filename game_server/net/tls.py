@@ -1,6 +1,6 @@
 """Mutual TLS 1.3 for every link of the table, as Twisted connection creators.
 
-DESIGN.md "Network": Twisted AMP over TLS 1.3 with client certificates required. The files
+docs/design.md "Network": Twisted AMP over TLS 1.3 with client certificates required. The files
 come from :mod:`game_server.net.pki`.
 
 Entry points:

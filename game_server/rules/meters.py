@@ -11,7 +11,7 @@ Entry points: :meth:`Meter.open`, :meth:`Meter.contribute`, :meth:`Meter.award`,
 :meth:`Meter.award_shared`, :func:`apply`, :class:`MeterBank`. Mystery (Must-Hit-By) meters
 are driven by :mod:`game_server.rules.wagers.must_hit_by`.
 
-Units (DESIGN.md "Money"): the meter and its reserve count in integer millicents (1 cent =
+Units (docs/design.md "Money"): the meter and its reserve count in integer millicents (1 cent =
 1000 millicents); wagers and payouts are integer cents; rates are basis points.
 
 Rules chosen here:
@@ -23,7 +23,7 @@ Rules chosen here:
   most 0.9 millicent per pool per wager and stays with the house as part of the share of the
   wager that is not contributed (:attr:`MeterContributed.kept`), so every millicent of every
   wager is accounted for.
-- **Payout** (DESIGN.md "Money"; 633b.9(f), 633b.10(i) "100% of meter", "10% of meter"): a
+- **Payout** (docs/design.md "Money"; 633b.9(f), 633b.10(i) "100% of meter", "10% of meter"): a
   share of ``p`` percent pays ``floor(amount * p / 100)`` floored to whole cents; the
   remainder stays in the meter. Several winners of the same jackpot in the same round
   (633b.9(e)(3), 633b.10(j)) share it equally: each gets the jackpot divided by the number of
@@ -584,7 +584,7 @@ def fold(meter: Meter, events: Iterable[MeterEvent]) -> Meter:
 
 class MeterBank:
     """The meters of one server, keyed by configured id; tables that name the same id share
-    (link to) one meter (605a.8; DESIGN.md "Progressives").
+    (link to) one meter (605a.8; docs/design.md "Progressives").
 
     Mutable: callers must run one operation at a time (the reactor thread does), so that a
     linked meter's contributions have one order and a hit has one winner.

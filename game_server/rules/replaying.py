@@ -1,6 +1,6 @@
 """What every engine's ``replay`` shares: the logged cards as a card source, and the loop that
 feeds a logged round back to a fresh engine one input at a time, checking that each step
-produces exactly the logged events (DESIGN.md "One round, as data", step 6).
+produces exactly the logged events (docs/design.md "One round, as data", step 6).
 
 The helpers of a seated game's replay: :func:`seat_wagers` (one seat's wagers as one input)
 and :func:`logged_meters` (the meters as the settlement read them).

@@ -1,4 +1,4 @@
-"""The wager framework (DESIGN.md "Wagers").
+"""The wager framework (docs/design.md "Wagers").
 
 A :class:`SideWager` is a declaration: its regulation section, when it settles
 (:class:`Moment`), what it requires, its limits (fixed amounts, a cap relative to the main
