@@ -42,6 +42,7 @@ from typing import Any, Final, Protocol, TypeVar
 
 from game_server import games
 from game_server.rules.errors import RulesError
+from game_server.rules.returns import player_edge_problems
 from game_server.rules.wagers import must_hit_by
 from game_server.rules.wagers.base import MeterSpec, TableType
 from shared.codec import canonical_json
@@ -409,7 +410,12 @@ def _build(data: Mapping[str, object], source: str) -> TableConfig:
                 ],
             )
         game = found
-    return game.build_config(data, source)
+    config = game.build_config(data, source)
+    # The player-edge guard, for every game: no offered wager may return 100% or more.
+    guard = player_edge_problems(game.optional_returns(config))
+    if guard:
+        raise ConfigError(source, guard)
+    return config
 
 
 def config_from_dict(data: Mapping[str, Any], source: str = "<logged config>") -> TableConfig:

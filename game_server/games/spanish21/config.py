@@ -77,14 +77,12 @@ from game_server.config import (
 )
 from game_server.games.blackjack.rules.rules import MAX_SEATS, CountdownDefault, DoubleOn
 from game_server.games.spanish21.rules import match_the_dealer as mtd
-from game_server.games.spanish21.rules.returns import optional_returns
 from game_server.games.spanish21.rules.rules import (
     DECK_COUNTS,
     SUPER_BONUS_5_TO_25,
     Spanish21Rules,
 )
 from game_server.rules.limits import WagerLimits
-from game_server.rules.returns import player_edge_problems
 from game_server.rules.wagers.base import ReserveUse, SideWagerOffer, TableType
 from shared.errors import MoneyError
 from shared.money import ToOne, format_money, parse_pay
@@ -351,8 +349,6 @@ def build_config(data: Mapping[str, object], source: str) -> TableConfig:
             side_wagers=() if offer is None else (offer,),
             super_bonus_25_and_over=known(large),
         )
-        if not problems:
-            problems += player_edge_problems(optional_returns(rules))
     if problems:
         raise ConfigError(source, problems)
     return TableConfig(
