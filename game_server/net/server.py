@@ -962,16 +962,16 @@ class TableServerFactory(OperatorFloor, Factory):
             self._turned_away(peer, why)
         return why is None
 
-    def refused_handshake(self, peer: Any, why: str) -> None:
-        """The TLS layer refused ``peer``'s handshake (no certificate, another CA, revoked,
-        expired...): logged as a refusal at accept, the first of its address at once and the
-        others in one line a minute."""
-        self._turned_away(peer, f"its TLS handshake was refused ({why})")
+    def refused_handshake(self, peer: Any, reason: str, detail: str) -> None:
+        """The TLS layer refused ``peer``'s handshake for ``reason`` (no certificate, another
+        CA, revoked, expired...): logged as a refusal at accept, the first of its address and
+        reason at once and the others in one line a minute."""
+        self._turned_away(peer, f"its TLS handshake was refused ({reason}: {detail})", reason)
 
-    def _turned_away(self, peer: Any, why: str) -> None:
-        """Log a refusal at accept: the first of its address at once, the others counted
-        and logged in one line a minute (a timer runs while any address is remembered)."""
-        if self._refusals.refused(host_of(peer), why, self._now()):
+    def _turned_away(self, peer: Any, why: str, kind: str = "cap") -> None:
+        """Log a refusal at accept: the first of its address and ``kind`` at once, the others
+        counted and logged in one line a minute (a timer runs while any is remembered)."""
+        if self._refusals.refused(host_of(peer), why, self._now(), kind):
             log.warn(
                 FIRST_REFUSAL,
                 peer=describe_peer(peer),

@@ -356,7 +356,7 @@ def serve(
     def refused(peer: Any, refusal: Refusal) -> None:
         # As a refusal at accept: the first of an address at once, then once a minute, so
         # a client without a valid certificate cannot flood the log at its connect rate.
-        factory.refused_handshake(peer, f"{refusal.reason.value}: {refusal.detail}")
+        factory.refused_handshake(peer, refusal.reason.value, refusal.detail)
 
     options = server_tls_options(certs, floor.revocations, on_refused=refused, log_refusals=False)
 
