@@ -11,7 +11,6 @@ from itertools import combinations
 from typing import Any
 
 import pytest
-
 from caribbean_table import config, make_session
 
 from game_server.config import ConfigError, build_table_config, example_path
