@@ -1,6 +1,6 @@
 """The wire protocol between the table server and its terminals and operator tools.
 
-Twisted AMP commands over mutual TLS (DESIGN.md "Network"). Every command declares its
+Twisted AMP commands over mutual TLS (docs/design.md "Network"). Every command declares its
 arguments, its response and the domain errors it may answer with; anything undeclared is a
 protocol error and the server drops the connection. Terminals send intents (never outcomes)
 with a client-made ``request_id``: a retry after a reconnect gets the first answer and

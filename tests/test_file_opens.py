@@ -44,7 +44,10 @@ DECIDED: dict[tuple[str, str], str] = {
     ("game_server/console/accounts.py", "AccountBook._save"): SETTINGS,
     ("game_server/console/audit.py", "AuditLog.__init__"): AUDIT,
     ("game_server/console/audit.py", "AuditLog.tail"): AUDIT,
+    ("game_server/console/audit.py", "AuditLog._write_head"): AUDIT + " (its signed head)",
+    ("game_server/console/audit.py", "_read_head"): AUDIT + " (its signed head)",
     ("game_server/console/audit.py", "verify_audit"): AUDIT,
+    ("game_server/console/audit.py", "was_signed"): AUDIT,
     ("game_server/console/settings.py", "load_settings"): SETTINGS,
     ("game_server/console/web.py", "ConsoleApp.__init__"): "the console's packaged static files",
     ("game_server/eventlog/anchors.py", "AnchorFile._open"): ANCHORS,
@@ -68,6 +71,7 @@ DECIDED: dict[tuple[str, str], str] = {
     ("game_server/net/pki.py", "_write_file"): KEYS,
     ("terminal_client/net/tls.py", "_read"): KEYS,
     ("terminal_client/sound.py", "_quiet_stderr"): "/dev/null",
+    ("tools/backup.py", "_anchor_lines"): ANCHORS + " (its copy in a backup)",
     ("tools/backup.py", "_copy_private"): BACKUP_COPY,
     ("tools/backup.py", "_fsync_dir"): DIRECTORY,
     ("tools/backup.py", "_locked"): "the backup folder's lock file",
@@ -77,6 +81,9 @@ DECIDED: dict[tuple[str, str], str] = {
     ("tools/backup.py", "load_backup"): "a backup's backup.json",
     ("tools/backup.py", "sha256_file"): BACKUP_COPY,
     ("tools/backup.py", "take_backup"): KEYS,
+    ("game_server/games/blackjack/gen_charts.py", "main"): (
+        "writes the generated chart module, a Python source file"
+    ),
     ("tools/bench.py", "record_history"): OUTPUT,
     ("tools/bench_verify.py", "build_log"): SETTINGS,
     ("tools/bench_work.py", "load_budget"): SETTINGS,
@@ -104,7 +111,6 @@ DECIDED: dict[tuple[str, str], str] = {
     ("tools/loadtest.py", "start_server"): "a process's output file",
     ("tools/par_cli.py", "par_command"): OUTPUT,
     ("tools/recall_cli.py", "receipt_command"): OUTPUT,
-    ("tools/receipt_cli.py", "verify_command"): "a receipt (JSON)",
     ("tools/rng_lab.py", "_discard_stdout"): "/dev/null",
     ("tools/rng_lab.py", "report"): OUTPUT,
     ("tools/rng_lab.py", "run_report"): OUTPUT,
@@ -112,7 +118,7 @@ DECIDED: dict[tuple[str, str], str] = {
     ("tools/rng_tests.py", "rngtest_section"): OUTPUT,
     ("tools/screens.py", "write_screens"): OUTPUT,
     ("tools/status.py", "_last_anchor"): ANCHORS,
-    ("tools/verify_receipt.py", "main"): "a receipt (JSON)",
+    ("tools/verify_receipt.py", "load_receipt"): "a receipt (JSON)",
     ("tools/version.py", "_read_build_info"): SETTINGS,
 }
 

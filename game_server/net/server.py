@@ -1,6 +1,6 @@
 """The table's AMP server: terminals and operator tools drive a :class:`TableMachine`.
 
-One :class:`TerminalProtocol` per connection (mutual TLS; DESIGN.md "Network", "One round,
+One :class:`TerminalProtocol` per connection (mutual TLS; docs/design.md "Network", "One round,
 as data" step 2). The peer is who its client certificate says
 (:func:`game_server.net.tls.identity_of`), never what it claims. In order, every command box:
 
@@ -43,14 +43,20 @@ own view built alone, and nothing of another seat's.
 
 Connections are bounded (``[floor.limits]``; issue 13): more than
 ``unauthenticated_connections`` before their Hello, or more than
-``connections_per_identity`` with one certificate id (counted from the TLS handshake), and
-the new one is refused at once with a log line; a connection that has not completed the
-handshake and said Hello within ``hello_seconds``, or that after Hello leaves a command box
-unfinished for ``box_seconds``, is dropped. Every drop ends with the socket closed: the peer
-has :data:`CLOSE_GRACE_SECONDS` to answer TLS close_notify, then the connection is aborted.
+``unauthenticated_per_address`` of them from one source address
+(:class:`~game_server.net.admission.Waiting`), and the new one is closed at accept, before
+any TLS is built for it (:class:`GatedTLSFactory`); the refusals of an address are logged
+once a minute (:class:`~game_server.net.admission.RefusalLog`), so a flood of connections
+cannot flood the log. More than ``connections_per_identity`` with one certificate id
+(counted from the TLS handshake), and the new one is refused at once with a log line. A
+connection that has not completed the handshake and said Hello within ``hello_seconds``,
+or that after Hello leaves a command box unfinished for ``box_seconds``, is dropped. Every
+drop ends with the socket closed: the peer has :data:`CLOSE_GRACE_SECONDS` to answer TLS
+close_notify, then the connection is aborted.
 
-Entry point: :class:`TableServerFactory`, e.g.
-``reactor.listenSSL(floor.port, TableServerFactory(machine, floor, reactor), tls_options)``.
+Entry point: :class:`TableServerFactory`, behind :class:`GatedTLSFactory`, e.g.
+``reactor.listenTCP(floor.port, GatedTLSFactory(tls_options, TableServerFactory(machine,
+floor, reactor)))``.
 """
 
 from __future__ import annotations
@@ -61,15 +67,24 @@ from contextlib import contextmanager
 from typing import Any, Final, TypeVar, cast
 
 from twisted.internet.defer import Deferred, fail
-from twisted.internet.interfaces import IHandshakeListener, IReactorTime
+from twisted.internet.interfaces import IHandshakeListener, IProtocolFactory, IReactorTime
 from twisted.internet.protocol import Factory, connectionDone
 from twisted.logger import Logger
 from twisted.protocols import amp
 from twisted.protocols.policies import TimeoutMixin
+from twisted.protocols.tls import TLSMemoryBIOFactory
 from twisted.python.failure import Failure
 from zope.interface import implementer  # type: ignore[import-untyped]  # ships no hints
 
 from game_server.durations import Durations
+from game_server.net.admission import (
+    FIRST_REFUSAL,
+    MORE_REFUSALS,
+    RefusalLog,
+    Waiting,
+    describe_peer,
+    host_of,
+)
 from game_server.net.floor import FloorConfig
 from game_server.net.identity import Identity, RevocationList
 from game_server.net.operator import OperatorCommands, OperatorFloor
@@ -168,20 +183,27 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
         self.hello_order = 0
         self._waiting_for = ""
         self._abort_call: Any = None
+        #: Refused by the caps before Hello as it was accepted (logged by the factory).
+        self._refused_at_accept = False
 
     def callLater(self, period: float, func: Callable[[], object]) -> Any:
         """The deadline's clock: the factory's (tests: ``task.Clock``)."""
         return self.factory.clock.callLater(period, func)
 
     def connectionMade(self) -> None:
-        """Refuse the connection at once over ``unauthenticated_connections``; else start
-        the Hello deadline: a peer that does not complete the TLS handshake and say Hello
-        within ``hello_seconds`` is dropped."""
+        """Count the connection before Hello, aborting it at once over the caps
+        (``unauthenticated_per_address``, ``unauthenticated_connections``: the factory
+        logs it); else start the Hello deadline: a peer that does not complete the TLS
+        handshake and say Hello within ``hello_seconds`` is dropped.
+
+        Behind :class:`GatedTLSFactory` a connection over the caps never gets here (it is
+        closed at accept); this refusal is for a factory used without the gate."""
         super().connectionMade()  # type: ignore[no-untyped-call]  # unannotated
         no_delay(self.transport)
-        refusal = self.factory.admit(self)
-        if refusal is not None:
-            self.refuse(refusal)
+        if not self.factory.admit(self):
+            self._dropped = self._refused_at_accept = True
+            transport: Any = self.transport
+            transport.abortConnection()
             return
         self._deadline("Hello", self.limits.hello_seconds)
 
@@ -239,11 +261,13 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
             raise Unauthorized("this command is for terminals; the operator certificate cannot")
         return self.identity.id
 
-    def _peer(self) -> str:
+    def peer(self) -> Any:
+        """The peer's address (an ``IAddress``; None once the transport is gone)."""
         transport: Any = self.transport
-        peer = transport.getPeer() if transport is not None else None
-        host, port = getattr(peer, "host", None), getattr(peer, "port", None)
-        return "an unknown peer" if host is None else f"{host}:{port}"
+        return transport.getPeer() if transport is not None else None
+
+    def _peer(self) -> str:
+        return describe_peer(self.peer())
 
     def refuse(self, why: str) -> None:
         """Log why and abort the connection at once (over a connection cap)."""
@@ -361,11 +385,12 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
         if self._abort_call is not None and self._abort_call.active():
             self._abort_call.cancel()
         self._abort_call = None
-        log.info(
-            "connection of {terminal} closed: {reason}",
-            terminal=self.who,
-            reason=reason.getErrorMessage(),
-        )
+        if not self._refused_at_accept:  # its refusal is logged, once a minute per address
+            log.info(
+                "connection of {terminal} closed: {reason}",
+                terminal=self.who,
+                reason=reason.getErrorMessage(),
+            )
         self.factory.forget(self)
         super().connectionLost(reason)  # type: ignore[no-untyped-call]  # unannotated
 
@@ -872,7 +897,11 @@ class TableServerFactory(OperatorFloor, Factory):
         #: The terminals' connections among them, by terminal id (the pushes of a step).
         self._by_terminal: dict[str, list[TerminalProtocol]] = {}
         self._hello_count = 0
-        self._before_hello: set[TerminalProtocol] = set()
+        #: Connections that have not said Hello, by address, under the caps before Hello.
+        self._before_hello: Waiting[TerminalProtocol] = Waiting(floor.limits)
+        #: Which refusals at accept are logged (once a minute per address), and its timer.
+        self._refusals = RefusalLog()
+        self._refusals_call: Any = None
         self._by_identity: dict[tuple[Role, str], set[TerminalProtocol]] = {}
         machine.add_listener(self)
 
@@ -972,17 +1001,70 @@ class TableServerFactory(OperatorFloor, Factory):
             view["shoe"] = shoes[table]
         return view
 
-    def admit(self, connection: TerminalProtocol) -> str | None:
-        """A new connection, before its Hello: None if it may stay, else why it is refused
-        (``unauthenticated_connections`` are already open)."""
-        cap = self.floor.limits.unauthenticated_connections
-        if len(self._before_hello) >= cap:
-            return (
-                f"{len(self._before_hello)} connections have not said Hello yet, the most "
-                f"[floor.limits] unauthenticated_connections allows"
+    def may_connect(self, peer: Any) -> bool:
+        """Whether a connection from ``peer`` (an ``IAddress``) just accepted may stay, by
+        the caps before Hello (:class:`GatedTLSFactory` asks before it builds any TLS); a
+        refusal is logged once a minute per address. Nothing is counted yet: the
+        connection is counted by :meth:`admit` as it is made."""
+        why = self._before_hello.refusal(host_of(peer))
+        if why is not None:
+            self._turned_away(peer, why)
+        return why is None
+
+    def admit(self, connection: TerminalProtocol) -> bool:
+        """Count a new connection before its Hello: False (the refusal logged, once a
+        minute per address) when its address holds ``unauthenticated_per_address`` such
+        connections already or the server ``unauthenticated_connections``."""
+        peer = connection.peer()
+        why = self._before_hello.add(connection, host_of(peer))
+        if why is not None:
+            self._turned_away(peer, why)
+        return why is None
+
+    def refused_handshake(self, peer: Any, reason: str, detail: str) -> None:
+        """The TLS layer refused ``peer``'s handshake for ``reason`` (no certificate, another
+        CA, revoked, expired...): logged as a refusal at accept, the first of its address and
+        reason at once and the others in one line a minute."""
+        self._turned_away(peer, f"its TLS handshake was refused ({reason}: {detail})", reason)
+
+    def _turned_away(self, peer: Any, why: str, kind: str = "cap") -> None:
+        """Log a refusal at accept: the first of its address and ``kind`` at once, the others
+        counted and logged in one line a minute (a timer runs while any is remembered)."""
+        if self._refusals.refused(host_of(peer), why, self._now(), kind):
+            log.warn(
+                FIRST_REFUSAL,
+                peer=describe_peer(peer),
+                why=why,
+                address=host_of(peer),
             )
-        self._before_hello.add(connection)
-        return None
+        self._log_refusals_later()
+
+    def _now(self) -> float:
+        clock: Any = self.clock  # zope interfaces confuse mypy's method binding
+        return float(clock.seconds())
+
+    def _log_refusals_later(self) -> None:
+        """Run :meth:`_log_refusals` when the next line is due, a second from now at the
+        soonest (many addresses due one after the other are looked at together)."""
+        if self._refusals_call is not None:
+            return
+        due = self._refusals.next_due()
+        if due is None:
+            return
+        clock: Any = self.clock
+        self._refusals_call = clock.callLater(max(1.0, due - self._now()), self._log_refusals)
+
+    def _log_refusals(self) -> None:
+        self._refusals_call = None
+        for line in self._refusals.due(self._now()):
+            log.warn(
+                MORE_REFUSALS,
+                count=line.count,
+                address=line.address,
+                seconds=line.seconds,
+                why=line.why,
+            )
+        self._log_refusals_later()
 
     def count_identity(self, connection: TerminalProtocol, identity: Identity) -> str | None:
         """Count ``connection`` against its certificate's id: None if it may stay, else why
@@ -1005,7 +1087,7 @@ class TableServerFactory(OperatorFloor, Factory):
     def open_connections(self) -> int:
         """Connections open now: those before Hello and those counted against an id."""
         counted = set().union(*self._by_identity.values())
-        return len(self._before_hello | counted | set(self.connections))
+        return len(set(self._before_hello) | counted | set(self.connections))
 
     def remember(self, connection: TerminalProtocol) -> None:
         """A connection completed ``Hello``: it gets the views from now on. An older
@@ -1171,6 +1253,37 @@ class TableServerFactory(OperatorFloor, Factory):
                     "pushing the view to {terminal} failed; dropping it", terminal=connection.who
                 )
                 connection.drop("the view could not be sent")
+
+
+class GatedTLSFactory(TLSMemoryBIOFactory):
+    """The server's TLS, with the caps before Hello checked first: a connection over
+    ``unauthenticated_per_address`` or ``unauthenticated_connections`` is closed as it is
+    accepted, before any TLS state is made for it (``buildProtocol`` returns None, and
+    Twisted closes the socket), and its refusal logged once a minute per address
+    (:meth:`TableServerFactory.may_connect`). What ``listenSSL`` would wrap around the
+    factory; a worker adopts the sockets handed over by its front through it too.
+
+    Args:
+        options: The server's TLS options (:func:`~game_server.net.tls.server_tls_options`).
+        server: The factory whose caps decide.
+        wrapped: What builds the protocol under TLS (default ``server``; a worker's
+            builder of :class:`~game_server.net.workers.WorkerProtocol`).
+    """
+
+    def __init__(
+        self,
+        options: Any,
+        server: TableServerFactory,
+        wrapped: IProtocolFactory | None = None,
+    ) -> None:
+        builder: Any = server if wrapped is None else wrapped  # zope confuses mypy
+        super().__init__(options, False, builder)
+        self.server = server
+
+    def buildProtocol(self, addr: Any) -> Any:
+        if not self.server.may_connect(addr):
+            return None
+        return super().buildProtocol(addr)
 
 
 #: A table without shoes (a fake machine in the tests): its views carry no ``"shoe"``.

@@ -3,7 +3,7 @@
 :func:`serve` is what ``etg serve`` and ``python -m game_server`` run. On start it first
 binds its port (:func:`listen_first`: a port in use stops it in one line before the log is
 opened or created), then runs the DRBG known-answer self-test (a failure stops the server:
-DESIGN.md "RNG and shoe"), proves the event log (its whole chain from the last checkpoint of
+docs/design.md "RNG and shoe"), proves the event log (its whole chain from the last checkpoint of
 the anchor stream, or from the first event) and recovers the tables from it
 (:func:`game_server.table.recovery.open_tables`: wallets, meters, the current shoe and any
 interrupted round come back from the log; a log of other tables or rules is refused unless
@@ -36,7 +36,6 @@ from typing import Any, Final
 from twisted.internet import reactor as _reactor
 from twisted.internet.task import LoopingCall
 from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
-from twisted.protocols.tls import TLSMemoryBIOFactory
 
 from game_server.config import TableConfig
 from game_server.eventlog import AnchorFile, EventLogReader, system_clock
@@ -47,7 +46,7 @@ from game_server.net.access import revoked_terminals
 from game_server.net.applied import applied_in
 from game_server.net.floor import FloorConfig, descriptors_needed, raise_descriptor_limit
 from game_server.net.identity import RevocationList
-from game_server.net.server import TableServerFactory
+from game_server.net.server import GatedTLSFactory, TableServerFactory
 from game_server.net.tls import Refusal, server_tls_options
 from game_server.recall.terminal import terminal_recall
 from game_server.rng import self_test
@@ -362,9 +361,11 @@ def serve(
         )
 
     def refused(peer: Any, refusal: Refusal) -> None:
-        log.warn("handshake refused from {peer}: {reason}", peer=peer, reason=refusal.reason)
+        # As a refusal at accept: the first of an address at once, then once a minute, so
+        # a client without a valid certificate cannot flood the log at its connect rate.
+        factory.refused_handshake(peer, refusal.reason.value, refusal.detail)
 
-    options = server_tls_options(certs, floor.revocations, on_refused=refused)
+    options = server_tls_options(certs, floor.revocations, on_refused=refused, log_refusals=False)
 
     def revocations_changed(revocations: RevocationList) -> None:
         options.revocations = revocations
@@ -403,10 +404,11 @@ def serve(
         where = accept(reactor, factory, options)
         log.info("table {table} serving as {where}", table=", ".join(machines), where=where)
     else:
-        # What listenSSL does, on the socket bound before the log was opened.
+        # What listenSSL does, on the socket bound before the log was opened, with the caps
+        # before Hello checked at accept, before any TLS is built.
         # Typed Any: without zope's plugin mypy sees no provider of Twisted's interfaces.
-        wrap: Any = TLSMemoryBIOFactory
-        tls_factory = wrap(options, False, factory)
+        wrap: Any = GatedTLSFactory
+        tls_factory = wrap(options, factory)
         listening = reactor.adoptStreamPort(listener.fileno(), listener.family, tls_factory)
         listener.close()  # the reactor listens on its own copy
         log.info(

@@ -132,7 +132,7 @@ class Entry:
 
 @dataclass(frozen=True, slots=True)
 class ShoeInfo:
-    """The shoe a round was dealt from, and its commitment (DESIGN.md "RNG and shoe").
+    """The shoe a round was dealt from, and its commitment (docs/design.md "RNG and shoe").
 
     Attributes:
         number: The shoe's number at its table.

@@ -9,7 +9,7 @@ An investigator doing game recall after a dispute (GLI-11 "game recall": every p
 credits at the start and end of each game; 58 Pa. Code 605a.5(d) meters) needs more than the
 rows of one round: the rows must be the ones the table wrote, the cards must be the ones the
 certified shoe held, and the settlements must be the ones the approved rules give. This
-module checks, in one streaming pass over the log (DESIGN.md "Event log", "RNG and shoe"):
+module checks, in one streaming pass over the log (docs/design.md "Event log", "RNG and shoe"):
 
 ``file``
     SQLite's full ``integrity_check``: every page, and every index compared with its table
@@ -75,7 +75,7 @@ module checks, in one streaming pass over the log (DESIGN.md "Event log", "RNG a
     ``round_started``, ``round_closed``) must equal the fold.
 ``conservation``
     at the end: credits in = credits out + the balances the log states + wagers in play +
-    house result (DESIGN.md "Core contracts").
+    house result (docs/design.md "Core contracts").
 ``events``
     every body decodes as an event this build knows.
 ``linked``

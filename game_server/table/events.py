@@ -38,7 +38,7 @@ class RulesChangeStated(NamedTuple):
 @event("shoe_committed")
 class ShoeCommitted(NamedTuple):
     """A new shoe, committed before its first card: SHA-256 of the card order and a salt, and
-    the seed material and salt sealed with AES-256-GCM (DESIGN.md "RNG and shoe").
+    the seed material and salt sealed with AES-256-GCM (docs/design.md "RNG and shoe").
 
     ``cut_card`` is None when the shoe is replaced every round.
     """

@@ -126,7 +126,7 @@ def simulation_seeds(seed: int, table_id: str) -> SeedSource:
 
 
 class SealedShoes:
-    """Makes committed, sealed shoes for one table (DESIGN.md "RNG and shoe").
+    """Makes committed, sealed shoes for one table (docs/design.md "RNG and shoe").
 
     Each shoe gets fresh seed material; before its first card, :class:`ShoeCommitted` carries
     SHA-256(order || salt) and the seed and salt sealed with AES-256-GCM under the table's
@@ -423,7 +423,7 @@ class TableBook:
             raise LogWriteFailed(out_of_service_reason(failed))
 
     def check_units(self, wagers: Mapping[str, int]) -> None:
-        """Every wager placed is a whole multiple of the table's wager unit (DESIGN.md
+        """Every wager placed is a whole multiple of the table's wager unit (docs/design.md
         "Money": so that 3 to 2 is exact), for every game: refused before the game sees it,
         with the one sentence every table gives.
 
