@@ -854,6 +854,12 @@ def must_hit_by_shape(logged: object) -> dict[str, object] | None:
     return {k: (dollars(v) if k == "minimum_wager" else v) for k, v in logged.items()}
 
 
+def _linking_tables() -> str:
+    """The titles of the games whose tables link their meters across the floor (605a.8)."""
+    titles = [game.title for game in games.games() if getattr(game, "links_floor_meters", False)]
+    return " and ".join(titles) if titles else "no game's"
+
+
 def read_linked_meters(
     problems: list[str], raw: object, config: TableConfig
 ) -> LinkedMeters | None:
@@ -888,7 +894,7 @@ def read_linked_meters(
         read.add(
             "meters",
             f"{game.title} tables' progressive meters are not linked across servers in this "
-            "build (605a.8); only fully automated Blackjack tables' progressive wagers are. "
+            f"build (605a.8); only {_linking_tables()} tables' progressive wagers are. "
             "Remove [linked_meters]: the meter stays this server's",
         )
         return None

@@ -650,8 +650,8 @@ def format_report(result: SimResult, title: str = "") -> str:
     lines += _table(rows, (False, True, True, True, True, True, False, True, False))
     lines += [
         "RTP per wagered: paid per amount wagered (doubles and splits included).",
-        "House edge per initial: the house result per initial wager (Blackjack: the original",
-        "wager, as published; ante+blind+play: the Ante). Intervals: per-round totals.",
+        "House edge per initial: the house result per initial wager (the wager a round starts",
+        "with, as published: the original wager or the Ante). Intervals: per-round totals.",
     ]
     for name, stats in result.ordered():
         settled = sum(stats.lines.values())

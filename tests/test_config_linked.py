@@ -82,6 +82,7 @@ def test_a_game_this_build_does_not_link_is_refused() -> None:
     text += '\n[linked_meters]\nmeters = ["floor:uth-progressive"]\nshare_window_ms = 200\n'
     (problem,) = problems(text)
     assert "progressive meters are not linked across servers in this build" in problem
+    assert "only Blackjack tables' progressive wagers are" in problem  # asked of the games
     assert "Remove [linked_meters]" in problem
 
 

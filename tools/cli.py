@@ -137,8 +137,7 @@ _CONFIG = click.option(
     "--seats",
     type=click.IntRange(1, 10),
     default=None,
-    help="Seats played.  [default: the game's (Blackjack 7; Ultimate Texas Hold 'Em all its "
-    "seats)]",
+    help="Seats played.  [default: as many as the game's simulation plays]",
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="Simulation seed.")
 @click.option(
@@ -159,8 +158,8 @@ _CONFIG = click.option(
     "--wager",
     callback=_money,
     default=None,
-    help="Blackjack wager (the Ante at an Ultimate Texas Hold 'Em table) in dollars, e.g. "
-    "25.00. Default: the table minimum.",
+    help="The initial wager (the main wager, or the Ante) in dollars, e.g. 25.00. "
+    "Default: the table minimum.",
 )
 @click.option(
     "--log",

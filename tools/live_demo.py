@@ -582,7 +582,7 @@ def window_places(count: int, desktop: tuple[int, int]) -> list[tuple[int, int, 
     type=click.Path(dir_okay=False, exists=True, path_type=Path),
     default=None,
     help="The table's Rules Submission (default: the shipped fully automated table), e.g. "
-    "game_server/games/hybrid/configs/hybrid-three-position.toml.",
+    "one of the shipped example configs in the games' configs folders.",
 )
 def demo_live(
     data_dir: Path,

@@ -252,8 +252,9 @@ class ParSheet:
             f"{self.seats} seats), config hash `{config.config_hash()}`.",
             "",
             "Every return is per unit staked, the stake included; a house edge is one minus "
-            "it. Exact figures count every deal off the top of a full shoe (a fresh deck at "
-            "Hold 'Em); simulated figures are played through the engine, one seat, a new shoe "
+            "it. Exact figures count every deal off the top of a full shoe (or the fresh deck "
+            "of a game dealt from one); simulated figures are played through the engine, "
+            "one seat, a new shoe "
             f"every round, {self.rounds:,} rounds from seed {self.seed}, with 95% intervals "
             "from per-round totals. A meter wager's return is given with the meter at its "
             "reset amount and in the long run, counted from the meter's own dynamics: its "

@@ -170,7 +170,7 @@ def recall() -> None:
     "--wager",
     default=None,
     metavar="NAME",
-    help="Only rounds where this wager was placed (blackjack, lucky_aces, insurance, "
+    help="Only rounds where this wager was placed (ante, lucky_aces, insurance, "
     "double, ...). Scans back through the log's wagers until --last rounds qualify.",
 )
 @click.option(

@@ -731,7 +731,7 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
                 isinstance(k, str) and type(v) is int for k, v in wagers.items()
             ):
                 raise BadRequest(
-                    'wagers are a JSON object of wager name to cents, e.g. {"blackjack": 2500}'
+                    'wagers are a JSON object of wager name to cents, e.g. {"<wager>": 2500}'
                 )
             machine = self.factory.machine
             if machine.state is not TableState.OPEN:

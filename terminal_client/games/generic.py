@@ -62,10 +62,15 @@ def betting_window(model: TerminalModel) -> bool:
 class GenericGame:
     """A game the terminal knows only by its common view (see the module docstring).
 
+    A game's own subclass names itself with a class attribute (``name = "war"``) or by
+    passing its name; either way ``name`` is the server's name of the game.
+
     Args:
-        name: The game's name as its views give it (None: a view naming no game).
+        name: The game's name as its views give it (None: the class's ``name``; empty for
+            a view naming no game).
     """
 
+    name = ""
     title = ""
     main_wager: str | None = None
     wager_titles: Mapping[str, str] = {}
@@ -74,7 +79,8 @@ class GenericGame:
     felt_lines: tuple[str, ...] = ()
 
     def __init__(self, name: str | None = None) -> None:
-        self.name = name or ""
+        if name is not None:
+            self.name = name
 
     # ------------------------------------------------------------------------ its views
 

@@ -162,3 +162,16 @@ def test_face_down_cards_in_a_seats_hand_are_read_as_face_down_and_drawn() -> No
     assert model.view.dealer.cards == ("AS", None)
     surface = pygame.Surface(SIZE)
     FallbackScreen(model, Sent()).draw(surface, Layout.for_window(SIZE))  # type: ignore[arg-type]
+
+
+def test_a_game_named_by_its_class_keeps_its_name() -> None:
+    """docs/adding-a-game.md: a TerminalGame names itself with a class attribute; an instance
+    made without arguments (an entry point's object) keeps it, so the registry does not
+    refuse it as misnamed; a name passed in still wins, and a bare GenericGame is unnamed."""
+
+    class War(GenericGame):
+        name = "war"
+
+    assert War().name == "war"
+    assert War("war_two").name == "war_two"
+    assert GenericGame().name == "" and GenericGame(None).name == ""
