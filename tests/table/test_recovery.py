@@ -391,6 +391,10 @@ def test_kill_9_at_random_moments_loses_nothing(certs: Path, tmp_path: Path) -> 
                 if kill == 0 or kill % 3:
                     ready = proc.stdout.readline()
                     assert ready.startswith("ready"), errors.read_text()
+                    if kill % 3 == 1:  # a round closed first: the table moves on, however slow
+                        line = proc.stdout.readline()
+                        assert line.startswith("round"), errors.read_text()
+                        ready += line
                     time.sleep(rng.uniform(0.0, 0.25))
                 else:  # anywhere, start-up and recovery included
                     time.sleep(rng.uniform(0.05, 0.6))
@@ -422,7 +426,7 @@ def test_kill_9_at_random_moments_loses_nothing(certs: Path, tmp_path: Path) -> 
     log_of(session).close(checkpoint=False)
     assert report.rounds == len(logged) and report.last_round_id == killed_at
     assert report.wallets == check_log(db, certs).wallets
-    assert killed_at > 20, "the table hardly played between the kills"
+    assert killed_at >= KILLS // 3, "the table hardly played between the kills"
 
     # Let it finish a few more rounds cleanly, then compare with a table never killed.
     target = killed_at + 3
