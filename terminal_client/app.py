@@ -203,13 +203,21 @@ class TerminalApp:
 
     def draw(self, layout: Layout) -> None:
         surface = self._surface_provider()
-        self.stack.draw(surface, layout)
-        if isinstance(self.stack.top, SceneScreen):
-            draw_shoe_line(surface, layout, self.model)
+        draw_frame(self.stack, surface, layout, self.model)
         self.draws += 1
         self.dirty = False
         if self._present is not None:
             self._present()
+
+
+def draw_frame(
+    stack: ScreenStack, surface: pygame.Surface, layout: Layout, model: TerminalModel
+) -> None:
+    """One frame: the screens bottom-up, and under a screen of the table (not an overlay)
+    the table corner's shoe line."""
+    stack.draw(surface, layout)
+    if isinstance(stack.top, SceneScreen):
+        draw_shoe_line(surface, layout, model)
 
 
 # Demo bots and screenshots (``--autoplay``, ``--screenshots``) -------------------------------

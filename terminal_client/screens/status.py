@@ -26,11 +26,12 @@ def _lines(surface: pygame.Surface, layout: Layout, title: str, lines: list[str]
         surface,
         title,
         (box.centerx, box.top + round(34 * s)),
-        round(60 * s),
+        layout.text(60),
         GOLD,
         "midtop",
         bold=True,
         max_width=box.width - round(60 * s),
+        least=layout.min_text,
     )
     for i, line in enumerate(lines):
         y = box.top + round((150 + 64 * i) * s)
@@ -38,10 +39,11 @@ def _lines(surface: pygame.Surface, layout: Layout, title: str, lines: list[str]
             surface,
             line,
             (box.centerx, y),
-            round(38 * s),
+            layout.text(38),
             CREAM,
             "midtop",
             max_width=box.width - round(60 * s),
+            least=layout.min_text,
         )
 
 
@@ -144,26 +146,29 @@ class AttractScreen(Screen):
             surface,
             "BLACKJACK",
             (cx, cy + ch // 2 + round(30 * s)),
-            round(110 * s),
+            layout.text(110),
             GOLD,
             "midtop",
             bold=True,
+            least=layout.min_text,
         )
         draw_text(
             surface,
             "BLACKJACK PAYS 3 TO 2",
             (cx, cy + ch // 2 + round(160 * s)),
-            round(44 * s),
+            layout.text(44),
             CREAM,
             "midtop",
+            least=layout.min_text,
         )
         invite = self.model.phase_name if closed else "Insert cash or a ticket to play"
         draw_text(
             surface,
             invite,
             (cx, cy + ch // 2 + round(240 * s)),
-            round(52 * s),
+            layout.text(52),
             CREAM,
             "midtop",
             bold=True,
+            least=layout.min_text,
         )

@@ -19,7 +19,7 @@ import pygame
 
 from shared.money import format_money
 from terminal_client.input import Intent, Key, Tap
-from terminal_client.model import IntentKind, Settlement, TerminalModel
+from terminal_client.model import Countdown, IntentKind, Settlement, TerminalModel
 from terminal_client.render import Layout, draw_chip
 from terminal_client.render.draw import CREAM, GOLD, draw_text
 from terminal_client.render.elements import element
@@ -282,57 +282,83 @@ class BettingScreen(SceneScreen):
             return "Bet accepted \u2022 good luck"
         return "PLACE YOUR BETS"
 
-    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
+    def spot_note(self, spot: BetSpot) -> str:
+        """What a circle says under it while nothing is staked on it: its wager's limits
+        (the main wager's in full)."""
+        limits = self.model.limits[spot_wager(spot.id, self.model.game.main_wager)]
+        return limits_text(limits.minimum, limits.maximum, short=spot.id != MAIN_SPOT)
+
+    def draw_spots(self, surface: pygame.Surface, layout: Layout) -> None:
+        """The betting circles (one element): each with its label and its stake, or its
+        note while nothing is staked, and the game's own marks (:meth:`draw_spot_marks`)."""
+        spots = self.spots(layout)
+        with element(surface, "wagers") as target:
+            for spot in spots:
+                main = spot.id == MAIN_SPOT
+                draw_bet_spot(target, spot, layout, self.spot_note(spot), main=main)
+            self.draw_spot_marks(target, layout, spots)
+
+    def draw_spot_marks(
+        self, surface: pygame.Surface, layout: Layout, spots: Sequence[BetSpot]
+    ) -> None:
+        """What a game draws with its circles (a title over a group, "=" between two)."""
+
+    def draw_bet_total(self, surface: pygame.Surface, layout: Layout) -> None:
+        """The bet's total ("BET $15.00") in a panel where this terminal's cards will be."""
         s = layout.scale
-        self.draw_table(surface, layout)
-        for spot in self.spots(layout):
-            limits = self.model.limits[spot_wager(spot.id, self.model.game.main_wager)]
-            if spot.id != MAIN_SPOT:
-                note = limits_text(limits.minimum, limits.maximum, short=True)
-                draw_bet_spot(surface, spot, s, note=note)
-                continue
-            draw_bet_spot(surface, spot, s)
-            text = limits_text(limits.minimum, limits.maximum)
-            top = (spot.center[0], spot.center[1] - spot.radius - round(34 * s))
-            draw_text(surface, text, top, round(22 * s), CREAM, "midtop")
         shown = self.pending if self._open() else self.placed()
         centre = self.bet_total_centre(layout)
-        panel(
-            surface,
-            pygame.Rect(
-                centre[0] - round(220 * s),
-                centre[1] - round(50 * s),
-                round(440 * s),
-                round(100 * s),
-            ),
-            120,
-        )
-        draw_text(
-            surface,
-            f"BET  {format_money(sum(shown.values()))}",
-            centre,
-            round(44 * s),
-            GOLD,
-            bold=True,
-        )
-        tray = self.tray(layout)
-        panel(surface, layout.chip_tray_rect, 110)
+        box = pygame.Rect(0, 0, round(440 * s), round(100 * s))
+        box.center = centre
+        with element(surface, "bet") as target:
+            panel(target, box, 120)
+            draw_text(
+                target,
+                f"BET  {format_money(sum(shown.values()))}",
+                box.center,
+                layout.text(44),
+                GOLD,
+                bold=True,
+                max_width=box.width - round(20 * s),
+                least=layout.min_text,
+            )
+
+    def shown_countdown(self) -> Countdown | None:
+        """The countdown as this screen shows it (a game may leave out what it does)."""
+        return self.model.countdown
+
+    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
+        self.draw_table(surface, layout)
+        self.draw_spots(surface, layout)
+        self.draw_bet_total(surface, layout)
+        draw_chip_tray(surface, layout, self.tray(layout))
+        self.draw_buttons(surface, layout)
+        draw_buttons(surface, layout, menu_buttons(layout, self.model), "menu")
+        draw_credits(surface, layout, self.model.credits, "CREDITS")
+        draw_message(surface, layout, self.message())
+        draw_countdown(surface, layout, self.shown_countdown(), self.countdown)
+
+    def draw_buttons(self, surface: pygame.Surface, layout: Layout) -> None:
+        """CLEAR, REBET and DEAL (and a game's own betting buttons)."""
+        draw_buttons(surface, layout, self.buttons(layout))
+
+
+def draw_chip_tray(surface: pygame.Surface, layout: Layout, tray: ChipTray) -> None:
+    """The chips to bet with, the selected one ringed."""
+    s = layout.scale
+    with element(surface, "chips") as target:
+        panel(target, layout.chip_tray_rect, 110)
         for slot in tray.slots():
             radius = int(slot.radius * 0.86)
             if slot.cents == tray.selected:
                 pygame.draw.circle(
-                    surface,
+                    target,
                     (255, 240, 160),
                     slot.center,
                     radius + round(8 * s),
                     max(3, round(5 * s)),
                 )
-            draw_chip(surface, slot.center, slot.cents, radius)
-        draw_buttons(surface, self.buttons(layout))
-        draw_buttons(surface, menu_buttons(layout, self.model), "menu")
-        draw_credits(surface, layout, self.model.credits, "CREDITS")
-        draw_message(surface, layout, self.message())
-        draw_countdown(surface, layout, self.model.countdown, self.countdown)
+            draw_chip(target, slot.center, slot.cents, radius, least=layout.min_text)
 
 
 def draw_placed_spots(surface: pygame.Surface, layout: Layout, model: TerminalModel) -> None:
@@ -343,9 +369,7 @@ def draw_placed_spots(surface: pygame.Surface, layout: Layout, model: TerminalMo
             _spot_amounts(placed, model.game.main_wager), (*model.limits, *placed)
         ):
             if spot.amount:
-                # A side circle keeps its label over the chip (the note's text is not shown).
-                note = "" if spot.id == MAIN_SPOT else spot.label
-                draw_bet_spot(target, spot, layout.scale, note=note)
+                draw_bet_spot(target, spot, layout, main=spot.id == MAIN_SPOT)
 
 
 class PlayScreen(SceneScreen):
@@ -429,8 +453,8 @@ class PlayScreen(SceneScreen):
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         self.draw_table(surface, layout)
         draw_placed_spots(surface, layout, self.model)
-        draw_buttons(surface, self.buttons(layout))
-        draw_buttons(surface, menu_buttons(layout, self.model), "menu")
+        draw_buttons(surface, layout, self.buttons(layout))
+        draw_buttons(surface, layout, menu_buttons(layout, self.model), "menu")
         draw_credits(surface, layout, self.model.credits, "CREDITS")
         draw_message(surface, layout, self.message())
         draw_countdown(surface, layout, self.model.countdown, self.countdown)
@@ -440,8 +464,8 @@ class PlayScreen(SceneScreen):
 #: the results screen has not (landscape: left of this terminal's hands, under seats 5 to
 #: 7; portrait: under its hands).
 RESULTS_AREA: dict[bool, tuple[int, int, int, int]] = {
-    False: (24, 640, 560, 420),
-    True: (24, 1240, 1032, 650),
+    False: (24, 640, 560, 412),
+    True: (24, 1240, 1032, 636),
 }
 
 
@@ -502,7 +526,7 @@ class ResultsScreen(SceneScreen):
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         self.draw_table(surface, layout)
-        draw_buttons(surface, menu_buttons(layout, self.model), "menu")
+        draw_buttons(surface, layout, menu_buttons(layout, self.model), "menu")
         draw_credits(surface, layout, self.model.credits, "CREDITS")
         draw_countdown(surface, layout, self.model.countdown, self.countdown)
         if self.cards is not None:
@@ -514,5 +538,5 @@ class ResultsScreen(SceneScreen):
         draw_message(surface, layout, title, GOLD if title.startswith("YOU WIN") else CREAM)
         with element(surface, "results") as target:
             draw_results_panel(
-                target, self.results_area(layout), "YOUR WAGERS", self.rows(), layout.scale
+                target, self.results_area(layout), "YOUR WAGERS", self.rows(), layout
             )
