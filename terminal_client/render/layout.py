@@ -19,7 +19,7 @@ from functools import lru_cache
 
 import pygame
 
-from terminal_client.render.typescale import Glass
+from terminal_client.typescale import Glass
 from terminal_client.widgets import BetSpot, Button, ChipTray, hit_test
 
 LANDSCAPE = (1920, 1080)
@@ -287,13 +287,13 @@ class Layout:
     #: Where the design grid's (0, 0) falls in the window.
     origin: tuple[int, int] = (0, 0)
     #: The least font size of any text a player must read, in window pixels (the type
-    #: scale: :mod:`terminal_client.render.typescale`).
+    #: scale: :mod:`terminal_client.typescale`).
     min_text: int = 8
 
     @classmethod
     def for_window(cls, size: tuple[int, int], glass: Glass | None = None) -> Layout:
         """The layout of a window of ``size`` on ``glass`` (default: a
-        :class:`~terminal_client.render.typescale.Glass` of the default diagonal that the
+        :class:`~terminal_client.typescale.Glass` of the default diagonal that the
         window fills)."""
         design, scale, ox, oy = _fit(size)
 

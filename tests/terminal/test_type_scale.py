@@ -2,7 +2,7 @@
 nothing drawn sits on anything else, on every shipped table's betting, play and results
 screens, at 1280x720, 1920x1080 and portrait 1080x1920.
 
-The minimum is 12 points on the terminal's glass (``terminal_client/render/typescale.py``:
+The minimum is 12 points on the terminal's glass (``terminal_client/typescale.py``:
 at the default 24-inch glass 16 px at 1920x1080 and 1080x1920, 11 px at 1280x720). Each
 screen is drawn by the real screen code, from the views the tables' real round machines sent
 terminal T1 while the terminal's own demo bots played every wager they offer
@@ -40,8 +40,8 @@ from terminal_client.render.elements import (  # noqa: E402
     recording_texts,
     text_problems,
 )
-from terminal_client.render.typescale import Glass  # noqa: E402
 from terminal_client.screens import ScreenStack, screen_for  # noqa: E402
+from terminal_client.typescale import Glass  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("headless")
 
@@ -72,7 +72,7 @@ def outside_elements(canvas: ElementCanvas, drawn: list[Drawn]) -> int:
     return changed.count()
 
 
-def draw_screen(view: dict[str, Any], rules: Any, size: tuple[int, int]) -> tuple[Any, Any]:
+def draw_screen(view: dict[str, Any], rules: Any, size: tuple[int, int]) -> tuple[Any, ...]:
     """The screen the model of ``view`` picks, drawn as a frame; (canvas, texts)."""
     model = model_of(view, rules)
     stack = ScreenStack()
@@ -184,7 +184,7 @@ def test_a_community_cards_number_badge_covers_no_cards_index(size: tuple[int, i
     hand["cards"] = [*hand["cards"][:2], "AS", "3C"]
     hand["community"] = [0, 0, 1, 2]
     hand["total"], hand["soft"] = 12, False
-    canvas, texts, layout, screen = draw_screen(view, None, size)
+    _canvas, texts, layout, screen = draw_screen(view, None, size)
     assert screen.role == "play"
     badges = [t for t in texts if getattr(t, "mark", False)]
     assert len(badges) >= 2, "the hand's two community cards are numbered"
