@@ -20,6 +20,7 @@ from typing import Any, Final
 import click
 
 from terminal_client.model import ConnectionState, TerminalModel
+from terminal_client.model.state import RESULTS_SECONDS
 from terminal_client.net.client import UNREACHABLE
 from terminal_client.net.tls import TerminalTlsError
 from terminal_client.typescale import DEFAULT_GLASS_INCHES, GLASS_RANGE, Glass
@@ -190,6 +191,14 @@ def _stop_reactor(result: object, reactor: Any) -> None:
     "on it (a window is drawn as that screen at the window's size).",
 )
 @click.option(
+    "--results-seconds",
+    type=click.FloatRange(0, 120),
+    default=RESULTS_SECONDS,
+    show_default=True,
+    help="The last round's results stay on the next round's betting screen at least this "
+    "long, then until the player's first wager.",
+)
+@click.option(
     "--fps",
     type=click.IntRange(5, 60),
     default=30,
@@ -245,6 +254,7 @@ def terminal(
     size: tuple[int, int],
     fps: int,
     glass: float = DEFAULT_GLASS_INCHES,
+    results_seconds: float = RESULTS_SECONDS,
     autoplay: bool = False,
     screenshots: Path | None = None,
     every: int = 1,
@@ -283,7 +293,7 @@ def terminal(
         raise click.ClickException(NO_DISPLAY)
     pygame.font.init()
     server_name = f"{host}:{port}"
-    model = TerminalModel()
+    model = TerminalModel(results_seconds)
     shown = {"title": window_title(model, server_name)}
     pygame.display.set_caption(shown["title"])
     if kiosk:

@@ -243,6 +243,25 @@ def lines_height(
     return height
 
 
+def lines_fit(
+    layout: Layout, area: pygame.Rect, lines: list[tuple[str, str]], size: int, pitch: int = 0
+) -> bool:
+    """Whether :func:`draw_lines` draws every row of ``lines`` at design ``size`` inside
+    ``area``: as tall as it has and no word wider than its column."""
+    if lines_height(layout, area, lines, size, pitch) > area.height:
+        return False
+    font_size = layout.text(size)
+    gap = round(24 * layout.scale)
+    for left, right in lines:
+        left_lines, right_lines, right_w = _row_lines(left, right, font_size, area.width, gap)
+        room = area.width - (right_w + gap if right else 0)
+        if any(get_font(font_size).size(line)[0] > room for line in left_lines):
+            return False
+        if any(get_font(font_size, True).size(line)[0] > right_w for line in right_lines):
+            return False
+    return True
+
+
 def fitting_size(
     layout: Layout, area: pygame.Rect, lines: list[tuple[str, str]], most: int = 30
 ) -> int:

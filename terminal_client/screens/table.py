@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 import pygame
 
@@ -28,6 +29,13 @@ from terminal_client.render.results import ResultRow, draw_results_panel
 from terminal_client.render.table import draw_bet_spot
 from terminal_client.screens.base import Handled, IntentSender
 from terminal_client.screens.overlay import menu_buttons, menu_hit, menu_tap
+from terminal_client.screens.pays import (
+    draw_last_round,
+    draw_pays,
+    info_area,
+    last_round,
+    pays_rows,
+)
 from terminal_client.screens.results import headline, net_text, outcome_word, plain_detail
 from terminal_client.screens.scene import (
     LocalCountdown,
@@ -130,6 +138,19 @@ class BettingScreen(SceneScreen):
         self.last_bet: dict[str, int] = {} if last is None else dict(last.arguments["wagers"])
         self.note = ""
         self.countdown = LocalCountdown()
+        #: The wager whose pays the information panel shows: the last one touched (the
+        #: main wager before any).
+        self.wager_shown: str | None = model.game.main_wager or next(iter(model.limits), None)
+        #: When this screen first ticked, and the last tick (the last round's results stay
+        #: at least ``model.results_seconds`` from the first).
+        self._opened: float | None = None
+        self._now = 0.0
+        self._last: tuple[Any, tuple[str, tuple[ResultRow, ...]] | None] = (None, None)
+
+    def enter(self) -> None:
+        """Ask the server for the paytables the information panel shows (once)."""
+        if self.model.rules is None:
+            self.client.request_rules()
 
     # What it allows -------------------------------------------------------------------------
 
@@ -181,7 +202,31 @@ class BettingScreen(SceneScreen):
     # Changes --------------------------------------------------------------------------------
 
     def update(self, now: float) -> bool:
-        return self.countdown.update(self.model, now)
+        was = self.last_round_shown()
+        if self._opened is None:
+            self._opened = now
+        self._now = now
+        changed = self.countdown.update(self.model, now)
+        return changed or was != self.last_round_shown()
+
+    def last_round(self) -> tuple[str, tuple[ResultRow, ...]] | None:
+        """The last round's headline and rows this terminal played (None: none yet)."""
+        data = self.model.last_settled
+        if data is None:
+            return None
+        if self._last[0] is not data:
+            self._last = (data, last_round(data))
+        return self._last[1]
+
+    def last_round_shown(self) -> bool:
+        """Whether the information panel shows the last round's results: until this
+        terminal's first wager of the round, and at least ``model.results_seconds`` after
+        this screen opened (810a.4(7): until the next game starts or the bets change)."""
+        if self.last_round() is None:
+            return False
+        if self._opened is not None and self._now - self._opened < self.model.results_seconds:
+            return True
+        return not (self.pending or self.placed())
 
     def handle(self, intent: Intent) -> Handled | None:
         if (menu := menu_tap(intent, self.model, self.client)) is not None:
@@ -197,6 +242,7 @@ class BettingScreen(SceneScreen):
             self.selected = int(name)
             self.note = ""
         elif kind == "spot" and spot_wager(name, main) in self.model.limits:
+            self.wager_shown = spot_wager(name, main)
             self._add(spot_wager(name, main))
         elif target == "button:clear":
             self.pending = {}
@@ -327,8 +373,24 @@ class BettingScreen(SceneScreen):
         """The countdown as this screen shows it (a game may leave out what it does)."""
         return self.model.countdown
 
+    def draw_info(self, surface: pygame.Surface, layout: Layout) -> None:
+        """The information panel where the dealer's cards will be: the last round's
+        results while they stay (:meth:`last_round_shown`), else what the wager last
+        touched pays (:mod:`terminal_client.screens.pays`)."""
+        area = info_area(layout)
+        shown = self.last_round()
+        if shown is not None and self.last_round_shown():
+            with element(surface, "last round") as target:
+                draw_last_round(target, layout, area, shown)
+            return
+        title, rows = pays_rows(self.model, self.wager_shown)
+        if rows:
+            with element(surface, "pays") as target:
+                draw_pays(target, layout, area, title, rows)
+
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         self.draw_table(surface, layout)
+        self.draw_info(surface, layout)
         self.draw_spots(surface, layout)
         self.draw_bet_total(surface, layout)
         draw_chip_tray(surface, layout, self.tray(layout))

@@ -189,3 +189,40 @@ def test_a_community_cards_number_badge_covers_no_cards_index(size: tuple[int, i
     badges = [t for t in texts if getattr(t, "mark", False)]
     assert len(badges) >= 2, "the hand's two community cards are numbered"
     assert text_problems(texts, layout.min_text) == []
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["1280x720", "1920x1080", "portrait"])
+@pytest.mark.parametrize("config", CONFIGS)
+def test_the_betting_screens_last_round_and_pays_are_readable(
+    config: str, size: tuple[int, int]
+) -> None:
+    """The betting screen after a round: its last round's results, then (a chip on a side
+    circle, the minimum over) what that wager pays: every text readable, nothing on
+    anything else."""
+    from test_betting_info import after_a_round
+
+    from terminal_client.input import Tap
+    from terminal_client.model import Document
+
+    model = after_a_round(config)
+    model.apply_document(Document.RULES, rules_of(config))
+    stack = ScreenStack()
+    stack.push(screen_for(model)(model, Quiet()))
+    screen = stack.top
+    layout = Layout.for_window(size)
+    problems = []
+    for now in (0.0, model.results_seconds + 1):
+        stack.update(now)
+        canvas = ElementCanvas(size)
+        with recording_texts() as texts:
+            draw_frame(stack, canvas, layout, model)
+        problems += text_problems(texts, layout.min_text)
+        problems += [f"{a} and {b} overlap ({n} px)" for a, b, n in overlaps(canvas.drawn)]
+        stray = outside_elements(canvas, canvas.drawn)
+        if stray:
+            problems.append(f"{stray} px drawn outside any element")
+        names = {d.name for d in canvas.drawn}
+        assert ("last round" if now == 0.0 else "pays") in names, names
+        side = [s for s in screen.spots(layout) if s.enabled and s.id != "main"]
+        screen.handle(Tap((side or screen.spots(layout))[0].target_id))
+    assert problems == []

@@ -784,6 +784,11 @@ class UthResultsScreen(SceneScreen):
     def handle(self, intent: Intent) -> Handled | None:
         return menu_tap(intent, self.model, self.client)
 
+    def rows(self) -> tuple[ResultRow, ...]:
+        """Each settled wager of this terminal (:func:`result_rows`)."""
+        uth = uth_of(self.model)
+        return () if uth is None else result_rows(uth)
+
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         uth = uth_of(self.model)
         draw_uth_scene(surface, layout, uth, cards=self.cards)
