@@ -119,24 +119,42 @@ class MachineClient:
         return False
 
 
+def seats() -> dict[str, int]:
+    """Terminal -> seat of the tables here: T1 at seat 1, T2 at 2, T3 at 3."""
+    return {terminal: n for n, terminal in enumerate(TERMINALS, start=1)}
+
+
 class Table:
     """A shipped Rules Submission's live machine with a fake clock; T1 to T3 seated, each
     with its model, client and demo bot."""
 
-    def __init__(self, name: str, seed: int = 3, next_round_delay: float = 3.0) -> None:
-        self.config: TableConfig = load_config(example_path(name))
-        game = game_for(self.config)
-        shoes = SealedShoes(
-            self.config, simulation_seeds(seed, self.config.table_id), bytes(32), "k"
-        )
-        seats = {terminal: n for n, terminal in enumerate(TERMINALS, start=1)}
-        self.session = game.open_session(self.config, MemorySink(), shoes, seats, MeterBank())
-        self.session.open()
+    def __init__(
+        self,
+        name: str,
+        seed: int = 3,
+        next_round_delay: float = 3.0,
+        *,
+        session: Any = None,
+        credits: dict[str, int] | None = None,
+    ) -> None:
+        """``session``: the table's session when it is not a new one in memory (a session
+        over a real log, :func:`seats`); ``credits``: each terminal's (default
+        :data:`CREDITS` each)."""
+        if session is None:
+            config = load_config(example_path(name))
+            shoes = SealedShoes(config, simulation_seeds(seed, config.table_id), bytes(32), "k")
+            session = game_for(config).open_session(
+                config, MemorySink(), shoes, seats(), MeterBank()
+            )
+            session.open()
+        self.session = session
+        self.config: TableConfig = session.config
         self.clock = Clock()
         self.clock.advance(1_000.0)
-        self.machine: Any = game.machine(self.session, self.clock, next_round_delay)
-        for terminal in TERMINALS:
-            self.machine.cash_in(terminal, CREDITS, "test")
+        self.machine: Any = game_for(self.config).machine(session, self.clock, next_round_delay)
+        for terminal, cents in (credits or dict.fromkeys(TERMINALS, CREDITS)).items():
+            if cents:
+                self.machine.cash_in(terminal, cents, "test")
         self.machine.open()
         self.models: dict[str, TerminalModel] = {}
         self.clients: dict[str, MachineClient] = {}
@@ -166,14 +184,22 @@ class Table:
     def step(self, who: tuple[str, ...] = TERMINALS) -> None:
         """Each bot of ``who`` plays what it sees; when nobody did anything, a second
         passes on the table's clock."""
-        before = [len(self.session.sink.steps)]
+        before = self._moves()
         self.refresh()
         for terminal in who:
             self.bots[terminal](self.models[terminal])
         self.refresh()
-        if len(self.session.sink.steps) == before[0]:
+        if self._moves() == before:
             self.clock.advance(1.0)
             self.refresh()
+
+    def _moves(self) -> object:
+        """What changes when anybody acts: the steps in memory, or over a real log its
+        last sequence number."""
+        steps = getattr(self.session.sink, "steps", None)
+        if steps is not None:
+            return len(steps)
+        return self.session.sink.head.seq
 
 
 def model_of(view: dict[str, Any], rules: Any = None) -> TerminalModel:
