@@ -382,6 +382,12 @@ certs.add_command(sign_command)
     show_default=True,
     help="With --live: where certificates, the log and screenshots are kept.",
 )
+@click.option(
+    "--keep-credits",
+    is_flag=True,
+    help="With --live: each terminal keeps the credits of the last run (default: every run "
+    "starts each terminal at the demo money).",
+)
 def demo(
     config_path: Path | None,
     rounds: int | None,
@@ -391,12 +397,15 @@ def demo(
     live: bool,
     terminals: int,
     data_dir: Path,
+    keep_credits: bool,
 ) -> None:
     """A table to watch: --live runs the server and terminals; otherwise a console story."""
     if live:
         from tools.live_demo import run_live_demo
 
-        run_live_demo(data_dir, terminals, rounds, click.echo, rules=config_path)
+        run_live_demo(
+            data_dir, terminals, rounds, click.echo, rules=config_path, keep_credits=keep_credits
+        )
         return
     import time
 
