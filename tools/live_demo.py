@@ -104,7 +104,7 @@ def hold(folder: Path) -> Any:
 def prepare(data_dir: Path, terminals: int, rules: Path | None = None) -> tuple[Path, Path]:
     """Make the certificates, keys (if missing) under ``data_dir`` and the demo config in the
     table's folder (:func:`table_folder`): ``rules`` (default: the shipped fully automated
-    table) with the demo's countdowns.
+    table) with the demo's countdowns, dealt as soon as every player has wagered.
 
     Returns:
         The certificates folder and the config file.
@@ -125,8 +125,11 @@ def prepare(data_dir: Path, terminals: int, rules: Path | None = None) -> tuple[
     text = (example_config_path() if rules is None else rules).read_text()
     for timer, seconds in DEMO_TIMERS.items():
         text = re.sub(rf"^{timer} = \d+", f"{timer} = {seconds}", text, flags=re.M)
-    if not re.search(r"^deal_when_all_bet\s*=", text, flags=re.M):
-        # A demo player alone at the table is dealt as he presses DEAL.
+    # A demo player alone at the table is dealt as he presses DEAL.
+    text, stated = re.subn(
+        r"^deal_when_all_bet = \w+", "deal_when_all_bet = true", text, flags=re.M
+    )
+    if not stated:
         text = re.sub(r"^\[timers\][^\n]*$", r"\g<0>\ndeal_when_all_bet = true", text, flags=re.M)
     folder = table_folder(data_dir, rules)
     folder.mkdir(parents=True, exist_ok=True)

@@ -10,6 +10,7 @@ one table writes a real signed log, which ``etg verify`` proves.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -29,6 +30,9 @@ from game_server.table.recovery import open_tables  # noqa: E402
 from game_server.table.session import MemorySink, SealedShoes, simulation_seeds  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("headless")
+
+#: How every example Rules Submission states the key.
+STATED = "deal_when_all_bet = false"
 
 
 def allowing(name: str, allowed: bool = True) -> object:
@@ -82,13 +86,16 @@ def test_the_key_is_read_logged_only_when_stated_and_checked() -> None:
     text = path.read_text(encoding="utf-8")
     plain = load_config(path)
     assert plain.timers.deal_when_all_bet is False
-    allowed = parse_config(text.replace("[timers]", "[timers]\ndeal_when_all_bet = true"))
+    absent = parse_config(re.sub(r"^deal_when_all_bet = false.*$", "", text, flags=re.M))
+    assert absent == replace(plain, source=absent.source)
+    assert absent.config_hash() == plain.config_hash()
+    allowed = parse_config(text.replace(STATED, "deal_when_all_bet = true"))
     assert allowed.timers.deal_when_all_bet is True
     assert allowed.config_hash() != plain.config_hash()
     assert allowed.to_dict()["timers"]["deal_when_all_bet"] is True
     assert "deal_when_all_bet" not in plain.to_dict()["timers"]
     with pytest.raises(ConfigError) as refused:
-        parse_config(text.replace("[timers]", '[timers]\ndeal_when_all_bet = "yes"'))
+        parse_config(text.replace(STATED, 'deal_when_all_bet = "yes"'))
     assert "timers.deal_when_all_bet: expected" in str(refused.value)
 
 
@@ -97,7 +104,7 @@ def test_a_log_of_rounds_dealt_early_verifies(tmp_path: Path) -> None:
     its Rules Submission stating the key: etg verify proves it."""
     path = example_path("fourcard.toml")
     config = parse_config(
-        path.read_text(encoding="utf-8").replace("[timers]", "[timers]\ndeal_when_all_bet = true")
+        path.read_text(encoding="utf-8").replace(STATED, "deal_when_all_bet = true")
     )
     certs = tmp_path / "certs"
     init_keys(certs)

@@ -357,3 +357,24 @@ def test_every_demo_run_starts_each_terminal_at_the_demo_money_unless_kept() -> 
     said = credit_terminals(operator, 2, keep=False)
     assert operator.wallets == {"T1": DEMO_CREDITS, "T2": 12_00}
     assert said == "credited 1,000.00 to T1; T2 kept the credits of the last run"
+
+
+def test_the_demo_table_deals_as_soon_as_every_player_has_wagered(tmp_path: Path) -> None:
+    """The demo's copy of a Rules Submission that states deal_when_all_bet = false, or
+    does not state it, deals once every player has wagered: a visitor alone at the demo
+    is dealt as he presses DEAL; the rest of the file is the user's."""
+    from game_server.config import example_path, load_config
+    from tools.live_demo import prepare
+
+    stated = example_path("uth.toml")
+    unstated = tmp_path / "unstated.toml"
+    unstated.write_text(
+        re.sub(r"^deal_when_all_bet.*$", "", stated.read_text(encoding="utf-8"), flags=re.M),
+        encoding="utf-8",
+    )
+    for rules in (stated, unstated):
+        assert load_config(rules).timers.deal_when_all_bet is False
+        _, config = prepare(tmp_path / "demo", 1, rules)
+        demo = load_config(config)
+        assert demo.timers.deal_when_all_bet is True
+        assert demo.rules == load_config(rules).rules
