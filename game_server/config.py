@@ -339,6 +339,16 @@ def example_path(name: str) -> Path:
     )
 
 
+def _check_path(source: str) -> str:
+    """What to do about a Rules Submission that cannot be read: check the path; when a
+    shipped one has its file name (``etg par fourcard.toml`` after a wheel install), name
+    its path; 'etg configs' lists every shipped one."""
+    shipped = [path for path in example_paths() if path.name == Path(source).name]
+    if shipped and Path(source) != shipped[0]:
+        return f"check the path; the shipped {shipped[0].name} is {shipped[0]}"
+    return "check the path ('etg configs' lists the shipped Rules Submissions)"
+
+
 def load_config(path: str | os.PathLike[str]) -> TableConfig:
     """Read and check one table's Rules Submission.
 
@@ -358,7 +368,7 @@ def load_config(path: str | os.PathLike[str]) -> TableConfig:
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise ConfigSyntaxError(
-            source, [f"cannot read the Rules Submission: {reason}; check the path"]
+            source, [f"cannot read the Rules Submission: {reason}; {_check_path(source)}"]
         ) from None
     try:
         text = data.decode("utf-8")

@@ -422,6 +422,45 @@ def demo(
     )
 
 
+@main.command("configs")
+@click.option(
+    "--path",
+    "name",
+    default=None,
+    metavar="NAME",
+    help="Print only the path of the shipped Rules Submission NAME (e.g. uth.toml), to copy it.",
+)
+def configs_command(name: str | None) -> None:
+    """List the Rules Submissions this install ships, with their paths (for --config)."""
+    if name is not None:
+        from game_server.config import example_path
+
+        try:
+            click.echo(example_path(name))
+        except FileNotFoundError as exc:
+            _fail([str(exc)])
+        return
+    for line in shipped_lines():
+        click.echo(line)
+
+
+def shipped_lines() -> list[str]:
+    """One line per shipped Rules Submission: its file name, its table's words and the path
+    to give ``--config`` (inside the installed package, wherever it is)."""
+    from game_server.config import TABLE_WORDS
+    from game_server.games import games
+
+    rows = []
+    for game in games():
+        for path in game.examples:
+            config = load_config(path)
+            what = f"{game.title}, {TABLE_WORDS[config.table_type]} ({config.table_id})"
+            rows.append((path.name, what, str(path)))
+    rows.sort()
+    width = max(len(name) for name, _, _ in rows)
+    return [f"{name:<{width}}  {what}\n{'':<{width}}  {path}" for name, what, path in rows]
+
+
 @main.group(invoke_without_command=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option(
