@@ -422,6 +422,25 @@ def demo(
     )
 
 
+@main.command("help")
+@click.argument("topic", type=click.Choice(["install"]))
+def help_command(topic: str) -> None:
+    """Guides that ship with etg: 'install', a floor install (the table server, kiosk
+    terminals, backups), as docs/install.md of the source says it."""
+    click.echo(install_guide(), nl=False)
+
+
+def install_guide() -> str:
+    """The install guide: the copy a wheel carries (``tools/install_guide.md``, made by the
+    build), or in a checkout ``docs/install.md`` itself."""
+    from importlib import resources
+
+    packaged = resources.files("tools").joinpath("install_guide.md")
+    if packaged.is_file():
+        return packaged.read_text(encoding="utf-8")
+    return (Path(__file__).resolve().parents[1] / "docs" / "install.md").read_text(encoding="utf-8")
+
+
 @main.command("configs")
 @click.option(
     "--path",
