@@ -101,10 +101,13 @@ def hold(folder: Path) -> Any:
     return lock
 
 
-def prepare(data_dir: Path, terminals: int, rules: Path | None = None) -> tuple[Path, Path]:
+def prepare(
+    data_dir: Path, terminals: int, rules: Path | None = None, *, deal_when_all_bet: bool = True
+) -> tuple[Path, Path]:
     """Make the certificates, keys (if missing) under ``data_dir`` and the demo config in the
     table's folder (:func:`table_folder`): ``rules`` (default: the shipped fully automated
-    table) with the demo's countdowns, dealt as soon as every player has wagered.
+    table) with the demo's countdowns, dealt as soon as every player has wagered (unless
+    ``deal_when_all_bet`` is false: then the Rules Submission's own setting holds).
 
     Returns:
         The certificates folder and the config file.
@@ -125,12 +128,14 @@ def prepare(data_dir: Path, terminals: int, rules: Path | None = None) -> tuple[
     text = (example_config_path() if rules is None else rules).read_text()
     for timer, seconds in DEMO_TIMERS.items():
         text = re.sub(rf"^{timer} = \d+", f"{timer} = {seconds}", text, flags=re.M)
-    # A demo player alone at the table is dealt as he presses DEAL.
-    text, stated = re.subn(
-        r"^deal_when_all_bet = \w+", "deal_when_all_bet = true", text, flags=re.M
-    )
-    if not stated:
-        text = re.sub(r"^\[timers\][^\n]*$", r"\g<0>\ndeal_when_all_bet = true", text, flags=re.M)
+    if deal_when_all_bet:  # a demo player alone at the table is dealt as he presses DEAL
+        text, stated = re.subn(
+            r"^deal_when_all_bet = \w+", "deal_when_all_bet = true", text, flags=re.M
+        )
+        if not stated:
+            text = re.sub(
+                r"^\[timers\][^\n]*$", r"\g<0>\ndeal_when_all_bet = true", text, flags=re.M
+            )
     folder = table_folder(data_dir, rules)
     folder.mkdir(parents=True, exist_ok=True)
     config = folder / "demo.toml"
@@ -325,6 +330,7 @@ def run_live_demo(
     bots: bool = False,
     screens: bool = False,
     keep_credits: bool = False,
+    deal_when_all_bet: bool = True,
 ) -> int:
     """Run the live demo (see the module doc) until ``rounds`` rounds settled or Ctrl-C.
 
@@ -346,6 +352,9 @@ def run_live_demo(
         keep_credits: Each terminal keeps the credits it had at the end of the last run
             (only one without credits is given the demo money); by default every run
             starts each terminal at :data:`DEMO_CREDITS`.
+        deal_when_all_bet: The table deals as soon as every player has wagered (false:
+            as the Rules Submission says; the pictures of ``docs/screens`` keep each
+            betting window's countdown, in which a bot's bet is pictured).
 
     Returns:
         The number of rounds that settled.
@@ -363,7 +372,7 @@ def run_live_demo(
     every = every or min(5, rounds or 5)
     folder = table_folder(data_dir, rules)
     lock = hold(folder)
-    certs, config = prepare(data_dir, terminals, rules)
+    certs, config = prepare(data_dir, terminals, rules, deal_when_all_bet=deal_when_all_bet)
     logs = folder / "logs"
     logs.mkdir(exist_ok=True)
     shots = folder / "screenshots"

@@ -378,3 +378,7 @@ def test_the_demo_table_deals_as_soon_as_every_player_has_wagered(tmp_path: Path
         demo = load_config(config)
         assert demo.timers.deal_when_all_bet is True
         assert demo.rules == load_config(rules).rules
+        # The pictures of docs/screens keep the file's own pace (a bot's bet is pictured in
+        # the betting window's countdown).
+        _, config = prepare(tmp_path / "demo", 1, rules, deal_when_all_bet=False)
+        assert load_config(config).timers.deal_when_all_bet is False
