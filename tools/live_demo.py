@@ -102,12 +102,19 @@ def hold(folder: Path) -> Any:
 
 
 def prepare(
-    data_dir: Path, terminals: int, rules: Path | None = None, *, deal_when_all_bet: bool = True
+    data_dir: Path,
+    terminals: int,
+    rules: Path | None = None,
+    *,
+    deal_when_all_bet: bool = True,
+    echo: Callable[[str], Any] | None = None,
 ) -> tuple[Path, Path]:
     """Make the certificates, keys (if missing) under ``data_dir`` and the demo config in the
     table's folder (:func:`table_folder`): ``rules`` (default: the shipped fully automated
     table) with the demo's countdowns, dealt as soon as every player has wagered (unless
-    ``deal_when_all_bet`` is false: then the Rules Submission's own setting holds).
+    ``deal_when_all_bet`` is false: then the Rules Submission's own setting holds). When the
+    last run stopped mid-round under another file, that file is kept for this run (said
+    to ``echo``): the server refuses to change the rules of an unfinished round.
 
     Returns:
         The certificates folder and the config file.
@@ -139,8 +146,29 @@ def prepare(
     folder = table_folder(data_dir, rules)
     folder.mkdir(parents=True, exist_ok=True)
     config = folder / "demo.toml"
+    if config.exists() and config.read_text() != text and unfinished_round(folder / "demo.db"):
+        # The server finishes a round under the Rules Submission it started with (it refuses
+        # a change mid-round): this run keeps the last run's; the next run takes the new one.
+        if echo is not None:
+            echo("the last run stopped mid-round: this run finishes it under the last run's rules")
+        return certs, config
     config.write_text(text)
     return certs, config
+
+
+def unfinished_round(db: Path) -> bool:
+    """Whether the demo log ``db`` ends in an unfinished round (false without a log)."""
+    if not db.exists():
+        return False
+    from collections import deque
+    from contextlib import closing
+
+    from game_server.eventlog import EventLogReader
+    from game_server.recall.rounds import walk
+
+    with closing(EventLogReader.open(db)) as reader:
+        last = deque(walk(reader.iter_events()), maxlen=1)
+    return bool(last) and not last[0].complete
 
 
 def _start(args: list[str], log: Path, env: dict[str, str] | None = None) -> subprocess.Popen[Any]:
@@ -372,7 +400,9 @@ def run_live_demo(
     every = every or min(5, rounds or 5)
     folder = table_folder(data_dir, rules)
     lock = hold(folder)
-    certs, config = prepare(data_dir, terminals, rules, deal_when_all_bet=deal_when_all_bet)
+    certs, config = prepare(
+        data_dir, terminals, rules, deal_when_all_bet=deal_when_all_bet, echo=echo
+    )
     logs = folder / "logs"
     logs.mkdir(exist_ok=True)
     shots = folder / "screenshots"

@@ -132,3 +132,54 @@ def test_a_log_of_rounds_dealt_early_verifies(tmp_path: Path) -> None:
     with EventLogReader.open(db) as reader:
         report = verify_log(reader, load_public_key(certs), sealing_key=load_sealing_key(certs))
     assert report.ok, report.problems
+
+
+def test_a_demo_stopped_mid_round_finishes_it_under_its_own_rules(tmp_path: Path) -> None:
+    """The demo's table now deals when all have bet, which changes its Rules Submission;
+    the server refuses a change in the middle of a round, so a demo stopped mid-round
+    before the upgrade could not start again. The demo keeps the last run's file while
+    its log ends in an unfinished round, and takes the new one once it is finished."""
+    from tools.live_demo import prepare, unfinished_round
+
+    data = tmp_path / "demo"
+    certs, config = prepare(data, 1, example_path("fully-automated-blackjack.toml"))
+    old = config.read_text(encoding="utf-8").replace(
+        "deal_when_all_bet = true", "deal_when_all_bet = false"
+    )
+    config.write_text(old, encoding="utf-8")
+    db = config.parent / "demo.db"
+    assert not unfinished_round(db)
+    log, tables = open_tables(
+        [load_config(config)],
+        db,
+        certs,
+        lambda _: seats(),
+        clock=system_clock,
+        seeds=lambda table: simulation_seeds(9, table.table_id),
+    )
+    table = Table("fully-automated-blackjack.toml", session=tables[0][0], credits={"T1": 10_000})
+    table.bots["T1"](table.models["T1"])
+    assert table.models["T1"].in_round and not dealt(table)
+    log.close()
+    assert unfinished_round(db)
+    said: list[str] = []
+    prepare(data, 1, example_path("fully-automated-blackjack.toml"), echo=said.append)
+    assert config.read_text(encoding="utf-8") == old and "mid-round" in said[0]
+    log, tables = open_tables(
+        [load_config(config)],
+        db,
+        certs,
+        lambda _: seats(),
+        clock=system_clock,
+        seeds=lambda table: simulation_seeds(9, table.table_id),
+    )
+    table = Table("fully-automated-blackjack.toml", session=tables[0][0], credits={})
+    for _ in range(200):
+        if table.view("T1")["phase"] == "complete":
+            break
+        table.step(("T1",))
+    assert table.view("T1")["phase"] == "complete"
+    log.close()
+    assert not unfinished_round(db)
+    prepare(data, 1, example_path("fully-automated-blackjack.toml"))
+    assert load_config(config).timers.deal_when_all_bet is True
