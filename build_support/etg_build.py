@@ -12,6 +12,10 @@ names it (:mod:`tools.version`):
 - built from a tree without git and without the file: ``"commit": null`` (the version then
   says the commit is unknown).
 
+They also copy ``docs/install.md`` to ``tools/install_guide.md``, which ``etg help install``
+prints (the systemd units and ``etg install`` point to it, and a wheel carries no ``docs/``);
+from an sdist, without ``docs/``, the copy the sdist carries is kept.
+
 A file this backend wrote into the tree is removed again after the build (the tree stays as
 it was). Editable installs (``pip install -e``) get no file: in a checkout ``etg --version``
 asks git when it runs.
@@ -20,12 +24,13 @@ asks git when it runs.
 from __future__ import annotations
 
 import importlib.util
+import shutil
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Final
 
 from setuptools import build_meta as _setuptools
 
@@ -68,9 +73,30 @@ def _build_info() -> Iterator[None]:
             path.unlink(missing_ok=True)
 
 
+#: The install guide of the checkout, and where a build puts its copy (``etg help install``).
+GUIDE_SOURCE: Final = Path("docs") / "install.md"
+GUIDE: Final = Path("tools") / "install_guide.md"
+
+
+@contextmanager
+def _install_guide() -> Iterator[None]:
+    """Copy the install guide into the package for the length of a build (see the module
+    doc)."""
+    root = Path.cwd()
+    source, target = root / GUIDE_SOURCE, root / GUIDE
+    wrote = source.exists()
+    if wrote:
+        shutil.copyfile(source, target)
+    try:
+        yield
+    finally:
+        if wrote:
+            target.unlink(missing_ok=True)
+
+
 def build_sdist(sdist_directory: str, config_settings: dict[str, Any] | None = None) -> str:
-    """setuptools' sdist, carrying ``tools/build_info.json``."""
-    with _build_info():
+    """setuptools' sdist, carrying ``tools/build_info.json`` and the install guide."""
+    with _build_info(), _install_guide():
         return str(_setuptools.build_sdist(sdist_directory, config_settings))
 
 
@@ -79,6 +105,6 @@ def build_wheel(
     config_settings: dict[str, Any] | None = None,
     metadata_directory: str | None = None,
 ) -> str:
-    """setuptools' wheel, carrying ``tools/build_info.json``."""
-    with _build_info():
+    """setuptools' wheel, carrying ``tools/build_info.json`` and the install guide."""
+    with _build_info(), _install_guide():
         return str(_setuptools.build_wheel(wheel_directory, config_settings, metadata_directory))

@@ -83,6 +83,11 @@ CARDS_RESERVED_PER_HAND: Final = 5
 TIMER_MIN_SECONDS: Final = 3
 TIMER_MAX_SECONDS: Final = 120
 
+#: The optional ``[timers]`` key of every game: the betting window ends early once every
+#: player at the table has wagered (:attr:`Timers.deal_when_all_bet`), with its example value.
+DEAL_WHEN_ALL_BET: Final = "deal_when_all_bet"
+PACE_SCHEMA: Final = {DEAL_WHEN_ALL_BET: "true"}
+
 #: A table id: 1 to 32 of A-Z a-z 0-9 _ - (it names the table in the log and the shoe's DRBG).
 TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 #: A progressive meter's id (shared by linked tables, 605a.8).
@@ -149,11 +154,16 @@ class Timers:
             without insurance).
         decision_seconds: time for each decision; at zero the countdown default of the
             game's rules acts (633b.5(p)(2), (z)).
+        deal_when_all_bet: the betting window ends as soon as every player at the table
+            (each terminal that holds credits) has placed his wagers, instead of running
+            out (``[timers] deal_when_all_bet``, optional: false when absent, the window
+            then always runs its ``betting_seconds``).
     """
 
     betting_seconds: int
     insurance_seconds: int
     decision_seconds: int
+    deal_when_all_bet: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,6 +339,16 @@ def example_path(name: str) -> Path:
     )
 
 
+def _check_path(source: str) -> str:
+    """What to do about a Rules Submission that cannot be read: check the path; when a
+    shipped one has its file name (``etg par fourcard.toml`` after a wheel install), name
+    its path; 'etg configs' lists every shipped one."""
+    shipped = [path for path in example_paths() if path.name == Path(source).name]
+    if shipped and Path(source) != shipped[0]:
+        return f"check the path; the shipped {shipped[0].name} is {shipped[0]}"
+    return "check the path ('etg configs' lists the shipped Rules Submissions)"
+
+
 def load_config(path: str | os.PathLike[str]) -> TableConfig:
     """Read and check one table's Rules Submission.
 
@@ -348,7 +368,7 @@ def load_config(path: str | os.PathLike[str]) -> TableConfig:
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise ConfigSyntaxError(
-            source, [f"cannot read the Rules Submission: {reason}; check the path"]
+            source, [f"cannot read the Rules Submission: {reason}; {_check_path(source)}"]
         ) from None
     try:
         text = data.decode("utf-8")
@@ -683,6 +703,21 @@ def money(problems: list[str], where: str, value: object) -> int | None:
         problems.append(f"{where}: {format_money(cents)} is not a positive amount")
         return None
     return cents
+
+
+def read_pace(timers: Section | None) -> bool:
+    """``[timers] deal_when_all_bet`` of any game's Rules Submission: whether the betting
+    window ends once every player at the table has wagered (false when absent; a value
+    that is not a boolean is a problem of the section)."""
+    if timers is None:
+        return False
+    return timers.typed(DEAL_WHEN_ALL_BET, bool, required=False) is True
+
+
+def logged_pace(timers: Timers) -> dict[str, object]:
+    """What :func:`read_pace` read, for a game's logged ``timers``: nothing when false, so
+    the config hash of a Rules Submission that does not state it is what it always was."""
+    return {DEAL_WHEN_ALL_BET: True} if timers.deal_when_all_bet else {}
 
 
 def section(

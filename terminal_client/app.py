@@ -28,6 +28,7 @@ from terminal_client.render.anim import CardAnimation
 from terminal_client.screens import IntentSender, ScreenStack, betting_open, screen_for
 from terminal_client.screens.scene import SceneScreen, draw_shoe_line
 from terminal_client.sound import SoundCues, Sounds
+from terminal_client.typescale import Glass
 
 #: ``poll(hit_test, tracker, window_size) -> intents`` (default: the pygame event queue).
 Poll = Callable[[HitTest, PressTracker, tuple[int, int]], list[InputIntent]]
@@ -67,6 +68,7 @@ class TerminalApp:
         autoplay: Callable[[TerminalModel], Any] | None = None,
         after_draw: Callable[[TerminalModel, pygame.Surface], Any] | None = None,
         sounds: Sounds | None = None,
+        glass: Glass | None = None,
     ) -> None:
         self.model = model
         self.client = client
@@ -84,6 +86,8 @@ class TerminalApp:
         self._poll = poll
         self._autoplay = autoplay
         self._after_draw = after_draw
+        #: The screen's physical size: the type scale's pixels come from it.
+        self.glass = glass or Glass()
         self._sounds = sounds
         self.cues = SoundCues()
         self._layout: Layout | None = None
@@ -116,7 +120,7 @@ class TerminalApp:
     def layout(self) -> Layout:
         size = self._surface_provider().get_size()
         if self._layout is None or self._layout.size != size:
-            self._layout = Layout.for_window(size)
+            self._layout = Layout.for_window(size, self.glass)
             self.dirty = True
         return self._layout
 
@@ -203,13 +207,21 @@ class TerminalApp:
 
     def draw(self, layout: Layout) -> None:
         surface = self._surface_provider()
-        self.stack.draw(surface, layout)
-        if isinstance(self.stack.top, SceneScreen):
-            draw_shoe_line(surface, layout, self.model)
+        draw_frame(self.stack, surface, layout, self.model)
         self.draws += 1
         self.dirty = False
         if self._present is not None:
             self._present()
+
+
+def draw_frame(
+    stack: ScreenStack, surface: pygame.Surface, layout: Layout, model: TerminalModel
+) -> None:
+    """One frame: the screens bottom-up, and under a screen of the table (not an overlay)
+    the table corner's shoe line."""
+    stack.draw(surface, layout)
+    if isinstance(stack.top, SceneScreen):
+        draw_shoe_line(surface, layout, model)
 
 
 # Demo bots and screenshots (``--autoplay``, ``--screenshots``) -------------------------------

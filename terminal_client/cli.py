@@ -20,8 +20,10 @@ from typing import Any, Final
 import click
 
 from terminal_client.model import ConnectionState, TerminalModel
+from terminal_client.model.state import RESULTS_SECONDS
 from terminal_client.net.client import UNREACHABLE
 from terminal_client.net.tls import TerminalTlsError
+from terminal_client.typescale import DEFAULT_GLASS_INCHES, GLASS_RANGE, Glass
 
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 
@@ -181,6 +183,22 @@ def _stop_reactor(result: object, reactor: Any) -> None:
     help="Window size when not in kiosk mode, WxH.",
 )
 @click.option(
+    "--glass",
+    type=click.FloatRange(*GLASS_RANGE),
+    default=DEFAULT_GLASS_INCHES,
+    show_default=True,
+    help="The screen's diagonal in inches: no text a player reads is smaller than 12 points "
+    "on it (a window is drawn as that screen at the window's size).",
+)
+@click.option(
+    "--results-seconds",
+    type=click.FloatRange(0, 120),
+    default=RESULTS_SECONDS,
+    show_default=True,
+    help="The last round's results stay on the next round's betting screen at least this "
+    "long, then until the player's first wager.",
+)
+@click.option(
     "--fps",
     type=click.IntRange(5, 60),
     default=30,
@@ -235,6 +253,8 @@ def terminal(
     position: tuple[int, int] | None,
     size: tuple[int, int],
     fps: int,
+    glass: float = DEFAULT_GLASS_INCHES,
+    results_seconds: float = RESULTS_SECONDS,
     autoplay: bool = False,
     screenshots: Path | None = None,
     every: int = 1,
@@ -273,7 +293,7 @@ def terminal(
         raise click.ClickException(NO_DISPLAY)
     pygame.font.init()
     server_name = f"{host}:{port}"
-    model = TerminalModel()
+    model = TerminalModel(results_seconds)
     shown = {"title": window_title(model, server_name)}
     pygame.display.set_caption(shown["title"])
     if kiosk:
@@ -306,6 +326,7 @@ def terminal(
         autoplay=Autoplay(client, think=think, now=reactor.seconds) if autoplay else None,
         after_draw=None if screenshots is None else Screenshots(screenshots, every, every_screen),
         sounds=sounds,
+        glass=Glass(glass),
     )
     client.start()
     app.start()

@@ -381,6 +381,12 @@ certs.add_command(sign_command)
     show_default=True,
     help="With --live: where certificates, the log and screenshots are kept.",
 )
+@click.option(
+    "--keep-credits",
+    is_flag=True,
+    help="With --live: each terminal keeps the credits of the last run (default: every run "
+    "starts each terminal at the demo money).",
+)
 def demo(
     config_path: Path | None,
     rounds: int | None,
@@ -390,12 +396,15 @@ def demo(
     live: bool,
     terminals: int,
     data_dir: Path,
+    keep_credits: bool,
 ) -> None:
     """A table to watch: --live runs the server and terminals; otherwise a console story."""
     if live:
         from tools.live_demo import run_live_demo
 
-        run_live_demo(data_dir, terminals, rounds, click.echo, rules=config_path)
+        run_live_demo(
+            data_dir, terminals, rounds, click.echo, rules=config_path, keep_credits=keep_credits
+        )
         return
     import time
 
@@ -410,6 +419,64 @@ def demo(
         echo=click.echo,
         sleep=time.sleep,
     )
+
+
+@main.command("help")
+@click.argument("topic", type=click.Choice(["install"]))
+def help_command(topic: str) -> None:
+    """Guides that ship with etg: 'install', a floor install (the table server, kiosk
+    terminals, backups), as docs/install.md of the source says it."""
+    click.echo(install_guide(), nl=False)
+
+
+def install_guide() -> str:
+    """The install guide: the copy a wheel carries (``tools/install_guide.md``, made by the
+    build), or in a checkout ``docs/install.md`` itself."""
+    from importlib import resources
+
+    packaged = resources.files("tools").joinpath("install_guide.md")
+    if packaged.is_file():
+        return packaged.read_text(encoding="utf-8")
+    return (Path(__file__).resolve().parents[1] / "docs" / "install.md").read_text(encoding="utf-8")
+
+
+@main.command("configs")
+@click.option(
+    "--path",
+    "name",
+    default=None,
+    metavar="NAME",
+    help="Print only the path of the shipped Rules Submission NAME (e.g. uth.toml), to copy it.",
+)
+def configs_command(name: str | None) -> None:
+    """List the Rules Submissions this install ships, with their paths (for --config)."""
+    if name is not None:
+        from game_server.config import example_path
+
+        try:
+            click.echo(example_path(name))
+        except FileNotFoundError as exc:
+            _fail([str(exc)])
+        return
+    for line in shipped_lines():
+        click.echo(line)
+
+
+def shipped_lines() -> list[str]:
+    """One line per shipped Rules Submission: its file name, its table's words and the path
+    to give ``--config`` (inside the installed package, wherever it is)."""
+    from game_server.config import TABLE_WORDS
+    from game_server.games import games
+
+    rows = []
+    for game in games():
+        for path in game.examples:
+            config = load_config(path)
+            what = f"{game.title}, {TABLE_WORDS[config.table_type]} ({config.table_id})"
+            rows.append((path.name, what, str(path)))
+    rows.sort()
+    width = max(len(name) for name, _, _ in rows)
+    return [f"{name:<{width}}  {what}\n{'':<{width}}  {path}" for name, what, path in rows]
 
 
 @main.group(invoke_without_command=True)

@@ -138,7 +138,7 @@ def write_files(folder: Path, contents: Mapping[str, str], force: bool) -> list[
 def _missing(paths: Mapping[str, str]) -> None:
     for option, path in paths.items():
         if not Path(path).exists():
-            click.echo(f"note: {option} {path} does not exist yet (docs/install.md)", err=True)
+            click.echo(f"note: {option} {path} does not exist yet (etg help install)", err=True)
 
 
 def _etg(etg: Path | None) -> str:
@@ -212,7 +212,7 @@ def _user(ctx: click.Context, param: click.Parameter, value: str) -> str:
     if value in SHARED_USERS:
         raise click.BadParameter(
             f"{value!r} is not a dedicated user: the unit needs a user of its own "
-            "(useradd --system, docs/install.md), not root's or nobody's"
+            "(useradd --system, etg help install), not root's or nobody's"
         )
     return value
 
@@ -231,7 +231,7 @@ _FORCE = click.option("--force", is_flag=True, help="Replace files that exist in
 @click.group("install")
 def install() -> None:
     """Write the systemd units of a floor install into a folder (never enabling them):
-    'server' for a table server, 'terminal' for a kiosk terminal. See docs/install.md."""
+    'server' for a table server, 'terminal' for a kiosk terminal. See 'etg help install'."""
 
 
 @install.command("server")

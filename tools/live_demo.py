@@ -41,7 +41,7 @@ from typing import Any, Final
 import click
 
 from shared.protocol import PROTOCOL_VERSION
-from tools.amp_client import AmpClient
+from tools.amp_client import AmpClient, AmpError
 
 #: Demo money credited to each terminal, in cents.
 DEMO_CREDITS: Final = 100_000
@@ -101,10 +101,20 @@ def hold(folder: Path) -> Any:
     return lock
 
 
-def prepare(data_dir: Path, terminals: int, rules: Path | None = None) -> tuple[Path, Path]:
+def prepare(
+    data_dir: Path,
+    terminals: int,
+    rules: Path | None = None,
+    *,
+    deal_when_all_bet: bool = True,
+    echo: Callable[[str], Any] | None = None,
+) -> tuple[Path, Path]:
     """Make the certificates, keys (if missing) under ``data_dir`` and the demo config in the
     table's folder (:func:`table_folder`): ``rules`` (default: the shipped fully automated
-    table) with the demo's countdowns.
+    table) with the demo's countdowns, dealt as soon as every player has wagered (unless
+    ``deal_when_all_bet`` is false: then the Rules Submission's own setting holds). When the
+    last run stopped mid-round under another file, that file is kept for this run (said
+    to ``echo``): the server refuses to change the rules of an unfinished round.
 
     Returns:
         The certificates folder and the config file.
@@ -125,11 +135,40 @@ def prepare(data_dir: Path, terminals: int, rules: Path | None = None) -> tuple[
     text = (example_config_path() if rules is None else rules).read_text()
     for timer, seconds in DEMO_TIMERS.items():
         text = re.sub(rf"^{timer} = \d+", f"{timer} = {seconds}", text, flags=re.M)
+    if deal_when_all_bet:  # a demo player alone at the table is dealt as he presses DEAL
+        text, stated = re.subn(
+            r"^deal_when_all_bet = \w+", "deal_when_all_bet = true", text, flags=re.M
+        )
+        if not stated:
+            text = re.sub(
+                r"^\[timers\][^\n]*$", r"\g<0>\ndeal_when_all_bet = true", text, flags=re.M
+            )
     folder = table_folder(data_dir, rules)
     folder.mkdir(parents=True, exist_ok=True)
     config = folder / "demo.toml"
+    if config.exists() and config.read_text() != text and unfinished_round(folder / "demo.db"):
+        # The server finishes a round under the Rules Submission it started with (it refuses
+        # a change mid-round): this run keeps the last run's; the next run takes the new one.
+        if echo is not None:
+            echo("the last run stopped mid-round: this run finishes it under the last run's rules")
+        return certs, config
     config.write_text(text)
     return certs, config
+
+
+def unfinished_round(db: Path) -> bool:
+    """Whether the demo log ``db`` ends in an unfinished round (false without a log)."""
+    if not db.exists():
+        return False
+    from collections import deque
+    from contextlib import closing
+
+    from game_server.eventlog import EventLogReader
+    from game_server.recall.rounds import walk
+
+    with closing(EventLogReader.open(db)) as reader:
+        last = deque(walk(reader.iter_events()), maxlen=1)
+    return bool(last) and not last[0].complete
 
 
 def _start(args: list[str], log: Path, env: dict[str, str] | None = None) -> subprocess.Popen[Any]:
@@ -318,6 +357,8 @@ def run_live_demo(
     rules: Path | None = None,
     bots: bool = False,
     screens: bool = False,
+    keep_credits: bool = False,
+    deal_when_all_bet: bool = True,
 ) -> int:
     """Run the live demo (see the module doc) until ``rounds`` rounds settled or Ctrl-C.
 
@@ -336,18 +377,32 @@ def run_live_demo(
             are).
         screens: The bots also keep their latest betting, play and results screens
             (``<terminal>-betting.png`` ...).
+        keep_credits: Each terminal keeps the credits it had at the end of the last run
+            (only one without credits is given the demo money); by default every run
+            starts each terminal at :data:`DEMO_CREDITS`.
+        deal_when_all_bet: The table deals as soon as every player has wagered (false:
+            as the Rules Submission says; the pictures of ``docs/screens`` keep each
+            betting window's countdown, in which a bot's bet is pictured).
 
     Returns:
         The number of rounds that settled.
     """
     if not 1 <= terminals <= 7:
         raise click.BadParameter("the demo table has 7 seats", param_hint="'--terminals'")
+    if rules is not None:
+        # The Rules Submission as given is checked before anything is made: a wrong path
+        # or a misspelt wager is said of the user's own file, and no folder is left behind.
+        from game_server.config import load_config
+
+        load_config(rules)
     data_dir = data_dir.resolve()
     headless = not has_display() if headless is None else headless
     every = every or min(5, rounds or 5)
     folder = table_folder(data_dir, rules)
     lock = hold(folder)
-    certs, config = prepare(data_dir, terminals, rules)
+    certs, config = prepare(
+        data_dir, terminals, rules, deal_when_all_bet=deal_when_all_bet, echo=echo
+    )
     logs = folder / "logs"
     logs.mkdir(exist_ok=True)
     shots = folder / "screenshots"
@@ -393,18 +448,9 @@ def run_live_demo(
         operator = AmpClient(port, certs, "operator")
         try:
             operator.call("Hello", version=PROTOCOL_VERSION, software="etg-live-demo")
-            for n in range(1, terminals + 1):
-                operator.call(
-                    "CashIn",
-                    request_id=f"demo-{uuid.uuid4().hex}",
-                    terminal=f"T{n}",
-                    amount=DEMO_CREDITS,
-                    reference="live demo",
-                )
+            echo(credit_terminals(operator, terminals, keep_credits))
         finally:
             operator.close()
-        names = "T1" if terminals == 1 else f"each of T1..T{terminals}"
-        echo(f"credited {_money(DEMO_CREDITS)} to {names}")
         env = dict(os.environ)
         places: list[list[str]] = [[] for _ in range(terminals)]
         if headless:
@@ -476,6 +522,61 @@ def run_live_demo(
         for number, handler in old_handlers.items():
             signal.signal(number, handler)
     return settled
+
+
+def _wallets(operator: AmpClient) -> dict[str, int]:
+    """Each terminal's credits at the demo's table, from the operator's ``ReadMeters``."""
+    import json
+
+    meters = json.loads(operator.call("ReadMeters")["meters"])
+    tables = meters.get("tables")
+    table = next(iter(tables.values())) if isinstance(tables, dict) and tables else meters
+    return {str(k): int(v) for k, v in dict(table.get("wallets", {})).items()}
+
+
+def credit_terminals(operator: AmpClient, terminals: int, keep: bool) -> str:
+    """Give T1..T<terminals> the demo's money through the operator, each cash in and cash
+    out logged: every run starts each terminal at :data:`DEMO_CREDITS` (what the last run
+    left is cashed out first; they piled up run after run), or with ``keep`` each keeps
+    what it had and only one without credits gets the demo money. Returns the line that
+    says what was done. A terminal whose last round is still to be settled keeps its
+    credits (the server refuses a cash out while wagers are in play)."""
+    wallets = _wallets(operator)
+    credited: list[str] = []
+    kept: list[str] = []
+    for n in range(1, terminals + 1):
+        name = f"T{n}"
+        balance = wallets.get(name, 0)
+        if balance > 0 and keep:
+            kept.append(name)
+            continue
+        if balance > 0:
+            try:
+                operator.call(
+                    "CashOut",
+                    request_id=f"demo-{uuid.uuid4().hex}",
+                    terminal=name,
+                    amount=0,
+                    reference="live demo: a new run starts from the demo money",
+                )
+            except AmpError:
+                kept.append(name)
+                continue
+        operator.call(
+            "CashIn",
+            request_id=f"demo-{uuid.uuid4().hex}",
+            terminal=name,
+            amount=DEMO_CREDITS,
+            reference="live demo",
+        )
+        credited.append(name)
+    said = []
+    if credited:
+        who = credited[0] if len(credited) == 1 else f"each of {', '.join(credited)}"
+        said.append(f"credited {_money(DEMO_CREDITS)} to {who}")
+    if kept:
+        said.append(f"{', '.join(kept)} kept the credits of the last run")
+    return "; ".join(said)
 
 
 def _main_thread() -> bool:
@@ -579,10 +680,16 @@ def window_places(count: int, desktop: tuple[int, int]) -> list[tuple[int, int, 
 @click.option(
     "--config",
     "rules",
-    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     help="The table's Rules Submission (default: the shipped fully automated table), e.g. "
     "one of the shipped example configs in the games' configs folders.",
+)
+@click.option(
+    "--keep-credits",
+    is_flag=True,
+    help="Each terminal keeps the credits of the last run (default: every run starts at the "
+    "demo money).",
 )
 def demo_live(
     data_dir: Path,
@@ -592,18 +699,27 @@ def demo_live(
     every: int | None,
     bots: bool,
     rules: Path | None,
+    keep_credits: bool,
 ) -> None:
     """The real table server and terminals on this machine; each settled round printed."""
-    run_live_demo(
-        data_dir,
-        terminals,
-        rounds,
-        click.echo,
-        headless=True if headless else None,
-        every=every,
-        rules=rules,
-        bots=bots,
-    )
+    from game_server.config import ConfigError
+
+    try:
+        run_live_demo(
+            data_dir,
+            terminals,
+            rounds,
+            click.echo,
+            headless=True if headless else None,
+            every=every,
+            rules=rules,
+            bots=bots,
+            keep_credits=keep_credits,
+        )
+    except ConfigError as exc:
+        raise click.ClickException(
+            "; ".join(f"{exc.source}: {problem}" for problem in exc.problems)
+        ) from None
 
 
 if __name__ == "__main__":

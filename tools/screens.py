@@ -52,6 +52,7 @@ def write_screens(out: Path, rounds: int = 4, echo: Callable[[str], Any] = print
                 rules=config,
                 bots=True,
                 screens=True,
+                deal_when_all_bet=False,
             )
             shots = table_folder(Path(data), config) / "screenshots"
             for screen in SCREENS:

@@ -72,8 +72,19 @@ def picture_url(
     return f"/picture/{_q(server)}/{_q(table)}/{round_id}?{urlencode(query)}"
 
 
-def _live(key: str, text: str, tag: str = "span") -> Markup:
-    return html('<{tag} data-live="{}">{}</{tag}>', key, text, tag=Markup(tag))
+def _live(key: str, text: str, tag: str = "span", quiet: str | None = None) -> Markup:
+    """A cell the page's events update; with ``quiet`` (the text that says nothing is wrong,
+    "none") it is drawn in the alarm colour only while it says something else."""
+    if quiet is None:
+        return html('<{tag} data-live="{}">{}</{tag}>', key, text, tag=Markup(tag))
+    return html(
+        '<{tag} data-live="{}" data-quiet="{}"{}>{}</{tag}>',
+        key,
+        quiet,
+        Markup(' class="quiet"') if text == quiet else Markup(""),
+        text,
+        tag=Markup(tag),
+    )
 
 
 def _form(viewer: Viewer, action: str, fields: Markup, button: str, back: str) -> Markup:
@@ -200,7 +211,7 @@ def floor_page(viewer: Viewer, floor: Sequence[ServerView], source: str) -> Mark
                     _live(f"{key}|coin_in", format_money(table.coin_in)),
                     _live(f"{key}|coin_out", format_money(table.coin_out)),
                     _live(f"{key}|games", str(table.meter("games_played"))),
-                    _live(f"{key}|alarms", "; ".join(table.alarms) or "none"),
+                    _live(f"{key}|alarms", "; ".join(table.alarms) or "none", quiet="none"),
                 )
             )
         status = "connected" if server.connected else f"unreachable: {server.problem}"
@@ -233,7 +244,7 @@ def _info_list(table: TableView, info: TableInfo | None) -> Markup:
         ("Table type", info.table_type if info else "?"),
         ("State", _live(f"{key}|state", state_text(table))),
         ("Round", _live(f"{key}|round", table.round_text)),
-        ("Alarms", _live(f"{key}|alarms", "; ".join(table.alarms) or "none")),
+        ("Alarms", _live(f"{key}|alarms", "; ".join(table.alarms) or "none", quiet="none")),
     ]
     if table.set_by:
         by = table.set_by

@@ -41,7 +41,7 @@ from game_server.config import TableConfig
 from game_server.eventlog import AnchorFile, EventLogReader, system_clock
 from game_server.eventlog.locks import CHECK_SECONDS
 from game_server.games import game_for
-from game_server.keys import load_public_key
+from game_server.keys import load_public_key, load_sealing_key, load_signing_key
 from game_server.net.access import revoked_terminals
 from game_server.net.applied import applied_in
 from game_server.net.floor import FloorConfig, descriptors_needed, raise_descriptor_limit
@@ -235,6 +235,11 @@ def serve(
         if accept is not None
         else listen_first(interface, floor.port if port is None else port)
     )
+    # The keys first: a missing one is the one sentence said (no warning before it, no
+    # folder made for a log that cannot be opened).
+    load_sealing_key(certs)
+    load_signing_key(certs)
+    load_public_key(certs)
     db.parent.mkdir(parents=True, exist_ok=True)
     reactor: Any = _reactor
     observer: Any = textFileLogObserver(sys.stdout)  # an ILogObserver (zope, untyped)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from game_server.table.session import TableError
 
@@ -134,3 +134,21 @@ class HostedTable(TableMachine, Protocol):
 def whole_seconds(seconds: float | None) -> int | None:
     """Seconds left as the terminal shows them (rounded up)."""
     return None if seconds is None else math.ceil(seconds - 1e-9)
+
+
+#: What each of the platform's countdowns does at zero, in the words every game's terminal
+#: shows under its ring ("then: deal"); a decision countdown's is the game's own (its
+#: countdown default: stand, check, fold).
+COUNTDOWN_THEN: Final = {"betting": "deal", "insurance": "decline", "next-round": "next round"}
+
+
+def countdown_view(
+    kind: str | None, seconds: float | None, decision: str | None = None
+) -> dict[str, Any] | None:
+    """The view's ``countdown`` for the running countdown ``kind`` with ``seconds`` left:
+    what it does at zero from :data:`COUNTDOWN_THEN`, a decision's ``decision`` (None: the
+    terminal that sees it has nothing to decide). None when no countdown runs."""
+    if kind is None:
+        return None
+    then = decision if kind == "decision" else COUNTDOWN_THEN.get(kind)
+    return {"for": kind, "seconds_left": whole_seconds(seconds), "then": then}

@@ -403,6 +403,7 @@ class SeatedMachine(StadiumMachine[SessionT, SeatedState]):
     def _place(self, terminal: str, wagers: Mapping[str, int]) -> None:
         self._refuse_bets_while_stopping()
         self._log(self.session.place_wagers(terminal, wagers))
+        self._took_bet(terminal)
 
     def answer_insurance(self, terminal: str, choice: str, amount: int) -> None:
         """Refused: the game offers no insurance."""

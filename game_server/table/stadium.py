@@ -15,10 +15,12 @@ table's session that does not depend on the game:
   meanwhile new wagers are refused;
 * *the countdowns*: the betting window (``timers.betting_seconds``) opens when the table opens
   and after each round; when it ends the round is dealt if at least one terminal wagered,
-  otherwise a new window opens on the same (empty) round. After a round settles the next one
-  starts after ``next_round_delay`` seconds. The clock calls :meth:`StadiumMachine._expire`,
-  which never raises into it: an unexpected error in a countdown takes the table out of
-  service;
+  otherwise a new window opens on the same (empty) round. Where the Rules Submission allows
+  it (``timers.deal_when_all_bet``) the window ends as soon as every player at the table
+  has wagered (:meth:`StadiumMachine._took_bet`, :mod:`game_server.table.pace`). After a
+  round settles the next one starts after ``next_round_delay`` seconds. The clock calls
+  :meth:`StadiumMachine._expire`, which never raises into it: an unexpected error in a
+  countdown takes the table out of service;
 * *refusal*: the states, and the inputs each accepts, are declared in ONE table (the
   subclass's ``ACCEPTS``); an input a state does not accept is refused before any code runs;
 * *save, then send*: every session call logs its step before it returns; the steps an input
@@ -56,6 +58,7 @@ from game_server.table.api import (
 )
 from game_server.table.events import CreditsOut
 from game_server.table.ledger import Ledger
+from game_server.table.pace import all_in
 from game_server.table.session import LogWriteFailed, TableError
 
 __all__ = ["OPERATOR", "StadiumMachine", "StadiumSession"]
@@ -138,6 +141,8 @@ class StadiumMachine(Generic[SessionT, StateT]):
         self._step: tuple[object, ...] | None = None
         self._outbox: list[list[Any]] = []
         self._listeners: list[TableListener] = []
+        #: The terminals that placed wagers on the open round (the pace's "all in").
+        self._bet_in: set[str] = set()
 
     # -------------------------------------------------------------------- reading
 
@@ -387,8 +392,27 @@ class StadiumMachine(Generic[SessionT, StateT]):
 
     def _start_round(self) -> None:
         # start_round logs each of its records as a step of its own: send them the same way.
+        self._bet_in = set()
         for ev in self.session.start_round():
             self._log([ev])
+
+    def _took_bet(self, terminal: str) -> None:
+        """``terminal`` placed wagers on the open round: when the Rules Submission allows
+        it (``[timers] deal_when_all_bet``) and every player at the table has wagered
+        (:func:`~game_server.table.pace.all_in`), the betting window ends now and the round
+        is dealt, as when its countdown runs out."""
+        self._bet_in.add(terminal)
+        session = self.session
+        if (
+            self._where is self._BETTING
+            and session.config.timers.deal_when_all_bet
+            and not session.dealt()
+            and all_in(self._terminals(), self._bet_in, session.balance)
+        ):
+            self._cancel_countdown()
+            self._step = None
+            self._log(session.deal())
+            self._route()
 
     # ----------------------------------------------------------------- plumbing
 

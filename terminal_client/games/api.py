@@ -84,6 +84,8 @@ class TerminalGame(Protocol):
             are the platform's.
         spot_labels: Its own side wagers' short circle labels, in the order the circles are
             laid out (``(("buzzer_beater", "BUZZER BEATER"),)``).
+        spot_short: The declared short names of its circle labels, for a circle too small
+            for the whole label at the type scale's minimum (``{"kings_bounty": "BOUNTY"}``).
         main_rules: What the rules screen's first page says before the server answers.
         felt_lines: What the table printing under the dealer says.
     """
@@ -102,6 +104,9 @@ class TerminalGame(Protocol):
 
     @property
     def spot_labels(self) -> tuple[tuple[str, str], ...]: ...
+
+    @property
+    def spot_short(self) -> Mapping[str, str]: ...
 
     @property
     def main_rules(self) -> tuple[str, ...]: ...

@@ -75,6 +75,7 @@ class GenericGame:
     main_wager: str | None = None
     wager_titles: Mapping[str, str] = {}
     spot_labels: tuple[tuple[str, str], ...] = ()
+    spot_short: Mapping[str, str] = {}
     main_rules: tuple[str, ...] = ()
     felt_lines: tuple[str, ...] = ()
 

@@ -125,10 +125,22 @@ class ErrorNotice:
     request_id: str | None = None
 
 
-class TerminalModel:
-    """The terminal's knowledge, updated only from server messages (see the module doc)."""
+#: Seconds the last round's results stay on the betting screen at least
+#: (``etg terminal --results-seconds``).
+RESULTS_SECONDS: Final = 8.0
 
-    def __init__(self) -> None:
+
+class TerminalModel:
+    """The terminal's knowledge, updated only from server messages (see the module doc).
+
+    Args:
+        results_seconds: How long the last round's results stay in view at least once the
+            next round takes bets (then until this terminal's first wager of it).
+    """
+
+    def __init__(self, results_seconds: float = RESULTS_SECONDS) -> None:
+        self.results_seconds = results_seconds
+        self._last_settled: Any = None
         self._view: View | None = None
         self._game_view: GameView | None = None
         self._game: TerminalGame | None = None
@@ -164,6 +176,8 @@ class TerminalModel:
             shoe = parse_shoe(data.get("shoe"))
             view = read.view if shoe == read.view.shoe else replace(read.view, shoe=shoe)
             self._view, self._game_view, self._game = view, read, game
+            if view.phase == "complete" and view.settlements:
+                self._last_settled = data
         except ViewVersionError as exc:
             self._needs_update(str(exc))
         except MalformedView as exc:
@@ -407,6 +421,13 @@ class TerminalModel:
     def results(self) -> tuple[Settlement, ...]:
         """This round's settlements of this terminal's wagers."""
         return () if self._view is None else self._view.settlements
+
+    @property
+    def last_settled(self) -> Any:
+        """The view of the last round this terminal had wagers settled in, as the server sent
+        it (None before one): the betting screen shows its results until this terminal's
+        first wager of the next round."""
+        return self._last_settled
 
     @property
     def recent(self) -> tuple[RoundResult, ...]:

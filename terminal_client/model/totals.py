@@ -2,7 +2,8 @@
 
 The server sends each hand's cards as text (``"AS"``, ``"TD"``, ``"7C"``). An ace counts 11
 while that keeps the hand at 21 or under (a *soft* total) and 1 otherwise; a soft total reads
-``"7/17"`` (both counts), a hard one or a soft 21 reads ``"17"`` / ``"21"``.
+``"7/17"`` (both counts), a hard one or a soft 21 reads ``"17"`` / ``"21"``, and a hand
+over 21 reads ``"BUST"``.
 
 Entry points: :func:`hand_total`, :func:`format_total`.
 """
@@ -24,7 +25,7 @@ class Total:
 
     @property
     def text(self) -> str:
-        """``"7/17"`` when soft and under 21, else the best total (``"21"``, ``"22"``)."""
+        """``"7/17"`` when soft and under 21, ``"BUST"`` over 21, else the best total."""
         return format_total(self.best, self.soft)
 
 
@@ -48,8 +49,15 @@ def hand_total(cards: Iterable[object]) -> Total:
     return Total(hard, False)
 
 
+#: What a hand over 21 shows instead of its total.
+BUST = "BUST"
+
+
 def format_total(best: int, soft: bool) -> str:
-    """``format_total(17, True) == "7/17"``; a hard total or a soft 21 is one number."""
+    """``format_total(17, True) == "7/17"``; a hard total or a soft 21 is one number; a hand
+    over 21 is :data:`BUST` (the dealer's 26 too)."""
+    if best > 21:
+        return BUST
     if soft and best < 21:
         return f"{best - 10}/{best}"
     return str(best)

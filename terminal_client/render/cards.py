@@ -129,16 +129,33 @@ def _face(image: pygame.Surface, card: Card, radius: int) -> None:
         _court(image, card, symbol, color)
 
 
+def _small(h: int) -> float:
+    """How small a card is, 0 (120 px high or more) to 1 (60 px or less): a small card (a
+    seat's) gets larger indices, they are what can be read of it."""
+    return min(1.0, max(0.0, (120 - h) / 60))
+
+
+def index_size(h: int, rank: str) -> int:
+    """The font size, in pixels, of the rank index of a card ``h`` pixels high."""
+    return int(h * ((0.15 if len(rank) == 1 else 0.135) + 0.085 * _small(h)))
+
+
+def index_rect(w: int, h: int) -> pygame.Rect:
+    """The top left corner index (rank over suit) of a card of ``w`` x ``h`` pixels, in the
+    card's own pixels; the bottom right one is the same turned about the centre."""
+    small = _small(h)
+    corner = (max(1, int(w * (0.17 + 0.07 * small))), max(1, int(h * (0.27 + 0.08 * small))))
+    pad = max(2, w // 30)
+    return pygame.Rect((pad, pad // 2), corner)
+
+
 def _indices(image: pygame.Surface, rank: str, symbol: str, color: Color) -> None:
     """Rank over suit in the top left corner, and the same upside down bottom right."""
     w, h = image.get_size()
-    # A small card (a seat's) gets larger indices: they are what can be read of it.
-    small = min(1.0, max(0.0, (120 - h) / 60))
-    size = int(h * ((0.15 if len(rank) == 1 else 0.135) + 0.06 * small))
-    corner = pygame.Surface(
-        (max(1, int(w * (0.17 + 0.07 * small))), max(1, int(h * (0.27 + 0.08 * small)))),
-        pygame.SRCALPHA,
-    )
+    small = _small(h)
+    size = index_size(h, rank)
+    place = index_rect(w, h)
+    corner = pygame.Surface(place.size, pygame.SRCALPHA)
     cw = corner.get_width()
     font = get_font(size, True)
     text = font.render(rank, True, color)
@@ -147,9 +164,9 @@ def _indices(image: pygame.Surface, rank: str, symbol: str, color: Color) -> Non
     corner.blit(text, text.get_rect(midtop=(cw // 2, 0)))
     pip = get_font(max(6, int(h * (0.1 + 0.04 * small)))).render(symbol, True, color)
     corner.blit(pip, pip.get_rect(midtop=(cw // 2, int(size * 0.95))))
-    pad = max(2, w // 30)
-    image.blit(corner, (pad, pad // 2))
+    image.blit(corner, place.topleft)
     flipped = pygame.transform.rotate(corner, 180)
+    pad = place.left
     image.blit(flipped, flipped.get_rect(bottomright=(w - pad, h - pad // 2)))
 
 
@@ -175,7 +192,7 @@ def _pip_at(
 def _pips(image: pygame.Surface, rank: int, symbol: str, color: Color) -> None:
     """The standard layout of a 2 to 10 (:data:`PIPS`) between the indices."""
     w, h = image.get_size()
-    small = min(1.0, max(0.0, (120 - h) / 60))  # keep clear of a small card's indices
+    small = _small(h)  # keep clear of a small card's indices
     size = int(h * ((0.19 if rank <= 8 else 0.17) - 0.03 * small))
     top, bottom = h * 0.2, h * 0.8
     inset = 0.34 + 0.05 * small

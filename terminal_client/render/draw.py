@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import TYPE_CHECKING, Final
 
 import pygame
 
 from terminal_client.render.cards import BACK_RED as BACK_RED
 from terminal_client.render.cards import CARD_FACE as CARD_FACE
-from terminal_client.render.cards import card_image
+from terminal_client.render.cards import card_image, index_rect, index_size
+from terminal_client.render.elements import DrawnCard, DrawnText, note_text, recording
 from terminal_client.render.fonts import get_font
+
+if TYPE_CHECKING:
+    from terminal_client.render.layout import Layout
 
 Color = tuple[int, int, int]
 Point = tuple[int, int]
@@ -51,22 +56,84 @@ def draw_text(
     anchor: str = "center",
     bold: bool = False,
     max_width: int | None = None,
+    *,
+    least: int = 8,
 ) -> pygame.Rect:
     """Draw ``text`` with its ``anchor`` ("center", "midleft", "topleft", ...) at ``pos``,
-    shrinking the font until it fits ``max_width``; returns the area drawn."""
+    shrinking the font until it fits ``max_width`` but never below ``least`` pixels (the
+    type scale's minimum, :attr:`~terminal_client.render.layout.Layout.min_text`, on a
+    player's screen: a text that does not fit at it is laid out again by its caller,
+    :func:`fit_lines`); returns the area drawn."""
+    size = max(int(size), least)
     font = get_font(size, bold)
-    while max_width is not None and size > 8 and font.size(text)[0] > max_width:
-        size = int(size * 0.9)
+    while max_width is not None and size > least and font.size(text)[0] > max_width:
+        size = max(least, int(size * 0.9))
         font = get_font(size, bold)
     image = font.render(text, True, color)
     rect = image.get_rect(**{anchor: pos})
     surface.blit(image, rect)
+    if recording():
+        ink = image.get_bounding_rect().move(rect.topleft)
+        note_text(DrawnText(text, size, least, max_width, rect.width, ink, surface))
     return rect
+
+
+def wrap_words(text: str, size: int, width: int, bold: bool = False) -> list[str]:
+    """``text`` in lines no wider than ``width`` at ``size`` (a word longer than a line
+    stays whole on a line of its own)."""
+    font = get_font(size, bold)
+    lines: list[str] = []
+    for word in text.split():
+        if lines and font.size(f"{lines[-1]} {word}")[0] <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def fits(lines: list[str], size: int, width: int, bold: bool = False) -> bool:
+    """Whether every line fits ``width`` at ``size``."""
+    font = get_font(size, bold)
+    return all(font.size(line)[0] <= width for line in lines)
+
+
+def fit_lines(
+    text: str,
+    size: int,
+    least: int,
+    width: int,
+    *,
+    bold: bool = False,
+    most: int = 2,
+    short: str | None = None,
+) -> tuple[list[str], int]:
+    """The lines and the font size at which ``text`` fits ``width``, laid out again rather
+    than shrunk below ``least``: on one line at ``size`` or a little smaller, else wrapped
+    onto at most ``most`` lines, else its declared ``short`` name, one size step at a time
+    down to ``least``. Should nothing fit, the wrapped text at ``least`` (wider than the
+    room: the screen tests find it)."""
+    size = max(size, least)
+    candidates = [text] if short is None or short == text else [text, short]
+    steps = []
+    step = size
+    while True:
+        steps.append(step)
+        if step <= least:
+            break
+        step = max(least, int(step * 0.9))
+    for words in candidates:
+        for step in steps:
+            for count in range(1, most + 1):
+                lines = [words] if count == 1 else wrap_words(words, step, width, bold)
+                if len(lines) <= count and fits(lines, step, width, bold):
+                    return lines, step
+    return wrap_words(candidates[-1], least, width, bold), least
 
 
 def fit_text(text: str, size: int, width: int, bold: bool = False) -> str:
     """``text`` as it fits ``width`` at two thirds of ``size`` or more (:func:`draw_text`
-    shrinks it that far, not to an unreadable size): whole, else cut with an ellipsis."""
+    shrinks it that far, not to an unreadable size): whole, else cut with an ellipsis.
+    Not for a player's screen (cut words are not read there: :func:`fit_lines`)."""
     font = get_font(max(8, size * 2 // 3), bold)
     if font.size(text)[0] <= width:
         return text
@@ -126,6 +193,13 @@ def draw_card(surface: pygame.Surface, rect: pygame.Rect, card_text: str | None)
     _shadow(surface, rect, radius, max(2, rect.width // 25))
     if rect.width > 0 and rect.height > 0:
         surface.blit(card_image(card_text, rect.width, rect.height), rect)
+        if recording():
+            note_text(DrawnCard(rect, surface))
+            if card_text is not None:
+                rank = card_text.upper()[:-1].replace("T", "10")
+                index = index_rect(rect.width, rect.height).move(rect.topleft)
+                size = index_size(rect.height, rank)
+                note_text(DrawnText(rank, size, 0, None, 0, index, surface, index=True))
 
 
 def draw_card_turning(
@@ -194,17 +268,24 @@ def draw_countdown_ring(
     )
 
 
-def button_text_size(labels: list[tuple[str, pygame.Rect]]) -> int:
-    """One text size for a row of buttons ``(label, rect)``: the largest at which every
-    label fits its button (a long label such as SURRENDER no longer gets a smaller font
-    than its neighbours)."""
-    sizes = []
-    for label, rect in labels:
-        size = int(rect.height * 0.32)
-        while size > 8 and get_font(size, True).size(label)[0] > int(rect.width * 0.86):
-            size = int(size * 0.9)
-        sizes.append(size)
-    return min(sizes, default=8)
+#: The longest word any game puts on a button of the row (a label of several words may
+#: take two lines): every button of every game gets the size at which it fits.
+BUTTON_REFERENCE: Final = "SURRENDER"
+
+
+def button_text_size(
+    layout: Layout, rect: pygame.Rect | None = None, reference: str = BUTTON_REFERENCE
+) -> int:
+    """The one size of every button label of every game in ``layout``'s window: the
+    largest at which ``reference`` (:data:`BUTTON_REFERENCE`) fits a button of the row
+    (``rect``, default the action buttons'), never below the type scale's minimum."""
+    rect = rect or layout.action_buttons["hit"]
+    size = int(rect.height * 0.32)
+    while size > layout.min_text and get_font(size, True).size(reference)[0] > int(
+        rect.width * 0.86
+    ):
+        size = max(layout.min_text, int(size * 0.95))
+    return max(size, layout.min_text)
 
 
 def draw_button(
@@ -216,10 +297,12 @@ def draw_button(
     *,
     danger: bool = False,
     text_size: int | None = None,
+    least: int = 8,
 ) -> None:
     """A rounded push button: gold when ``enabled`` (deep red with cream letters for a
     ``danger`` choice that gives up a wager), grey when not, sunk while ``pressed``;
-    ``text_size`` (default: what fits) is the size of its label."""
+    ``text_size`` (default: what fits) is the size of its label, which takes two lines when
+    one is too wide for the button (never smaller than ``least``)."""
     rect = pygame.Rect(rect)
     radius = max(6, rect.height // 5)
     if enabled and not pressed:
@@ -235,15 +318,23 @@ def draw_button(
         top, bottom, ink, edge = (250, 214, 110), (214, 158, 40), (44, 28, 8), (255, 236, 170)
     surface.blit(_button_body(face.width, face.height, radius, top, bottom), face)
     pygame.draw.rect(surface, edge, face, width=max(2, rect.height // 40), border_radius=radius)
-    draw_text(
-        surface,
-        text,
-        face.center,
-        text_size or int(rect.height * 0.32),
-        ink,
-        bold=True,
-        max_width=int(rect.width * 0.86),
-    )
+    room = int(rect.width * 0.86)
+    size = text_size or int(rect.height * 0.32)
+    lines, size = fit_lines(text, size, least, room, bold=True)
+    pitch = get_font(size, True).get_linesize()
+    top_y = face.centery - pitch * len(lines) // 2
+    for i, line in enumerate(lines):
+        draw_text(
+            surface,
+            line,
+            (face.centerx, top_y + i * pitch),
+            size,
+            ink,
+            "midtop",
+            bold=True,
+            max_width=room,
+            least=least,
+        )
 
 
 @lru_cache(maxsize=64)
@@ -273,8 +364,12 @@ def chip_label(cents: int) -> str:
     return str(dollars)
 
 
-def draw_chip(surface: pygame.Surface, center: Point, cents: int, radius: int = 40) -> None:
-    """A casino chip of value ``cents``: coloured body, edge inserts, value in the middle."""
+def draw_chip(
+    surface: pygame.Surface, center: Point, cents: int, radius: int = 40, *, least: int = 8
+) -> None:
+    """A casino chip of value ``cents``: coloured body, edge inserts, value in the middle
+    (left out on a chip too small for it at ``least`` pixels: the amount is written beside
+    every staked chip)."""
     body, insert, ink = CHIP_COLORS.get(cents, _OTHER_CHIP)
     cx, cy = center
     shade = pygame.Surface((2 * radius + 4, 2 * radius + 4), pygame.SRCALPHA)
@@ -287,12 +382,10 @@ def draw_chip(surface: pygame.Surface, center: Point, cents: int, radius: int = 
         pygame.draw.polygon(surface, insert, points)
     pygame.draw.circle(surface, insert, center, int(radius * 0.62), max(1, radius // 16))
     pygame.draw.circle(surface, (0, 0, 0), center, radius, 1)
-    draw_text(
-        surface,
-        chip_label(cents),
-        center,
-        int(radius * 0.6),
-        ink,
-        bold=True,
-        max_width=int(radius * 1.05),
-    )
+    label = chip_label(cents)
+    size = int(radius * 0.6)
+    while size > least and get_font(size, True).size(label)[0] > int(radius * 1.05):
+        size = max(least, int(size * 0.9))
+    if size < least or get_font(size, True).size(label)[0] > int(radius * 1.05):
+        return
+    draw_text(surface, label, center, size, ink, bold=True, least=least)

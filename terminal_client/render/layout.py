@@ -19,6 +19,7 @@ from functools import lru_cache
 
 import pygame
 
+from terminal_client.typescale import Glass
 from terminal_client.widgets import BetSpot, Button, ChipTray, hit_test
 
 LANDSCAPE = (1920, 1080)
@@ -52,11 +53,15 @@ SIDE_WAGERS: tuple[tuple[str, str], ...] = (
     ("top_3", "TOP 3"),
     ("trilux", "TRILUX"),
     ("super_4", "SUPER 4"),
-    ("blackjack_match", "BJ MATCH"),
+    ("blackjack_match", "BLACKJACK MATCH"),
     ("blazing_7s", "BLAZING 7'S"),
     ("axman", "AXMAN"),
-    ("buster", "BUSTER"),
+    ("buster", "BUSTER BLACKJACK"),
 )
+#: The declared short names of circle labels, for a circle too small for the whole label
+#: at the type scale's minimum (a game declares its own:
+#: :attr:`~terminal_client.games.api.TerminalGame.spot_short`).
+SPOT_SHORT: dict[str, str] = {"blackjack_match": "BJ MATCH", "buster": "BUSTER"}
 #: The circles without a list of wagers (:meth:`Layout.bet_spots` with ``wagers=None``).
 BET_SPOTS: tuple[tuple[str, str], ...] = (("lucky_aces", "LUCKY ACES"), (MAIN_SPOT, "BET"))
 DEFAULT_WAGERS: tuple[str, ...] = ("lucky_aces",)
@@ -86,6 +91,7 @@ class _Design:
     side_zones: tuple[Box, ...]  # where side-wager circles go, nearest the main circle first
     buttons: tuple[Box, ...]  # ACTIONS order
     chip_tray: Box
+    footer: Box  # the table corner's line (the shoe), under everything else
 
 
 def _arc_seats(cx: int, top: int, pitch: int, sag: int, w: int, h: int) -> tuple[Box, ...]:
@@ -114,10 +120,11 @@ _LANDSCAPE = _Design(
     my_hand=(640, 700, 760, 200),
     main_spot=(520, 790, 95),
     # Left of the main circle, under seats 6 and 7; right of my hand (clear of its total
-    # badge), under seats 1 to 3. Both end above the chip tray and the buttons.
-    side_zones=((24, 650, 382, 264), (1484, 650, 412, 264)),
+    # badge), under seats 1 and 2. Both end above the chip tray and the buttons.
+    side_zones=((24, 650, 382, 264), (1412, 628, 484, 286)),
     buttons=_row(816, 930, 170, 124, 12, 6),
-    chip_tray=(24, 920, 780, 150),
+    chip_tray=(24, 920, 780, 132),
+    footer=(24, 1056, 1872, 24),
 )
 
 _PORTRAIT = _Design(
@@ -132,7 +139,8 @@ _PORTRAIT = _Design(
     # Either side of the main circle, between my hand and the buttons.
     side_zones=((24, 1228, 386, 266), (670, 1228, 386, 266)),
     buttons=_row(24, 1500, 162, 140, 12, 6),
-    chip_tray=(24, 1690, 1032, 200),
+    chip_tray=(24, 1690, 1032, 186),
+    footer=(24, 1882, 1032, 32),
 )
 
 
@@ -149,6 +157,16 @@ def _main_wagers() -> frozenset[str]:
     from terminal_client import games
 
     return frozenset(game.main_wager for game in games.games() if game.main_wager is not None)
+
+
+def spot_short(wager: str) -> str:
+    """The declared short name of a wager's circle label ("" when it has none)."""
+    from terminal_client import games
+
+    short = dict(SPOT_SHORT)
+    for game in games.games():
+        short.update(game.spot_short)
+    return short.get(wager, "")
 
 
 def spot_label(wager: str) -> str:
@@ -264,11 +282,19 @@ class Layout:
     bet_spot_circles: dict[str, tuple[tuple[int, int], int]]
     action_buttons: dict[str, pygame.Rect]
     chip_tray_rect: pygame.Rect
+    #: The table corner's line (the shoe in use), a band under everything else.
+    footer: pygame.Rect
     #: Where the design grid's (0, 0) falls in the window.
     origin: tuple[int, int] = (0, 0)
+    #: The least font size of any text a player must read, in window pixels (the type
+    #: scale: :mod:`terminal_client.typescale`).
+    min_text: int = 8
 
     @classmethod
-    def for_window(cls, size: tuple[int, int]) -> Layout:
+    def for_window(cls, size: tuple[int, int], glass: Glass | None = None) -> Layout:
+        """The layout of a window of ``size`` on ``glass`` (default: a
+        :class:`~terminal_client.typescale.Glass` of the default diagonal that the
+        window fills)."""
         design, scale, ox, oy = _fit(size)
 
         def box(b: Box) -> pygame.Rect:
@@ -297,13 +323,20 @@ class Layout:
                 action: box(b) for (action, _), b in zip(ACTIONS, design.buttons, strict=True)
             },
             chip_tray_rect=box(design.chip_tray),
+            footer=box(design.footer),
             origin=(ox, oy),
+            min_text=(glass or Glass()).min_text_px((int(size[0]), int(size[1]))),
         )
         return replace(layout, bet_spot_circles=layout.spot_circles(DEFAULT_WAGERS))
 
     @property
     def window(self) -> pygame.Rect:
         return pygame.Rect((0, 0), self.size)
+
+    def text(self, design: float) -> int:
+        """The font size, in window pixels, of a text of ``design`` pixels on the design
+        grid: scaled with the window, never below :attr:`min_text`."""
+        return max(self.min_text, round(design * self.scale))
 
     def design_rect(self, box: Box) -> pygame.Rect:
         """A rectangle of the design grid (x, y, width, height in design pixels) in window
@@ -373,6 +406,7 @@ class Layout:
                 radius,
                 "BET" if spot_id == MAIN_SPOT else spot_label(spot_id),
                 amounts.get(spot_id, 0),
+                short="" if spot_id == MAIN_SPOT else spot_short(spot_id),
             )
             for spot_id, (center, radius) in self.spot_circles(wagers).items()
         )

@@ -6,6 +6,8 @@ view and the layout and changes nothing else (Tuxemon ``state.py``: draw never c
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -126,56 +128,171 @@ def _panel(surface: pygame.Surface, rect: pygame.Rect, alpha: int = 120) -> None
     pygame.draw.rect(surface, GOLD, rect, width=2, border_radius=radius)
 
 
-def _label_lines(label: str, size: int, width: int) -> tuple[str, ...]:
-    """``label`` on one line, or split at the space nearest its middle when one line at
-    ``size`` would not fit ``width``."""
-    if " " not in label or get_font(size, True).size(label)[0] <= width:
-        return (label,)
-    spaces = [i for i, char in enumerate(label) if char == " "]
-    cut = min(spaces, key=lambda i: abs(len(label) - 2 * i))
-    return (label[:cut], label[cut + 1 :])
+def _room_at(radius: int, y0: float, y1: float) -> int:
+    """The width inside a circle of ``radius`` for a band from ``y0`` to ``y1`` (relative to
+    the centre, in pixels): the chord at the band's edge farther from the centre."""
+    far = max(abs(y0), abs(y1))
+    if far >= radius:
+        return 0
+    return int(2 * math.sqrt(radius * radius - far * far))
 
 
-def draw_bet_spot(surface: pygame.Surface, spot: BetSpot, scale: float, note: str = "") -> None:
-    """A gold-ringed betting circle with its label, and the staked chip and amount if any.
+def circle_lines(
+    text: str,
+    short: str,
+    radius: int,
+    top: float,
+    bottom: float,
+    size: int,
+    least: int,
+    *,
+    most: int = 3,
+) -> tuple[list[str], int, int] | None:
+    """``text`` (else its declared ``short`` name) in bold lines centred between ``top`` and
+    ``bottom`` (relative to the centre) inside a circle of ``radius``: (lines, font size,
+    line pitch) at the largest size from ``size`` down to ``least`` at which every line fits
+    its chord, on as few lines as that takes (at most ``most``); None when it does not fit
+    at ``least``."""
+    candidates = [text] if not short or short == text else [text, short]
+    sizes = []
+    step = max(size, least)
+    while True:
+        sizes.append(step)
+        if step <= least:
+            break
+        step = max(least, int(step * 0.9))
+    for words in candidates:
+        for step in sizes:
+            font = get_font(step, True)
+            pitch = font.get_linesize()
+            ascent = font.get_ascent()
+            for count in range(1, most + 1):
+                block = count * pitch
+                if block > bottom - top:
+                    break
+                first = (top + bottom - block) / 2
+                lines = [words] if count == 1 else _wrap_count(words, count)
+                if lines is None:
+                    continue
+                ok = True
+                for i, line in enumerate(lines):
+                    y0 = first + i * pitch + (pitch - ascent) / 2
+                    room = _room_at(radius, y0, y0 + ascent)
+                    if font.size(line)[0] > room:
+                        ok = False
+                        break
+                if ok:
+                    return lines, step, pitch
+    return None
 
-    With a ``note`` (a side wager's limits) the label stays readable in the circle: over
-    the note (on two lines if one would not fit) while nothing is staked, small over the
-    chip once something is.
+
+def _wrap_count(text: str, count: int) -> list[str] | None:
+    """``text`` split at spaces into ``count`` lines as even as can be (None: too few
+    words)."""
+    words = text.split()
+    if len(words) < count:
+        return None
+    best: list[str] | None = None
+    best_width = 0
+    for cuts in itertools.combinations(range(1, len(words)), count - 1):
+        bounds = (0, *cuts, len(words))
+        lines = [" ".join(words[a:b]) for a, b in itertools.pairwise(bounds)]
+        width = max(len(line) for line in lines)
+        if best is None or width < best_width:
+            best, best_width = lines, width
+    return best
+
+
+def draw_bet_spot(
+    surface: pygame.Surface, spot: BetSpot, layout: Layout, note: str = "", *, main: bool = False
+) -> None:
+    """A gold-ringed betting circle with its label, the staked chip, and under it the staked
+    amount (or, while nothing is staked, the ``note``: its limits or fixed amounts).
+
+    Every text is on ``layout``'s type scale and laid out to fit, never shrunk below its
+    minimum: the label inside the circle on as many lines as it needs (or its declared
+    short name); with a stake, the label over the chip when both fit, else the label alone
+    and the circle filled gold to say it holds a stake (the amount is under it). A ``main``
+    circle says its label large and holds a large chip.
     """
-    pygame.draw.circle(surface, (8, 70, 38), spot.center, spot.radius)
-    pygame.draw.circle(surface, GOLD, spot.center, spot.radius, max(2, int(4 * scale)))
-    cx, cy = spot.center
+    s = layout.scale
     r = spot.radius
-    if spot.amount:
-        below = (cx, cy + r + int(4 * scale))
-        draw_text(surface, format_money(spot.amount), below, int(24 * scale), CREAM, "midtop")
-        if not note:
-            draw_chip(surface, spot.center, spot.amount, int(r * 0.62))
-            return
-        draw_chip(surface, (cx, cy + int(r * 0.2)), spot.amount, int(r * 0.5))
-        top = (cx, cy - int(r * 0.34))
-        draw_text(surface, spot.label, top, int(r * 0.26), GOLD, "midbottom", True, int(r * 1.5))
-    elif not note:
+    cx, cy = spot.center
+    ring = max(2, round(4 * s))
+    staked = spot.amount > 0
+    pygame.draw.circle(surface, (8, 70, 38), spot.center, r)
+    inner = r - ring - max(1, round(2 * s))
+    below = (cx, cy + r + round(4 * s))
+    room = 2 * r + round(16 * s)
+    under = format_money(spot.amount) if staked else note
+    if under:
         draw_text(
             surface,
-            spot.label,
-            spot.center,
-            int(r * 0.42),
-            GOLD,
-            bold=True,
-            max_width=int(r * 1.6),
+            under,
+            below,
+            layout.text(22),
+            GOLD if staked else CREAM,
+            "midtop",
+            bold=staked,
+            max_width=room,
+            least=layout.min_text,
         )
+    if main:
+        pygame.draw.circle(surface, GOLD, spot.center, r, ring)
+        if staked:
+            draw_chip(surface, spot.center, spot.amount, int(r * 0.62), least=layout.min_text)
+        else:
+            size = max(layout.min_text, int(r * 0.42))
+            draw_text(
+                surface,
+                spot.label,
+                spot.center,
+                size,
+                GOLD,
+                bold=True,
+                max_width=int(inner * 1.8),
+                least=layout.min_text,
+            )
+        return
+    size = max(layout.min_text, round(r * 0.3))
+    fitted = None
+    if staked:
+        fitted = circle_lines(
+            spot.label, spot.short, inner, -inner, -inner * 0.08, size, layout.min_text, most=2
+        )
+        chip_r = int(r * 0.42)
+        if fitted is not None:
+            draw_chip(surface, (cx, cy + int(r * 0.45)), spot.amount, chip_r, least=layout.min_text)
+        else:
+            pygame.draw.circle(surface, (122, 92, 24), spot.center, r - ring)
+    top: float = -inner
+    bottom: float = -inner * 0.08
+    if fitted is None:
+        fitted = circle_lines(spot.label, spot.short, inner, -inner, inner, size, layout.min_text)
+        bottom = inner
+    pygame.draw.circle(surface, (255, 226, 130) if staked else GOLD, spot.center, r, ring)
+    if fitted is None:  # not even the short name fits: the label at the least size
+        lines, size, pitch = [spot.short or spot.label], layout.min_text, 0
+        top = bottom = 0.0
     else:
-        size = int(r * 0.3)
-        lines = _label_lines(spot.label, size, int(r * 1.6))
-        step = int(size * 1.1)
-        for i, line in enumerate(lines):
-            y = cy - int(r * 0.08) - (len(lines) - 1 - i) * step
-            width = int(r * (1.6 if i == len(lines) - 1 else 1.3))
-            draw_text(surface, line, (cx, y), size, GOLD, "midbottom", True, width)
-        below = (cx, cy + int(r * 0.1))
-        draw_text(surface, note, below, int(r * 0.25), CREAM, "midtop", max_width=int(r * 1.6))
+        lines, size, pitch = fitted
+    first = (top + bottom - pitch * len(lines)) / 2
+    ascent = get_font(size, True).get_ascent()
+    color = CREAM if staked and top == -inner and bottom == inner else GOLD
+    for i, line in enumerate(lines):
+        y = first + i * pitch
+        ink = y + (pitch - ascent) / 2
+        draw_text(
+            surface,
+            line,
+            (cx, round(cy + y)),
+            size,
+            color,
+            "midtop",
+            True,
+            max_width=_room_at(inner, ink, ink + ascent) if pitch else 2 * inner,
+            least=layout.min_text,
+        )
 
 
 def draw_table(surface: pygame.Surface, layout: Layout, view: TableView) -> None:
@@ -185,18 +302,20 @@ def draw_table(surface: pygame.Surface, layout: Layout, view: TableView) -> None
 
     # Dealer, and the table printing under the dealer's hand.
     dealer = layout.dealer
-    draw_text(surface, "DEALER", (dealer.centerx, dealer.top), int(26 * s), GOLD, "midtop", True)
+    draw_text(
+        surface, "DEALER", (dealer.centerx, dealer.top), layout.text(26), GOLD, "midtop", True
+    )
     card_h = int(dealer.height * 0.62)
     draw_hand(surface, dealer.inflate(0, 0).move(0, int(40 * s)), view.dealer_cards, card_h)
     if view.dealer_total:
-        draw_text(surface, view.dealer_total, dealer.midbottom, int(28 * s), CREAM, "midbottom")
+        draw_text(surface, view.dealer_total, dealer.midbottom, layout.text(28), CREAM, "midbottom")
     for i, line in enumerate(view.felt_lines):
         y = dealer.bottom + int((14 + 34 * i) * s)
         draw_text(
             surface,
             line,
             (layout.window.centerx, y),
-            int((30 - 6 * i) * s),
+            layout.text(30 - 6 * i),
             GOLD,
             "midtop",
             bold=i == 0,
@@ -216,7 +335,7 @@ def draw_table(surface: pygame.Surface, layout: Layout, view: TableView) -> None
             surface,
             name,
             (area.centerx, area.bottom - int(6 * s)),
-            int(20 * s),
+            layout.text(20),
             color,
             "midbottom",
             max_width=area.width - 8,
@@ -233,7 +352,7 @@ def draw_table(surface: pygame.Surface, layout: Layout, view: TableView) -> None
                     surface,
                     info,
                     (area.centerx, y),
-                    int(20 * s),
+                    layout.text(20),
                     GOLD,
                     "midbottom",
                     max_width=area.width - 8,
@@ -246,10 +365,10 @@ def draw_table(surface: pygame.Surface, layout: Layout, view: TableView) -> None
         badge = pygame.Rect(0, 0, int(110 * s), int(56 * s))
         badge.midleft = (covered.right + int(24 * s), covered.centery)
         _panel(surface, badge, 170)
-        draw_text(surface, view.my_total, badge.center, int(32 * s), CREAM, bold=True)
+        draw_text(surface, view.my_total, badge.center, layout.text(32), CREAM, bold=True)
 
     for spot in layout.bet_spots(view.bets):
-        draw_bet_spot(surface, spot, s)
+        draw_bet_spot(surface, spot, layout, main=spot.id == "main")
 
     # Credits and message bar.
     _panel(surface, layout.credits, 150)
@@ -279,7 +398,7 @@ def draw_table(surface: pygame.Surface, layout: Layout, view: TableView) -> None
             surface,
             view.message,
             layout.message_bar.center,
-            int(38 * s),
+            layout.text(38),
             CREAM,
             bold=True,
             max_width=layout.message_bar.width - int(30 * s),

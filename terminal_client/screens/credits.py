@@ -101,18 +101,20 @@ class CashOutScreen(PagedOverlay):
                 surface,
                 line,
                 (box.centerx, box.top + round((30 + 70 * i) * s)),
-                round((46 if i == 0 else 36) * s),
+                layout.text(46 if i == 0 else 36),
                 GOLD if i == 0 else CREAM,
                 "midtop",
                 bold=i == 0,
                 max_width=box.width,
+                least=layout.min_text,
             )
         if self.model.is_waiting(IntentKind.CASH_OUT) and self.request_id is None:
             draw_text(
                 surface,
                 "A cash out is already being made",
                 box.midbottom,
-                round(28 * s),
+                layout.text(28),
                 CREAM,
                 "midbottom",
+                least=layout.min_text,
             )

@@ -53,16 +53,26 @@ def draw_generic_table(surface: pygame.Surface, layout: Layout, model: TerminalM
     view = model.view
     dealer = layout.dealer
     title = model.game.window_title(model).upper()
-    draw_text(surface, title, (dealer.centerx, dealer.top), round(30 * s), GOLD, "midtop", True)
+    draw_text(
+        surface,
+        title,
+        (dealer.centerx, dealer.top),
+        layout.text(30),
+        GOLD,
+        "midtop",
+        True,
+        least=layout.min_text,
+    )
     if view is None:
         return
     draw_text(
         surface,
         model.phase_name,
         (dealer.centerx, dealer.top + round(36 * s)),
-        round(24 * s),
+        layout.text(24),
         CREAM,
         "midtop",
+        least=layout.min_text,
     )
     if view.dealer.cards:
         draw_hand(
@@ -76,7 +86,16 @@ def draw_generic_table(surface: pygame.Surface, layout: Layout, model: TerminalM
             continue
         area = layout.seat(seat.seat)
         label = f"SEAT {seat.seat}" + (" \u2022 YOU" if seat.mine else "")
-        draw_text(surface, label, area.midtop, round(22 * s), GOLD, "midtop", seat.mine)
+        draw_text(
+            surface,
+            label,
+            area.midtop,
+            layout.text(22),
+            GOLD,
+            "midtop",
+            seat.mine,
+            least=layout.min_text,
+        )
         hands = [hand for hand in seat.hands if hand.cards]
         if not hands:
             continue
@@ -95,10 +114,11 @@ def draw_generic_table(surface: pygame.Surface, layout: Layout, model: TerminalM
             surface,
             row,
             (mine.centerx, mine.top + round(34 * i * s)),
-            round(26 * s),
+            layout.text(26),
             CREAM,
             "midtop",
             max_width=mine.width,
+            least=layout.min_text,
         )
 
 
@@ -205,8 +225,8 @@ class FallbackScreen(Screen):
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         draw_generic_table(surface, layout, self.model)
-        draw_buttons(surface, self.buttons(layout))
-        draw_buttons(surface, menu_buttons(layout, self.model), "menu")
+        draw_buttons(surface, layout, self.buttons(layout))
+        draw_buttons(surface, layout, menu_buttons(layout, self.model), "menu")
         draw_credits(surface, layout, self.model.credits, "CREDITS")
         draw_message(surface, layout, self.message())
         draw_countdown(surface, layout, self.model.countdown, self.countdown)

@@ -16,7 +16,8 @@ import pygame
 from terminal_client.input import Intent, Key, Tap
 from terminal_client.model import TerminalModel
 from terminal_client.render import Layout
-from terminal_client.render.draw import CREAM, GOLD, draw_text
+from terminal_client.render.draw import CREAM, GOLD, draw_text, wrap_words
+from terminal_client.render.fonts import get_font
 from terminal_client.screens.base import Handled, IntentSender, Screen
 from terminal_client.screens.scene import draw_buttons, panel
 from terminal_client.widgets import Button
@@ -184,11 +185,12 @@ class PagedOverlay(Screen):
             surface,
             self.title(),
             (box.centerx, box.top + round(22 * s)),
-            round(52 * s),
+            layout.text(52),
             GOLD,
             "midtop",
             bold=True,
-            max_width=box.width - round(80 * s),
+            max_width=box.width - 2 * round(180 * s),
+            least=layout.min_text,
         )
         label = self.page_label()
         if label:
@@ -196,12 +198,79 @@ class PagedOverlay(Screen):
                 surface,
                 label,
                 (box.right - round(30 * s), box.top + round(34 * s)),
-                round(28 * s),
+                layout.text(28),
                 CREAM,
                 "topright",
+                least=layout.min_text,
             )
         self.draw_page(surface, layout, self.content(layout))
-        draw_buttons(surface, self.buttons(layout))
+        draw_buttons(surface, layout, self.buttons(layout))
+
+
+def _row_lines(
+    left: str, right: str, size: int, width: int, gap: int
+) -> tuple[list[str], list[str], int]:
+    """A row's left text and right text wrapped side by side in ``width`` at ``size``:
+    (left lines, right lines, the right column's width). The right column takes what its
+    text needs, up to 45 % of the width."""
+    right_w = 0
+    right_lines: list[str] = []
+    if right:
+        whole = get_font(size, True).size(right)[0]
+        if get_font(size).size(left)[0] + gap + whole <= width:
+            right_lines = [right]  # both on one line
+        else:
+            right_lines = wrap_words(right, size, int(width * 0.45), bold=True)
+        right_w = max(get_font(size, True).size(line)[0] for line in right_lines)
+    room = width - (right_w + gap if right else 0)
+    left_lines = wrap_words(left, size, max(1, room)) if left else [""]
+    return left_lines, right_lines, right_w
+
+
+def lines_height(
+    layout: Layout, area: pygame.Rect, lines: list[tuple[str, str]], size: int, pitch: int = 0
+) -> int:
+    """The height :func:`draw_lines` takes for ``lines`` at design ``size`` (rows at least
+    ``pitch`` design pixels apart) in ``area``."""
+    font_size = layout.text(size)
+    step = get_font(font_size, True).get_linesize()
+    line_h = max(round(pitch * layout.scale), step)
+    gap = round(24 * layout.scale)
+    height = 0
+    for left, right in lines:
+        left_lines, right_lines, _ = _row_lines(left, right, font_size, area.width, gap)
+        height += max(line_h, step * max(len(left_lines), len(right_lines), 1))
+    return height
+
+
+def lines_fit(
+    layout: Layout, area: pygame.Rect, lines: list[tuple[str, str]], size: int, pitch: int = 0
+) -> bool:
+    """Whether :func:`draw_lines` draws every row of ``lines`` at design ``size`` inside
+    ``area``: as tall as it has and no word wider than its column."""
+    if lines_height(layout, area, lines, size, pitch) > area.height:
+        return False
+    font_size = layout.text(size)
+    gap = round(24 * layout.scale)
+    for left, right in lines:
+        left_lines, right_lines, right_w = _row_lines(left, right, font_size, area.width, gap)
+        room = area.width - (right_w + gap if right else 0)
+        if any(get_font(font_size).size(line)[0] > room for line in left_lines):
+            return False
+        if any(get_font(font_size, True).size(line)[0] > right_w for line in right_lines):
+            return False
+    return True
+
+
+def fitting_size(
+    layout: Layout, area: pygame.Rect, lines: list[tuple[str, str]], most: int = 30
+) -> int:
+    """The largest design size, up to ``most``, at which every row of ``lines`` fits
+    ``area`` wrapped (the type scale's minimum when none does)."""
+    size = most
+    while size > 10 and lines_height(layout, area, lines, size) > area.height:
+        size -= 1
+    return size
 
 
 def draw_lines(
@@ -211,25 +280,50 @@ def draw_lines(
     lines: list[tuple[str, str]],
     size: int = 30,
     pitch: int = 44,
-) -> None:
-    """Left-aligned rows of ``(text, right-aligned text)`` from the top of ``area``; rows
-    that do not fit are left out (the caller pages)."""
+) -> int:
+    """Rows of ``(text, right-aligned text)`` from the top of ``area``, each wrapped in its
+    column (the right text in gold); a row at least ``pitch`` design pixels apart from the
+    next, more when it wraps. Rows that do not fit are left out (the caller pages or picks
+    a size that fits: :func:`fitting_size`). Returns where the rows drawn end."""
     s = layout.scale
-    for i, (left, right) in enumerate(lines):
-        y = area.top + round(pitch * i * s)
-        if y + round(pitch * s) > area.bottom:
+    font_size = layout.text(size)
+    line_h = max(round(pitch * s), get_font(font_size, True).get_linesize())
+    gap = round(24 * s)
+    y = area.top
+    for left, right in lines:
+        left_lines, right_lines, right_w = _row_lines(left, right, font_size, area.width, gap)
+        rows = max(len(left_lines), len(right_lines), 1)
+        step = get_font(font_size, True).get_linesize()
+        height = max(line_h, step * rows)
+        if y + min(height, line_h) > area.bottom:
             break
-        draw_text(
-            surface,
-            left,
-            (area.left, y),
-            round(size * s),
-            CREAM,
-            "topleft",
-            max_width=area.width - round(300 * s) if right else area.width,
-        )
-        if right:
-            draw_text(surface, right, (area.right, y), round(size * s), GOLD, "topright", True)
+        room = area.width - (right_w + gap if right else 0)
+        for i, line in enumerate(left_lines):
+            if line:
+                draw_text(
+                    surface,
+                    line,
+                    (area.left, y + i * step),
+                    font_size,
+                    CREAM,
+                    "topleft",
+                    max_width=room,
+                    least=layout.min_text,
+                )
+        for i, line in enumerate(right_lines):
+            draw_text(
+                surface,
+                line,
+                (area.right, y + i * step),
+                font_size,
+                GOLD,
+                "topright",
+                True,
+                max_width=right_w,
+                least=layout.min_text,
+            )
+        y += height
+    return y
 
 
 def status_text(surface: pygame.Surface, layout: Layout, area: pygame.Rect, text: str) -> None:
@@ -238,7 +332,8 @@ def status_text(surface: pygame.Surface, layout: Layout, area: pygame.Rect, text
         surface,
         text,
         area.center,
-        round(36 * layout.scale),
+        layout.text(36),
         CREAM,
         max_width=area.width,
+        least=layout.min_text,
     )

@@ -24,7 +24,13 @@ from terminal_client.render import Layout, draw_hand
 from terminal_client.render.draw import CREAM, GOLD, draw_text
 from terminal_client.render.qr import draw_qr
 from terminal_client.screens.base import IntentSender
-from terminal_client.screens.overlay import PagedOverlay, draw_lines, status_text
+from terminal_client.screens.overlay import (
+    PagedOverlay,
+    draw_lines,
+    fitting_size,
+    lines_height,
+    status_text,
+)
 from terminal_client.screens.scene import wager_name
 
 #: One row of cards on a recall page: its label, its cards (None: face down) and its height
@@ -106,15 +112,24 @@ class RecallScreen(PagedOverlay):
         rows = self.summary(game)
         lines = [(d, "") for d in game.decisions] or [("No decisions (none were needed)", "")]
         pitch = max(24, min(38, int(upper.height / s / (len(rows) + 1.5 + min(len(lines), 3)))))
-        size = min(27, round(pitch * 0.72))
-        draw_lines(surface, layout, upper, rows, size=size, pitch=pitch)
-        decisions_top = upper.top + round(pitch * (len(rows) + 0.5) * s)
+        shown = [*rows, ("", ""), ("Decisions", ""), *lines[:3]]
+        size = min(round(pitch * 0.72), fitting_size(layout, upper, shown, 27))
+        pitch = min(pitch, round(size / 0.72))
+        end = draw_lines(surface, layout, upper, rows, size=size, pitch=pitch)
+        decisions_top = end + round(pitch * 0.5 * s)
         decisions = pygame.Rect(
             upper.left, decisions_top, upper.width, max(0, upper.bottom - decisions_top)
         )
         if decisions.height >= round(2 * pitch * s):
             draw_text(
-                surface, "Decisions", decisions.topleft, round(size * s), GOLD, "topleft", True
+                surface,
+                "Decisions",
+                decisions.topleft,
+                layout.text(size),
+                GOLD,
+                "topleft",
+                True,
+                least=layout.min_text,
             )
             body = pygame.Rect(
                 decisions.left,
@@ -142,8 +157,11 @@ def draw_receipt_block(
     pitch = 32
     beside = column.width - side - round(16 * s) >= round(440 * s)
     if game.receipt_qr and not beside:
-        # A narrow column (portrait): the rows above the code, at the column's width.
-        block = pygame.Rect(column.left, 0, column.width, side + round(pitch * len(rows) * s))
+        # A narrow column (portrait): the rows above the code, at the column's width, as
+        # tall as they are wrapped.
+        size = min(22, round(pitch * 0.72))
+        wanted = lines_height(layout, pygame.Rect(0, 0, column.width, 0), rows, size, pitch)
+        block = pygame.Rect(column.left, 0, column.width, side + wanted)
         block.bottom = column.bottom
         text = pygame.Rect(block.left, block.top, block.width, block.height - side)
         draw_qr(surface, game.receipt_qr, pygame.Rect(block.left, block.bottom - side, side, side))
@@ -198,10 +216,11 @@ def draw_card_rows(
             surface,
             label,
             (area.left, y),
-            round((27 if full else 25) * s),
+            layout.text(27 if full else 25),
             GOLD,
             "topleft",
             True,
+            least=layout.min_text,
         )
         draw_hand(
             surface,
@@ -213,4 +232,12 @@ def draw_card_rows(
     box = pygame.Rect(area.left, y, area.width, area.bottom - y)
     draw_lines(surface, layout, box, results, size=24, pitch=32)
     if not results:
-        draw_text(surface, "Not settled yet", box.topleft, round(24 * s), CREAM, "topleft")
+        draw_text(
+            surface,
+            "Not settled yet",
+            box.topleft,
+            layout.text(24),
+            CREAM,
+            "topleft",
+            least=layout.min_text,
+        )

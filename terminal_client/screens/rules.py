@@ -16,8 +16,9 @@ from shared.money import format_money
 from terminal_client.model import Document, Rules, ShoeShown, TerminalModel, short_digest
 from terminal_client.render import Layout
 from terminal_client.render.draw import GOLD, draw_text
+from terminal_client.render.fonts import get_font
 from terminal_client.screens.base import IntentSender
-from terminal_client.screens.overlay import PagedOverlay, draw_lines, status_text
+from terminal_client.screens.overlay import PagedOverlay, draw_lines, fitting_size, status_text
 
 _COUNTDOWN_NAMES = {"betting": "Betting", "insurance": "Insurance", "decision": "Each decision"}
 
@@ -84,11 +85,15 @@ class RulesScreen(PagedOverlay):
             draw_lines(surface, layout, box, self.lines(), size=26, pitch=40)
             return
         rows = self.lines()
-        # Every row on the page: a long paytable (Super 4 has ten lines and five meters)
-        # gets a tighter pitch rather than losing its last lines.
-        pitch = max(24, min(46, int(box.height / layout.scale) // max(1, len(rows))))
-        draw_lines(surface, layout, box, rows, size=min(30, pitch * 2 // 3), pitch=pitch)
         state = self.model.document(Document.RULES)
+        area = pygame.Rect(box)
+        if state.value is not None and self.page == 0 and self.page_count() > 1:
+            area.height -= get_font(layout.text(28)).get_linesize() + round(12 * layout.scale)
+        # Every row on the page, wrapped: a long paytable (Super 4 has ten lines and five
+        # meters) gets a smaller size, never below the type scale's minimum, rather than
+        # losing its last lines.
+        size = fitting_size(layout, area, rows)
+        draw_lines(surface, layout, area, rows, size=size, pitch=round(size * 1.5))
         if state.value is None:
             y = box.top + round(46 * 4 * layout.scale)
             area = pygame.Rect(box.left, y, box.width, box.bottom - y)
@@ -101,9 +106,10 @@ class RulesScreen(PagedOverlay):
                 surface,
                 "NEXT: each wager's paytable, then the shoe",
                 box.midbottom,
-                round(28 * layout.scale),
+                layout.text(28),
                 GOLD,
                 "midbottom",
+                least=layout.min_text,
             )
 
 

@@ -14,11 +14,11 @@ from typing import Final
 import pygame
 
 from shared.money import format_money
-from terminal_client.model import Countdown, Hand, ProgressiveMeter, TerminalModel, View
+from terminal_client.model import Countdown, Hand, ProgressiveMeter, Seat, TerminalModel, View
 from terminal_client.model.totals import hand_total
 from terminal_client.render import Layout, draw_button, draw_countdown_ring, draw_felt, draw_hand
 from terminal_client.render.anim import CardFrame, CardKey, CardMotion, dealer_key, seat_key
-from terminal_client.render.draw import CREAM, GOLD, button_text_size, draw_text
+from terminal_client.render.draw import CREAM, GOLD, button_text_size, draw_text, fit_lines
 from terminal_client.render.elements import element
 from terminal_client.render.fonts import get_font
 from terminal_client.render.layout import DESTRUCTIVE
@@ -121,16 +121,23 @@ def draw_countdown(
         if countdown.then:
             cx, cy = layout.countdown_center
             below = (cx, cy + layout.countdown_radius + round(6 * layout.scale))
-            draw_text(
-                target,
-                f"then: {countdown.then}",
-                below,
-                round(26 * layout.scale),
-                CREAM,
-                "midtop",
-                bold=True,
-                max_width=round(layout.countdown_radius * 2.6),
+            room = round(layout.countdown_radius * 2.6)
+            lines, size = fit_lines(
+                f"then: {countdown.then}", layout.text(26), layout.min_text, room, bold=True
             )
+            pitch = get_font(size, True).get_linesize()
+            for i, line in enumerate(lines):
+                draw_text(
+                    target,
+                    line,
+                    (cx, below[1] + i * pitch),
+                    size,
+                    CREAM,
+                    "midtop",
+                    bold=True,
+                    max_width=room,
+                    least=layout.min_text,
+                )
 
 
 def draw_credits(surface: pygame.Surface, layout: Layout, credits: int | None, label: str) -> None:
@@ -142,22 +149,24 @@ def draw_credits(surface: pygame.Surface, layout: Layout, credits: int | None, l
             target,
             label,
             (rect.left + round(18 * s), rect.centery),
-            round(22 * s),
+            layout.text(22),
             GOLD,
             "midleft",
             bold=True,
             max_width=round(rect.width * 0.36),
+            least=layout.min_text,
         )
         text = "--" if credits is None else format_money(credits)
         draw_text(
             target,
             text,
             (rect.right - round(18 * s), rect.centery),
-            round(38 * s),
+            layout.text(38),
             CREAM,
             "midright",
             bold=True,
             max_width=round(rect.width * 0.6),
+            least=layout.min_text,
         )
 
 
@@ -169,15 +178,17 @@ def draw_shoe_line(surface: pygame.Surface, layout: Layout, model: TerminalModel
     line = "" if view is None or view.shoe is None else view.shoe.corner_line
     if not line:
         return
-    s = layout.scale
+    footer = layout.footer
     with element(surface, "shoe") as target:
         draw_text(
             target,
             line,
-            (layout.window.left + round(14 * s), layout.window.bottom - round(8 * s)),
-            max(12, round(22 * s)),
+            footer.midleft,
+            layout.text(18),
             CREAM,
-            "bottomleft",
+            "midleft",
+            max_width=footer.width,
+            least=layout.min_text,
         )
 
 
@@ -193,19 +204,29 @@ def draw_message(
             target,
             message,
             bar.center,
-            round(38 * layout.scale),
+            layout.text(38),
             color,
             bold=True,
             max_width=bar.width - round(30 * layout.scale),
+            least=layout.min_text,
         )
 
 
-def draw_buttons(surface: pygame.Surface, buttons: Sequence[Button], name: str = "buttons") -> None:
-    """A row of buttons, every label at one size; a choice that gives up a wager (FOLD,
-    SURRENDER: :data:`~terminal_client.render.layout.DESTRUCTIVE`) in its own colour."""
+def draw_buttons(
+    surface: pygame.Surface, layout: Layout, buttons: Sequence[Button], name: str = "buttons"
+) -> None:
+    """A row of buttons, every label at the one size of every game's buttons
+    (:func:`~terminal_client.render.draw.button_text_size`); a choice that gives up a wager
+    (FOLD, SURRENDER: :data:`~terminal_client.render.layout.DESTRUCTIVE`) in its own
+    colour."""
     if not buttons:
         return
-    size = button_text_size([(b.label, pygame.Rect(b.rect)) for b in buttons])
+    size = button_text_size(layout)
+    if name == "menu":
+        # The menu's row: the size at which its own longest word fits its buttons.
+        rect = min((pygame.Rect(b.rect) for b in buttons), key=lambda r: r.width)
+        longest = max((w for b in buttons for w in b.label.split()), key=len)
+        size = min(size, button_text_size(layout, rect, longest))
     with element(surface, name) as target:
         for button in buttons:
             draw_button(
@@ -215,6 +236,7 @@ def draw_buttons(surface: pygame.Surface, buttons: Sequence[Button], name: str =
                 button.enabled,
                 danger=button.id in DESTRUCTIVE,
                 text_size=size,
+                least=layout.min_text,
             )
 
 
@@ -256,6 +278,16 @@ def _shown_total(
     return hand_total(landed).text if landed else ""
 
 
+def at_risk(seat: Seat) -> int:
+    """What a seat has at risk in the round, in cents: its wagers, and every hand's own
+    wagers where its hands carry them (a split's second wager, a double), each counted
+    once (the main wager is a hand's after the deal)."""
+    in_hands = {wager for hand in seat.hands for wager in hand.wagers}
+    return sum(c for w, c in seat.wagers.items() if w not in in_hands) + sum(
+        sum(hand.wagers.values()) for hand in seat.hands
+    )
+
+
 def _draw_seats(
     surface: pygame.Surface, layout: Layout, view: View, frame: CardFrame | None = None
 ) -> None:
@@ -277,10 +309,11 @@ def _draw_seats(
                     target,
                     f"SEAT {number}",
                     (area.centerx, area.bottom - round(6 * s)),
-                    round(18 * s),
+                    layout.text(18),
                     DIM,
                     "midbottom",
                     max_width=area.width - 8,
+                    least=layout.min_text,
                 )
                 continue
             pygame.draw.rect(shade, (0, 0, 0, 70), shade.get_rect(), border_radius=radius)
@@ -291,32 +324,41 @@ def _draw_seats(
                 target,
                 "YOU" if mine else f"SEAT {number}",
                 (area.centerx, area.bottom - round(6 * s)),
-                round(22 * s) if mine else round(20 * s),
+                layout.text(22) if mine else layout.text(20),
                 GOLD if mine else CREAM,
                 "midbottom",
                 bold=mine,
                 max_width=area.width - 8,
+                least=layout.min_text,
             )
             if seat is None or not seat.hands:
                 continue
             hand = seat.hands[0]
             keys = [seat_key(number, hand.index, i) for i in range(len(hand.cards))]
             motions = _motions(frame, keys)
-            stake = sum(seat.wagers.values())
+            stake = at_risk(seat)
             total = _shown_total(hand.cards, motions, hand.total_text)
             if mine:
                 hands = len(seat.hands)
                 what = f"{hands} HANDS" if hands > 1 else total
                 info = " \u2022 ".join(t for t in (what, format_money(stake)) if t)
-                draw_text(
-                    target,
-                    info,
-                    (area.centerx, area.centery - round(8 * s)),
-                    round(26 * s),
-                    CREAM,
-                    bold=True,
-                    max_width=area.width - 12,
+                lines, size = fit_lines(
+                    info, layout.text(26), layout.min_text, area.width - 12, bold=True
                 )
+                pitch = get_font(size, True).get_linesize()
+                top = area.centery - round(8 * s) - pitch * len(lines) // 2
+                for i, line in enumerate(lines):
+                    draw_text(
+                        target,
+                        line,
+                        (area.centerx, top + i * pitch),
+                        size,
+                        CREAM,
+                        "midtop",
+                        bold=True,
+                        max_width=area.width - 12,
+                        least=layout.min_text,
+                    )
                 continue
             hand_area = area.inflate(-round(10 * s), 0).move(0, round(10 * s))
             draw_hand(
@@ -332,10 +374,11 @@ def _draw_seats(
                 target,
                 info,
                 (area.centerx, area.bottom - round(34 * s)),
-                round(20 * s),
+                layout.text(20),
                 GOLD,
                 "midbottom",
                 max_width=area.width - 8,
+                least=layout.min_text,
             )
 
 
@@ -382,10 +425,11 @@ def _draw_my_hands(
             surface,
             total,
             badge.center,
-            round(32 * s),
+            layout.text(32),
             CREAM,
             bold=True,
             max_width=badge.width - 8,
+            least=layout.min_text,
         )
 
 
@@ -413,14 +457,23 @@ def draw_scene(
                 target,
                 line,
                 (layout.window.centerx, y),
-                round((30 - 6 * i) * s),
+                layout.text(30 - 6 * i),
                 GOLD,
                 "midtop",
                 bold=i == 0,
+                max_width=layout.dealer.width,
+                least=layout.min_text,
             )
     with element(surface, "dealer") as target:
         draw_text(
-            target, "DEALER", (dealer.centerx, dealer.top), round(26 * s), GOLD, "midtop", True
+            target,
+            "DEALER",
+            (dealer.centerx, dealer.top),
+            layout.text(26),
+            GOLD,
+            "midtop",
+            True,
+            least=layout.min_text,
         )
         if view is None:
             return
@@ -436,7 +489,15 @@ def draw_scene(
         )
         total = _shown_total(dealt, motions, view.dealer.total_text)
         if total:
-            draw_text(target, total, dealer.midbottom, round(28 * s), CREAM, "midbottom")
+            draw_text(
+                target,
+                total,
+                dealer.midbottom,
+                layout.text(28),
+                CREAM,
+                "midbottom",
+                least=layout.min_text,
+            )
     _draw_seats(surface, layout, view, cards)
     mine = model.my_seat
     seat = None if mine is None else mine.seat
@@ -446,15 +507,26 @@ def draw_scene(
 
 
 #: The landscape meters panel, in layout units: its height (under the menu buttons, above
-#: what the tables draw there), the title's band, a meter's row, a Must-Hit-By meter's row (its
-#: name over what it must hit by and its amount) and the margins.
+#: what the tables draw there) and its margins.
 _METERS_HEIGHT: Final = 110
-_METER_TITLE: Final = 24
-_METER_ROW: Final = 28
-_MYSTERY_ROW: Final = 46
 _METER_MARGIN: Final = 4
-#: The most meters the landscape panel shows (the largest).
-_METER_ROWS: Final = 3
+#: Meter names in plain words where the server's are the paytable's code names (Super 4's
+#: Star, Heart and Spade Progressives, 633b.10: what each one pays for).
+METER_NAMES: Final[dict[str, str]] = {
+    "Star Progressive": "Super 4 royal, your suit",
+    "Heart Progressive": "Super 4 royal, other suit",
+    "Spade Progressive": "Super 4 three of a kind",
+}
+
+
+def meter_name(meter: ProgressiveMeter) -> str:
+    """A meter's name as the panel says it, in plain words and capitals
+    (``"Star Progressive"`` -> ``"SUPER 4 ROYAL, YOUR SUIT"``, ``"Progressive Payout"``
+    stays, ``"Blazing 7's Progressive"`` -> ``"BLAZING 7'S"``)."""
+    name = METER_NAMES.get(meter.name, meter.name)
+    if name.endswith(" Progressive"):
+        name = name.removesuffix(" Progressive")
+    return name.removesuffix(" meter").upper()
 
 
 def meters_rect(layout: Layout) -> pygame.Rect:
@@ -464,7 +536,10 @@ def meters_rect(layout: Layout) -> pygame.Rect:
     if layout.portrait:
         bar = layout.message_bar
         right = layout.countdown_center[0] - layout.countdown_radius - round(12 * s)
-        return pygame.Rect(bar.left, bar.bottom + round(6 * s), right - bar.left, round(24 * s))
+        height = get_font(layout.text(18), True).get_linesize() + round(4 * s)
+        top = bar.bottom + round(4 * s)
+        height = min(height, layout.dealer.top - top)
+        return pygame.Rect(bar.left, top, right - bar.left, height)
     credits = layout.credits
     top = credits.bottom + round((12 + 96 + 12) * s)
     return pygame.Rect(credits.left, top, credits.width, round(_METERS_HEIGHT * s))
@@ -474,8 +549,8 @@ def draw_meters(
     surface: pygame.Surface, layout: Layout, meters: Sequence[ProgressiveMeter]
 ) -> None:
     """The table's progressive meters as the server last sent them (633b.6(d), 633b.9(a),
-    605a.7: the progressive amounts are displayed), the largest first; a Must-Hit-By meter
-    shows what it must hit by. Nothing when the table has none."""
+    605a.7: the progressive amounts are displayed), the largest first, each named in plain
+    words; a Must-Hit-By meter shows what it must hit by. Nothing when the table has none."""
     if not meters:
         return
     with element(surface, "meters") as target:
@@ -488,82 +563,105 @@ def _draw_meters(
     s = layout.scale
     area = meters_rect(layout)
     shown = sorted(meters, key=lambda m: -m.amount)
+    least = layout.min_text
     if layout.portrait:
         panel(surface, area, 150)
-        text = "  \u2022  ".join(f"{m.name.upper()} {_meter_amount(m)}" for m in shown)
+        size = layout.text(18)
+        text = "  \u2022  ".join(f"{meter_name(m)} {_meter_amount(m)}" for m in shown)
+        while shown and get_font(size, True).size(text)[0] > area.width - 16:
+            shown = shown[:-1]  # the largest meters, as many as fit
+            text = "  \u2022  ".join(f"{meter_name(m)} {_meter_amount(m)}" for m in shown)
         draw_text(
-            surface, text, area.center, round(20 * s), GOLD, bold=True, max_width=area.width - 16
+            surface,
+            text,
+            area.center,
+            size,
+            GOLD,
+            bold=True,
+            max_width=area.width - 16,
+            least=least,
         )
         return
+    name_size = layout.text(17)
+    amount_size = layout.text(22)
+    row = max(get_font(name_size).get_linesize(), get_font(amount_size, True).get_linesize())
+    small = get_font(name_size).get_linesize()
+    margin = round(_METER_MARGIN * s)
+    title_h = get_font(layout.text(16), True).get_linesize()
+    room = area.height - 2 * margin
     rows: list[ProgressiveMeter] = []
     used = 0
-    for meter in shown[:_METER_ROWS]:  # the largest, as many as fit
-        height = _METER_ROW if meter.must_hit_by is None else _MYSTERY_ROW
-        if used + height > _METERS_HEIGHT - 2 * _METER_MARGIN:
+    for meter in shown:  # the largest, as many as fit
+        height = row if meter.must_hit_by is None else row + small
+        if used + height > room:
             break
         rows.append(meter)
         used += height
-    # The title where it fits (three meters, one of them a Must-Hit-By meter, need its room).
-    title = _METER_TITLE + used + _METER_MARGIN <= _METERS_HEIGHT
-    top = _METER_TITLE if title else _METER_MARGIN
-    area.height = round((top + used + _METER_MARGIN) * s)  # as tall as its rows
+    title = title_h + used <= room
+    area.height = margin * 2 + used + (title_h if title else 0)  # as tall as its rows
     panel(surface, area, 150)
     pad = round(12 * s)
     width = area.width - 2 * pad
+    y = area.top + margin
     if title:
         draw_text(
             surface,
             "PROGRESSIVE",
-            (area.centerx, area.top + round(4 * s)),
-            round(16 * s),
+            (area.centerx, y),
+            layout.text(16),
             CREAM,
             "midtop",
             True,
+            least=least,
         )
-    y = area.top + round(top * s)
+        y += title_h
     for meter in rows:
-        name = meter.name.replace(" Progressive", "").upper()
         amount = _meter_amount(meter)
-        size = round(22 * s if meter.unavailable is None else 17 * s)
+        size = amount_size if meter.unavailable is None else name_size
         # The name gets what the amount leaves of its line.
         beside = width - get_font(size, True).size(amount)[0] - round(10 * s)
+        line = y + row // 2
         if meter.must_hit_by is None:
-            line = y + round(_METER_ROW * s / 2)
             draw_text(
                 surface,
-                name,
+                meter_name(meter),
                 (area.left + pad, line),
-                round(18 * s),
+                name_size,
                 CREAM,
                 "midleft",
                 max_width=beside,
+                least=least,
             )
-            y += round(_METER_ROW * s)
+            y += row
         else:
             # A Must-Hit-By meter: its name across the panel, under it what it must hit by
             # beside the amount.
             draw_text(
                 surface,
-                name,
-                (area.left + pad, y + round(12 * s)),
-                round(17 * s),
+                meter_name(meter),
+                (area.left + pad, y + small // 2),
+                name_size,
                 CREAM,
                 "midleft",
                 max_width=width,
+                least=least,
             )
-            line = y + round(33 * s)
+            line = y + small + row // 2
             draw_text(
                 surface,
                 f"MUST HIT BY {format_money(meter.must_hit_by)}",
                 (area.left + pad, line),
-                round(15 * s),
+                name_size,
                 CREAM,
                 "midleft",
                 max_width=beside,
+                least=least,
             )
-            y += round(_MYSTERY_ROW * s)
+            y += row + small
         color = GOLD if meter.unavailable is None else CREAM
-        draw_text(surface, amount, (area.right - pad, line), size, color, "midright", True)
+        draw_text(
+            surface, amount, (area.right - pad, line), size, color, "midright", True, least=least
+        )
 
 
 def _meter_amount(meter: ProgressiveMeter) -> str:

@@ -12,7 +12,8 @@ import pygame
 from shared.money import format_money
 from terminal_client.model import ConnectionState, TerminalModel
 from terminal_client.render import Layout, draw_card, draw_felt
-from terminal_client.render.draw import CREAM, GOLD, draw_text
+from terminal_client.render.draw import CREAM, GOLD, draw_text, fit_lines
+from terminal_client.render.fonts import get_font
 from terminal_client.screens.base import IntentSender, Screen
 from terminal_client.screens.scene import centre_panel, panel
 
@@ -26,11 +27,12 @@ def _lines(surface: pygame.Surface, layout: Layout, title: str, lines: list[str]
         surface,
         title,
         (box.centerx, box.top + round(34 * s)),
-        round(60 * s),
+        layout.text(60),
         GOLD,
         "midtop",
         bold=True,
         max_width=box.width - round(60 * s),
+        least=layout.min_text,
     )
     for i, line in enumerate(lines):
         y = box.top + round((150 + 64 * i) * s)
@@ -38,10 +40,11 @@ def _lines(surface: pygame.Surface, layout: Layout, title: str, lines: list[str]
             surface,
             line,
             (box.centerx, y),
-            round(38 * s),
+            layout.text(38),
             CREAM,
             "midtop",
             max_width=box.width - round(60 * s),
+            least=layout.min_text,
         )
 
 
@@ -129,7 +132,22 @@ class OutOfServiceScreen(Screen):
 
 
 class AttractScreen(Screen):
-    """Idle with no credits (or the table is closed): invite play."""
+    """Idle with no credits (or the table is closed): invite play at this table's game, with
+    its name and its own rules summary (the server's rules document once it answered, the
+    game's own first lines before)."""
+
+    def enter(self) -> None:
+        if self.model.rules is None:
+            self.client.request_rules()
+
+    def summary(self) -> tuple[str, tuple[str, ...]]:
+        """The game's name and the first lines of its rules."""
+        model = self.model
+        rules = model.rules
+        game = model.game
+        title = (rules.game if rules is not None else "") or game.title or "TABLE GAMES"
+        lines = rules.lines if rules is not None else game.main_rules
+        return title.upper(), tuple(lines[:2])
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         s = layout.scale
@@ -137,33 +155,31 @@ class AttractScreen(Screen):
         view = self.model.view
         closed = view is not None and view.state not in (None, "open")
         cw, ch = round(200 * s), round(280 * s)
-        cx, cy = layout.window.centerx, layout.window.centery - round(170 * s)
+        cx, cy = layout.window.centerx, layout.window.centery - round(200 * s)
         draw_card(surface, pygame.Rect(cx - cw - round(10 * s), cy - ch // 2, cw, ch), "AS")
         draw_card(surface, pygame.Rect(cx + round(10 * s), cy - ch // 2, cw, ch), "KH")
-        draw_text(
-            surface,
-            "BLACKJACK",
-            (cx, cy + ch // 2 + round(30 * s)),
-            round(110 * s),
-            GOLD,
-            "midtop",
-            bold=True,
-        )
-        draw_text(
-            surface,
-            "BLACKJACK PAYS 3 TO 2",
-            (cx, cy + ch // 2 + round(160 * s)),
-            round(44 * s),
-            CREAM,
-            "midtop",
-        )
+        title, lines = self.summary()
+        room = layout.window.width - round(80 * s)
+        y = cy + ch // 2 + round(30 * s)
         invite = self.model.phase_name if closed else "Insert cash or a ticket to play"
-        draw_text(
-            surface,
-            invite,
-            (cx, cy + ch // 2 + round(240 * s)),
-            round(52 * s),
-            CREAM,
-            "midtop",
-            bold=True,
-        )
+        for text, design, color, bold in (
+            (title, 96, GOLD, True),
+            *((line, 40, CREAM, False) for line in lines),
+            (invite, 52, CREAM, True),
+        ):
+            wrapped, size = fit_lines(text, layout.text(design), layout.min_text, room, bold=bold)
+            pitch = get_font(size, bold).get_linesize()
+            for line in wrapped:
+                draw_text(
+                    surface,
+                    line,
+                    (cx, y),
+                    size,
+                    color,
+                    "midtop",
+                    bold=bold,
+                    max_width=room,
+                    least=layout.min_text,
+                )
+                y += pitch
+            y += round(14 * s)

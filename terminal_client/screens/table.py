@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 import pygame
 
 from shared.money import format_money
 from terminal_client.input import Intent, Key, Tap
-from terminal_client.model import IntentKind, Settlement, TerminalModel
+from terminal_client.model import Countdown, IntentKind, Settlement, TerminalModel
 from terminal_client.render import Layout, draw_chip
 from terminal_client.render.draw import CREAM, GOLD, draw_text
 from terminal_client.render.elements import element
@@ -28,6 +29,13 @@ from terminal_client.render.results import ResultRow, draw_results_panel
 from terminal_client.render.table import draw_bet_spot
 from terminal_client.screens.base import Handled, IntentSender
 from terminal_client.screens.overlay import menu_buttons, menu_hit, menu_tap
+from terminal_client.screens.pays import (
+    draw_last_round,
+    draw_pays,
+    info_area,
+    last_round,
+    pays_rows,
+)
 from terminal_client.screens.results import headline, net_text, outcome_word, plain_detail
 from terminal_client.screens.scene import (
     LocalCountdown,
@@ -130,6 +138,19 @@ class BettingScreen(SceneScreen):
         self.last_bet: dict[str, int] = {} if last is None else dict(last.arguments["wagers"])
         self.note = ""
         self.countdown = LocalCountdown()
+        #: The wager whose pays the information panel shows: the last one touched (the
+        #: main wager before any).
+        self.wager_shown: str | None = model.game.main_wager or next(iter(model.limits), None)
+        #: When this screen first ticked, and the last tick (the last round's results stay
+        #: at least ``model.results_seconds`` from the first).
+        self._opened: float | None = None
+        self._now = 0.0
+        self._last: tuple[Any, tuple[str, tuple[ResultRow, ...]] | None] = (None, None)
+
+    def enter(self) -> None:
+        """Ask the server for the paytables the information panel shows (once)."""
+        if self.model.rules is None:
+            self.client.request_rules()
 
     # What it allows -------------------------------------------------------------------------
 
@@ -181,7 +202,31 @@ class BettingScreen(SceneScreen):
     # Changes --------------------------------------------------------------------------------
 
     def update(self, now: float) -> bool:
-        return self.countdown.update(self.model, now)
+        was = self.last_round_shown()
+        if self._opened is None:
+            self._opened = now
+        self._now = now
+        changed = self.countdown.update(self.model, now)
+        return changed or was != self.last_round_shown()
+
+    def last_round(self) -> tuple[str, tuple[ResultRow, ...]] | None:
+        """The last round's headline and rows this terminal played (None: none yet)."""
+        data = self.model.last_settled
+        if data is None:
+            return None
+        if self._last[0] is not data:
+            self._last = (data, last_round(data))
+        return self._last[1]
+
+    def last_round_shown(self) -> bool:
+        """Whether the information panel shows the last round's results: until this
+        terminal's first wager of the round, and at least ``model.results_seconds`` after
+        this screen opened (810a.4(7): until the next game starts or the bets change)."""
+        if self.last_round() is None:
+            return False
+        if self._opened is not None and self._now - self._opened < self.model.results_seconds:
+            return True
+        return not (self.pending or self.placed())
 
     def handle(self, intent: Intent) -> Handled | None:
         if (menu := menu_tap(intent, self.model, self.client)) is not None:
@@ -197,6 +242,7 @@ class BettingScreen(SceneScreen):
             self.selected = int(name)
             self.note = ""
         elif kind == "spot" and spot_wager(name, main) in self.model.limits:
+            self.wager_shown = spot_wager(name, main)
             self._add(spot_wager(name, main))
         elif target == "button:clear":
             self.pending = {}
@@ -282,57 +328,99 @@ class BettingScreen(SceneScreen):
             return "Bet accepted \u2022 good luck"
         return "PLACE YOUR BETS"
 
-    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
+    def spot_note(self, spot: BetSpot) -> str:
+        """What a circle says under it while nothing is staked on it: its wager's limits
+        (the main wager's in full)."""
+        limits = self.model.limits[spot_wager(spot.id, self.model.game.main_wager)]
+        return limits_text(limits.minimum, limits.maximum, short=spot.id != MAIN_SPOT)
+
+    def draw_spots(self, surface: pygame.Surface, layout: Layout) -> None:
+        """The betting circles (one element): each with its label and its stake, or its
+        note while nothing is staked, and the game's own marks (:meth:`draw_spot_marks`)."""
+        spots = self.spots(layout)
+        with element(surface, "wagers") as target:
+            for spot in spots:
+                main = spot.id == MAIN_SPOT
+                draw_bet_spot(target, spot, layout, self.spot_note(spot), main=main)
+            self.draw_spot_marks(target, layout, spots)
+
+    def draw_spot_marks(
+        self, surface: pygame.Surface, layout: Layout, spots: Sequence[BetSpot]
+    ) -> None:
+        """What a game draws with its circles (a title over a group, "=" between two)."""
+
+    def draw_bet_total(self, surface: pygame.Surface, layout: Layout) -> None:
+        """The bet's total ("BET $15.00") in a panel where this terminal's cards will be."""
         s = layout.scale
-        self.draw_table(surface, layout)
-        for spot in self.spots(layout):
-            limits = self.model.limits[spot_wager(spot.id, self.model.game.main_wager)]
-            if spot.id != MAIN_SPOT:
-                note = limits_text(limits.minimum, limits.maximum, short=True)
-                draw_bet_spot(surface, spot, s, note=note)
-                continue
-            draw_bet_spot(surface, spot, s)
-            text = limits_text(limits.minimum, limits.maximum)
-            top = (spot.center[0], spot.center[1] - spot.radius - round(34 * s))
-            draw_text(surface, text, top, round(22 * s), CREAM, "midtop")
         shown = self.pending if self._open() else self.placed()
         centre = self.bet_total_centre(layout)
-        panel(
-            surface,
-            pygame.Rect(
-                centre[0] - round(220 * s),
-                centre[1] - round(50 * s),
-                round(440 * s),
-                round(100 * s),
-            ),
-            120,
-        )
-        draw_text(
-            surface,
-            f"BET  {format_money(sum(shown.values()))}",
-            centre,
-            round(44 * s),
-            GOLD,
-            bold=True,
-        )
-        tray = self.tray(layout)
-        panel(surface, layout.chip_tray_rect, 110)
+        box = pygame.Rect(0, 0, round(440 * s), round(100 * s))
+        box.center = centre
+        with element(surface, "bet") as target:
+            panel(target, box, 120)
+            draw_text(
+                target,
+                f"BET  {format_money(sum(shown.values()))}",
+                box.center,
+                layout.text(44),
+                GOLD,
+                bold=True,
+                max_width=box.width - round(20 * s),
+                least=layout.min_text,
+            )
+
+    def shown_countdown(self) -> Countdown | None:
+        """The countdown as this screen shows it (a game may leave out what it does)."""
+        return self.model.countdown
+
+    def draw_info(self, surface: pygame.Surface, layout: Layout) -> None:
+        """The information panel where the dealer's cards will be: the last round's
+        results while they stay (:meth:`last_round_shown`), else what the wager last
+        touched pays (:mod:`terminal_client.screens.pays`)."""
+        area = info_area(layout)
+        shown = self.last_round()
+        if shown is not None and self.last_round_shown():
+            with element(surface, "last round") as target:
+                draw_last_round(target, layout, area, shown)
+            return
+        title, rows = pays_rows(self.model, self.wager_shown)
+        if rows:
+            with element(surface, "pays") as target:
+                draw_pays(target, layout, area, title, rows)
+
+    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
+        self.draw_table(surface, layout)
+        self.draw_info(surface, layout)
+        self.draw_spots(surface, layout)
+        self.draw_bet_total(surface, layout)
+        draw_chip_tray(surface, layout, self.tray(layout))
+        self.draw_buttons(surface, layout)
+        draw_buttons(surface, layout, menu_buttons(layout, self.model), "menu")
+        draw_credits(surface, layout, self.model.credits, "CREDITS")
+        draw_message(surface, layout, self.message())
+        draw_countdown(surface, layout, self.shown_countdown(), self.countdown)
+
+    def draw_buttons(self, surface: pygame.Surface, layout: Layout) -> None:
+        """CLEAR, REBET and DEAL (and a game's own betting buttons)."""
+        draw_buttons(surface, layout, self.buttons(layout))
+
+
+def draw_chip_tray(surface: pygame.Surface, layout: Layout, tray: ChipTray) -> None:
+    """The chips to bet with, the selected one ringed."""
+    s = layout.scale
+    with element(surface, "chips") as target:
+        panel(target, layout.chip_tray_rect, 110)
         for slot in tray.slots():
             radius = int(slot.radius * 0.86)
             if slot.cents == tray.selected:
                 pygame.draw.circle(
-                    surface,
+                    target,
                     (255, 240, 160),
                     slot.center,
                     radius + round(8 * s),
                     max(3, round(5 * s)),
                 )
-            draw_chip(surface, slot.center, slot.cents, radius)
-        draw_buttons(surface, self.buttons(layout))
-        draw_buttons(surface, menu_buttons(layout, self.model), "menu")
-        draw_credits(surface, layout, self.model.credits, "CREDITS")
-        draw_message(surface, layout, self.message())
-        draw_countdown(surface, layout, self.model.countdown, self.countdown)
+            draw_chip(target, slot.center, slot.cents, radius, least=layout.min_text)
 
 
 def draw_placed_spots(surface: pygame.Surface, layout: Layout, model: TerminalModel) -> None:
@@ -343,9 +431,7 @@ def draw_placed_spots(surface: pygame.Surface, layout: Layout, model: TerminalMo
             _spot_amounts(placed, model.game.main_wager), (*model.limits, *placed)
         ):
             if spot.amount:
-                # A side circle keeps its label over the chip (the note's text is not shown).
-                note = "" if spot.id == MAIN_SPOT else spot.label
-                draw_bet_spot(target, spot, layout.scale, note=note)
+                draw_bet_spot(target, spot, layout, main=spot.id == MAIN_SPOT)
 
 
 class PlayScreen(SceneScreen):
@@ -429,8 +515,8 @@ class PlayScreen(SceneScreen):
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         self.draw_table(surface, layout)
         draw_placed_spots(surface, layout, self.model)
-        draw_buttons(surface, self.buttons(layout))
-        draw_buttons(surface, menu_buttons(layout, self.model), "menu")
+        draw_buttons(surface, layout, self.buttons(layout))
+        draw_buttons(surface, layout, menu_buttons(layout, self.model), "menu")
         draw_credits(surface, layout, self.model.credits, "CREDITS")
         draw_message(surface, layout, self.message())
         draw_countdown(surface, layout, self.model.countdown, self.countdown)
@@ -440,8 +526,8 @@ class PlayScreen(SceneScreen):
 #: the results screen has not (landscape: left of this terminal's hands, under seats 5 to
 #: 7; portrait: under its hands).
 RESULTS_AREA: dict[bool, tuple[int, int, int, int]] = {
-    False: (24, 640, 560, 420),
-    True: (24, 1240, 1032, 650),
+    False: (24, 640, 560, 412),
+    True: (24, 1240, 1032, 636),
 }
 
 
@@ -502,7 +588,7 @@ class ResultsScreen(SceneScreen):
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         self.draw_table(surface, layout)
-        draw_buttons(surface, menu_buttons(layout, self.model), "menu")
+        draw_buttons(surface, layout, menu_buttons(layout, self.model), "menu")
         draw_credits(surface, layout, self.model.credits, "CREDITS")
         draw_countdown(surface, layout, self.model.countdown, self.countdown)
         if self.cards is not None:
@@ -514,5 +600,5 @@ class ResultsScreen(SceneScreen):
         draw_message(surface, layout, title, GOLD if title.startswith("YOU WIN") else CREAM)
         with element(surface, "results") as target:
             draw_results_panel(
-                target, self.results_area(layout), "YOUR WAGERS", self.rows(), layout.scale
+                target, self.results_area(layout), "YOUR WAGERS", self.rows(), layout
             )

@@ -41,6 +41,9 @@ class BetSpot:
     label: str
     amount: int = 0
     enabled: bool = True
+    #: The label's declared short name, for a circle too small for the label at the type
+    #: scale's minimum ("" : none).
+    short: str = ""
 
     @property
     def target_id(self) -> str:

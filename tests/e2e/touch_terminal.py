@@ -72,6 +72,13 @@ class Recorder:
     def cash_out(self) -> Any:
         return self._keep(self.client.cash_out(), kind="cash_out")
 
+    def request_rules(self) -> bool:
+        """The paytables the betting screen shows (asked for, not an intent)."""
+        return self.client.request_rules()
+
+    def request_recall(self) -> bool:
+        return self.client.request_recall()
+
 
 def touch(pos: tuple[int, int], finger: int) -> None:
     """Post one tap at ``pos`` the way SDL delivers a touch."""

@@ -72,3 +72,19 @@ def test_the_install_doc_shows_every_command_of_the_kit() -> None:
         ("--version",),
     ]:
         assert wanted in shown, wanted
+
+
+def test_the_guide_the_units_point_to_is_etg_help_install() -> None:
+    """The units and `etg install` pointed to docs/install.md, which is not in the wheel:
+    they now name `etg help install`, which prints the guide (the wheel carries a copy the
+    build makes, tests/install/test_wheel.py)."""
+    from click.testing import CliRunner
+
+    done = CliRunner().invoke(main, ["help", "install"])
+    assert done.exit_code == 0 and done.output == DOC.read_text(encoding="utf-8")
+    templates = DOC.parents[1] / "tools" / "install_templates"
+    pointers = [p for p in templates.iterdir() if "install.md" in p.read_text(encoding="utf-8")]
+    named = [p for p in templates.iterdir() if "etg help install" in p.read_text(encoding="utf-8")]
+    assert all(p in named for p in pointers) and len(named) >= 3, (pointers, named)
+    usage = CliRunner().invoke(main, ["install", "--help"]).output
+    assert "etg help install" in " ".join(usage.split())

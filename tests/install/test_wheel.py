@@ -114,6 +114,11 @@ def test_the_wheel_carries_every_run_time_file_and_the_entry_points(dist: Path) 
     missing = [name for name in _source_files() if name not in names]
     assert missing == [], f"not in the wheel: {missing}"
     assert "tools/install_templates/etg-server.service" in names
+    # `etg help install` prints the guide the units point to (a wheel has no docs/).
+    with zipfile.ZipFile(wheel) as archive:
+        guide = archive.read("tools/install_guide.md").decode()
+    assert guide == (ROOT / "docs" / "install.md").read_text(encoding="utf-8")
+    assert not (ROOT / "tools" / "install_guide.md").exists(), "the build left its copy behind"
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     groups = {"console_scripts": project.get("scripts", {}), **project.get("entry-points", {})}
     for group, entries in groups.items():

@@ -46,3 +46,18 @@ def test_serve_on_a_port_in_use_says_so_in_one_line_before_touching_the_log(
     assert len(lines) == 1, lines
     assert f"port {port} is in use" in lines[0]
     assert not db.parent.exists()
+
+
+def test_serve_without_its_keys_says_so_in_one_line_before_any_warning(tmp_path: Path) -> None:
+    """Issue 37, item 7: with the certificates folder missing, ``etg serve`` printed an
+    unrelated warning (no anchor stream) before the sentence that says what is wrong. Now
+    the keys are read first: one line, naming the missing key; no log folder made."""
+    db = tmp_path / "data" / "table.db"
+    command = [sys.executable, "-m", "game_server", "--config", str(example_config_path())]
+    command += ["--db", str(db), "--certs", str(tmp_path / "nocerts"), "--port", "0"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
+    assert done.returncode != 0
+    assert len(lines) == 1, lines
+    assert "no shoe-sealing key at" in lines[0] and "anchor" not in lines[0]
+    assert not db.parent.exists()

@@ -10,7 +10,7 @@ import pytest
 
 pygame = pytest.importorskip("pygame")
 
-from client_helpers import MemoryTable, playing_view, sample_view  # noqa: E402
+from client_helpers import AnyClient, MemoryTable, playing_view, sample_view  # noqa: E402
 
 from terminal_client.app import TerminalApp  # noqa: E402
 from terminal_client.model import ConnectionState, TerminalModel  # noqa: E402
@@ -246,7 +246,7 @@ def test_a_stopped_clock_draws_a_moving_frame_once(table: MemoryTable) -> None:
     """Frames at the same moment show the same cards: they are not redrawn."""
     model = connected(sample_view())
     surface = pygame.Surface(SIZE)
-    app = TerminalApp(model, table, table.clock, lambda: surface, poll=lambda *a: [])
+    app = TerminalApp(model, AnyClient(), table.clock, lambda: surface, poll=lambda *a: [])
     app.run_headless(1)
     model.apply_view(playing_view(countdown=None))
     draws = app.draws
@@ -290,7 +290,7 @@ def test_the_showdown_turns_the_dealers_cards_fast_enough_to_read_the_results(
     live = views()
     model = connected(live["betting"])
     surface = pygame.Surface(SIZE)
-    app = TerminalApp(model, table, table.clock, lambda: surface, poll=lambda *a: [])
+    app = TerminalApp(model, AnyClient(), table.clock, lambda: surface, poll=lambda *a: [])
     app.run_headless(1)
     model.apply_view(live["decision"])
     for _ in range(60):  # the deal lands

@@ -20,7 +20,12 @@ from terminal_client.input import Tap  # noqa: E402
 from terminal_client.model import ConnectionState, TerminalModel  # noqa: E402
 from terminal_client.net import TerminalClient  # noqa: E402
 from terminal_client.render import MIN_TOUCH_DESIGN, Layout  # noqa: E402
-from terminal_client.render.layout import SIDE_AMOUNT_BAND, SIDE_WAGERS, spot_label  # noqa: E402
+from terminal_client.render.layout import (  # noqa: E402
+    SIDE_AMOUNT_BAND,
+    SIDE_WAGERS,
+    spot_label,
+    spot_short,
+)
 from terminal_client.screens import BettingScreen  # noqa: E402
 from terminal_client.screens.overlay import menu_buttons  # noqa: E402
 from terminal_client.screens.table import limits_text  # noqa: E402
@@ -113,19 +118,22 @@ def test_without_wagers_the_layout_keeps_lucky_aces_and_the_main_circle() -> Non
     assert {s.id: (s.center, s.radius) for s in spots} == layout.bet_spot_circles
 
 
-def test_labels_are_short_names_and_unknown_wagers_fall_back_to_their_name() -> None:
-    """Each known side wager has a short label; any other shows its name in capitals."""
+def test_labels_are_plain_names_and_unknown_wagers_fall_back_to_their_name() -> None:
+    """Each known side wager has its label in plain words (a declared short name for a
+    small circle); any other shows its name in capitals."""
     assert [spot_label(w) for w in SIDE_NAMES] == [
         "LUCKY ACES",
         "3 CARD POKER",
         "TOP 3",
         "TRILUX",
         "SUPER 4",
-        "BJ MATCH",
+        "BLACKJACK MATCH",
         "BLAZING 7'S",
         "AXMAN",
-        "BUSTER",
+        "BUSTER BLACKJACK",
     ]
+    assert spot_short("blackjack_match") == "BJ MATCH"
+    assert spot_short("lucky_aces") == ""
     assert spot_label("perfect_pairs") == "PERFECT PAIRS"
     assert spot_label("blackjack") == "BET"
 

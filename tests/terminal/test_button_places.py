@@ -212,7 +212,7 @@ def test_every_label_of_a_button_row_has_one_size() -> None:
     row = layout.buttons(None, {"hit", "stand", "double", "split", "surrender"})
     surface = pygame.Surface(layout.size)
     surface.fill((0, 0, 0))
-    draw_buttons(surface, row)
+    draw_buttons(surface, Layout.for_window(surface.get_size()), row)
     heights = {}
     for button in row:
         rect = pygame.Rect(button.rect)

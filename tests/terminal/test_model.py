@@ -45,7 +45,7 @@ def wagers(request_id: str = "r1", stake: int = 2_500) -> Intent:
         (["AS", "AH", "9C"], "21"),
         (["AS", "2H", "3C", "4D"], "10/20"),
         (["TS", "7H"], "17"),
-        (["KS", "QH", "5C"], "25"),
+        (["KS", "QH", "5C"], "BUST"),  # over 21: the hand is bust
         (["10S", "AD"], "21"),
         ([], "0"),
     ],

@@ -233,8 +233,9 @@ def test_a_refused_cash_out_shows_the_servers_reason(
 ) -> None:
     from game_server.table.session import TableError
 
-    table.machine.error = TableError("T1 has wagers in play; cash out after the round")
     stack = _stack(client)
+    table.flush()  # the betting screen asked for the paytables: answered first
+    table.machine.error = TableError("T1 has wagers in play; cash out after the round")
     stack.handle(Tap("button:cashout"))
     stack.handle(Tap("button:confirm"))
     table.flush()

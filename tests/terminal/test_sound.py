@@ -10,7 +10,7 @@ import pytest
 
 pygame = pytest.importorskip("pygame")
 
-from client_helpers import playing_view, sample_view, wire_model  # noqa: E402
+from client_helpers import AnyClient, playing_view, sample_view, wire_model  # noqa: E402
 from test_screens import results_view  # noqa: E402
 from twisted.internet.task import Clock  # noqa: E402
 
@@ -112,7 +112,7 @@ def test_the_app_plays_what_each_tick_calls_for() -> None:
     model = wire_model(sample_view(round=7, phase="betting", machine="betting"))
     surface = pygame.Surface((1280, 720))
     played = Played()
-    app = TerminalApp(model, object(), clock, lambda: surface, poll=lambda *a: [], sounds=played)  # type: ignore[arg-type]
+    app = TerminalApp(model, AnyClient(), clock, lambda: surface, poll=lambda *a: [], sounds=played)
     app.tick()
     model.apply_view(playing_view(countdown=None))
     for _ in range(30):

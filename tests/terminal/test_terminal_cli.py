@@ -137,3 +137,30 @@ def test_the_window_title_names_the_terminal_its_game_and_table() -> None:
     assert window_title(model, "127.0.0.1:8750") == "T2 \u2022 Blackjack \u2022 table BJ-01"
     model.apply_view(EXAMPLE)
     assert window_title(model, "h:1") == "T2 \u2022 Ultimate Texas Hold 'Em \u2022 table uth-1"
+
+
+def test_the_glass_is_a_screen_size_in_inches_and_sets_the_least_text(
+    tmp_path: Path,
+) -> None:
+    """--glass is the screen's diagonal: 5 inches is refused with the range; the app's
+    layout takes its least text size from it (12 pt: 16 px on 24 inches at 1920x1080,
+    12 px on 32 inches)."""
+    from terminal_client.app import TerminalApp
+    from terminal_client.typescale import Glass
+
+    certs = tmp_path / "certs"
+    init_pki(certs, terminals=1)
+    args = ["--server", "127.0.0.1:1", "--cert", str(certs / "terminals" / "T1.pem")]
+    args += ["--key", str(certs / "terminals" / "T1.key"), "--ca", str(certs / "ca.pem")]
+    result = CliRunner().invoke(terminal, [*args, "--glass", "5"])
+    assert result.exit_code == 2
+    assert "--glass" in result.output and "7.0<=x<=100.0" in result.output
+    for inches, least in ((24.0, 16), (32.0, 12)):
+        app = TerminalApp(
+            TerminalModel(),
+            None,
+            Clock(),
+            lambda: pygame.Surface((1920, 1080)),
+            glass=Glass(inches),
+        )
+        assert app.layout().min_text == least

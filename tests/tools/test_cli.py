@@ -221,3 +221,33 @@ def test_version_names_the_package(runner: CliRunner) -> None:
     shown = runner.invoke(main, ["--version"])
     assert shown.exit_code == 0
     assert shown.output.startswith(f"etg {version('etg')} (commit ")
+
+
+def test_etg_configs_lists_every_shipped_rules_submission_with_its_path(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a wheel install nothing listed the packaged Rules Submissions (`etg par
+    fourcard.toml`: "No such file"): `etg configs` lists each with its game and its path,
+    `etg configs --path NAME` prints the path to copy, and a missing file named like a
+    shipped one says where that one is."""
+    from game_server.config import example_paths
+
+    done = runner.invoke(main, ["configs"])
+    assert done.exit_code == 0, done.output
+    for path in example_paths():
+        assert re.search(rf"^{re.escape(path.name)} +\S.*\(", done.output, re.M), path.name
+        assert re.search(rf"^ +{re.escape(str(path))}$", done.output, re.M), path
+    assert "Four Card Poker" in done.output and "Ultimate Texas Hold 'Em" in done.output
+    shipped = next(p for p in example_paths() if p.name == "fourcard.toml")
+    done = runner.invoke(main, ["configs", "--path", "fourcard.toml"])
+    assert (done.exit_code, done.output) == (0, f"{shipped}\n")
+    done = runner.invoke(main, ["configs", "--path", "fourcrad.toml"])
+    assert done.exit_code == 2 and "fourcard.toml" in done.output
+    monkeypatch.chdir(tmp_path)
+    done = runner.invoke(main, ["par", "fourcard.toml"])
+    assert done.exit_code == 2
+    assert f"No such file or directory; check the path; the shipped fourcard.toml is {shipped}" in (
+        done.output
+    )
+    done = runner.invoke(main, ["par", "nope.toml"])
+    assert "'etg configs' lists the shipped Rules Submissions" in done.output

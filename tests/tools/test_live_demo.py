@@ -278,3 +278,107 @@ def test_a_windowed_demo_leaves_t1_to_the_visitor_and_gives_the_others_to_bots()
     assert bot_terminals(1, headless=False, bots=False) == []
     assert bot_terminals(3, headless=True, bots=False) == [1, 2, 3]
     assert bot_terminals(2, headless=False, bots=True) == [1, 2]
+
+
+@pytest.mark.parametrize("mistake", ["path", "wager"])
+def test_a_bad_rules_submission_is_one_sentence_of_the_users_file_and_makes_nothing(
+    tmp_path: Path, mistake: str
+) -> None:
+    """``etg demo --live --config`` answers a wrong path as ``etg serve`` does (one
+    sentence, exit 2; it printed a FileNotFoundError traceback and left a lock file), and a
+    misspelt wager by the user's own file (it named the demo's copy); no folder is made."""
+    from click.testing import CliRunner
+
+    from game_server.config import example_path
+    from tools.cli import main
+
+    if mistake == "path":
+        rules = tmp_path / "nope.toml"
+    else:
+        rules = tmp_path / "typo.toml"
+        text = example_path("fully-automated-all-side-wagers.toml").read_text(encoding="utf-8")
+        rules.write_text(text.replace("[wagers.", "[wagerz."), encoding="utf-8")
+    data = tmp_path / "demo"
+    done = CliRunner().invoke(main, ["demo", "--live", "--config", str(rules), "--data", str(data)])
+    assert done.exit_code == 2, done.output
+    assert "Traceback" not in done.output and isinstance(done.exception, SystemExit)
+    lines = [line for line in done.output.splitlines() if line]
+    assert len(lines) == 1 and lines[0].startswith(f"etg: error: {rules}: "), done.output
+    assert ("No such file" if mistake == "path" else "did you mean 'wagers'") in lines[0]
+    assert not data.exists()
+
+
+class _Operator:
+    """An operator's connection to a demo table whose wallets hold ``wallets``; T2's cash
+    out is refused when ``busy`` (its last round still to settle)."""
+
+    def __init__(self, wallets: dict[str, int], busy: bool = False) -> None:
+        self.wallets, self.busy, self.calls = dict(wallets), busy, []
+
+    def call(self, command: str, **arguments: object) -> dict[str, object]:
+        import json
+
+        from tools.amp_client import AmpError
+
+        self.calls.append((command, arguments.get("terminal"), arguments.get("amount")))
+        terminal = str(arguments.get("terminal"))
+        if command == "ReadMeters":
+            table = {"wallets": self.wallets, "meters": {}}
+            return {"meters": json.dumps({"tables": {"BJ-01": table}, "floor": {}})}
+        if command == "CashOut":
+            if self.busy and terminal == "T2":
+                raise AmpError("TableError", "wagers are in play")
+            self.wallets[terminal] = 0
+        elif command == "CashIn":
+            self.wallets[terminal] = self.wallets.get(terminal, 0) + int(str(arguments["amount"]))
+        return {}
+
+
+def test_every_demo_run_starts_each_terminal_at_the_demo_money_unless_kept() -> None:
+    """Demo credits piled up run after run ($3,979.50 after four): what the last run left
+    is cashed out and the demo money cashed in, each logged; --keep-credits keeps what a
+    terminal had and credits only one without any; a terminal whose cash out is refused
+    keeps its credits, said so."""
+    from tools.live_demo import DEMO_CREDITS, credit_terminals
+
+    operator = _Operator({"T1": 397_950, "T2": 0})
+    said = credit_terminals(operator, 3, keep=False)
+    assert operator.wallets == dict.fromkeys(("T1", "T2", "T3"), DEMO_CREDITS)
+    assert ("CashOut", "T1", 0) in operator.calls and ("CashOut", "T2", 0) not in operator.calls
+    assert said == "credited 1,000.00 to each of T1, T2, T3"
+
+    operator = _Operator({"T1": 397_950, "T2": 0})
+    said = credit_terminals(operator, 2, keep=True)
+    assert operator.wallets == {"T1": 397_950, "T2": DEMO_CREDITS}
+    assert not any(command == "CashOut" for command, _, _ in operator.calls)
+    assert said == "credited 1,000.00 to T2; T1 kept the credits of the last run"
+
+    operator = _Operator({"T1": 5_00, "T2": 12_00}, busy=True)
+    said = credit_terminals(operator, 2, keep=False)
+    assert operator.wallets == {"T1": DEMO_CREDITS, "T2": 12_00}
+    assert said == "credited 1,000.00 to T1; T2 kept the credits of the last run"
+
+
+def test_the_demo_table_deals_as_soon_as_every_player_has_wagered(tmp_path: Path) -> None:
+    """The demo's copy of a Rules Submission that states deal_when_all_bet = false, or
+    does not state it, deals once every player has wagered: a visitor alone at the demo
+    is dealt as he presses DEAL; the rest of the file is the user's."""
+    from game_server.config import example_path, load_config
+    from tools.live_demo import prepare
+
+    stated = example_path("uth.toml")
+    unstated = tmp_path / "unstated.toml"
+    unstated.write_text(
+        re.sub(r"^deal_when_all_bet.*$", "", stated.read_text(encoding="utf-8"), flags=re.M),
+        encoding="utf-8",
+    )
+    for rules in (stated, unstated):
+        assert load_config(rules).timers.deal_when_all_bet is False
+        _, config = prepare(tmp_path / "demo", 1, rules)
+        demo = load_config(config)
+        assert demo.timers.deal_when_all_bet is True
+        assert demo.rules == load_config(rules).rules
+        # The pictures of docs/screens keep the file's own pace (a bot's bet is pictured in
+        # the betting window's countdown).
+        _, config = prepare(tmp_path / "demo", 1, rules, deal_when_all_bet=False)
+        assert load_config(config).timers.deal_when_all_bet is False

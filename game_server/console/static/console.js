@@ -36,6 +36,9 @@
       const value = data.values[element.dataset.live];
       if (value !== undefined && element.textContent !== value) {
         element.textContent = value;
+        if (element.dataset.quiet !== undefined) {
+          element.classList.toggle("quiet", value === element.dataset.quiet);
+        }
         element.classList.add("changed");
         window.setTimeout(() => element.classList.remove("changed"), 1500);
       }

@@ -65,6 +65,7 @@ from typing import Any, Final
 from game_server.config import (
     CONFIG_SCHEMA,
     MUST_HIT_BY,
+    PACE_SCHEMA,
     TABLE_WORDS,
     TIMER_MAX_SECONDS,
     TIMER_MIN_SECONDS,
@@ -75,9 +76,11 @@ from game_server.config import (
     Timers,
     check_cut_card,
     dollars,
+    logged_pace,
     must_hit_by_shape,
     parse_percent,
     read_must_hit_by,
+    read_pace,
     toml_value,
 )
 from game_server.config import describe as _describe
@@ -158,6 +161,7 @@ _SCHEMA: Final[dict[str, dict[str, str]]] = {
         "insurance_seconds": "8",
         "decision_seconds": "15",
         "countdown_default": '"stand"',
+        **PACE_SCHEMA,
     },
     "terminal": {
         "chip_denominations": '["1.00", "5.00", "25.00", "100.00", "500.00"]',
@@ -456,9 +460,10 @@ class BlackjackBuilder:
             for key in ("betting_seconds", "insurance_seconds", "decision_seconds")
         ]
         betting, insurance, decision = values
+        pace = read_pace(section)
         if betting is None or insurance is None or decision is None:
             return None
-        return Timers(betting, insurance, decision)
+        return Timers(betting, insurance, decision, pace)
 
     # ------------------------------------------------------------------------- [terminal]
 
@@ -824,6 +829,7 @@ def logged_config(config: TableConfig) -> dict[str, Any]:
             "insurance_seconds": config.timers.insurance_seconds,
             "decision_seconds": config.timers.decision_seconds,
             "countdown_default": rules.countdown_default.value,
+            **logged_pace(config.timers),
         },
         "terminal": {"chip_denominations": list(config.chip_denominations)},
         "wagers": {offer.wager.name: _offer_dict(offer) for offer in rules.side_wagers},

@@ -9,7 +9,9 @@ How a round runs:
 
 * ``open()``: a round is started at once (``RoundStarted`` logged) and the table is *idle*;
   the betting window (``timers.betting_seconds``) starts at the FIRST wager. When it closes
-  the round is dealt; a round with no wager is never dealt.
+  the round is dealt; a round with no wager is never dealt. Where the Rules Submission
+  allows it (``timers.deal_when_all_bet``) it closes as soon as every player at the table
+  has wagered (:mod:`game_server.table.pace`).
 * *insurance*: when the dealer shows an ace, each seat answers within
   ``timers.insurance_seconds``; at the timeout every seat that has not answered is declined
   by the countdown (``auto=True``). When all have answered play moves on at once.
@@ -59,6 +61,7 @@ from game_server.table.api import (
     TableState,
 )
 from game_server.table.events import CreditsOut
+from game_server.table.pace import all_in
 from game_server.table.session import LogWriteFailed, TableError
 from game_server.table.steps import StepGate
 
@@ -168,6 +171,8 @@ class TableCore:
     game_id: int | None = None
     settlements: list[tuple[str, WagerSettled]] = field(default_factory=list)
     history: deque[RoundResult] = field(default_factory=lambda: deque(maxlen=HISTORY_ROUNDS))
+    #: The terminals that placed wagers on the open round (game_server.table.pace).
+    bet_in: set[str] = field(default_factory=set)
 
     def step(self, events: list[Any]) -> list[Any]:
         """Keep a logged step for the listeners and note this round's settlements."""
@@ -195,6 +200,7 @@ class TableCore:
         self.game = self.session.round
         self.game_id = self.session.round_id
         self.settlements = []
+        self.bet_in = set()
 
     def start_countdown(self, kind: str, seconds: float) -> None:
         self.cancel_countdown()
@@ -268,7 +274,17 @@ def _place(inputs: RoundInputs, core: TableCore, terminal: str, wagers: Mapping[
     if core.stop is TableState.CLOSED:
         raise TableClosed("the table closes after this round: no new wagers")
     core.step(core.session.place_wagers(terminal, wagers))
+    core.bet_in.add(terminal)
     inputs.wager_placed()
+
+
+def _all_in(core: TableCore) -> bool:
+    """Every player at the table has wagered and the Rules Submission lets the betting
+    window end then (``[timers] deal_when_all_bet``; :mod:`game_server.table.pace`)."""
+    session = core.session
+    return session.config.timers.deal_when_all_bet and all_in(
+        session.terminal_of.values(), core.bet_in, session.balance
+    )
 
 
 def _answer(inputs: RoundInputs, core: TableCore, terminal: str, choice: str, amount: int) -> None:
@@ -299,7 +315,17 @@ def _act(
 
 
 def _open_betting(inputs: RoundInputs, core: TableCore) -> None:
+    """The first wager opens the betting window, and deals at once when it is every
+    player's (see _deal_when_all_in)."""
     core.start_countdown("betting", core.session.config.timers.betting_seconds)
+    _deal_when_all_in(inputs, core)
+
+
+def _deal_when_all_in(inputs: RoundInputs, core: TableCore) -> None:
+    """Another wager closes the window if every player has wagered and the Rules
+    Submission allows it (``[timers] deal_when_all_bet``, game_server.table.pace)."""
+    if _all_in(core):
+        _deal(inputs, core)
 
 
 def _deal(inputs: RoundInputs, core: TableCore) -> None:
@@ -429,7 +455,7 @@ TRANSITIONS: tuple[tuple[str, str, str, Callable[..., None]], ...] = (
     (IDLE, "decision_due", DECIDING, _start_decision),
     # betting: the window runs; it deals when it closes
     (BETTING, "place_wagers", BETTING, _place),
-    (BETTING, "wager_placed", BETTING, _nothing),
+    (BETTING, "wager_placed", BETTING, _deal_when_all_in),
     (BETTING, "countdown_expired", BETTING, _deal),
     (BETTING, "insurance_offered", INSURANCE, _open_insurance),
     (BETTING, "decision_due", DECIDING, _start_decision),

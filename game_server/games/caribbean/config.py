@@ -18,6 +18,7 @@ from typing import Any, Final
 from game_server.config import (
     CONFIG_SCHEMA,
     MUST_HIT_BY,
+    PACE_SCHEMA,
     TIMER_MAX_SECONDS,
     TIMER_MIN_SECONDS,
     ConfigError,
@@ -29,10 +30,12 @@ from game_server.config import (
     as_mapping,
     dollars,
     known,
+    logged_pace,
     money,
     options,
     parse_percent,
     read_must_hit_by,
+    read_pace,
     section,
 )
 from game_server.games.caribbean.rules.rules import (
@@ -89,7 +92,7 @@ SCHEMA: Final = {
         "progressive": "{...}",
         "five_card": "{...}",
     },
-    "timers": {"betting_seconds": "15", "decision_seconds": "15"},
+    "timers": {"betting_seconds": "15", "decision_seconds": "15", **PACE_SCHEMA},
     "terminal": {"chip_denominations": '["1.00", "5.00", "25.00"]'},
     # Read by the platform's read_must_hit_by (this entry names the table among the file's).
     MUST_HIT_BY: {
@@ -287,6 +290,7 @@ def build_config(data: Mapping[str, object], source: str) -> TableConfig:
     mystery = _mystery(problems, data, progressive, loaded)
     betting = timers.integer("betting_seconds", TIMER_MIN_SECONDS, TIMER_MAX_SECONDS)
     deciding = timers.integer("decision_seconds", TIMER_MIN_SECONDS, TIMER_MAX_SECONDS)
+    pace = read_pace(timers)
     chips = terminal.money_list("chip_denominations")
     if problems:
         raise ConfigError(source, problems)
@@ -304,7 +308,7 @@ def build_config(data: Mapping[str, object], source: str) -> TableConfig:
         rules=rules,
         shuffle=Shuffle.EVERY_ROUND,
         cut_card=None,
-        timers=Timers(known(betting), 0, known(deciding)),
+        timers=Timers(known(betting), 0, known(deciding), pace),
         chip_denominations=known(chips),
         source=source,
         must_hit_by=mystery,
@@ -361,6 +365,7 @@ def logged_config(config: TableConfig) -> dict[str, Any]:
         "timers": {
             "betting_seconds": config.timers.betting_seconds,
             "decision_seconds": config.timers.decision_seconds,
+            **logged_pace(config.timers),
         },
         "terminal": {"chip_denominations": list(config.chip_denominations)},
     }

@@ -35,7 +35,7 @@ from game_server.games.caribbean.session import CaribbeanSession
 from game_server.rules.errors import ActionNotAllowed, RulesError
 from game_server.rules.poker import Category5, rank_hand
 from game_server.table import api as table_api
-from game_server.table.api import ReactorTime, whole_seconds
+from game_server.table.api import ReactorTime, countdown_view
 from game_server.table.events import RoundStarted
 from game_server.table.seated import SeatedMachine, SeatedState
 from shared.cards import parse_card
@@ -188,14 +188,7 @@ class CaribbeanMachine(SeatedMachine[CaribbeanSession]):
             )
         pending = live is not None and seat in live.pending
         ante = 0 if game is None or seat not in game.seats else game.seats[seat].wagers["ante"]
-        countdown = None
-        if self.countdown is not None:
-            then = "fold" if self.countdown == "decision" else None
-            countdown = {
-                "for": self.countdown,
-                "seconds_left": whole_seconds(self.seconds_left()),
-                "then": then,
-            }
+        countdown = countdown_view(self.countdown, self.seconds_left(), "fold")
         limits = {"ante": {"min": rules.ante_limits.minimum, "max": rules.ante_limits.maximum}}
         if rules.progressive is not None:
             amounts = rules.progressive.amounts

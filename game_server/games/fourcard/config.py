@@ -28,6 +28,7 @@ from typing import Any, Final
 from game_server.config import (
     CONFIG_SCHEMA,
     MUST_HIT_BY,
+    PACE_SCHEMA,
     TIMER_MAX_SECONDS,
     TIMER_MIN_SECONDS,
     ConfigError,
@@ -38,11 +39,13 @@ from game_server.config import (
     as_mapping,
     dollars,
     known,
+    logged_pace,
     money,
     must_hit_by_shape,
     options,
     parse_percent,
     read_must_hit_by,
+    read_pace,
     section,
     suggest,
 )
@@ -104,7 +107,7 @@ SCHEMA: Final[dict[str, dict[str, str]]] = {
         FOUR_CARD_PROGRESSIVE: "{...}",
         FIVE_CARD_PROGRESSIVE: "{...}",
     },
-    "timers": {"betting_seconds": "15", "decision_seconds": "15"},
+    "timers": {"betting_seconds": "15", "decision_seconds": "15", **PACE_SCHEMA},
     "terminal": {"chip_denominations": '["1.00", "5.00", "25.00", "100.00"]'},
     # Read by the platform's read_must_hit_by (this entry names the table among the file's).
     MUST_HIT_BY: {
@@ -179,6 +182,7 @@ def build_config(data: Mapping[str, object], source: str) -> TableConfig:
     )
     betting = timers.integer("betting_seconds", TIMER_MIN_SECONDS, TIMER_MAX_SECONDS)
     deciding = timers.integer("decision_seconds", TIMER_MIN_SECONDS, TIMER_MAX_SECONDS)
+    pace = read_pace(timers)
     chips = terminal.money_list("chip_denominations")
     if chips is not None and list(chips) != sorted(set(chips)):
         terminal.add("chip_denominations", "list each chip once, smallest first")
@@ -204,7 +208,7 @@ def build_config(data: Mapping[str, object], source: str) -> TableConfig:
         rules=rules,
         shuffle=Shuffle.EVERY_ROUND,
         cut_card=None,
-        timers=Timers(known(betting), 0, known(deciding)),
+        timers=Timers(known(betting), 0, known(deciding), pace),
         chip_denominations=known(chips),
         source=source,
     )
@@ -484,6 +488,7 @@ def logged_config(config: TableConfig) -> dict[str, Any]:
         "timers": {
             "betting_seconds": config.timers.betting_seconds,
             "decision_seconds": config.timers.decision_seconds,
+            **logged_pace(config.timers),
         },
         "terminal": {"chip_denominations": list(config.chip_denominations)},
     }

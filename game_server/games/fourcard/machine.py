@@ -40,7 +40,7 @@ from game_server.games.fourcard.rules.rules import PLAY_MULTIPLES
 from game_server.games.fourcard.session import FourCardSession, parse_decision
 from game_server.rules.errors import ActionNotAllowed
 from game_server.table import api as table_api
-from game_server.table.api import ReactorTime, whole_seconds
+from game_server.table.api import ReactorTime, countdown_view
 from game_server.table.events import RoundStarted
 from game_server.table.seated import SeatedMachine, SeatedState
 from game_server.table.session import TableError
@@ -186,14 +186,7 @@ class FourCardMachine(SeatedMachine[FourCardSession]):
         actions = (
             ["fold", *(f"play{m}" for m in self._affordable(terminal, mine))] if can_act else []
         )
-        countdown = None
-        if self.countdown is not None:
-            then = {"betting": "deal", "decision": "fold", "next-round": None}.get(self.countdown)
-            countdown = {
-                "for": self.countdown,
-                "seconds_left": whole_seconds(self.seconds_left()),
-                "then": then if self.countdown != "decision" or can_act else None,
-            }
+        countdown = countdown_view(self.countdown, self.seconds_left(), "fold" if can_act else None)
         dealer_cards: list[Any] = []
         if game is not None and game.dealer:
             dealer_cards = [

@@ -190,6 +190,7 @@ class HybridMachine(StadiumMachine[HybridSession, HybridState]):
     def _join(self, terminal: str, wagers: Mapping[str, int], position: int | None) -> None:
         self._refuse_bets_while_stopping()
         self._log(self.session.join(terminal, wagers, position))
+        self._took_bet(terminal)
 
     def _answer(self, terminal: str, choice: str, amount: int) -> None:
         session = self.session

@@ -61,6 +61,7 @@ from typing import Any, Final
 
 from game_server.config import (
     CONFIG_SCHEMA,
+    PACE_SCHEMA,
     TIMER_MAX_SECONDS,
     TIMER_MIN_SECONDS,
     ConfigError,
@@ -71,7 +72,9 @@ from game_server.config import (
     check_cut_card,
     dollars,
     known,
+    logged_pace,
     options,
+    read_pace,
     section,
     suggest,
 )
@@ -133,6 +136,7 @@ SECTIONS: Final[dict[str, dict[str, str]]] = {
         "insurance_seconds": "8",
         "decision_seconds": "15",
         "countdown_default": '"stand"',
+        **PACE_SCHEMA,
     },
     "terminal": {"chip_denominations": '["1.00", "5.00", "25.00", "100.00", "500.00"]'},
 }
@@ -311,6 +315,7 @@ def build_config(data: Mapping[str, object], source: str) -> TableConfig:
         for key in ("betting_seconds", "insurance_seconds", "decision_seconds")
     )
     countdown = timers_sec.choice("countdown_default", CountdownDefault)
+    pace = read_pace(timers_sec)
 
     chips = secs["terminal"].money_list("chip_denominations")
     offer = _match_the_dealer(problems, data.get(MATCH), decks, unit)
@@ -358,7 +363,7 @@ def build_config(data: Mapping[str, object], source: str) -> TableConfig:
         rules=known(rules),
         shuffle=known(shuffle),
         cut_card=cut_card,
-        timers=Timers(known(betting), known(insurance), known(decision)),
+        timers=Timers(known(betting), known(insurance), known(decision), pace),
         chip_denominations=known(chips),
         source=source,
     )
@@ -400,6 +405,7 @@ def logged_config(config: TableConfig) -> dict[str, Any]:
             "betting_seconds": config.timers.betting_seconds,
             "insurance_seconds": config.timers.insurance_seconds,
             "decision_seconds": config.timers.decision_seconds,
+            **logged_pace(config.timers),
             "countdown_default": rules.countdown_default.value,
         },
         "terminal": {"chip_denominations": list(config.chip_denominations)},

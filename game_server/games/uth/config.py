@@ -42,6 +42,7 @@ from typing import Any, Final, TypeAlias
 
 from game_server.config import (
     CONFIG_SCHEMA,
+    PACE_SCHEMA,
     TABLE_ID,
     TABLE_WORDS,
     TIMER_MAX_SECONDS,
@@ -53,8 +54,10 @@ from game_server.config import (
     Timers,
     as_mapping,
     dollars,
+    logged_pace,
     money,
     parse_percent,
+    read_pace,
 )
 from game_server.config import describe as _describe
 from game_server.config import known as _known
@@ -96,7 +99,7 @@ _UTH_SCHEMA: Final[dict[str, dict[str, str]]] = {
         "progressive": "{...}",
         "five_card": "{...}",
     },
-    "timers": {"betting_seconds": "15", "decision_seconds": "15"},
+    "timers": {"betting_seconds": "15", "decision_seconds": "15", **PACE_SCHEMA},
     "terminal": {"chip_denominations": '["1.00", "5.00", "25.00", "100.00", "500.00"]'},
 }
 _UTH_TRIPS_SCHEMA: Final = {"paytable": '"Paytable A"', "min": '"5.00"', "max": '"100.00"'}
@@ -232,7 +235,7 @@ class UthBuilder:
             "decision_seconds", TIMER_MIN_SECONDS, TIMER_MAX_SECONDS, why
         )
         # No insurance at this table: its countdown is 0.
-        timers = Timers(betting or 0, 0, decision or 0)
+        timers = Timers(betting or 0, 0, decision or 0, read_pace(timers_section))
         chips = terminal.money_list("chip_denominations")
         self.check_chips(chips, unit, ante, trips)
 
@@ -519,6 +522,7 @@ def logged_config(config: TableConfig) -> dict[str, Any]:
         "timers": {
             "betting_seconds": config.timers.betting_seconds,
             "decision_seconds": config.timers.decision_seconds,
+            **logged_pace(config.timers),
         },
         "terminal": {"chip_denominations": list(config.chip_denominations)},
     }

@@ -83,8 +83,13 @@ SPOT_LABELS: Final[Mapping[str, str]] = {
     ANTE: "ANTE",
     BET: "BET",
     "progressive": "PROGRESSIVE",
-    "five_card_player": "5-CARD",
-    "five_card_dealer": "DEALER 5",
+    "five_card_player": "5 CARD BONUS YOUR HAND",
+    "five_card_dealer": "5 CARD BONUS DEALER'S HAND",
+}
+#: The declared short names of the circles' labels (a circle too small for the label).
+SPOT_SHORT: Final[Mapping[str, str]] = {
+    "five_card_player": "BONUS YOUR HAND",
+    "five_card_dealer": "BONUS DEALER",
 }
 #: The title over the side wagers' circles.
 SIDE_TITLE: Final = "SIDE WAGERS"
@@ -132,6 +137,7 @@ def spots_for(
             SPOT_LABELS[w],
             amounts.get(w, 0),
             enabled and w != BET,
+            SPOT_SHORT.get(w, ""),
         )
         for w in wagers
     )
@@ -159,10 +165,9 @@ def draw_spots(
 ) -> None:
     """The circles, each with its note (:func:`spot_note`) unless it holds chips, and the
     side wagers' title over theirs."""
-    s = layout.scale
     with element(surface, "wagers") as target:
         for spot in spots:
-            draw_bet_spot(target, spot, s, note=spot_note(cv, spot.id))
+            draw_bet_spot(target, spot, layout, spot_note(cv, spot.id))
         draw_bonus_title(target, layout, spots, SIDE_SPOTS, SIDE_TITLE)
 
 
@@ -192,11 +197,12 @@ def draw_caribbean_scene(
             target,
             felt_line(cv),
             (area.centerx, area.top - round(48 * s)),
-            round(24 * s),
+            layout.text(24),
             GOLD,
             "midtop",
             bold=True,
             max_width=area.width,
+            least=layout.min_text,
         )
     if cv is None:
         return
@@ -248,21 +254,16 @@ class CaribbeanBettingScreen(PokerBettingScreen):
         return text
 
     def draw_table(self, surface: pygame.Surface, layout: Layout) -> None:
-        """The scene and the BET circle (the decision: not a betting spot)."""
-        cv = caribbean_of(self.model)
-        draw_caribbean_scene(surface, layout, cv, cards=self.cards)
-        if cv is not None:
-            bet = [s for s in spots_for(layout, cv, {}, False) if s.id == BET]
-            draw_spots(surface, layout, cv, bet)
+        draw_caribbean_scene(surface, layout, caribbean_of(self.model), cards=self.cards)
 
-    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
-        """The seated table's betting screen; a fixed-amount circle says its amounts
-        ("$1 / $5"), and the side wagers' title is over their circles."""
-        super().draw(surface, layout)
+    def draw_spots(self, surface: pygame.Surface, layout: Layout) -> None:
+        """Every circle with its note (a fixed-amount circle says its amounts, "$1 / $5"),
+        BET too (the decision: not a betting spot), and the side wagers' title over
+        theirs."""
         cv = caribbean_of(self.model)
         if cv is not None:
-            fixed = [s for s in self.spots(layout) if fixed_amounts(cv, s.id)]
-            draw_spots(surface, layout, cv, fixed)
+            shown = self.pending if self._open() else self.placed()
+            draw_spots(surface, layout, cv, spots_for(layout, cv, shown, self._open()))
 
 
 def decision_buttons(model: TerminalModel, layout: Layout) -> tuple[Button, ...]:

@@ -94,8 +94,8 @@ SPOT_LABELS: Final[Mapping[str, str]] = {
     ANTE: "ANTE",
     PLAY: "PLAY",
     ACES_UP: "ACES UP",
-    FOUR_CARD_PROGRESSIVE: "4-CARD",
-    FIVE_CARD_PROGRESSIVE: "5-CARD",
+    FOUR_CARD_PROGRESSIVE: "FOUR CARD HAND",
+    FIVE_CARD_PROGRESSIVE: "FIVE CARD HAND",
 }
 #: The title over the progressive circles (641a.1 "Four-Card Progressive Payout Wager",
 #: "Five-Card Progressive Payout Wager").
@@ -234,10 +234,9 @@ def draw_spots(
 ) -> None:
     """The circles, each with its note (:func:`spot_note`), and the progressive ones'
     title over them."""
-    s = layout.scale
     with element(surface, "wagers") as target:
         for spot in spots:
-            draw_bet_spot(target, spot, s, note=spot_note(fc, spot.id))
+            draw_bet_spot(target, spot, layout, spot_note(fc, spot.id))
         draw_bonus_title(target, layout, spots)
 
 
@@ -260,11 +259,12 @@ def draw_bonus_title(
         surface,
         title,
         (zone.centerx, top),
-        round(24 * s),
+        layout.text(24),
         GOLD,
         "midbottom",
         True,
         zone.width,
+        least=layout.min_text,
     )
 
 
@@ -289,7 +289,16 @@ def draw_dealer_cards(
     once every card has landed face up his hand's name ``hand`` ("DEALER HAS PAIR")."""
     s = layout.scale
     area = layout.dealer
-    draw_text(surface, "DEALER", (area.centerx, area.top), round(26 * s), GOLD, "midtop", True)
+    draw_text(
+        surface,
+        "DEALER",
+        (area.centerx, area.top),
+        layout.text(26),
+        GOLD,
+        "midtop",
+        True,
+        least=layout.min_text,
+    )
     motions = _motions(frame, [dealer_key(i) for i in range(len(cards))])
     gap = round(8 * s)
     card_h = fitted_height(area.width, room, round(area.height * 0.62), gap)
@@ -300,11 +309,12 @@ def draw_dealer_cards(
             surface,
             f"DEALER HAS {hand.upper()}",
             area.midbottom,
-            round(26 * s),
+            layout.text(26),
             CREAM,
             "midbottom",
             bold=True,
             max_width=area.width,
+            least=layout.min_text,
         )
 
 
@@ -336,7 +346,17 @@ def draw_player_cards(
         title += " \u2022 FOLDED"
     elif hand and landed:
         title += f" \u2022 {hand.upper()}"
-    draw_text(surface, title, (area.centerx, area.top), round(26 * s), GOLD, "midtop", True)
+    draw_text(
+        surface,
+        title,
+        (area.centerx, area.top),
+        layout.text(26),
+        GOLD,
+        "midtop",
+        True,
+        max_width=area.width,
+        least=layout.min_text,
+    )
     cards_area = pygame.Rect(area.left, area.top + round(38 * s), area.width, area.height)
     gap = round(14 * s)
     card_h = fitted_height(area.width, len(cards), area.height - round(48 * s), gap)
@@ -376,11 +396,12 @@ def draw_fourcard_scene(
             target,
             FELT_LINE,
             line,
-            round(24 * s),
+            layout.text(24),
             GOLD,
             "midtop",
             bold=True,
             max_width=hand_area(layout).width,
+            least=layout.min_text,
         )
     if fc is None:
         return
@@ -476,23 +497,16 @@ class FourCardBettingScreen(PokerBettingScreen):
         return text
 
     def draw_table(self, surface: pygame.Surface, layout: Layout) -> None:
-        """The scene, the PLAY circle (a decision: not a betting spot) and the progressive
-        circles' title."""
-        fc = fourcard_of(self.model)
-        draw_fourcard_scene(surface, layout, fc, cards=self.cards)
-        if fc is not None:
-            play = [s for s in spots_for(layout, fc, {}, False) if s.id == PLAY]
-            draw_spots(surface, layout, fc, play)
-            draw_bonus_title(surface, layout, self.spots(layout))
+        draw_fourcard_scene(surface, layout, fourcard_of(self.model), cards=self.cards)
 
-    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
-        """The seated table's betting screen; a fixed-amount circle says its amounts
-        ("$1 / $5"), not a range the server would refuse."""
-        super().draw(surface, layout)
+    def draw_spots(self, surface: pygame.Surface, layout: Layout) -> None:
+        """Every circle with its note (a fixed-amount circle says its amounts, "$1 / $5",
+        not a range the server would refuse), PLAY too (a decision: not a betting spot),
+        and the progressive circles' title."""
         fc = fourcard_of(self.model)
         if fc is not None:
-            fixed = [s for s in self.spots(layout) if s.id in fc.amounts]
-            draw_spots(surface, layout, fc, fixed)
+            shown = self.pending if self._open() else self.placed()
+            draw_spots(surface, layout, fc, spots_for(layout, fc, shown, self._open()))
 
 
 def decision_buttons(model: TerminalModel, layout: Layout) -> tuple[Button, ...]:
@@ -562,8 +576,8 @@ class PokerPlayScreen(PlayScreen):
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         self.draw_table(surface, layout)
         self.draw_wagers(surface, layout)
-        draw_buttons(surface, self.buttons(layout))
-        draw_buttons(surface, menu_buttons(layout, self.model), "menu")
+        draw_buttons(surface, layout, self.buttons(layout))
+        draw_buttons(surface, layout, menu_buttons(layout, self.model), "menu")
         draw_credits(surface, layout, self.model.credits, "CREDITS")
         draw_message(surface, layout, self.message())
         draw_countdown(surface, layout, shown_countdown(self.model), self.countdown)

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 import pygame
 
 from terminal_client.render.anim import CardMotion
-from terminal_client.render.draw import CREAM, GOLD, draw_card, draw_text
+from terminal_client.render.draw import CREAM, GOLD, draw_card, draw_text, fit_lines
+from terminal_client.render.elements import DrawnText, note_text, recording
 from terminal_client.render.layout import Layout
 from terminal_client.render.table import CARD_ASPECT, draw_hand, hand_rects
 
@@ -101,19 +102,45 @@ def _shade(surface: pygame.Surface, rect: pygame.Rect, alpha: int = 140) -> None
     pygame.draw.rect(surface, GOLD, rect, width=2, border_radius=radius)
 
 
-def _tag_radius(card_width: int) -> int:
-    return max(9, card_width // 5)
+def _tag_radius(card_width: int, least: int) -> int:
+    """A number badge's radius on a card ``card_width`` wide: a fifth of the card, and
+    room for its number at the type scale's minimum ``least``."""
+    return max(9, card_width // 5, round(least * 0.8))
 
 
 def _number_tag(
-    surface: pygame.Surface, card: pygame.Rect, number: int, ring: tuple[int, ...]
+    surface: pygame.Surface,
+    card: pygame.Rect,
+    shown: int,
+    number: int,
+    ring: tuple[int, ...],
+    least: int,
 ) -> None:
-    """A community card's number in a small disc on the top right corner of ``card``."""
-    radius = _tag_radius(card.width)
-    centre = (card.right - radius // 2, card.top + radius // 2)
+    """A community card's number in a small disc on ``card``, in the card's lower left,
+    within the ``shown`` pixels of it that the next card leaves (clear of every corner
+    index: the card's own are top left and bottom right, the next card's is beside it)."""
+    radius = _tag_radius(card.width, least)
+    pad = max(2, card.width // 20)
+    centre = (
+        card.left + max(radius + pad, min(shown, card.width) // 2),
+        card.bottom - radius - pad,
+    )
+    disc = pygame.Rect(0, 0, 2 * radius + 1, 2 * radius + 1)
+    disc.center = centre
     pygame.draw.circle(surface, (20, 20, 24), centre, radius)
     pygame.draw.circle(surface, ring, centre, radius, max(2, radius // 6))
-    draw_text(surface, str(number), centre, round(radius * 1.1), CREAM, bold=True)
+    if recording():
+        note_text(DrawnText(f"#{number}", 0, 0, None, 0, disc, surface, mark=True))
+    draw_text(
+        surface,
+        str(number),
+        centre,
+        max(least, round(radius * 1.1)),
+        CREAM,
+        bold=True,
+        max_width=round(radius * 1.6),
+        least=least,
+    )
 
 
 # The community box -----------------------------------------------------------------------
@@ -159,25 +186,34 @@ def draw_community_box(
     surface: pygame.Surface,
     area: pygame.Rect,
     tiles: Sequence[CommunityTile],
-    scale: float,
+    layout: Layout,
     title: str = "COMMUNITY CARDS",
     empty: str = "No community card yet",
 ) -> None:
     """The community cards in the order drawn, each numbered above and tagged below."""
     _shade(surface, area)
-    s = scale
+    s = layout.scale
     draw_text(
         surface,
         title,
         (area.centerx, area.top + round(8 * s)),
-        round(26 * s),
+        layout.text(26),
         GOLD,
         "midtop",
         bold=True,
         max_width=area.width - round(20 * s),
+        least=layout.min_text,
     )
     if not tiles:
-        draw_text(surface, empty, area.center, round(28 * s), DIM, max_width=area.width - 20)
+        draw_text(
+            surface,
+            empty,
+            area.center,
+            layout.text(28),
+            DIM,
+            max_width=area.width - 20,
+            least=layout.min_text,
+        )
         return
     rects = community_rects(area, len(tiles), s)
     step = rects[1].left - rects[0].left if len(rects) > 1 else rects[0].width
@@ -198,22 +234,29 @@ def draw_community_box(
             surface,
             f"#{tile.number}",
             (mid, rect.top - round(4 * s)),
-            round(24 * s),
+            layout.text(24),
             ring or CREAM,
             "midbottom",
             bold=True,
             max_width=label_w,
+            least=layout.min_text,
         )
         if tile.tag:
+            # "YOUR DEALER" on a narrow card says "DEALER" (the ring's colour says whose).
+            short = tile.tag.removeprefix("YOUR ")
+            (tag, *_), size = fit_lines(
+                tile.tag, layout.text(18), layout.min_text, label_w, bold=True, most=1, short=short
+            )
             draw_text(
                 surface,
-                tile.tag,
+                tag,
                 (mid, rect.bottom + round(6 * s)),
-                round(18 * s),
+                size,
                 ring or DIM,
                 "midtop",
                 bold=True,
                 max_width=label_w,
+                least=layout.min_text,
             )
 
 
@@ -249,11 +292,11 @@ def tile_rects(area: pygame.Rect, count: int, scale: float) -> tuple[pygame.Rect
 
 
 def draw_position_tiles(
-    surface: pygame.Surface, area: pygame.Rect, tiles: Sequence[PositionTile], scale: float
+    surface: pygame.Surface, area: pygame.Rect, tiles: Sequence[PositionTile], layout: Layout
 ) -> None:
     """Cells side by side (or stacked, in a tall area): title and note above, cards below;
     this player's cell has a thick gold rim."""
-    s = scale
+    s = layout.scale
     for tile, rect in zip(tiles, tile_rects(area, len(tiles), s), strict=True):
         _shade(surface, rect, 170 if tile.mine else 110)
         if tile.mine:
@@ -263,22 +306,24 @@ def draw_position_tiles(
             surface,
             tile.title,
             (rect.left + round(12 * s), rect.top + round(6 * s)),
-            round(22 * s),
+            layout.text(22),
             GOLD if tile.mine else CREAM,
             "topleft",
             bold=True,
             max_width=rect.width // 2 if tile.note else rect.width - round(20 * s),
+            least=layout.min_text,
         )
         if tile.note:
             draw_text(
                 surface,
                 tile.note,
                 (rect.right - round(12 * s), rect.top + round(6 * s)),
-                round(20 * s),
+                layout.text(20),
                 GOLD if tile.mine else DIM,
                 "topright",
                 bold=tile.mine,
                 max_width=rect.width // 2 - round(20 * s),
+                least=layout.min_text,
             )
         cards_area = pygame.Rect(
             rect.left + round(8 * s),
@@ -318,17 +363,19 @@ def draw_marked_hand(
     ring: tuple[int, ...] = HAND_RING,
     motions: Sequence[CardMotion] | None = None,
     shoe: tuple[int, int] | None = None,
+    least: int = 8,
 ) -> pygame.Rect:
-    """:func:`draw_hand`, with each community card's number on its corner (once landed).
-    The cards lie side by side when the area holds them, so that a number never covers the
-    next card's index."""
-    gap = _tag_radius(int(card_h / CARD_ASPECT)) if any(community) else None
+    """:func:`draw_hand`, with each community card's number in a badge on it (once landed),
+    where it covers no card's index (:func:`_number_tag`). The cards lie side by side when
+    the area holds them."""
+    card_w = int(card_h / CARD_ASPECT)
+    gap = _tag_radius(card_w, least) if any(community) else None
     covered = draw_hand(surface, area, cards, card_h, motions=motions, shoe=shoe, gap=gap)
-    for i, (number, rect) in enumerate(
-        zip(community, hand_rects(area, len(cards), card_h, gap), strict=False)
-    ):
+    rects = hand_rects(area, len(cards), card_h, gap)
+    for i, (number, rect) in enumerate(zip(community, rects, strict=False)):
         if number and (motions is None or i >= len(motions) or motions[i].landed):
-            _number_tag(surface, rect, number, ring)
+            shown = rects[i + 1].left - rect.left if i + 1 < len(rects) else rect.width
+            _number_tag(surface, rect, shown, number, ring, least)
     return covered
 
 
@@ -336,14 +383,14 @@ def draw_hand_tiles(
     surface: pygame.Surface,
     area: pygame.Rect,
     hands: Sequence[HandTile],
-    scale: float,
+    layout: Layout,
     shoe: tuple[int, int] | None = None,
 ) -> None:
     """This player's hands side by side in ``area``: the cards large (numbered where they
     are community cards), the total in a badge, the hand's line under it."""
     if not hands:
         return
-    s = scale
+    s = layout.scale
     width = area.width // len(hands)
     for i, hand in enumerate(hands):
         cell = pygame.Rect(area.left + i * width, area.top, width, area.height)
@@ -353,7 +400,14 @@ def draw_hand_tiles(
         if single:
             cards_area.left = cell.left
         covered = draw_marked_hand(
-            surface, cards_area, hand.cards, hand.community, card_h, motions=hand.motions, shoe=shoe
+            surface,
+            cards_area,
+            hand.cards,
+            hand.community,
+            card_h,
+            motions=hand.motions,
+            shoe=shoe,
+            least=layout.min_text,
         )
         if hand.active and not single:
             pygame.draw.rect(
@@ -370,10 +424,11 @@ def draw_hand_tiles(
                 surface,
                 hand.total,
                 badge.center,
-                round(30 * s),
+                layout.text(30),
                 CREAM,
                 bold=True,
                 max_width=badge.width - 8,
+                least=layout.min_text,
             )
         if hand.info:
             if single:
@@ -383,16 +438,24 @@ def draw_hand_tiles(
                 at, anchor = (badge.centerx, badge.bottom + round(4 * s)), "midtop"
                 room = width - round(8 * s)
             draw_text(
-                surface, hand.info, at, round(20 * s), GOLD, anchor, bold=True, max_width=room
+                surface,
+                hand.info,
+                at,
+                layout.text(20),
+                GOLD,
+                anchor,
+                bold=True,
+                max_width=room,
+                least=layout.min_text,
             )
 
 
 def draw_legend(
-    surface: pygame.Surface, area: pygame.Rect, title: str, lines: Sequence[str], scale: float
+    surface: pygame.Surface, area: pygame.Rect, title: str, lines: Sequence[str], layout: Layout
 ) -> pygame.Rect:
     """A panel with a title and a few short lines (what the table is, what the rings mean),
     as tall as they need (at most ``area``); returns the panel's rectangle."""
-    s = scale
+    s = layout.scale
     area = pygame.Rect(area)
     area.height = min(area.height, round((44 + 28 * len(lines) + 12) * s))
     _shade(surface, area, 120)
@@ -400,11 +463,12 @@ def draw_legend(
         surface,
         title,
         (area.centerx, area.top + round(8 * s)),
-        round(24 * s),
+        layout.text(24),
         GOLD,
         "midtop",
         bold=True,
         max_width=area.width - round(20 * s),
+        least=layout.min_text,
     )
     pitch = round(28 * s)
     for i, line in enumerate(lines):
@@ -415,9 +479,10 @@ def draw_legend(
             surface,
             line,
             (area.left + round(14 * s), y),
-            round(20 * s),
+            layout.text(20),
             CREAM,
             "topleft",
             max_width=area.width - round(28 * s),
+            least=layout.min_text,
         )
     return area

@@ -50,8 +50,9 @@ from terminal_client.input import Intent, Key, Tap
 from terminal_client.model import IntentKind, TerminalModel
 from terminal_client.render import Layout, draw_button, draw_felt
 from terminal_client.render.anim import CardFrame, dealer_key, seat_key
-from terminal_client.render.draw import CREAM, GOLD, draw_text
+from terminal_client.render.draw import CREAM, GOLD, button_text_size, draw_text, fit_lines
 from terminal_client.render.elements import element
+from terminal_client.render.fonts import get_font
 from terminal_client.render.results import ResultRow, draw_results_panel
 from terminal_client.screens.base import Handled, IntentSender, Screen
 from terminal_client.screens.overlay import menu_buttons
@@ -185,10 +186,11 @@ def _draw_dealer(
         surface,
         title,
         (dealer_area.centerx, dealer_area.top),
-        round(26 * s),
+        layout.text(26),
         GOLD,
         "midtop",
         True,
+        least=layout.min_text,
     )
     dealt = hybrid.view.dealer.cards
     marks = () if hybrid.dealer is None else hybrid.dealer.community
@@ -202,10 +204,19 @@ def _draw_dealer(
         ring=DEALER_RING,
         motions=motions,
         shoe=shoe_point(layout),
+        least=layout.min_text,
     )
     total = _shown_total(dealt, motions, hybrid.view.dealer.total_text)
     if total:
-        draw_text(surface, total, dealer_area.midbottom, round(28 * s), CREAM, "midbottom")
+        draw_text(
+            surface,
+            total,
+            dealer_area.midbottom,
+            layout.text(28),
+            CREAM,
+            "midbottom",
+            least=layout.min_text,
+        )
 
 
 def draw_hybrid_scene(
@@ -224,11 +235,19 @@ def draw_hybrid_scene(
     what the rings mean (``community``: False leaves the community box out, for the
     results panel in its place). With ``cards`` the cards in it move as on the fully
     automated table."""
-    s = layout.scale
     draw_felt(surface, layout.window)
     areas = hybrid_areas(layout)
     with element(surface, "table printing") as target:
-        draw_text(target, FELT_LINE, areas.felt_line, round(22 * s), GOLD, "midtop", bold=True)
+        draw_text(
+            target,
+            FELT_LINE,
+            areas.felt_line,
+            layout.text(22),
+            GOLD,
+            "midtop",
+            bold=True,
+            least=layout.min_text,
+        )
     if hybrid is None:
         return
     with element(surface, "dealer") as target:
@@ -236,16 +255,18 @@ def draw_hybrid_scene(
     if legend:
         title, lines = _legend(hybrid)
         with element(surface, "legend") as target:
-            draw_legend(target, areas.legend, title, lines, s)
+            draw_legend(target, areas.legend, title, lines, layout)
     if not dealt:
         return
     with element(surface, "positions") as target:
-        draw_position_tiles(target, areas.positions, position_tiles(hybrid), s)
+        draw_position_tiles(target, areas.positions, position_tiles(hybrid), layout)
     if community:
         settled = hybrid.view.phase == "complete"
         empty = "No community card was drawn this round" if settled else "No community card yet"
         with element(surface, "community cards") as target:
-            draw_community_box(target, areas.community, community_tiles(hybrid), s, empty=empty)
+            draw_community_box(
+                target, areas.community, community_tiles(hybrid), layout, empty=empty
+            )
     to_act = hybrid.view.to_act
     tiles = []
     for hand in hybrid.hands:
@@ -263,7 +284,42 @@ def draw_hybrid_scene(
             )
         )
     with element(surface, "your hands") as target:
-        draw_hand_tiles(target, areas.hands, tiles, s, shoe=shoe_point(layout))
+        draw_hand_tiles(target, areas.hands, tiles, layout, shoe=shoe_point(layout))
+
+
+def _draw_one_set(surface: pygame.Surface, layout: Layout, band: pygame.Rect) -> None:
+    """The table without a hole card's betting note: one set of cards for every player
+    (633b.5(y)), each line wrapped to the band."""
+    s = layout.scale
+    panel(surface, band, 120)
+    lines = (
+        ("NO HOLE CARD \u2022 ONE SET OF CARDS FOR EVERY PLAYER", 30, GOLD, True),
+        (
+            "Your own choices send each community card to your hand or your dealer hand",
+            24,
+            CREAM,
+            False,
+        ),
+    )
+    room = band.width - round(30 * s)
+    y = band.top + round(24 * s)
+    for text, design, color, bold in lines:
+        wrapped, size = fit_lines(text, layout.text(design), layout.min_text, room, bold=bold)
+        pitch = get_font(size, bold).get_linesize()
+        for line in wrapped:
+            draw_text(
+                surface,
+                line,
+                (band.centerx, y),
+                size,
+                color,
+                "midtop",
+                bold=bold,
+                max_width=room,
+                least=layout.min_text,
+            )
+            y += pitch
+        y += round(12 * s)
 
 
 # Betting ------------------------------------------------------------------------------------
@@ -374,32 +430,24 @@ class HybridBettingScreen(BettingScreen):
     def draw_table(self, surface: pygame.Surface, layout: Layout) -> None:
         hybrid = self.hybrid
         open_ = betting_open(self.model)
-        draw_hybrid_scene(surface, layout, hybrid, cards=self.cards, dealt=not open_)
+        # In portrait the betting circles take the legend's place.
+        draw_hybrid_scene(
+            surface, layout, hybrid, cards=self.cards, dealt=not open_, legend=not layout.portrait
+        )
         if hybrid is None or not open_ or hybrid.three_position:
             return
         # 633b.5(y): one set of cards for every player.
-        s = layout.scale
         areas = hybrid_areas(layout)
         band = areas.position_buttons[0].union(areas.position_buttons[-1])
-        panel(surface, band, 120)
-        lines = (
-            "NO HOLE CARD \u2022 ONE SET OF CARDS FOR EVERY PLAYER",
-            "Your own choices send each community card to your hand or your dealer hand",
-        )
-        for i, line in enumerate(lines):
-            draw_text(
-                surface,
-                line,
-                (band.centerx, band.top + round((40 + 60 * i) * s)),
-                round((30 - 6 * i) * s),
-                GOLD if i == 0 else CREAM,
-                "midtop",
-                bold=i == 0,
-                max_width=band.width - round(30 * s),
-            )
+        with element(surface, "one set of cards") as target:
+            _draw_one_set(target, layout, band)
 
-    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
-        super().draw(surface, layout)
+    def draw_buttons(self, surface: pygame.Surface, layout: Layout) -> None:
+        """CLEAR, REBET and DEAL, and the position buttons, each with who chose it."""
+        positions = self.position_buttons(layout)
+        draw_buttons(surface, layout, [b for b in self.buttons(layout) if b not in positions])
+        if not positions:
+            return
         chosen = self.chosen_position()
         hybrid = self.hybrid
         others: frozenset[int] = frozenset()
@@ -408,33 +456,44 @@ class HybridBettingScreen(BettingScreen):
             others = hybrid.cards.chosen  # the positions players chose (the view's word)
             counts = dict(hybrid.cards.counts)
         s = layout.scale
-        for button in self.position_buttons(layout):
-            number = int(button.id.removeprefix("position-"))
-            rect = pygame.Rect(button.rect)
-            mine = number == chosen
-            draw_button(surface, rect, button.label, button.enabled or mine, pressed=mine)
-            if mine:
-                pygame.draw.rect(
-                    surface,
-                    CREAM,
-                    rect.inflate(round(14 * s), round(14 * s)),
-                    max(3, round(6 * s)),
-                    border_radius=max(6, rect.height // 5),
+        size = button_text_size(layout)
+        with element(surface, "positions") as target:
+            for button in positions:
+                number = int(button.id.removeprefix("position-"))
+                rect = pygame.Rect(button.rect)
+                mine = number == chosen
+                draw_button(
+                    target,
+                    rect,
+                    button.label,
+                    button.enabled or mine,
+                    pressed=mine,
+                    text_size=size,
+                    least=layout.min_text,
                 )
-            taken = counts.get(number, 0)
-            by = f"CHOSEN BY {taken} PLAYERS" if taken > 1 else "CHOSEN BY A PLAYER"
-            note = "YOUR POSITION" if mine else by if number in others else ""
-            if note:
-                draw_text(
-                    surface,
-                    note,
-                    (rect.centerx, rect.bottom - round(10 * s)),
-                    round(20 * s),
-                    GOLD if mine else CREAM,
-                    "midbottom",
-                    bold=True,
-                    max_width=rect.width - round(16 * s),
-                )
+                if mine:
+                    pygame.draw.rect(
+                        target,
+                        CREAM,
+                        rect.inflate(round(14 * s), round(14 * s)),
+                        max(3, round(6 * s)),
+                        border_radius=max(6, rect.height // 5),
+                    )
+                taken = counts.get(number, 0)
+                by = f"CHOSEN BY {taken} PLAYERS" if taken > 1 else "CHOSEN BY A PLAYER"
+                note = "YOUR POSITION" if mine else by if number in others else ""
+                if note:
+                    draw_text(
+                        target,
+                        note,
+                        (rect.centerx, rect.bottom - round(10 * s)),
+                        layout.text(20),
+                        GOLD if mine else CREAM,
+                        "midbottom",
+                        bold=True,
+                        max_width=rect.width - round(16 * s),
+                        least=layout.min_text,
+                    )
 
 
 # Play ---------------------------------------------------------------------------------------------
@@ -470,9 +529,10 @@ class HybridPlayScreen(PlayScreen):
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         self.draw_table(surface, layout)
         self.draw_side(surface, layout)
-        draw_placed_spots(surface, layout, self.model)
-        draw_buttons(surface, self.buttons(layout))
-        draw_buttons(surface, menu_buttons(layout, self.model), "menu")
+        if not layout.portrait:  # in portrait each hand's line says its wagers
+            draw_placed_spots(surface, layout, self.model)
+        draw_buttons(surface, layout, self.buttons(layout))
+        draw_buttons(surface, layout, menu_buttons(layout, self.model), "menu")
         draw_credits(surface, layout, self.model.credits, "CREDITS")
         draw_message(surface, layout, self.message())
         draw_countdown(surface, layout, self.model.countdown, self.countdown)
@@ -485,16 +545,18 @@ class HybridPlayScreen(PlayScreen):
             return
         s = layout.scale
         column = hybrid_areas(layout).results.copy()
-        column.height = round(310 * s)
+        column.height = round((150 if layout.portrait else 310) * s)
         rows = self.rows()
         if rows and self.cards is None:
             with element(surface, "settled") as target:
-                box = draw_results_panel(target, column, "SETTLED", rows, s)
+                box = draw_results_panel(target, column, "SETTLED", rows, layout)
+            if layout.portrait:  # under the hands, above the buttons: one panel
+                return
             column = pygame.Rect(column.left, box.bottom + round(12 * s), column.width, 0)
             column.height = round(300 * s)
         title, lines = _legend(hybrid)
         with element(surface, "legend") as target:
-            draw_legend(target, column, title, lines, s)
+            draw_legend(target, column, title, lines, layout)
 
     def rows(self) -> tuple[ResultRow, ...]:
         """This round's settlements so far (none before the deal's side wagers settle)."""

@@ -42,7 +42,7 @@ class Spanish21TerminalGame(BlackjackTerminalGame):
         "A player's 21 always wins; bonus 21s unless doubled",
         "Double on any cards; rescue after a double",
     )
-    felt_lines = ("SPANISH 21  BLACKJACK PAYS 3 TO 2", "PLAYER 21 ALWAYS WINS")
+    felt_lines = ("SPANISH 21 \u2022 BLACKJACK PAYS 3 TO 2", "PLAYER 21 ALWAYS WINS")
 
     def __init__(self) -> None:
         super().__init__(SPANISH21)

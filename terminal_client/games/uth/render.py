@@ -235,13 +235,13 @@ def draw_board(
     surface: pygame.Surface,
     area: pygame.Rect,
     cards: Sequence[str],
-    scale: float,
+    layout: Layout,
     best: frozenset[str] = frozenset(),
 ) -> None:
     """The five community card places: a dealt card face up, an empty place outlined with
     its street (FLOP, TURN, RIVER) above; a card in ``best`` (the player's best five) is
     ringed."""
-    s = scale
+    s = layout.scale
     shade(surface, area, 110)
     rects = board_rects(area, s)
     labels = (("FLOP", rects[0].union(rects[2])), ("TURN", rects[3]), ("RIVER", rects[4]))
@@ -250,10 +250,11 @@ def draw_board(
             surface,
             label,
             (over.centerx, over.top - round(6 * s)),
-            round(22 * s),
+            layout.text(22),
             GOLD,
             "midbottom",
             bold=True,
+            least=layout.min_text,
         )
     for i, rect in enumerate(rects):
         if i < len(cards):
@@ -285,11 +286,11 @@ class HandBlock:
 
 
 def draw_hand_blocks(
-    surface: pygame.Surface, area: pygame.Rect, blocks: Sequence[HandBlock], scale: float
+    surface: pygame.Surface, area: pygame.Rect, blocks: Sequence[HandBlock], layout: Layout
 ) -> None:
     """The hands stacked in ``area``: each a line of title, name and note, and its best five
     cards in a row under it."""
-    s = scale
+    s = layout.scale
     shade(surface, area, 170)
     if not blocks:
         return
@@ -309,22 +310,24 @@ def draw_hand_blocks(
             surface,
             f"{block.title}: {block.name}" if block.name else block.title,
             (cell.left, cell.top),
-            round(24 * s),
+            layout.text(24),
             CREAM,
             "topleft",
             bold=True,
             max_width=cell.width * 3 // 5,
+            least=layout.min_text,
         )
         if block.note:
             draw_text(
                 surface,
                 block.note,
                 (cell.right, cell.top),
-                round(22 * s),
+                layout.text(22),
                 GOLD if block.good else LOST,
                 "topright",
                 bold=True,
                 max_width=cell.right - title.right - pad,
+                least=layout.min_text,
             )
         gap = round(8 * s)
         card_h = cell.height - text_h - round(10 * s)
@@ -340,13 +343,13 @@ def draw_info_lines(
     area: pygame.Rect,
     title: str,
     lines: Sequence[tuple[str, str]],
-    scale: float,
+    layout: Layout,
     *,
     fit: bool = False,
 ) -> None:
     """A panel with a title and rows of ``(left text, right text)``; with ``fit`` only as
     tall as its rows need (at most ``area``)."""
-    s = scale
+    s = layout.scale
     if fit:
         area = pygame.Rect(area)
         area.height = min(area.height, round((48 + 34 * len(lines) + 8) * s))
@@ -356,11 +359,12 @@ def draw_info_lines(
         surface,
         title,
         (area.centerx, area.top + round(8 * s)),
-        round(26 * s),
+        layout.text(26),
         GOLD,
         "midtop",
         bold=True,
         max_width=area.width - 2 * pad,
+        least=layout.min_text,
     )
     pitch = round(34 * s)
     for i, (left, right) in enumerate(lines):
@@ -371,19 +375,21 @@ def draw_info_lines(
             surface,
             left,
             (area.left + pad, y),
-            round(22 * s),
+            layout.text(22),
             CREAM,
             "topleft",
             max_width=area.width * 3 // 5 - pad if right else area.width - 2 * pad,
+            least=layout.min_text,
         )
         if right:
             draw_text(
                 surface,
                 right,
                 (area.right - pad, y),
-                round(22 * s),
+                layout.text(22),
                 GOLD,
                 "topright",
                 bold=True,
                 max_width=area.width * 2 // 5 - pad,
+                least=layout.min_text,
             )

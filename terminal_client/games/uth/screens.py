@@ -66,7 +66,7 @@ from terminal_client.games.uth.render import (
 )
 from terminal_client.input import Intent, Key, Tap
 from terminal_client.model import Countdown, IntentKind, TerminalModel
-from terminal_client.render import Layout, draw_chip, draw_felt
+from terminal_client.render import Layout, draw_felt
 from terminal_client.render.anim import CardFrame, dealer_key, seat_key
 from terminal_client.render.draw import CREAM, GOLD, draw_text
 from terminal_client.render.elements import element
@@ -115,8 +115,13 @@ SPOT_LABELS: Final[Mapping[str, str]] = {
     PLAY: "PLAY",
     TRIPS: "TRIPS",
     PROGRESSIVE: "PROGRESSIVE",
-    FIVE_CARD_PLAYER: "5 CARD YOU",
-    FIVE_CARD_DEALER: "5 CARD DEALER",
+    FIVE_CARD_PLAYER: "5 CARD BONUS YOUR HAND",
+    FIVE_CARD_DEALER: "5 CARD BONUS DEALER'S HAND",
+}
+#: The declared short names of the circles' labels (a circle too small for the label).
+SPOT_SHORT: Final[Mapping[str, str]] = {
+    FIVE_CARD_PLAYER: "BONUS YOUR HAND",
+    FIVE_CARD_DEALER: "BONUS DEALER",
 }
 #: The decision buttons of each street: (button id, label, decision, Play multiple, slot of
 #: the button row). CHECK keeps the first slot and the largest bet the second on every
@@ -291,6 +296,7 @@ def spots_for(
                 SPOT_LABELS.get(wager, wager.upper()),
                 amounts.get(wager, 0),
                 enabled and wager != PLAY,
+                SPOT_SHORT.get(wager, ""),
             )
         )
     return tuple(spots)
@@ -298,7 +304,7 @@ def spots_for(
 
 def _spot_note(uth: UthView, wager: str) -> str:
     if wager == PLAY:
-        return "4X 3X \u2022 2X \u2022 1X"
+        return "4X \u2022 3X \u2022 2X \u2022 1X"
     if wager == BLIND:
         return "= ANTE"
     fixed = uth.amounts.get(wager)
@@ -311,16 +317,16 @@ def _spot_note(uth: UthView, wager: str) -> str:
 def draw_spots(
     surface: pygame.Surface, layout: Layout, uth: UthView, spots: Sequence[BetSpot]
 ) -> None:
-    """The spots, each labelled with its limits or fixed amounts; "=" between Ante and
-    Blind (the Blind equals the Ante)."""
-    s = layout.scale
-    for spot in spots:
-        draw_bet_spot(surface, spot, s, note=_spot_note(uth, spot.id))
-    by_id = {spot.id: spot for spot in spots}
-    if ANTE in by_id and BLIND in by_id:
-        a, b = by_id[ANTE], by_id[BLIND]
-        mid = ((a.center[0] + b.center[0]) // 2, a.center[1])
-        draw_text(surface, "=", mid, round(40 * s), GOLD, bold=True)
+    """The spots (one element), each with its limits or fixed amounts under it; "="
+    between Ante and Blind (the Blind equals the Ante)."""
+    with element(surface, "wagers") as target:
+        for spot in spots:
+            draw_bet_spot(target, spot, layout, _spot_note(uth, spot.id))
+        by_id = {spot.id: spot for spot in spots}
+        if ANTE in by_id and BLIND in by_id:
+            a, b = by_id[ANTE], by_id[BLIND]
+            mid = ((a.center[0] + b.center[0]) // 2, a.center[1])
+            draw_text(target, "=", mid, layout.text(40), GOLD, bold=True, least=layout.min_text)
 
 
 def ring_rect(card: pygame.Rect, scale: float) -> pygame.Rect:
@@ -345,7 +351,16 @@ def _draw_dealer(
     outlined, and his hand's name and whether it qualifies."""
     s = layout.scale
     area = layout.dealer
-    draw_text(surface, "DEALER", (area.centerx, area.top), round(26 * s), GOLD, "midtop", True)
+    draw_text(
+        surface,
+        "DEALER",
+        (area.centerx, area.top),
+        layout.text(26),
+        GOLD,
+        "midtop",
+        True,
+        least=layout.min_text,
+    )
     cards = uth.dealer.cards
     motions = _motions(frame, [dealer_key(i) for i in range(len(cards))])
     card_h = round(area.height * 0.62)
@@ -366,11 +381,12 @@ def _draw_dealer(
             surface,
             text,
             area.midbottom,
-            round(26 * s),
+            layout.text(26),
             CREAM,
             "midbottom",
             bold=True,
             max_width=area.width,
+            least=layout.min_text,
         )
 
 
@@ -387,7 +403,6 @@ def draw_uth_scene(
     (each card of a hand's best five outlined once it is known; a folded hand dimmed, and
     said so above it); the progressive meters. With ``cards`` the cards in it move as at
     every table."""
-    s = layout.scale
     draw_felt(surface, layout.window)
     areas = uth_areas(layout)
     with element(surface, "table printing") as target:
@@ -395,11 +410,12 @@ def draw_uth_scene(
             target,
             FELT_LINE,
             areas.felt_line,
-            round(22 * s),
+            layout.text(22),
             GOLD,
             "midtop",
             bold=True,
             max_width=areas.board.width,
+            least=layout.min_text,
         )
     if uth is None:
         return
@@ -408,7 +424,7 @@ def draw_uth_scene(
     mine = uth.my_hand
     best = _same_cards(mine.five) if mine is not None else frozenset()
     with element(surface, "board") as target:
-        draw_board(target, areas.board, uth.board, s, best)
+        draw_board(target, areas.board, uth.board, layout, best)
     draw_meters(surface, layout, uth.view.meters)
     if not dealt or not uth.hole:
         return
@@ -426,7 +442,16 @@ def _draw_hole(
     s = layout.scale
     hole = uth_areas(layout).hole
     title = "YOUR CARDS \u2022 FOLDED" if uth.folded else "YOUR CARDS"
-    draw_text(surface, title, (hole.centerx, hole.top), round(22 * s), GOLD, "midtop", True)
+    draw_text(
+        surface,
+        title,
+        (hole.centerx, hole.top),
+        layout.text(22),
+        GOLD,
+        "midtop",
+        True,
+        least=layout.min_text,
+    )
     keys = [seat_key(uth.view.seat, 0, i) for i in range(len(uth.hole))]
     motions = _motions(frame, keys)
     cards_area = pygame.Rect(hole.left, hole.top + round(30 * s), hole.width, hole.height)
@@ -579,45 +604,37 @@ class UthBettingScreen(BettingScreen):
             dealt=not betting_open(self.model),
         )
 
-    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
-        s = layout.scale
-        self.draw_table(surface, layout)
+    def draw_spots(self, surface: pygame.Surface, layout: Layout) -> None:
         uth = self.uth
         if uth is not None:
             draw_spots(surface, layout, uth, self.spots(layout))
+
+    def draw_bet_total(self, surface: pygame.Surface, layout: Layout) -> None:
+        """The bet's total where this player's two cards will be (while betting is open,
+        or until they are dealt)."""
+        s = layout.scale
+        uth = self.uth
+        if not betting_open(self.model) and uth is not None and uth.hole:
+            return
         shown = self.pending if self._open() else self.placed()
-        if betting_open(self.model) or not (uth is not None and uth.hole):
-            hole = uth_areas(layout).hole
-            box = pygame.Rect(0, 0, hole.width - round(40 * s), round(100 * s))
-            box.center = hole.center
-            panel(surface, box, 120)
+        hole = uth_areas(layout).hole
+        box = pygame.Rect(0, 0, hole.width - round(40 * s), round(100 * s))
+        box.center = hole.center
+        with element(surface, "bet") as target:
+            panel(target, box, 120)
             draw_text(
-                surface,
+                target,
                 f"BET  {format_money(sum(shown.values()))}",
                 box.center,
-                round(44 * s),
+                layout.text(44),
                 GOLD,
                 bold=True,
                 max_width=box.width - round(20 * s),
+                least=layout.min_text,
             )
-        tray = self.tray(layout)
-        panel(surface, layout.chip_tray_rect, 110)
-        for slot in tray.slots():
-            radius = int(slot.radius * 0.86)
-            if slot.cents == tray.selected:
-                pygame.draw.circle(
-                    surface,
-                    (255, 240, 160),
-                    slot.center,
-                    radius + round(8 * s),
-                    max(3, round(5 * s)),
-                )
-            draw_chip(surface, slot.center, slot.cents, radius)
-        draw_buttons(surface, self.buttons(layout))
-        draw_buttons(surface, menu_buttons(layout, self.model), "menu")
-        draw_credits(surface, layout, self.model.credits, "CREDITS")
-        draw_message(surface, layout, self.message())
-        draw_countdown(surface, layout, shown_countdown(self.model), self.countdown)
+
+    def shown_countdown(self) -> Countdown | None:
+        return shown_countdown(self.model)
 
 
 # Play ---------------------------------------------------------------------------------------
@@ -726,14 +743,14 @@ class UthPlayScreen(SceneScreen):
         draw_uth_scene(surface, layout, uth_of(self.model), cards=self.cards)
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
-        s = layout.scale
         self.draw_table(surface, layout)
         uth = uth_of(self.model)
         if uth is not None:
             draw_spots(surface, layout, uth, spots_for(layout, uth, dict(uth.wagers), False))
-            draw_info_lines(surface, uth_areas(layout).info, "THIS ROUND", _status(uth), s)
-        draw_buttons(surface, self.buttons(layout))
-        draw_buttons(surface, menu_buttons(layout, self.model), "menu")
+            with element(surface, "this round") as target:
+                draw_info_lines(target, uth_areas(layout).info, "THIS ROUND", _status(uth), layout)
+        draw_buttons(surface, layout, self.buttons(layout))
+        draw_buttons(surface, layout, menu_buttons(layout, self.model), "menu")
         draw_credits(surface, layout, self.model.credits, "CREDITS")
         draw_message(surface, layout, self.message())
         draw_countdown(surface, layout, shown_countdown(self.model), self.countdown)
@@ -767,11 +784,15 @@ class UthResultsScreen(SceneScreen):
     def handle(self, intent: Intent) -> Handled | None:
         return menu_tap(intent, self.model, self.client)
 
+    def rows(self) -> tuple[ResultRow, ...]:
+        """Each settled wager of this terminal (:func:`result_rows`)."""
+        uth = uth_of(self.model)
+        return () if uth is None else result_rows(uth)
+
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
-        s = layout.scale
         uth = uth_of(self.model)
         draw_uth_scene(surface, layout, uth, cards=self.cards)
-        draw_buttons(surface, menu_buttons(layout, self.model), "menu")
+        draw_buttons(surface, layout, menu_buttons(layout, self.model), "menu")
         draw_credits(surface, layout, self.model.credits, "CREDITS")
         draw_countdown(surface, layout, shown_countdown(self.model), self.countdown)
         if uth is None or self.cards is not None:
@@ -782,13 +803,13 @@ class UthResultsScreen(SceneScreen):
         draw_message(surface, layout, title, GOLD if title.startswith("YOU WIN") else CREAM)
         areas = uth_areas(layout)
         with element(surface, "hands") as target:
-            draw_hand_blocks(target, areas.hands, hand_blocks(uth), s)
+            draw_hand_blocks(target, areas.hands, hand_blocks(uth), layout)
         with element(surface, "results") as target:
-            draw_results_panel(target, areas.results, "YOUR WAGERS", result_rows(uth), s)
+            draw_results_panel(target, areas.results, "YOUR WAGERS", result_rows(uth), layout)
         others = other_hands(uth)
         if others:
             with element(surface, "other hands") as target:
-                draw_info_lines(target, areas.others, "OTHER HANDS", others, s, fit=True)
+                draw_info_lines(target, areas.others, "OTHER HANDS", others, layout, fit=True)
 
 
 # Recall ---------------------------------------------------------------------------------
@@ -810,7 +831,16 @@ def draw_uth_recall(
     )
     for label, name, cards in rows:
         title = f"{label}: {name}" if name else label
-        draw_text(surface, title, (area.left, y), round(25 * s), GOLD, "topleft", True)
+        draw_text(
+            surface,
+            title,
+            (area.left, y),
+            layout.text(25),
+            GOLD,
+            "topleft",
+            True,
+            least=layout.min_text,
+        )
         draw_hand(
             surface,
             pygame.Rect(area.left, y + round(32 * s), area.width, card_h),
@@ -821,4 +851,12 @@ def draw_uth_recall(
     results = pygame.Rect(area.left, y, area.width, area.bottom - y)
     draw_lines(surface, layout, results, uth_recall_results(game), size=20, pitch=26)
     if not game.results:
-        draw_text(surface, "Not settled yet", results.topleft, round(24 * s), CREAM, "topleft")
+        draw_text(
+            surface,
+            "Not settled yet",
+            results.topleft,
+            layout.text(24),
+            CREAM,
+            "topleft",
+            least=layout.min_text,
+        )
