@@ -276,6 +276,10 @@ NAMED_IN_DISPLAY: Final = {
     "wager titles are to be each game's",
     ("terminal_client/screens/scene.py", "Buster Blackjack"): "a 633b side wager's title; "
     "wager titles are to be each game's",
+    ("terminal_client/render/layout.py", "BLACKJACK MATCH"): "a 633b side wager's circle "
+    "label; moves with the side wagers into the twenty-one family",
+    ("terminal_client/render/layout.py", "BUSTER BLACKJACK"): "a 633b side wager's circle "
+    "label; moves with the side wagers into the twenty-one family",
 }
 
 
