@@ -19,6 +19,7 @@ servers file), :mod:`~game_server.console.links` (AMP to the table servers),
 events), :mod:`~game_server.console.request` (reading a request, answering it),
 :mod:`~game_server.console.signin` (the sign-in), :mod:`~game_server.console.actions` (the
 staff's actions), :mod:`~game_server.console.background` (pictures, verifications and reports
-in worker threads), :mod:`~game_server.console.pages` (the HTML),
+in worker threads), :mod:`~game_server.console.pages` (the HTML; recall and verify in
+:mod:`~game_server.console.recall_pages`, reports in :mod:`~game_server.console.report_pages`),
 :mod:`~game_server.console.service` (``etg console``).
 """

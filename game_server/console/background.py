@@ -21,7 +21,7 @@ from twisted.python.failure import Failure
 from twisted.python.threadpool import ThreadPool
 from twisted.web.server import NOT_DONE_YET, Request
 
-from game_server.console import pages
+from game_server.console import recall_pages, report_pages
 from game_server.console.audit import AuditLog
 from game_server.console.html import html
 from game_server.console.reports import ReportRow, ShiftClock, report_csv
@@ -166,7 +166,7 @@ class Verifications:
         """Serve ``/verify``: the servers whose log may be verified, and the jobs, newest
         first."""
         jobs = list(reversed(self.jobs.values()))
-        body = pages.verify_page(viewer(session), self.source.servers(), jobs)
+        body = recall_pages.verify_page(viewer(session), self.source.servers(), jobs)
         return page(request, session, "Verify a log", body)
 
     def start(self, request: Request, session: Session) -> bytes:
@@ -215,7 +215,7 @@ class Verifications:
             )
             request.setHeader(b"refresh", b"2")
         elif job.report is not None:
-            body = pages.verify_report_html(job.report)
+            body = recall_pages.verify_report_html(job.report)
         else:
             body = html('<p class="error">The log could not be verified: {}</p>', job.problem)
         return page(request, session, f"Verification of {job.server}", body)
@@ -269,7 +269,7 @@ class Reports:
         shown_to = viewer(session)
         day_shifts = self.shifts.shifts_of(day)
         if problem is not None or shift is None or not (request.args or parts != ["reports"]):
-            body = pages.report_page(
+            body = report_pages.report_page(
                 shown_to, servers, server, day, number, day_shifts, None, None, problem
             )
             return page(request, session, "Meter reports", body)
@@ -293,17 +293,17 @@ class Reports:
                 finish(request, report_csv(rows).encode("utf-8"))
             elif parts == ["reports", "print"]:
                 printed = now.strftime("%Y-%m-%d %H:%M")
-                body = pages.printable_report(chosen, server, rows, printed)
+                body = report_pages.printable_report(chosen, server, rows, printed)
                 finish(request, page(request, session, "Meter report", body, printable=True))
             else:
-                body = pages.report_page(
+                body = report_pages.report_page(
                     shown_to, servers, server, day, number, day_shifts, chosen, rows, None
                 )
                 finish(request, page(request, session, "Meter reports", body))
 
         def failed(failure: Failure) -> None:
             log.failure("the report of {server} failed", failure, server=server)
-            body = pages.report_page(
+            body = report_pages.report_page(
                 shown_to,
                 servers,
                 server,

@@ -44,7 +44,7 @@ from twisted.python.threadpool import ThreadPool
 from twisted.web.resource import Resource
 from twisted.web.server import NOT_DONE_YET, Request
 
-from game_server.console import pages
+from game_server.console import pages, recall_pages
 from game_server.console.accounts import AccountBook
 from game_server.console.actions import Actions
 from game_server.console.audit import AuditLog
@@ -379,7 +379,7 @@ class ConsoleApp:
             _logged, timeline = self.source.round(server, table, last.round_id)
         except ETGError as exc:
             return html('<p class="error">The log cannot be read: {}</p>', str(exc))
-        return pages.timeline_html(timeline, live=True)
+        return recall_pages.timeline_html(timeline, live=True)
 
     def _terminal_page(
         self, request: Request, session: Session, server: str, terminal: str
@@ -410,7 +410,7 @@ class ConsoleApp:
         except ETGError as exc:
             raise Refused(404, str(exc)) from None
         last_seq = logged.events[-1].seq if logged.events else 0
-        body = pages.round_page(viewer(session), server, timeline, terminal, last_seq)
+        body = recall_pages.round_page(viewer(session), server, timeline, terminal, last_seq)
         return page(request, session, f"Round {number} of table {table}", body)
 
     def _recall_page(self, request: Request, session: Session) -> bytes:
@@ -435,7 +435,9 @@ class ConsoleApp:
                 found = self.source.rounds(query)
             except (RecallError, MoneyError, ETGError) as exc:
                 problem = str(exc)
-        body = pages.recall_page(viewer(session), self.source.servers(), form, found, problem)
+        body = recall_pages.recall_page(
+            viewer(session), self.source.servers(), form, found, problem
+        )
         return page(request, session, "Recall", body)
 
     # --------------------------------------------------------------------------------- POST
