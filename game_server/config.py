@@ -61,6 +61,7 @@ __all__ = [
     "Shuffle",
     "TableConfig",
     "Timers",
+    "build_table_config",
     "config_from_dict",
     "example_config_path",
     "load_config",
@@ -378,6 +379,17 @@ def parse_config(text: str, source: str = "<string>") -> TableConfig:
         raise ConfigSyntaxError(
             source, [f"not valid TOML: {exc}; fix the syntax at that line"]
         ) from None
+    return _build(data, source)
+
+
+def build_table_config(data: Mapping[str, object], source: str = "<mapping>") -> TableConfig:
+    """Check a Rules Submission already parsed from TOML, through every platform check (the
+    player-edge guard included): what :func:`parse_config` does after parsing. A game's own
+    ``build_config`` checks only its section and is not a Rules Submission's whole check.
+
+    Raises:
+        ConfigError: the data breaks one or more rules; every problem is listed.
+    """
     return _build(data, source)
 
 

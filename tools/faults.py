@@ -15,7 +15,9 @@ One campaign (:func:`run_campaign`):
    free port.
 2. K bot terminals, each with its own certificate, play rounds over mutual TLS, and an
    operator credits and cashes out terminals with unique references, each client keeping its
-   own journal (:mod:`tools.faults_clients`).
+   own journal (:mod:`tools.faults_clients`). A client whose connection dropped before an
+   answer sends that command again with its first request id once it is connected again, as
+   the real terminal does.
 3. Two threads read the live log in a loop the whole time: Debian's ``sqlite3`` CLI with its
    default (read-write) open and with ``-readonly``, Python's ``sqlite3`` with its defaults
    (each in a process of its own); and ``etg recall list``, ``etg verify --anchors``,
@@ -28,11 +30,12 @@ One campaign (:func:`run_campaign`):
    the server's words.
 5. Then the clients stop wagering and moving credits, the terminals play out their hands and
    take a final view, the server is stopped cleanly, and the log (read-only) is checked:
-   every acknowledged command in it, every wallet where its terminal was last told
-   (:mod:`tools.faults_check`), and the whole log verified against its anchor stream
-   (:func:`~game_server.recall.verify.verify_log`).
+   every acknowledged command in it, none that took effect twice, every wallet where its
+   terminal was last told (:mod:`tools.faults_check`), and the whole log verified against
+   its anchor stream (:func:`~game_server.recall.verify.verify_log`).
 
-Exit status: 0 when nothing acknowledged was lost, every wallet was as told, every start
+Exit status: 0 when nothing acknowledged was lost, nothing took effect twice, every wallet
+was as told, every start
 succeeded, the log verified and no reader failed unexpectedly; 1 otherwise; 2 for bad
 options. The scratch folder is removed after a campaign that passed and kept (its path
 printed) after one that failed, with every start's output (``server-<n>.out``) and every
@@ -163,8 +166,12 @@ class FaultsResult:
             "acknowledged_total": 0 if verdict is None else sum(verdict.acknowledged.values()),
             "unknown": {} if verdict is None else verdict.unknown,
             "unknown_credits_in_log": 0 if verdict is None else verdict.unknown_in_log,
+            "resent": 0 if verdict is None else verdict.resent,
+            "resent_outcomes": {} if verdict is None else verdict.resent_outcomes,
+            "already_in_log": 0 if verdict is None else verdict.already_in_log,
             "refused": {} if verdict is None else verdict.refused,
             "lost": [] if verdict is None else [lost.to_json() for lost in verdict.lost],
+            "doubled": [] if verdict is None else verdict.doubled,
             "mismatches": [] if verdict is None else verdict.mismatches,
             "readers": self.readers,
             "reader_failures": [run.to_json() for run in self.reader_failures],
@@ -430,6 +437,7 @@ def _settle(cast: _Cast, say: Callable[[str], None]) -> None:
     cast.operator.closing.set()
     operator_thread = cast.threads[0]
     operator_thread.join(JOIN_TIMEOUT)
+    cast.operator.resolve()  # its last commands whose answers were lost, answered first
     for bot in cast.bots:
         bot.closing.set()
     deadline = time.monotonic() + SETTLE_TIMEOUT
@@ -543,10 +551,17 @@ def _verdict_rows(verdict: Verdict) -> list[tuple[str, str]]:
             f"{sum(verdict.unknown.values())}: {counts(verdict.unknown)} (credit movements "
             f"among them found in the log: {verdict.unknown_in_log})",
         ),
+        (
+            "sent again",
+            f"{verdict.resent} with their first request ids: {counts(verdict.resent_outcomes)} "
+            f"(answered already and found in the log: {verdict.already_in_log})",
+        ),
         ("refused", counts(verdict.refused)),
         ("lost", str(len(verdict.lost))),
+        ("done twice", str(len(verdict.doubled))),
     ]
     rows += [("LOST", _lost_line(lost)) for lost in verdict.lost[:10]]
+    rows += [("TWICE", line) for line in verdict.doubled[:10]]
     rows += [("MISMATCH", line) for line in verdict.mismatches[:10]]
     return rows
 

@@ -18,11 +18,20 @@ by what identifies it there (:func:`check`):
   (``decline`` is ``no-insurance``).
 
 Wagers and decisions are matched as multisets: two acknowledged hits of one hand need two
-decisions in the log. A command whose connection dropped before its answer is *unknown*:
-it may or may not be in the log, and is only counted. Then every terminal's wallet, the fold
-of the log (:class:`~game_server.table.ledger.Ledger`), must equal the credits the terminal
-was last told once everything settled, and every balance a terminal was ever told must be
-one its wallet held in the log.
+decisions in the log. A command answered ``already`` (sent again with its first request id
+after a kill, it had taken effect before: the answer is rebuilt) must be in the log with its
+``request_applied`` record, and its wager or decision is looked for in the round of that
+record's step (the answer's view is the table now). A command whose connection dropped
+before its answer and that was never answered after it was sent again is *unknown*: it may
+or may not be in the log, and is only counted. Then every terminal's wallet, the fold of the
+log (:class:`~game_server.table.ledger.Ledger`), must equal the credits the terminal was last
+told once everything settled, and every balance a terminal was ever told must be one its
+wallet held in the log.
+
+A command that took effect twice (a retry the server ran again) is a failure too
+(:func:`double_effects`): a request id with two ``request_applied`` records; a unique
+reference credited or paid out twice; more wagers or decisions of a terminal in the log than
+it sent requests for them (each request may take effect once, wherever it lands).
 
 The record matching is the fully automated Blackjack table's (the campaign's table).
 
@@ -31,7 +40,7 @@ Entry points: :func:`read_facts` (the log's side) and :func:`check` (the verdict
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -103,6 +112,10 @@ class Journal:
             ``Hello``); empty for the operator.
         final: The credits of the terminal's last view once everything settled.
         connections: How many connections it made (1 + its reconnections).
+        sent: Every command sent, once each (not its sends again).
+        resent: Sends again of unknown commands, with their first request ids.
+        resent_outcomes: What those got: ``already`` (it had taken effect), ``ran`` (it had
+            not: it ran now), ``refused``.
     """
 
     client: str
@@ -112,6 +125,9 @@ class Journal:
     told: list[int] = field(default_factory=list)
     final: int | None = None
     connections: int = 0
+    sent: list[Sent] = field(default_factory=list)
+    resent: int = 0
+    resent_outcomes: Counter[str] = field(default_factory=Counter)
 
 
 @dataclass(frozen=True)
@@ -121,6 +137,21 @@ class Credit:
     terminal: str
     amount: int
     balance: int
+
+
+@dataclass(frozen=True)
+class AppliedStep:
+    """A ``request_applied`` record: the command, where it is, and its step's records
+    before it (kind, envelope terminal, body) that the command made."""
+
+    command: str
+    seq: int
+    round_id: int | None
+    records: tuple[tuple[str, str | None, Mapping[str, Any]], ...]
+
+
+#: How many records of a step before its request record :func:`read_facts` can look back at.
+STEP_LOOKBACK: Final = 1_024
 
 
 @dataclass
@@ -136,6 +167,8 @@ class LogFacts:
         decisions: ``(round, terminal, hand, action)`` of every player's ``decision``.
         wallets: Each terminal's wallet at the end of the log (the ledger's fold).
         balances: Every balance each terminal's wallet held after an event of the log.
+        applied: Each ``(client, request id)`` of a ``request_applied``, with every step it
+            was logged with (more than one: it took effect more than once).
     """
 
     credits_in: dict[str, list[Credit]] = field(default_factory=dict)
@@ -145,6 +178,7 @@ class LogFacts:
     decisions: Counter[tuple[int, str, int, str]] = field(default_factory=Counter)
     wallets: dict[str, int] = field(default_factory=dict)
     balances: dict[str, set[int]] = field(default_factory=dict)
+    applied: dict[tuple[str, str], list[AppliedStep]] = field(default_factory=dict)
 
 
 def read_facts(reader: EventLogReader) -> LogFacts:
@@ -160,9 +194,18 @@ def read_facts(reader: EventLogReader) -> LogFacts:
     facts = LogFacts()
     ledger = Ledger()
     balances: defaultdict[str, set[int]] = defaultdict(lambda: {0})
+    recent: deque[tuple[str, str | None, dict[str, Any]]] = deque(maxlen=STEP_LOOKBACK)
     with reader.snapshot():
         for event in reader.iter_events():
-            _note(facts, event.kind, event.round_id, event.terminal, event.body)
+            body = event.body
+            if event.kind == "request_applied":
+                count = min(int(body["events"]), len(recent))
+                step = tuple(list(recent)[len(recent) - count :]) if count else ()
+                applied = AppliedStep(body["command"], event.seq, event.round_id, step)
+                key = (body["client"], body["request_id"])
+                facts.applied.setdefault(key, []).append(applied)
+            recent.append((event.kind, event.terminal, body))
+            _note(facts, event.kind, event.round_id, event.terminal, body)
             before = dict(ledger.wallets)
             ledger.apply(event.terminal, event.record())
             for terminal, balance in ledger.wallets.items():
@@ -216,6 +259,11 @@ class Verdict:
         lost: Acknowledged commands not in the log.
         mismatches: Sentences: a wallet that does not end where its terminal was told, a
             balance told that the wallet never held, a terminal with no final view.
+        doubled: Sentences: a command that took effect more than once (:func:`double_effects`).
+        resent: Unknown commands sent again with their first request ids.
+        resent_outcomes: What those got (``already``, ``ran``, ``refused``).
+        already_in_log: Of the commands answered ``already``, how many the log holds
+            (each of them must be).
     """
 
     acknowledged: dict[str, int]
@@ -224,11 +272,15 @@ class Verdict:
     refused: dict[str, int]
     lost: list[Lost]
     mismatches: list[str]
+    doubled: list[str] = field(default_factory=list)
+    resent: int = 0
+    resent_outcomes: dict[str, int] = field(default_factory=dict)
+    already_in_log: int = 0
 
     @property
     def ok(self) -> bool:
-        """Nothing lost and every wallet as told."""
-        return not self.lost and not self.mismatches
+        """Nothing lost, nothing done twice, and every wallet as told."""
+        return not self.lost and not self.mismatches and not self.doubled
 
 
 #: Finds one acknowledged command in the facts (consuming what it matched from the
@@ -332,16 +384,32 @@ def check(
     acknowledged: Counter[str] = Counter()
     unknown: Counter[str] = Counter()
     refused: Counter[str] = Counter()
+    resent: Counter[str] = Counter()
     lost: list[Lost] = []
-    unknown_in_log = 0
+    unknown_in_log = already_in_log = 0
     for journal in journals:
         refused.update(journal.refused)
+        resent.update(journal.resent_outcomes)
         for ack in journal.acks:
             finder = FINDERS.get(ack.sent.command)
             if finder is None:
                 raise ValueError(f"no way to find a {ack.sent.command} in the log")
             acknowledged[ack.sent.command] += 1
-            why = finder(ack, facts, pools)
+            found = ack
+            if ack.answer.get("already"):
+                steps = facts.applied.get((ack.sent.client, ack.sent.request_id), [])
+                step = next((s for s in steps if s.command == ack.sent.command), None)
+                if step is None:
+                    why = (
+                        f"answered as having taken effect already, but the log holds no "
+                        f"request_applied of {ack.sent.client}'s {ack.sent.request_id!r}"
+                    )
+                    lost.append(Lost(ack, why))
+                    continue
+                already_in_log += 1
+                # The answer's view is the table now: the command is in its step's round.
+                found = Ack(ack.sent, {**ack.answer, "round": step.round_id})
+            why = finder(found, facts, pools)
             if why is not None:
                 lost.append(Lost(ack, why))
         for sent in journal.unknown:
@@ -356,7 +424,82 @@ def check(
         refused=dict(sorted(refused.items())),
         lost=lost,
         mismatches=wallet_mismatches(journals, facts, meters),
+        doubled=double_effects(journals, facts),
+        resent=sum(journal.resent for journal in journals),
+        resent_outcomes=dict(sorted(resent.items())),
+        already_in_log=already_in_log,
     )
+
+
+def double_effects(journals: Iterable[Journal], facts: LogFacts) -> list[str]:
+    """Every command that took effect more than once, as a sentence each: a request id the
+    log holds two ``request_applied`` records of; a unique reference credited or paid out
+    twice; and, for each terminal, more wagers (hand 0, by wager and amount) or more of its
+    own decisions (by hand and action) in the log than it sent requests for them: each
+    request may take effect once, whichever round it lands in, so this holds whatever the
+    server says of itself."""
+    found: list[str] = []
+    for (client, request_id), steps in sorted(facts.applied.items()):
+        if len(steps) > 1:
+            seqs = ", ".join(str(step.seq) for step in steps)
+            found.append(
+                f"{client}'s request {request_id!r} ({steps[0].command}) took effect "
+                f"{len(steps)} times (request_applied at seq {seqs})"
+            )
+    for kind, book in (("credits_in", facts.credits_in), ("credits_out", facts.credits_out)):
+        for reference, credits in sorted(book.items()):
+            if len(credits) > 1:
+                found.append(f"{len(credits)} {kind} records of the one reference {reference!r}")
+    journals = list(journals)
+    # Each command a client knows it sent, once (sent, answered, or still unknown).
+    sent_by = {
+        journal.client: {
+            sent.request_id: sent
+            for sent in (*journal.sent, *(ack.sent for ack in journal.acks), *journal.unknown)
+        }.values()
+        for journal in journals
+    }
+    # The wagers of hand 0 a PlaceWagers places (a double, an insurance, a split's wagers
+    # are the decisions' own).
+    placed = {
+        w
+        for each in sent_by.values()
+        for s in each
+        if s.command == "PlaceWagers"
+        for w in s.arguments["wagers"]
+    }
+    wagers: Counter[tuple[str, str, int]] = Counter()
+    for (_round, terminal, hand, wager, amount), count in facts.wagers.items():
+        if hand == 0 and wager in placed:
+            wagers[(terminal, wager, amount)] += count
+    decisions: Counter[tuple[str, int, str]] = Counter()
+    for (_round, terminal, hand, action), count in facts.decisions.items():
+        decisions[(terminal, hand, action)] += count
+    for journal in journals:
+        asked: Counter[tuple[str, Any, Any]] = Counter()
+        for sent in sent_by[journal.client]:
+            arguments = sent.arguments
+            if sent.command == "PlaceWagers":
+                asked.update(("wager", w, a) for w, a in arguments["wagers"].items())
+            elif sent.command == "Act":
+                asked[("decision", int(arguments["hand"]), str(arguments["action"]))] += 1
+            elif sent.command == "AnswerInsurance":
+                choice = str(arguments["choice"])
+                asked[("decision", 0, INSURANCE_ACTIONS.get(choice, choice))] += 1
+        terminal = journal.client
+        for (who, wager, amount), count in sorted(wagers.items()):
+            if who == terminal and count > asked[("wager", wager, amount)]:
+                found.append(
+                    f"{terminal} has {count} wagers of {wager} {amount} in the log but sent "
+                    f"{asked[('wager', wager, amount)]} requests for them"
+                )
+        for (who, hand, action), count in sorted(decisions.items()):
+            if who == terminal and count > asked[("decision", hand, action)]:
+                found.append(
+                    f"{terminal} has {count} {action!r} decisions of hand {hand} in the log but "
+                    f"sent {asked[('decision', hand, action)]} requests for them"
+                )
+    return found
 
 
 def wallet_mismatches(

@@ -6,10 +6,12 @@ Each client runs on a thread of its own over one blocking mutual-TLS connection
 ``call``, ``close`` and ``pushed``). A command answered is *acknowledged*, with what the
 answer said; a declared error is a refusal (it changed nothing); a command whose connection
 dropped before its answer (the server was killed) is *unknown*, never acknowledged. The
-client then connects again until the server is back, says ``Hello`` and goes on with new
-request ids. An unknown command is not sent again: the server keeps the answers of request
-ids in memory (:class:`~game_server.net.wire.AnswerBook`), so after a restart a retry with
-the same id would run the command a second time.
+client then connects again until the server is back, says ``Hello``, and first sends every
+unknown command again with its first request id and arguments, as the real terminal sends
+its pending intents after reconnecting (``terminal_client.net.client``): the server must
+answer one that took effect before the kill as such (``already``, rebuilt from the log's
+``request_applied``) and never run it a second time, which the checker proves
+(:func:`~tools.faults_check.check`'s double effects). Then it goes on with new request ids.
 
 - :class:`TerminalBot` plays its game's bot (:meth:`~game_server.games.api.Game.wire_bot`,
   what ``etg loadtest`` plays) from every view it gets, polling ``GetView`` when it has
@@ -110,7 +112,22 @@ class Client:
             return None
         self._conn = conn
         self.journal.connections += 1
+        self.greeted(hello)
+        self._resend()
         return hello
+
+    def greeted(self, hello: Mapping[str, Any]) -> None:
+        """A new connection's ``Hello`` answer, before anything is sent again on it."""
+
+    def _resend(self) -> None:
+        """Send every unknown command again, in order, with its first request id (what the
+        terminal does after reconnecting); stop at a dropped connection (the rest wait for
+        the next one)."""
+        for sent in list(self.journal.unknown):
+            if self._conn is None:
+                return
+            self.journal.resent += 1
+            self._deliver(sent, again=True)
 
     def drop(self) -> None:
         """Close the connection (it broke); the next :meth:`connected` makes a new one."""
@@ -129,16 +146,31 @@ class Client:
             return None
         self._sent += 1
         sent = Sent(self.name, f"{self.name}-{self._sent}", command, arguments)
+        self.journal.sent.append(sent)
+        return self._deliver(sent)
+
+    def _deliver(self, sent: Sent, *, again: bool = False) -> dict[str, Any] | None:
+        """Send ``sent`` (``again``: an unknown one, sent again with its first request id)
+        and journal its outcome: acknowledged, refused (no longer unknown), or unknown."""
+        assert self._conn is not None
         try:
-            answer = self._conn.call(command, request_id=sent.request_id, **arguments)
+            answer = self._conn.call(sent.command, request_id=sent.request_id, **sent.arguments)
         except AmpError as refusal:
-            self.journal.refused[f"{command} {refusal.code}"] += 1
+            self.journal.refused[f"{sent.command} {refusal.code}"] += 1
+            if again:
+                self.journal.unknown.remove(sent)
+                self.journal.resent_outcomes["refused"] += 1
             return None
         except OSError:
-            self.journal.unknown.append(sent)
+            if not again:
+                self.journal.unknown.append(sent)
             self.drop()
             return None
-        self.journal.acks.append(Ack(sent, self.summary(answer)))
+        summary = self.summary(answer)
+        if again:
+            self.journal.unknown.remove(sent)
+            self.journal.resent_outcomes["already" if summary["already"] else "ran"] += 1
+        self.journal.acks.append(Ack(sent, summary))
         return answer
 
     def ask(self, command: str) -> dict[str, Any] | None:
@@ -201,9 +233,17 @@ class TerminalBot(Client):
         self.settled = threading.Event()
         self.view: dict[str, Any] | None = None
 
+    def greeted(self, hello: Mapping[str, Any]) -> None:
+        self._seen(hello["view"])
+
     def summary(self, answer: Mapping[str, Any]) -> dict[str, Any]:
         view = self._seen(answer["view"])
-        return {"round": view["round"], "credits": view["credits"], "phase": view["phase"]}
+        return {
+            "round": view["round"],
+            "credits": view["credits"],
+            "phase": view["phase"],
+            "already": bool(answer.get("already")),
+        }
 
     def _seen(self, encoded: str) -> dict[str, Any]:
         """Note the pushed views and then the answered one as told; the latter is current."""
@@ -229,9 +269,7 @@ class TerminalBot(Client):
 
     def turn(self) -> None:
         """One step: connect if needed, then act on the current view or poll for a new one."""
-        hello = self.connected()
-        if hello is not None:
-            self._seen(hello["view"])
+        self.connected()
         if self._conn is None or self.view is None:
             return
         if self.closing.is_set() and not self.settled.is_set() and nothing_in_play(self.view):
@@ -308,7 +346,11 @@ class OperatorScript(Client):
         self._moves = 0
 
     def summary(self, answer: Mapping[str, Any]) -> dict[str, Any]:
-        return {k: int(answer[k]) for k in ("balance", "paid", "logged") if k in answer}
+        kept: dict[str, Any] = {
+            k: int(answer[k]) for k in ("balance", "paid", "logged") if k in answer
+        }
+        kept["already"] = bool(answer.get("already"))
+        return kept
 
     def move(self, command: str, terminal: str, amount: int) -> dict[str, Any] | None:
         """One ``CashIn`` or ``CashOut`` with a reference of its own."""
@@ -325,13 +367,18 @@ class OperatorScript(Client):
         )
 
     def fund(self, amount: int) -> None:
-        """Credit every terminal ``amount`` cents before play (retried until acknowledged or
-        the campaign stops)."""
+        """Credit every terminal ``amount`` cents before play (until acknowledged, or the
+        campaign stops: a cash in refused is made again; one whose answer was lost is sent
+        again with its request id when connected again)."""
         for terminal in self.terminals:
+            since = len(self.journal.acks)
             while not self._stop.is_set():
                 self.connected()
-                if self.move("CashIn", terminal, amount) is not None:
+                acks = self.journal.acks[since:]
+                if any(a.sent.arguments["terminal"] == terminal for a in acks):
                     break
+                if self._conn is not None and not self.journal.unknown:
+                    self.move("CashIn", terminal, amount)
 
     def run(self) -> None:
         """Move credits until closing (on the client's thread)."""
@@ -352,6 +399,15 @@ class OperatorScript(Client):
             self.move("CashIn", terminal, self.random.randrange(10, 51) * 100)
         else:
             self.move("CashOut", terminal, self.random.randrange(1, 11) * 100)
+
+    def resolve(self, tries: int = 50) -> None:
+        """Before the terminals take their final views: connect until every unknown command
+        was sent again and answered (a cash in sent again after them would move a wallet
+        past what its terminal was last told)."""
+        for _ in range(tries):
+            if not self.journal.unknown or self._stop.is_set():
+                return
+            self.connected()
 
     def read_wallets(self) -> dict[str, int] | None:
         """The wallets of the server's ``ReadMeters`` (once everything settled), or None."""

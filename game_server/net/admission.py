@@ -168,8 +168,10 @@ class _Minute:
 
 
 class RefusalLog:
-    """Which refused connections are logged: of each address the first at once, then at most
-    one line a minute (``every`` seconds) saying how many more were refused.
+    """Which refused connections are logged: of each address and kind of refusal (a cap, a
+    handshake with no certificate, another CA's...) the first at once, then at most one line
+    a minute (``every`` seconds) saying how many more were refused. Each kind of refusal an
+    address meets is seen in the log at once; the kinds are few, so the memory stays bounded.
 
     The caller logs the first refusal when :meth:`refused` says so, and asks :meth:`due`
     for the lines of the counted ones (the server on a timer at :meth:`next_due`, the front
@@ -179,14 +181,15 @@ class RefusalLog:
 
     def __init__(self, every: float = REFUSALS_LOGGED_EVERY) -> None:
         self.every = every
-        self._minutes: dict[str, _Minute] = {}
+        self._minutes: dict[tuple[str, str], _Minute] = {}
 
-    def refused(self, address: str, why: str, now: float) -> bool:
-        """A connection of ``address`` was refused (``why``): True if it is to be logged now
-        (the first one for ``every`` seconds); else it is counted for :meth:`due`."""
-        minute = self._minutes.get(address)
+    def refused(self, address: str, why: str, now: float, kind: str = "") -> bool:
+        """A connection of ``address`` was refused (``why``, of ``kind``): True if it is to be
+        logged now (the first of its kind for ``every`` seconds); else it is counted for
+        :meth:`due`."""
+        minute = self._minutes.get((address, kind))
         if minute is None or (minute.count == 0 and now >= minute.since + self.every):
-            self._minutes[address] = _Minute(now)
+            self._minutes[address, kind] = _Minute(now)
             return True
         minute.count += 1
         minute.why = why
@@ -197,14 +200,14 @@ class RefusalLog:
         last line, each with how many. An address whose minute passed with none counted is
         forgotten (its next refusal is logged at once)."""
         lines: list[Refusals] = []
-        for address, minute in list(self._minutes.items()):
+        for key, minute in list(self._minutes.items()):
             if now < minute.since + self.every:
                 continue
             if minute.count:
-                lines.append(Refusals(address, minute.count, now - minute.since, minute.why))
-                self._minutes[address] = _Minute(now)
+                lines.append(Refusals(key[0], minute.count, now - minute.since, minute.why))
+                self._minutes[key] = _Minute(now)
             else:
-                del self._minutes[address]
+                del self._minutes[key]
         return lines
 
     def next_due(self) -> float | None:

@@ -16,6 +16,12 @@ as data" step 2). The peer is who its client certificate says
    :data:`~game_server.net.wire.TERMINAL_ANSWERS_KEPT` request ids of each terminal (the
    last :data:`~game_server.net.wire.ANSWERS_KEPT` of the operator) is kept, and a retry
    with the same id, on this or a later connection, gets it again and changes nothing.
+   Across restarts too: the first step a command logs carries its client and request id
+   into the event log in the same transaction (``request_applied``,
+   :mod:`game_server.table.requests`), the server reads the last ones of each client back
+   at start (:mod:`game_server.net.applied`), and a retry of one whose answer the crash
+   lost is answered with ``already`` (the answer rebuilt from the log and the table now)
+   and runs nothing.
 
 An ``Act``'s ``action`` names a decision of the table's game, read by the machine
 (:meth:`~game_server.table.api.TableMachine.parse_action`: "hit" or "stand" at a Blackjack
@@ -91,6 +97,7 @@ from game_server.net.wire import (
     RESPONDERS,
     TERMINAL_COMMANDS,
     AnswerBook,
+    Applied,
     BoxTooLarge,
     Outcome,
     TokenBucket,
@@ -99,6 +106,7 @@ from game_server.net.wire import (
     missing_arguments,
     no_delay,
 )
+from game_server.table import requests
 from game_server.table.api import HostedTable, TableMachine, TableState
 from game_server.table.secrecy import redact_view
 from game_server.table.session import LogWriteFailed, TableBook, out_of_service_reason
@@ -492,8 +500,21 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
         command, method = entry
         return self._wrapWithSerialization(getattr(self, method), command)  # type: ignore[no-any-return,no-untyped-call]  # unannotated
 
-    def _once(self, command: bytes, request_id: str, run: Callable[[], dict[str, Any]]) -> Any:
-        """Run a command at most once per request id of this client (see :class:`AnswerBook`)."""
+    def _once(
+        self,
+        command: bytes,
+        request_id: str,
+        run: Callable[[], dict[str, Any]],
+        now: Callable[[Applied], dict[str, Any]] | None = None,
+    ) -> Any:
+        """Run a command at most once per request id of this client (see :class:`AnswerBook`).
+
+        ``run`` runs as the client's request (:func:`game_server.table.requests.running`):
+        the first step it logs carries the request id into the event log, in the same
+        transaction. A retry of an id the log says took effect with no answer at hand (it
+        ran before this server started) is answered by ``now`` (the terminal's view when
+        None) with ``already`` saying so, and runs nothing (:meth:`_already`).
+        """
         check_request_id(request_id)
         assert self.identity is not None
         book = self.factory.answers
@@ -521,18 +542,37 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
             log.info(
                 "retry of {request_id} from {terminal}", request_id=request_id, terminal=self.who
             )
+            if first.applied is not None:
+                return self._already(first.applied, now)
             return first.replay()
         identity = self.identity
+        terminal = identity.role is Role.TERMINAL
+        name = command.decode("ascii")
+        request: list[requests.Request] = []
+
+        def as_request() -> dict[str, Any]:
+            with requests.running(
+                identity.id, request_id, name, identity.id if terminal else None
+            ) as running:
+                request.append(running)
+                return run()
+
+        def took_effect() -> None:
+            """The command logged its step, then failed without a declared answer: a retry
+            must not run it again."""
+            if request and request[0].logged:
+                book.remember_applied([Applied(identity.id, request_id, name)])
 
         def refused(exc: Exception) -> ProtocolError:
             known = declared(exc)
             if known is None:
+                took_effect()
                 raise exc
             book.put(
                 identity.id,
                 request_id,
                 Outcome(command, None, type(known), str(known)),
-                terminal=identity.role is Role.TERMINAL,
+                terminal=terminal,
             )
             log.info(
                 "{command} {request_id} from {terminal} refused: {error}",
@@ -544,12 +584,7 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
             return known
 
         def answered(response: dict[str, Any]) -> dict[str, Any]:
-            book.put(
-                identity.id,
-                request_id,
-                Outcome(command, response),
-                terminal=identity.role is Role.TERMINAL,
-            )
+            book.put(identity.id, request_id, Outcome(command, response), terminal=terminal)
             return response
 
         def failed(failure: Failure) -> Failure:
@@ -560,12 +595,13 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
                 return Failure(refused(error))  # type: ignore[no-untyped-call]  # unannotated
             except Exception:
                 book.abandon(identity.id, request_id, error)
+                took_effect()
                 raise
 
         try:
             # A step of a table that links meters across the floor may wait on the floor
             # store: then the answer is a Deferred and the reactor serves the others.
-            response = run_step(run)
+            response = run_step(as_request)
         except Exception as exc:
             raise refused(exc) from None
         # Save, then send: the answer waits for the log's commit of what the step wrote.
@@ -577,6 +613,29 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
             book.begin(identity.id, request_id, command)
             return response.addCallbacks(answered, failed)
         return answered(response)
+
+    def _already(self, applied: Applied, now: Callable[[Applied], dict[str, Any]] | None) -> Any:
+        """The answer to a retry of a request id that took effect before this server started
+        (or that failed after it took effect): nothing runs; the answer is rebuilt from what
+        the log says it did and the state now (``now``; the terminal's view when None), with
+        ``already`` saying so. Not kept: each retry gets the state of its own moment."""
+        log.info(
+            "{command} {request_id} from {terminal} already took effect (seq {seq}); not run again",
+            command=applied.command,
+            request_id=applied.request_id,
+            terminal=self.who,
+            seq=applied.seq,
+        )
+
+        def build() -> dict[str, Any]:
+            answer = self._view() if now is None else now(applied)
+            answer["already"] = applied.sentence()
+            return answer
+
+        answer = run_step(build)
+        if isinstance(answer, Deferred):
+            return answer.addCallback(self.factory.after_written)
+        return self.factory.after_written(answer)
 
     def _call(self, operation: Callable[..., _T], *args: Any) -> _T:
         """Call the machine; its refusals become declared errors with the same sentence."""
@@ -962,16 +1021,16 @@ class TableServerFactory(OperatorFloor, Factory):
             self._turned_away(peer, why)
         return why is None
 
-    def refused_handshake(self, peer: Any, why: str) -> None:
-        """The TLS layer refused ``peer``'s handshake (no certificate, another CA, revoked,
-        expired...): logged as a refusal at accept, the first of its address at once and the
-        others in one line a minute."""
-        self._turned_away(peer, f"its TLS handshake was refused ({why})")
+    def refused_handshake(self, peer: Any, reason: str, detail: str) -> None:
+        """The TLS layer refused ``peer``'s handshake for ``reason`` (no certificate, another
+        CA, revoked, expired...): logged as a refusal at accept, the first of its address and
+        reason at once and the others in one line a minute."""
+        self._turned_away(peer, f"its TLS handshake was refused ({reason}: {detail})", reason)
 
-    def _turned_away(self, peer: Any, why: str) -> None:
-        """Log a refusal at accept: the first of its address at once, the others counted
-        and logged in one line a minute (a timer runs while any address is remembered)."""
-        if self._refusals.refused(host_of(peer), why, self._now()):
+    def _turned_away(self, peer: Any, why: str, kind: str = "cap") -> None:
+        """Log a refusal at accept: the first of its address and ``kind`` at once, the others
+        counted and logged in one line a minute (a timer runs while any is remembered)."""
+        if self._refusals.refused(host_of(peer), why, self._now(), kind):
             log.warn(
                 FIRST_REFUSAL,
                 peer=describe_peer(peer),

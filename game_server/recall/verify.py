@@ -62,6 +62,13 @@ module checks, in one streaming pass over the log (docs/design.md "Event log", "
     :data:`~game_server.games.api.VERIFY_CHECKS`); a
     record only another game's engine (or this game's at another type of table) produces is
     a failure.
+``requests``
+    every ``request_applied`` (a client's request id, logged with the first step its command
+    logged: :mod:`game_server.table.requests`) is well formed, its envelope names the
+    terminal that sent it (none for the operator), and the records it counts before it are
+    of its own step (its table and time) with no other request record among them. A request
+    id that takes effect a second time while a server still remembers it (a retry run
+    again: a double effect) is a warning.
 ``ledger``
     every event folded through :class:`~game_server.table.ledger.Ledger` (the one definition
     of a balance); each balance the log states (``credits_in``/``credits_out``,

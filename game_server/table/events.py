@@ -151,6 +151,26 @@ class TerminalAccess(NamedTuple):
     request_id: str
 
 
+@event("request_applied")
+class RequestApplied(NamedTuple):
+    """A client's command took effect in this step: ``client`` is the certificate id that
+    sent it (a terminal id, ``operator``), ``request_id`` the id the client gave it,
+    ``command`` the AMP command's name (``CashIn``, ``Act``...), and ``events`` how many
+    records of the step come before this one: what the command did (``credits_in``, a
+    ``decision``...). Logged in the same step, so in the same transaction, as the first thing
+    the command logs (:mod:`game_server.table.requests`), after the command's records and
+    before the round's closing records when the step closes the round. The envelope names
+    the terminal for a terminal's command, no terminal for the operator's.
+
+    A server reads these at start (:mod:`game_server.net.applied`): a retry of a request id
+    that took effect is answered as such and never runs again, across restarts."""
+
+    client: str
+    request_id: str
+    command: str
+    events: int
+
+
 def operator_text(ev: OperatorAction | TerminalAccess) -> str:
     """The sentence of an :class:`OperatorAction` or :class:`TerminalAccess` record:
     ``cash-in of $100.00 to T1 (slip 7) by alice (attendant)``."""

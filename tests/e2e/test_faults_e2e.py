@@ -38,9 +38,10 @@ pytestmark = [
 
 
 def test_five_kills_lose_nothing_acknowledged(tmp_path: Path) -> None:
-    """5 kills, 3 terminals: every kill restarted, 0 acknowledged commands lost, every
-    wallet as told, the log verified against its anchors, and every kind of reader ran
-    (the sqlite3 CLI read-write at least once without failing)."""
+    """5 kills, 3 terminals: every kill restarted, 0 acknowledged commands lost, none done
+    twice (every command whose answer a kill lost is sent again with its first request id),
+    every wallet as told, the log verified against its anchors, and every kind
+    of reader ran (the sqlite3 CLI read-write at least once without failing)."""
     assert SQLITE3 is not None, "ETG_REQUIRE_SQLITE3=1 but sqlite3 is not installed"
     done = subprocess.run(
         [
@@ -54,12 +55,12 @@ def test_five_kills_lose_nothing_acknowledged(tmp_path: Path) -> None:
         timeout=110,
     )
     result = json.loads(done.stdout)
-    why = {k: result[k] for k in ("problem", "start_refused", "lost", "mismatches")}
+    why = {k: result[k] for k in ("problem", "start_refused", "lost", "doubled", "mismatches")}
     why.update(verify=result["verify_failure"], readers=result["reader_failures"])
     assert done.returncode == 0, (done.stderr[-3000:], why)
     assert result["ok"] and result["start_refused"] is None and result["problem"] is None
     assert result["kills"] == result["restarts"] == 5
-    assert result["lost"] == [] and result["mismatches"] == []
+    assert result["lost"] == [] and result["mismatches"] == [] and result["doubled"] == []
     assert result["verified"] and result["verify_failure"] is None
     acknowledged = result["acknowledged"]
     assert acknowledged.get("CashIn", 0) >= 3 and acknowledged.get("PlaceWagers", 0) >= 1

@@ -107,6 +107,17 @@ def test_the_first_refusal_of_an_address_is_logged_and_the_rest_counted_for_a_mi
     assert log.refused("10.0.0.7", "back", now=221.0), "forgotten: logged at once"
 
 
+def test_each_kind_of_refusal_of_an_address_is_logged_at_once() -> None:
+    """A handshake without a certificate and then one with another CA's certificate from the
+    same address are two lines at once (an investigator sees each kind); a second of a kind
+    within the minute is counted."""
+    log = RefusalLog()
+    assert log.refused("10.0.0.9", "no-certificate", now=0.0, kind="no-certificate")
+    assert log.refused("10.0.0.9", "unknown-ca", now=1.0, kind="unknown-ca")
+    assert not log.refused("10.0.0.9", "unknown-ca again", now=2.0, kind="unknown-ca")
+    assert log.due(61.0) == [Refusals("10.0.0.9", 1, 60.0, "unknown-ca again")]
+
+
 def test_an_address_that_stopped_is_forgotten_and_logged_at_once_when_it_comes_back() -> None:
     """An address refused once and then quiet for a minute is forgotten (nothing is left
     to do for it), and its next refusal is logged at once."""

@@ -183,7 +183,7 @@ def test_place_wagers_forwards_the_certificates_terminal_and_returns_the_view(
     connection = table.connect(T1)
     connection.hello()
     answer = connection.call(p.PlaceWagers, request_id="r1", wagers={"blackjack": 2500})
-    assert answer == {"view": {"terminal": "T1", "calls": 1}}
+    assert answer == {"view": {"terminal": "T1", "calls": 1}, "already": None}
     assert table.machine.operations() == [("place_wagers", "T1", {"blackjack": 2500})]
 
 
@@ -422,12 +422,20 @@ def test_operator_commands_reach_the_machine_once_per_request_id(table: Table) -
     connection = table.connect(OPERATOR)
     connection.hello()
     cash_in = {"request_id": "c1", "terminal": "T1", "amount": 10_000, "reference": "slip 7"}
-    assert connection.call(p.CashIn, **cash_in) == {"balance": 10_000, "logged": None}
-    assert connection.call(p.CashIn, **cash_in) == {"balance": 10_000, "logged": None}
+    assert connection.call(p.CashIn, **cash_in) == {
+        "balance": 10_000,
+        "logged": None,
+        "already": None,
+    }
+    assert connection.call(p.CashIn, **cash_in) == {
+        "balance": 10_000,
+        "logged": None,
+        "already": None,
+    }
     answer = connection.call(p.CashOut, request_id="c2", terminal="T1", amount=2_500, reference="s")
-    assert answer == {"paid": 2_500, "balance": 7_500, "logged": None}
+    assert answer == {"paid": 2_500, "balance": 7_500, "logged": None, "already": None}
     answer = connection.call(p.SetTableState, request_id="s1", state="out-of-service", reason="jam")
-    assert answer == {"state": "out-of-service", "logged": None}
+    assert answer == {"state": "out-of-service", "logged": None, "already": None}
     assert connection.call(p.ReadMeters)["meters"]["wallets"] == {"T1": 7_500}
     assert table.machine.operations() == [
         ("cash_in", "T1", 10_000, "slip 7"),

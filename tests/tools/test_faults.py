@@ -20,7 +20,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from game_server.eventlog import EventLog, EventLogReader, NewEvent, system_clock
 from game_server.games.blackjack.rules.events import Decision, WagerPlaced
-from game_server.table.events import CreditsIn, OperatorAction
+from game_server.table.events import CreditsIn, OperatorAction, RequestApplied
 from tools.amp_client import AmpError
 from tools.cli import main
 from tools.faults_check import Ack, Journal, LogFacts, Sent, check, read_facts
@@ -154,6 +154,75 @@ def test_unknown_commands_are_counted_never_lost(facts: LogFacts) -> None:
     assert verdict.ok
 
 
+def _log_of(tmp_path: Path, steps: list[list[NewEvent]]) -> LogFacts:
+    with EventLog.create_or_open(
+        tmp_path / "d.db", Ed25519PrivateKey.generate(), system_clock
+    ) as log:
+        for step in steps:
+            log.append(step)
+    with EventLogReader.open(tmp_path / "d.db") as reader:
+        return read_facts(reader)
+
+
+def test_a_command_answered_already_is_found_by_its_request_record(tmp_path: Path) -> None:
+    """A hit sent again after a kill and answered ``already``, with the view of round 2 (the
+    table now): found in round 1, where its request record's step holds it. One answered
+    ``already`` that the log holds no request record of is lost."""
+    facts = _log_of(
+        tmp_path,
+        [
+            [
+                _event(Decision(1, 0, "hit", 0, False)),
+                _event(RequestApplied("T1", "T1-2", "Act", 1)),
+            ]
+        ],
+    )
+    terminal = Journal("T1", final=0)
+    terminal.acks.append(
+        Ack(_act("T1-2", "hit", 2).sent, {**_act("T1-2", "hit", 2).answer, "already": True})
+    )
+    terminal.acks.append(
+        Ack(_act("T1-3", "hit", 2).sent, {**_act("T1-3", "hit", 2).answer, "already": True})
+    )
+    verdict = check([terminal], facts)
+    assert [lost.ack.sent.request_id for lost in verdict.lost] == ["T1-3"]
+    assert "no request_applied of T1's 'T1-3'" in verdict.lost[0].why
+    assert verdict.already_in_log == 1 and verdict.doubled == []
+
+
+def test_a_command_that_took_effect_twice_fails_the_check(tmp_path: Path) -> None:
+    """A retry the server ran again: the request id logged twice, the slip credited twice,
+    and T1's hit twice in the log for the one Act it sent. Each is named; the verdict
+    fails though nothing acknowledged is lost."""
+    facts = _log_of(
+        tmp_path,
+        [
+            [
+                _event(CreditsIn("T1", 700, 700, "slip 7")),
+                _event(RequestApplied("operator", "op-1", "CashIn", 1), terminal=None),
+            ],
+            [
+                _event(CreditsIn("T1", 700, 1_400, "slip 7")),
+                _event(RequestApplied("operator", "op-1", "CashIn", 1), terminal=None),
+            ],
+            [_event(Decision(1, 0, "hit", 0, False))],
+            [_event(Decision(1, 0, "hit", 0, False))],
+        ],
+    )
+    arguments = {"terminal": "T1", "amount": 700, "reference": "slip 7"}
+    sent = Sent("operator", "op-1", "CashIn", arguments)
+    operator = Journal("operator", acks=[Ack(sent, {"balance": 700})])
+    terminal = Journal("T1", final=1_400, told=[1_400], acks=[_act("T1-1", "hit")])
+    verdict = check([operator, terminal], facts)
+    assert verdict.lost == []
+    assert verdict.doubled == [
+        "operator's request 'op-1' (CashIn) took effect 2 times (request_applied at seq 2, 4)",
+        "2 credits_in records of the one reference 'slip 7'",
+        "T1 has 2 'hit' decisions of hand 0 in the log but sent 1 requests for them",
+    ]
+    assert not verdict.ok
+
+
 class FakeConnection:
     """A recording fake of :class:`~tools.amp_client.AmpClient`: records every call, answers
     from a script (a dict, an exception to raise, or a callable of the arguments)."""
@@ -189,16 +258,22 @@ def _connector(
     return connect, made
 
 
-def test_a_command_whose_connection_dropped_is_unknown_and_the_client_goes_on() -> None:
+def test_a_command_whose_connection_dropped_is_sent_again_with_its_request_id() -> None:
     """The operator's first cash in is answered; its second loses the connection (the server
-    was killed): unknown, not acknowledged; the client connects again, says Hello, and its
-    next cash in has a new request id and reference; a refusal is counted by code."""
+    was killed): unknown. The client connects again, says Hello and first sends the unknown
+    cash in again with its first request id and reference, as the terminal does: answered
+    ``already`` (it had taken effect), it is acknowledged and no longer unknown. Then it
+    goes on with new request ids; a refusal is counted by code."""
     calls: list[tuple[str, dict[str, Any]]] = []
     hello = {"role": "operator", "view": "{}"}
+    already = {"balance": "900", "logged": "1", "already": "request 'operator-2' ..."}
     connect, made = _connector(
         [
             {"Hello": [hello], "CashIn": [{"balance": "500", "logged": "1"}, ConnectionError()]},
-            {"Hello": [hello], "CashIn": [AmpError("BAD_REQUEST", "no"), {"balance": "900"}]},
+            {
+                "Hello": [hello],
+                "CashIn": [already, AmpError("BAD_REQUEST", "no"), {"balance": "1300"}],
+            },
         ],
         calls,
     )
@@ -208,18 +283,76 @@ def test_a_command_whose_connection_dropped_is_unknown_and_the_client_goes_on() 
         operator.connected()
         operator.move("CashIn", "T1", 400)
     journal = operator.journal
-    assert [ack.sent.request_id for ack in journal.acks] == ["operator-1", "operator-4"]
-    assert [ack.answer for ack in journal.acks] == [
-        {"balance": 500, "logged": 1},
-        {"balance": 900},
+    assert [ack.sent.request_id for ack in journal.acks] == [
+        "operator-1",
+        "operator-2",
+        "operator-4",
     ]
-    assert [sent.request_id for sent in journal.unknown] == ["operator-2"]
-    assert journal.unknown[0].arguments["reference"] == "t in 2"
+    assert [ack.answer for ack in journal.acks] == [
+        {"balance": 500, "logged": 1, "already": False},
+        {"balance": 900, "logged": 1, "already": True},
+        {"balance": 1300, "already": False},
+    ]
+    assert journal.acks[1].sent.arguments["reference"] == "t in 2"
+    assert journal.unknown == [] and journal.resent == 1
+    assert journal.resent_outcomes == {"already": 1}
     assert journal.refused == {"CashIn BAD_REQUEST": 1}
     assert journal.connections == 2 and made[0].closed
     assert [command for command, _ in calls].count("Hello") == 2
     requests = [arguments.get("request_id") for command, arguments in calls if command == "CashIn"]
-    assert requests == ["operator-1", "operator-2", "operator-3", "operator-4"]
+    assert requests == ["operator-1", "operator-2", "operator-2", "operator-3", "operator-4"]
+    assert [sent.request_id for sent in journal.sent] == [
+        "operator-1",
+        "operator-2",
+        "operator-3",
+        "operator-4",
+    ]
+
+
+def test_a_command_sent_again_stays_unknown_until_answered() -> None:
+    """Sent again and dropped again: still unknown (sent again on the next connection);
+    then refused: counted as refused, no longer unknown (it changed nothing)."""
+    hello = {"role": "operator", "view": "{}"}
+    connect, _ = _connector(
+        [
+            {"Hello": [hello], "CashOut": [ConnectionError()]},
+            {"Hello": [hello], "CashOut": [ConnectionError()]},
+            {"Hello": [hello], "CashOut": [AmpError("BAD_REQUEST", "short")]},
+        ],
+        [],
+    )
+    operator = OperatorScript(connect, threading.Event(), ["T1"], 7, "t", sleep=lambda _s: None)
+    operator.connected()
+    operator.move("CashOut", "T1", 100)
+    operator.connected()
+    assert [sent.request_id for sent in operator.journal.unknown] == ["operator-1"]
+    operator.connected()
+    journal = operator.journal
+    assert journal.unknown == [] and journal.resent == 2
+    assert journal.resent_outcomes == {"refused": 1}
+    assert journal.refused == {"CashOut BAD_REQUEST": 1}
+
+
+def test_the_operator_answers_its_unknown_commands_before_the_terminals_settle() -> None:
+    """Closing: the operator connects again until its unknown cash in is sent again and
+    answered, so that no wallet moves after the terminals' final views."""
+    hello = {"role": "operator", "view": "{}"}
+    connect, made = _connector(
+        [
+            {"Hello": [hello], "CashIn": [ConnectionError()]},
+            {"Hello": [hello], "CashIn": [ConnectionError()]},
+            {"Hello": [hello], "CashIn": [{"balance": "500", "logged": "1"}]},
+        ],
+        [],
+    )
+    operator = OperatorScript(connect, threading.Event(), ["T1"], 7, "t", sleep=lambda _s: None)
+    operator.connected()
+    operator.move("CashIn", "T1", 500)
+    operator.resolve()
+    journal = operator.journal
+    assert journal.unknown == [] and len(made) == 3
+    assert journal.resent == 2 and journal.resent_outcomes == {"ran": 1}
+    assert [ack.sent.request_id for ack in journal.acks] == ["operator-1"]
 
 
 class _Bot:
@@ -260,7 +393,7 @@ def test_a_terminal_notes_every_view_it_is_told_and_settles_with_nothing_in_play
     bot = TerminalBot("T1", connect, stop, _Bot(), sleep=lambda _s: None)
     bot.turn()
     assert [a.answer for a in bot.journal.acks] == [
-        {"round": 3, "credits": 9_500, "phase": "betting"}
+        {"round": 3, "credits": 9_500, "phase": "betting", "already": False}
     ]
     made[0].pushed.append({"credits": 10_000})
     bot.turn()  # nothing to do: polls
