@@ -31,7 +31,8 @@ from game_server.net.wire import identity_key
 if TYPE_CHECKING:
     from game_server.net.server import TableServerFactory, TerminalProtocol
 
-log = Logger()
+#: The server's log lines keep its namespace (what operators and tests look for).
+log = Logger(namespace="game_server.net.server")
 
 
 class ConnectionBook:

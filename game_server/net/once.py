@@ -28,7 +28,8 @@ from game_server.table import requests
 from game_server.table.steps import run_step
 from shared.protocol import BadRequest, ProtocolError, check_request_id
 
-log = Logger()
+#: The server's log lines keep its namespace (what operators and tests look for).
+log = Logger(namespace="game_server.net.server")
 
 #: What :meth:`OncePerRequest._retried` returns when the request id is a new one.
 _NEW: Any = object()

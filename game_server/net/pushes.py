@@ -32,7 +32,8 @@ from shared.protocol import RedactedView
 if TYPE_CHECKING:
     from game_server.net.server import TerminalProtocol
 
-log = Logger()
+#: The server's log lines keep its namespace (what operators and tests look for).
+log = Logger(namespace="game_server.net.server")
 
 _T = TypeVar("_T")
 
