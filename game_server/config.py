@@ -38,7 +38,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, Protocol
 
-from game_server import games
 from game_server.config_sections import (
     CARDS_PER_DECK,
     CARDS_RESERVED_PER_HAND,
@@ -215,6 +214,8 @@ class TableConfig:
         file's shape, cents as ints, payouts as the regulations write them (``"3 to 2"``).
         :func:`shared.codec.canonical_json` encodes it. ``[linked_meters]`` is the
         platform's and is added only when stated (older configs keep their hash)."""
+        from game_server import games
+
         logged = games.game_for(self).logged_config(self)
         if self.linked_meters is not None:
             logged[LINKED_METERS] = self.linked_meters.to_dict()
@@ -325,6 +326,8 @@ def _build(data: Mapping[str, object], source: str) -> TableConfig:
     """The config of the game ``[table] game`` names (the first registered game's section
     reports a missing one); a game no registered game deals is refused at once. The
     platform's ``[linked_meters]`` is read here, after the game built the rest."""
+    from game_server import games
+
     linked = data.get(LINKED_METERS)
     if linked is not None:
         data = {k: v for k, v in data.items() if k != LINKED_METERS}
@@ -369,6 +372,8 @@ def config_from_dict(data: Mapping[str, Any], source: str = "<logged config>") -
     Raises:
         ConfigError: the logged config has a newer schema or breaks a rule.
     """
+    from game_server import games
+
     schema = data.get("schema")
     if schema != CONFIG_SCHEMA:
         raise ConfigError(
@@ -393,6 +398,8 @@ def read_linked_meters(
     (633b.14(c)(3)), so one store cannot hold it for several servers. A game this build
     does not link (its ``links_floor_meters``, :class:`~game_server.games.base.GameBase`)
     is refused."""
+    from game_server import games
+
     if not isinstance(raw, dict):
         problems.append(f"{LINKED_METERS}: expected a table [{LINKED_METERS}], got {describe(raw)}")
         return None
