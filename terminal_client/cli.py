@@ -156,6 +156,27 @@ def _stop_reactor(result: object, reactor: Any) -> None:
     reactor.stop()
 
 
+def _open_display(kiosk: bool, size: tuple[int, int], title: str) -> None:
+    """The terminal's window (full screen without a pointer in kiosk mode), titled.
+
+    Raises:
+        click.ClickException: SDL found no display to open.
+    """
+    import pygame
+
+    pygame.display.init()
+    if pygame.display.get_driver() in WINDOWLESS and not os.environ.get("SDL_VIDEODRIVER"):
+        pygame.quit()
+        raise click.ClickException(NO_DISPLAY)
+    pygame.font.init()
+    pygame.display.set_caption(title)
+    if kiosk:
+        pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        pygame.mouse.set_visible(False)
+    else:
+        pygame.display.set_mode(size, pygame.RESIZABLE)
+
+
 @click.command("terminal")
 @click.option("--server", required=True, callback=_host_port, help="The table, as HOST:PORT.")
 @click.option("--cert", required=True, type=_FILE, help="This terminal's certificate (PEM).")
@@ -267,20 +288,10 @@ def terminal(
     from terminal_client.sound import Sounds
 
     reactor: Any = _reactor
-    pygame.display.init()
-    if pygame.display.get_driver() in WINDOWLESS and not os.environ.get("SDL_VIDEODRIVER"):
-        pygame.quit()
-        raise click.ClickException(NO_DISPLAY)
-    pygame.font.init()
     server_name = f"{host}:{port}"
     model = TerminalModel()
     shown = {"title": window_title(model, server_name)}
-    pygame.display.set_caption(shown["title"])
-    if kiosk:
-        pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
-        pygame.mouse.set_visible(False)
-    else:
-        pygame.display.set_mode(size, pygame.RESIZABLE)
+    _open_display(kiosk, size, shown["title"])
 
     report = ConnectionReport(model, server_name, _to_stderr, reactor.seconds)
     sounds = Sounds.open(volume / 100)
