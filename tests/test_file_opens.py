@@ -117,6 +117,7 @@ DECIDED: dict[tuple[str, str], str] = {
     ("tools/rng_tests.py", "_key_files"): KEYS,
     ("tools/rng_tests.py", "rngtest_section"): OUTPUT,
     ("tools/screens.py", "write_screens"): OUTPUT,
+    ("tools/sizes.py", "long_ones"): "the project's own Python sources, to measure them",
     ("tools/status.py", "_last_anchor"): ANCHORS,
     ("tools/verify_receipt.py", "load_receipt"): "a receipt (JSON)",
     ("tools/version.py", "_read_build_info"): SETTINGS,
