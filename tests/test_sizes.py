@@ -30,16 +30,6 @@ ALLOWED: dict[str, str] = {
         "one table of categories per scheme (3, 4, 5 cards) over shared counts, on the sims' "
         "hot path: a split per scheme would pass the counts through calls"
     ),
-    "game_server/rules/returns.py::assemble": (
-        "not split yet: the paytable's lines, the extras and the meters' shares would be its "
-        "steps (issue 39 also moves its family branches out)"
-    ),
-    "terminal_client/screens/scene.py::_draw_meters": (
-        "not split yet: the panel's title band and each meter's row would be its steps"
-    ),
-    "terminal_client/screens/scene.py::_draw_seats": (
-        "not split yet: an empty seat, another player's and this terminal's would be its steps"
-    ),
     "terminal_client/render/cards.py::_figure": (
         "not split yet: one court-card picture; robe, face and headwear would be its steps"
     ),

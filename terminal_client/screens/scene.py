@@ -271,17 +271,7 @@ def _draw_seats(
             radius = max(6, area.width // 8)
             shade = pygame.Surface(area.size, pygame.SRCALPHA)
             if seat is None and not mine:
-                pygame.draw.rect(shade, (*GOLD, 60), shade.get_rect(), 1, border_radius=radius)
-                target.blit(shade, area)
-                draw_text(
-                    target,
-                    f"SEAT {number}",
-                    (area.centerx, area.bottom - round(6 * s)),
-                    round(18 * s),
-                    DIM,
-                    "midbottom",
-                    max_width=area.width - 8,
-                )
+                _draw_empty_seat(target, area, shade, radius, number, s)
                 continue
             pygame.draw.rect(shade, (0, 0, 0, 70), shade.get_rect(), border_radius=radius)
             target.blit(shade, area)
@@ -337,6 +327,28 @@ def _draw_seats(
                 "midbottom",
                 max_width=area.width - 8,
             )
+
+
+def _draw_empty_seat(
+    target: pygame.Surface,
+    area: pygame.Rect,
+    shade: pygame.Surface,
+    radius: int,
+    number: int,
+    s: float,
+) -> None:
+    """An empty seat: a faint outline with its number."""
+    pygame.draw.rect(shade, (*GOLD, 60), shade.get_rect(), 1, border_radius=radius)
+    target.blit(shade, area)
+    draw_text(
+        target,
+        f"SEAT {number}",
+        (area.centerx, area.bottom - round(6 * s)),
+        round(18 * s),
+        DIM,
+        "midbottom",
+        max_width=area.width - 8,
+    )
 
 
 def _draw_my_hands(
@@ -495,14 +507,7 @@ def _draw_meters(
             surface, text, area.center, round(20 * s), GOLD, bold=True, max_width=area.width - 16
         )
         return
-    rows: list[ProgressiveMeter] = []
-    used = 0
-    for meter in shown[:_METER_ROWS]:  # the largest, as many as fit
-        height = _METER_ROW if meter.must_hit_by is None else _MYSTERY_ROW
-        if used + height > _METERS_HEIGHT - 2 * _METER_MARGIN:
-            break
-        rows.append(meter)
-        used += height
+    rows, used = _meters_that_fit(shown)
     # The title where it fits (three meters, one of them a Must-Hit-By meter, need its room).
     title = _METER_TITLE + used + _METER_MARGIN <= _METERS_HEIGHT
     top = _METER_TITLE if title else _METER_MARGIN
@@ -564,6 +569,22 @@ def _draw_meters(
             y += round(_MYSTERY_ROW * s)
         color = GOLD if meter.unavailable is None else CREAM
         draw_text(surface, amount, (area.right - pad, line), size, color, "midright", True)
+
+
+def _meters_that_fit(
+    shown: Sequence[ProgressiveMeter],
+) -> tuple[list[ProgressiveMeter], int]:
+    """The first of ``shown`` (the largest), as many as fit the panel, and the height their
+    rows take (a Must-Hit-By meter's row is taller)."""
+    rows: list[ProgressiveMeter] = []
+    used = 0
+    for meter in shown[:_METER_ROWS]:
+        height = _METER_ROW if meter.must_hit_by is None else _MYSTERY_ROW
+        if used + height > _METERS_HEIGHT - 2 * _METER_MARGIN:
+            break
+        rows.append(meter)
+        used += height
+    return rows, used
 
 
 def _meter_amount(meter: ProgressiveMeter) -> str:
