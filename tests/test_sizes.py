@@ -30,9 +30,6 @@ ALLOWED: dict[str, str] = {
         "one table of categories per scheme (3, 4, 5 cards) over shared counts, on the sims' "
         "hot path: a split per scheme would pass the counts through calls"
     ),
-    "terminal_client/render/cards.py::_figure": (
-        "not split yet: one court-card picture; robe, face and headwear would be its steps"
-    ),
 }
 
 
