@@ -14,7 +14,7 @@ from tools.sizes import MAX_FILE_LINES, MAX_FUNCTION_LINES, is_platform, long_on
 #: Each long platform file or function that remains (``path`` or ``path::qualified.name``),
 #: with why it is still whole. Remove a line when its split lands; a new entry needs a reason.
 #: "Family code" is code of a game family that issue 39 moves out of the platform (its split
-#: belongs with that move); "not split yet" names the steps a split would take.
+#: belongs with that move).
 ALLOWED: dict[str, str] = {
     "terminal_client/render/table.py::draw_table": (
         "family code (the Blackjack felt line and totals): it splits as it moves to the "
