@@ -25,17 +25,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import Any, Final, Protocol
 
-from game_server import games
 from game_server.rng.drbg import HmacDrbg, RandomStream
 from game_server.rng.entropy import EntropySource
 from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.rules.wagers.base import TableType
 from shared.money import format_money
-
-if TYPE_CHECKING:
-    from game_server.games.api import Game
 
 __all__ = [
     "CHUNK_ROUNDS",
@@ -87,6 +83,16 @@ class RoundDriver(Protocol):
         """Play one round from the wagers to the last settlement; every event the engine
         produced, in order."""
         ...
+
+
+class SimPlayer(Protocol):
+    """What a simulation asks of its game: the part of the contract
+    (:class:`~game_server.games.api.Game`) it uses, named here so that this module needs
+    nothing of the contract, which names this module's types."""
+
+    def sim_driver(self, spec: SimSpec, chunk: int) -> RoundDriver: ...
+
+    def tally(self, events: Sequence[Any], result: SimResult) -> None: ...
 
 
 def seeded_shoes(decks: int, cut_card: int | None, seed: int, table_id: str) -> ShoeFactory:
@@ -401,6 +407,8 @@ _ORDER: dict[int, Mapping[str, int]] = {}
 def report_order() -> Mapping[str, int]:
     """Every game's :attr:`~game_server.games.api.Game.report_order` together (a report lists
     those wagers first)."""
+    from game_server import games
+
     generation = games.generation()
     order = _ORDER.get(generation)
     if order is None:
@@ -507,8 +515,10 @@ class SimSpec:
             out.append((full, rest))
         return out
 
-    def player(self) -> Game:
+    def player(self) -> SimPlayer:
         """The game that plays the simulation."""
+        from game_server import games
+
         if self.game is not None:
             return games.game_named(self.game)
         return next(g for g in games.games() if self.table_type in g.table_types)

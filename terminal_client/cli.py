@@ -158,6 +158,46 @@ def _stop_reactor(result: object, reactor: Any) -> None:
     reactor.stop()
 
 
+def _open_display(kiosk: bool, size: tuple[int, int], title: str) -> None:
+    """The terminal's window (full screen without a pointer in kiosk mode), titled.
+
+    Raises:
+        click.ClickException: SDL found no display to open.
+    """
+    import pygame
+
+    pygame.display.init()
+    if pygame.display.get_driver() in WINDOWLESS and not os.environ.get("SDL_VIDEODRIVER"):
+        pygame.quit()
+        raise click.ClickException(NO_DISPLAY)
+    pygame.font.init()
+    pygame.display.set_caption(title)
+    if kiosk:
+        pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        pygame.mouse.set_visible(False)
+    else:
+        pygame.display.set_mode(size, pygame.RESIZABLE)
+
+
+def _tls_and_display(
+    ca: Path, cert: Path, key: Path, hostname: str, kiosk: bool, position: tuple[int, int] | None
+) -> Any:
+    """The TLS options of the terminal's certificate, and the display checked (a window's
+    position set): a problem with either is one sentence, before any window opens."""
+    from terminal_client.net.tls import terminal_tls_options
+
+    try:
+        options = terminal_tls_options(ca, cert, key, hostname)
+    except TerminalTlsError as exc:
+        raise click.ClickException(str(exc)) from None
+    problem = display_problem(os.environ)
+    if problem is not None:
+        raise click.ClickException(problem)
+    if position is not None and not kiosk:
+        os.environ["SDL_VIDEO_WINDOW_POS"] = f"{position[0]},{position[1]}"
+    return options
+
+
 @click.command("terminal")
 @click.option("--server", required=True, callback=_host_port, help="The table, as HOST:PORT.")
 @click.option("--cert", required=True, type=_FILE, help="This terminal's certificate (PEM).")
@@ -265,19 +305,10 @@ def terminal(
     """Run a player terminal connected to the table at --server over TLS."""
     from twisted.internet import reactor as _reactor
 
-    from terminal_client.net.tls import terminal_tls_options, tls_endpoint
+    from terminal_client.net.tls import tls_endpoint
 
     host, port = server
-    try:
-        options = terminal_tls_options(ca, cert, key, hostname or host)
-    except TerminalTlsError as exc:
-        raise click.ClickException(str(exc)) from None
-
-    problem = display_problem(os.environ)
-    if problem is not None:
-        raise click.ClickException(problem)
-    if position is not None and not kiosk:
-        os.environ["SDL_VIDEO_WINDOW_POS"] = f"{position[0]},{position[1]}"
+    options = _tls_and_display(ca, cert, key, hostname or host, kiosk, position)
 
     import pygame
     from twisted.internet import task
@@ -287,20 +318,10 @@ def terminal(
     from terminal_client.sound import Sounds
 
     reactor: Any = _reactor
-    pygame.display.init()
-    if pygame.display.get_driver() in WINDOWLESS and not os.environ.get("SDL_VIDEODRIVER"):
-        pygame.quit()
-        raise click.ClickException(NO_DISPLAY)
-    pygame.font.init()
     server_name = f"{host}:{port}"
     model = TerminalModel(results_seconds)
     shown = {"title": window_title(model, server_name)}
-    pygame.display.set_caption(shown["title"])
-    if kiosk:
-        pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
-        pygame.mouse.set_visible(False)
-    else:
-        pygame.display.set_mode(size, pygame.RESIZABLE)
+    _open_display(kiosk, size, shown["title"])
 
     report = ConnectionReport(model, server_name, _to_stderr, reactor.seconds)
     sounds = Sounds.open(volume / 100)

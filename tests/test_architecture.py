@@ -263,7 +263,8 @@ def test_the_platform_names_no_game() -> None:
 #: below fails on any other (a new one, or one of these moved to another file). Keyed by file
 #: and the string's start, not its line, so that edits around them do not break the list.
 NAMED_IN_DISPLAY: Final = {
-    ("game_server/config.py", "a hybrid table"): "the regulation's name of a table type, 633b.5",
+    ("game_server/config_sections.py", "a hybrid table"): "the regulation's name of a table "
+    "type, 633b.5",
     ("game_server/rules/returns.py", "Cash bonus: Blackjack"): "a Buster Blackjack paytable "
     "line (633b.11); moves with the side wagers into the twenty-one family",
     ("terminal_client/render/table.py", "BLACKJACK PAYS 3 TO 2"): "the felt line of the "
@@ -377,3 +378,115 @@ def test_each_games_rules_import_only_shared_rules_and_rules() -> None:
             if parts[:2] == ["game_server", "games"] and parts[3:4] != ["rules"]:
                 bad.append(f"{path.relative_to(ROOT)} imports {module}")
     assert bad == []
+
+
+REGISTRY = "game_server.games"
+
+
+def _module_name(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _module_level_imports(path: Path, module: str, known: set[str]) -> set[str]:
+    """The modules ``module`` imports at its top level, those under ``if TYPE_CHECKING:``
+    included (a type-only import is an edge for mypy and for a reader), each with the
+    packages it lives in (importing ``a.b.c`` runs ``a/__init__`` and ``a/b/__init__``).
+    Imports inside functions are lookups at call time: they make no circle at import."""
+
+    def known_prefix(name: str) -> str | None:
+        while name and name not in known:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    found: set[str] = set()
+
+    def visit(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parent = package[: len(package) - (node.level - 1)]
+                    base = ".".join([*parent, base] if base else parent)
+                names = [f"{base}.{alias.name}" for alias in node.names]
+            else:
+                if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    visit(_inner_statements(node))
+                continue
+            for name in names:
+                target = known_prefix(name)
+                while target:
+                    if target != module and not module.startswith(f"{target}."):
+                        found.add(target)
+                    target = known_prefix(target.rpartition(".")[0])
+
+    visit(ast.parse(path.read_text(encoding="utf-8")).body)
+    return found
+
+
+def _inner_statements(node: ast.stmt) -> list[ast.stmt]:
+    """The statements a compound statement runs in its own scope: its bodies and handlers."""
+    inner: list[ast.stmt] = []
+    for field in ("body", "orelse", "finalbody"):
+        inner += [n for n in getattr(node, field, []) if isinstance(n, ast.stmt)]
+    for handler in getattr(node, "handlers", []):
+        inner += handler.body
+    return inner
+
+
+def _import_graph(root: Path) -> dict[str, set[str]]:
+    files = {
+        _module_name(root, path): path
+        for top in ("game_server", "shared", "tools", "terminal_client")
+        for path in sorted((root / top).rglob("*.py"))
+    }
+    known = set(files)
+    return {module: _module_level_imports(path, module, known) for module, path in files.items()}
+
+
+def _circle_through(graph: dict[str, set[str]], start: str) -> list[str]:
+    """A shortest circle of imports from ``start`` back to it ([] when there is none)."""
+    paths: dict[str, list[str]] = {start: [start]}
+    queue = [start]
+    while queue:
+        module = queue.pop(0)
+        for imported in sorted(graph.get(module, ())):
+            if imported == start:
+                return [*paths[module], start]
+            if imported not in paths:
+                paths[imported] = [*paths[module], imported]
+                queue.append(imported)
+    return []
+
+
+def test_no_import_circle_through_the_game_registry() -> None:
+    """Issue 39: the registry (``game_server.games``) low in the house. No module it imports,
+    at its top level or for types, leads back to it: the platform's modules that look games
+    up (config, recall, sim, the table's ledger) do it at call time, and the contract
+    (``games/api.py``) names no module that imports the registry."""
+    circle = _circle_through(_import_graph(ROOT), REGISTRY)
+    assert circle == [], " -> ".join(circle)
+
+
+def test_the_circle_check_finds_a_circle(tmp_path: Path) -> None:
+    """The check itself: a registry whose contract names a module that imports it."""
+    games = tmp_path / "game_server" / "games"
+    games.mkdir(parents=True)
+    (tmp_path / "game_server" / "__init__.py").write_text("", encoding="utf-8")
+    (games / "__init__.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+        "    from game_server.games.api import Game\n",
+        encoding="utf-8",
+    )
+    (games / "api.py").write_text("from game_server.config import TableConfig\n", "utf-8")
+    (tmp_path / "game_server" / "config.py").write_text(
+        "from game_server import games\n\ndef later():\n    from game_server import sim\n",
+        encoding="utf-8",
+    )
+    circle = _circle_through(_import_graph(tmp_path), REGISTRY)
+    assert circle == [REGISTRY, "game_server.games.api", "game_server.config", REGISTRY]

@@ -268,17 +268,7 @@ def take_backup(
         ETGError: the log is not an event log (its own error).
     """
     db = Path(db)
-    if keep is not None and keep < 1:
-        raise BackupError("--keep must keep at least 1 backup")
-    load_public_key(key)  # a missing or bad key is refused before anything is copied
-    log_id, checkpointed = _log_id(db)
-    # The server makes its anchor stream with the log's first checkpoint: a log without
-    # one has no stream yet.
-    if anchors is not None and not anchors.is_file() and (anchors.exists() or checkpointed):
-        raise BackupError(
-            f"there is no anchor stream at {anchors}, and the log has signed checkpoints: "
-            "check the path (the server's --anchors)"
-        )
+    log_id = _check_before_copy(db, key, anchors, keep)
     try:
         dest.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
@@ -297,17 +287,7 @@ def take_backup(
             "started": _iso(started),
         }
         begin = time.perf_counter()
-        if anchors is not None:
-            lines = _whole_lines(anchors)
-            _write_private(partial / ANCHORS, lines)
-            manifest["anchors"] = {
-                "source": str(anchors.absolute()),
-                "lines": lines.count(b"\n"),
-                "bytes": len(lines),
-                "sha256": hashlib.sha256(lines).hexdigest(),
-            }
-        else:
-            manifest["anchors"] = None
+        manifest["anchors"] = None if anchors is None else _copy_anchors(anchors, partial)
         copy = partial / db.name
         _copy_log(db, copy)
         manifest["copy_seconds"] = round(time.perf_counter() - begin, 3)
@@ -324,14 +304,7 @@ def take_backup(
             manifest["anchors"]["last_checkpoint"] = _anchor_record(anchored)
         manifest["verified"] = report.ok
         manifest["verify"] = _summary(report)
-        with EventLogReader.open(copy, immutable=True) as reader:
-            manifest["last_seq"] = reader.max_seq()
-            last = reader.checkpoints()[-1:] if report.ok else []
-            manifest["last_checkpoint"] = (
-                {"number": last[0].number, "seq": last[0].seq, "time": last[0].time}
-                if last
-                else None
-            )
+        manifest.update(_copy_ends(copy, report.ok))
         manifest["finished"] = _iso(clock())
         from tools.version import version_line
 
@@ -344,6 +317,56 @@ def take_backup(
         if report.ok and keep is not None:
             _prune(dest, db.stem, keep)
     return made
+
+
+def _check_before_copy(db: Path, key: Path, anchors: Path | None, keep: int | None) -> str:
+    """What is refused before anything is copied: a ``keep`` under 1, a missing or bad key,
+    a log that is not one, an anchor stream missing for a log with signed checkpoints.
+    Returns the log's id.
+
+    Raises:
+        BackupError: the sentence says which.
+    """
+    if keep is not None and keep < 1:
+        raise BackupError("--keep must keep at least 1 backup")
+    load_public_key(key)  # a missing or bad key is refused before anything is copied
+    log_id, checkpointed = _log_id(db)
+    # The server makes its anchor stream with the log's first checkpoint: a log without
+    # one has no stream yet.
+    if anchors is not None and not anchors.is_file() and (anchors.exists() or checkpointed):
+        raise BackupError(
+            f"there is no anchor stream at {anchors}, and the log has signed checkpoints: "
+            "check the path (the server's --anchors)"
+        )
+    return log_id
+
+
+def _copy_anchors(anchors: Path, partial: Path) -> dict[str, Any]:
+    """The anchor stream's whole lines copied into the backup; what the manifest says of
+    them."""
+    lines = _whole_lines(anchors)
+    _write_private(partial / ANCHORS, lines)
+    return {
+        "source": str(anchors.absolute()),
+        "lines": lines.count(b"\n"),
+        "bytes": len(lines),
+        "sha256": hashlib.sha256(lines).hexdigest(),
+    }
+
+
+def _copy_ends(copy: Path, proven: bool) -> dict[str, Any]:
+    """Where the copy ends, for the manifest: its last seq and, when it is ``proven``, its
+    last checkpoint."""
+    with EventLogReader.open(copy, immutable=True) as reader:
+        last = reader.checkpoints()[-1:] if proven else []
+        return {
+            "last_seq": reader.max_seq(),
+            "last_checkpoint": (
+                {"number": last[0].number, "seq": last[0].seq, "time": last[0].time}
+                if last
+                else None
+            ),
+        }
 
 
 def _anchor_record(checkpoint: Checkpoint | None) -> dict[str, Any] | None:

@@ -214,13 +214,7 @@ def bench_appends(
     disk's speed during the run (other load on the machine) hits all alike.
     """
     steps = _steps(events, step)
-    rows: list[list[EventRow]] = []
-    head = ChainHead(0, "00" * 32)
-    moment = format_time(system_clock())
-    for events_ in steps:
-        planned = plan_step(head, moment, events_)
-        rows.append(planned)
-        head = ChainHead(planned[-1][0], planned[-1][7])
+    rows = _planned_rows(steps)
     probe = tmpdir / "schema-probe.db"
     EventLog.create_or_open(probe, keys_dir, system_clock).close(checkpoint=False)
     same_schema, no_index, with_triggers = _schema_ddl(probe)
@@ -249,22 +243,7 @@ def bench_appends(
                 order = order[1:] + order[:1]
                 for name in order:
                     start = clock()
-                    if name == "ours":
-                        for events_ in steps[first : first + block]:
-                            log.append(events_)
-                    elif name == "behind":
-                        # No reactor here: the commit thread's wake-ups are not needed, the
-                        # results are settled by write_through, on this thread.
-                        behind.write_behind(lambda _settle: None)
-                        for events_ in steps[first : first + block]:
-                            behind.append(events_)
-                        behind.write_through()
-                    else:
-                        conn = bare_of[name]
-                        for chunk in rows[first : first + block]:
-                            conn.execute("BEGIN IMMEDIATE")
-                            conn.executemany(_BARE_INSERT, chunk)
-                            conn.execute("COMMIT")
+                    _write_block(name, first, block, steps, rows, log, behind, bare_of)
                     spent[name] += clock() - start
         finally:
             log.close(checkpoint=False)
@@ -278,6 +257,55 @@ def bench_appends(
                 _remove_db(path)
         for name in rates:
             rates[name].append(events / spent[name])
+    return _append_figures(rates, grouped, step)
+
+
+def _planned_rows(steps: list[list[NewEvent]]) -> list[list[EventRow]]:
+    """The rows each step makes, chained as EventLog would chain them (the bare loops
+    insert these)."""
+    rows: list[list[EventRow]] = []
+    head = ChainHead(0, "00" * 32)
+    moment = format_time(system_clock())
+    for events_ in steps:
+        planned = plan_step(head, moment, events_)
+        rows.append(planned)
+        head = ChainHead(planned[-1][0], planned[-1][7])
+    return rows
+
+
+def _write_block(
+    name: str,
+    first: int,
+    block: int,
+    steps: list[list[NewEvent]],
+    rows: list[list[EventRow]],
+    log: EventLog,
+    behind: EventLog,
+    bare_of: dict[str, sqlite3.Connection],
+) -> None:
+    """One writer's turn: the ``block`` steps from ``first``, each durable."""
+    if name == "ours":
+        for events_ in steps[first : first + block]:
+            log.append(events_)
+    elif name == "behind":
+        # No reactor here: the commit thread's wake-ups are not needed, the
+        # results are settled by write_through, on this thread.
+        behind.write_behind(lambda _settle: None)
+        for events_ in steps[first : first + block]:
+            behind.append(events_)
+        behind.write_through()
+    else:
+        conn = bare_of[name]
+        for chunk in rows[first : first + block]:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.executemany(_BARE_INSERT, chunk)
+            conn.execute("COMMIT")
+
+
+def _append_figures(
+    rates: dict[str, list[float]], grouped: list[float], step: int
+) -> dict[str, Any]:
+    """The medians of the repetitions: each writer's rate, and ours against the others'."""
     ratios = [o / b for o, b in zip(rates["ours"], rates["bare"], strict=True)]
     ratios_min = [o / b for o, b in zip(rates["ours"], rates["min"], strict=True)]
     ratios_triggers = [o / b for o, b in zip(rates["ours"], rates["triggers"], strict=True)]

@@ -582,7 +582,7 @@ def bench_log_command(as_json: bool, quick: bool, directory: Path | None) -> Non
 
     from tools.bench_log import bench_log
     from tools.bench_verify import bench_verify
-    from tools.recall_cli import bench_recall
+    from tools.recall_bench import bench_recall
 
     with tempfile.TemporaryDirectory(prefix="etg-bench-log-", dir=directory) as scratch:
         if quick:

@@ -67,7 +67,7 @@ from shared.errors import ETGError
 from tools.faults_check import Journal, Lost, Verdict, check, read_facts
 from tools.faults_clients import OperatorScript, TerminalBot
 from tools.faults_readers import ConsoleReader, ReaderRun, Readers, reader_commands
-from tools.loadtest import LoadtestError, prepare, start_server, stop_server
+from tools.loadtest_server import LoadtestError, prepare, start_server, stop_server
 
 #: Exit status: acknowledged means kept; something was lost or failed; bad options.
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2

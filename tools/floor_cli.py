@@ -25,7 +25,7 @@ from typing import Any
 
 import click
 
-#: The login roles of the store (game_server.floor.schema.ROLES) and what each is for; each
+#: The login roles of the store (game_server.floor.names.ROLES) and what each is for; each
 #: table server ships as a role of its own, made by etg floor register.
 _ROLE_USE = {
     "investigator": "etg verify --store, etg floor logs, etg floor meters, etg floor verify",

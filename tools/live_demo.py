@@ -33,7 +33,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from types import FrameType
 from typing import Any, Final
@@ -346,6 +346,18 @@ def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
+def _refuse_bad_input(terminals: int, rules: Path | None) -> None:
+    """Refuse a table the demo cannot seat, and check the Rules Submission as given before
+    anything is made: a wrong path or a misspelt wager is said of the user's own file, and
+    no folder is left behind."""
+    if not 1 <= terminals <= 7:
+        raise click.BadParameter("the demo table has 7 seats", param_hint="'--terminals'")
+    if rules is not None:
+        from game_server.config import load_config
+
+        load_config(rules)
+
+
 def run_live_demo(
     data_dir: Path,
     terminals: int,
@@ -387,14 +399,7 @@ def run_live_demo(
     Returns:
         The number of rounds that settled.
     """
-    if not 1 <= terminals <= 7:
-        raise click.BadParameter("the demo table has 7 seats", param_hint="'--terminals'")
-    if rules is not None:
-        # The Rules Submission as given is checked before anything is made: a wrong path
-        # or a misspelt wager is said of the user's own file, and no folder is left behind.
-        from game_server.config import load_config
-
-        load_config(rules)
+    _refuse_bad_input(terminals, rules)
     data_dir = data_dir.resolve()
     headless = not has_display() if headless is None else headless
     every = every or min(5, rounds or 5)
@@ -403,125 +408,62 @@ def run_live_demo(
     certs, config = prepare(
         data_dir, terminals, rules, deal_when_all_bet=deal_when_all_bet, echo=echo
     )
-    logs = folder / "logs"
-    logs.mkdir(exist_ok=True)
-    shots = folder / "screenshots"
-    db = folder / "demo.db"
-    reused = db.exists()
-    echo(f"demo data in {folder}" + (" (its event log goes on)" if reused else ""))
+    logs, shots, db = _demo_files(folder, echo)
     processes: list[subprocess.Popen[Any]] = []
     follower = LogFollower(db)
     settled = 0
-    old_handlers: dict[int, Any] = {}
-    if _main_thread():  # Ctrl-C and SIGTERM stop the demo (even if SIGINT was ignored)
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            old_handlers[signum] = signal.signal(signum, _raise_interrupt)
+    old_handlers = _stop_on_signals()
     try:
         server_log = logs / "server.log"
         server_log.write_bytes(b"")
-        server = _start(
-            [
-                sys.executable,
-                "-m",
-                "game_server",
-                "--config",
-                str(config),
-                "--db",
-                str(db),
-                "--certs",
-                str(certs),
-                "--anchors",
-                str(folder / "anchors.jsonl"),
-                "--change-config",
-                "live demo: the Rules Submission was edited since the last run",
-                "--port",
-                "0",
-                "--next-round-delay",
-                "2",
-            ],
-            server_log,
-        )
-        processes.append(server)
+        server = _start(_server_command(config, db, certs, folder), server_log)
+        processes.append(server)  # stopped below, even if it never listens
         port = _wait_port(server, server_log)
         echo(f"table server listening on 127.0.0.1:{port} (log: {server_log})")
         follower.start_at_end()
-        operator = AmpClient(port, certs, "operator")
-        try:
-            operator.call("Hello", version=PROTOCOL_VERSION, software="etg-live-demo")
-            echo(credit_terminals(operator, terminals, keep_credits))
-        finally:
-            operator.close()
-        env = dict(os.environ)
-        places: list[list[str]] = [[] for _ in range(terminals)]
-        if headless:
-            env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-        else:
-            places = [
-                ["--position", f"{x},{y}", "--size", f"{w}x{h}"]
-                for x, y, w, h in window_places(terminals, desktop_size())
-            ]
+        _credit_terminals(port, certs, terminals, keep_credits, echo)
         robots = bot_terminals(terminals, headless, bots)
         play = ["--autoplay", "--screenshots", str(shots), "--every", str(every)]
         play += ["--every-screen"] if screens else []
-        for n in range(1, terminals + 1):
-            name = f"T{n}"
-            extra = play if n in robots else []
-            processes.append(
-                _start(
-                    [
-                        sys.executable,
-                        "-m",
-                        "terminal_client",
-                        "--server",
-                        f"127.0.0.1:{port}",
-                        "--hostname",
-                        "localhost",
-                        "--cert",
-                        str(certs / "terminals" / f"{name}.pem"),
-                        "--key",
-                        str(certs / "terminals" / f"{name}.key"),
-                        "--ca",
-                        str(certs / "ca.pem"),
-                        *extra,
-                        *places[n - 1],
-                    ],
-                    logs / f"{name}.log",
-                    env,
-                )
-            )
-        if headless:
-            how = f"headless bots, screenshots in {shots}"
-        elif len(robots) == terminals:
-            how = f"windows side by side played by bots, screenshots in {shots}"
-        else:
-            how = "windows side by side: T1 is yours to play"
-            how += ", the others bots'" if robots else ""
+        processes += _start_terminals(port, certs, terminals, robots, play, headless, logs)
+        how = _how_played(headless, robots, terminals, shots)
         echo(f"started {terminals} terminal(s) ({how}); Ctrl-C stops the demo")
-        while rounds is None or settled < rounds:
-            for lines in follower.poll():
-                for line in lines:
-                    echo(line)
-                settled += 1
-                if rounds is not None and settled >= rounds:
-                    break
-            if rounds is not None and settled >= rounds:
-                break
-            if server.poll() is not None:
-                raise click.ClickException(f"the table server stopped; see {server_log}")
-            time.sleep(1.0)
+        for _ in _settled_rounds(follower, rounds, server, server_log, echo):
+            settled += 1
         if robots and follower.last_round is not None:
             _wait_screenshots(shots, robots, follower.last_round)
         echo(f"{settled} round(s) settled; stopping")
     except KeyboardInterrupt:
         echo(f"interrupted after {settled} round(s); stopping")
     finally:
-        follower.close()
-        stop(processes[1:])  # the terminals first, then the server
-        stop(processes[:1])
-        lock.close()
-        for number, handler in old_handlers.items():
-            signal.signal(number, handler)
+        _tidy_up(follower, processes, lock, old_handlers)
     return settled
+
+
+def _tidy_up(
+    follower: LogFollower,
+    processes: list[subprocess.Popen[Any]],
+    lock: Any,
+    old_handlers: dict[int, Any],
+) -> None:
+    """Stop following the log, stop the terminals and then the server (the first of
+    ``processes``), let the table folder go and put the signal handlers back."""
+    follower.close()
+    stop(processes[1:])
+    stop(processes[:1])
+    lock.close()
+    for number, handler in old_handlers.items():
+        signal.signal(number, handler)
+
+
+def _demo_files(folder: Path, echo: Callable[[str], Any]) -> tuple[Path, Path, Path]:
+    """The table folder's process logs (made), screenshots and event log, the log said to
+    go on when a run before left one."""
+    logs = folder / "logs"
+    logs.mkdir(exist_ok=True)
+    db = folder / "demo.db"
+    echo(f"demo data in {folder}" + (" (its event log goes on)" if db.exists() else ""))
+    return logs, folder / "screenshots", db
 
 
 def _wallets(operator: AmpClient) -> dict[str, int]:
@@ -577,6 +519,135 @@ def credit_terminals(operator: AmpClient, terminals: int, keep: bool) -> str:
     if kept:
         said.append(f"{', '.join(kept)} kept the credits of the last run")
     return "; ".join(said)
+
+
+def _server_command(config: Path, db: Path, certs: Path, folder: Path) -> list[str]:
+    """The table server's command line: the demo's table, log, keys and anchor stream, a
+    port of the system's choosing, two seconds between rounds."""
+    return [
+        sys.executable,
+        "-m",
+        "game_server",
+        "--config",
+        str(config),
+        "--db",
+        str(db),
+        "--certs",
+        str(certs),
+        "--anchors",
+        str(folder / "anchors.jsonl"),
+        "--change-config",
+        "live demo: the Rules Submission was edited since the last run",
+        "--port",
+        "0",
+        "--next-round-delay",
+        "2",
+    ]
+
+
+def _credit_terminals(
+    port: int, certs: Path, terminals: int, keep: bool, echo: Callable[[str], Any]
+) -> None:
+    """The operator gives T1..T<terminals> the demo's money (:func:`credit_terminals`) and
+    the line that says what was done is echoed."""
+    operator = AmpClient(port, certs, "operator")
+    try:
+        operator.call("Hello", version=PROTOCOL_VERSION, software="etg-live-demo")
+        echo(credit_terminals(operator, terminals, keep))
+    finally:
+        operator.close()
+
+
+def _settled_rounds(
+    follower: LogFollower,
+    rounds: int | None,
+    server: subprocess.Popen[Any],
+    server_log: Path,
+    echo: Callable[[str], Any],
+) -> Iterator[None]:
+    """Each round the log settles (its lines echoed), until ``rounds`` have (None: until
+    stopped); the log is looked at every second.
+
+    Raises:
+        click.ClickException: the table server stopped.
+    """
+    settled = 0
+    while rounds is None or settled < rounds:
+        for lines in follower.poll():
+            for line in lines:
+                echo(line)
+            settled += 1
+            yield
+            if rounds is not None and settled >= rounds:
+                return
+        if server.poll() is not None:
+            raise click.ClickException(f"the table server stopped; see {server_log}")
+        time.sleep(1.0)
+
+
+def _start_terminals(
+    port: int,
+    certs: Path,
+    terminals: int,
+    robots: Collection[int],
+    play: list[str],
+    headless: bool,
+    logs: Path,
+) -> list[subprocess.Popen[Any]]:
+    """Start terminals T1..T``terminals``: headless (SDL's dummy drivers) or in windows side
+    by side; those in ``robots`` played by bots with ``play``'s options."""
+    env = dict(os.environ)
+    places: list[list[str]] = [[] for _ in range(terminals)]
+    if headless:
+        env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    else:
+        places = [
+            ["--position", f"{x},{y}", "--size", f"{w}x{h}"]
+            for x, y, w, h in window_places(terminals, desktop_size())
+        ]
+    started: list[subprocess.Popen[Any]] = []
+    for n in range(1, terminals + 1):
+        name = f"T{n}"
+        extra = play if n in robots else []
+        command = [
+            sys.executable,
+            "-m",
+            "terminal_client",
+            "--server",
+            f"127.0.0.1:{port}",
+            "--hostname",
+            "localhost",
+            "--cert",
+            str(certs / "terminals" / f"{name}.pem"),
+            "--key",
+            str(certs / "terminals" / f"{name}.key"),
+            "--ca",
+            str(certs / "ca.pem"),
+            *extra,
+            *places[n - 1],
+        ]
+        started.append(_start(command, logs / f"{name}.log", env))
+    return started
+
+
+def _how_played(headless: bool, robots: Collection[int], terminals: int, shots: Path) -> str:
+    """How the demo's terminals are played, for its start line."""
+    if headless:
+        return f"headless bots, screenshots in {shots}"
+    if len(robots) == terminals:
+        return f"windows side by side played by bots, screenshots in {shots}"
+    how = "windows side by side: T1 is yours to play"
+    return how + (", the others bots'" if robots else "")
+
+
+def _stop_on_signals() -> dict[int, Any]:
+    """Ctrl-C and SIGTERM stop the demo (even if SIGINT was ignored), from the main thread;
+    the handlers they replace are returned, to put back."""
+    old_handlers: dict[int, Any] = {}
+    if _main_thread():
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            old_handlers[signum] = signal.signal(signum, _raise_interrupt)
+    return old_handlers
 
 
 def _main_thread() -> bool:

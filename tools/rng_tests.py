@@ -473,10 +473,26 @@ def dieharder_section(
         captured.seek(0)
         output = captured.read().decode("utf-8", errors="replace").rstrip()
     about += f" dieharder read up to {fed:,} bytes and exited with status {status}."
+    return _dieharder_verdict(test, output, status, fed, timed_out.is_set(), options, about, shown)
+
+
+def _dieharder_verdict(
+    test: int,
+    output: str,
+    status: int,
+    fed: int,
+    timed_out: bool,
+    options: ReportOptions,
+    about: str,
+    shown: str,
+) -> Section:
+    """The section of a dieharder run from its output: NOT RUN when it was stopped or printed
+    no result, FAIL when its input was rewound or a p-value FAILED, else PASS."""
+    title = f"dieharder -d {test}"
     results = _DIEHARDER_RESULT.findall(output)
     if results:
         title = f"dieharder -d {test} ({results[0][0]})"
-    if timed_out.is_set():
+    if timed_out:
         return Section(
             title,
             Verdict.NOT_RUN,
@@ -545,8 +561,13 @@ def format_report(report: Report) -> str:
     Returns:
         The markdown text.
     """
+    lines = _report_header(report) + _generator_lines(report) + _verdict_rules()
+    return "\n".join(lines + _section_lines(report)) + "\n"
+
+
+def _report_header(report: Report) -> list[str]:
+    """The report's title, what ran where and how it was seeded, and the summary table."""
     options = report.options
-    probe = EntropySource()
     if options.seed is None:
         seeding = (
             "fresh entropy from the OS for every DRBG instance (production seeding, not "
@@ -580,6 +601,15 @@ def format_report(report: Report) -> str:
             f"| {number} | {_cell(section.title)} | **{section.verdict.value}** | "
             f"{_cell(section.reason)} | {section.seconds:.1f} s |"
         )
+    return lines
+
+
+def _generator_lines(report: Report) -> list[str]:
+    """The generator under test: mechanism, seeding, scaling, self-test, this stream, the
+    key files."""
+    options = report.options
+    probe = EntropySource()
+    lines: list[str] = []
     lines += [
         "",
         "## Generator under test",
@@ -613,7 +643,12 @@ def format_report(report: Report) -> str:
         )
     lines += ["", "Key files (SHA-256):", ""]
     lines += [f"- `{name}` `{digest}`" for name, digest in _key_files()]
-    lines += [
+    return lines
+
+
+def _verdict_rules() -> list[str]:
+    """How a verdict is decided, for every report alike."""
+    return [
         "",
         "## How verdicts are decided",
         "",
@@ -635,6 +670,11 @@ def format_report(report: Report) -> str:
         "A tool that is not installed, or a stream too short for it, gives NOT RUN; install "
         f"the tools with `{INSTALL_HINT}` (or `tools/ci_packages.sh`).",
     ]
+
+
+def _section_lines(report: Report) -> list[str]:
+    """Each test's section: what it is, its command, its output, its verdict."""
+    lines: list[str] = []
     for number, section in enumerate(report.sections, 1):
         lines += ["", f"## {number}. {section.title}", ""]
         if section.about:
@@ -644,4 +684,4 @@ def format_report(report: Report) -> str:
         if section.output is not None:
             lines += ["Output:", "", *_fenced(section.output), ""]
         lines.append(f"**Verdict: {section.verdict.value}** — {section.reason}")
-    return "\n".join(lines) + "\n"
+    return lines

@@ -390,19 +390,8 @@ def verify_receipt(receipt: Any) -> list[str]:
         check_fields(receipt)
     except UnreadableReceipt as exc:
         return [f"the receipt cannot be read: {exc}"]
-    problems: list[str] = []
-    game, digest = receipt["game"], receipt["digest"]
-    if digest != receipt_digest(game):
-        problems.append(
-            "the game part was changed: its SHA-256 is not the receipt's digest (the one the "
-            "terminal's QR code showed)"
-        )
-    qr = qr_text(receipt)
-    if receipt["qr"] != qr:
-        problems.append(
-            f"the receipt's QR text {receipt['qr']!r} is not the one its own table, round and "
-            f"digest make ({qr!r}): it names another game, or was changed"
-        )
+    problems = _digest_problems(receipt)
+    game = receipt["game"]
     table, round_id, shoe = game["table"], game["round"], game["shoe"]
     decks, number, committed = shoe["decks"], shoe["number"], shoe["commitment"]
     cards = [(c["position"], c["card"]) for c in game["cards"]]
@@ -451,6 +440,31 @@ def verify_receipt(receipt: Any) -> list[str]:
             "not the shoe that was committed to"
         )
         return problems
+    return problems + _card_problems(where, cards, order)
+
+
+def _digest_problems(receipt: Any) -> list[str]:
+    """The game part against the receipt's digest, and the QR text against the game's table,
+    round and digest."""
+    problems: list[str] = []
+    game, digest = receipt["game"], receipt["digest"]
+    if digest != receipt_digest(game):
+        problems.append(
+            "the game part was changed: its SHA-256 is not the receipt's digest (the one the "
+            "terminal's QR code showed)"
+        )
+    qr = qr_text(receipt)
+    if receipt["qr"] != qr:
+        problems.append(
+            f"the receipt's QR text {receipt['qr']!r} is not the one its own table, round and "
+            f"digest make ({qr!r}): it names another game, or was changed"
+        )
+    return problems
+
+
+def _card_problems(where: str, cards: list[tuple[Any, Any]], order: Sequence[int]) -> list[str]:
+    """Each card of the game against the regenerated shoe at its position."""
+    problems: list[str] = []
     for position, text in cards:
         try:
             code = card_code(text)

@@ -15,6 +15,11 @@ Modules: :mod:`~game_server.console.totp` (one-time codes), :mod:`~game_server.c
 servers file), :mod:`~game_server.console.links` (AMP to the table servers),
 :mod:`~game_server.console.source` (where logs are read: :class:`FloorSource`),
 :mod:`~game_server.console.reports` (605a.5(d) meters per table and shift),
-:mod:`~game_server.console.web` (pages, sessions, CSRF), :mod:`~game_server.console.service`
-(``etg console``).
+:mod:`~game_server.console.web` (the request pipeline: sessions, CSRF, roles, routes, live
+events), :mod:`~game_server.console.request` (reading a request, answering it),
+:mod:`~game_server.console.signin` (the sign-in), :mod:`~game_server.console.actions` (the
+staff's actions), :mod:`~game_server.console.background` (pictures, verifications and reports
+in worker threads), :mod:`~game_server.console.pages` (the HTML; recall and verify in
+:mod:`~game_server.console.recall_pages`, reports in :mod:`~game_server.console.report_pages`),
+:mod:`~game_server.console.service` (``etg console``).
 """

@@ -266,6 +266,25 @@ def verify_audit(path: Path, key: Ed25519PublicKey | None) -> AuditCheck:
         pass
     except (OSError, UnicodeDecodeError) as exc:
         raise AuditError(f"{path}: cannot be read: {exc}") from None
+    return _held_to_head(path, key, AuditCheck(count, None, prev, unsigned, signer), hashes)
+
+
+def _held_to_head(
+    path: Path, key: Ed25519PublicKey | None, walked: AuditCheck, hashes: dict[int, str]
+) -> AuditCheck:
+    """The lines proven (``walked``, each line's hash in ``hashes``) held against the
+    log's signed head: it must be signed by ``key`` and name a line the log holds with
+    that line's hash (nothing cut from the end, nothing rewritten).
+
+    Raises:
+        AuditError: the head cannot be read.
+    """
+    count, prev, unsigned, signer = walked.lines, walked.head, walked.unsigned, walked.key
+    given = None if key is None else key_id(key)
+
+    def stop(problem: str) -> AuditCheck:
+        return AuditCheck(count, problem, prev, unsigned, signer)
+
     head = _read_head(path)
     if head is None:
         if signer is not None:

@@ -28,11 +28,12 @@ from twisted.web.server import Site
 
 from game_server.console.accounts import AccountBook
 from game_server.console.audit import AuditLog, was_signed
+from game_server.console.background import Pictures
 from game_server.console.links import ServerLink
 from game_server.console.reports import ShiftClock
 from game_server.console.settings import ConsoleSettings
 from game_server.console.source import ServersOnlySource
-from game_server.console.web import ConsoleApp, Pictures
+from game_server.console.web import ConsoleApp
 from game_server.keys import (
     AUDIT_KEY_FILE,
     AUDIT_PUBLIC_FILE,

@@ -7,6 +7,8 @@ Entry points:
   :meth:`EventLog.close` writes a shutdown checkpoint.
 - :meth:`EventLogReader.open` -- read-only streaming and recall queries.
 - :func:`verify_chain` -- recompute the whole chain and check every checkpoint.
+- :func:`prove_log` -- prove a log before a writer appends to it (what a server does at
+  start; :mod:`game_server.eventlog.proof`).
 - :mod:`game_server.eventlog.chain` -- the exact hash-chain and checkpoint-message
   definitions an independent verifier implements.
 - :class:`EventStore` / :class:`EventSource` -- the backend interfaces: SQLite is every
@@ -64,8 +66,8 @@ from game_server.eventlog.log import (
     ROUND_CLOSE,
     SHUTDOWN,
     EventLog,
-    prove_log,
 )
+from game_server.eventlog.proof import prove_log
 from game_server.eventlog.reader import EventLogReader
 from game_server.eventlog.records import (
     ChainHead,

@@ -27,8 +27,9 @@ Example::
     log.append(last_step, checkpoint="round-close")
     log.close()
 
-The chain and checkpoint definitions are in :mod:`game_server.eventlog.chain`; this module is
-backend-free and runs on any :class:`~game_server.eventlog.store.EventStore`.
+The chain and checkpoint definitions are in :mod:`game_server.eventlog.chain`, the proof of a
+log at open in :mod:`game_server.eventlog.proof`; this module is backend-free and runs on any
+:class:`~game_server.eventlog.store.EventStore`.
 """
 
 from __future__ import annotations
@@ -41,22 +42,18 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
 
-from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
-    Ed25519PublicKey,
 )
 
 from game_server import keys
 from game_server.durations import Durations
 from game_server.eventlog.anchors import (
     AnchorError,
-    AnchorSource,
     AnchorStream,
-    check_anchors,
     last_anchor,
 )
-from game_server.eventlog.chain import checkpoint_message, message_of, plan_step, row_hash
+from game_server.eventlog.chain import checkpoint_message, plan_step, row_hash
 from game_server.eventlog.errors import (
     AppendRefused,
     ChainBroken,
@@ -67,7 +64,7 @@ from game_server.eventlog.errors import (
     WriterConflict,
 )
 from game_server.eventlog.locks import LockLost
-from game_server.eventlog.reader import EventLogReader
+from game_server.eventlog.proof import check_key, log_signing_key, prove_log
 from game_server.eventlog.records import (
     ChainHead,
     Checkpoint,
@@ -80,7 +77,7 @@ from game_server.eventlog.records import (
 from game_server.eventlog.schema import TABLE_LOG, LogState
 from game_server.eventlog.sqlite_store import SqliteEventStore
 from game_server.eventlog.store import EventStore
-from game_server.eventlog.verify import Progress, verify_chain
+from game_server.eventlog.verify import Progress
 from game_server.eventlog.writer import Committed, CommitThread, PlannedWrite
 
 #: Events whose chain the store-seam constructor recomputes (``create_or_open`` proves the
@@ -101,20 +98,6 @@ RESUMED: Final = "resumed"
 #: The reason of the checkpoint written when an open applied schema migrations (it signs
 #: the new ``meta`` and ``migrations`` tables).
 MIGRATED: Final = "schema-migrated"
-
-
-def _signing_key(key: Ed25519PrivateKey | str | os.PathLike[str]) -> Ed25519PrivateKey:
-    if isinstance(key, Ed25519PrivateKey):
-        return key
-    if isinstance(key, str | os.PathLike):
-        try:
-            return keys.load_signing_key(key)
-        except keys.KeyFileError as exc:
-            raise LogKeyError(str(exc)) from exc
-    raise LogKeyError(
-        f"the log-signing key must be an Ed25519 private key or the path of its file, got "
-        f"{type(key).__name__}"
-    )
 
 
 class EventLog:
@@ -249,7 +232,7 @@ class EventLog:
             LogDamaged: SQLite cannot read the file.
             ValueError: the clock returns naive datetimes.
         """
-        key = _signing_key(signing_key)
+        key = log_signing_key(signing_key)
         format_time(clock())  # a clock that gives naive times fails here, before any file
 
         def now() -> str:
@@ -258,7 +241,7 @@ class EventLog:
         store = SqliteEventStore.open(Path(path), now, kind=kind)
         try:
             if store.found is not None:
-                _check_key(store.last_checkpoint(), key.public_key())
+                check_key(store.last_checkpoint(), key.public_key())
                 prove_log(Path(path), key.public_key(), anchors, progress)
             return cls(store, key, clock, tail=0, anchors=anchors)
         except BaseException:
@@ -368,7 +351,7 @@ class EventLog:
         self._head = self._durable = head
         newest = self.store.last_checkpoint()
         if newest is not None and newest != self._last_checkpoint:
-            _check_key(newest, self._public)
+            check_key(newest, self._public)
             self._last_checkpoint = self._durable_checkpoint = newest
         self.catch_up_anchors()
         failed, self._failed = self._failed, None
@@ -386,7 +369,7 @@ class EventLog:
         return self._closed
 
     def _check_key(self) -> None:
-        _check_key(self._last_checkpoint, self._public)
+        check_key(self._last_checkpoint, self._public)
 
     def _check_meta(self, found: LogState | None) -> None:
         """The ``meta`` and ``migrations`` tables, as found before any migration of this
@@ -750,64 +733,3 @@ class EventLog:
         finally:
             self._closed = True
             self.store.close()
-
-
-def _check_key(cp: Checkpoint | None, public: Ed25519PublicKey) -> None:
-    """The newest checkpoint must be signed by ``public`` (the key given is the log's)."""
-    if cp is None:
-        return
-    given = keys.key_id(public)
-    if cp.key_id != given:
-        raise LogKeyError(
-            f"the log's checkpoints are signed with key {cp.key_id}, but the key given is "
-            f"{given}. Use this log's own log-signing key (certs/log-signing.key of the server "
-            "that wrote it); changing the signing key of a log is not supported."
-        )
-    try:
-        public.verify(bytes.fromhex(cp.signature), message_of(cp))
-    except (InvalidSignature, ValueError):
-        raise ChainBroken(
-            cp.seq,
-            f"the newest checkpoint #{cp.number} (seq {cp.seq}) does not verify with the log's "
-            "key: it was altered. Do not write to this log; run `etg verify` on a copy.",
-        ) from None
-
-
-def prove_log(
-    path: str | os.PathLike[str],
-    public_key: Ed25519PublicKey,
-    anchors: AnchorSource | None = None,
-    progress: Progress | None = None,
-) -> int:
-    """Prove an existing log before a writer appends to it (what a server does at start).
-
-    The chain is recomputed from the last anchored checkpoint of the log (from the first
-    event when ``anchors`` holds none), every checkpoint after it verified, and every
-    anchored checkpoint must be in the log unchanged and covered by the chain.
-
-    Returns:
-        How many events were recomputed.
-
-    Raises:
-        ChainBroken: something does not check; ``seq`` is the first failing sequence
-            number and the message says what.
-        AnchorError: the anchor stream cannot be read.
-    """
-    with EventLogReader.open(path) as reader:
-        anchored = [] if anchors is None else anchors.anchors(reader.log_id)
-        start = last_anchor(anchored)
-        problems = check_anchors(anchored, reader.checkpoints()) if anchored else []
-        if problems:
-            anchor, reason = min(problems, key=lambda p: p[0].seq)
-            raise ChainBroken(
-                anchor.seq, f"{reason}. Do not write to this log; run `etg verify` on a copy."
-            )
-        report = verify_chain(reader, public_key, progress, anchors=anchored, start=start)
-    if not report.ok:
-        seq = report.first_bad_seq or 0
-        raise ChainBroken(
-            seq,
-            f"the log does not verify from seq {seq}: {report.reason}. Do not write to this "
-            "log; run `etg verify` on a copy.",
-        )
-    return report.events

@@ -327,6 +327,87 @@ def _resync(stored: object, fallback: bytes) -> bytes:
     return fallback
 
 
+def _genesis_checkpoints(
+    by_seq: dict[int, list[Checkpoint]], problems: _Problems
+) -> list[Checkpoint]:
+    """The checkpoints at seq 0 that carry the genesis hash (the others are problems)."""
+    matched: list[Checkpoint] = []
+    for cp in by_seq.get(0, ()):
+        if cp.hash == GENESIS_HASH:
+            matched.append(cp)
+        else:
+            problems.add(0, f"checkpoint #{cp.number} at seq 0 does not carry the genesis hash")
+    return matched
+
+
+def _begin_at(
+    source: EventSource,
+    start: Checkpoint | None,
+    problems: _Problems,
+    matched: list[Checkpoint],
+) -> tuple[bytes, int] | int:
+    """Where the walk begins: the hash before it and the first seq to read (the genesis, or
+    the anchored checkpoint ``start``, added to ``matched``); or, when the log does not match
+    ``start``, the last seq read (the problem added)."""
+    if start is None or start.seq <= 0:
+        return bytes(32), 1
+    at = _stored_hash(source, start.seq)
+    if at != start.hash:
+        problems.add(
+            start.seq,
+            f"the log does not match checkpoint #{start.number} ({start.reason}, "
+            f"{start.time}) at seq {start.seq}: "
+            + ("the event is missing" if at is None else "its stored hash differs"),
+        )
+        return start.seq - 1 if at is None else start.seq
+    matched.append(start)
+    return bytes.fromhex(start.hash), start.seq + 1
+
+
+def _out_of_sequence(seq: int, expect: int, problems: _Problems) -> bool:
+    """A row whose seq is not the one expected: a gap (deleted rows; True) or a row out of
+    order (False), added to the problems."""
+    if seq > expect:
+        last = f"s {expect} to {seq - 1} are" if seq - 1 > expect else f" {expect} is"
+        problems.add(expect, f"event{last} missing (deleted rows)")
+        return True
+    problems.add(seq, f"event {seq} appears out of order")
+    return False
+
+
+def _changed(seq: int) -> str:
+    """What a row whose stored hash does not match is reported as."""
+    return (
+        f"event {seq}: the stored hash does not match its content and the hash before it "
+        "(this row was changed, or the hash of the row before it was; or rows were swapped "
+        "or inserted)"
+    )
+
+
+def _not_canonical(seq: int, kind: str) -> str:
+    """What a row whose body is not its kind's canonical JSON is reported as."""
+    return f"event {seq}: the body is not the canonical JSON of an event of kind {kind!r}"
+
+
+def _match_checkpoints(
+    seq: int,
+    computed: str,
+    cps: list[Checkpoint],
+    matched: list[Checkpoint],
+    problems: _Problems,
+) -> None:
+    """The checkpoints signed at ``seq`` against the chain's hash there (``computed``)."""
+    for cp in cps:
+        if cp.hash == computed:
+            matched.append(cp)
+        else:
+            problems.add(
+                seq,
+                f"checkpoint #{cp.number} ({cp.reason}, {cp.time}) does not match the chain "
+                f"at seq {seq}: events up to {seq} were changed after it was signed",
+            )
+
+
 def _walk(
     source: EventSource,
     by_seq: dict[int, list[Checkpoint]],
@@ -347,45 +428,20 @@ def _walk(
     enc = encode_basestring
     check_body = body_kind
     quoted: dict[str, str] = {}
-    matched: list[Checkpoint] = []
-    for cp in by_seq.get(0, ()):
-        if cp.hash == GENESIS_HASH:
-            matched.append(cp)
-        else:
-            problems.add(0, f"checkpoint #{cp.number} at seq 0 does not carry the genesis hash")
-    prev = bytes(32)
-    expect = 1
+    matched = _genesis_checkpoints(by_seq, problems)
     events = 0
     after_gap = False
-    if start is not None and start.seq > 0:
-        at = _stored_hash(source, start.seq)
-        if at != start.hash:
-            problems.add(
-                start.seq,
-                f"the log does not match checkpoint #{start.number} ({start.reason}, "
-                f"{start.time}) at seq {start.seq}: "
-                + ("the event is missing" if at is None else "its stored hash differs"),
-            )
-            return 0, start.seq - 1 if at is None else start.seq, prev.hex(), matched, False
-        prev = bytes.fromhex(start.hash)
-        expect = start.seq + 1
-        matched.append(start)
+    begun = _begin_at(source, start, problems, matched)
+    if isinstance(begun, int):
+        return 0, begun, bytes(32).hex(), matched, False
+    prev, expect = begun
     try:
         for rows in source.row_batches(expect, batch):
             for row in rows:
                 seq, time, table_id, round_id, terminal, kind, body, stored = row
                 try:
                     if seq != expect:
-                        if seq > expect:
-                            last = (
-                                f"s {expect} to {seq - 1} are"
-                                if seq - 1 > expect
-                                else f" {expect} is"
-                            )
-                            problems.add(expect, f"event{last} missing (deleted rows)")
-                            after_gap = True
-                        else:
-                            problems.add(seq, f"event {seq} appears out of order")
+                        after_gap = _out_of_sequence(seq, expect, problems) or after_gap
                     kq = quoted.get(kind)
                     if kq is None:
                         kq = quoted[kind] = enc(kind)
@@ -405,12 +461,7 @@ def _walk(
                     computed = digest.hex()
                     if computed != stored:
                         if not after_gap:
-                            problems.add(
-                                seq,
-                                f"event {seq}: the stored hash does not match its content and "
-                                "the hash before it (this row was changed, or the hash of the row "
-                                "before it was; or rows were swapped or inserted)",
-                            )
+                            problems.add(seq, _changed(seq))
                         # Carry on from the stored hash, so that one changed row is
                         # reported once and what follows is still checked.
                         prev = _resync(stored, digest)
@@ -418,23 +469,10 @@ def _walk(
                         prev = digest
                     after_gap = False
                     if check_body(body) != kind:
-                        problems.add(
-                            seq,
-                            f"event {seq}: the body is not the canonical JSON of an event of "
-                            f"kind {kind!r}",
-                        )
+                        problems.add(seq, _not_canonical(seq, kind))
                     cps = by_seq.get(seq)
                     if cps:
-                        for cp in cps:
-                            if cp.hash == computed:
-                                matched.append(cp)
-                            else:
-                                problems.add(
-                                    seq,
-                                    f"checkpoint #{cp.number} ({cp.reason}, {cp.time}) does not "
-                                    f"match the chain at seq {seq}: events up to {seq} were "
-                                    "changed after it was signed",
-                                )
+                        _match_checkpoints(seq, computed, cps, matched, problems)
                 except (TypeError, ValueError, AttributeError, UnicodeError) as exc:
                     # Only a table rebuilt without STRICT can hold values of other types.
                     problems.add(

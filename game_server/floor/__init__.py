@@ -9,6 +9,8 @@ Modules (the package is imported only by ``--store`` and ``etg floor``; nothing 
 platform needs psycopg):
 
 - :mod:`~game_server.floor.schema`: the store's named migrations, roles and ingest guards;
+  each migration's SQL in :mod:`~game_server.floor.migrations`, the names the SQL and the
+  clients share (roles, tables, SQLSTATEs) in :mod:`~game_server.floor.names`;
 - :mod:`~game_server.floor.store`: :class:`~game_server.floor.store.FloorStore`, a client
   (register, claim, ingest, read back);
 - :mod:`~game_server.floor.shipper`: :class:`~game_server.floor.shipper.Shipper`, the thread

@@ -27,7 +27,7 @@ from game_server.eventlog.anchors import (
     checkpoints_named,
 )
 from game_server.eventlog.chain import message_of
-from game_server.eventlog.log import prove_log
+from game_server.eventlog.proof import prove_log
 from game_server.eventlog.reader import EventLogReader
 from game_server.eventlog.records import Checkpoint
 from game_server.floor.errors import FloorError

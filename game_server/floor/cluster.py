@@ -46,8 +46,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from psycopg import sql
 
 from game_server.floor.errors import ClusterError
-from game_server.floor.schema import ROLES, create_roles, migrate
+from game_server.floor.names import ROLES
 from game_server.floor.schema import create_database as _create_database
+from game_server.floor.schema import create_roles, migrate
 from game_server.floor.store import FloorStore, server_url
 
 #: The database of the floor store.

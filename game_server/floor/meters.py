@@ -36,7 +36,7 @@ import psycopg
 from twisted.python.threadpool import ThreadPool
 
 from game_server.floor.errors import StoreRefused, StoreUnavailable
-from game_server.floor.schema import REFUSED_METER
+from game_server.floor.names import REFUSED_METER
 from game_server.floor.store import TCP_USER_TIMEOUT_MS, check_url, redacted
 from game_server.rules.meters import (
     LinkedMeterAwarded,

@@ -31,7 +31,7 @@ from game_server.eventlog.records import Checkpoint, EventRow, RoundSpan, Stored
 from game_server.eventlog.schema import EVENT_COLUMNS
 from game_server.eventlog.store import Dialect
 from game_server.floor.errors import StoreUnavailable
-from game_server.floor.schema import TABLES
+from game_server.floor.names import TABLES
 from game_server.floor.store import CONNECT_TIMEOUT, FloorStore, check_url, redacted
 from game_server.keys import key_id
 

@@ -39,7 +39,8 @@ from game_server.eventlog.canonical import body_kind
 from game_server.eventlog.chain import message_of, meta_digest
 from game_server.eventlog.records import Checkpoint, EventRow
 from game_server.floor.errors import StoreRefused, StoreSchemaError, StoreUnavailable
-from game_server.floor.schema import REFUSED_CHANGE, REFUSED_INGEST, inspect
+from game_server.floor.names import REFUSED_CHANGE, REFUSED_INGEST
+from game_server.floor.schema import inspect
 from shared.codec import canonical_json
 
 #: Seconds to wait for the store to answer a connection attempt.

@@ -12,16 +12,9 @@ as data" step 2). The peer is who its client certificate says
 3. must suit the certificate: terminal commands for terminals holding a seat in
    ``floor.toml``, operator commands for the operator certificate (else ``Unauthorized``,
    logged). A terminal always acts for its own seat: commands take no seat argument.
-4. runs at most once per ``request_id``: the first answer or declared error of the last
-   :data:`~game_server.net.wire.TERMINAL_ANSWERS_KEPT` request ids of each terminal (the
-   last :data:`~game_server.net.wire.ANSWERS_KEPT` of the operator) is kept, and a retry
-   with the same id, on this or a later connection, gets it again and changes nothing.
-   Across restarts too: the first step a command logs carries its client and request id
-   into the event log in the same transaction (``request_applied``,
-   :mod:`game_server.table.requests`), the server reads the last ones of each client back
-   at start (:mod:`game_server.net.applied`), and a retry of one whose answer the crash
-   lost is answered with ``already`` (the answer rebuilt from the log and the table now)
-   and runs nothing.
+4. runs at most once per ``request_id`` of its client, across reconnections and restarts
+   (:mod:`game_server.net.once`: the kept answers, the request id carried into the event
+   log, and ``already`` for a retry of one whose answer a crash lost).
 
 An ``Act``'s ``action`` names a decision of the table's game, read by the machine
 (:meth:`~game_server.table.api.TableMachine.parse_action`: "hit" or "stand" at a Blackjack
@@ -34,20 +27,14 @@ Anything undeclared is logged and the connection dropped. A box over
 drops keeps its seat and wagers: the machine's countdowns act for it, and its next ``Hello``
 returns its view.
 
-After each logged step (:meth:`TableServerFactory.step_logged`, save then send) every
-connected terminal of the table that stepped is pushed its own view as ``ViewUpdate``. The
-views of one step are built together and what they share (the dealer's cards, the limits,
-the shoe) is built once; each terminal's view is encoded once (:func:`~shared.protocol.encode_view`,
-compiled JSON) however many of its connections get it: each terminal gets the bytes of its
-own view built alone, and nothing of another seat's.
+After each logged step every connected terminal of the table that stepped is pushed its own
+view as ``ViewUpdate`` (save then send; :mod:`game_server.net.pushes`).
 
-Connections are bounded (``[floor.limits]``; issue 13): more than
-``unauthenticated_connections`` before their Hello, or more than
-``unauthenticated_per_address`` of them from one source address
-(:class:`~game_server.net.admission.Waiting`), and the new one is closed at accept, before
-any TLS is built for it (:class:`GatedTLSFactory`); the refusals of an address are logged
-once a minute (:class:`~game_server.net.admission.RefusalLog`), so a flood of connections
-cannot flood the log. More than ``connections_per_identity`` with one certificate id
+Connections are bounded (``[floor.limits]``; issue 13; :mod:`game_server.net.connections`):
+more than ``unauthenticated_connections`` before their Hello, or more than
+``unauthenticated_per_address`` of them from one source address, and the new one is closed
+at accept, before any TLS is built for it (:class:`GatedTLSFactory`); the refusals of an
+address are logged once a minute. More than ``connections_per_identity`` with one certificate id
 (counted from the TLS handshake), and the new one is refused at once with a log line. A
 connection that has not completed the handshake and said Hello within ``hello_seconds``,
 or that after Hello leaves a command box unfinished for ``box_seconds``, is dropped. Every
@@ -62,33 +49,31 @@ floor, reactor)))``.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from typing import Any, Final, TypeVar, cast
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Final, TypeVar
 
 from twisted.internet.defer import Deferred, fail
-from twisted.internet.interfaces import IHandshakeListener, IProtocolFactory, IReactorTime
+from twisted.internet.interfaces import IHandshakeListener, IReactorTime
 from twisted.internet.protocol import Factory, connectionDone
 from twisted.logger import Logger
 from twisted.protocols import amp
 from twisted.protocols.policies import TimeoutMixin
-from twisted.protocols.tls import TLSMemoryBIOFactory
 from twisted.python.failure import Failure
 from zope.interface import implementer  # type: ignore[import-untyped]  # ships no hints
 
 from game_server.durations import Durations
 from game_server.net.admission import (
-    FIRST_REFUSAL,
-    MORE_REFUSALS,
     RefusalLog,
     Waiting,
     describe_peer,
-    host_of,
 )
+from game_server.net.connections import ConnectionBook, GatedTLSFactory
 from game_server.net.floor import FloorConfig
 from game_server.net.identity import Identity, RevocationList
+from game_server.net.once import OncePerRequest
 from game_server.net.operator import OperatorCommands, OperatorFloor
 from game_server.net.pki import PkiError, Role
+from game_server.net.pushes import ViewPushes
 from game_server.net.tls import identity_of
 from game_server.net.wire import (
     INSURANCE_CHOICES,
@@ -97,19 +82,14 @@ from game_server.net.wire import (
     RESPONDERS,
     TERMINAL_COMMANDS,
     AnswerBook,
-    Applied,
     BoxTooLarge,
-    Outcome,
     TokenBucket,
     declared,
-    identity_key,
     missing_arguments,
     no_delay,
 )
-from game_server.table import requests
 from game_server.table.api import HostedTable, TableMachine, TableState
 from game_server.table.secrecy import redact_view
-from game_server.table.session import LogWriteFailed, TableBook, out_of_service_reason
 from game_server.table.steps import run_step
 from shared.errors import ETGError
 from shared.protocol import (
@@ -132,10 +112,17 @@ from shared.protocol import (
     UnredactedView,
     VersionMismatch,
     ViewUpdate,
-    check_request_id,
 )
 
 log = Logger()
+
+__all__ = [
+    "CLOSE_GRACE_SECONDS",
+    "FLOOD_FACTOR",
+    "GatedTLSFactory",
+    "TableServerFactory",
+    "TerminalProtocol",
+]
 
 _T = TypeVar("_T")
 
@@ -153,7 +140,7 @@ CLOSE_GRACE_SECONDS: Final = 5.0
 
 
 @implementer(IHandshakeListener)
-class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
+class TerminalProtocol(OncePerRequest, OperatorCommands, amp.AMP, TimeoutMixin):
     """One connection of a terminal or of the operator tools (see the module docstring).
 
     Its one deadline (Twisted's :class:`~twisted.protocols.policies.TimeoutMixin`) runs
@@ -500,143 +487,6 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
         command, method = entry
         return self._wrapWithSerialization(getattr(self, method), command)  # type: ignore[no-any-return,no-untyped-call]  # unannotated
 
-    def _once(
-        self,
-        command: bytes,
-        request_id: str,
-        run: Callable[[], dict[str, Any]],
-        now: Callable[[Applied], dict[str, Any]] | None = None,
-    ) -> Any:
-        """Run a command at most once per request id of this client (see :class:`AnswerBook`).
-
-        ``run`` runs as the client's request (:func:`game_server.table.requests.running`):
-        the first step it logs carries the request id into the event log, in the same
-        transaction. A retry of an id the log says took effect with no answer at hand (it
-        ran before this server started) is answered by ``now`` (the terminal's view when
-        None) with ``already`` saying so, and runs nothing (:meth:`_already`).
-        """
-        check_request_id(request_id)
-        assert self.identity is not None
-        book = self.factory.answers
-        first = book.get(self.identity.id, request_id)
-        flying = None if first is not None else book.in_flight(self.identity.id, request_id)
-        if flying is not None:
-            # A retry of a request whose answer waits on the log's commit: the same answer.
-            if flying != command:
-                raise BadRequest(
-                    f"request id {request_id!r} was used for {flying.decode('ascii')}; use a "
-                    "new id for each command"
-                )
-            log.info(
-                "retry of {request_id} from {terminal} (in flight)",
-                request_id=request_id,
-                terminal=self.who,
-            )
-            return book.join(self.identity.id, request_id)
-        if first is not None:
-            if first.command != command:
-                raise BadRequest(
-                    f"request id {request_id!r} was used for {first.command.decode('ascii')}; "
-                    "use a new id for each command"
-                )
-            log.info(
-                "retry of {request_id} from {terminal}", request_id=request_id, terminal=self.who
-            )
-            if first.applied is not None:
-                return self._already(first.applied, now)
-            return first.replay()
-        identity = self.identity
-        terminal = identity.role is Role.TERMINAL
-        name = command.decode("ascii")
-        request: list[requests.Request] = []
-
-        def as_request() -> dict[str, Any]:
-            with requests.running(
-                identity.id, request_id, name, identity.id if terminal else None
-            ) as running:
-                request.append(running)
-                return run()
-
-        def took_effect() -> None:
-            """The command logged its step, then failed without a declared answer: a retry
-            must not run it again."""
-            if request and request[0].logged:
-                book.remember_applied([Applied(identity.id, request_id, name)])
-
-        def refused(exc: Exception) -> ProtocolError:
-            known = declared(exc)
-            if known is None:
-                took_effect()
-                raise exc
-            book.put(
-                identity.id,
-                request_id,
-                Outcome(command, None, type(known), str(known)),
-                terminal=terminal,
-            )
-            log.info(
-                "{command} {request_id} from {terminal} refused: {error}",
-                command=command,
-                request_id=request_id,
-                terminal=self.who,
-                error=str(known),
-            )
-            return known
-
-        def answered(response: dict[str, Any]) -> dict[str, Any]:
-            book.put(identity.id, request_id, Outcome(command, response), terminal=terminal)
-            return response
-
-        def failed(failure: Failure) -> Failure:
-            error = failure.value
-            if not isinstance(error, Exception):
-                return failure
-            try:
-                return Failure(refused(error))  # type: ignore[no-untyped-call]  # unannotated
-            except Exception:
-                book.abandon(identity.id, request_id, error)
-                took_effect()
-                raise
-
-        try:
-            # A step of a table that links meters across the floor may wait on the floor
-            # store: then the answer is a Deferred and the reactor serves the others.
-            response = run_step(as_request)
-        except Exception as exc:
-            raise refused(exc) from None
-        # Save, then send: the answer waits for the log's commit of what the step wrote.
-        if isinstance(response, Deferred):
-            response.addCallback(self.factory.after_written)
-        else:
-            response = self.factory.after_written(response)
-        if isinstance(response, Deferred):
-            book.begin(identity.id, request_id, command)
-            return response.addCallbacks(answered, failed)
-        return answered(response)
-
-    def _already(self, applied: Applied, now: Callable[[Applied], dict[str, Any]] | None) -> Any:
-        """The answer to a retry of a request id that took effect before this server started
-        (or that failed after it took effect): nothing runs; the answer is rebuilt from what
-        the log says it did and the state now (``now``; the terminal's view when None), with
-        ``already`` saying so. Not kept: each retry gets the state of its own moment."""
-        log.info(
-            "{command} {request_id} from {terminal} already took effect (seq {seq}); not run again",
-            command=applied.command,
-            request_id=applied.request_id,
-            terminal=self.who,
-            seq=applied.seq,
-        )
-
-        def build() -> dict[str, Any]:
-            answer = self._view() if now is None else now(applied)
-            answer["already"] = applied.sentence()
-            return answer
-
-        answer = run_step(build)
-        if isinstance(answer, Deferred):
-            return answer.addCallback(self.factory.after_written)
-        return self.factory.after_written(answer)
-
     def _call(self, operation: Callable[..., _T], *args: Any) -> _T:
         """Call the machine; its refusals become declared errors with the same sentence."""
         try:
@@ -814,7 +664,7 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
             raise TableUnavailable("the table is out of service; the attendant has been told")
 
 
-class TableServerFactory(OperatorFloor, Factory):
+class TableServerFactory(OperatorFloor, ConnectionBook, ViewPushes, Factory):
     """Builds a :class:`TerminalProtocol` per connection and pushes views after each step.
 
     It registers itself as a :class:`~game_server.table.api.TableListener` of ``machine``.
@@ -925,366 +775,3 @@ class TableServerFactory(OperatorFloor, Factory):
 
     def buildProtocol(self, addr: Any) -> TerminalProtocol:
         return TerminalProtocol(self)
-
-    def redacted(self, terminal: str, view: dict[str, Any]) -> RedactedView:
-        """``view`` encoded for the wire through the one redaction of face-down cards
-        (:func:`~game_server.table.secrecy.redact_view`, with the sight of the terminal's
-        table): the only way a view reaches the wire (:class:`~shared.protocol.ViewJson`)."""
-        book = self._book_of(terminal)
-        return redact_view(
-            view,
-            getattr(book, "sight", None),
-            terminal,
-            getattr(book, "last_sight", None),
-            self._view_masked,
-        )
-
-    def _view_masked(self, terminal: str, cards: list[str]) -> None:
-        """A game's view showed cards its terminal may not see: masked; a bug to report."""
-        self.views_masked += 1
-        log.error(
-            "the view of {terminal} showed {count} card(s) it may not see; masked before it "
-            "was sent (a bug of its game's view)",
-            terminal=terminal,
-            count=len(cards),
-        )
-
-    def _book_of(self, terminal: str) -> Any:
-        """The session of ``terminal``'s table (None for a fake machine without one)."""
-        table = self.floor.tables.get(terminal, "")
-        hosted = self.tables.get(table)
-        return getattr(hosted if hosted is not None else self.machine, "session", None)
-
-    def view_for(self, terminal: str) -> dict[str, Any]:
-        """The view ``terminal`` is sent: its game's (:meth:`TableMachine.view`) and, from the
-        platform for every game, its table's shoes (``"shoe"``:
-        :meth:`~game_server.table.session.TableBook.public_shoe`: the commitment of the shoe
-        in use and the reveal of the last one retired; never a secret of the shoe in use)."""
-        return self._with_shoe(terminal, self.machine.view(terminal), {})
-
-    def views_for(self, terminals: Sequence[str]) -> dict[str, dict[str, Any] | Exception]:
-        """The view of each of ``terminals`` (as :meth:`view_for`), built together: a machine
-        that builds several at once (``views(terminals)``, e.g. Blackjack's
-        :meth:`~game_server.games.blackjack.machine.RoundMachine.views`) builds the parts
-        every terminal of a table sees once and shares them between their views, as is the
-        shoe of each table. A terminal whose view cannot be built gets its exception instead
-        (alone when the machine builds one at a time; after a failed batch each is built
-        again alone)."""
-        views: dict[str, dict[str, Any] | Exception] = {}
-        batch = getattr(self.machine, "views", None)
-        if batch is not None and len(terminals) > 1:
-            try:
-                views.update(batch(terminals))
-            except Exception:
-                log.failure("the views of {count} terminals failed together", count=len(terminals))
-                views.clear()
-        shoes: dict[str, Any] = {}
-        for terminal in terminals:
-            try:
-                view = views.get(terminal)
-                if view is None:
-                    view = self.machine.view(terminal)
-                views[terminal] = self._with_shoe(terminal, cast(dict[str, Any], view), shoes)
-            except Exception as exc:
-                views[terminal] = exc
-        return views
-
-    def _with_shoe(
-        self, terminal: str, view: dict[str, Any], shoes: dict[str, Any]
-    ) -> dict[str, Any]:
-        """``view`` with its table's shoes (``shoes``: each table's, once built)."""
-        table = self.floor.tables.get(terminal, "")
-        if table not in shoes:
-            book = self._book_of(terminal)
-            shoes[table] = book.public_shoe() if isinstance(book, TableBook) else _NO_SHOE
-        if shoes[table] is not _NO_SHOE:
-            view["shoe"] = shoes[table]
-        return view
-
-    def may_connect(self, peer: Any) -> bool:
-        """Whether a connection from ``peer`` (an ``IAddress``) just accepted may stay, by
-        the caps before Hello (:class:`GatedTLSFactory` asks before it builds any TLS); a
-        refusal is logged once a minute per address. Nothing is counted yet: the
-        connection is counted by :meth:`admit` as it is made."""
-        why = self._before_hello.refusal(host_of(peer))
-        if why is not None:
-            self._turned_away(peer, why)
-        return why is None
-
-    def admit(self, connection: TerminalProtocol) -> bool:
-        """Count a new connection before its Hello: False (the refusal logged, once a
-        minute per address) when its address holds ``unauthenticated_per_address`` such
-        connections already or the server ``unauthenticated_connections``."""
-        peer = connection.peer()
-        why = self._before_hello.add(connection, host_of(peer))
-        if why is not None:
-            self._turned_away(peer, why)
-        return why is None
-
-    def refused_handshake(self, peer: Any, reason: str, detail: str) -> None:
-        """The TLS layer refused ``peer``'s handshake for ``reason`` (no certificate, another
-        CA, revoked, expired...): logged as a refusal at accept, the first of its address and
-        reason at once and the others in one line a minute."""
-        self._turned_away(peer, f"its TLS handshake was refused ({reason}: {detail})", reason)
-
-    def _turned_away(self, peer: Any, why: str, kind: str = "cap") -> None:
-        """Log a refusal at accept: the first of its address and ``kind`` at once, the others
-        counted and logged in one line a minute (a timer runs while any is remembered)."""
-        if self._refusals.refused(host_of(peer), why, self._now(), kind):
-            log.warn(
-                FIRST_REFUSAL,
-                peer=describe_peer(peer),
-                why=why,
-                address=host_of(peer),
-            )
-        self._log_refusals_later()
-
-    def _now(self) -> float:
-        clock: Any = self.clock  # zope interfaces confuse mypy's method binding
-        return float(clock.seconds())
-
-    def _log_refusals_later(self) -> None:
-        """Run :meth:`_log_refusals` when the next line is due, a second from now at the
-        soonest (many addresses due one after the other are looked at together)."""
-        if self._refusals_call is not None:
-            return
-        due = self._refusals.next_due()
-        if due is None:
-            return
-        clock: Any = self.clock
-        self._refusals_call = clock.callLater(max(1.0, due - self._now()), self._log_refusals)
-
-    def _log_refusals(self) -> None:
-        self._refusals_call = None
-        for line in self._refusals.due(self._now()):
-            log.warn(
-                MORE_REFUSALS,
-                count=line.count,
-                address=line.address,
-                seconds=line.seconds,
-                why=line.why,
-            )
-        self._log_refusals_later()
-
-    def count_identity(self, connection: TerminalProtocol, identity: Identity) -> str | None:
-        """Count ``connection`` against its certificate's id: None if it may stay, else why
-        it is refused (the id holds ``connections_per_identity`` connections already)."""
-        if connection.counted_as is not None:
-            if identity_key(connection.counted_as) == identity_key(identity):
-                return None
-            return f"its certificate changed from {connection.counted_as.id} to {identity.id}"
-        held = self._by_identity.setdefault(identity_key(identity), set())
-        cap = self.floor.limits.connections_per_identity
-        if len(held) >= cap:
-            return (
-                f"{identity.id} already holds {len(held)} connections, the most "
-                f"[floor.limits] connections_per_identity allows"
-            )
-        held.add(connection)
-        connection.counted_as = identity
-        return None
-
-    def open_connections(self) -> int:
-        """Connections open now: those before Hello and those counted against an id."""
-        counted = set().union(*self._by_identity.values())
-        return len(set(self._before_hello) | counted | set(self.connections))
-
-    def remember(self, connection: TerminalProtocol) -> None:
-        """A connection completed ``Hello``: it gets the views from now on. An older
-        connection of the same terminal (a reconnect before TCP noticed the old one was gone)
-        is closed, so one terminal has one connection. The operator certificate may hold
-        several (the operator's console and a script of ``etg operator`` at once, up to
-        ``connections_per_identity``): a new one replaces none."""
-        self._before_hello.discard(connection)
-        identity = connection.identity
-        replaces = identity is not None and identity.role is Role.TERMINAL
-        for other in list(self.connections):
-            if other is not connection and replaces and other.identity == identity:
-                self.connections.remove(other)
-                self._unindex(other)
-                other.drop("replaced by a new connection of the same terminal")
-        if connection not in self.connections:
-            self.connections.append(connection)
-            self._hello_count += 1
-            connection.hello_order = self._hello_count
-            if replaces and identity is not None:
-                self._by_terminal.setdefault(identity.id, []).append(connection)
-
-    def _unindex(self, connection: TerminalProtocol) -> None:
-        """Take ``connection`` out of the index of terminal connections."""
-        if connection.identity is None:
-            return
-        held = self._by_terminal.get(connection.identity.id)
-        if held is not None and connection in held:
-            held.remove(connection)
-            if not held:
-                del self._by_terminal[connection.identity.id]
-
-    def forget(self, connection: TerminalProtocol) -> None:
-        """A connection closed (its terminal keeps its seat and wagers)."""
-        if connection in self.connections:
-            self.connections.remove(connection)
-        self._unindex(connection)
-        self._before_hello.discard(connection)
-        if connection.counted_as is not None:
-            held = self._by_identity.get(identity_key(connection.counted_as), set())
-            held.discard(connection)
-            if not held:
-                self._by_identity.pop(identity_key(connection.counted_as), None)
-
-    def step_logged(self, events: Sequence[Any], terminals: Collection[str] | None = None) -> None:
-        """Push each connected terminal (of the table that logged, when ``terminals`` says)
-        its new view, once the step is durable: at once when the log's append returned it
-        durable; when the log commits behind, the views of every step logged in this turn of
-        the reactor are built once, at its end (an input that logs several steps, the
-        wagers of a table's terminals that arrive together), and sent once committed."""
-        if self._when_written is None:
-            self._push_views(terminals)
-            return
-        self._dirty.add(None if terminals is None else frozenset(terminals))
-        if self._dirty_call is None:
-            self._dirty_call = cast(Any, self.clock).callLater(0, self._push_dirty)
-
-    def _push_dirty(self) -> None:
-        """The views of the tables that logged a step since the last push, each table's as a
-        step of its own: a table whose step waits on the floor store (a linked meter) is
-        pushed once that step is done, from the state it left; the others go at once."""
-        dirty, self._dirty, self._dirty_call = self._dirty, set(), None
-        for terminals in [None] if None in dirty else dirty:
-            pushed = run_step(self._push_views, terminals)
-            if isinstance(pushed, Deferred):
-                pushed.addErrback(lambda failure: log.failure("a view push failed", failure))
-
-    @contextmanager
-    def views_held(self) -> Iterator[None]:
-        """No view is pushed meanwhile (the server replaces the tables' sessions with what
-        the log holds after a failed commit, then pushes every terminal its view)."""
-        self._views_held = True
-        try:
-            yield
-        finally:
-            self._views_held = False
-
-    def _push_views(self, terminals: Collection[str] | None) -> None:
-        if self._views_held:
-            return
-        pushes = self.after_written(self._views_of(terminals))
-        if isinstance(pushes, Deferred):
-            # Built now (this step's state), sent once the step is durable; never when its
-            # commit failed (the table goes out of service and is rebuilt from the log).
-            pushes.addCallbacks(self._send_views, lambda _: None)
-        else:
-            self._send_views(pushes)
-
-    def after_written(self, value: _T) -> _T | Deferred[_T]:
-        """``value`` once every write the event log planned so far is durable (save, then
-        send, when the log commits on its own thread: :meth:`EventLog.write_behind
-        <game_server.eventlog.log.EventLog.write_behind>`): ``value`` itself when nothing
-        waits, else a Deferred of it, which fails with
-        :class:`~game_server.table.session.LogWriteFailed` if the commit failed."""
-        if self._when_written is None:
-            return value
-        done: Deferred[_T] = Deferred()
-
-        def written(error: Exception | None) -> None:
-            if error is None:
-                done.callback(value)
-            else:
-                done.errback(LogWriteFailed(out_of_service_reason(error)))
-
-        return done if self._when_written(written) else value
-
-    def _terminal_connections(self, terminals: Collection[str] | None) -> list[TerminalProtocol]:
-        """The terminals' connections that said Hello (every terminal's when None), in the
-        order they said it."""
-        if terminals is None:
-            found = [
-                c
-                for c in self.connections
-                if c.identity is not None and c.identity.role is Role.TERMINAL
-            ]
-        else:
-            # By terminal id: a step of one table looks at its own terminals only, however
-            # many the server holds.
-            found = [c for t in terminals for c in self._by_terminal.get(t, ())]
-            found.sort(key=lambda c: c.hello_order)
-        return found
-
-    def _views_of(
-        self, terminals: Collection[str] | None
-    ) -> list[tuple[TerminalProtocol, RedactedView]]:
-        """Each connected terminal (of ``terminals``, if given) with its view now, encoded:
-        built together (:meth:`views_for`), so that what the views share is built once, and
-        each terminal's view encoded once (:func:`~shared.protocol.encode_view`) however many
-        of its connections get it. A terminal whose view fails is logged and dropped."""
-        connections = self._terminal_connections(terminals)
-        ids = list(dict.fromkeys(c.identity.id for c in connections if c.identity is not None))
-        views = self.views_for(ids)
-        encoded: dict[str, RedactedView | None] = {}
-        pushes: list[tuple[TerminalProtocol, RedactedView]] = []
-        for connection in connections:
-            terminal = cast(Identity, connection.identity).id
-            if terminal not in encoded:
-                view = views[terminal]
-                try:
-                    if isinstance(view, Exception):
-                        raise view
-                    encoded[terminal] = self.redacted(terminal, view)
-                except Exception:
-                    log.failure("the view of {terminal} failed; dropping it", terminal=terminal)
-                    encoded[terminal] = None
-            data = encoded[terminal]
-            if data is None:
-                connection.drop("the view could not be sent")
-                continue
-            pushes.append((connection, data))
-        return pushes
-
-    def _send_views(self, pushes: Sequence[tuple[TerminalProtocol, RedactedView]]) -> None:
-        for connection, view in pushes:
-            identity = connection.identity
-            held = self._by_terminal.get(identity.id, ()) if identity is not None else ()
-            if connection.dropped or connection not in held:
-                continue  # closed meanwhile
-            try:
-                connection.push_view(view)
-            except Exception:
-                log.failure(
-                    "pushing the view to {terminal} failed; dropping it", terminal=connection.who
-                )
-                connection.drop("the view could not be sent")
-
-
-class GatedTLSFactory(TLSMemoryBIOFactory):
-    """The server's TLS, with the caps before Hello checked first: a connection over
-    ``unauthenticated_per_address`` or ``unauthenticated_connections`` is closed as it is
-    accepted, before any TLS state is made for it (``buildProtocol`` returns None, and
-    Twisted closes the socket), and its refusal logged once a minute per address
-    (:meth:`TableServerFactory.may_connect`). What ``listenSSL`` would wrap around the
-    factory; a worker adopts the sockets handed over by its front through it too.
-
-    Args:
-        options: The server's TLS options (:func:`~game_server.net.tls.server_tls_options`).
-        server: The factory whose caps decide.
-        wrapped: What builds the protocol under TLS (default ``server``; a worker's
-            builder of :class:`~game_server.net.workers.WorkerProtocol`).
-    """
-
-    def __init__(
-        self,
-        options: Any,
-        server: TableServerFactory,
-        wrapped: IProtocolFactory | None = None,
-    ) -> None:
-        builder: Any = server if wrapped is None else wrapped  # zope confuses mypy
-        super().__init__(options, False, builder)
-        self.server = server
-
-    def buildProtocol(self, addr: Any) -> Any:
-        if not self.server.may_connect(addr):
-            return None
-        return super().buildProtocol(addr)
-
-
-#: A table without shoes (a fake machine in the tests): its views carry no ``"shoe"``.
-_NO_SHOE: Final = object()

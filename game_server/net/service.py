@@ -29,7 +29,7 @@ import socket
 import sys
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -38,7 +38,7 @@ from twisted.internet.task import LoopingCall
 from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
 
 from game_server.config import TableConfig
-from game_server.eventlog import AnchorFile, EventLogReader, system_clock
+from game_server.eventlog import AnchorFile, EventLog, EventLogReader, system_clock
 from game_server.eventlog.locks import CHECK_SECONDS
 from game_server.games import game_for
 from game_server.keys import load_public_key, load_sealing_key, load_signing_key
@@ -217,6 +217,113 @@ def serve(
         PortUnavailable: the port is in use (or cannot be listened on); raised before the
             log is opened or its folder made.
     """
+    configs = tables_to_serve(config, tables, hosted, store)
+    listener = bind_first(floor, interface, port, db, certs, accept is None)
+    reactor: Any = _reactor
+    sources = TableSources(floor, tables, start_process())
+    linked, close_meters = floor_store_at_start(config, db, certs, store, anchors)
+    event_log, machines = open_machines(
+        configs,
+        db,
+        certs,
+        sources,
+        anchors=anchors,
+        change_reason=change_reason,
+        linked=linked,
+        build=lambda session: machine_for(session, reactor, next_round_delay),
+    )
+    machine = table_machine(machines, tables, floor)
+    reader = EventLogReader.open(db)
+    faults = LogFaults(configs, event_log, reader, db, certs, sources, linked, machines)
+    lock_watch = run_log(event_log, faults, reactor)
+    factory, options, shipper = server_factory(
+        machine, floor, reactor, certs, db, event_log, reader, faults, store, store_lag_limit
+    )
+    if listener is None:  # a worker: its connections are handed over (game_server.net.workers)
+        assert accept is not None
+        where = accept(reactor, factory, options)
+        log.info("table {table} serving as {where}", table=", ".join(machines), where=where)
+    else:
+        listen_on(listener, reactor, factory, options, interface, machines)
+    reactor.addSystemEventTrigger(
+        "before", "shutdown", shutdown, lock_watch, reader, event_log, close_meters, shipper
+    )
+    machine.open()
+    reactor.run()
+
+
+def bind_first(
+    floor: FloorConfig, interface: str, port: int | None, db: Path, certs: Path, listens: bool
+) -> socket.socket | None:
+    """The descriptors the floor needs allowed, then the port bound (:func:`listen_first`;
+    None for a worker, which ``listens`` not), the keys read, then the log's folder made."""
+    terminals = len(floor.terminals)
+    raise_descriptor_limit(descriptors_needed(floor), f"a server of {terminals} terminal(s)")
+    listener = listen_first(interface, floor.port if port is None else port) if listens else None
+    # The keys first: a missing one is the one sentence said (no warning before it, no
+    # folder made for a log that cannot be opened).
+    load_sealing_key(certs)
+    load_signing_key(certs)
+    load_public_key(certs)
+    db.parent.mkdir(parents=True, exist_ok=True)
+    return listener
+
+
+@dataclass(frozen=True)
+class TableSources:
+    """Where each table's seats (the floor file's) and shoe seeds (the process's entropy)
+    come from, at start and at every rebuild from the log."""
+
+    floor: FloorConfig
+    tables: int
+    entropy: EntropySource
+
+    def seats(self, table: TableConfig) -> Mapping[str, int]:
+        return self.floor.seats_at(table.table_id if self.tables > 1 else None)
+
+    def seeds(self, table: TableConfig) -> SeedSource:
+        return production_seeds(self.entropy, table.table_id)
+
+
+def start_process() -> EntropySource:
+    """The log lines to standard output, the DRBG's known-answer self-test (a failure stops
+    the server), and the entropy source every shoe is seeded from."""
+    observer: Any = textFileLogObserver(sys.stdout)  # an ILogObserver (zope, untyped)
+    globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
+    self_test()
+    return EntropySource()
+
+
+def shutdown(
+    lock_watch: LoopingCall,
+    reader: EventLogReader,
+    event_log: EventLog,
+    close_meters: Callable[[], None] | None,
+    shipper: Any,
+) -> None:
+    """Before the reactor stops: the log closed with a signed checkpoint, the linked meters
+    closed, and the shipping to the floor store stopped."""
+    log.info("stopping: closing the event log with a signed checkpoint")
+    if lock_watch.running:
+        lock_watch.stop()
+    reader.close()
+    event_log.close()
+    if close_meters is not None:
+        close_meters()
+    if shipper is not None and not shipper.stop(timeout=10.0):
+        log.warn("the floor store does not hold the whole log yet: the next start ships it")
+
+
+def tables_to_serve(
+    config: TableConfig, tables: int, hosted: Collection[str] | None, store: str | None
+) -> list[TableConfig]:
+    """The configs of the tables this process serves (of ``hosted``, when given), checked
+    against each other and the floor store before anything else is done.
+
+    Raises:
+        LinkedMetersNeedStore: ``[linked_meters]`` without a store.
+        LinkedMeterMix: see :func:`refuse_linked_and_shared`.
+    """
     if config.linked_meters is not None and store is None:
         raise LinkedMetersNeedStore(
             f"the Rules Submission links meter(s) {', '.join(config.linked_meters.meters)} "
@@ -228,52 +335,50 @@ def serve(
     if hosted is not None:
         configs = [c for c in configs if c.table_id in hosted]
     refuse_linked_and_shared(configs)
-    terminals = len(floor.terminals)
-    raise_descriptor_limit(descriptors_needed(floor), f"a server of {terminals} terminal(s)")
-    listener = (
-        None
-        if accept is not None
-        else listen_first(interface, floor.port if port is None else port)
-    )
-    # The keys first: a missing one is the one sentence said (no warning before it, no
-    # folder made for a log that cannot be opened).
-    load_sealing_key(certs)
-    load_signing_key(certs)
-    load_public_key(certs)
-    db.parent.mkdir(parents=True, exist_ok=True)
-    reactor: Any = _reactor
-    observer: Any = textFileLogObserver(sys.stdout)  # an ILogObserver (zope, untyped)
-    globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
-    self_test()
-    entropy = EntropySource()
+    return configs
 
-    def seats(table: TableConfig) -> Mapping[str, int]:
-        return floor.seats_at(table.table_id if tables > 1 else None)
 
-    def seeds(table: TableConfig) -> SeedSource:
-        return production_seeds(entropy, table.table_id)
-
-    linked: LinkMeters | None = None
-    close_meters: Callable[[], None] | None = None
+def floor_store_at_start(
+    config: TableConfig, db: Path, certs: Path, store: str | None, anchors: Path | None
+) -> tuple[LinkMeters | None, Callable[[], None] | None]:
+    """With a floor store: the log proven against the checkpoints it holds, and the meters
+    linked across the floor (with their closing), if the config links any. Without: a
+    warning when no anchor stream guards the log either."""
     if store is not None:
         from game_server.floor.serving import linked_meters, prove_at_start
 
         prove_at_start(db, load_public_key(certs), store)
         if config.linked_meters is not None:
-            linked, close_meters = linked_meters(store)
+            return linked_meters(store)
     elif anchors is None:
         log.warn(
             "no anchor stream (--anchors): a log cut back to one of its own checkpoints "
             "cannot be detected; on a floor keep one on another disk or machine"
         )
+    return None, None
+
+
+def open_machines(
+    configs: Sequence[TableConfig],
+    db: Path,
+    certs: Path,
+    sources: TableSources,
+    *,
+    anchors: Path | None,
+    change_reason: str | None,
+    linked: LinkMeters | None,
+    build: Callable[[TableBook], HostedTable],
+) -> tuple[EventLog, dict[str, HostedTable]]:
+    """The event log proven and each table recovered from it
+    (:func:`~game_server.table.recovery.open_tables`), with its round machine (``build``)."""
     started = time.perf_counter()
     event_log, opened = open_tables(
         configs,
         db,
         certs,
-        seats,
+        sources.seats,
         clock=system_clock,
-        seeds=seeds,
+        seeds=sources.seeds,
         anchors=None if anchors is None else AnchorFile(anchors),
         change_reason=change_reason,
         linked=linked,
@@ -289,63 +394,121 @@ def serve(
     for session, report in opened:
         table_id = session.config.table_id
         log.info("table {table}: {report}", table=table_id, report=report.describe())
-        machines[table_id] = machine_for(session, reactor, next_round_delay)
-    machine: TableMachine = (
-        next(iter(machines.values())) if tables == 1 else TableRouter(machines, floor.tables)
-    )
-    reader = EventLogReader.open(db)
+        machines[table_id] = build(session)
+    return event_log, machines
 
-    # Whether the log failed since the tables were last built from it: a failed write puts
-    # every table out of service, also those whose own sessions saw no error.
-    log_failed = [False]
 
-    def out_of_service(error: Exception) -> None:
-        log_failed[0] = True
+def table_machine(
+    machines: Mapping[str, HostedTable], tables: int, floor: FloorConfig
+) -> TableMachine:
+    """What the server drives: the one table's machine, or a router over the tables by the
+    floor file's placement of each terminal."""
+    if tables == 1:
+        return next(iter(machines.values()))
+    return TableRouter(machines, floor.tables)
+
+
+class LogFaults:
+    """What the server does when its event log fails (every table out of service, then shown
+    as its log holds it) and at the operator's ``SetTableState open`` after that
+    (:meth:`reopen`: the log proven again and every table rebuilt from it)."""
+
+    def __init__(
+        self,
+        configs: Sequence[TableConfig],
+        event_log: EventLog,
+        reader: EventLogReader,
+        db: Path,
+        certs: Path,
+        sources: TableSources,
+        linked: LinkMeters | None,
+        machines: Mapping[str, HostedTable],
+    ) -> None:
+        self.configs = configs
+        self.event_log = event_log
+        self.reader = reader
+        self.db = db
+        self.certs = certs
+        self.seats = sources.seats
+        self.seeds = sources.seeds
+        self.linked = linked
+        self.machines = machines
+        #: Set once the server's factory is built (views and answers go through it).
+        self.factory: TableServerFactory | None = None
+        # Whether the log failed since the tables were last built from it: a failed write
+        # puts every table out of service, also those whose own sessions saw no error.
+        self.log_failed = False
+
+    def out_of_service(self, error: Exception, reactor: Any) -> None:
+        self.log_failed = True
         reason = f"the event log cannot be written: {error}"
         log.error("every table goes out of service: {reason}", reason=reason)
-        reactor.callLater(0, show_what_is_logged, reason)
+        reactor.callLater(0, self.show_what_is_logged, reason)
 
-    def show_what_is_logged(reason: str) -> None:
+    def show_what_is_logged(self, reason: str) -> None:
         """Every table out of service, then (the log commits behind: a table may hold steps
         planned after the last commit, never saved) each shown as its log holds it."""
+        factory = self._factory()
         with factory.views_held():
-            for each in machines.values():
+            for each in self.machines.values():
                 _fault(each, reason)
             try:
                 logged = reload_tables(
-                    configs, event_log, db, certs, seats, seeds=seeds, linked=linked, resume=False
+                    self.configs,
+                    self.event_log,
+                    self.db,
+                    self.certs,
+                    self.seats,
+                    seeds=self.seeds,
+                    linked=self.linked,
+                    resume=False,
                 )
                 for session, _ in logged:
-                    machines[session.config.table_id].replace_session(session)
+                    self.machines[session.config.table_id].replace_session(session)
             except Exception:
                 log.failure("the tables could not be read back from the log; they show memory")
         factory.step_logged(())
 
-    def reopen() -> None:
+    def reopen(self, reactor: Any) -> None:
+        event_log = self.event_log
         if (
-            not log_failed[0]
+            not self.log_failed
             and event_log.failed is None
-            and not any(m.session.failed for m in machines.values())
+            and not any(m.session.failed for m in self.machines.values())
         ):
             return
         # The rebuild commits on this thread (EventLog.resume writes through first): it reads
         # the log's file for what it writes.
         try:
             rebuilt = reload_tables(
-                configs, event_log, db, certs, seats, seeds=seeds, linked=linked
+                self.configs,
+                event_log,
+                self.db,
+                self.certs,
+                self.seats,
+                seeds=self.seeds,
+                linked=self.linked,
             )
             for session, _ in rebuilt:
-                machines[session.config.table_id].replace_session(session)
+                self.machines[session.config.table_id].replace_session(session)
             # A commit reported failed may have reached the log after all (EventLog.resume):
             # its request ids took effect, whatever memory answered.
-            factory.answers.remember_applied(applied_in(reader))
-            log_failed[0] = False
+            self._factory().answers.remember_applied(applied_in(self.reader))
+            self.log_failed = False
             log.info("the event log is proven again; every table was rebuilt from it")
         finally:
             if event_log.failed is None and not event_log.closed:
                 event_log.write_behind(reactor.callFromThread)
 
-    event_log.on_failure(out_of_service)
+    def _factory(self) -> TableServerFactory:
+        assert self.factory is not None, "the server's factory is set before it serves"
+        return self.factory
+
+
+def run_log(event_log: EventLog, faults: LogFaults, reactor: Any) -> LoopingCall:
+    """The log set running: its failures handled by ``faults``, its commits on its own
+    thread, and its lock watched (the watch returned, to stop at shutdown)."""
+    event_log.on_failure(lambda error: faults.out_of_service(error, reactor))
     # Commit on the log's own thread, every step planned meanwhile in one transaction; the
     # factory holds each answer and view until what it shows is durable.
     event_log.write_behind(reactor.callFromThread)
@@ -358,17 +521,35 @@ def serve(
     lock_watch = LoopingCall(event_log.check_lock)
     lock_watch.clock = reactor
     lock_watch.start(CHECK_SECONDS, now=False)
+    return lock_watch
 
+
+def server_factory(
+    machine: TableMachine,
+    floor: FloorConfig,
+    reactor: Any,
+    certs: Path,
+    db: Path,
+    event_log: EventLog,
+    reader: EventLogReader,
+    faults: LogFaults,
+    store: str | None,
+    store_lag_limit: float,
+) -> tuple[TableServerFactory, Any, Any]:
+    """The server's factory, its TLS options and the shipping to the floor store (None
+    without a store), with the operator's revocations and each client's last request ids
+    read from the log."""
     revoked = revoked_terminals(reader.events_of_kind("terminal_access"))
     if revoked:
         log.info(
             "terminal(s) revoked by the operator, refused: {ids}", ids=", ".join(sorted(revoked))
         )
+    built: list[TableServerFactory] = []
 
     def refused(peer: Any, refusal: Refusal) -> None:
         # As a refusal at accept: the first of an address at once, then once a minute, so
         # a client without a valid certificate cannot flood the log at its connect rate.
-        factory.refused_handshake(peer, refusal.reason.value, refusal.detail)
+        built[0].refused_handshake(peer, refusal.reason.value, refusal.detail)
 
     options = server_tls_options(certs, floor.revocations, on_refused=refused, log_refusals=False)
 
@@ -385,8 +566,8 @@ def serve(
         floor,
         reactor,
         recall=lambda terminal: terminal_recall(reader, terminal),
-        reopen=reopen,
-        tables=machines,
+        reopen=lambda: faults.reopen(reactor),
+        tables=faults.machines,
         revoked=revoked,
         on_revocations=revocations_changed,
         server_meters={
@@ -395,6 +576,8 @@ def serve(
         },
         when_written=event_log.when_written,
     )
+    built.append(factory)
+    faults.factory = factory
     options.revocations = factory.floor.revocations
     # What each client's last request ids did, from the log: a retry of one whose answer the
     # last stop lost is answered so, and never runs again.
@@ -404,36 +587,27 @@ def serve(
         "again)",
         count=remembered,
     )
-    if listener is None:  # a worker: its connections are handed over (game_server.net.workers)
-        assert accept is not None
-        where = accept(reactor, factory, options)
-        log.info("table {table} serving as {where}", table=", ".join(machines), where=where)
-    else:
-        # What listenSSL does, on the socket bound before the log was opened, with the caps
-        # before Hello checked at accept, before any TLS is built.
-        # Typed Any: without zope's plugin mypy sees no provider of Twisted's interfaces.
-        wrap: Any = GatedTLSFactory
-        tls_factory = wrap(options, factory)
-        listening = reactor.adoptStreamPort(listener.fileno(), listener.family, tls_factory)
-        listener.close()  # the reactor listens on its own copy
-        log.info(
-            "table {table} listening on {host}:{port} (TLS 1.3, client certificates required)",
-            table=", ".join(machines),
-            host=interface,
-            port=listening.getHost().port,
-        )
+    return factory, options, shipper
 
-    def shutdown() -> None:
-        log.info("stopping: closing the event log with a signed checkpoint")
-        if lock_watch.running:
-            lock_watch.stop()
-        reader.close()
-        event_log.close()
-        if close_meters is not None:
-            close_meters()
-        if shipper is not None and not shipper.stop(timeout=10.0):
-            log.warn("the floor store does not hold the whole log yet: the next start ships it")
 
-    reactor.addSystemEventTrigger("before", "shutdown", shutdown)
-    machine.open()
-    reactor.run()
+def listen_on(
+    listener: socket.socket,
+    reactor: Any,
+    factory: TableServerFactory,
+    options: Any,
+    interface: str,
+    machines: Mapping[str, HostedTable],
+) -> None:
+    """What listenSSL does, on the socket bound before the log was opened, with the caps
+    before Hello checked at accept, before any TLS is built."""
+    # Typed Any: without zope's plugin mypy sees no provider of Twisted's interfaces.
+    wrap: Any = GatedTLSFactory
+    tls_factory = wrap(options, factory)
+    listening = reactor.adoptStreamPort(listener.fileno(), listener.family, tls_factory)
+    listener.close()  # the reactor listens on its own copy
+    log.info(
+        "table {table} listening on {host}:{port} (TLS 1.3, client certificates required)",
+        table=", ".join(machines),
+        host=interface,
+        port=listening.getHost().port,
+    )

@@ -138,7 +138,7 @@ class Outcome:
     """The first answer to one request id: a response, or a declared error to raise again;
     or, for a request id that took effect with no answer at hand (before a restart), what
     the log says it did (``applied``: the server answers a retry from it and the state now,
-    :meth:`TerminalProtocol._once <game_server.net.server.TerminalProtocol._once>`)."""
+    :meth:`OncePerRequest._once <game_server.net.once.OncePerRequest._once>`)."""
 
     command: bytes
     response: Mapping[str, Any] | None = None

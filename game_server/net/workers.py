@@ -64,7 +64,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
@@ -75,7 +75,6 @@ from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
 from zope.interface import implementer  # type: ignore[import-untyped]  # ships no hints
 
 from game_server.config import TableConfig
-from game_server.games import game_for
 from game_server.net.admission import (
     FIRST_REFUSAL,
     MORE_REFUSALS,
@@ -83,16 +82,42 @@ from game_server.net.admission import (
     Waiting,
     describe_address,
 )
+from game_server.net.client_hello import MAX_HELLO_BYTES, Incomplete, server_name
 from game_server.net.floor import FloorConfig, NetLimits
 from game_server.net.pki import PkiError, Role
+from game_server.net.placement import (
+    WorkersError,
+    check_logs,
+    meter_groups,
+    placement,
+    refuse_worker_logs,
+    routes,
+    worker_floor,
+    worker_path,
+)
 from game_server.net.server import GatedTLSFactory, TableServerFactory, TerminalProtocol
 from shared.errors import ETGError
 from shared.protocol import BadRequest, Unauthorized
 
 log = Logger()
 
-#: Bytes of a ClientHello the front reads at most (a ClientHello is well under this).
-MAX_HELLO_BYTES: Final = 16 * 1024
+__all__ = [
+    "Front",
+    "Incomplete",
+    "WorkerPlace",
+    "WorkerSpec",
+    "WorkersError",
+    "check_logs",
+    "meter_groups",
+    "placement",
+    "refuse_worker_logs",
+    "routes",
+    "serve_workers",
+    "server_name",
+    "worker_floor",
+    "worker_path",
+]
+
 #: Seconds between the restarts of one worker (a worker that dies at once is not spun).
 RESTART_DELAY: Final = 1.0
 #: Starts in a row that fail before the worker is ready, after which the server stops.
@@ -101,226 +126,6 @@ MAX_FAILED_STARTS: Final = 3
 STOP_TIMEOUT: Final = 15.0
 #: What the front's channel to a worker says when the worker is ready.
 READY: Final = b"ready"
-
-_HANDSHAKE: Final = 0x16
-_CLIENT_HELLO: Final = 0x01
-_SERVER_NAME: Final = 0x0000
-_HOST_NAME: Final = 0x00
-
-
-class WorkersError(ETGError):
-    """The tables cannot be served over the workers asked for; the sentence says why."""
-
-
-# --------------------------------------------------------------------------------------------
-# Placement (pure)
-
-
-def meter_groups(configs: Sequence[TableConfig]) -> list[list[str]]:
-    """The tables that must share a process: those linked, directly or through others, by a
-    local meter id (one not linked across the floor by ``[linked_meters]``), in the order
-    of ``configs``; a table with no shared meter is a group of its own."""
-    owner: dict[str, str] = {}
-    parent = {c.table_id: c.table_id for c in configs}
-
-    def root(table: str) -> str:
-        while parent[table] != table:
-            parent[table] = parent[parent[table]]
-            table = parent[table]
-        return table
-
-    for config in configs:
-        floor_wide = set() if config.linked_meters is None else set(config.linked_meters.meters)
-        for meter_id in game_for(config).meters(config):
-            if meter_id in floor_wide:
-                continue
-            first = owner.setdefault(meter_id, config.table_id)
-            parent[root(config.table_id)] = root(first)
-    groups: dict[str, list[str]] = {}
-    for config in configs:
-        groups.setdefault(root(config.table_id), []).append(config.table_id)
-    return list(groups.values())
-
-
-def placement(configs: Sequence[TableConfig], workers: int) -> tuple[tuple[str, ...], ...]:
-    """The tables of each of ``workers`` workers: the meter groups (:func:`meter_groups`),
-    largest first, each to the worker with the fewest tables so far (the lowest number on a
-    tie). The same tables and count always give the same placement.
-
-    Raises:
-        WorkersError: fewer groups than workers (a worker would have no table).
-    """
-    if workers < 1:
-        raise WorkersError(f"{workers} workers: at least 1")
-    groups = meter_groups(configs)
-    if len(groups) < workers:
-        raise WorkersError(
-            f"{workers} workers for {len(configs)} table(s) that form {len(groups)} group(s) "
-            "a process must keep together (tables sharing a local meter share its process): "
-            f"use --workers {len(groups)} or fewer, or more tables (--tables)"
-        )
-    shares: list[list[str]] = [[] for _ in range(workers)]
-    for group in sorted(groups, key=len, reverse=True):  # a stable sort: ties keep order
-        min(shares, key=len).extend(group)
-    order = {c.table_id: i for i, c in enumerate(configs)}
-    return tuple(tuple(sorted(share, key=order.__getitem__)) for share in shares)
-
-
-def worker_floor(floor: FloorConfig, tables: Collection[str]) -> FloorConfig:
-    """The floor file as one worker sees it: the terminals of its ``tables`` only."""
-    seated = {t: s for t, s in floor.terminals.items() if floor.tables.get(t) in tables}
-    return replace(
-        floor,
-        terminals=seated,
-        tables={t: floor.tables[t] for t in seated},
-    )
-
-
-def routes(floor: FloorConfig, shares: Sequence[Collection[str]]) -> dict[str, int]:
-    """Route name -> worker index: every table id and every terminal id of the floor."""
-    found: dict[str, int] = {}
-    for index, share in enumerate(shares):
-        for table in share:
-            found[table] = index
-    for terminal, table in floor.tables.items():
-        if table in found:
-            found.setdefault(terminal, found[table])
-    return found
-
-
-def worker_path(path: Path, index: int) -> Path:
-    """Worker ``index``'s file (counted from 0) beside ``path``: ``x.db`` -> ``x.worker-1.db``."""
-    return path.with_name(f"{path.stem}.worker-{index + 1}{path.suffix}")
-
-
-def refuse_worker_logs(db: Path) -> None:
-    """A one-process server (``--workers 1``) refuses to start beside the logs of a
-    server of workers (:func:`check_logs`), which hold its tables' credits."""
-    check_logs(db, [()])
-
-
-def check_logs(db: Path, shares: Sequence[Collection[str]]) -> None:
-    """Refuse a start that would move a table away from the log holding its credits.
-
-    With one worker (``shares`` of one) no ``<db>.worker-<k>`` log may exist; with several,
-    ``db`` itself (a one-process server's log) may not, no log of a worker beyond the count
-    may, and each worker's log may hold only tables placed on that worker.
-
-    Raises:
-        WorkersError: the sentence names the log and the way out.
-    """
-    from game_server.eventlog import EventLogReader
-    from game_server.table.recovery import logged_tables
-
-    workers = len(shares)
-    found = sorted(db.parent.glob(f"{db.stem}.worker-*{db.suffix}")) if db.parent.is_dir() else []
-    if workers == 1:
-        if found:
-            raise WorkersError(
-                f"the logs {', '.join(p.name for p in found)} beside {db} were written by a "
-                f"server of {len(found)} worker(s): serve them with --workers {len(found)}"
-            )
-        return
-    if db.exists():
-        raise WorkersError(
-            f"{db} is the log of a one-process server: its tables' credits and rounds are "
-            "there. Serve it with --workers 1 (cash every terminal out first to move the "
-            "tables to workers' logs), or give another --db"
-        )
-    known = {worker_path(db, k) for k in range(workers)}
-    extra = [p.name for p in found if p not in known]
-    if extra:
-        raise WorkersError(
-            f"the log(s) {', '.join(extra)} belong to a server of more workers than "
-            f"{workers}: serve them with the same --workers as before"
-        )
-    placed = {table: k for k, share in enumerate(shares) for table in share}
-    for k in range(workers):
-        path = worker_path(db, k)
-        if not path.exists():
-            continue
-        with EventLogReader.open(path) as reader:
-            logged = logged_tables(reader)
-        moved = sorted(t for t in logged if t in placed and placed[t] != k)
-        if moved:
-            raise WorkersError(
-                f"{path.name} holds table(s) {', '.join(moved)}, which --workers {workers} "
-                "would place on another worker: serve these logs with the --workers and "
-                "tables that wrote them"
-            )
-
-
-# --------------------------------------------------------------------------------------------
-# The ClientHello's server name (pure)
-
-
-class Incomplete(Exception):
-    """More bytes of the ClientHello are needed to read its server name."""
-
-
-def server_name(data: bytes) -> str | None:
-    """The host name of the server-name extension (RFC 6066) of the TLS ClientHello that
-    ``data`` starts with; None if ``data`` is not a ClientHello or names no server (such a
-    connection goes to the first worker, whose handshake and Hello refuse or serve it).
-
-    Raises:
-        Incomplete: ``data`` ends before the ClientHello does.
-    """
-    handshake = bytearray()
-    at = 0
-    needed: int | None = None
-    while needed is None or len(handshake) < needed:
-        if len(data) < at + 5:
-            raise Incomplete
-        if data[at] != _HANDSHAKE or data[at + 1] != 0x03:
-            return None
-        length = int.from_bytes(data[at + 3 : at + 5], "big")
-        if len(data) < at + 5 + length:
-            raise Incomplete
-        handshake += data[at + 5 : at + 5 + length]
-        at += 5 + length
-        if needed is None:
-            if len(handshake) < 4:
-                return None  # a handshake header split over records: no client does it
-            if handshake[0] != _CLIENT_HELLO:
-                return None
-            needed = 4 + int.from_bytes(handshake[1:4], "big")
-            if needed > MAX_HELLO_BYTES:
-                return None
-    try:
-        return _name_of(bytes(handshake[4:needed]))
-    except (IndexError, UnicodeDecodeError):
-        return None
-
-
-def _name_of(hello: bytes) -> str | None:
-    """The server name of a ClientHello's body (IndexError if it is cut short)."""
-    at = 2 + 32  # legacy version, random
-    at += 1 + hello[at]  # session id
-    at += 2 + int.from_bytes(hello[at : at + 2], "big")  # cipher suites
-    at += 1 + hello[at]  # compression methods
-    if at == len(hello):
-        return None  # no extensions
-    end = at + 2 + int.from_bytes(hello[at : at + 2], "big")
-    at += 2
-    while at + 4 <= end:
-        kind = int.from_bytes(hello[at : at + 2], "big")
-        size = int.from_bytes(hello[at + 2 : at + 4], "big")
-        body = hello[at + 4 : at + 4 + size]
-        at += 4 + size
-        if kind != _SERVER_NAME:
-            continue
-        entries = body[2 : 2 + int.from_bytes(body[0:2], "big")]
-        spot = 0
-        while spot + 3 <= len(entries):
-            name_type = entries[spot]
-            size = int.from_bytes(entries[spot + 1 : spot + 3], "big")
-            name = entries[spot + 3 : spot + 3 + size]
-            spot += 3 + size
-            if name_type == _HOST_NAME and len(name) == size:
-                return name.decode("ascii")
-        return None
-    return None
 
 
 # --------------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ Entry points:
 - :func:`recall_round` -- the :class:`~game_server.recall.timeline.Timeline` of a round.
 - :func:`parse_time_arg` -- ``--since``/``--until`` text to an aware UTC datetime.
 
-Cost on a log of 1,000,000 events (``tools.recall_cli.bench_recall``):
+Cost on a log of 1,000,000 events (``tools.recall_bench.bench_recall``):
 
 - Without ``wager``/``min_payout``, :func:`list_rounds` is
   :meth:`~game_server.eventlog.EventLogReader.recent_rounds` (a backwards walk of the

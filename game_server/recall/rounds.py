@@ -28,7 +28,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from game_server import games
 from game_server.config import TableConfig, config_from_dict
 from game_server.eventlog import EventSource, StoredEvent
 from game_server.rules.events import from_dict
@@ -45,11 +44,15 @@ from game_server.table.secrecy import PUBLIC, Viewer, fill_unsealed, sight_round
 def completed_kinds() -> frozenset[type]:
     """Every kind of record that completes a round, whatever the game
     (:meth:`~game_server.games.api.Game.completed_kinds`)."""
+    from game_server import games
+
     return frozenset(kind for game in games.games() for kind in game.completed_kinds)
 
 
 def engine_kinds_for(config: TableConfig) -> frozenset[type]:
     """The kinds of record the engine of ``config``'s game and table type produces."""
+    from game_server import games
+
     return games.game_for(config).engine_kinds(config.table_type)
 
 
@@ -124,6 +127,8 @@ def unsealed(logged: LoggedRound) -> LoggedRound:
     """The round with the cards it logged sealed filled in from its ``cards_unsealed`` (a
     closed round whole; a round in play as the log holds it): what :func:`walk` yields to
     verification and recovery, which are not exits."""
+    from game_server import games
+
     secrecy = games.game_for(logged.config).secrecy(logged.config.table_type)
     return _with_records(
         logged,
@@ -138,6 +143,8 @@ def sighted(logged: LoggedRound, viewer: Viewer = PUBLIC) -> LoggedRound:
     public: the staff and the tools; a terminal: also its own cards, where the log holds
     them in clear). Every :class:`LoggedRound` recall, the console, the CLI, receipts and
     pictures are built from is made here."""
+    from game_server import games
+
     secrecy = games.game_for(logged.config).secrecy(logged.config.table_type)
     records = sight_round(
         secrecy, [(item.stored.terminal, item.event) for item in logged.events], viewer
@@ -148,6 +155,8 @@ def sighted(logged: LoggedRound, viewer: Viewer = PUBLIC) -> LoggedRound:
 def decode(stored: StoredEvent) -> Any:
     """The record of a stored event (raises EventDecodeError for an unknown kind); every
     registered game's records are known."""
+    from game_server import games
+
     games.games()  # loading the games registers their event records
     return from_dict(stored.body)
 
@@ -177,6 +186,8 @@ def walk(
         ConfigError: a logged config this build cannot read.
         EventDecodeError: an event of an unknown kind or schema.
     """
+    from game_server import games
+
     games.games()  # loading the games registers their event records
     tables: dict[str, _TableState] = {}
     for stored in events:

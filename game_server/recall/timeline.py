@@ -44,8 +44,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Final
 
-from game_server.games import game_for, games
 from game_server.recall.rounds import Logged, LoggedRound
+from game_server.recall.words import FACE_DOWN as FACE_DOWN  # re-exported for the games
+from game_server.recall.words import balances_text as balances_text
+from game_server.recall.words import card_field as card_field
+from game_server.recall.words import card_text as card_text
+from game_server.recall.words import cards_text as cards_text
+from game_server.recall.words import short_time as short_time
 from game_server.rules.errors import RulesError
 from game_server.rules.meters import (
     MeterAwarded,
@@ -72,7 +77,6 @@ from game_server.table.events import (
     operator_text,
 )
 from game_server.table.ledger import PLACED, SETTLED, Ledger, wager_roles
-from shared.cards import Card
 from shared.money import format_money
 
 #: ``Entry.who`` of the dealer's cards, the peek, the hole card and the dealer's final hand.
@@ -88,6 +92,8 @@ def wager_title(name: str) -> str:
     """The display name of a wager: ``"blackjack" -> "Blackjack"``, ``"lucky_aces" ->
     "Lucky Aces"`` (each game's :attr:`~game_server.games.api.Game.wager_titles`, then the
     shared side wagers); an unknown name is shown as logged."""
+    from game_server.games import games
+
     for game in games():
         title = game.wager_titles.get(name)
         if title is not None:
@@ -393,31 +399,6 @@ _METER_KINDS: Final = frozenset(
 )
 
 
-#: How recall writes a card still sealed (dealt face down in a round in play:
-#: :mod:`game_server.table.secrecy`).
-FACE_DOWN: Final = "a card face down"
-
-
-def card_text(card: Card | None) -> str:
-    """A card as recall writes it (``"Q♦"``; :data:`FACE_DOWN` while it is sealed)."""
-    return FACE_DOWN if card is None else card.symbol
-
-
-def card_field(card: Card | None) -> str | None:
-    """A card as recall's data gives it (``"QD"``; None while it is sealed)."""
-    return None if card is None else str(card)
-
-
-def cards_text(cards: Iterable[Card]) -> str:
-    """Cards as recall writes them, one space between."""
-    return " ".join(card.symbol for card in cards)
-
-
-def balances_text(terminals: Iterable[str], balances: Iterable[int]) -> str:
-    """``"T1 $100.00, T2 $0.00"``."""
-    return ", ".join(f"{t} {format_money(b)}" for t, b in zip(terminals, balances, strict=False))
-
-
 def describe_table(item: Logged, labels: Labels) -> Described:
     """``(who, text, data)`` of one of the table's own records or a progressive meter's (any
     other event: its kind in words)."""
@@ -526,6 +507,8 @@ def _meter_text(ev: Any) -> str:
 
 def _fold(logged: LoggedRound, started: RoundStarted | None) -> tuple[Ledger | None, list[str]]:
     """A fresh ledger, wallets seeded with the start balances, folded over the round."""
+    from game_server.games import game_for
+
     ledger = game_for(logged.config).new_ledger()
     if started is not None:
         ledger.wallets.update(zip(started.terminals, started.balances, strict=False))
@@ -552,6 +535,8 @@ def build_timeline(logged: LoggedRound, *, revealed: Logged | None = None) -> Ti
         The :class:`Timeline`; inconsistencies of the log are listed in its ``problems``
         rather than raised, so that a damaged round can still be recalled.
     """
+    from game_server.games import game_for
+
     started = logged.started
     closed = logged.closed
     events = logged.events
@@ -697,14 +682,6 @@ def _credits(
 
 
 # -- text ----------------------------------------------------------------------------------
-
-
-def short_time(text: str) -> str:
-    """A stored time to milliseconds: ``"2026-11-29T15:59:33.795589Z"`` ->
-    ``"2026-11-29 15:59:33.795Z"`` (unchanged if it is not in the stored form)."""
-    if len(text) == 27 and text[10] == "T" and text.endswith("Z"):
-        return f"{text[:10]} {text[11:23]}Z"
-    return text
 
 
 def _money_or_dash(cents: int | None) -> str:

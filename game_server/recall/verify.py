@@ -135,6 +135,7 @@ from game_server.eventlog import (
     CHAIN_FORMAT,
     TRIGGERS,
     AnchorSource,
+    ChainReport,
     Checkpoint,
     EventLogReader,
     EventRow,
@@ -423,13 +424,7 @@ def verify_log(
         FloorError: the floor store given for the linked meters cannot be read.
     """
     start = time.perf_counter()
-    meta = reader.meta()
-    chain_format = meta.get("chain_format")
-    if chain_format != CHAIN_FORMAT:
-        raise UnverifiableLog(
-            f"{reader.path} uses the chain format {chain_format!r}; this ETG verifies "
-            f"{CHAIN_FORMAT!r}. Verify it with the ETG that wrote it."
-        )
+    _check_chain_format(reader)
     findings = Findings()
     semantics = _Semantics(findings, sealing_key)
     anchored = None if anchors is None else anchors.anchors(reader.log_id)
@@ -445,42 +440,8 @@ def verify_log(
         semantics.finish(last_seq)
         linked = _check_linked(reader, meters, findings)
         _check_rows(reader, rows, findings)
-    for problem in chain.problems:
-        check = "checkpoints" if "checkpoint" in problem.reason else "chain"
-        if problem.reason.startswith("anchor") or "anchored checkpoint" in problem.reason:
-            check = "anchors"
-        findings.fail(problem.seq, check, problem.reason)
-    hidden = chain.problem_count - len(chain.problems)
-    if hidden > 0:
-        findings.failure_count["chain"] = findings.failure_count.get("chain", 0) + hidden
-    # Events no checkpoint claims to cover (those covered by checkpoints that fail are
-    # failures already).
-    after = max(chain.last_proven_seq, tee.last_checkpoint_seq)
-    if chain.unproven_events and chain.last_seq > after:
-        findings.warn(
-            after + 1,
-            "checkpoints",
-            f"{chain.last_seq - after} event(s) after seq {after} (seq {after + 1} to "
-            f"{chain.last_seq}) are chained but not covered by any signed checkpoint: they "
-            f"could be removed, or the log cut back to seq {after}, without trace. A log still "
-            "being written, or whose server stopped without its shutdown checkpoint, ends "
-            "like this; a cleanly closed log does not",
-        )
-    shoes = sum(len(t.shoes) for t in semantics.tables.values())
-    counts = VerifyCounts(
-        events=chain.events,
-        last_seq=last_seq,
-        tables=len(semantics.tables),
-        rounds=semantics.rounds,
-        rounds_replayed=semantics.rounds_replayed,
-        shoes=shoes,
-        shoes_checked=semantics.shoes_checked,
-        cards_checked=semantics.cards_checked,
-        checkpoints=chain.checkpoints,
-        valid_checkpoints=chain.valid_checkpoints,
-        last_proven_seq=chain.last_proven_seq,
-        unproven_events=chain.unproven_events,
-    )
+    _chain_findings(chain, tee.last_checkpoint_seq, findings)
+    counts = _counts(chain, semantics, last_seq)
     failures = findings.ordered(findings.failures)
     warnings = findings.ordered(findings.warnings)
     failure_count = sum(findings.failure_count.values())
@@ -497,6 +458,64 @@ def verify_log(
         integrity_seconds=integrity_seconds,
         anchors=None if anchored is None else len(anchored),
         linked=linked,
+    )
+
+
+def _check_chain_format(reader: EventLogReader) -> None:
+    """The log's chain format must be the one this build verifies.
+
+    Raises:
+        UnverifiableLog: it is another.
+    """
+    chain_format = reader.meta().get("chain_format")
+    if chain_format != CHAIN_FORMAT:
+        raise UnverifiableLog(
+            f"{reader.path} uses the chain format {chain_format!r}; this ETG verifies "
+            f"{CHAIN_FORMAT!r}. Verify it with the ETG that wrote it."
+        )
+
+
+def _chain_findings(chain: ChainReport, last_checkpoint_seq: int, findings: Findings) -> None:
+    """The chain's problems as findings (each under its check: chain, checkpoints or
+    anchors), and a warning for the events no signed checkpoint covers."""
+    for problem in chain.problems:
+        check = "checkpoints" if "checkpoint" in problem.reason else "chain"
+        if problem.reason.startswith("anchor") or "anchored checkpoint" in problem.reason:
+            check = "anchors"
+        findings.fail(problem.seq, check, problem.reason)
+    hidden = chain.problem_count - len(chain.problems)
+    if hidden > 0:
+        findings.failure_count["chain"] = findings.failure_count.get("chain", 0) + hidden
+    # Events no checkpoint claims to cover (those covered by checkpoints that fail are
+    # failures already).
+    after = max(chain.last_proven_seq, last_checkpoint_seq)
+    if chain.unproven_events and chain.last_seq > after:
+        findings.warn(
+            after + 1,
+            "checkpoints",
+            f"{chain.last_seq - after} event(s) after seq {after} (seq {after + 1} to "
+            f"{chain.last_seq}) are chained but not covered by any signed checkpoint: they "
+            f"could be removed, or the log cut back to seq {after}, without trace. A log still "
+            "being written, or whose server stopped without its shutdown checkpoint, ends "
+            "like this; a cleanly closed log does not",
+        )
+
+
+def _counts(chain: ChainReport, semantics: _Semantics, last_seq: int) -> VerifyCounts:
+    """What the verification read and checked, in numbers."""
+    return VerifyCounts(
+        events=chain.events,
+        last_seq=last_seq,
+        tables=len(semantics.tables),
+        rounds=semantics.rounds,
+        rounds_replayed=semantics.rounds_replayed,
+        shoes=sum(len(t.shoes) for t in semantics.tables.values()),
+        shoes_checked=semantics.shoes_checked,
+        cards_checked=semantics.cards_checked,
+        checkpoints=chain.checkpoints,
+        valid_checkpoints=chain.valid_checkpoints,
+        last_proven_seq=chain.last_proven_seq,
+        unproven_events=chain.unproven_events,
     )
 
 

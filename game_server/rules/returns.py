@@ -371,9 +371,7 @@ def assemble(
         fixed += p * per_unit
         lines.append(LineReturn(line.name, cite, str(pay), float(p), float(p * per_unit)))
         outcomes.append((p, per_unit))
-    for name, extra_cite, pays, chance, win in extras:
-        fixed += chance * win
-        lines.append(LineReturn(name, extra_cite, pays, float(chance), float(chance * win)))
+    fixed += _extra_lines(extras, lines)
     at_reset = fixed + sum(slopes[m] * specs[m].reseed for m in slopes)
     meters = [
         _meter_return(
@@ -383,11 +381,7 @@ def assemble(
     ]
     meters += [_mystery(spec) for spec in mystery]
     long_run = fixed + sum(Fraction(m.long_run) for m in meters)
-    notes = list(notes)
-    if slopes:
-        notes.append(METER_LINE_READING)
-    if mystery:
-        notes.append(MYSTERY_READING)
+    notes = _with_readings(notes, bool(slopes), bool(mystery))
     hits = sum(p for name, p in chances.items() if name is not None)
     return WagerReturn(
         wager=wager,
@@ -409,6 +403,28 @@ def assemble(
         notes=tuple(notes),
         reading_cite=reading_cite,
     )
+
+
+def _extra_lines(
+    extras: Sequence[tuple[str, str, str, Fraction, Fraction]], lines: list[LineReturn]
+) -> Fraction:
+    """The awards besides the paytable added to ``lines``; what they return together."""
+    fixed = Fraction(0)
+    for name, extra_cite, pays, chance, win in extras:
+        fixed += chance * win
+        lines.append(LineReturn(name, extra_cite, pays, float(chance), float(chance * win)))
+    return fixed
+
+
+def _with_readings(notes: Sequence[str], meter_lines: bool, mystery: bool) -> list[str]:
+    """The return's notes, with how a meter line and a Mystery Bonus are read when the
+    wager has them."""
+    found = list(notes)
+    if meter_lines:
+        found.append(METER_LINE_READING)
+    if mystery:
+        found.append(MYSTERY_READING)
+    return found
 
 
 def _meter_return(

@@ -19,7 +19,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
-from game_server import games
 from game_server.rules.errors import RulesError
 from game_server.rules.meters import LinkedMeterAwarded, MeterAwarded, MysteryAwarded
 from game_server.table.events import CreditsIn, CreditsOut
@@ -44,6 +43,8 @@ def wager_roles() -> Mapping[type, str]:
     Raises:
         LedgerError: two games give one kind of record two roles.
     """
+    from game_server import games
+
     generation = games.generation()
     roles = _ROLES.get(generation)
     if roles is None:

@@ -423,18 +423,7 @@ def recover_session(
         config_hash=config.config_hash(),
         logged_config_hash=None if found.opened is None else found.opened.config_hash,
     )
-    if found.revealed:
-        # What the terminals are shown of the last retired shoe (TableBook.public_shoe).
-        last = max(found.revealed)
-        if last in found.committed:
-            session.last_retired = (found.committed[last].commitment, found.revealed[last])
-    current = found.committed.get(found.shoe_number)
-    if current is not None and current.shoe not in found.revealed:
-        shoe, salt = _unseal_shoe(current, table_id, sealing_key)
-        cards = found.cards.get(current.shoe, [])
-        report.cards_checked = _position_shoe(shoe, current.shoe, cards)
-        session.shoe, session._salt = shoe, salt
-        report.shoe_position = shoe.position
+    _restore_shoes(session, found, report, sealing_key)
     changed = found.opened is None or found.opened.config_hash != config.config_hash()
     interrupted = found.interrupted
     if interrupted is not None:
@@ -453,6 +442,29 @@ def recover_session(
         report.opened = True
     report.wallets = dict(session.ledger.wallets)
     return session, report
+
+
+def _restore_shoes(
+    session: TableBook, found: _Found, report: RecoveryReport, sealing_key: bytes
+) -> None:
+    """The shoes as the log leaves them: the last retired one (what the terminals are shown
+    of it, :meth:`TableBook.public_shoe`), and the shoe in use unsealed, proven against its
+    commitment and positioned after the cards the log dealt from it.
+
+    Raises:
+        ShoeUnprovable: the shoe in use cannot be unsealed or does not match.
+    """
+    if found.revealed:
+        last = max(found.revealed)
+        if last in found.committed:
+            session.last_retired = (found.committed[last].commitment, found.revealed[last])
+    current = found.committed.get(found.shoe_number)
+    if current is not None and current.shoe not in found.revealed:
+        shoe, salt = _unseal_shoe(current, session.config.table_id, sealing_key)
+        cards = found.cards.get(current.shoe, [])
+        report.cards_checked = _position_shoe(shoe, current.shoe, cards)
+        session.shoe, session._salt = shoe, salt
+        report.shoe_position = shoe.position
 
 
 #: The kinds of the progressive meters' events (``meter_opened``, ``meter_contributed``, ...).

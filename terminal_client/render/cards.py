@@ -275,6 +275,24 @@ def _figure(half: pygame.Surface, rank: int, red_suit: bool) -> None:
         (cx + face_w // 7, face.top + face_h * 3 // 4),
         max(1, hw // 60),
     )
+    _headwear(half, rank, face, robe, other)
+
+
+def _headwear(
+    half: pygame.Surface, rank: int, face: pygame.Rect, robe: Color, other: Color
+) -> None:
+    """Over the face of :func:`_figure`: the King's beard and crown, the Queen's tiara, or
+    the Jack's cap with a feather."""
+    hw, hh = half.get_size()
+    cx = hw // 2
+    face_w, face_h = face.width, face.height
+
+    def x(f: float) -> int:
+        return round(hw * f)
+
+    def y(f: float) -> int:
+        return round(hh * f)
+
     if rank == 13:  # the King's beard and crown
         beard = pygame.Rect(0, 0, int(face_w * 0.9), int(face_h * 0.45))
         beard.midtop = (cx, face.top + int(face_h * 0.62))

@@ -203,6 +203,27 @@ def _wrap_count(text: str, count: int) -> list[str] | None:
     return best
 
 
+def _draw_main_spot(
+    surface: pygame.Surface, spot: BetSpot, layout: Layout, ring: int, inner: int
+) -> None:
+    """The main wager's circle: its ring, and a large chip when staked, else its label large."""
+    r = spot.radius
+    pygame.draw.circle(surface, GOLD, spot.center, r, ring)
+    if spot.amount > 0:
+        draw_chip(surface, spot.center, spot.amount, int(r * 0.62), least=layout.min_text)
+        return
+    draw_text(
+        surface,
+        spot.label,
+        spot.center,
+        max(layout.min_text, int(r * 0.42)),
+        GOLD,
+        bold=True,
+        max_width=int(inner * 1.8),
+        least=layout.min_text,
+    )
+
+
 def draw_bet_spot(
     surface: pygame.Surface, spot: BetSpot, layout: Layout, note: str = "", *, main: bool = False
 ) -> None:
@@ -238,21 +259,7 @@ def draw_bet_spot(
             least=layout.min_text,
         )
     if main:
-        pygame.draw.circle(surface, GOLD, spot.center, r, ring)
-        if staked:
-            draw_chip(surface, spot.center, spot.amount, int(r * 0.62), least=layout.min_text)
-        else:
-            size = max(layout.min_text, int(r * 0.42))
-            draw_text(
-                surface,
-                spot.label,
-                spot.center,
-                size,
-                GOLD,
-                bold=True,
-                max_width=int(inner * 1.8),
-                least=layout.min_text,
-            )
+        _draw_main_spot(surface, spot, layout, ring, inner)
         return
     size = max(layout.min_text, round(r * 0.3))
     fitted = None

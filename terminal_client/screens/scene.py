@@ -303,18 +303,7 @@ def _draw_seats(
             radius = max(6, area.width // 8)
             shade = pygame.Surface(area.size, pygame.SRCALPHA)
             if seat is None and not mine:
-                pygame.draw.rect(shade, (*GOLD, 60), shade.get_rect(), 1, border_radius=radius)
-                target.blit(shade, area)
-                draw_text(
-                    target,
-                    f"SEAT {number}",
-                    (area.centerx, area.bottom - round(6 * s)),
-                    layout.text(18),
-                    DIM,
-                    "midbottom",
-                    max_width=area.width - 8,
-                    least=layout.min_text,
-                )
+                _draw_empty_seat(target, area, shade, radius, number, layout)
                 continue
             pygame.draw.rect(shade, (0, 0, 0, 70), shade.get_rect(), border_radius=radius)
             target.blit(shade, area)
@@ -339,26 +328,8 @@ def _draw_seats(
             stake = at_risk(seat)
             total = _shown_total(hand.cards, motions, hand.total_text)
             if mine:
-                hands = len(seat.hands)
-                what = f"{hands} HANDS" if hands > 1 else total
-                info = " \u2022 ".join(t for t in (what, format_money(stake)) if t)
-                lines, size = fit_lines(
-                    info, layout.text(26), layout.min_text, area.width - 12, bold=True
-                )
-                pitch = get_font(size, True).get_linesize()
-                top = area.centery - round(8 * s) - pitch * len(lines) // 2
-                for i, line in enumerate(lines):
-                    draw_text(
-                        target,
-                        line,
-                        (area.centerx, top + i * pitch),
-                        size,
-                        CREAM,
-                        "midtop",
-                        bold=True,
-                        max_width=area.width - 12,
-                        least=layout.min_text,
-                    )
+                what = f"{len(seat.hands)} HANDS" if len(seat.hands) > 1 else total
+                _draw_my_seat_line(target, layout, area, what, stake)
                 continue
             hand_area = area.inflate(-round(10 * s), 0).move(0, round(10 * s))
             draw_hand(
@@ -380,6 +351,52 @@ def _draw_seats(
                 max_width=area.width - 8,
                 least=layout.min_text,
             )
+
+
+def _draw_my_seat_line(
+    target: pygame.Surface, layout: Layout, area: pygame.Rect, what: str, stake: int
+) -> None:
+    """This terminal's seat box: its total (or how many hands) and the total at risk, on as
+    many lines as fit the box."""
+    info = " \u2022 ".join(t for t in (what, format_money(stake)) if t)
+    lines, size = fit_lines(info, layout.text(26), layout.min_text, area.width - 12, bold=True)
+    pitch = get_font(size, True).get_linesize()
+    top = area.centery - round(8 * layout.scale) - pitch * len(lines) // 2
+    for i, line in enumerate(lines):
+        draw_text(
+            target,
+            line,
+            (area.centerx, top + i * pitch),
+            size,
+            CREAM,
+            "midtop",
+            bold=True,
+            max_width=area.width - 12,
+            least=layout.min_text,
+        )
+
+
+def _draw_empty_seat(
+    target: pygame.Surface,
+    area: pygame.Rect,
+    shade: pygame.Surface,
+    radius: int,
+    number: int,
+    layout: Layout,
+) -> None:
+    """An empty seat: a faint outline with its number."""
+    pygame.draw.rect(shade, (*GOLD, 60), shade.get_rect(), 1, border_radius=radius)
+    target.blit(shade, area)
+    draw_text(
+        target,
+        f"SEAT {number}",
+        (area.centerx, area.bottom - round(6 * layout.scale)),
+        layout.text(18),
+        DIM,
+        "midbottom",
+        max_width=area.width - 8,
+        least=layout.min_text,
+    )
 
 
 def _draw_my_hands(
@@ -565,22 +582,7 @@ def _draw_meters(
     shown = sorted(meters, key=lambda m: -m.amount)
     least = layout.min_text
     if layout.portrait:
-        panel(surface, area, 150)
-        size = layout.text(18)
-        text = "  \u2022  ".join(f"{meter_name(m)} {_meter_amount(m)}" for m in shown)
-        while shown and get_font(size, True).size(text)[0] > area.width - 16:
-            shown = shown[:-1]  # the largest meters, as many as fit
-            text = "  \u2022  ".join(f"{meter_name(m)} {_meter_amount(m)}" for m in shown)
-        draw_text(
-            surface,
-            text,
-            area.center,
-            size,
-            GOLD,
-            bold=True,
-            max_width=area.width - 16,
-            least=least,
-        )
+        _draw_meters_in_a_line(surface, layout, area, shown)
         return
     name_size = layout.text(17)
     amount_size = layout.text(22)
@@ -589,14 +591,7 @@ def _draw_meters(
     margin = round(_METER_MARGIN * s)
     title_h = get_font(layout.text(16), True).get_linesize()
     room = area.height - 2 * margin
-    rows: list[ProgressiveMeter] = []
-    used = 0
-    for meter in shown:  # the largest, as many as fit
-        height = row if meter.must_hit_by is None else row + small
-        if used + height > room:
-            break
-        rows.append(meter)
-        used += height
+    rows, used = _meters_that_fit(shown, row, small, room)
     title = title_h + used <= room
     area.height = margin * 2 + used + (title_h if title else 0)  # as tall as its rows
     panel(surface, area, 150)
@@ -634,34 +629,90 @@ def _draw_meters(
             )
             y += row
         else:
-            # A Must-Hit-By meter: its name across the panel, under it what it must hit by
-            # beside the amount.
-            draw_text(
-                surface,
-                meter_name(meter),
-                (area.left + pad, y + small // 2),
-                name_size,
-                CREAM,
-                "midleft",
-                max_width=width,
-                least=least,
-            )
             line = y + small + row // 2
-            draw_text(
-                surface,
-                f"MUST HIT BY {format_money(meter.must_hit_by)}",
-                (area.left + pad, line),
-                name_size,
-                CREAM,
-                "midleft",
-                max_width=beside,
-                least=least,
-            )
+            where = (area.left + pad, y)
+            _draw_mystery_name(surface, layout, meter, where, (small, line), (width, beside))
             y += row + small
         color = GOLD if meter.unavailable is None else CREAM
         draw_text(
             surface, amount, (area.right - pad, line), size, color, "midright", True, least=least
         )
+
+
+def _draw_meters_in_a_line(
+    surface: pygame.Surface,
+    layout: Layout,
+    area: pygame.Rect,
+    shown: Sequence[ProgressiveMeter],
+) -> None:
+    """The meters of a portrait screen, in one line across its panel: the largest, as many
+    as fit."""
+    panel(surface, area, 150)
+    size = layout.text(18)
+    text = "  \u2022  ".join(f"{meter_name(m)} {_meter_amount(m)}" for m in shown)
+    while shown and get_font(size, True).size(text)[0] > area.width - 16:
+        shown = shown[:-1]
+        text = "  \u2022  ".join(f"{meter_name(m)} {_meter_amount(m)}" for m in shown)
+    draw_text(
+        surface,
+        text,
+        area.center,
+        size,
+        GOLD,
+        bold=True,
+        max_width=area.width - 16,
+        least=layout.min_text,
+    )
+
+
+def _draw_mystery_name(
+    surface: pygame.Surface,
+    layout: Layout,
+    meter: ProgressiveMeter,
+    where: tuple[int, int],
+    heights: tuple[int, int],
+    widths: tuple[int, int],
+) -> None:
+    """A Must-Hit-By meter's name across the panel from ``where`` (its line ``small`` high),
+    and under it what it must hit by, beside the amount on ``line``, in ``beside``."""
+    (left, top), (small, line), (width, beside) = where, heights, widths
+    size = layout.text(17)
+    draw_text(
+        surface,
+        meter_name(meter),
+        (left, top + small // 2),
+        size,
+        CREAM,
+        "midleft",
+        max_width=width,
+        least=layout.min_text,
+    )
+    draw_text(
+        surface,
+        f"MUST HIT BY {format_money(meter.must_hit_by)}",
+        (left, line),
+        size,
+        CREAM,
+        "midleft",
+        max_width=beside,
+        least=layout.min_text,
+    )
+
+
+def _meters_that_fit(
+    shown: Sequence[ProgressiveMeter], row: int, small: int, room: int
+) -> tuple[list[ProgressiveMeter], int]:
+    """The first of ``shown`` (the largest), as many as fit ``room`` pixels, and the height
+    their rows take (a Must-Hit-By meter's row is ``small`` taller: what it must hit by)."""
+    rows: list[ProgressiveMeter] = []
+    used = 0
+    for meter in shown:
+        height = row if meter.must_hit_by is None else row + small
+        if used + height > room:
+            break
+        rows.append(meter)
+        used += height
+    return rows, used
 
 
 def _meter_amount(meter: ProgressiveMeter) -> str:

@@ -3,6 +3,7 @@ do; append-only tables (no UPDATE or DELETE grant, and a trigger refusing both).
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 
 import psycopg
@@ -12,16 +13,56 @@ from floor_helpers import StoreUrls
 from game_server.floor import schema
 from game_server.floor.cluster import LocalFloor, connect
 from game_server.floor.errors import StoreSchemaError
-from game_server.floor.schema import (
+from game_server.floor.names import (
     ADMIN,
     INVESTIGATOR,
-    MIGRATIONS,
     OWNER,
+    REFUSED_CHANGE,
     SHIPPER,
     TABLES,
     TRUST_TABLES,
 )
+from game_server.floor.schema import MIGRATIONS
 from game_server.floor.store import FloorStore
+
+#: Each released migration's SQL (statements, then what it runs as the superuser), by its
+#: SHA-256: a store records a migration by name and never applies it again.
+RELEASED: dict[str, tuple[str, str]] = {
+    "0001-store": (
+        "91b756f6ffe37a7aeb5462eb10dca69ecd6178c431915cf045a82adf11a46bb9",
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    ),
+    "0002-guards": (
+        "28c9f77a633958e9a90bff8deff500e38c948946d77574d48e922b996cbb6a3d",
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    ),
+    "0003-roles": (
+        "d4c0be22ca8045dc4200c481faa8a1317d051d585fbe66262efd345b4b439393",
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    ),
+    "0004-meters": (
+        "2b3db6655470ab67c91dc5cc97e8b8997c6102d689e50857e9db4aa480ee0442",
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    ),
+    "0005-trust": (
+        "e5ffdf9b0c66d915d4d51969cf7e99bfe9b4bda93aea07a9cc4692bcdf284e8f",
+        "e286c92a7d78dc9b3616de51208e2af48a3461a0c3f7bef510fa3ae735e2f64b",
+    ),
+}
+
+
+def test_a_released_migrations_text_never_changes() -> None:
+    """The SQL of every released migration is the text it was released with, wherever its
+    module moves: a store that applied it never runs it again, so a change of the schema is
+    a new migration (no PostgreSQL needed)."""
+    digests = {
+        m.name: (
+            hashlib.sha256(m.statements.encode()).hexdigest(),
+            hashlib.sha256(m.as_superuser.encode()).hexdigest(),
+        )
+        for m in MIGRATIONS
+    }
+    assert {name: digests.get(name) for name in RELEASED} == RELEASED
 
 
 def test_migrations_are_named_recorded_in_order_and_never_reapplied(store: StoreUrls) -> None:
@@ -157,7 +198,7 @@ def test_every_table_refuses_update_delete_and_truncate_even_to_a_superuser(
                 _one_row(conn, table)
             with pytest.raises(psycopg.Error, match=f"floor.{table} is append-only") as caught:
                 conn.execute(statement)
-            assert caught.value.sqlstate == schema.REFUSED_CHANGE
+            assert caught.value.sqlstate == REFUSED_CHANGE
 
 
 def _a_column(table: str) -> str:

@@ -18,19 +18,17 @@ import pytest
 from game_server.config import example_config_path, load_config
 from game_server.games.blackjack.bot import card_value, decide
 from game_server.games.blackjack.rules.strategy import BasicStrategy
-from tools.loadtest import (
-    LoadtestError,
+from tools.loadtest import tables_for, worker_operators
+from tools.loadtest_bots import BotRun
+from tools.loadtest_figures import (
     LoadtestResult,
-    _Run,
     format_report,
     full_load_figures,
     latency_summary,
     percentile,
-    start_server,
-    tables_for,
     worker_figures,
-    worker_operators,
 )
+from tools.loadtest_server import LoadtestError, start_server
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -112,7 +110,7 @@ def test_the_report_names_the_targets() -> None:
 def test_the_latencies_at_full_load_leave_out_the_cash_in_ramp() -> None:
     """Only commands sent once the last bot played count at full load; a run that never had
     every bot playing has no full-load figures, and the report says so."""
-    run = _Run(rounds=10, bot=lambda: None, terminals=2)  # type: ignore[arg-type,return-value]
+    run = BotRun(rounds=10, bot=lambda: None, terminals=2)  # type: ignore[arg-type,return-value]
     run.joined(_Quiet(), {})
     assert run.full_at is None and full_load_figures(run) is None
     result = LoadtestResult(terminals=2, tables=1, rounds_target=10, rounds=1)
@@ -184,9 +182,7 @@ def test_a_connection_cut_by_the_runs_stop_is_no_error_but_one_before_it_is() ->
     from twisted.internet.error import ConnectError, ConnectionDone
     from twisted.python.failure import Failure
 
-    from tools.loadtest import _Run
-
-    run = _Run(1, lambda: None)  # type: ignore[arg-type,return-value]
+    run = BotRun(1, lambda: None)  # type: ignore[arg-type,return-value]
     assert run.error(Failure(ConnectError("refused"))) == "ConnectError"
     assert run.unexpected == 1
     run.stopping = True
@@ -323,7 +319,7 @@ def test_the_operators_pace_is_never_refused_by_the_servers_rate_limit(
 
     from game_server.net.floor import NetLimits
     from game_server.net.wire import TokenBucket
-    from tools.loadtest import OPERATOR_PACE
+    from tools.loadtest_bots import OPERATOR_PACE
 
     limits = NetLimits()
     clock = Clock()
