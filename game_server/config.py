@@ -42,6 +42,7 @@ from typing import Any, Final, Protocol, TypeVar
 
 from game_server import games
 from game_server.rules.errors import RulesError
+from game_server.rules.returns import player_edge_problems
 from game_server.rules.wagers import must_hit_by
 from game_server.rules.wagers.base import MeterSpec, TableType
 from shared.codec import canonical_json
@@ -60,6 +61,7 @@ __all__ = [
     "Shuffle",
     "TableConfig",
     "Timers",
+    "build_table_config",
     "config_from_dict",
     "example_config_path",
     "load_config",
@@ -380,6 +382,17 @@ def parse_config(text: str, source: str = "<string>") -> TableConfig:
     return _build(data, source)
 
 
+def build_table_config(data: Mapping[str, object], source: str = "<mapping>") -> TableConfig:
+    """Check a Rules Submission already parsed from TOML, through every platform check (the
+    player-edge guard included): what :func:`parse_config` does after parsing. A game's own
+    ``build_config`` checks only its section and is not a Rules Submission's whole check.
+
+    Raises:
+        ConfigError: the data breaks one or more rules; every problem is listed.
+    """
+    return _build(data, source)
+
+
 def _build(data: Mapping[str, object], source: str) -> TableConfig:
     """The config of the game ``[table] game`` names (the first registered game's section
     reports a missing one); a game no registered game deals is refused at once. The
@@ -409,7 +422,12 @@ def _build(data: Mapping[str, object], source: str) -> TableConfig:
                 ],
             )
         game = found
-    return game.build_config(data, source)
+    config = game.build_config(data, source)
+    # The player-edge guard, for every game: no offered wager may return 100% or more.
+    guard = player_edge_problems(game.optional_returns(config))
+    if guard:
+        raise ConfigError(source, guard)
+    return config
 
 
 def config_from_dict(data: Mapping[str, Any], source: str = "<logged config>") -> TableConfig:

@@ -6,16 +6,27 @@ Entry points:
 
   ``log-signing.key``
       Ed25519 private key, PEM PKCS#8, unencrypted, mode 0600. Signs the event log's
-      checkpoints (DESIGN.md "Event log").
+      checkpoints (docs/design.md "Event log").
   ``log-signing.pub``
       Its public key, PEM SubjectPublicKeyInfo, mode 0644. What an investigator needs to
       verify a log (``etg verify``).
   ``shoe-sealing.key``
       32 random bytes (AES-256) from ``os.urandom``, as 64 hex digits and a newline, mode
-      0600. Seals each shoe's seed in its ``ShoeCommitted`` event (DESIGN.md "RNG and shoe").
+      0600. Seals each shoe's seed in its ``ShoeCommitted`` event (docs/design.md "RNG and shoe").
 
 - :func:`load_signing_key`, :func:`load_public_key`, :func:`load_sealing_key` read them
   back, refusing a private key file that anyone but its owner can access.
+- :func:`init_audit_key` creates the operator console's own key, beside its certificate
+  (``etg certs add-console``, or the console's first start):
+
+  ``console-audit.key``
+      Ed25519 private key, PEM PKCS#8, mode 0600. Signs every line of the console's audit
+      log and its head (:mod:`game_server.console.audit`). The console's, never the table
+      server's: a console host holds no log-signing key.
+  ``console-audit.pub``
+      Its public key, mode 0644: what ``etg console audit --key`` proves the log with.
+
+  :func:`load_audit_key` and :func:`load_audit_public_key` read them back.
 - :func:`key_id`: the short fingerprint that names a signing key in each checkpoint.
 - :func:`seal` / :func:`unseal`: AES-256-GCM with a random 96-bit nonce in front of the
   ciphertext: ``blob = nonce (12 bytes) || ciphertext || tag (16 bytes)``.
@@ -52,6 +63,8 @@ from shared.errors import ETGError
 SIGNING_KEY_FILE: Final = "log-signing.key"
 PUBLIC_KEY_FILE: Final = "log-signing.pub"
 SEALING_KEY_FILE: Final = "shoe-sealing.key"
+AUDIT_KEY_FILE: Final = "console-audit.key"
+AUDIT_PUBLIC_FILE: Final = "console-audit.pub"
 
 #: Bytes of the AES-256 sealing key, of the GCM nonce and of the GCM tag.
 SEALING_KEY_BYTES: Final = 32
@@ -218,12 +231,13 @@ def _resolve(path: str | os.PathLike[str], name: str) -> Path:
     return candidate
 
 
-def _read_private(path: Path, what: str) -> bytes:
-    """Read a private key file after checking it exists and only its owner can access it."""
+def _read_private(path: Path, what: str, missing: str | None = None) -> bytes:
+    """Read a private key file after checking it exists and only its owner can access it
+    (``missing``: what to say when it does not exist, else :func:`_missing`'s sentence)."""
     try:
         info = path.stat()
     except FileNotFoundError:
-        raise KeyFileMissing(path, _missing(path, what)) from None
+        raise KeyFileMissing(path, missing or _missing(path, what)) from None
     except OSError as exc:
         raise KeyFileUnreadable(
             path, f"cannot read the {what} {path}: {exc.strerror or exc}"
@@ -238,14 +252,14 @@ def _read_private(path: Path, what: str) -> bytes:
             f"only. Run `chmod 600 {path}` (and consider the key compromised if others could "
             "read it).",
         )
-    return _read(path, what)
+    return _read(path, what, missing)
 
 
-def _read(path: Path, what: str) -> bytes:
+def _read(path: Path, what: str, missing: str | None = None) -> bytes:
     try:
         return path.read_bytes()
     except FileNotFoundError:
-        raise KeyFileMissing(path, _missing(path, what)) from None
+        raise KeyFileMissing(path, missing or _missing(path, what)) from None
     except IsADirectoryError:
         raise KeyFileMalformed(path, f"the {what} {path} is a directory, not a file") from None
     except OSError as exc:
@@ -335,6 +349,111 @@ def load_sealing_key(path: str | os.PathLike[str]) -> bytes:
             file,
             f"the {what} {file} must hold {2 * SEALING_KEY_BYTES} hex digits (a 256-bit AES "
             "key); restore it from the backup: without it sealed shoe seeds cannot be opened",
+        )
+    return key
+
+
+def _audit_missing(path: Path) -> str:
+    return (
+        f"no console audit key at {path}: make it with `etg certs add-console "
+        f"{path.parent}` (the console also makes it at its first start, unless its audit "
+        "log is already signed: then restore the key from the backup)"
+    )
+
+
+def init_audit_key(directory: str | os.PathLike[str]) -> list[Path]:
+    """Make what is missing of the console's audit key pair in ``directory``:
+    ``console-audit.key`` (0600) and ``console-audit.pub`` (0644). An existing key is never
+    replaced (the audit log it signed could no longer be proven); a missing public half is
+    written again from it.
+
+    Returns:
+        The files written (none when both were there).
+
+    Raises:
+        KeyFileExists: ``console-audit.pub`` is there without its key (the key was lost: a new
+            one would not match the public key that proves the old log).
+        KeyFileError: the key cannot be read, or a file cannot be written.
+    """
+    folder = Path(directory)
+    private_file, public_file = folder / AUDIT_KEY_FILE, folder / AUDIT_PUBLIC_FILE
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise KeyFileUnreadable(
+            folder, f"cannot create the key directory {folder}: {exc.strerror or exc}"
+        ) from None
+    written = []
+    if private_file.exists() or private_file.is_symlink():
+        private = load_audit_key(private_file)
+    else:
+        if public_file.exists() or public_file.is_symlink():
+            raise KeyFileExists(
+                public_file,
+                f"{public_file} is there without its key {private_file.name}: restore the key "
+                "from the backup; or, to start a new audit log, move the old log and its "
+                "public key away (keep them: the key proves the old log) and try again",
+            )
+        private = Ed25519PrivateKey.generate()
+        pem = private.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())
+        _write_file(private_file, pem, _PRIVATE_MODE, False)
+        written.append(private_file)
+    if not (public_file.exists() or public_file.is_symlink()):
+        public_pem = private.public_key().public_bytes(
+            Encoding.PEM, PublicFormat.SubjectPublicKeyInfo
+        )
+        _write_file(public_file, public_pem, _PUBLIC_MODE, False)
+        written.append(public_file)
+    return written
+
+
+def load_audit_key(path: str | os.PathLike[str]) -> Ed25519PrivateKey:
+    """Load the console's audit signing key.
+
+    Args:
+        path: The certificates folder (then ``console-audit.key`` in it) or the file.
+
+    Raises:
+        KeyFileMissing, KeyFileExposed, KeyFileUnreadable, KeyFileMalformed: as
+            :func:`load_signing_key`.
+    """
+    file = _resolve(path, AUDIT_KEY_FILE)
+    what = "console audit key"
+    data = _read_private(file, what, _audit_missing(file))
+    try:
+        key = load_pem_private_key(data, password=None)
+    except (ValueError, TypeError, UnsupportedAlgorithm) as exc:
+        raise KeyFileMalformed(
+            file,
+            f"the {what} {file} is not an unencrypted PEM private key ({exc}); restore it "
+            "from the backup",
+        ) from None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise KeyFileMalformed(
+            file, f"the {what} {file} holds a {type(key).__name__}; it must be an Ed25519 key"
+        )
+    return key
+
+
+def load_audit_public_key(path: str | os.PathLike[str]) -> Ed25519PublicKey:
+    """Load the console's audit public key (what ``etg console audit --key`` takes).
+
+    Args:
+        path: The certificates folder (then ``console-audit.pub`` in it) or the file.
+
+    Raises:
+        KeyFileMissing, KeyFileUnreadable, KeyFileMalformed: as :func:`load_public_key`.
+    """
+    file = _resolve(path, AUDIT_PUBLIC_FILE)
+    what = "console audit public key"
+    data = _read(file, what, _audit_missing(file))
+    try:
+        key = load_pem_public_key(data)
+    except (ValueError, TypeError, UnsupportedAlgorithm) as exc:
+        raise KeyFileMalformed(file, f"the {what} {file} is not a PEM public key ({exc})") from None
+    if not isinstance(key, Ed25519PublicKey):
+        raise KeyFileMalformed(
+            file, f"the {what} {file} holds a {type(key).__name__}; it must be an Ed25519 key"
         )
     return key
 

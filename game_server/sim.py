@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from game_server import games
+from game_server.rng.drbg import HmacDrbg, RandomStream
 from game_server.rng.entropy import EntropySource
 from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.rules.wagers.base import TableType
@@ -47,6 +48,7 @@ __all__ = [
     "fresh_shoes",
     "interval_json",
     "iter_chunks",
+    "mystery_draw",
     "report_order",
     "run_chunk",
     "run_sim",
@@ -126,6 +128,14 @@ def fresh_shoes(
         return Shoe(decks, ShoeSeed.fresh(source, table_id, shoe_number), cut_card=cut_card)
 
     return make
+
+
+def mystery_draw(seed: int, table_id: str) -> Callable[[int], int]:
+    """Deterministic certified draws for a simulated table's mystery meter triggers
+    (633b.14(c)(3)): a DRBG stream of its own, personalized by the table id."""
+    shoe_seed = ShoeSeed.from_test_seed(seed, f"{table_id}/mystery", 0)
+    drbg = HmacDrbg(shoe_seed.entropy_input, shoe_seed.nonce, shoe_seed.personalization)
+    return RandomStream(drbg).randbelow
 
 
 # ------------------------------------------------------------------------------- statistics
@@ -470,6 +480,9 @@ class SimSpec:
         table_type: The type of table.
         game: The registered game that plays it (its name); None: the first game that runs
             ``table_type``.
+        must_hit_by: The Must-Hit-By Mystery Bonus the table offers
+            (:class:`~game_server.config.MustHitBy`), or None: its meter is simulated with
+            triggers drawn from :func:`mystery_draw`.
     """
 
     rules: Any
@@ -483,6 +496,7 @@ class SimSpec:
     table_id: str = "sim"
     table_type: TableType = TableType.FULLY_AUTOMATED
     game: str | None = None
+    must_hit_by: Any = None
 
     def chunks(self) -> list[tuple[int, int]]:
         """``(chunk number, rounds)`` for every chunk, in order."""

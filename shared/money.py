@@ -1,7 +1,7 @@
 """Money: integer cents, and the two ways the regulations state a payout.
 
 All amounts are ``int`` cents; floats never hold money. The regulations write payouts two
-ways (DESIGN.md "Money"):
+ways (docs/design.md "Money"):
 
 - ``ToOne(a, b)`` -- "a to b": a winning wager ``w`` keeps its stake and wins ``w * a // b``.
 - ``ForOne(a)`` -- "a for 1": the player receives ``w * a`` *including* the stake, so the win

@@ -1,6 +1,6 @@
 """The wire protocol between the table server and its terminals and operator tools.
 
-Twisted AMP commands over mutual TLS (DESIGN.md "Network"). Every command declares its
+Twisted AMP commands over mutual TLS (docs/design.md "Network"). Every command declares its
 arguments, its response and the domain errors it may answer with; anything undeclared is a
 protocol error and the server drops the connection. Terminals send intents (never outcomes)
 with a client-made ``request_id``: a retry after a reconnect gets the first answer and
@@ -386,6 +386,15 @@ class Hello(_Command):
     errors: ClassVar = DOMAIN_ERRORS
 
 
+#: The optional answer of every command that changes something, to a retry of a request id
+#: that took effect before the server restarted (its answer lost with the connection): the
+#: server's sentence saying so; the command was not run again, and the rest of the answer is
+#: rebuilt from the event log and the table as it is now (a terminal's view, the balance a
+#: cash in left). Absent from every other answer. (An optional answer: no protocol version
+#: change; an older client ignores it.)
+_ALREADY: Final = [(b"already", Text(optional=True))]
+
+
 class PlaceWagers(_Command):
     """Place this terminal's wagers for the open round: ``{"blackjack": 2500, ...}`` cents.
 
@@ -397,7 +406,7 @@ class PlaceWagers(_Command):
         (b"wagers", Json()),
         (b"position", Integer(optional=True)),
     ]
-    response: ClassVar = [(b"view", ViewJson())]
+    response: ClassVar = [(b"view", ViewJson()), *_ALREADY]
 
 
 class Act(_Command):
@@ -410,7 +419,7 @@ class Act(_Command):
         (b"hand", Integer()),
         (b"amount", Integer()),
     ]
-    response: ClassVar = [(b"view", ViewJson())]
+    response: ClassVar = [(b"view", ViewJson()), *_ALREADY]
 
 
 class AnswerInsurance(_Command):
@@ -422,14 +431,14 @@ class AnswerInsurance(_Command):
         (b"choice", Text()),
         (b"amount", Integer()),
     ]
-    response: ClassVar = [(b"view", ViewJson())]
+    response: ClassVar = [(b"view", ViewJson()), *_ALREADY]
 
 
 class RequestCashOut(_Command):
     """The player asks for a cash out of all credits (paid when no wager is in play)."""
 
     arguments: ClassVar = [(b"request_id", Text())]
-    response: ClassVar = [(b"view", ViewJson())]
+    response: ClassVar = [(b"view", ViewJson()), *_ALREADY]
 
 
 class GetView(_Command):
@@ -484,7 +493,7 @@ class CashIn(_Command):
         (b"reference", Text()),
         *_WHO,
     ]
-    response: ClassVar = [(b"balance", Integer()), *_LOGGED]
+    response: ClassVar = [(b"balance", Integer()), *_LOGGED, *_ALREADY]
 
 
 class CashOut(_Command):
@@ -497,7 +506,7 @@ class CashOut(_Command):
         (b"reference", Text()),
         *_WHO,
     ]
-    response: ClassVar = [(b"paid", Integer()), (b"balance", Integer()), *_LOGGED]
+    response: ClassVar = [(b"paid", Integer()), (b"balance", Integer()), *_LOGGED, *_ALREADY]
 
 
 class SetTableState(_Command):
@@ -511,7 +520,7 @@ class SetTableState(_Command):
         (b"table", Text(optional=True)),
         *_WHO,
     ]
-    response: ClassVar = [(b"state", Text()), *_LOGGED]
+    response: ClassVar = [(b"state", Text()), *_LOGGED, *_ALREADY]
 
 
 class SetTerminalAccess(_Command):
@@ -528,7 +537,7 @@ class SetTerminalAccess(_Command):
         (b"reason", Text()),
         *_WHO,
     ]
-    response: ClassVar = [(b"revoked", Json()), *_LOGGED]
+    response: ClassVar = [(b"revoked", Json()), *_LOGGED, *_ALREADY]
 
 
 class ReadMeters(_Command):

@@ -1,4 +1,4 @@
-"""The import rule of DESIGN.md "Layout and the import rule", enforced.
+"""The import rule of docs/design.md "Layout and the import rule", enforced.
 
 Imports flow one way: ``shared`` <- ``game_server.rules`` <- rest of ``game_server`` <- ``tools``;
 ``shared`` <- ``terminal_client``. The pure core never imports I/O, clocks or randomness.
@@ -32,12 +32,26 @@ def _modules_loaded_by(module: str) -> set[str]:
     return set(result.stdout.split())
 
 
-def _pure_files() -> list[Path]:
-    """Every module of the pure core: game_server/rules/ and each game's rules/ package."""
-    found = sorted((ROOT / "game_server" / "rules").rglob("*.py"))
-    for rules in sorted((ROOT / "game_server" / "games").glob("*/rules")):
+def _game_rules(games: Path) -> list[Path]:
+    """A games folder's pure rules: each game's ``rules/`` package or ``rules.py`` module
+    (docs/adding-a-game.md allows either)."""
+    found: list[Path] = []
+    for rules in sorted(games.glob("*/rules")):
         found += sorted(rules.rglob("*.py"))
+    found += sorted(games.glob("*/rules.py"))
     return found
+
+
+def _pure_files() -> list[Path]:
+    """Every module of the pure core: game_server/rules/ and each game's rules."""
+    return sorted((ROOT / "game_server" / "rules").rglob("*.py")) + _game_rules(
+        ROOT / "game_server" / "games"
+    )
+
+
+def _test_games_rules() -> list[Path]:
+    """The rules of the games the tests register (High Card): the same contract."""
+    return _game_rules(ROOT / "tests" / "games")
 
 
 def _pure_packages() -> list[str]:
@@ -54,7 +68,7 @@ def _pure_packages() -> list[str]:
 @pytest.mark.parametrize("module", _pure_packages())
 def test_pure_core_imports_no_io_clock_or_randomness(module: str) -> None:
     """Importing the rules engine, cards or money never imports twisted, sqlite3, pygame,
-    random, secrets or time (DESIGN.md: no I/O, no clock, no randomness in rules/)."""
+    random, secrets or time (docs/design.md: no I/O, no clock, no randomness in rules/)."""
     loaded = _modules_loaded_by(module)
     leaked = sorted(name for name in loaded if name.split(".")[0] in FORBIDDEN_IN_PURE)
     assert leaked == [], f"{module} pulls in {leaked}"
@@ -62,10 +76,11 @@ def test_pure_core_imports_no_io_clock_or_randomness(module: str) -> None:
 
 def test_pure_core_source_never_names_io_clock_or_randomness() -> None:
     """No file of the pure core imports those modules directly, even ones (like time) that
-    the interpreter has already loaded at start-up and the check above cannot see."""
+    the interpreter has already loaded at start-up and the check above cannot see: every
+    game's rules, a ``rules/`` package or a ``rules.py`` module, the tests' games too."""
     bad = [
         f"{path.relative_to(ROOT)} imports {m}"
-        for path in _pure_files()
+        for path in _pure_files() + _test_games_rules()
         for m in _imports_of(path)
         if m.split(".")[0] in FORBIDDEN_IN_PURE
     ]
@@ -150,7 +165,7 @@ def test_no_global_random_module_in_server() -> None:
 
 
 # --------------------------------------------------------------------------- games are packages
-# DESIGN.md "Games are packages": a game is a package (game_server/games/<g>/ and
+# docs/design.md "Games are packages": a game is a package (game_server/games/<g>/ and
 # terminal_client/games/<g>/) and the platform knows it only through the registry.
 
 #: Where the platform lives: every module outside the games' own packages.
@@ -260,8 +275,9 @@ def test_no_file_of_the_platform_branches_on_the_first_games(pattern: str) -> No
 
 
 def test_each_games_rules_import_only_shared_rules_and_rules() -> None:
-    """A game's pure rules (game_server/games/<g>/rules) import what game_server.rules may,
-    and of the games only pure rules (a game built on another uses the other's rules)."""
+    """A game's pure rules (game_server/games/<g>/rules, or a rules.py module; the tests'
+    games too) import what game_server.rules may, and of the games only pure rules (a game
+    built on another uses the other's rules)."""
     forbidden = (
         "game_server.rng",
         "game_server.table",
@@ -273,12 +289,11 @@ def test_each_games_rules_import_only_shared_rules_and_rules() -> None:
         "tools",
     )
     bad = []
-    for rules in sorted((ROOT / "game_server" / "games").glob("*/rules")):
-        package = str(rules.relative_to(ROOT))
-        bad += _violations(package, forbidden)
-        for path in _files(package):
-            for module in _imports_of(path):
-                parts = module.split(".")
-                if parts[:2] == ["game_server", "games"] and parts[3:4] != ["rules"]:
-                    bad.append(f"{path.relative_to(ROOT)} imports {module}")
+    for path in _game_rules(ROOT / "game_server" / "games") + _test_games_rules():
+        for module in _imports_of(path):
+            if any(module == f or module.startswith(f + ".") for f in forbidden):
+                bad.append(f"{path.relative_to(ROOT)} imports {module}")
+            parts = module.split(".")
+            if parts[:2] == ["game_server", "games"] and parts[3:4] != ["rules"]:
+                bad.append(f"{path.relative_to(ROOT)} imports {module}")
     assert bad == []

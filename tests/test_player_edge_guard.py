@@ -50,29 +50,29 @@ def test_633b_5_u_the_buzzer_beater_on_the_final_hand_is_refused_with_its_figure
 
 
 def test_653a_12_e_3_a_bonus_on_every_five_card_hand_is_refused_with_its_figure() -> None:
-    """653a.12(e)(3): the Magic Card paid on every Five Card Hand Bonus wager returns 131.07%
-    in the long run (the Lucky Bonus at six seats 125.54%): refused for each hand's wager."""
+    """653a.12(e)(3): the Magic Card paid on every Five Card Hand Bonus wager returns 129.70%
+    in the long run (the Lucky Bonus at six seats 124.16%): refused for each hand's wager."""
     text = (example_path("uth.toml")).read_text()
     every = text.replace('bonus_on = "winning-hand"', 'bonus_on = "every-hand"')
     found = problems(every)
     assert [p.split(":")[0] for p in found] == ["uth.five_card.bonus_on"] * 2
     assert "player's hand" in found[0] and "dealer's hand" in found[1]
-    assert all(percent(p) == 131.07 and "653a.12(e)(3)" in p for p in found)
+    assert all(percent(p) == 129.70 and "653a.12(e)(3)" in p for p in found)
     assert "the Magic Card on every hand" in found[0]
     lucky = every.replace("magic_card = true ", "magic_card = false").replace(
         "lucky_bonus = false", "lucky_bonus = true "
     )
-    assert [percent(p) for p in problems(lucky)] == [125.54, 125.54]
+    assert [percent(p) for p in problems(lucky)] == [124.16, 124.16]
 
 
 def test_653a_12_e_2_the_best_five_of_seven_cards_is_refused_with_its_figure() -> None:
     """653a.12(e)(2): a Five Card Hand Bonus on the best five of the seven cards pays a
     flush, full house or four of a kind made on the turn and river at 50, 100 and 500 for 1:
-    574.37% in the long run, refused."""
+    562.61% in the long run, refused."""
     text = (example_path("uth.toml")).read_text()
     found = problems(text.replace('hand = "hole-and-flop"', 'hand = "best-of-seven"'))
     assert [p.split(":")[0] for p in found] == ["uth.five_card.hand"] * 2
-    assert all(percent(p) == 574.37 and "653a.12(e)(2)" in p for p in found)
+    assert all(percent(p) == 562.61 and "653a.12(e)(2)" in p for p in found)
 
 
 def test_a_stated_paytable_that_pays_the_player_is_refused() -> None:

@@ -14,19 +14,22 @@ loss of its disk. :func:`take_backup` makes that copy while the server writes:
    the log-signing key, the anchors, every shoe and round);
 4. only then the folder ``DEST/<log name>-<UTC time>/`` appears (written as a hidden
    ``.partial`` folder and renamed), with the log, ``anchors.jsonl``, the log-signing public
-   key and ``backup.json`` (what was copied, the seconds it took, the verdict). A copy that
-   fails is kept as ``<name>.FAILED`` for investigation and the command exits 1.
+   key and ``backup.json`` (what was copied: the log's size and SHA-256, the anchor stream's
+   lines, bytes, SHA-256 and last checkpoint of the log; the seconds it took, the verdict).
+   A copy that fails is kept as ``<name>.FAILED`` for investigation and the command exits 1.
 
 ``--keep N`` then removes the oldest proven backups of that log beyond N (a log only grows,
 so the newest holds everything the older ones do); failed ones are never removed. One
 backup runs at a time per folder (a lock file).
 
-:func:`restore_backup` proves a backup again (its checksum and ``etg verify``) and copies its
-log and anchor stream to where the server will find them, refusing to overwrite anything.
+:func:`restore_backup` proves a backup again (:func:`prove_backup`: the log's checksum, the
+anchor stream against what ``backup.json`` records, ``etg verify``) and copies its log and
+anchor stream to where the server will find them, refusing to overwrite anything.
 A server started there proves the log and recovers its tables; the events logged after the
 backup are not in it (docs/install.md, "Restoring a log").
 
-Entry points: :func:`take_backup`, :func:`restore_backup`, :func:`latest_backup` (for
+Entry points: :func:`take_backup`, :func:`restore_backup`, :func:`prove_backup`,
+:func:`latest_backup` (for
 ``etg status``), and the click commands :func:`backup_command`, :func:`restore_command`.
 """
 
@@ -48,7 +51,8 @@ from typing import Any, Final
 
 import click
 
-from game_server.eventlog import AnchorFile, EventLogReader
+from game_server.eventlog import AnchorError, AnchorFile, Checkpoint, EventLogReader
+from game_server.eventlog.anchors import last_anchor
 from game_server.eventlog.schema import read_only_uri
 from game_server.keys import PUBLIC_KEY_FILE, load_public_key
 from game_server.recall.verify import VerifyReport, verify_log
@@ -296,7 +300,12 @@ def take_backup(
         if anchors is not None:
             lines = _whole_lines(anchors)
             _write_private(partial / ANCHORS, lines)
-            manifest["anchors"] = {"source": str(anchors.absolute()), "lines": lines.count(b"\n")}
+            manifest["anchors"] = {
+                "source": str(anchors.absolute()),
+                "lines": lines.count(b"\n"),
+                "bytes": len(lines),
+                "sha256": hashlib.sha256(lines).hexdigest(),
+            }
         else:
             manifest["anchors"] = None
         copy = partial / db.name
@@ -308,6 +317,11 @@ def take_backup(
         begin = time.perf_counter()
         report = prove(copy, key, partial / ANCHORS if anchors is not None else None)
         manifest["verify_seconds"] = round(time.perf_counter() - begin, 3)
+        if anchors is not None:
+            # The proof read the copy whole: its last checkpoint of this log is recorded
+            # for etg restore to compare with (with the lines and the checksum).
+            anchored = last_anchor(AnchorFile(partial / ANCHORS).anchors(log_id))
+            manifest["anchors"]["last_checkpoint"] = _anchor_record(anchored)
         manifest["verified"] = report.ok
         manifest["verify"] = _summary(report)
         with EventLogReader.open(copy, immutable=True) as reader:
@@ -330,6 +344,13 @@ def take_backup(
         if report.ok and keep is not None:
             _prune(dest, db.stem, keep)
     return made
+
+
+def _anchor_record(checkpoint: Checkpoint | None) -> dict[str, Any] | None:
+    """What ``backup.json`` records of the last anchored checkpoint of the log."""
+    if checkpoint is None:
+        return None
+    return {"number": checkpoint.number, "seq": checkpoint.seq, "hash": checkpoint.hash}
 
 
 def _summary(report: VerifyReport) -> dict[str, Any]:
@@ -392,12 +413,15 @@ class Restored:
         anchors: The restored anchor stream, if any.
         backup: The backup it came from.
         report: The proof of the backup before it was copied.
+        notes: What the proof could not compare (an older ``backup.json``), one sentence
+            each.
     """
 
     db: Path
     anchors: Path | None
     backup: Backup
     report: VerifyReport
+    notes: tuple[str, ...] = ()
 
 
 def load_backup(folder: Path) -> Backup:
@@ -419,12 +443,129 @@ def load_backup(folder: Path) -> Backup:
     return Backup(folder, manifest)
 
 
+def _anchor_lines(path: Path) -> bytes:
+    """The bytes of a backup's copy of the anchor stream.
+
+    Raises:
+        BackupError: it is missing or cannot be read.
+    """
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise BackupError(
+            f"{path} is missing, but {MANIFEST} records an anchor stream: the backup lost it; "
+            "restore another backup"
+        ) from None
+    except OSError as exc:
+        raise BackupError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _named(record: Any) -> str:
+    """``#5 (seq 120)`` of a recorded checkpoint, or ``none``."""
+    if not isinstance(record, dict):
+        return "none"
+    return f"#{record.get('number')} (seq {record.get('seq')})"
+
+
+def check_anchor_copy(backup: Backup) -> tuple[str, ...]:
+    """Compare the backup's ``anchors.jsonl`` with what its ``backup.json`` records: the
+    number of lines, the last anchored checkpoint of the log and the SHA-256 (a backup taken
+    before etg recorded the last two: the lines only, and a note that says so).
+
+    Returns:
+        The notes: what could not be compared, one sentence each.
+
+    Raises:
+        BackupError: the copy is missing, shorter or longer than recorded, or changed.
+    """
+    recorded = backup.manifest.get("anchors")
+    if recorded is None:
+        return ()
+    path = backup.folder / ANCHORS
+    if not isinstance(recorded, dict) or not isinstance(recorded.get("lines"), int):
+        raise BackupError(
+            f"{backup.folder / MANIFEST} records an anchor stream without its number of "
+            "lines, so the copy cannot be checked: restore another backup"
+        )
+    data = _anchor_lines(path)
+    lines, expected = data.count(b"\n"), recorded["lines"]
+    if lines != expected or (data and not data.endswith(b"\n")):
+        raise BackupError(
+            f"{path} holds {lines:,} line(s), but {MANIFEST} records {expected:,}: the anchor "
+            "stream was cut or added to since the backup was taken; restore another backup"
+        )
+    if "sha256" not in recorded:
+        return (
+            f"{MANIFEST} of this backup records only the anchor stream's {expected:,} lines "
+            "(it was taken before etg backup recorded the stream's checksum and last "
+            "checkpoint), so the lines and the number of anchored checkpoints were compared, "
+            "and a line replaced by another is found only where the proof fails on it",
+        )
+    last = recorded.get("last_checkpoint")
+    try:
+        held = _anchor_record(
+            last_anchor(AnchorFile(path).anchors(str(backup.manifest.get("log_id"))))
+        )
+    except AnchorError as exc:
+        raise BackupError(f"{exc}; restore another backup") from None
+    if held != last:
+        raise BackupError(
+            f"the last checkpoint of the log in {path} is {_named(held)}, but {MANIFEST} "
+            f"records {_named(last)}: the anchor stream was cut or changed since the backup "
+            "was taken; restore another backup"
+        )
+    if hashlib.sha256(data).hexdigest() != recorded["sha256"]:
+        raise BackupError(
+            f"{path} does not match the checksum in {MANIFEST}: the anchor stream was changed "
+            "since the backup was taken; restore another backup"
+        )
+    return ()
+
+
+def prove_backup(backup: Backup, key: Path) -> tuple[VerifyReport, tuple[str, ...]]:
+    """A backup's own proof: its log against the checksum, its anchor stream against what
+    ``backup.json`` records (:func:`check_anchor_copy`), then ``etg verify --evidence
+    --anchors``, whose count of anchored checkpoints must be the one recorded.
+
+    Returns:
+        The proof, and the notes of what could not be compared.
+
+    Raises:
+        BackupError: the log or the anchor stream changed since the backup was taken, or
+            the copy does not verify now.
+    """
+    if sha256_file(backup.log) != backup.manifest.get("sha256"):
+        raise BackupError(
+            f"{backup.log} does not match the checksum in {MANIFEST}: the copy changed since "
+            "it was taken; restore another backup"
+        )
+    notes = check_anchor_copy(backup)
+    report = prove(backup.log, key, backup.anchors)
+    if not report.ok:
+        first = report.first_failure
+        raise BackupError(
+            f"{backup.log} does not verify now"
+            + ("" if first is None else f" (seq {first.seq}: {first.reason})")
+            + "; restore another backup"
+        )
+    verify = backup.manifest.get("verify")
+    recorded = verify.get("anchored_checkpoints") if isinstance(verify, dict) else None
+    if backup.anchors is not None and recorded is not None and report.anchors != recorded:
+        raise BackupError(
+            f"the proof found {report.anchors or 0:,} anchored checkpoint(s) of the log in "
+            f"{backup.anchors}, but {MANIFEST} records {recorded:,}: the anchor stream was cut "
+            "or changed since the backup was taken; restore another backup"
+        )
+    return report, notes
+
+
 def restore_backup(folder: Path, db: Path, *, key: Path, anchors: Path | None = None) -> Restored:
     """Prove the backup in ``folder`` again and copy its log to ``db`` (and its anchor
     stream to ``anchors``), never overwriting.
 
     Raises:
-        BackupError: not a backup; it failed its proof (then or now) or its checksum; a
+        BackupError: not a backup; it failed its proof (then or now) or its checksum; its
+            anchor stream is not the one ``backup.json`` records (:func:`prove_backup`); a
             target exists (move the old log and anchors aside first: they are evidence of
             what the backup lacks); the backup has no anchor stream but ``anchors`` is
             given, or the other way round.
@@ -447,19 +588,7 @@ def restore_backup(folder: Path, db: Path, *, key: Path, anchors: Path | None = 
                 "files and its anchor stream aside first (keep them: they show what the "
                 "backup lacks)"
             )
-    if sha256_file(backup.log) != backup.manifest.get("sha256"):
-        raise BackupError(
-            f"{backup.log} does not match the checksum in {MANIFEST}: the copy changed since "
-            "it was taken; restore another backup"
-        )
-    report = prove(backup.log, key, backup.anchors)
-    if not report.ok:
-        first = report.first_failure
-        raise BackupError(
-            f"{backup.log} does not verify now"
-            + ("" if first is None else f" (seq {first.seq}: {first.reason})")
-            + "; restore another backup"
-        )
+    report, notes = prove_backup(backup, key)
     copies = [(backup.log, db)]
     if backup.anchors is not None and anchors is not None:
         copies.append((backup.anchors, anchors))
@@ -471,7 +600,7 @@ def restore_backup(folder: Path, db: Path, *, key: Path, anchors: Path | None = 
         os.link(tmp, into)  # fails rather than overwrite a file that appeared meanwhile
         tmp.unlink()
         _fsync_dir(into.parent)
-    return Restored(db, anchors, backup, report)
+    return Restored(db, anchors, backup, report, notes)
 
 
 # --------------------------------------------------------------------------------------------
@@ -579,8 +708,11 @@ def restore_command(folder: Path, db: Path, anchors: Path | None, key: Path) -> 
     m = done.backup.manifest
     click.echo(f"{folder}: VERIFIED ({done.report.counts.events:,} events)")
     click.echo(f"restored {done.db} (last seq {m.get('last_seq')}, taken {m.get('started')})")
+    for note in done.notes:
+        click.echo(f"note: {note}")
     if done.anchors is not None:
-        click.echo(f"restored {done.anchors}")
+        recorded = m["anchors"]
+        click.echo(f"restored {done.anchors} ({recorded['lines']:,} lines, as {MANIFEST} records)")
     click.echo(
         "start the server with --db "
         + str(done.db)

@@ -1,6 +1,6 @@
 """``etg bench``: figures for every game's engine and for the shuffle, against their peers.
 
-Entry point: :func:`run_bench`. It prints figures and asserts nothing (DESIGN.md "Tests":
+Entry point: :func:`run_bench`. It prints figures and asserts nothing (docs/design.md "Tests":
 benchmarks are not timed tests). Everything is measured in ONE run: the measurements are
 interleaved, repeated ``repeats`` times, and each figure is a median; a ratio is the median
 of the ratios of the two peers measured back to back in the same repetition.

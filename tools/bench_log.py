@@ -1,6 +1,6 @@
 """Benchmark of the event log: durable appends, chain verification, recall latency.
 
-Entry point: :func:`bench_log`, which returns a dict of figures and asserts nothing (DESIGN.md
+Entry point: :func:`bench_log`, which returns a dict of figures and asserts nothing (docs/design.md
 "Tests": benchmarks are not timed tests). Run ``python -m tools.bench_log [--quick]`` to print
 them as JSON. Figures and their targets:
 

@@ -1,7 +1,7 @@
 """``etg bench terminal``: the player terminal's frame time, idle CPU and start-up time.
 
 Entry point: :func:`bench_terminal`, which returns a dict of figures and asserts nothing
-(DESIGN.md "Tests": benchmarks are not timed tests). Every figure is a median of
+(docs/design.md "Tests": benchmarks are not timed tests). Every figure is a median of
 ``repeats`` repetitions, each measured back to back with a peer in the same run, so that a
 ratio survives a shared, noisy machine. All at 1920x1080 on SDL's dummy video driver, the
 app drawing its card faces and playing its sounds (into SDL's dummy audio driver).

@@ -3,7 +3,7 @@
 Entry point: :func:`bench_verify`; ``python -m tools.bench_verify`` prints its figures. The
 target is 50,000 events/s for the whole verification (file check, triggers, hash chain,
 every checkpoint signature, shoes, cards, replay, ledger). A benchmark prints figures, it
-does not pass or fail (DESIGN.md "Tests").
+does not pass or fail (docs/design.md "Tests").
 
 The log is written once by the live table's session (``run_logged_sim``, every step synced
 to disk, so it takes a while) and kept in the directory given, keyed by its size and seed, so

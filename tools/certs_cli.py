@@ -1,7 +1,7 @@
 """``etg certs``: the table's TLS certificates (the CA, the server, terminals, the operator).
 
 The ``certs`` group and its ``init`` command live in :mod:`tools.cli`; this module gives them
-the TLS part (DESIGN.md "Network": each terminal and operator tool has its own certificate):
+the TLS part (docs/design.md "Network": each terminal and operator tool has its own certificate):
 
 - :func:`init_tls` creates the PKI with :func:`game_server.net.pki.init_pki`; ``etg certs
   init`` calls it (before the log-signing and shoe-sealing keys, so that a bad host name
@@ -10,7 +10,9 @@ the TLS part (DESIGN.md "Network": each terminal and operator tool has its own c
   any file of either kind exists.
 - :data:`add_terminal` is ``etg certs add-terminal DIRECTORY TERMINAL_ID``.
 - :data:`add_console` is ``etg certs add-console DIRECTORY [--hostname NAME ...]``: the
-  operator console's HTTPS certificate.
+  operator console's HTTPS certificate, and its audit key (``console-audit.key`` and
+  ``.pub``, :func:`game_server.keys.init_audit_key`), which signs its audit log. Run again
+  on a folder whose certificate exists, it makes only the audit key if that is missing.
 - :data:`list_certs` is ``etg certs list DIRECTORY``: who each certificate names, its serial
   number (what the config revokes) and when it expires.
 
@@ -130,12 +132,36 @@ def add_terminal(directory: Path, terminal_id: str) -> None:
 @click.option("--force", is_flag=True, help="Replace an existing console certificate.")
 def add_console(directory: Path, hostnames: tuple[str, ...], force: bool) -> None:
     """Issue the operator console's HTTPS certificate (console.pem, console.key) from the CA
-    in DIRECTORY, for the names browsers reach the console by (etg console)."""
+    in DIRECTORY, for the names browsers reach the console by (etg console), and make its
+    audit key (console-audit.key, console-audit.pub) if it is missing: it signs the console's
+    audit log. The audit key is never replaced, not even with --force."""
+    from game_server.keys import AUDIT_KEY_FILE, init_audit_key, key_id, load_audit_key
+    from game_server.net.pki import PkiLayout
     from game_server.net.pki import add_console as issue
 
-    made = issue(directory, hostnames=hostnames, force=force)
-    click.echo(f"wrote {made.certificate}")
-    click.echo(f"wrote {made.key}")
+    pair = PkiLayout(directory).console
+    kept = not force and all(path.exists() for path in pair)
+    if not kept or not _audit_key_missing(directory):
+        made = issue(directory, hostnames=hostnames, force=force)
+        click.echo(f"wrote {made.certificate}")
+        click.echo(f"wrote {made.key}")
+    else:
+        click.echo(f"kept {pair.certificate} and {pair.key} (--force replaces them)")
+    written = init_audit_key(directory)
+    for path in written:
+        click.echo(f"wrote {path}")
+    if written:
+        fingerprint = key_id(load_audit_key(directory / AUDIT_KEY_FILE))
+        click.echo(
+            f"the console's audit key is {fingerprint}: keep a copy of console-audit.pub off "
+            "the console's machine to prove its audit log (etg console audit --key)"
+        )
+
+
+def _audit_key_missing(directory: Path) -> bool:
+    from game_server.keys import AUDIT_KEY_FILE, AUDIT_PUBLIC_FILE
+
+    return not all((directory / name).exists() for name in (AUDIT_KEY_FILE, AUDIT_PUBLIC_FILE))
 
 
 @click.command("list")

@@ -625,6 +625,7 @@ def _register_subgroups() -> None:
     from terminal_client.cli import terminal
     from tools.backup import backup_command, restore_command
     from tools.console_cli import console, operator
+    from tools.faults import faults_command
     from tools.floor_cli import floor, report
     from tools.install_cli import install
     from tools.loadtest import loadtest
@@ -640,6 +641,7 @@ def _register_subgroups() -> None:
     main.add_command(serve_command)
     main.add_command(terminal)
     main.add_command(loadtest)
+    main.add_command(faults_command)
     main.add_command(math_command)
     main.add_command(par_command)
     main.add_command(strategy_command)

@@ -2,9 +2,10 @@
 for scripts).
 
 ``etg console --certs DIR --servers FILE`` serves the console (:mod:`game_server.console`);
-``etg console user add|list|remove`` keeps its accounts; ``etg console audit FILE`` proves its
-audit log. The console draws recall pictures with the terminal's renderers, which only
-``tools`` may import: :func:`draw_picture` is handed to it.
+``etg console user add|list|remove`` keeps its accounts; ``etg console audit FILE --key PUB``
+proves its audit log with the console's audit public key (:func:`audit_key_of`). The
+console draws recall pictures with the terminal's renderers, which only ``tools`` may
+import: :func:`draw_picture` is handed to it.
 
 ``etg operator --certs DIR --server HOST:PORT ...`` does what the console's attendant and
 supervisor do, over the same operator AMP connection, one command per call: ``credit``,
@@ -54,7 +55,8 @@ def draw_picture(logged: Any, timeline: Any, terminal: str | None, size: tuple[i
     "--certs",
     type=click.Path(file_okay=False, exists=True, path_type=Path),
     default=None,
-    help="The certificates folder: ca.pem, operator.pem/.key, console.pem/.key, log-signing.pub.",
+    help="The certificates folder: ca.pem, operator.pem/.key, console.pem/.key, "
+    "console-audit.key, log-signing.pub.  [default: the servers file's [console] certs]",
 )
 @click.option(
     "--servers",
@@ -106,7 +108,7 @@ def console(
     """
     if ctx.invoked_subcommand is not None:
         return
-    if certs is None or servers is None:
+    if servers is None:
         raise click.UsageError("etg console needs --certs DIR and --servers FILE")
     from game_server.console.service import STORE_PENDING, run_console
     from game_server.console.settings import load_settings
@@ -114,6 +116,13 @@ def console(
     if store is not None:
         raise click.BadParameter(STORE_PENDING, param_hint="'--store'")
     settings = load_settings(servers)
+    certs = certs or settings.certs
+    if certs is None:
+        raise click.UsageError(
+            "etg console needs --certs DIR (or certs = DIR in the servers file's [console])"
+        )
+    if not certs.is_dir():
+        raise click.BadParameter(f"{certs} is not a folder", param_hint="'--certs'")
     folder = servers.parent
     run_console(
         settings,
@@ -185,22 +194,67 @@ def user_remove(name: str, accounts: Path) -> None:
     click.echo(f"removed {account.name} ({account.role.value})")
 
 
+def audit_key_of(file: Path, key: Path | None, servers: Path | None) -> Path | None:
+    """Where ``etg console audit`` takes the console's audit public key: ``--key`` (a file,
+    or the folder holding console-audit.pub); else the certificates folder the servers file
+    names (``--servers``, else ``servers.toml`` beside the audit log, whose default place
+    is beside its servers file); else ``certs/console-audit.pub`` as ``etg verify`` does.
+    None: none of these exists."""
+    from game_server.console.settings import load_settings
+    from game_server.keys import AUDIT_PUBLIC_FILE
+
+    if key is not None:
+        return key
+    servers = servers or file.parent / "servers.toml"
+    if servers.exists():
+        named = load_settings(servers).certs
+        if named is not None:
+            return named / AUDIT_PUBLIC_FILE
+    fallback = Path("certs") / AUDIT_PUBLIC_FILE
+    return fallback if fallback.exists() else None
+
+
 @console.command("audit")
 @click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.option(
+    "--key",
+    type=click.Path(exists=True, path_type=Path),
+    default=None,
+    help="The console's audit public key: console-audit.pub, or the folder holding it (best: "
+    "a copy kept off the console's machine).  [default: from the servers file's certs, "
+    "else certs/console-audit.pub]",
+)
+@click.option(
+    "--servers",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="The servers file whose [console] certs holds the key.  [default: servers.toml "
+    "beside FILE]",
+)
 @click.option("--last", type=click.IntRange(min=0), default=0, help="Also print the last N lines.")
-def audit_command(file: Path, last: int) -> None:
-    """Prove the console's audit log FILE line by line (exit 1 if it does not prove)."""
+def audit_command(file: Path, key: Path | None, servers: Path | None, last: int) -> None:
+    """Prove the console's audit log FILE line by line with its signatures, and against its
+    signed head FILE.head (exit 1 if it does not prove, or if it is not signed)."""
     from game_server.console.audit import verify_audit
+    from game_server.keys import key_id, load_audit_public_key
 
-    found = verify_audit(file)
+    where = audit_key_of(file, key, servers)
+    public = None if where is None else load_audit_public_key(where)
+    found = verify_audit(file, public)
     if last:
         lines = file.read_text(encoding="utf-8").splitlines()[-last:]
         for text in lines:
             click.echo(text)
     if found.problem is not None:
-        click.echo(f"{file}: {found.lines} line(s) prove; then {found.problem}", err=True)
+        click.echo(f"{file}: {found.verdict()}", err=True)
         raise click.exceptions.Exit(1)
-    click.echo(f"{file}: {found.lines} line(s), the chain holds")
+    if not found.proven:
+        click.echo(f"{file}: {found.verdict()}", err=True)
+        raise click.exceptions.Exit(1)
+    proven_with = "" if public is None else f" (proven with {where}, key {key_id(public)})"
+    click.echo(f"{file}: {found.verdict()}{proven_with}")
+    if found.lines:
+        click.echo(f"last line {found.lines}: {found.head}")
 
 
 # ----------------------------------------------------------------------------- etg operator

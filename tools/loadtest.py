@@ -242,10 +242,17 @@ def start_server(
     store: str | None = None,
     *,
     workers: int = 1,
+    port: int = 0,
+    output: Path | None = None,
 ) -> tuple[subprocess.Popen[bytes], int, Path]:
     """Start ``python -m game_server``; its output goes to a file (a pipe could fill up and
-    block it). Returns the process, its port and the output file. The caller stops it."""
-    out = directory / "server.out"
+    block it). Returns the process, its port and the output file. The caller stops it.
+
+    ``port`` 0 is a free one; ``etg faults`` restarts the server on the port of its first
+    start, each start's output in a file of its own (``output``, default
+    ``directory/server.out``).
+    """
+    out = directory / "server.out" if output is None else output
     command = [
         sys.executable,
         "-m",
@@ -259,7 +266,7 @@ def start_server(
         "--certs",
         str(certs),
         "--port",
-        "0",
+        str(port),
         "--next-round-delay",
         "0.2",
     ]

@@ -37,6 +37,7 @@ from game_server.config import TableConfig
 from game_server.games import game_for
 from game_server.games.api import MainWager, NotOffered, StrategyReport
 from game_server.rules.returns import ParFigure, WagerReturn
+from game_server.rules.wagers.base import ReserveUse
 from game_server.sim import SimResult, WagerStats, interval_json, run_sim
 from shared.money import format_money
 from tools.sim import sim_spec
@@ -216,6 +217,18 @@ class ParSheet:
                     "return_per_cent_of_meter": m.slope,
                     "break_even_meter": m.break_even,
                     "long_run_share": m.long_run,
+                    "long_run_parts": None
+                    if m.dynamics is None
+                    else {
+                        "reserve": m.dynamics.reserve.value,
+                        "contributions": m.dynamics.contributions,
+                        "reseeds": m.dynamics.reseeds,
+                        "top_ups": m.dynamics.top_ups,
+                        "house_low": m.dynamics.house_low,
+                        "house_high": m.dynamics.house_high,
+                        "average_meter": m.dynamics.average_meter,
+                        "precision": m.dynamics.precision,
+                    },
                 }
                 for m in ret.meters
             ],
@@ -243,9 +256,11 @@ class ParSheet:
             "Hold 'Em); simulated figures are played through the engine, one seat, a new shoe "
             f"every round, {self.rounds:,} rounds from seed {self.seed}, with 95% intervals "
             "from per-round totals. A meter wager's return is given with the meter at its "
-            "reset amount and in the long run (plus its rate of progression, an upper "
-            "bound); the player-edge guard refuses any wager whose long-run return is 100% "
-            "or more.",
+            "reset amount and in the long run, counted from the meter's own dynamics: its "
+            "contributions, the reset amount brought back after each 100% award, the top-ups "
+            "after a partial award that left it below its reset amount, and its reserve as the "
+            "Rules Submission says what it is for; the player-edge guard refuses any wager "
+            "whose long-run return is 100% or more.",
             "",
             "## Summary",
             "",
@@ -334,6 +349,7 @@ class ParSheet:
                     f"{'' if m.break_even is None else format_money(m.break_even)} | "
                     f"{_pct(m.long_run)} |"
                 )
+            out += _dynamics_markdown(ret)
         elif ret.par is not None:
             figure = ret.par
             out.append(
@@ -494,6 +510,32 @@ def _figure_json(figure: ParFigure) -> dict[str, Any]:
         "rtp": figure.rtp,
         "ci95": [figure.low, figure.high],
     }
+
+
+def _dynamics_markdown(ret: WagerReturn) -> list[str]:
+    """How each meter's long-run share was counted, by part."""
+    out: list[str] = []
+    for m in ret.meters:
+        d = m.dynamics
+        if d is None:
+            continue
+        parts = (
+            f"contributions {_pct(d.contributions, 4)}, reseeds after 100% awards "
+            f"{_pct(d.reseeds, 4)}, top-ups after partial awards {_pct(d.top_ups, 4)}"
+        )
+        if d.reserve is ReserveUse.PLAYERS:
+            parts = (
+                f"contributions {_pct(d.contributions, 4)} (the reserve is the players'), "
+                f"the house's share of the reseeds {_pct(d.house_low, 4)} to "
+                f"{_pct(d.house_high, 4)} (the guard takes the upper end)"
+            )
+        average = (
+            ""
+            if d.average_meter is None
+            else f"; the meter averages {format_money(round(d.average_meter))}"
+        )
+        out += ["", f"{m.meter}'s long run: {parts}{average} ({d.precision})."]
+    return out
 
 
 def _strategy_markdown(main: MainGame, source: str) -> list[str]:

@@ -28,7 +28,7 @@ How a picture is made:
    receipt's QR code, as the terminal's recall screen shows it.
 
 The terminal never imports ``game_server``: this module, in ``tools``, is where the two meet
-(DESIGN.md "Layout and the import rule"). Pygame runs headless (SDL's dummy driver) when
+(docs/design.md "Layout and the import rule"). Pygame runs headless (SDL's dummy driver) when
 there is no display. Entry point: :func:`write_pictures`.
 """
 

@@ -40,4 +40,5 @@ def sim_spec(
         table_id=f"sim-{config.table_id}" if table_id is None else table_id,
         table_type=config.table_type,
         game=game_for(config).name,
+        must_hit_by=config.must_hit_by,
     )

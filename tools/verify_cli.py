@@ -4,7 +4,7 @@ Registered on the ``etg`` group by :mod:`tools.cli` (``main.add_command(verify)`
 is :func:`game_server.recall.verify.verify_log`, this module only opens the files, shows
 progress and prints.
 
-Exit status (DESIGN.md "Event log"; GLI-11 game recall):
+Exit status (docs/design.md "Event log"; GLI-11 game recall):
 
 - 0: every check holds (warnings, e.g. events not yet covered by a signed checkpoint, allowed);
 - 1: at least one check fails: the first failing sequence number and why are printed;

@@ -25,6 +25,7 @@ import json
 import os
 import re
 import stat
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,9 +92,18 @@ def check_password(password: str, stored: str) -> bool:
     return True
 
 
-@functools.cache
+_DUMMY_ONCE = threading.Lock()
+
+
 def _dummy() -> str:
-    """What an unknown name's sign-in is checked against, so it costs a real scrypt."""
+    """What an unknown name's sign-in is checked against, so it costs a real scrypt. Made
+    once (under a lock: sign-ins run in several worker threads at once)."""
+    with _DUMMY_ONCE:
+        return _dummy_hash()
+
+
+@functools.cache
+def _dummy_hash() -> str:
     return hash_password("x" * MIN_PASSWORD, salt=b"\0" * SALT_BYTES)
 
 

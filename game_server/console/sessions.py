@@ -7,13 +7,28 @@ with the person, their role and the session's CSRF token (another random 256 bit
 form; a POST without it is refused). A session ends after :data:`IDLE_SECONDS` without a
 request, :data:`MAX_SECONDS` after sign-in, at sign-out, or when the account is removed.
 
-Failed sign-ins are rate limited (:class:`LoginGuard`): more than :data:`MAX_FAILURES`
-failures within :data:`WINDOW_SECONDS` for one account name, or from one address, refuse
-every further try of that name or from that address (even with the right password) until
-the oldest of them is older than the window. Every failure and every refusal is written to
-the audit log by the web layer.
+Failed sign-ins are rate limited (:class:`LoginGuard`): :data:`MAX_FAILURES` failed tries
+within :data:`WINDOW_SECONDS` for one account name, or from one address, refuse every
+further try of that name or from that address (even with the right password, and whether
+the password or the one-time code was wrong) until the oldest of them is older than the
+window. A refused try costs no scrypt.
 
-Entry points: :class:`Sessions`, :class:`Session`, :class:`LoginGuard`.
+The guard holds however many tries arrive at once (40 posted together were all checked, and
+the right password among them signed in, when a failure was counted only after its scrypt):
+
+- a try is counted as failed when it is *begun* (:meth:`LoginGuard.begin`), before its
+  password is checked, and taken back only if it signs in (:meth:`LoginGuard.succeeded`);
+  so at most :data:`MAX_FAILURES` checks per name and per address can ever be running or
+  done within a window, however the requests interleave;
+- one try per account name runs at a time: a second try of a name whose first is still
+  being checked is refused at once (not queued: a queue would let one client hold requests
+  and memory open), and that refusal is not counted (the first try's outcome counts).
+
+Every failure and every refusal is written to the audit log by the web layer. The guard is
+only ever used from the reactor's thread (the scrypt runs in a worker thread; its answer
+comes back to the reactor), so it needs no lock.
+
+Entry points: :class:`Sessions`, :class:`Session`, :class:`LoginGuard`, :class:`Attempt`.
 """
 
 from __future__ import annotations
@@ -26,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from game_server.console.roles import Role
+from shared.errors import ETGError
 
 #: Seconds without a request after which a session ends.
 IDLE_SECONDS: Final = 15 * 60
@@ -97,22 +113,47 @@ class Sessions:
         return len(self._open)
 
 
+class SignInRefused(ETGError):
+    """A sign-in try refused before it is checked; the message is the sentence to show."""
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One sign-in try being checked (:meth:`LoginGuard.begin`).
+
+    Attributes:
+        name: The account name tried.
+        address: Where it came from.
+        at: When it was begun (its failure's time in the window).
+        locks: Whether it was the last try allowed (its failure locks the name or address).
+    """
+
+    name: str
+    address: str
+    at: float
+    locks: bool
+
+
 class LoginGuard:
-    """Failed sign-ins per account name and per address, in a sliding window."""
+    """Sign-in tries per account name and per address, in a sliding window, counted before
+    they are checked (see the module docstring)."""
 
     def __init__(self, clock: Callable[[], float]) -> None:
         self._clock = clock
         self._failures: dict[tuple[str, str], deque[float]] = {}
+        self._checking: set[str] = set()
 
     def _recent(self, key: tuple[str, str]) -> deque[float]:
         times = self._failures.setdefault(key, deque())
         horizon = self._clock() - WINDOW_SECONDS
         while times and times[0] <= horizon:
             times.popleft()
+        if not times:
+            del self._failures[key]
         return times
 
-    def refusal(self, name: str, address: str) -> str | None:
-        """Why a sign-in of ``name`` from ``address`` is refused now, or None."""
+    def locked(self, name: str, address: str) -> str | None:
+        """Why ``name`` or ``address`` is locked now (too many failed tries), or None."""
         for key, what in (
             (("name", name), f"the account {name!r}"),
             (("address", address), f"the address {address}"),
@@ -126,16 +167,51 @@ class LoginGuard:
                 )
         return None
 
-    def failed(self, name: str, address: str) -> bool:
-        """Count a failure; whether it locks the name or the address from now on."""
-        now = self._clock()
-        locked = False
-        for key in (("name", name), ("address", address)):
-            times = self._recent(key)
-            times.append(now)
-            locked = locked or len(times) == MAX_FAILURES
-        return locked
+    def refusal(self, name: str, address: str) -> str | None:
+        """Why a sign-in of ``name`` from ``address`` may not begin now, or None: the name
+        or the address is locked, or a try of the name is being checked."""
+        locked = self.locked(name, address)
+        if locked is not None:
+            return locked
+        if name in self._checking:
+            return (
+                f"a sign-in for {name!r} is being checked already; wait for its answer, then "
+                "try again"
+            )
+        return None
 
-    def succeeded(self, name: str) -> None:
-        """A good sign-in clears the name's failures (not the address's)."""
-        self._failures.pop(("name", name), None)
+    def can_begin(self, name: str, address: str) -> bool:
+        return self.refusal(name, address) is None
+
+    def begin(self, name: str, address: str) -> Attempt:
+        """Begin a try: count it as failed now, before its password is checked, and hold
+        the name until :meth:`succeeded` or :meth:`failed`.
+
+        Raises:
+            SignInRefused: :meth:`refusal` names why it may not begin (nothing is counted).
+        """
+        refused = self.refusal(name, address)
+        if refused is not None:
+            raise SignInRefused(refused)
+        now = self._clock()
+        locks = False
+        for key in (("name", name), ("address", address)):
+            times = self._failures.setdefault(key, deque())
+            times.append(now)
+            locks = locks or len(times) == MAX_FAILURES
+        self._checking.add(name)
+        return Attempt(name, address, now, locks)
+
+    def failed(self, attempt: Attempt) -> bool:
+        """The try failed (it stays counted); whether it locked the name or the address."""
+        self._checking.discard(attempt.name)
+        return attempt.locks and self.locked(attempt.name, attempt.address) is not None
+
+    def succeeded(self, attempt: Attempt) -> None:
+        """The try signed in: the name's failures are cleared (not the address's), and this
+        try no longer counts against the address."""
+        self._checking.discard(attempt.name)
+        self._failures.pop(("name", attempt.name), None)
+        times = self._failures.get(("address", attempt.address))
+        if times is not None and attempt.at in times:
+            times.remove(attempt.at)

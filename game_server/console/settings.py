@@ -7,6 +7,8 @@ the floor's shifts.
     port = 8443                     # the HTTPS port (etg console --port overrides)
     shifts = ["06:00", "14:00", "22:00"]   # local start of each shift of a gaming day
     timezone = "America/New_York"   # the shifts' time zone (IANA name); default UTC
+    certs = "../certs"              # the certificates folder (etg console --certs overrides;
+                                    # etg console audit takes console-audit.pub from it)
 
     [[server]]
     name = "pit-1"                  # how the console names it (letters, digits, - _ .)
@@ -75,12 +77,14 @@ class ConsoleSettings:
         port: The HTTPS port.
         shifts: The local start times of the shifts of a gaming day, in order.
         timezone: The shifts' time zone.
+        certs: The certificates folder (relative paths from the file's folder), if named.
     """
 
     servers: tuple[ServerEntry, ...]
     port: int = DEFAULT_PORT
     shifts: tuple[dt.time, ...] = tuple(dt.time.fromisoformat(s) for s in DEFAULT_SHIFTS)
     timezone: dt.tzinfo = dt.UTC
+    certs: Path | None = None
 
     def server(self, name: str) -> ServerEntry | None:
         return next((s for s in self.servers if s.name == name), None)
@@ -105,7 +109,7 @@ def settings_from_mapping(
     console = data.get("console", {})
     if not isinstance(console, Mapping):
         raise _error(source, "[console]", "is not a table")
-    extra = sorted(set(console) - {"port", "shifts", "timezone"})
+    extra = sorted(set(console) - {"port", "shifts", "timezone", "certs"})
     if extra:
         raise _error(source, "[console]", f"unknown field(s) {', '.join(extra)}")
     port = console.get("port", DEFAULT_PORT)
@@ -121,6 +125,9 @@ def settings_from_mapping(
             "[console] timezone",
             f"{zone_name!r} is not a time zone (e.g. America/New_York)",
         ) from None
+    certs = console.get("certs")
+    if certs is not None and (not isinstance(certs, str) or not certs):
+        raise _error(source, "[console] certs", f"{certs!r} is not a folder's path")
     raw = data.get("server", [])
     if not isinstance(raw, list) or not raw:
         raise _error(source, "[[server]]", "no server; add at least one [[server]] table")
@@ -131,7 +138,9 @@ def settings_from_mapping(
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise _error(source, "[[server]] name", f"{', '.join(twice)} named twice")
-    return ConsoleSettings(tuple(servers), port, shifts, timezone)
+    return ConsoleSettings(
+        tuple(servers), port, shifts, timezone, None if certs is None else base / certs
+    )
 
 
 def _shifts(value: Any, source: str) -> tuple[dt.time, ...]:

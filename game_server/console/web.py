@@ -10,10 +10,15 @@ referrer; HSTS). Then, in order:
    audited;
 3. every other page needs a session (else: a GET goes to ``/login``; a POST is refused and
    audited: a form another site submits carries no cookie, SameSite=Strict);
-4. a POST must carry the session's CSRF token (else refused, audited);
-5. the route's :class:`~game_server.console.roles.Permission` must be the role's (else 403
+4. a POST's fields, its CSRF token among them, are read from its body only
+   (``application/x-www-form-urlencoded``, what a browser's form sends): a POST with anything
+   in its address's query string is refused and audited, whatever it carries, because an
+   address is kept in access logs, proxies and the browser's history (:func:`_read_form`);
+   the sign-in form is read the same way;
+5. a POST must carry the session's CSRF token (else refused, audited);
+6. the route's :class:`~game_server.console.roles.Permission` must be the role's (else 403
    with the sentence, audited);
-6. actions go to the table server over its AMP link with the person and role; the outcome is
+7. actions go to the table server over its AMP link with the person and role; the outcome is
    audited (with the request id, the same as in the table's event log) and told on the next
    page.
 
@@ -30,11 +35,12 @@ import datetime as dt
 import json
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Final, Protocol
 from urllib.parse import unquote, urlsplit
+from weakref import WeakKeyDictionary
 
 from twisted.internet.defer import Deferred
 from twisted.internet.task import LoopingCall
@@ -43,6 +49,7 @@ from twisted.logger import Logger
 from twisted.protocols import amp
 from twisted.python.failure import Failure
 from twisted.python.threadpool import ThreadPool
+from twisted.web.http import parse_qs
 from twisted.web.resource import Resource
 from twisted.web.server import NOT_DONE_YET, Request
 
@@ -69,6 +76,7 @@ from game_server.console.sessions import (
     LoginGuard,
     Session,
     Sessions,
+    SignInRefused,
     new_token,
     same,
 )
@@ -113,6 +121,16 @@ KEEPALIVE_SECONDS: Final = 15.0
 REBUILD_DELAY: Final = 0.2
 #: The largest request body read (a form is far smaller).
 MAX_BODY: Final = 16 * 1024
+#: The one kind of body a POST's fields are read from (what a browser's form sends).
+FORM_TYPE: Final = b"application/x-www-form-urlencoded"
+#: The most fields a form may carry (the console's forms have fewer than ten).
+MAX_FIELDS: Final = 32
+#: Why a POST with fields in its address is refused.
+FIELDS_IN_ADDRESS: Final = (
+    "a form's fields and its security token go in the request's body, never in its address "
+    "(an address is kept in access logs and the browser's history, and the token with it); "
+    "nothing was done: send the form again from the console's page"
+)
 #: What refuses a change of limits (issue 21: within the Rules Submission).
 LIMITS_REFUSAL: Final = (
     "a table's limits are part of its Rules Submission, which the server proves at start and "
@@ -167,8 +185,62 @@ def _segments(request: Request) -> list[str]:
     return [unquote(part) for part in path.split("/")[1:]]
 
 
+#: Each POST's fields, read from its body by :func:`_read_form` (never from its address).
+_FORMS: WeakKeyDictionary[Request, dict[bytes, list[bytes]]] = WeakKeyDictionary()
+_FIELD_NAME: Final = re.compile(r"[a-z_]{1,16}")
+
+
+def _read_form(request: Request) -> None:
+    """Read a POST's fields from its body, for :func:`_arg`.
+
+    Raises:
+        _Refused: the address carries a query string (fields or a token: refused whatever
+            they are, audited without their values), the body is not a form, or it is too
+            large or has too many fields.
+    """
+    query = urlsplit(request.uri or b"").query
+    if query:
+        names = parse_qs(query, 1)
+        shown = sorted(
+            n if _FIELD_NAME.fullmatch(n) else "(other)"
+            for n in (k.decode("ascii", "replace") for k in names)
+        )
+        raise _Refused(
+            400,
+            FIELDS_IN_ADDRESS,
+            audit=f"refused: form fields in the address ({', '.join(shown) or 'a query'})",
+        )
+    content = request.content
+    body = b""
+    if content is not None:
+        content.seek(0)
+        body = content.read(MAX_BODY + 1)
+    if len(body) > MAX_BODY:
+        raise _Refused(413, "the request is too large")
+    kind = (request.getHeader(b"content-type") or b"").split(b";")[0].strip().lower()
+    if body and kind != FORM_TYPE:
+        shown_kind = kind.decode("ascii", "replace")[:60] or "none"
+        raise _Refused(
+            415,
+            f"a form is sent as {FORM_TYPE.decode()}, as a browser sends it; this request's "
+            f"body is {shown_kind}: send the form from the console's page",
+            audit="refused: a body that is not a form",
+        )
+    if body.count(b"&") >= MAX_FIELDS:
+        raise _Refused(400, f"a form has at most {MAX_FIELDS} fields")
+    _FORMS[request] = parse_qs(body, 1)
+
+
+def _fields(request: Request) -> Mapping[bytes, list[bytes]]:
+    """Where a request's fields are read: a POST's body (never its address), a GET's query."""
+    if request.method == b"POST":
+        return _FORMS.get(request, {})
+    fields: Mapping[bytes, list[bytes]] = request.args
+    return fields
+
+
 def _arg(request: Request, name: str) -> str:
-    values = request.args.get(name.encode())
+    values = _fields(request).get(name.encode())
     if not values:
         return ""
     try:
@@ -308,6 +380,7 @@ class ConsoleApp:
                     )
                 return self._redirect(request, "/login")
             if method == b"POST":
+                _read_form(request)
                 if not same(_arg(request, "csrf"), session.csrf):
                     raise _Refused(
                         403,
@@ -334,7 +407,13 @@ class ConsoleApp:
                 detail=refused.text,
             )
         viewer = None if session is None else self._viewer(session)
-        titles = {400: "Bad request", 403: "Refused", 404: "Not found", 413: "Too large"}
+        titles = {
+            400: "Bad request",
+            403: "Refused",
+            404: "Not found",
+            413: "Too large",
+            415: "Not a form",
+        }
         request.setHeader(b"content-type", b"text/html; charset=utf-8")
         return pages.message_page(titles.get(refused.status, "Refused"), refused.text, viewer)
 
@@ -433,6 +512,7 @@ class ConsoleApp:
             return pages.login_page(token)
         if request.method != b"POST":
             raise _Refused(405, "sign in with the form")
+        _read_form(request)
         cookie = (request.getCookie(LOGIN_COOKIE) or b"").decode("ascii", "replace")
         if not cookie or not same(_arg(request, "csrf"), cookie):
             raise _Refused(
@@ -443,15 +523,22 @@ class ConsoleApp:
         name, password, code = (_arg(request, k) for k in ("name", "password", "code"))
         self._fresh_accounts()
         address = _address(request)
-        locked = self.guard.refusal(name, address)
-        if locked is not None:
+        try:
+            # Counted as failed before scrypt runs: however many tries arrive at once, at
+            # most MAX_FAILURES are ever checked (sessions.py).
+            attempt = self.guard.begin(name, address)
+        except SignInRefused as refused:
             self.audit.write(
-                "sign-in", person=name, address=address, outcome="refused", detail=locked
+                "sign-in", person=name, address=address, outcome="refused", detail=str(refused)
             )
-            return self._login_again(request, locked)
-        signing: Deferred[Any] = deferToThreadPool(
-            self.reactor, self.reactor.getThreadPool(), self.accounts.sign_in, name, password
-        )
+            return self._login_again(request, str(refused))
+        try:
+            signing: Deferred[Any] = deferToThreadPool(
+                self.reactor, self.reactor.getThreadPool(), self.accounts.sign_in, name, password
+            )
+        except BaseException:
+            self.guard.failed(attempt)  # never leave the name held by a try that never ran
+            raise
 
         def checked(account: Any) -> None:
             problem = None
@@ -464,7 +551,7 @@ class ConsoleApp:
                 ):
                     problem = "wrong or missing one-time code"
             if problem is not None:
-                now_locked = self.guard.failed(name, address)
+                now_locked = self.guard.failed(attempt)
                 self.audit.write(
                     "sign-in", person=name, address=address, outcome="refused", detail=problem
                 )
@@ -474,11 +561,11 @@ class ConsoleApp:
                         person=name,
                         address=address,
                         outcome="refused",
-                        detail=self.guard.refusal(name, address) or "",
+                        detail=self.guard.locked(name, address) or "",
                     )
                 _finish(request, self._login_again(request, "wrong name, password or code"))
                 return
-            self.guard.succeeded(name)
+            self.guard.succeeded(attempt)
             session = self.sessions.create(account.name, account.role, address)
             _cookie(request, COOKIE, session.id.encode())
             _cookie(request, LOGIN_COOKIE, b"", max_age=0)
@@ -488,11 +575,14 @@ class ConsoleApp:
             _finish(request, self._redirect(request, "/"))
 
         def failed(failure: Failure) -> None:
+            # The scrypt or the answer broke: the name is free again, the try stays counted.
+            self.guard.failed(attempt)
             log.failure("a sign-in failed", failure)
             request.setResponseCode(500)
             _finish(request, pages.message_page("Error", "the sign-in failed; try again", None))
 
-        signing.addCallbacks(checked, failed)
+        signing.addCallback(checked)
+        signing.addErrback(failed)
         return NOT_DONE_YET
 
     def _login_again(self, request: Request, problem: str) -> bytes:

@@ -9,11 +9,12 @@ Entry points:
 - :func:`verify_chain` -- recompute the whole chain and check every checkpoint.
 - :mod:`game_server.eventlog.chain` -- the exact hash-chain and checkpoint-message
   definitions an independent verifier implements.
-- :class:`EventStore` / :class:`EventSource` -- the backend interfaces (SQLite today;
-  PostgreSQL later, DESIGN.md "Later, on paper now").
+- :class:`EventStore` / :class:`EventSource` -- the backend interfaces: SQLite is every
+  table's log; the floor store keeps a shipped copy in PostgreSQL and reads through its own
+  :class:`EventSource` (``game_server.floor.source``; docs/design.md "The floor").
 
 Storage is SQLite through sqlite-utils: STRICT tables, WAL, ``synchronous=FULL``, named
-migrations, triggers that refuse UPDATE and DELETE (DESIGN.md "Event log"; see
+migrations, triggers that refuse UPDATE and DELETE (docs/design.md "Event log"; see
 :mod:`game_server.eventlog.schema`).
 """
 

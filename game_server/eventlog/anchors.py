@@ -8,7 +8,7 @@ contradicts or ends before any anchored checkpoint, and ``etg serve`` refuses to
 such a log.
 
 Two small interfaces, so that the anchor stream can be a file today and the floor's central
-store later (DESIGN.md "The floor": the store's checkpoints are the anchors):
+store later (docs/design.md "The floor": the store's checkpoints are the anchors):
 
 - :class:`AnchorSink`: ``publish_all(checkpoints)``, called by
   :class:`~game_server.eventlog.log.EventLog` right after checkpoints are committed (those

@@ -277,6 +277,24 @@ class EventLogReader:
         rows = self._all(f"{_SELECT_EVENTS} WHERE kind IN ({marks}) ORDER BY seq", kinds)
         return [StoredEvent.from_row(row) for row in rows]  # type: ignore[arg-type]
 
+    def iter_events_of_kind(self, *kinds: str, batch: int = DEFAULT_BATCH) -> Iterator[StoredEvent]:
+        """:meth:`events_of_kind` read ``batch`` rows at a time, for kinds a long log holds
+        many of (e.g. every ``request_applied``: one per command a client sent).
+
+        Raises:
+            LogDamaged: SQLite cannot read the log.
+        """
+        marks = ", ".join("?" * len(kinds))
+        cursor = self._conn.cursor()
+        try:
+            cursor.execute(f"{_SELECT_EVENTS} WHERE kind IN ({marks}) ORDER BY seq", kinds)
+            while rows := cursor.fetchmany(batch):
+                yield from map(StoredEvent.from_row, rows)
+        except sqlite3.DatabaseError as exc:
+            raise self._damaged(exc) from None
+        finally:
+            cursor.close()
+
     def event(self, seq: int) -> StoredEvent | None:
         """The event with sequence number ``seq``, or None."""
         rows = self._all(f"{_SELECT_EVENTS} WHERE seq = ?", (seq,))

@@ -1,6 +1,6 @@
 """The two small interfaces a log backend implements: the writer's store and the reader.
 
-DESIGN.md "Later, on paper now": a floor outgrows one server and a central copy of every
+docs/design.md "The floor": a floor outgrows one server and a central copy of every
 table's log moves to PostgreSQL. Everything above these interfaces (the chain, the signing,
 :class:`~game_server.eventlog.log.EventLog`, :func:`~game_server.eventlog.verify.verify_chain`,
 recall) is backend-free, so that step is a new class for each Protocol, not a rewrite.

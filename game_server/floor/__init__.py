@@ -1,4 +1,4 @@
-"""The floor store: PostgreSQL as the casino floor's system of record (DESIGN.md "The floor").
+"""The floor store: PostgreSQL as the casino floor's system of record (docs/design.md "The floor").
 
 Each table server's SQLite log stays the table's authority; a floor that outgrows one
 machine adds a PostgreSQL store that every server ships its events and signed checkpoints to

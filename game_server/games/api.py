@@ -188,7 +188,7 @@ class BenchSample:
 
 class BenchFigure(Protocol):
     """One figure of ``etg bench`` a game measures against its peer (``tools/bench.py``
-    interleaves every game's figures, repeats them and reports medians; DESIGN.md "Tests":
+    interleaves every game's figures, repeats them and reports medians; docs/design.md "Tests":
     no pass/fail).
 
     Attributes:

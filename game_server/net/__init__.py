@@ -1,4 +1,4 @@
-"""The table's network edge: certificates and mutual TLS 1.3 (DESIGN.md "Network").
+"""The table's network edge: certificates and mutual TLS 1.3 (docs/design.md "Network").
 
 - :mod:`game_server.net.pki` makes and reads the private CA and the certificates of the
   server, the terminals and the operator tools (pure of Twisted; entry points

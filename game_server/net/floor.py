@@ -25,6 +25,7 @@ Submission, :mod:`game_server.config`)::
     box_seconds = 10           # for a command box, from its first byte to its last
     connections_per_identity = 4     # open at once with one certificate id
     unauthenticated_connections = 64 # open at once before their Hello, in total
+    unauthenticated_per_address = 8  # ...and from one source address
 
 Entry points: :func:`load_floor` (a file) and :meth:`FloorConfig.from_mapping` (parsed TOML);
 :data:`MAX_TABLES` (what one server hosts, and why) and :func:`raise_descriptor_limit`.
@@ -65,6 +66,11 @@ DEFAULT_BOX_SECONDS: Final = 10.0
 DEFAULT_CONNECTIONS_PER_IDENTITY: Final = 4
 #: Connections that have not (yet) said Hello, open at once over all peers.
 DEFAULT_UNAUTHENTICATED_CONNECTIONS: Final = 64
+#: Connections that have not (yet) said Hello, open at once from one source address (when
+#: ``unauthenticated_connections`` is lower, that). A client says Hello within milliseconds
+#: of connecting: eight leave room for a workstation opening the console and a few scripts
+#: at once, and one peer without a certificate takes an eighth of the places at most.
+DEFAULT_UNAUTHENTICATED_PER_ADDRESS: Final = 8
 #: Tables one server process hosts at most (``etg serve --tables``, ``etg loadtest``).
 #:
 #: What bounds it, for 150 tables of 7 (1,050 terminals):
@@ -117,6 +123,9 @@ class NetLimits:
             one more is refused as soon as its TLS handshake names the certificate.
         unauthenticated_connections: Connections before their Hello, over all peers; one
             more is refused as soon as it is accepted.
+        unauthenticated_per_address: Connections before their Hello from one source
+            address; one more from that address is refused as soon as it is accepted. The
+            floor file refuses a value above ``unauthenticated_connections``.
     """
 
     commands_per_second: float = DEFAULT_COMMANDS_PER_SECOND
@@ -125,6 +134,7 @@ class NetLimits:
     box_seconds: float = DEFAULT_BOX_SECONDS
     connections_per_identity: int = DEFAULT_CONNECTIONS_PER_IDENTITY
     unauthenticated_connections: int = DEFAULT_UNAUTHENTICATED_CONNECTIONS
+    unauthenticated_per_address: int = DEFAULT_UNAUTHENTICATED_PER_ADDRESS
 
 
 @dataclass(frozen=True)
@@ -229,10 +239,17 @@ class FloorConfig:
 
 
 def _limits(table: Mapping[str, Any], where: _Where) -> NetLimits:
-    """``[floor.limits]``: each field a positive number (the counts whole), default if absent."""
+    """``[floor.limits]``: each field a positive number (the counts whole), default if absent;
+    ``unauthenticated_per_address`` at most ``unauthenticated_connections`` (absent: its
+    default, or the total when that is lower)."""
     defaults = NetLimits()
     numbers = ("commands_per_second", "hello_seconds", "box_seconds")
-    counts = ("burst", "connections_per_identity", "unauthenticated_connections")
+    counts = (
+        "burst",
+        "connections_per_identity",
+        "unauthenticated_connections",
+        "unauthenticated_per_address",
+    )
     _only(table, {*numbers, *counts}, where, "[floor.limits]")
     values: dict[str, Any] = {}
     for name in numbers:
@@ -245,6 +262,16 @@ def _limits(table: Mapping[str, Any], where: _Where) -> NetLimits:
         if count < 1:
             raise where.error(f"[floor.limits] {name}", f"{count} is not at least 1")
         values[name] = count
+    total = values["unauthenticated_connections"]
+    if "unauthenticated_per_address" not in table:
+        values["unauthenticated_per_address"] = min(values["unauthenticated_per_address"], total)
+    elif values["unauthenticated_per_address"] > total:
+        raise where.error(
+            "[floor.limits] unauthenticated_per_address",
+            f"{values['unauthenticated_per_address']} is above unauthenticated_connections "
+            f"({total}): one address could then hold every place before Hello; set it lower "
+            f"(the default is {DEFAULT_UNAUTHENTICATED_PER_ADDRESS})",
+        )
     return NetLimits(**values)
 
 

@@ -2,6 +2,10 @@
 the meters, each run once per request id and logged at its table with the person and role
 who asked (:class:`~game_server.table.events.OperatorAction`), done or refused.
 
+A retry of a request id that took effect before the server restarted is answered from the
+log (``already``): a cash in or out with the amount and balance its ``credits_in`` /
+``credits_out`` logged, a state change or a terminal's access with the state now.
+
 :class:`OperatorCommands` is a part of :class:`~game_server.net.server.TerminalProtocol`
 (which checks, before any of these runs, that the peer holds the operator certificate); it
 uses the protocol's ``factory``, ``who``, ``_once`` and ``_call``.
@@ -21,7 +25,8 @@ from twisted.protocols import amp
 from game_server.net.floor import FloorConfig
 from game_server.net.identity import RevocationList
 from game_server.net.pki import Role
-from game_server.net.wire import declared, wallet
+from game_server.net.wire import Applied, declared, wallet
+from game_server.table import requests
 from game_server.table.api import HostedTable, TableMachine, TableState
 from game_server.table.events import OperatorAction, TerminalAccess, operator_text
 from shared.protocol import (
@@ -54,7 +59,13 @@ class OperatorCommands:
     def who(self) -> str:
         raise NotImplementedError
 
-    def _once(self, command: bytes, request_id: str, run: Callable[[], dict[str, Any]]) -> Any:
+    def _once(
+        self,
+        command: bytes,
+        request_id: str,
+        run: Callable[[], dict[str, Any]],
+        now: Callable[[Applied], dict[str, Any]] | None = None,
+    ) -> Any:
         raise NotImplementedError
 
     def _call(self, operation: Callable[..., _T], *args: Any) -> _T:
@@ -78,8 +89,13 @@ class OperatorCommands:
             balance = self._call(self.factory.machine.cash_in, target, amount, reference)
             return amount, {"balance": balance}
 
+        def now(applied: Applied) -> dict[str, Any]:
+            moved = applied.moved
+            balance = moved[1] if moved is not None else self._balance(terminal)
+            return self._logged(applied, {"balance": balance})
+
         who = (person, role)
-        return self._credits(CashIn, "cash-in", request_id, terminal, reference, who, move)
+        return self._credits(CashIn, "cash-in", request_id, terminal, reference, who, move, now)
 
     def cash_out(
         self,
@@ -95,8 +111,14 @@ class OperatorCommands:
             paid = self._call(machine.cash_out, target, amount or None, reference)
             return paid, {"paid": paid, "balance": wallet(machine.meters(), target)}
 
+        def now(applied: Applied) -> dict[str, Any]:
+            moved = applied.moved
+            if moved is None:  # not a log this build writes: the balance now, nothing paid
+                return self._logged(applied, {"paid": 0, "balance": self._balance(terminal)})
+            return self._logged(applied, {"paid": moved[0], "balance": moved[1]})
+
         who = (person, role)
-        return self._credits(CashOut, "cash-out", request_id, terminal, reference, who, move)
+        return self._credits(CashOut, "cash-out", request_id, terminal, reference, who, move, now)
 
     def _credits(
         self,
@@ -107,9 +129,11 @@ class OperatorCommands:
         reference: str,
         asked_by: tuple[str | None, str | None],
         move: Callable[[str], tuple[int, dict[str, Any]]],
+        now: Callable[[Applied], dict[str, Any]],
     ) -> Any:
         """A cash in or out of a seated terminal, once per request id, logged with who
-        asked (:meth:`_attributed`)."""
+        asked (:meth:`_attributed`); ``now`` answers a retry of one that took effect before
+        the server started."""
 
         def run() -> dict[str, Any]:
             who = _who(*asked_by)
@@ -117,7 +141,18 @@ class OperatorCommands:
             action = OperatorAction(name, *who, target, 0, reference, request_id, "")
             return self._attributed(action, self.factory.tables_of(target), lambda: move(target))
 
-        return self._once(command.commandName, request_id, run)
+        return self._once(command.commandName, request_id, run, now)
+
+    def _balance(self, terminal: str) -> int:
+        """``terminal``'s credits now."""
+        return wallet(self._call(self.factory.machine.meters), terminal)
+
+    def _logged(self, applied: Applied, answer: dict[str, Any]) -> dict[str, Any]:
+        """``answer`` with ``logged`` as the first answer had it (a server that logs
+        operator actions): whether the log holds the action's record."""
+        if self.factory.tables:
+            answer["logged"] = int(applied.logged)
+        return answer
 
     def set_table_state(
         self,
@@ -159,7 +194,10 @@ class OperatorCommands:
                 }
             return answer
 
-        return self._once(SetTableState.commandName, request_id, run)
+        def now(applied: Applied) -> dict[str, Any]:
+            return self._logged(applied, {"state": self._table_machine(table).state.value})
+
+        return self._once(SetTableState.commandName, request_id, run, now)
 
     def set_terminal_access(
         self,
@@ -204,7 +242,11 @@ class OperatorCommands:
             )
             return {"revoked": sorted(factory.floor.revocations.ids), "logged": 1}
 
-        return self._once(SetTerminalAccess.commandName, request_id, run)
+        def now(applied: Applied) -> dict[str, Any]:
+            revoked = sorted(self.factory.floor.revocations.ids)
+            return self._logged(applied, {"revoked": revoked})
+
+        return self._once(SetTerminalAccess.commandName, request_id, run, now)
 
     def _table_machine(self, table: str | None) -> TableMachine:
         """The machine ``SetTableState`` acts on: the whole server's, or one table's."""
@@ -234,7 +276,9 @@ class OperatorCommands:
         except Exception as exc:
             known = declared(exc)
             if known is not None and tables:
-                self._note(tables, action._replace(refused=str(known)))
+                # The refusal's record is not what the request did: it carries no request id.
+                with requests.paused():
+                    self._note(tables, action._replace(refused=str(known)))
             raise
         done = action._replace(amount=amount)
         if tables:

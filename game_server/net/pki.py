@@ -1,7 +1,7 @@
 """The table's private PKI: one CA, the server, each terminal and the operator tools.
 
 Mutual TLS protects every link and each terminal and operator tool has its own certificate
-(DESIGN.md "Network"). This module makes and reads those certificates with the
+(docs/design.md "Network"). This module makes and reads those certificates with the
 ``cryptography`` library only; :mod:`game_server.net.tls` turns them into Twisted options.
 
 Entry points:

@@ -1,6 +1,6 @@
 """The table's AMP server: terminals and operator tools drive a :class:`TableMachine`.
 
-One :class:`TerminalProtocol` per connection (mutual TLS; DESIGN.md "Network", "One round,
+One :class:`TerminalProtocol` per connection (mutual TLS; docs/design.md "Network", "One round,
 as data" step 2). The peer is who its client certificate says
 (:func:`game_server.net.tls.identity_of`), never what it claims. In order, every command box:
 
@@ -16,6 +16,12 @@ as data" step 2). The peer is who its client certificate says
    :data:`~game_server.net.wire.TERMINAL_ANSWERS_KEPT` request ids of each terminal (the
    last :data:`~game_server.net.wire.ANSWERS_KEPT` of the operator) is kept, and a retry
    with the same id, on this or a later connection, gets it again and changes nothing.
+   Across restarts too: the first step a command logs carries its client and request id
+   into the event log in the same transaction (``request_applied``,
+   :mod:`game_server.table.requests`), the server reads the last ones of each client back
+   at start (:mod:`game_server.net.applied`), and a retry of one whose answer the crash
+   lost is answered with ``already`` (the answer rebuilt from the log and the table now)
+   and runs nothing.
 
 An ``Act``'s ``action`` names a decision of the table's game, read by the machine
 (:meth:`~game_server.table.api.TableMachine.parse_action`: "hit" or "stand" at a Blackjack
@@ -37,14 +43,20 @@ own view built alone, and nothing of another seat's.
 
 Connections are bounded (``[floor.limits]``; issue 13): more than
 ``unauthenticated_connections`` before their Hello, or more than
-``connections_per_identity`` with one certificate id (counted from the TLS handshake), and
-the new one is refused at once with a log line; a connection that has not completed the
-handshake and said Hello within ``hello_seconds``, or that after Hello leaves a command box
-unfinished for ``box_seconds``, is dropped. Every drop ends with the socket closed: the peer
-has :data:`CLOSE_GRACE_SECONDS` to answer TLS close_notify, then the connection is aborted.
+``unauthenticated_per_address`` of them from one source address
+(:class:`~game_server.net.admission.Waiting`), and the new one is closed at accept, before
+any TLS is built for it (:class:`GatedTLSFactory`); the refusals of an address are logged
+once a minute (:class:`~game_server.net.admission.RefusalLog`), so a flood of connections
+cannot flood the log. More than ``connections_per_identity`` with one certificate id
+(counted from the TLS handshake), and the new one is refused at once with a log line. A
+connection that has not completed the handshake and said Hello within ``hello_seconds``,
+or that after Hello leaves a command box unfinished for ``box_seconds``, is dropped. Every
+drop ends with the socket closed: the peer has :data:`CLOSE_GRACE_SECONDS` to answer TLS
+close_notify, then the connection is aborted.
 
-Entry point: :class:`TableServerFactory`, e.g.
-``reactor.listenSSL(floor.port, TableServerFactory(machine, floor, reactor), tls_options)``.
+Entry point: :class:`TableServerFactory`, behind :class:`GatedTLSFactory`, e.g.
+``reactor.listenTCP(floor.port, GatedTLSFactory(tls_options, TableServerFactory(machine,
+floor, reactor)))``.
 """
 
 from __future__ import annotations
@@ -55,15 +67,24 @@ from contextlib import contextmanager
 from typing import Any, Final, TypeVar, cast
 
 from twisted.internet.defer import Deferred, fail
-from twisted.internet.interfaces import IHandshakeListener, IReactorTime
+from twisted.internet.interfaces import IHandshakeListener, IProtocolFactory, IReactorTime
 from twisted.internet.protocol import Factory, connectionDone
 from twisted.logger import Logger
 from twisted.protocols import amp
 from twisted.protocols.policies import TimeoutMixin
+from twisted.protocols.tls import TLSMemoryBIOFactory
 from twisted.python.failure import Failure
 from zope.interface import implementer  # type: ignore[import-untyped]  # ships no hints
 
 from game_server.durations import Durations
+from game_server.net.admission import (
+    FIRST_REFUSAL,
+    MORE_REFUSALS,
+    RefusalLog,
+    Waiting,
+    describe_peer,
+    host_of,
+)
 from game_server.net.floor import FloorConfig
 from game_server.net.identity import Identity, RevocationList
 from game_server.net.operator import OperatorCommands, OperatorFloor
@@ -76,6 +97,7 @@ from game_server.net.wire import (
     RESPONDERS,
     TERMINAL_COMMANDS,
     AnswerBook,
+    Applied,
     BoxTooLarge,
     Outcome,
     TokenBucket,
@@ -84,6 +106,7 @@ from game_server.net.wire import (
     missing_arguments,
     no_delay,
 )
+from game_server.table import requests
 from game_server.table.api import HostedTable, TableMachine, TableState
 from game_server.table.secrecy import redact_view
 from game_server.table.session import LogWriteFailed, TableBook, out_of_service_reason
@@ -160,20 +183,27 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
         self.hello_order = 0
         self._waiting_for = ""
         self._abort_call: Any = None
+        #: Refused by the caps before Hello as it was accepted (logged by the factory).
+        self._refused_at_accept = False
 
     def callLater(self, period: float, func: Callable[[], object]) -> Any:
         """The deadline's clock: the factory's (tests: ``task.Clock``)."""
         return self.factory.clock.callLater(period, func)
 
     def connectionMade(self) -> None:
-        """Refuse the connection at once over ``unauthenticated_connections``; else start
-        the Hello deadline: a peer that does not complete the TLS handshake and say Hello
-        within ``hello_seconds`` is dropped."""
+        """Count the connection before Hello, aborting it at once over the caps
+        (``unauthenticated_per_address``, ``unauthenticated_connections``: the factory
+        logs it); else start the Hello deadline: a peer that does not complete the TLS
+        handshake and say Hello within ``hello_seconds`` is dropped.
+
+        Behind :class:`GatedTLSFactory` a connection over the caps never gets here (it is
+        closed at accept); this refusal is for a factory used without the gate."""
         super().connectionMade()  # type: ignore[no-untyped-call]  # unannotated
         no_delay(self.transport)
-        refusal = self.factory.admit(self)
-        if refusal is not None:
-            self.refuse(refusal)
+        if not self.factory.admit(self):
+            self._dropped = self._refused_at_accept = True
+            transport: Any = self.transport
+            transport.abortConnection()
             return
         self._deadline("Hello", self.limits.hello_seconds)
 
@@ -231,11 +261,13 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
             raise Unauthorized("this command is for terminals; the operator certificate cannot")
         return self.identity.id
 
-    def _peer(self) -> str:
+    def peer(self) -> Any:
+        """The peer's address (an ``IAddress``; None once the transport is gone)."""
         transport: Any = self.transport
-        peer = transport.getPeer() if transport is not None else None
-        host, port = getattr(peer, "host", None), getattr(peer, "port", None)
-        return "an unknown peer" if host is None else f"{host}:{port}"
+        return transport.getPeer() if transport is not None else None
+
+    def _peer(self) -> str:
+        return describe_peer(self.peer())
 
     def refuse(self, why: str) -> None:
         """Log why and abort the connection at once (over a connection cap)."""
@@ -353,11 +385,12 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
         if self._abort_call is not None and self._abort_call.active():
             self._abort_call.cancel()
         self._abort_call = None
-        log.info(
-            "connection of {terminal} closed: {reason}",
-            terminal=self.who,
-            reason=reason.getErrorMessage(),
-        )
+        if not self._refused_at_accept:  # its refusal is logged, once a minute per address
+            log.info(
+                "connection of {terminal} closed: {reason}",
+                terminal=self.who,
+                reason=reason.getErrorMessage(),
+            )
         self.factory.forget(self)
         super().connectionLost(reason)  # type: ignore[no-untyped-call]  # unannotated
 
@@ -467,8 +500,21 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
         command, method = entry
         return self._wrapWithSerialization(getattr(self, method), command)  # type: ignore[no-any-return,no-untyped-call]  # unannotated
 
-    def _once(self, command: bytes, request_id: str, run: Callable[[], dict[str, Any]]) -> Any:
-        """Run a command at most once per request id of this client (see :class:`AnswerBook`)."""
+    def _once(
+        self,
+        command: bytes,
+        request_id: str,
+        run: Callable[[], dict[str, Any]],
+        now: Callable[[Applied], dict[str, Any]] | None = None,
+    ) -> Any:
+        """Run a command at most once per request id of this client (see :class:`AnswerBook`).
+
+        ``run`` runs as the client's request (:func:`game_server.table.requests.running`):
+        the first step it logs carries the request id into the event log, in the same
+        transaction. A retry of an id the log says took effect with no answer at hand (it
+        ran before this server started) is answered by ``now`` (the terminal's view when
+        None) with ``already`` saying so, and runs nothing (:meth:`_already`).
+        """
         check_request_id(request_id)
         assert self.identity is not None
         book = self.factory.answers
@@ -496,18 +542,37 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
             log.info(
                 "retry of {request_id} from {terminal}", request_id=request_id, terminal=self.who
             )
+            if first.applied is not None:
+                return self._already(first.applied, now)
             return first.replay()
         identity = self.identity
+        terminal = identity.role is Role.TERMINAL
+        name = command.decode("ascii")
+        request: list[requests.Request] = []
+
+        def as_request() -> dict[str, Any]:
+            with requests.running(
+                identity.id, request_id, name, identity.id if terminal else None
+            ) as running:
+                request.append(running)
+                return run()
+
+        def took_effect() -> None:
+            """The command logged its step, then failed without a declared answer: a retry
+            must not run it again."""
+            if request and request[0].logged:
+                book.remember_applied([Applied(identity.id, request_id, name)])
 
         def refused(exc: Exception) -> ProtocolError:
             known = declared(exc)
             if known is None:
+                took_effect()
                 raise exc
             book.put(
                 identity.id,
                 request_id,
                 Outcome(command, None, type(known), str(known)),
-                terminal=identity.role is Role.TERMINAL,
+                terminal=terminal,
             )
             log.info(
                 "{command} {request_id} from {terminal} refused: {error}",
@@ -519,12 +584,7 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
             return known
 
         def answered(response: dict[str, Any]) -> dict[str, Any]:
-            book.put(
-                identity.id,
-                request_id,
-                Outcome(command, response),
-                terminal=identity.role is Role.TERMINAL,
-            )
+            book.put(identity.id, request_id, Outcome(command, response), terminal=terminal)
             return response
 
         def failed(failure: Failure) -> Failure:
@@ -535,12 +595,13 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
                 return Failure(refused(error))  # type: ignore[no-untyped-call]  # unannotated
             except Exception:
                 book.abandon(identity.id, request_id, error)
+                took_effect()
                 raise
 
         try:
             # A step of a table that links meters across the floor may wait on the floor
             # store: then the answer is a Deferred and the reactor serves the others.
-            response = run_step(run)
+            response = run_step(as_request)
         except Exception as exc:
             raise refused(exc) from None
         # Save, then send: the answer waits for the log's commit of what the step wrote.
@@ -552,6 +613,29 @@ class TerminalProtocol(OperatorCommands, amp.AMP, TimeoutMixin):
             book.begin(identity.id, request_id, command)
             return response.addCallbacks(answered, failed)
         return answered(response)
+
+    def _already(self, applied: Applied, now: Callable[[Applied], dict[str, Any]] | None) -> Any:
+        """The answer to a retry of a request id that took effect before this server started
+        (or that failed after it took effect): nothing runs; the answer is rebuilt from what
+        the log says it did and the state now (``now``; the terminal's view when None), with
+        ``already`` saying so. Not kept: each retry gets the state of its own moment."""
+        log.info(
+            "{command} {request_id} from {terminal} already took effect (seq {seq}); not run again",
+            command=applied.command,
+            request_id=applied.request_id,
+            terminal=self.who,
+            seq=applied.seq,
+        )
+
+        def build() -> dict[str, Any]:
+            answer = self._view() if now is None else now(applied)
+            answer["already"] = applied.sentence()
+            return answer
+
+        answer = run_step(build)
+        if isinstance(answer, Deferred):
+            return answer.addCallback(self.factory.after_written)
+        return self.factory.after_written(answer)
 
     def _call(self, operation: Callable[..., _T], *args: Any) -> _T:
         """Call the machine; its refusals become declared errors with the same sentence."""
@@ -813,7 +897,11 @@ class TableServerFactory(OperatorFloor, Factory):
         #: The terminals' connections among them, by terminal id (the pushes of a step).
         self._by_terminal: dict[str, list[TerminalProtocol]] = {}
         self._hello_count = 0
-        self._before_hello: set[TerminalProtocol] = set()
+        #: Connections that have not said Hello, by address, under the caps before Hello.
+        self._before_hello: Waiting[TerminalProtocol] = Waiting(floor.limits)
+        #: Which refusals at accept are logged (once a minute per address), and its timer.
+        self._refusals = RefusalLog()
+        self._refusals_call: Any = None
         self._by_identity: dict[tuple[Role, str], set[TerminalProtocol]] = {}
         machine.add_listener(self)
 
@@ -913,17 +1001,70 @@ class TableServerFactory(OperatorFloor, Factory):
             view["shoe"] = shoes[table]
         return view
 
-    def admit(self, connection: TerminalProtocol) -> str | None:
-        """A new connection, before its Hello: None if it may stay, else why it is refused
-        (``unauthenticated_connections`` are already open)."""
-        cap = self.floor.limits.unauthenticated_connections
-        if len(self._before_hello) >= cap:
-            return (
-                f"{len(self._before_hello)} connections have not said Hello yet, the most "
-                f"[floor.limits] unauthenticated_connections allows"
+    def may_connect(self, peer: Any) -> bool:
+        """Whether a connection from ``peer`` (an ``IAddress``) just accepted may stay, by
+        the caps before Hello (:class:`GatedTLSFactory` asks before it builds any TLS); a
+        refusal is logged once a minute per address. Nothing is counted yet: the
+        connection is counted by :meth:`admit` as it is made."""
+        why = self._before_hello.refusal(host_of(peer))
+        if why is not None:
+            self._turned_away(peer, why)
+        return why is None
+
+    def admit(self, connection: TerminalProtocol) -> bool:
+        """Count a new connection before its Hello: False (the refusal logged, once a
+        minute per address) when its address holds ``unauthenticated_per_address`` such
+        connections already or the server ``unauthenticated_connections``."""
+        peer = connection.peer()
+        why = self._before_hello.add(connection, host_of(peer))
+        if why is not None:
+            self._turned_away(peer, why)
+        return why is None
+
+    def refused_handshake(self, peer: Any, reason: str, detail: str) -> None:
+        """The TLS layer refused ``peer``'s handshake for ``reason`` (no certificate, another
+        CA, revoked, expired...): logged as a refusal at accept, the first of its address and
+        reason at once and the others in one line a minute."""
+        self._turned_away(peer, f"its TLS handshake was refused ({reason}: {detail})", reason)
+
+    def _turned_away(self, peer: Any, why: str, kind: str = "cap") -> None:
+        """Log a refusal at accept: the first of its address and ``kind`` at once, the others
+        counted and logged in one line a minute (a timer runs while any is remembered)."""
+        if self._refusals.refused(host_of(peer), why, self._now(), kind):
+            log.warn(
+                FIRST_REFUSAL,
+                peer=describe_peer(peer),
+                why=why,
+                address=host_of(peer),
             )
-        self._before_hello.add(connection)
-        return None
+        self._log_refusals_later()
+
+    def _now(self) -> float:
+        clock: Any = self.clock  # zope interfaces confuse mypy's method binding
+        return float(clock.seconds())
+
+    def _log_refusals_later(self) -> None:
+        """Run :meth:`_log_refusals` when the next line is due, a second from now at the
+        soonest (many addresses due one after the other are looked at together)."""
+        if self._refusals_call is not None:
+            return
+        due = self._refusals.next_due()
+        if due is None:
+            return
+        clock: Any = self.clock
+        self._refusals_call = clock.callLater(max(1.0, due - self._now()), self._log_refusals)
+
+    def _log_refusals(self) -> None:
+        self._refusals_call = None
+        for line in self._refusals.due(self._now()):
+            log.warn(
+                MORE_REFUSALS,
+                count=line.count,
+                address=line.address,
+                seconds=line.seconds,
+                why=line.why,
+            )
+        self._log_refusals_later()
 
     def count_identity(self, connection: TerminalProtocol, identity: Identity) -> str | None:
         """Count ``connection`` against its certificate's id: None if it may stay, else why
@@ -946,7 +1087,7 @@ class TableServerFactory(OperatorFloor, Factory):
     def open_connections(self) -> int:
         """Connections open now: those before Hello and those counted against an id."""
         counted = set().union(*self._by_identity.values())
-        return len(self._before_hello | counted | set(self.connections))
+        return len(set(self._before_hello) | counted | set(self.connections))
 
     def remember(self, connection: TerminalProtocol) -> None:
         """A connection completed ``Hello``: it gets the views from now on. An older
@@ -1112,6 +1253,37 @@ class TableServerFactory(OperatorFloor, Factory):
                     "pushing the view to {terminal} failed; dropping it", terminal=connection.who
                 )
                 connection.drop("the view could not be sent")
+
+
+class GatedTLSFactory(TLSMemoryBIOFactory):
+    """The server's TLS, with the caps before Hello checked first: a connection over
+    ``unauthenticated_per_address`` or ``unauthenticated_connections`` is closed as it is
+    accepted, before any TLS state is made for it (``buildProtocol`` returns None, and
+    Twisted closes the socket), and its refusal logged once a minute per address
+    (:meth:`TableServerFactory.may_connect`). What ``listenSSL`` would wrap around the
+    factory; a worker adopts the sockets handed over by its front through it too.
+
+    Args:
+        options: The server's TLS options (:func:`~game_server.net.tls.server_tls_options`).
+        server: The factory whose caps decide.
+        wrapped: What builds the protocol under TLS (default ``server``; a worker's
+            builder of :class:`~game_server.net.workers.WorkerProtocol`).
+    """
+
+    def __init__(
+        self,
+        options: Any,
+        server: TableServerFactory,
+        wrapped: IProtocolFactory | None = None,
+    ) -> None:
+        builder: Any = server if wrapped is None else wrapped  # zope confuses mypy
+        super().__init__(options, False, builder)
+        self.server = server
+
+    def buildProtocol(self, addr: Any) -> Any:
+        if not self.server.may_connect(addr):
+            return None
+        return super().buildProtocol(addr)
 
 
 #: A table without shoes (a fake machine in the tests): its views carry no ``"shoe"``.

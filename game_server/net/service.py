@@ -3,12 +3,15 @@
 :func:`serve` is what ``etg serve`` and ``python -m game_server`` run. On start it first
 binds its port (:func:`listen_first`: a port in use stops it in one line before the log is
 opened or created), then runs the DRBG known-answer self-test (a failure stops the server:
-DESIGN.md "RNG and shoe"), proves the event log (its whole chain from the last checkpoint of
+docs/design.md "RNG and shoe"), proves the event log (its whole chain from the last checkpoint of
 the anchor stream, or from the first event) and recovers the tables from it
 (:func:`game_server.table.recovery.open_tables`: wallets, meters, the current shoe and any
 interrupted round come back from the log; a log of other tables or rules is refused unless
 the change is stated), starts the round machines, and listens with mutual TLS 1.3. Ctrl-C or
-SIGTERM stops the reactor and the log is closed with a signed shutdown checkpoint.
+SIGTERM stops the reactor and the log is closed with a signed shutdown checkpoint. Before it
+answers anything, the server reads from the log the last request ids of each client that took
+effect (:mod:`game_server.net.applied`): a client that resends a command whose answer the last
+stop lost is told it already took effect, and it does not run again.
 
 When the log cannot be written (a full disk, a failed device, an anchor stream that cannot
 be written), every table goes out of service with the log's sentence as its reason, in the
@@ -33,7 +36,6 @@ from typing import Any, Final
 from twisted.internet import reactor as _reactor
 from twisted.internet.task import LoopingCall
 from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
-from twisted.protocols.tls import TLSMemoryBIOFactory
 
 from game_server.config import TableConfig
 from game_server.eventlog import AnchorFile, EventLogReader, system_clock
@@ -41,9 +43,10 @@ from game_server.eventlog.locks import CHECK_SECONDS
 from game_server.games import game_for
 from game_server.keys import load_public_key
 from game_server.net.access import revoked_terminals
+from game_server.net.applied import applied_in
 from game_server.net.floor import FloorConfig, descriptors_needed, raise_descriptor_limit
 from game_server.net.identity import RevocationList
-from game_server.net.server import TableServerFactory
+from game_server.net.server import GatedTLSFactory, TableServerFactory
 from game_server.net.tls import Refusal, server_tls_options
 from game_server.recall.terminal import terminal_recall
 from game_server.rng import self_test
@@ -328,6 +331,9 @@ def serve(
             )
             for session, _ in rebuilt:
                 machines[session.config.table_id].replace_session(session)
+            # A commit reported failed may have reached the log after all (EventLog.resume):
+            # its request ids took effect, whatever memory answered.
+            factory.answers.remember_applied(applied_in(reader))
             log_failed[0] = False
             log.info("the event log is proven again; every table was rebuilt from it")
         finally:
@@ -355,9 +361,11 @@ def serve(
         )
 
     def refused(peer: Any, refusal: Refusal) -> None:
-        log.warn("handshake refused from {peer}: {reason}", peer=peer, reason=refusal.reason)
+        # As a refusal at accept: the first of an address at once, then once a minute, so
+        # a client without a valid certificate cannot flood the log at its connect rate.
+        factory.refused_handshake(peer, refusal.reason.value, refusal.detail)
 
-    options = server_tls_options(certs, floor.revocations, on_refused=refused)
+    options = server_tls_options(certs, floor.revocations, on_refused=refused, log_refusals=False)
 
     def revocations_changed(revocations: RevocationList) -> None:
         options.revocations = revocations
@@ -383,15 +391,24 @@ def serve(
         when_written=event_log.when_written,
     )
     options.revocations = factory.floor.revocations
+    # What each client's last request ids did, from the log: a retry of one whose answer the
+    # last stop lost is answered so, and never runs again.
+    remembered = factory.answers.remember_applied(applied_in(reader))
+    log.info(
+        "{count} request id(s) that took effect read from the log (their retries are not run "
+        "again)",
+        count=remembered,
+    )
     if listener is None:  # a worker: its connections are handed over (game_server.net.workers)
         assert accept is not None
         where = accept(reactor, factory, options)
         log.info("table {table} serving as {where}", table=", ".join(machines), where=where)
     else:
-        # What listenSSL does, on the socket bound before the log was opened.
+        # What listenSSL does, on the socket bound before the log was opened, with the caps
+        # before Hello checked at accept, before any TLS is built.
         # Typed Any: without zope's plugin mypy sees no provider of Twisted's interfaces.
-        wrap: Any = TLSMemoryBIOFactory
-        tls_factory = wrap(options, False, factory)
+        wrap: Any = GatedTLSFactory
+        tls_factory = wrap(options, factory)
         listening = reactor.adoptStreamPort(listener.fileno(), listener.family, tls_factory)
         listener.close()  # the reactor listens on its own copy
         log.info(

@@ -1,6 +1,6 @@
 """Mutual TLS 1.3 for every link of the table, as Twisted connection creators.
 
-DESIGN.md "Network": Twisted AMP over TLS 1.3 with client certificates required. The files
+docs/design.md "Network": Twisted AMP over TLS 1.3 with client certificates required. The files
 come from :mod:`game_server.net.pki`.
 
 Entry points:
@@ -242,9 +242,11 @@ class ServerTLSOptions:
         key: ec.EllipticCurvePrivateKey,
         revocations: RevocationList,
         on_refused: OnRefused | None = None,
+        log_refusals: bool = True,
     ) -> None:
         self.revocations = revocations
         self._on_refused = on_refused
+        self._log_refusals = log_refusals
         self._handshakes: weakref.WeakKeyDictionary[SSL.Connection, _Handshake] = (
             weakref.WeakKeyDictionary()
         )
@@ -338,14 +340,15 @@ class ServerTLSOptions:
     def _refused(self, state: _Handshake) -> None:
         refusal = state.refusal or self._reason_from_alerts(state)
         peer = self._peer(state)
-        log.warn(
-            "refused a TLS handshake from {peer}: {reason}: {detail}",
-            peer=_describe(peer),
-            reason=refusal.reason.value,
-            detail=refusal.detail,
-            subject=refusal.subject,
-            serial=None if refusal.serial is None else format(refusal.serial, "x"),
-        )
+        if self._log_refusals:
+            log.warn(
+                "refused a TLS handshake from {peer}: {reason}: {detail}",
+                peer=_describe(peer),
+                reason=refusal.reason.value,
+                detail=refusal.detail,
+                subject=refusal.subject,
+                serial=None if refusal.serial is None else format(refusal.serial, "x"),
+            )
         if self._on_refused is not None:
             try:
                 self._on_refused(peer, refusal)
@@ -419,6 +422,7 @@ def server_tls_options(
     revocations: RevocationList | None = None,
     *,
     on_refused: OnRefused | None = None,
+    log_refusals: bool = True,
 ) -> ServerTLSOptions:
     """The table server's TLS options: TLS 1.3 only, client certificates required.
 
@@ -429,6 +433,8 @@ def server_tls_options(
         on_refused: Called with the peer's address and the :class:`Refusal` for every
             refused handshake, after it is logged (e.g. to record it in the event log). It
             runs inside OpenSSL's callback: it must not block; its exceptions are logged.
+        log_refusals: Log every refused handshake here (False: ``on_refused`` logs them,
+            as the table server does, once a minute per address).
 
     Returns:
         A connection creator for ``listenSSL``, ``SSL4ServerEndpoint`` or
@@ -450,7 +456,9 @@ def server_tls_options(
         enableSessions=False,
         enableSessionTickets=False,
     )
-    return ServerTLSOptions(options, certificate, key, revocations or RevocationList(), on_refused)
+    return ServerTLSOptions(
+        options, certificate, key, revocations or RevocationList(), on_refused, log_refusals
+    )
 
 
 def client_tls_options(

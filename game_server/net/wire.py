@@ -1,15 +1,16 @@
 """What the table's AMP server (:mod:`game_server.net.server`) keeps beside its connections:
 the declared error each of the machine's refusals becomes, the first answer to each request id
-(:class:`AnswerBook`), each connection's command rate (:class:`TokenBucket`), the largest box
-a client may send, and which method answers each command.
+(:class:`AnswerBook`, with the request ids the event log says took effect before this server
+started: :class:`Applied`), each connection's command rate (:class:`TokenBucket`), the
+largest box a client may send, and which method answers each command.
 
-Entry points: :func:`declared`, :class:`AnswerBook`, :class:`TokenBucket`.
+Entry points: :func:`declared`, :class:`AnswerBook`, :class:`Applied`, :class:`TokenBucket`.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -22,6 +23,9 @@ from game_server.net.pki import Role
 from game_server.rules import errors as rules
 from game_server.table import session
 from game_server.table.api import BettingClosed, NotInRound
+from game_server.table.requests import ANSWERS_KEPT as ANSWERS_KEPT
+from game_server.table.requests import TERMINAL_ANSWERS_KEPT as TERMINAL_ANSWERS_KEPT
+from game_server.table.requests import is_terminal_request
 from shared.errors import ETGError, MoneyError
 from shared.protocol import (
     Act,
@@ -48,15 +52,12 @@ from shared.protocol import (
     Unauthorized,
 )
 
-#: Request ids remembered for an operator tool: a retry of one of its last 256 commands gets
-#: its first answer; an older id is run again as a new command.
-ANSWERS_KEPT: Final = 256
-#: Request ids remembered per terminal. A terminal holds at most one intent of each kind
-#: awaiting its answer (``terminal_client.model.state.TerminalModel.apply_sent``) and resends
-#: those after a reconnect, so 32 is several times what a retry can reach back for. Each kept
-#: answer holds its view's bytes (about 2 KB), so this bounds a server of 1,000 terminals at
-#: about 70 MB of kept answers, where 256 reached about 560 MB (issue 22).
-TERMINAL_ANSWERS_KEPT: Final = 32
+# Request ids remembered per client (:mod:`game_server.table.requests` says why these
+# bounds suffice): the operator certificate's last :data:`ANSWERS_KEPT`, each terminal's
+# last :data:`TERMINAL_ANSWERS_KEPT`. They hold across restarts too: a server rebuilds the
+# last ones of each client from the event log's ``request_applied`` records at start
+# (:mod:`game_server.net.applied`). Imported here from there, for the server and its tests.
+
 #: Largest command box a client may send (all keys and values with their length prefixes).
 #: Client boxes are small (the largest is a few wagers); views only go the other way.
 MAX_BOX_BYTES: Final = 16 * 1024
@@ -95,13 +96,55 @@ def declared(error: Exception) -> ProtocolError | None:
 
 
 @dataclass(frozen=True)
+class Applied:
+    """A request id that took effect, as the event log tells it (its ``request_applied``
+    record, :mod:`game_server.net.applied`), for a retry whose first answer this server
+    never gave or no longer holds: the retry is answered from it and the state now, and the
+    command is never run again.
+
+    Attributes:
+        client: The certificate id that sent it.
+        request_id: The client's id of the command.
+        command: The AMP command's name (``CashIn``).
+        seq: Where the log holds its record (None: known from this process only, a command
+            that took effect and then failed without a declared error).
+        time: When it was logged (UTC text; "" when ``seq`` is None).
+        moved: ``(amount, balance)`` of the ``credits_in`` or ``credits_out`` of its step (a
+            cash in or out: the amount moved and the balance it left), else None.
+        logged: Whether the log holds the operator's record of it with who asked
+            (``operator_action`` done, ``terminal_access``): the answer's ``logged``.
+    """
+
+    client: str
+    request_id: str
+    command: str
+    seq: int | None = None
+    time: str = ""
+    moved: tuple[int, int] | None = None
+    logged: bool = False
+
+    def sentence(self) -> str:
+        """What the answer's ``already`` says."""
+        where = "" if self.seq is None else f" (logged at seq {self.seq}, {self.time})"
+        return (
+            f"request {self.request_id!r} of {self.client} ({self.command}) already took "
+            f"effect{where}; it was not run again, and this answer is rebuilt from the log and "
+            "the table as it is now"
+        )
+
+
+@dataclass(frozen=True)
 class Outcome:
-    """The first answer to one request id: a response, or a declared error to raise again."""
+    """The first answer to one request id: a response, or a declared error to raise again;
+    or, for a request id that took effect with no answer at hand (before a restart), what
+    the log says it did (``applied``: the server answers a retry from it and the state now,
+    :meth:`TerminalProtocol._once <game_server.net.server.TerminalProtocol._once>`)."""
 
     command: bytes
     response: Mapping[str, Any] | None = None
     error: type[ProtocolError] | None = None
     message: str = ""
+    applied: Applied | None = None
 
     def replay(self) -> dict[str, Any]:
         if self.error is not None:
@@ -165,6 +208,30 @@ class AnswerBook:
                 waiting.callback(outcome.replay())
             except ProtocolError as exc:
                 waiting.errback(exc)
+
+    def remember_applied(self, applied: Iterable[Applied]) -> int:
+        """Take in what the event log says took effect (in log order): each request id that
+        this book holds no answer of (none, or a refusal: a commit reported failed whose
+        step reached the log after all) is kept as ``applied``, within the same bounds per
+        client as the answers. At start the book is empty; after the log was proven again
+        (the operator's reopen) it corrects what memory got wrong.
+
+        Returns:
+            How many request ids it took in.
+        """
+        taken = 0
+        for each in applied:
+            command = each.command.encode("ascii")
+            first = self.get(each.client, each.request_id)
+            if first is not None and first.command == command and first.error is None:
+                continue
+            book = self._books.setdefault(each.client, OrderedDict())
+            book[each.request_id] = Outcome(command, applied=each)
+            kept = self._terminal_kept if is_terminal_request(each.command) else self._kept
+            while len(book) > kept:
+                book.popitem(last=False)
+            taken += 1
+        return taken
 
     def __len__(self) -> int:
         return sum(len(book) for book in self._books.values())

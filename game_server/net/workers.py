@@ -21,6 +21,12 @@ connections at random and would forward (proxy) every misrouted one, byte by byt
 whole life; a front that terminated TLS would proxy every byte and do every handshake on one
 core, the bottleneck the workers are meant to remove.
 
+The caps on connections before Hello (``[floor.limits] unauthenticated_connections`` and
+``unauthenticated_per_address``, :mod:`game_server.net.admission`) hold in each process that
+holds a connection: the front closes one over its caps (each cap times the workers) at
+accept, and a worker closes a handed-over socket over its own caps as it adopts it, before
+any TLS; each logs the refusals of an address once a minute.
+
 What stays per worker:
 
 - **The event log.** Worker k writes ``<db stem>.worker-<k><suffix>`` (and its anchor stream
@@ -66,14 +72,20 @@ from typing import Any, Final
 from twisted.internet.interfaces import IReadDescriptor
 from twisted.internet.protocol import Factory
 from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
-from twisted.protocols.tls import TLSMemoryBIOFactory
 from zope.interface import implementer  # type: ignore[import-untyped]  # ships no hints
 
 from game_server.config import TableConfig
 from game_server.games import game_for
-from game_server.net.floor import FloorConfig
+from game_server.net.admission import (
+    FIRST_REFUSAL,
+    MORE_REFUSALS,
+    RefusalLog,
+    Waiting,
+    describe_address,
+)
+from game_server.net.floor import FloorConfig, NetLimits
 from game_server.net.pki import PkiError, Role
-from game_server.net.server import TableServerFactory, TerminalProtocol
+from game_server.net.server import GatedTLSFactory, TableServerFactory, TerminalProtocol
 from shared.errors import ETGError
 from shared.protocol import BadRequest, Unauthorized
 
@@ -461,13 +473,14 @@ def accept_from_front(
 ) -> Callable[[Any, TableServerFactory, Any], str]:
     """The ``accept`` of :func:`~game_server.net.service.serve` in a worker: the sockets come
     from the front over ``channel``; each is adopted by the reactor with TLS (the handshake
-    and authentication happen here). The worker tells the front it is ready once its
-    reactor runs."""
+    and authentication happen here), through the worker's own caps before Hello
+    (:class:`~game_server.net.server.GatedTLSFactory`: one over them is closed as it is
+    adopted). The worker tells the front it is ready once its reactor runs."""
 
     def accept(reactor: Any, factory: TableServerFactory, options: Any) -> str:
         builder = _WorkerFactory(factory, place)
-        wrap: Any = TLSMemoryBIOFactory  # typed Any: zope interfaces confuse mypy
-        tls = wrap(options, False, builder)
+        wrap: Any = GatedTLSFactory  # typed Any: zope interfaces confuse mypy
+        tls = wrap(options, factory, builder)
 
         def adopt(fd: int, route: str) -> None:
             builder.route = route
@@ -595,28 +608,41 @@ class Front:
         spec: The workers' options (their number is set per worker).
         shares: Each worker's tables (:func:`placement`).
         routes: Route name -> worker (:func:`routes`).
-        hello_seconds: How long a connection may take to send its ClientHello.
-        waiting_cap: Connections at most waiting for their ClientHello.
+        limits: The floor's limits: a connection has ``hello_seconds`` to send its
+            ClientHello; the front holds at most ``unauthenticated_connections`` of them
+            waiting for it per worker, ``unauthenticated_per_address`` per worker from one
+            address (:class:`~game_server.net.admission.Waiting`), and closes one more at
+            accept, logging the refusals once a minute per address.
         describe: What the listening line names (the tables).
+        clock: Seconds of a monotonic clock, for the connections' deadlines and the
+            refusals' minutes (tests: a fake).
     """
 
     listener: socket.socket
     spec: WorkerSpec
     shares: tuple[tuple[str, ...], ...]
     routes: Mapping[str, int]
-    hello_seconds: float
-    waiting_cap: int
+    limits: NetLimits
     describe: str
+    clock: Callable[[], float] = field(default=time.monotonic)
     workers: list[_Worker] = field(default_factory=list)
     _waiting: dict[int, _Waiting] = field(default_factory=dict)
     _stopping: bool = False
     _listening_said: bool = False
 
+    def __post_init__(self) -> None:
+        self.hello_seconds = self.limits.hello_seconds
+        self._held: Waiting[socket.socket] = Waiting(
+            self.limits, "sent their ClientHello", workers=len(self.shares)
+        )
+        self._refusals = RefusalLog()
+        self._refusals_looked_at = 0.0
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self.listener, selectors.EVENT_READ, None)
+
     def run(self) -> int:
         """Start the workers, route connections and supervise until stopped; the exit status
         (0, or 2 when a worker could not start)."""
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(self.listener, selectors.EVENT_READ, None)
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, self._stop_signal)
         self.workers = [_Worker(k, share) for k, share in enumerate(self.shares)]
@@ -642,7 +668,7 @@ class Front:
     # ---------------------------------------------------------------------- connections
 
     def _turn(self) -> None:
-        now = time.monotonic()
+        now = self.clock()
         retries = [w.retry_at for w in self._waiting.values() if w.retry_at]
         timeout = max(0.0, min([0.2, *(r - now for r in retries)]))
         for key, _ in self._selector.select(timeout):
@@ -652,7 +678,7 @@ class Front:
                 self._from_worker(key.data)
             else:
                 self._peek(key.data)
-        now = time.monotonic()
+        now = self.clock()
         for waiting in list(self._waiting.values()):
             if waiting.retry_at and waiting.retry_at <= now:
                 waiting.retry_at = 0.0
@@ -664,6 +690,19 @@ class Front:
                     seconds=self.hello_seconds,
                 )
                 self._close(waiting)
+        if now >= self._refusals_looked_at + 1.0:  # the lines due, looked at once a second
+            self._refusals_looked_at = now
+            self._log_refusals(now)
+
+    def _log_refusals(self, now: float) -> None:
+        for line in self._refusals.due(now):
+            log.warn(
+                MORE_REFUSALS,
+                count=line.count,
+                address=line.address,
+                seconds=line.seconds,
+                why=line.why,
+            )
 
     def _accept(self) -> None:
         while True:
@@ -674,18 +713,16 @@ class Front:
             except OSError as exc:  # e.g. out of file descriptors: keep serving the others
                 log.error("accept failed: {error}", error=exc.strerror)
                 return
-            peer = f"{address[0]}:{address[1]}"
-            if len(self._waiting) >= self.waiting_cap:
-                log.warn(
-                    "refusing a connection from {peer}: {count} connections have not sent "
-                    "their ClientHello yet",
-                    peer=peer,
-                    count=len(self._waiting),
-                )
+            host = str(address[0])
+            peer = describe_address(host, address[1])
+            why = self._held.add(conn, host)
+            if why is not None:
                 conn.close()
+                if self._refusals.refused(host, why, self.clock()):
+                    log.warn(FIRST_REFUSAL, peer=peer, why=why, address=host)
                 continue
             conn.setblocking(False)
-            waiting = _Waiting(conn, peer, time.monotonic() + self.hello_seconds)
+            waiting = _Waiting(conn, peer, self.clock() + self.hello_seconds)
             self._waiting[conn.fileno()] = waiting
             self._selector.register(conn, selectors.EVENT_READ, waiting)
 
@@ -704,7 +741,7 @@ class Front:
         except Incomplete:
             # The rest is on its way: look again shortly (a peek leaves the socket readable).
             self._selector.unregister(waiting.conn)
-            waiting.retry_at = time.monotonic() + 0.01
+            waiting.retry_at = self.clock() + 0.01
             return
         self._hand(waiting, name)
 
@@ -734,6 +771,7 @@ class Front:
 
     def _close(self, waiting: _Waiting) -> None:
         self._waiting.pop(waiting.conn.fileno(), None)
+        self._held.discard(waiting.conn)
         if not waiting.retry_at:
             self._selector.unregister(waiting.conn)
         waiting.conn.close()
@@ -899,8 +937,7 @@ def serve_workers(
         spec,
         shares,
         routes(floor, shares),
-        hello_seconds=floor.limits.hello_seconds,
-        waiting_cap=floor.limits.unauthenticated_connections * spec.workers,
+        limits=floor.limits,
         describe=", ".join(c.table_id for c in configs),
     )
     return front.run()

@@ -1,13 +1,15 @@
 """Game receipts: one game's cards, positions and shoe, checkable without the log.
 
-A receipt (``docs/shoe-spec.md`` section 6) is a small JSON document made from the event log
+A receipt (``docs/shoe-spec.md`` section 7) is a small JSON document made from the event log
 for one game: its ``game`` part (the table, round, game, engine version, Rules Submission
 hash, the shoe's number, decks and commitment, and every card dealt with its position in
 the shoe) and that part's SHA-256 ``digest`` (what the terminal's QR code shows as soon as
 the game is over), then, once the shoe is retired, the shoe's ``reveal`` (its seed material
 and salt). Anyone can check it with ``tools/verify_receipt.py``, one file with no import
 from this project; :func:`check_receipt` is the project's own check of the same facts, with
-the certified shoe code (``etg verify`` uses that code too).
+the certified shoe code (``etg verify`` uses that code too): the digest, the QR code's text
+made of the table, round and digest, the reveal's seq after the commitment and the cards,
+the reveal against the commitment and every card at its position.
 
 Nothing secret is in a receipt before the shoe is retired: the reveal is read from the
 log's ``shoe_revealed`` only.
@@ -19,7 +21,6 @@ Entry points: :func:`build_receipt`, :func:`receipt_game`, :func:`receipt_digest
 from __future__ import annotations
 
 import hashlib
-import hmac
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -196,12 +197,20 @@ def check_receipt(receipt: Any) -> list[str]:
     game = receipt.get("game")
     if not isinstance(game, dict):
         return ["the receipt has no game part"]
-    if receipt.get("digest") != receipt_digest(game):
+    try:
+        digest = receipt_digest(game)
+    except ValueError as exc:  # a float or NaN: no canonical JSON
+        return [f"the receipt cannot be read: {exc}"]
+    if receipt.get("digest") != digest:
         problems.append("the game part does not hash to the receipt's digest")
     reveal = receipt.get("reveal")
-    if not isinstance(reveal, dict):
-        return [*problems, "the shoe is not revealed yet"]
     try:
+        stated = f"{QR_PREFIX}:{game['table']}:{game['round']}:{receipt['digest']}"
+        if receipt.get("qr") != stated:
+            problems.append(f"the QR text is not {stated!r}, the one the receipt makes")
+        if not isinstance(reveal, dict):
+            return [*problems, "the shoe is not revealed yet"]
+        problems += _revealed_after(reveal["revealed_seq"], game)
         shoe = game["shoe"]
         seed = ShoeSeed.from_dict(
             {k: reveal[k] for k in ("entropy_input", "nonce", "personalization")}
@@ -214,10 +223,21 @@ def check_receipt(receipt: Any) -> list[str]:
         return [*problems, f"the receipt cannot be read: {exc}"]
     if seed.personalization != expected:
         problems.append(f"the seed is personalized {seed.personalization!r}, not {expected!r}")
-    if not hmac.compare_digest(regenerated.commitment(salt), str(shoe["commitment"]).lower()):
+    if regenerated.commitment(salt) != str(shoe["commitment"]).lower():
         return [*problems, "the revealed seed and salt do not make the committed shoe"]
     order = regenerated.order
     for position, card in cards:
         if not 0 <= position < len(order) or order[position] != card:
             problems.append(f"{card} is not the shoe's card at position {position}")
     return problems
+
+
+def _revealed_after(revealed_seq: Any, game: Mapping[str, Any]) -> list[str]:
+    """Why ``revealed_seq`` cannot be the reveal's seq: a shoe is revealed once retired,
+    between rounds, so after its commitment and after every card of the game."""
+    if not isinstance(revealed_seq, int) or isinstance(revealed_seq, bool):
+        return [f"the reveal's seq {revealed_seq!r} is not an integer"]
+    last = max([int(game["shoe"]["committed_seq"])] + [int(c["seq"]) for c in game["cards"]])
+    if revealed_seq <= last:
+        return [f"the reveal's seq {revealed_seq} is not after seq {last} (commitment, cards)"]
+    return []

@@ -28,7 +28,11 @@ events (:meth:`~game_server.games.api.Game.recall_labels`,
 players by terminal and position, a face-down card as face down wherever it was dealt (its
 value appears in an entry's data only if the round reveals it later, so an interrupted round
 never discloses a card nobody has seen). The table's own records (round started and closed,
-credits, shoes, the Rules Submission) and the progressive meters' are described here.
+credits, shoes, the Rules Submission, the operator's actions, the request ids of clients'
+commands) and the progressive meters' are described here. A request id's entry is the
+investigator's (who sent the command that the records before it answer); a terminal's recall
+screen (:meth:`~game_server.games.api.Game.recall_game`) leaves it out with everything that is
+not its player's wagers, cards, decisions and results.
 
 Pure: no I/O, no clock. Entry points: :func:`build_timeline`, :func:`format_timeline`; for
 the games: :class:`Labels`, :func:`cards_text`, :func:`wager_title`.
@@ -57,6 +61,7 @@ from game_server.table.events import (
     CreditsIn,
     CreditsOut,
     OperatorAction,
+    RequestApplied,
     RoundClosed,
     RoundStarted,
     RulesChangeStated,
@@ -127,7 +132,7 @@ class Entry:
 
 @dataclass(frozen=True, slots=True)
 class ShoeInfo:
-    """The shoe a round was dealt from, and its commitment (DESIGN.md "RNG and shoe").
+    """The shoe a round was dealt from, and its commitment (docs/design.md "RNG and shoe").
 
     Attributes:
         number: The shoe's number at its table.
@@ -476,7 +481,17 @@ def describe_table(item: Logged, labels: Labels) -> Described:
         return TABLE_WHO, text, dict(ev._asdict())
     if kind is OperatorAction or kind is TerminalAccess:
         return who, operator_text(ev), dict(ev._asdict())
+    if kind is RequestApplied:
+        return ev.client, request_text(ev), dict(ev._asdict())
     return who, item.stored.kind.replace("_", " "), {}
+
+
+def request_text(ev: RequestApplied) -> str:
+    """The sentence of a ``request_applied``: which client's request id the step's records
+    before it answer (a retry of it is answered as done and never runs again)."""
+    records = f"the {ev.events} record{'s' * (ev.events != 1)} before this one"
+    done = f" ({records})" if ev.events else ""
+    return f"request {ev.request_id} of {ev.client} ({ev.command}) took effect{done}"
 
 
 def started_data(ev: RoundStarted) -> dict[str, Any]:

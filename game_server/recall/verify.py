@@ -9,7 +9,7 @@ An investigator doing game recall after a dispute (GLI-11 "game recall": every p
 credits at the start and end of each game; 58 Pa. Code 605a.5(d) meters) needs more than the
 rows of one round: the rows must be the ones the table wrote, the cards must be the ones the
 certified shoe held, and the settlements must be the ones the approved rules give. This
-module checks, in one streaming pass over the log (DESIGN.md "Event log", "RNG and shoe"):
+module checks, in one streaming pass over the log (docs/design.md "Event log", "RNG and shoe"):
 
 ``file``
     SQLite's full ``integrity_check``: every page, and every index compared with its table
@@ -62,13 +62,20 @@ module checks, in one streaming pass over the log (DESIGN.md "Event log", "RNG a
     :data:`~game_server.games.api.VERIFY_CHECKS`); a
     record only another game's engine (or this game's at another type of table) produces is
     a failure.
+``requests``
+    every ``request_applied`` (a client's request id, logged with the first step its command
+    logged: :mod:`game_server.table.requests`) is well formed, its envelope names the
+    terminal that sent it (none for the operator), and the records it counts before it are
+    of its own step (its table and time) with no other request record among them. A request
+    id that takes effect a second time while a server still remembers it (a retry run
+    again: a double effect) is a warning.
 ``ledger``
     every event folded through :class:`~game_server.table.ledger.Ledger` (the one definition
     of a balance); each balance the log states (``credits_in``/``credits_out``,
     ``round_started``, ``round_closed``) must equal the fold.
 ``conservation``
     at the end: credits in = credits out + the balances the log states + wagers in play +
-    house result (DESIGN.md "Core contracts").
+    house result (docs/design.md "Core contracts").
 ``events``
     every body decodes as an event this build knows.
 ``linked``

@@ -27,6 +27,7 @@ CHECKS: Final[dict[str, str]] = {
     "cards": "dealt cards are the shoe's cards",
     "replay": "rounds replay through the rules",
     "rounds": "round ids, config, shoe positions, terminals",
+    "requests": "request ids logged with the step they took effect in",
     "ledger": "logged balances equal the ledger fold",
     "conservation": "money is conserved",
     "events": "every event decodes",

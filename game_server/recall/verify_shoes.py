@@ -396,7 +396,7 @@ class ShoeChecks:
                     "shoes",
                     f"{where}: the shoe was seeded with the personalization "
                     f"{seed.personalization!r}, not its table and number {personalization!r} "
-                    "(DESIGN.md: each shoe's DRBG is personalized with them)",
+                    "(docs/design.md: each shoe's DRBG is personalized with them)",
                 )
             if self.sealing_key is not None:
                 self._cross_check(shoe, seed, salt, seq)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
+from collections import OrderedDict
 from typing import Any, Final
 
 from game_server.config import config_from_dict
@@ -51,6 +52,7 @@ from game_server.table.events import (
     CardsUnsealed,
     CreditsIn,
     CreditsOut,
+    RequestApplied,
     RoundClosed,
     RoundStarted,
     ShoeCommitted,
@@ -58,6 +60,7 @@ from game_server.table.events import (
     TableOpened,
 )
 from game_server.table.ledger import PLACED, Ledger, LedgerError, wager_roles
+from game_server.table.requests import OPERATOR_REQUESTS, TERMINAL_REQUESTS, kept_for
 from game_server.table.secrecy import from_shoe, still_sealed
 from shared.cards import Card
 from shared.codec import canonical_json
@@ -108,6 +111,14 @@ class _Semantics(ShoeChecks):
         self.stopped_at: int | None = None
         self._table_id = ""
         self._table = _Table()
+        #: The events read so far of the step being read: its table and time (every event of
+        #: one step has both), and how many.
+        self._step: tuple[str, str] = ("", "")
+        self._step_events = 0
+        #: The seq of the last ``request_applied``, and each client's last request ids that
+        #: took effect with their seqs (as many as a server remembers of the client).
+        self._last_request = 0
+        self._requests: dict[str, OrderedDict[str, int]] = {}
         #: The platform's records, checked the same at every table.
         self._table_checks: dict[type, Handler] = {
             RoundStarted: self._round_started,
@@ -118,6 +129,7 @@ class _Semantics(ShoeChecks):
             TableOpened: self._table_opened,
             ShoeCommitted: self._shoe_committed,
             ShoeRevealed: self._shoe_revealed,
+            RequestApplied: self._request_applied,
         }
         #: The checks a game names for its records (:meth:`Game.verify_checks`).
         self._checks: dict[str, Handler] = {
@@ -173,6 +185,11 @@ class _Semantics(ShoeChecks):
 
     def on_event(self, item: Logged) -> None:
         stored = item.stored
+        step = (stored.table_id, stored.time)
+        if step == self._step:
+            self._step_events += 1
+        else:
+            self._step, self._step_events = step, 1
         if stored.table_id != self._table_id:
             self._table_id = stored.table_id
             table = self.tables.get(stored.table_id)
@@ -334,6 +351,71 @@ class _Semantics(ShoeChecks):
                 after = 0
         self._stated(seq, ev.kind, terminal, ev.balance, after)
         self.ledger.apply(terminal, ev._replace(balance=after))
+
+    def _request_applied(self, stored: StoredEvent, ev: RequestApplied) -> None:
+        """A client's request id, logged with the step it took effect in: well formed, the
+        envelope naming the terminal that sent it (none for the operator), the records it
+        counts before it in its step (the same table and time, no other request record
+        among them); a request id a server still remembered that took effect a second time
+        is a warning (a double effect: a retry that ran again)."""
+        seq = stored.seq
+        what = f"request_applied at seq {seq}"
+        client, request_id, command, events = ev
+        if not _printable(client, 64):
+            self.f.fail(seq, "requests", f"{what} names no client ({client!r})")
+            return
+        if not _printable(request_id, 64) or not request_id.isascii():
+            self.f.fail(
+                seq,
+                "requests",
+                f"{what}: request id {request_id!r} is not 1 to 64 printable ASCII characters",
+            )
+        if command in TERMINAL_REQUESTS:
+            if stored.terminal != client:
+                self.f.fail(
+                    seq,
+                    "requests",
+                    f"{what} is terminal {client}'s {command} but its envelope names "
+                    f"{'no terminal' if stored.terminal is None else stored.terminal}",
+                )
+        elif command in OPERATOR_REQUESTS:
+            if stored.terminal is not None:
+                self.f.fail(
+                    seq,
+                    "requests",
+                    f"{what} is the operator's {command} but its envelope names terminal "
+                    f"{stored.terminal}",
+                )
+        else:
+            self.f.fail(seq, "requests", f"{what} names {command!r}, no command that changes state")
+        before = self._step_events - 1
+        if type(events) is not int or not 0 <= events <= before:
+            self.f.fail(
+                seq,
+                "requests",
+                f"{what} counts {events!r} records of its step before it, but {before} "
+                "precede it with its table and time",
+            )
+        elif self._last_request >= seq - events:
+            self.f.fail(
+                seq,
+                "requests",
+                f"{what} counts the request record at seq {self._last_request} among the "
+                "records of its step",
+            )
+        self._last_request = seq
+        seen = self._requests.setdefault(client, OrderedDict())
+        first = seen.pop(request_id, None)
+        if first is not None:
+            self.f.warn(
+                seq,
+                "requests",
+                f"request id {request_id!r} of {client} took effect at seq {first} and again "
+                f"at seq {seq} ({command}): a retry run a second time",
+            )
+        seen[request_id] = seq
+        while len(seen) > kept_for(command):
+            seen.popitem(last=False)
 
     def _table_opened(self, stored: StoredEvent, ev: Any) -> None:
         table = self._table
@@ -583,6 +665,11 @@ class _Semantics(ShoeChecks):
                     f"{name} wagers settled {format_money(meter.settled)} of stakes, more than "
                     f"the {format_money(meter.wagered)} wagered",
                 )
+
+
+def _printable(value: object, most: int) -> bool:
+    """Whether ``value`` is text of 1 to ``most`` printable characters."""
+    return isinstance(value, str) and 1 <= len(value) <= most and value.isprintable()
 
 
 def _replay_failure(exc: Exception, engine: list[Logged], last_seq: int) -> tuple[int, str]:

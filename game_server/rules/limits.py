@@ -1,7 +1,7 @@
 """Table limits for one wager: minimum, maximum and the wager unit.
 
 Wagers are whole multiples of the table's wager unit (default $1), so that a 3 to 2 payout is
-always exact in cents (DESIGN.md "Money").
+always exact in cents (docs/design.md "Money").
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ Entry points: :meth:`Meter.open`, :meth:`Meter.contribute`, :meth:`Meter.award`,
 :meth:`Meter.award_shared`, :func:`apply`, :class:`MeterBank`. Mystery (Must-Hit-By) meters
 are driven by :mod:`game_server.rules.wagers.must_hit_by`.
 
-Units (DESIGN.md "Money"): the meter and its reserve count in integer millicents (1 cent =
+Units (docs/design.md "Money"): the meter and its reserve count in integer millicents (1 cent =
 1000 millicents); wagers and payouts are integer cents; rates are basis points.
 
 Rules chosen here:
@@ -23,7 +23,7 @@ Rules chosen here:
   most 0.9 millicent per pool per wager and stays with the house as part of the share of the
   wager that is not contributed (:attr:`MeterContributed.kept`), so every millicent of every
   wager is accounted for.
-- **Payout** (DESIGN.md "Money"; 633b.9(f), 633b.10(i) "100% of meter", "10% of meter"): a
+- **Payout** (docs/design.md "Money"; 633b.9(f), 633b.10(i) "100% of meter", "10% of meter"): a
   share of ``p`` percent pays ``floor(amount * p / 100)`` floored to whole cents; the
   remainder stays in the meter. Several winners of the same jackpot in the same round
   (633b.9(e)(3), 633b.10(j)) share it equally: each gets the jackpot divided by the number of
@@ -34,6 +34,10 @@ Rules chosen here:
   topped up to exactly the reseed, first from its reserve (633b.10(i) "Secondary Seed"), then
   by the house (:attr:`Meter.house_funded`). A partial award is never cut short to protect
   the meter: the paytable promises the player p% of the meter shown.
+- **Reserve** (:class:`~game_server.rules.wagers.base.ReserveUse`, the Rules Submission's):
+  by default it funds the reseeds and keeps what it holds beyond; when it is the players'
+  it holds at most one reseed amount and the rest of each secondary contribution goes to the
+  meter (:meth:`Meter.contribution`), so every contribution is paid out in the end.
 - **Conservation**: for every meter, ``contributed + reserved + house_funded == amount +
   reserve + 1000 * paid`` (all in millicents), checked by :meth:`Meter.balanced`.
 """
@@ -46,7 +50,7 @@ from typing import Any, Final, NamedTuple
 
 from game_server.rules.errors import ReplayMismatch, RulesError
 from game_server.rules.events import event
-from game_server.rules.wagers.base import MeterSpec
+from game_server.rules.wagers.base import MeterSpec, ReserveUse
 from shared.money import MILLICENTS_PER_CENT
 
 #: Basis points in 100%.
@@ -384,11 +388,20 @@ class Meter:
 
         633b.9(g), 633b.10(i), 633b.14(c)(2): ``increment_bp`` of the wager to the meter and
         ``secondary_bp`` to the reserve, each floored to a whole millicent; the rest is kept.
+        A reserve that is the players' (:attr:`ReserveUse.PLAYERS`) takes no more than
+        brings it to the reset amount; the rest of its share goes to the meter.
         """
         self.verify_contribute(wager)
-        increment = wager * self.spec.increment_bp // BP_DIVISOR
-        secondary = wager * self.spec.secondary_bp // BP_DIVISOR
+        spec = self.spec
+        increment = wager * spec.increment_bp // BP_DIVISOR
+        secondary = wager * spec.secondary_bp // BP_DIVISOR
         kept = wager * MILLICENTS_PER_CENT - increment - secondary
+        if spec.reserve is ReserveUse.PLAYERS:
+            # The players' reserve holds at most one reset amount; beyond, to the meter.
+            room = max(0, self.reseed_millicents - self.reserve)
+            if secondary > room:
+                increment += secondary - room
+                secondary = room
         return MeterContributed(
             self.id,
             place,
@@ -571,7 +584,7 @@ def fold(meter: Meter, events: Iterable[MeterEvent]) -> Meter:
 
 class MeterBank:
     """The meters of one server, keyed by configured id; tables that name the same id share
-    (link to) one meter (605a.8; DESIGN.md "Progressives").
+    (link to) one meter (605a.8; docs/design.md "Progressives").
 
     Mutable: callers must run one operation at a time (the reactor thread does), so that a
     linked meter's contributions have one order and a hit has one winner.
@@ -686,13 +699,24 @@ class MeterBank:
                 if ev.meter not in specs:
                     raise UnknownMeter(f"logged event for meter {ev.meter!r} with no spec")
                 current = Meter(ev.meter, specs[ev.meter])
-                if isinstance(ev, MeterOpened) and _spec_of(ev) != current.spec:
+                opened = None if not isinstance(ev, MeterOpened) else _spec_of(ev, current.spec)
+                if opened is not None and opened != current.spec:
                     raise MeterReplayError(
-                        f"meter {ev.meter!r} was opened as {_spec_of(ev)}, not {current.spec}"
+                        f"meter {ev.meter!r} was opened as {opened}, not {current.spec}"
                     )
             bank._meters[ev.meter] = apply(current, ev)
         return bank
 
 
-def _spec_of(ev: MeterOpened) -> MeterSpec:
-    return MeterSpec(ev.name, ev.seed, ev.reseed, ev.increment_bp, ev.secondary_bp, ev.must_hit_by)
+def _spec_of(ev: MeterOpened, configured: MeterSpec) -> MeterSpec:
+    """The spec ``ev`` opened; what the reserve is for is the Rules Submission's (logged with
+    the config, not in the record)."""
+    return MeterSpec(
+        ev.name,
+        ev.seed,
+        ev.reseed,
+        ev.increment_bp,
+        ev.secondary_bp,
+        ev.must_hit_by,
+        configured.reserve,
+    )

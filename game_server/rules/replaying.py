@@ -1,12 +1,12 @@
 """What every engine's ``replay`` shares: the logged cards as a card source, and the loop that
 feeds a logged round back to a fresh engine one input at a time, checking that each step
-produces exactly the logged events (DESIGN.md "One round, as data", step 6).
+produces exactly the logged events (docs/design.md "One round, as data", step 6).
 
 The helpers of a seated game's replay: :func:`seat_wagers` (one seat's wagers as one input)
 and :func:`logged_meters` (the meters as the settlement read them).
 
 Entry points: :class:`LoggedCards`, :func:`replay_steps`, :func:`check_replayed_step`,
-:func:`seat_wagers`, :func:`logged_meters`.
+:func:`seat_wagers`, :func:`logged_meters`, :func:`rename_line`.
 """
 
 from __future__ import annotations
@@ -42,6 +42,33 @@ class LoggedCards:
         return card
 
 
+#: A settlement line's earlier wording -> its wording now: a log written before a line was
+#: reworded (a citation corrected) still replays to its own record (:func:`rename_line`).
+RENAMED_LINES: dict[str, str] = {}
+
+
+def rename_line(earlier: str, now: str) -> None:
+    """Declare that the settlement line ``now`` was logged as ``earlier`` by older builds: a
+    replay that produces ``now`` where the log holds ``earlier`` in the same record, every
+    other field equal, reproduces it. The money, the cards and the order are still checked
+    field by field; only the words of the line may be the earlier ones."""
+    known = RENAMED_LINES.get(earlier)
+    if known is not None and known != now:
+        raise RuntimeError(f"line {earlier!r} was renamed twice: {known!r} and {now!r}")
+    RENAMED_LINES[earlier] = now
+
+
+def _same(want: Any, got: Any) -> bool:
+    """``want`` (logged) equals ``got`` (replayed), or differs only by a line's earlier
+    wording (:data:`RENAMED_LINES`)."""
+    if want == got:
+        return True
+    line = getattr(want, "line", None)
+    if not isinstance(line, str) or RENAMED_LINES.get(line) != getattr(got, "line", None):
+        return False
+    return bool(type(want) is type(got) and want._replace(line=got.line) == got)
+
+
 def check_replayed_step(logged: Sequence[Any], start: int, produced: Sequence[Any]) -> int:
     """Compare a step the engine produced on replay with the logged events from ``start``;
     return the number of events it covers.
@@ -50,9 +77,12 @@ def check_replayed_step(logged: Sequence[Any], start: int, produced: Sequence[An
         ReplayMismatch: naming the first event that differs, or the step's length.
     """
     expected = list(logged[start : start + len(produced)])
-    if list(produced) != expected:
+    same = len(expected) == len(produced) and all(
+        _same(want, got) for want, got in zip(expected, produced, strict=True)
+    )
+    if not same:
         for k, (want, got) in enumerate(zip(expected, produced, strict=False)):
-            if want != got:
+            if not _same(want, got):
                 raise ReplayMismatch(
                     f"event {start + k} differs on replay: logged {want!r}, replay gives {got!r}"
                 )

@@ -17,11 +17,12 @@ Every figure is a return to player per unit staked, the stake included (a wager 
 
 A progressive line pays a share of a meter, so its return is a function of the meter: the
 report gives the slope per dollar of the meter, the return at the reset amount and the meter at
-which the wager breaks even. The figure the guard checks is the **long run**: the return at the
-reset amount plus the meter's rate of progression. That bounds what the meter gives back over
-its cycles from above: every contribution is paid out in the end, and after an award the
-house puts in at most the line's share of the reset amount (all of it after a 100% award, at
-most 10% of it after a 10% one, the meter having been at least its reset amount). A
+which the wager breaks even. The figure the guard checks is the **long run**: the fixed lines
+plus what the meter gives back over its life, counted from its own dynamics by
+:mod:`game_server.rules.meter_returns`: its contributions, the reset amount brought back after
+each 100% award, the top-ups after a partial award that left it below its reset amount, and
+its reserve as the Rules Submission says what it is for. A partial award paid from a meter
+above its reset amount adds nothing: it is paid from contributions already counted. A
 mystery meter (633b.6(j), 633b.14) that pays its whole amount at a trigger drawn uniformly
 between its reset and must-hit-by amounts ``R`` and ``H`` returns ``rate x (H + R) / (H - R)``.
 
@@ -48,6 +49,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Final, Protocol
 
+from game_server.rules.meter_returns import MeterLongRun, meter_long_run
 from game_server.rules.wagers import blackjack_match, buster, buzzer_beater, dealer, super_4
 from game_server.rules.wagers.base import MeterSpec, Paytable, SideWagerOffer
 from game_server.rules.wagers.math import EXACT, WagerMath, math_of_counts, win_per_unit
@@ -67,6 +69,16 @@ class TableRules(Protocol):
     @property
     def dealer_hits_soft_17(self) -> bool: ...
 
+
+#: The readings a meter's figures assume (docs/decisions.md, "Meters counted from their
+#: dynamics"), stated on the par sheet.
+METER_LINE_READING: Final = (
+    "reading: a winning line that pays a share of the meter returns the wager too"
+)
+MYSTERY_READING: Final = (
+    "reading: the Must-Hit-By award goes to the contribution that takes the meter in excess "
+    "of its trigger (633b.14(c)(3)), so a trigger at the maximum pays a cent or two above it"
+)
 
 #: A wager whose long-run return reaches this is refused.
 BREAK_EVEN: Final = 1.0
@@ -99,7 +111,8 @@ class MeterReturn:
             times their share, over the stake); 0 for a mystery meter.
         break_even: The meter amount, in cents, at which the wager returns 100% (the other
             meters at their reset amounts); None for a mystery meter.
-        long_run: What the meter adds to the long-run return per unit staked.
+        long_run: What the meter adds to the long-run return per unit staked (its
+            contributions and reseeds, :mod:`game_server.rules.meter_returns`).
     """
 
     meter: str
@@ -107,6 +120,8 @@ class MeterReturn:
     slope: float
     break_even: int | None
     long_run: float
+    dynamics: MeterLongRun | None = None
+    """How the long run was counted, by part (None for a mystery meter)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,12 +352,14 @@ def assemble(
     outcomes: list[tuple[Fraction, Fraction]] = [(chances.get(None, Fraction(0)), Fraction(0))]
     slopes: dict[str, Fraction] = {}
     specs: dict[str, MeterSpec] = {}
+    shares: dict[str, list[tuple[int, Fraction]]] = {}
     for line in paytable.lines:
         p = chances.get(line.name, Fraction(0))
         pay = line.pay
         if isinstance(pay, MeterShare):
             spec = _meter_spec(paytable, pay)
             specs[spec.name] = spec
+            shares.setdefault(spec.name, []).append((pay.percent, p))
             slope = p * Fraction(pay.percent, 100) / stake
             slopes[spec.name] = slopes.get(spec.name, Fraction(0)) + slope
             fixed += p
@@ -359,17 +376,18 @@ def assemble(
         lines.append(LineReturn(name, extra_cite, pays, float(chance), float(chance * win)))
     at_reset = fixed + sum(slopes[m] * specs[m].reseed for m in slopes)
     meters = [
-        MeterReturn(
-            m,
-            specs[m],
-            float(slopes[m]),
-            _break_even(at_reset, slopes[m], specs[m].reseed),
-            float(Fraction(specs[m].increment_bp, 10_000) + slopes[m] * specs[m].reseed),
+        _meter_return(
+            specs[m], stake, slopes[m], _break_even(at_reset, slopes[m], specs[m].reseed), shares[m]
         )
         for m in slopes
     ]
     meters += [_mystery(spec) for spec in mystery]
     long_run = fixed + sum(Fraction(m.long_run) for m in meters)
+    notes = list(notes)
+    if slopes:
+        notes.append(METER_LINE_READING)
+    if mystery:
+        notes.append(MYSTERY_READING)
     hits = sum(p for name, p in chances.items() if name is not None)
     return WagerReturn(
         wager=wager,
@@ -391,6 +409,21 @@ def assemble(
         notes=tuple(notes),
         reading_cite=reading_cite,
     )
+
+
+def _meter_return(
+    spec: MeterSpec,
+    stake: int,
+    slope: Fraction,
+    break_even: int | None,
+    shares: Sequence[tuple[int, Fraction]],
+) -> MeterReturn:
+    """A meter's part of the long run from its dynamics (:func:`meter_long_run`): the
+    chance per wager of each share it pays, the whole meter apart."""
+    full = sum((p for percent, p in shares if percent == 100), Fraction(0))
+    partial = [(percent, p) for percent, p in shares if percent < 100]
+    dynamics = meter_long_run(spec, stake, full, partial)
+    return MeterReturn(spec.name, spec, float(slope), break_even, dynamics.long_run, dynamics)
 
 
 def _break_even(at_reset: Fraction, slope: Fraction, reseed: int) -> int | None:
@@ -617,7 +650,8 @@ def refusal(ret: WagerReturn) -> str | None:
     elif ret.meters:
         how = (
             f"exact, at the {format_money(ret.stake)} wager: {_percent(ret.at_reset)} with the "
-            "meter at its reset amount, plus the meter's rate of progression"
+            "meter at its reset amount; in the long run its contributions and the reseeds "
+            "after its awards"
         )
     else:
         how = f"exact, at the {format_money(ret.stake)} wager"

@@ -38,7 +38,7 @@ class RulesChangeStated(NamedTuple):
 @event("shoe_committed")
 class ShoeCommitted(NamedTuple):
     """A new shoe, committed before its first card: SHA-256 of the card order and a salt, and
-    the seed material and salt sealed with AES-256-GCM (DESIGN.md "RNG and shoe").
+    the seed material and salt sealed with AES-256-GCM (docs/design.md "RNG and shoe").
 
     ``cut_card`` is None when the shoe is replaced every round.
     """
@@ -149,6 +149,26 @@ class TerminalAccess(NamedTuple):
     person: str
     role: str
     request_id: str
+
+
+@event("request_applied")
+class RequestApplied(NamedTuple):
+    """A client's command took effect in this step: ``client`` is the certificate id that
+    sent it (a terminal id, ``operator``), ``request_id`` the id the client gave it,
+    ``command`` the AMP command's name (``CashIn``, ``Act``...), and ``events`` how many
+    records of the step come before this one: what the command did (``credits_in``, a
+    ``decision``...). Logged in the same step, so in the same transaction, as the first thing
+    the command logs (:mod:`game_server.table.requests`), after the command's records and
+    before the round's closing records when the step closes the round. The envelope names
+    the terminal for a terminal's command, no terminal for the operator's.
+
+    A server reads these at start (:mod:`game_server.net.applied`): a retry of a request id
+    that took effect is answered as such and never runs again, across restarts."""
+
+    client: str
+    request_id: str
+    command: str
+    events: int
 
 
 def operator_text(ev: OperatorAction | TerminalAccess) -> str:

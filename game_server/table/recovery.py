@@ -1,8 +1,8 @@
 """Crash recovery: rebuild a table's session from its event log and resume where it stopped.
 
-The table saves every step before it sends anything (DESIGN.md "Save, then send"), so the log
+The table saves every step before it sends anything (docs/design.md "Save, then send"), so the log
 is the whole state of the table: after a crash, power loss or ``kill -9`` the server rebuilds
-the session from it alone (DESIGN.md "RNG and shoe": "After a crash the server unseals and
+the session from it alone (docs/design.md "RNG and shoe": "After a crash the server unseals and
 resumes"). This answers the program interruption and resumption requirement
 (9 NYCRR 5319.54(a), GLI-11 critical memory; docs: ``regs/notes/standards-gli.md`` section 4
 "Power loss, program interruption"): the software returns to the state it was in immediately

@@ -1,6 +1,6 @@
 """Several tables behind one server: each terminal's operations go to its own table.
 
-DESIGN.md: a server runs one table "or a group of tables". :class:`TableRouter` implements
+docs/design.md: a server runs one table "or a group of tables". :class:`TableRouter` implements
 :class:`~game_server.table.api.TableMachine` over one machine per table (each built by its
 game, :meth:`~game_server.games.api.Game.machine`), routing
 every terminal operation by the terminal's table (the floor file says which), and scoping the

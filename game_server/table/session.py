@@ -26,6 +26,7 @@ from game_server.keys import seal
 from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.rules.errors import BetOutOfLimits
 from game_server.rules.events import to_dict
+from game_server.table import requests
 from game_server.table.events import (
     CreditsIn,
     CreditsOut,
@@ -125,7 +126,7 @@ def simulation_seeds(seed: int, table_id: str) -> SeedSource:
 
 
 class SealedShoes:
-    """Makes committed, sealed shoes for one table (DESIGN.md "RNG and shoe").
+    """Makes committed, sealed shoes for one table (docs/design.md "RNG and shoe").
 
     Each shoe gets fresh seed material; before its first card, :class:`ShoeCommitted` carries
     SHA-256(order || salt) and the seed and salt sealed with AES-256-GCM under the table's
@@ -228,19 +229,22 @@ class TableBook:
         """Append one step (save), then fold it into wallets and meters; return the events.
 
         Every input is checked (rules, credits) before its step is built, so the fold of a
-        written step cannot fail.
+        written step cannot fail. The first step a client's command logs also carries the
+        command's request id (:func:`game_server.table.requests.applied`), which is not
+        among the events returned.
         """
         self._check_not_failed()
         table_id = self.config.table_id
         round_id = self.round_id if self._round_open else None
         sight = self._sight_for(items)
-        for terminal, ev in items:
+        logged = requests.applied(items)
+        for terminal, ev in logged:
             sight.observe(terminal, ev)
         # The one place the log's form of a record is made: a card nobody else may see yet is
         # written sealed (game_server.table.secrecy).
         step = [
             NewEvent(table_id, round_id, terminal, to_dict(sight.log_form(ev)))
-            for terminal, ev in items
+            for terminal, ev in logged
         ]
         try:
             self.sink.append(step, checkpoint=checkpoint)
@@ -248,9 +252,11 @@ class TableBook:
             # The engine may already be ahead of the log: take no more input (every later
             # call raises LogWriteFailed) until the table is rebuilt from what was saved.
             self.failed = exc
+            requests.withdraw(logged is not items)
             raise LogWriteFailed(out_of_service_reason(exc)) from exc
         except BaseException as exc:
             self.failed = exc
+            requests.withdraw(logged is not items)
             raise
         for terminal, ev in items:
             self.ledger.apply(terminal, ev)
@@ -417,7 +423,7 @@ class TableBook:
             raise LogWriteFailed(out_of_service_reason(failed))
 
     def check_units(self, wagers: Mapping[str, int]) -> None:
-        """Every wager placed is a whole multiple of the table's wager unit (DESIGN.md
+        """Every wager placed is a whole multiple of the table's wager unit (docs/design.md
         "Money": so that 3 to 2 is exact), for every game: refused before the game sees it,
         with the one sentence every table gives.
 

@@ -2,7 +2,7 @@
 ``tuxemon/platform/events.py``): :func:`poll_intents` drains the queue and
 :func:`read_intents` turns events into :mod:`~terminal_client.input.intents`.
 
-Touch rules (DESIGN.md "Terminal"):
+Touch rules (docs/design.md "Terminal"):
 
 * FINGERDOWN / FINGERMOTION / FINGERUP drive the UI; their coordinates are normalised 0..1 and
   are scaled by the window size.

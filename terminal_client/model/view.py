@@ -1,7 +1,7 @@
 """The server's view of one terminal (``"v": 1``), read into frozen dataclasses.
 
 The view is the only source of what a terminal shows: credits, cards, totals, legal actions,
-countdowns and results all come from it (DESIGN.md "Terminal"). :func:`parse_view` refuses a
+countdowns and results all come from it (docs/design.md "Terminal"). :func:`parse_view` refuses a
 view of another version (:class:`ViewVersionError`) or one that is not the documented shape
 (:class:`MalformedView`); it never guesses a missing value.
 

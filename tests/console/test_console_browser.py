@@ -23,7 +23,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import socket
 import ssl
 import subprocess
@@ -35,9 +34,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from console_process import ROOT, start_table_server, stop, wait_for_line
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from game_server.config import example_config_path
 from game_server.console.accounts import AccountBook
 from game_server.console.roles import Role
 from game_server.console.totp import totp
@@ -48,7 +47,6 @@ from tools.amp_client import AmpClient
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 #: Chromium's switches: no sandbox (root in CI), no GPU, nothing fetched from the network.
 CHROMIUM_ARGS = [
@@ -83,28 +81,6 @@ def _need_browser() -> Any:
             pytest.fail(f"ETG_REQUIRE_BROWSER=1 but {problem}")
         pytest.skip(problem)
     return sync_playwright
-
-
-def _wait_for_line(path: Path, pattern: str, process: subprocess.Popen[bytes]) -> re.Match[str]:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        found = re.search(pattern, path.read_text(errors="replace")) if path.exists() else None
-        if found:
-            return found
-        if process.poll() is not None:
-            raise AssertionError(f"{path.name}: the process ended:\n{path.read_text()[-3000:]}")
-        time.sleep(0.1)
-    raise AssertionError(f"{path.name}: no line matching {pattern!r}:\n{path.read_text()[-3000:]}")
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 @dataclass
@@ -156,28 +132,10 @@ def floor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Floor]:
     certs = folder / "certs"
     init_pki(certs, terminals=2)
     init_keys(certs)
-    add_console(certs)
-    text = example_config_path().read_text()
-    for timer in ("betting_seconds", "insurance_seconds", "decision_seconds"):
-        text = re.sub(rf"^{timer} = \d+", f"{timer} = 3", text, flags=re.M)
-    (folder / "table.toml").write_text(text)
-    server_out = folder / "server.out"
-    server = subprocess.Popen(
-        [
-            sys.executable, "-m", "game_server",
-            "--config", str(folder / "table.toml"),
-            "--db", str(folder / "table.db"),
-            "--certs", str(certs),
-            "--port", "0",
-            "--next-round-delay", "0.2",
-        ],
-        cwd=ROOT,
-        stdout=server_out.open("wb"),
-        stderr=subprocess.STDOUT,
-    )  # fmt: skip
+    add_console(certs)  # the certificate only: the console makes its audit key at its start
+    server, port = start_table_server(folder, certs, timers=3)
     console = None
     try:
-        port = int(_wait_for_line(server_out, r"listening on 127\.0\.0\.1:(\d+)", server)[1])
         _play_a_round(port, certs)
         accounts = AccountBook(folder / "console-accounts.json", scrypt_n=2**12)
         for role, name in NAMES.items():
@@ -201,8 +159,8 @@ def floor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Floor]:
             stderr=subprocess.STDOUT,
             env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
         )  # fmt: skip
-        found = _wait_for_line(console_out, r"console listening on (https://[0-9.]+:\d+)/", console)
-        _wait_for_line(console_out, r"console connected to pit-1", console)
+        found = wait_for_line(console_out, r"console listening on (https://[0-9.]+:\d+)/", console)
+        wait_for_line(console_out, r"console connected to pit-1", console)
         public = load_certificate(certs / "console.pem").public_key()
         der = public.public_bytes(Encoding.DER, PublicFormat.SubjectPublicKeyInfo)
         spki = base64.b64encode(hashlib.sha256(der).digest()).decode()
@@ -211,8 +169,8 @@ def floor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Floor]:
         )
     finally:
         if console is not None:
-            _stop(console)
-        _stop(server)
+            stop(console)
+        stop(server)
 
 
 @pytest.fixture(scope="module")

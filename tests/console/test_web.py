@@ -29,8 +29,10 @@ from game_server.console.accounts import AccountBook
 from game_server.console.links import LinkState
 from game_server.console.reports import ShiftClock
 from game_server.console.roles import Permission, Role, may
+from game_server.console.sessions import MAX_FAILURES
 from game_server.console.settings import ServerEntry
 from game_server.console.source import ServersOnlySource
+from game_server.console.totp import totp
 from game_server.console.web import SECURITY_HEADERS
 from game_server.keys import init_keys, load_public_key
 from shared import protocol as p
@@ -223,6 +225,80 @@ def test_a_post_without_the_csrf_token_is_refused_and_audited(console: Console) 
     assert console.link.calls == []
 
 
+@pytest.mark.parametrize(
+    ("path", "form"),
+    [
+        ("/action/cash?csrf={csrf}&amount=1", {"server": "pit-1", "terminal": "A1", "kind": "in"}),
+        ("/action/cash?amount=1", {"server": "pit-1", "terminal": "A1", "kind": "in"}),
+        ("/action/cash?csrf={csrf}", {"server": "pit-1", "terminal": "A1", "amount": "1"}),
+        ("/logout?csrf={csrf}", {}),
+    ],
+)
+def test_a_post_with_fields_or_its_token_in_the_address_is_refused_and_audited(
+    console: Console, path: str, form: dict[str, str]
+) -> None:
+    """A POST reads its fields and its CSRF token from its body only: anything in the query
+    string is refused with the sentence (the body's own right token does not help), the
+    refusal is audited with the fields' names and never their values, and nothing is sent."""
+    session = console.session(Role.ATTENDANT)
+    form = {"kind": "in", "reference": "slip 9", "amount": "2", "csrf": session.csrf, **form}
+    request = Request(
+        "POST",
+        path.split("?")[0],
+        {b"__Host-etg": session.id.encode()},
+        query=path.split("?")[1].format(csrf=session.csrf),
+        body=form,
+    )
+    console.handle(request)
+    assert request.status == 400
+    assert "never in its address" in request.body
+    line = console.audit_lines()[-1]
+    assert line["what"].startswith("refused: form fields in the address (")
+    assert (line["person"], line["outcome"]) == ("attendant", "refused")
+    assert session.csrf not in json.dumps(line)
+    assert console.link.calls == []
+    assert console.app.sessions.get(session.id) is session, "not signed out"
+
+
+def test_the_sign_in_takes_its_fields_from_the_body_only(console: Console) -> None:
+    """The sign-in form's token, name and password in the address are refused before any
+    password is checked."""
+    form = console.request("GET", "/login")
+    [(name, token, _options)] = form.cookies_set
+    query = f"csrf={token.decode()}&name=attendant&password=correct+horse+battery"
+    request = Request("POST", "/login", {name: token}, query=query)
+    console.handle(request)
+    assert request.status == 400
+    assert console.audit_lines()[-1]["what"] == (
+        "refused: form fields in the address (csrf, name, password)"
+    )
+    assert len(console.app.sessions) == 0
+
+
+def test_a_post_whose_body_is_not_a_form_is_refused(console: Console) -> None:
+    session = console.session(Role.ATTENDANT)
+    request = Request("POST", "/action/cash", {b"__Host-etg": session.id.encode()})
+    request.content.write(json.dumps({"csrf": session.csrf, "amount": "1"}).encode())
+    request.requestHeaders.setRawHeaders(b"content-type", [b"application/json"])
+    console.handle(request)
+    assert request.status == 415
+    assert "application/x-www-form-urlencoded" in request.body
+    assert console.audit_lines()[-1]["what"] == "refused: a body that is not a form"
+    assert console.link.calls == []
+
+
+def test_a_form_field_of_any_language_is_read_from_the_body(console: Console) -> None:
+    """UTF-8 in a field (a reason in Spanish) reaches the server as typed."""
+    request = console.request(
+        "POST",
+        "/action/table-state",
+        Role.SUPERVISOR,
+        {"server": "pit-1", "table": "BJ-01", "state": "close", "reason": "fin del día"},
+    )
+    assert request.status == 303
+    assert console.link.calls[-1][1]["reason"] == "fin del día"
+
+
 def test_a_post_from_another_origin_is_refused_and_audited(console: Console) -> None:
     """Even with the session's token, a form another site posts is refused."""
     request = console.request(
@@ -257,9 +333,99 @@ def test_the_sign_in_form_sets_a_strict_secure_cookie_and_keeps_its_token(consol
     assert name == b"__Host-etg-login"
     assert options["secure"] and options["httpOnly"] and options["sameSite"] == b"strict"
     assert token.decode() in first.body
-    again = Request("GET", "/login", {}, {name: token})
+    again = Request("GET", "/login", {name: token})
     console.app.handle(again)
     assert again.cookies_set[0][1] == token, "a second fetch keeps the first form's token"
+
+
+PASSWORD = "correct horse battery"
+
+
+def _signed_in(request: Request) -> bool:
+    return any(name == b"__Host-etg" and value for name, value, _ in request.cookies_set)
+
+
+def _burst(
+    console: Console, name: str, right: tuple[str, str], wrong: list[tuple[str, str]]
+) -> list[Request]:
+    """Post the tries of ``wrong`` and, in their middle, ``right``, before any is checked."""
+    tries = [*wrong[: len(wrong) // 2], right, *wrong[len(wrong) // 2 :]]
+    return [console.sign_in(name, password, code) for password, code in tries]
+
+
+def test_sign_ins_sent_at_once_are_counted_before_any_password_is_checked(
+    console: Console,
+) -> None:
+    """Forty tries of one name arrive before any scrypt has answered: the first is checked,
+    the other 39 are refused at once (one try per name at a time) and cost no scrypt; five
+    such bursts lock the name, after which the right password, sent among 39 wrong ones, is
+    refused and nothing more is checked. Five scrypt runs in all, and no sign-in."""
+    pool = console.clock.pool
+    wrong = [(f"wrong password {k}", "") for k in range(39)]
+    for burst in range(1, MAX_FAILURES + 2):
+        tries = _burst(console, "attendant", (PASSWORD, ""), wrong)
+        held = 1 if burst <= MAX_FAILURES else 0
+        assert len(pool.jobs) == held, f"burst {burst}"
+        refused = [t for t in tries if t.finished]
+        assert len(refused) == 40 - held
+        # The fifth try, still being checked, already counts: the name is locked.
+        sentence = "being checked already" if burst < MAX_FAILURES else "too many failed"
+        assert all(t.status == 403 and sentence in t.body for t in refused), burst
+        pool.run_all()
+        assert not any(_signed_in(t) for t in tries)
+    assert pool.ran == MAX_FAILURES
+    assert len(console.app.sessions) == 0
+    lines = [a for a in console.audit_lines() if a["what"] == "sign-in locked"]
+    assert [a["person"] for a in lines] == ["attendant"]
+
+
+def test_wrong_one_time_codes_sent_at_once_lock_the_name_like_wrong_passwords(
+    console: Console,
+) -> None:
+    """A supervisor's right password with 29 wrong one-time codes, all at once, five times:
+    five checks, then the name is locked, and the right password with the right code is
+    refused without a scrypt."""
+    pool = console.clock.pool
+    secret = console.accounts.get("supervisor").totp_secret  # type: ignore[union-attr]
+    assert secret is not None
+    good = totp(secret, console.clock.seconds())
+    wrong = [(PASSWORD, f"{(int(good) + k) % 10**6:06d}") for k in range(1, 30)]
+    for _burst_number in range(MAX_FAILURES):
+        assert len(_burst(console, "supervisor", (PASSWORD, good), wrong)) == 30
+        pool.run_all()
+    assert pool.ran == MAX_FAILURES
+    right = console.sign_in("supervisor", PASSWORD, good)
+    assert right.status == 403 and "too many failed sign-ins" in right.body
+    assert (pool.jobs, pool.ran, len(console.app.sessions)) == ([], MAX_FAILURES, 0)
+
+
+def test_tries_of_many_names_from_one_address_at_once_are_bounded(console: Console) -> None:
+    """Forty names tried at once from one address: five are checked, 35 refused at once
+    (the address is locked by the tries still being checked); another address is not."""
+    pool = console.clock.pool
+    tries = [console.sign_in(f"user{k}", "wrong password", address="10.0.0.7") for k in range(40)]
+    assert len(pool.jobs) == MAX_FAILURES
+    assert all("the address 10.0.0.7" in t.body for t in tries[MAX_FAILURES:])
+    pool.run_all()
+    other = console.sign_in("attendant", PASSWORD, address="10.0.0.8")
+    pool.run_all()
+    assert _signed_in(other)
+
+
+def test_a_good_sign_in_frees_the_name_and_gives_its_try_back_to_the_address(
+    console: Console,
+) -> None:
+    """Four wrong tries from one address, then the right password: signed in; the address
+    holds four failures, not five, and another name from it may still try."""
+    pool = console.clock.pool
+    for k in range(MAX_FAILURES - 1):
+        console.sign_in("attendant", f"wrong password {k}")
+        pool.run_all()
+    good = console.sign_in("attendant", PASSWORD)
+    pool.run_all()
+    assert _signed_in(good) and good.status == 303
+    console.sign_in("investigator", PASSWORD)
+    assert len(pool.jobs) == 1, "the address is not locked"
 
 
 def test_an_action_goes_to_the_server_with_the_person_and_role_and_is_audited(
@@ -479,11 +645,11 @@ def test_a_person_removed_while_the_console_runs_is_signed_out_at_the_next_reque
     the removed person's session ends (their next page goes to the sign-in)."""
     session = console.session(Role.ATTENDANT)
     cookies = {b"__Host-etg": session.id.encode()}
-    first = Request("GET", "/", {}, cookies)
+    first = Request("GET", "/", cookies)
     console.app.handle(first)
     assert first.status == 200
     AccountBook(console.accounts.path).remove("attendant")
-    again = Request("GET", "/", {}, cookies)
+    again = Request("GET", "/", cookies)
     console.app.handle(again)
     assert again.status == 303
     assert again.responseHeaders.getRawHeaders(b"location") == [b"/login"]

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from address_attack import Attacker, client_hello, operator_served, probe, terminal_served
 from test_server_e2e import ROOT, play_round, server_command, stop
 
 from game_server.config import example_config_path
@@ -214,7 +215,7 @@ def test_a_misrouted_or_unknown_certificate_is_refused_with_a_sentence(
         with pytest.raises((ssl.SSLError, ConnectionError, AmpError)):
             stranger = AmpClient(port, other, FIRST, route=FIRST)
             stranger.call("Hello", version=PROTOCOL_VERSION, software="e2e")
-        server.wait_for("handshake refused")
+        server.wait_for("TLS handshake was refused")
     assert "refused terminal T8" in server.text()
 
 
@@ -321,3 +322,57 @@ def test_the_front_drops_connections_that_send_no_client_hello(
         assert json.loads(answer["view"])["table"] == "BJ-01-2"
         for sock in [*silent, third, t8.sock]:
             sock.close()
+
+
+def test_one_address_locks_neither_the_front_nor_a_worker_out(
+    floor: dict[str, Path], tmp_path: Path
+) -> None:
+    """With two workers each cap before Hello holds in the process that holds the connection:
+    200 silent connections from 127.0.0.2 wait at the front, which keeps 16 of them (8 per
+    worker) and closes the rest at accept; 72 connections from 127.0.0.3 that send a
+    ClientHello naming BJ-01-1 and then stall are handed to worker 1, which keeps 8 and
+    closes the rest as it adopts them. Meanwhile, for 6 s, the operator of BJ-01-1, T1 (its
+    terminal) and T8 (worker 2's), connecting from 127.0.0.1, are served every time, and
+    each process logs its refusals of an address in one line.
+
+    Before the caps per address, the front's one cap (64 per worker) was full of the silent
+    connections and refused everyone else."""
+    limits = tmp_path / "floor.toml"
+    limits.write_text(
+        "[floor]\nport = 7400\n[floor.terminals]\nT1 = 1\nT8 = 1\n"
+        '[floor.tables]\nT1 = "BJ-01-1"\nT8 = "BJ-01-2"\n'
+        "[floor.limits]\nhello_seconds = 2\n"
+    )
+    certs = floor["certs"]
+    with serving(floor, "--floor", str(limits)) as server:
+        port = server.port
+        silent = Attacker(port, 200, reopen_seconds=1.0, source="127.0.0.2")
+        stalled = Attacker(
+            port, 72, first=client_hello("BJ-01-1"), reopen_seconds=1.0, source="127.0.0.3"
+        )
+        with silent.holding(), stalled.holding():
+            tries, problems = probe(
+                6.0,
+                0.5,
+                [
+                    lambda: operator_served(port, certs, route="BJ-01-1"),
+                    lambda: terminal_served(port, certs, FIRST, route=FIRST),
+                    lambda: terminal_served(port, certs, SECOND, route=SECOND),
+                ],
+            )
+        described = "\n".join([silent.describe(), stalled.describe(), *problems[:5]])
+        assert tries >= 9 and not problems, described
+        assert silent.refused > 200 and stalled.refused > 72, described
+        assert silent.dropped >= 16 and stalled.dropped >= 8, described
+        lines = server.text().splitlines()
+    front = [line for line in lines if "[game_server.net.workers#warn] refusing" in line]
+    workers = [line for line in lines if "[game_server.net.server#warn] refusing" in line]
+    # One line per address and process (the front may also have turned away a burst of
+    # 127.0.0.3's connections before their ClientHello was read).
+    for process in (front, workers):
+        for source in ("127.0.0.2", "127.0.0.3"):
+            assert len([line for line in process if f"from {source}:" in line]) <= 1, process
+    (silent_line,) = [line for line in front if "from 127.0.0.2:" in line]
+    assert "127.0.0.2 already holds 16 connections that have not sent their" in silent_line
+    (stalled_line,) = [line for line in workers if "from 127.0.0.3:" in line]
+    assert "127.0.0.3 already holds 8 connections that have not said Hello" in stalled_line

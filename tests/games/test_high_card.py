@@ -203,3 +203,32 @@ def test_sim_recall_and_verify_play_it_through_the_session(
     ]
     assert [g["round"] for g in recalled["games"]] == [4, 3, 2, 1]
     assert all(g["wagers"] == {"high_card": 1_000} for g in recalled["games"])
+
+
+def test_a_game_that_never_calls_the_guard_is_guarded_at_load(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The player-edge guard is the platform's, at the one place every Rules Submission is
+    built: a game whose ``optional_returns`` names a wager returning 100% or more is refused
+    at load though its own config code never asks (High Card's does not)."""
+    from game_server.rules.returns import WagerReturn
+
+    generous = WagerReturn(
+        wager="even_money_plus",
+        title="Even Money Plus",
+        section="(a test wager)",
+        paytable="Paytable A",
+        reading="",
+        setting="high_card.even_money_plus",
+        method="exact",
+        counted="every deal",
+        stake=100,
+        lines=(),
+        fixed=1.02,
+        at_reset=1.02,
+        long_run=1.02,
+    )
+    assert load_config(CONFIG).table_id
+    monkeypatch.setattr(HighCardGame, "optional_returns", lambda self, config: [generous])
+    with pytest.raises(ConfigError, match=r"high_card.even_money_plus: Even Money Plus.*102\.00%"):
+        load_config(CONFIG)

@@ -32,6 +32,7 @@ from game_server.rng.shoe import Shoe, ShoeSeed, StackedShoe
 from game_server.rules.errors import (
     ActionNotAllowed,
     BetOutOfLimits,
+    ReplayMismatch,
     WagerNotOffered,
     WrongPhase,
 )
@@ -240,15 +241,39 @@ def test_635b_1_d_f_no_wager_after_no_more_bets() -> None:
 
 
 def test_635a_12_a_blackjack_pays_3_to_2_and_beats_a_dealer_blackjack() -> None:
-    """Against the dealer's ace and king (insurance declined, then the peek), seat 1's
+    """635a.12(a)'s 3 to 2, and the win a secondary source gives (not in 635a.12(a)):
+    against the dealer's ace and king (insurance declined, then the peek), seat 1's
     Blackjack is paid 3 to 2; seat 2's 15 loses."""
     r = Round("AS 5C AD KH QC KS", {1: main(), 2: main()})
     for seat in (1, 2):
         r.events += r.game.decline_insurance(seat)
     paid = {e.seat: (e.paid, e.line) for e in r.events if type(e) is WagerSettled}
-    assert paid[1] == (2500, "Blackjack beats dealer Blackjack 3 to 2 (635a.12(a))")
+    line = "Blackjack beats dealer Blackjack 3 to 2 (secondary source; odds 635a.12(a))"
+    assert paid[1] == (2500, line)
     assert paid[2][0] == 0 and r.game.phase is Phase.COMPLETE
     r.replays()
+
+
+def test_a_log_with_the_lines_earlier_wording_still_replays_and_nothing_else_does() -> None:
+    """Builds before issue 36 logged the line citing 635a.12(a) alone: such a log replays to
+    its own records (the line's earlier wording is declared); any other wording, or the
+    earlier one with other money, does not."""
+    r = Round("AS 5C AD KH QC KS", {1: main(), 2: main()})
+    for seat in (1, 2):
+        r.events += r.game.decline_insurance(seat)
+    (k,) = [i for i, e in enumerate(r.events) if type(e) is WagerSettled and e.seat == 1]
+
+    def logged(**change: Any) -> list[Any]:
+        events = list(r.events)
+        events[k] = events[k]._replace(**change)
+        return events
+
+    earlier = "Blackjack beats dealer Blackjack 3 to 2 (635a.12(a))"
+    assert replay(RULES, logged(line=earlier)).phase is Phase.COMPLETE
+    with pytest.raises(ReplayMismatch, match="differs on replay"):
+        replay(RULES, logged(line="Blackjack beats dealer Blackjack 3 to 2 (635a.99)"))
+    with pytest.raises(ReplayMismatch, match="differs on replay"):
+        replay(RULES, logged(line=earlier, paid=2600))
 
 
 def test_635a_12_a_a_player_21_beats_a_dealer_21() -> None:
@@ -411,7 +436,7 @@ def test_spanish_decks_pass_over_the_tens_of_the_certified_shoe() -> None:
     [
         ("9S 7D", "AH", False, SURRENDER),  # hard 16 against an ace: Rh
         ("9S 8D", "AH", False, SURRENDER),  # hard 17 against an ace: Rs
-        ("5S 6D", "9H", False, HIT),  # 11 against a 9 (fewer tens): hit
+        ("5S 6D", "9H", False, DOUBLE),  # 11 against a 9: the analysis (and the chart) double
         ("3S 2D 3C 3H", "6H", False, DOUBLE),  # a four-card 11 against a 6: double
         ("9S 6D", "2H", False, STAND),  # S4: 15 of two cards stands against a 2
         ("2S 3D 4C 6H", "2H", False, HIT),  # S4: 15 of four cards hits
@@ -423,12 +448,14 @@ def test_spanish_decks_pass_over_the_tens_of_the_certified_shoe() -> None:
 def test_the_basic_strategy_chart(
     cards: str, up: str, doubled: bool, expected: Spanish21Action
 ) -> None:
-    from game_server.games.spanish21.rules.strategy import Spanish21Strategy
+    from game_server.config import example_path, load_config
+    from game_server.games.spanish21.rules.strategy import strategy_for
     from game_server.rules.twenty_one import hand_total
 
+    rules = load_config(example_path("spanish21.toml")).rules
     hand = parse_cards(cards)
     total, soft = hand_total(hand)
-    decided = Spanish21Strategy().decide(
+    decided = strategy_for(rules).decide(
         hand,
         total,
         soft,

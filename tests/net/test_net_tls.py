@@ -1,4 +1,4 @@
-"""Mutual TLS 1.3 over real sockets on 127.0.0.1 (DESIGN.md "Network").
+"""Mutual TLS 1.3 over real sockets on 127.0.0.1 (docs/design.md "Network").
 
 The server is ``tls_echo_server.py`` in a subprocess (see ``conftest.py``) with T3 revoked
 by id and T2 by serial number. Most clients are Python's :mod:`ssl` module, so the server's

@@ -99,7 +99,7 @@ def test_cash_in_is_logged_at_the_terminals_table_with_who_asked(hosted: HostedT
     answer = operator(hosted).call(
         p.CashIn, request_id="c1", terminal="T1", amount=5_000, reference="slip 7", **WHO
     )
-    assert answer == {"balance": 5_000, "logged": 1}
+    assert answer == {"balance": 5_000, "logged": 1, "already": None}
     assert hosted.records("A") == [
         ("T1", OperatorAction("cash-in", "alice", "attendant", "T1", 5_000, "slip 7", "c1", ""))
     ]
@@ -126,7 +126,7 @@ def test_a_cash_out_of_everything_logs_what_was_paid(hosted: HostedTable) -> Non
     answer = connection.call(
         p.CashOut, request_id="o1", terminal="T2", amount=0, reference="out", **WHO
     )
-    assert answer == {"paid": 700, "balance": 0, "logged": 1}
+    assert answer == {"paid": 700, "balance": 0, "logged": 1, "already": None}
     assert [ev.amount for _, ev in hosted.records("B")] == [700, 700]
 
 
@@ -174,7 +174,7 @@ def test_set_table_state_names_one_table(hosted: HostedTable) -> None:
         person="bob",
         role="supervisor",
     )
-    assert answer == {"state": "closed", "logged": 1}
+    assert answer == {"state": "closed", "logged": 1, "already": None}
     assert hosted.hosted["B"].state is TableState.CLOSED
     assert hosted.hosted["A"].state is TableState.OPEN
     [(terminal, action)] = hosted.records("B")
@@ -205,7 +205,7 @@ def test_a_log_that_cannot_take_the_record_answers_logged_zero(hosted: HostedTab
     answer = operator(hosted).call(
         p.CashIn, request_id="c1", terminal="T1", amount=100, reference="r", **WHO
     )
-    assert answer == {"balance": 100, "logged": 0}
+    assert answer == {"balance": 100, "logged": 0, "already": None}
 
 
 def test_revoking_a_terminal_drops_it_refuses_it_and_is_logged(hosted: HostedTable) -> None:
@@ -222,7 +222,7 @@ def test_revoking_a_terminal_drops_it_refuses_it_and_is_logged(hosted: HostedTab
         person="bob",
         role="supervisor",
     )
-    assert answer == {"revoked": ["T2"], "logged": 1}
+    assert answer == {"revoked": ["T2"], "logged": 1, "already": None}
     assert hosted.records("B") == [
         ("T2", TerminalAccess("T2", "revoked", "card reader tampered", "bob", "supervisor", "v1"))
     ]
@@ -238,7 +238,7 @@ def test_revoking_a_terminal_drops_it_refuses_it_and_is_logged(hosted: HostedTab
         person="bob",
         role="supervisor",
     )
-    assert answer == {"revoked": [], "logged": 1}
+    assert answer == {"revoked": [], "logged": 1, "already": None}
     assert hosted.connect(T2).hello()["identity"] == "T2"
 
 

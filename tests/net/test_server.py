@@ -183,7 +183,7 @@ def test_place_wagers_forwards_the_certificates_terminal_and_returns_the_view(
     connection = table.connect(T1)
     connection.hello()
     answer = connection.call(p.PlaceWagers, request_id="r1", wagers={"blackjack": 2500})
-    assert answer == {"view": {"terminal": "T1", "calls": 1}}
+    assert answer == {"view": {"terminal": "T1", "calls": 1}, "already": None}
     assert table.machine.operations() == [("place_wagers", "T1", {"blackjack": 2500})]
 
 
@@ -422,12 +422,20 @@ def test_operator_commands_reach_the_machine_once_per_request_id(table: Table) -
     connection = table.connect(OPERATOR)
     connection.hello()
     cash_in = {"request_id": "c1", "terminal": "T1", "amount": 10_000, "reference": "slip 7"}
-    assert connection.call(p.CashIn, **cash_in) == {"balance": 10_000, "logged": None}
-    assert connection.call(p.CashIn, **cash_in) == {"balance": 10_000, "logged": None}
+    assert connection.call(p.CashIn, **cash_in) == {
+        "balance": 10_000,
+        "logged": None,
+        "already": None,
+    }
+    assert connection.call(p.CashIn, **cash_in) == {
+        "balance": 10_000,
+        "logged": None,
+        "already": None,
+    }
     answer = connection.call(p.CashOut, request_id="c2", terminal="T1", amount=2_500, reference="s")
-    assert answer == {"paid": 2_500, "balance": 7_500, "logged": None}
+    assert answer == {"paid": 2_500, "balance": 7_500, "logged": None, "already": None}
     answer = connection.call(p.SetTableState, request_id="s1", state="out-of-service", reason="jam")
-    assert answer == {"state": "out-of-service", "logged": None}
+    assert answer == {"state": "out-of-service", "logged": None, "already": None}
     assert connection.call(p.ReadMeters)["meters"]["wallets"] == {"T1": 7_500}
     assert table.machine.operations() == [
         ("cash_in", "T1", 10_000, "slip 7"),
@@ -727,7 +735,8 @@ def test_floor_toml_is_loaded(tmp_path: Any) -> None:
         "[floor]\nport = 7401\n[floor.terminals]\nT1 = 1\nT2 = 7\n"
         '[floor.revoked]\nserials = ["5F:3A"]\nterminals = ["T9"]\n'
         "[floor.limits]\ncommands_per_second = 10\nburst = 20\nhello_seconds = 5\n"
-        "box_seconds = 2.5\nconnections_per_identity = 2\nunauthenticated_connections = 9\n",
+        "box_seconds = 2.5\nconnections_per_identity = 2\nunauthenticated_connections = 9\n"
+        "unauthenticated_per_address = 3\n",
         encoding="utf-8",
     )
     floor = load_floor(path)
@@ -742,13 +751,14 @@ def test_floor_toml_is_loaded(tmp_path: Any) -> None:
         box_seconds=2.5,
         connections_per_identity=2,
         unauthenticated_connections=9,
+        unauthenticated_per_address=3,
     )
 
 
 def test_floor_limits_default_when_the_file_does_not_say(tmp_path: Any) -> None:
     """Without [floor.limits] the server uses the documented defaults: 20 commands per second
-    (burst 40), 30 s to say Hello, 10 s for a box, 4 connections per certificate id and 64
-    connections before Hello."""
+    (burst 40), 30 s to say Hello, 10 s for a box, 4 connections per certificate id, and 64
+    connections before Hello, 8 of them from one address."""
     from game_server.net.floor import load_floor
 
     path = tmp_path / "floor.toml"
@@ -760,7 +770,25 @@ def test_floor_limits_default_when_the_file_does_not_say(tmp_path: Any) -> None:
         box_seconds=10.0,
         connections_per_identity=4,
         unauthenticated_connections=64,
+        unauthenticated_per_address=8,
     )
+
+
+def test_the_cap_per_address_defaults_to_the_total_when_the_total_is_lower(
+    tmp_path: Any,
+) -> None:
+    """A floor file that lowers unauthenticated_connections below 8 and says nothing of
+    unauthenticated_per_address gets the total as the cap per address (it was valid
+    before the cap per address existed, and stays so)."""
+    from game_server.net.floor import load_floor
+
+    path = tmp_path / "floor.toml"
+    path.write_text(
+        "[floor.terminals]\nT1 = 1\n[floor.limits]\nunauthenticated_connections = 3\n",
+        encoding="utf-8",
+    )
+    limits = load_floor(path).limits
+    assert (limits.unauthenticated_connections, limits.unauthenticated_per_address) == (3, 3)
 
 
 @pytest.mark.parametrize(
@@ -794,6 +822,21 @@ def test_floor_limits_default_when_the_file_does_not_say(tmp_path: Any) -> None:
         (
             "[floor.terminals]\nT1 = 1\n[floor.limits]\nunauthenticated_connections = 1.5\n",
             "[floor.limits] unauthenticated_connections: 1.5 is not an integer",
+        ),
+        (
+            "[floor.terminals]\nT1 = 1\n[floor.limits]\nunauthenticated_per_address = 0\n",
+            "[floor.limits] unauthenticated_per_address: 0 is not at least 1",
+        ),
+        (
+            "[floor.terminals]\nT1 = 1\n[floor.limits]\nunauthenticated_per_address = 65\n",
+            "[floor.limits] unauthenticated_per_address: 65 is above "
+            "unauthenticated_connections (64)",
+        ),
+        (
+            "[floor.terminals]\nT1 = 1\n[floor.limits]\nunauthenticated_connections = 4\n"
+            "unauthenticated_per_address = 5\n",
+            "[floor.limits] unauthenticated_per_address: 5 is above "
+            "unauthenticated_connections (4)",
         ),
         ("[floor.terminals\n", "not valid TOML"),
     ],

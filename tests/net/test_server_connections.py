@@ -26,7 +26,7 @@ from twisted.protocols.tls import TLSMemoryBIOFactory
 from twisted.test import iosim
 
 from game_server.net.floor import FloorConfig, NetLimits
-from game_server.net.server import CLOSE_GRACE_SECONDS, TableServerFactory
+from game_server.net.server import CLOSE_GRACE_SECONDS, GatedTLSFactory, TableServerFactory
 from game_server.net.tls import client_tls_options, server_tls_options
 from shared import protocol as p
 
@@ -105,10 +105,10 @@ class TlsTable:
         self.tls = TLSMemoryBIOFactory(options, False, self.factory, clock=self.clock)
         self.links: list[Link] = []
 
-    def connect(self, who: str | None) -> Link:
-        """A client with ``who``'s certificate ("T1", "operator"), or None: a peer that
-        opens TCP and never starts TLS."""
-        address = IPv4Address("TCP", "127.0.0.1", 40000 + len(self.links))
+    def connect(self, who: str | None, host: str = "127.0.0.1") -> Link:
+        """A client from ``host`` with ``who``'s certificate ("T1", "operator"), or None: a
+        peer that opens TCP and never starts TLS."""
+        address = IPv4Address("TCP", host, 40000 + len(self.links))
         client_factory: Any
         if who is None:
             client_factory = Factory.forProtocol(Protocol)
@@ -304,3 +304,81 @@ def test_unauthenticated_connections_over_the_cap_are_refused_at_once(
     assert refusals and "unauthenticated_connections" in refusals[0]
     assert terminal.hello()["identity"] == "T1"
     assert not table.connect(None).socket.closed
+
+
+def test_one_address_over_its_cap_is_refused_while_another_address_gets_in(
+    pki: Pki, logged: list[dict[str, Any]]
+) -> None:
+    """With unauthenticated_per_address = 2, a third connection before Hello from 10.0.0.9
+    is refused as soon as it is accepted, with a line naming the key, while T1 and the
+    operator connecting from 10.0.0.1 say Hello; once one of 10.0.0.9's closes, it may
+    connect again."""
+    floor = FloorConfig(terminals={"T1": 1}, limits=NetLimits(unauthenticated_per_address=2))
+    table = TlsTable(pki, floor)
+    held = [table.connect(None, "10.0.0.9"), table.connect(None, "10.0.0.9")]
+    refused = table.connect(None, "10.0.0.9")
+    assert refused.socket.aborted
+    assert not any(link.socket.closed for link in held)
+    refusals = [t for t in messages(logged) if "refusing a connection" in t]
+    assert refusals == [
+        "refusing a connection from 10.0.0.9:40002: 10.0.0.9 already holds 2 connections "
+        "that have not said Hello, the most [floor.limits] unauthenticated_per_address "
+        "allows; further refusals of 10.0.0.9 are counted and logged once a minute"
+    ]
+    assert table.connect("T1", "10.0.0.1").hello()["identity"] == "T1"
+    assert table.connect("operator", "10.0.0.1").hello()["role"] == "operator"
+    held[0].tls_client.transport.loseConnection()
+    table.advance(0)
+    assert not table.connect(None, "10.0.0.9").socket.closed
+
+
+def test_the_refusals_of_a_flood_are_logged_once_a_minute_per_address(
+    pki: Pki, logged: list[dict[str, Any]]
+) -> None:
+    """50 connections from 10.0.0.9 over its cap, a second apart, at the server's gate: one
+    line at once and nothing more for a minute (no line at all for each refused connection),
+    then one line with how many more were refused; another address over its cap gets its
+    own line at once. Once the flood stops, so does the timer."""
+    limits = NetLimits(hello_seconds=600, unauthenticated_per_address=1)
+    table = TlsTable(pki, FloorConfig(terminals={"T1": 1}, limits=limits))
+    gate = GatedTLSFactory(server_tls_options(pki.directory), table.factory)
+    table.connect(None, "10.0.0.9")
+    table.connect(None, "10.0.0.7")
+    before = len(logged)
+    for n in range(50):
+        assert gate.buildProtocol(IPv4Address("TCP", "10.0.0.9", 41000 + n)) is None
+        table.advance(1)
+    lines = messages(logged[before:])
+    assert len(lines) == 1 and lines[0].startswith("refusing a connection from 10.0.0.9:41000: ")
+    assert gate.buildProtocol(IPv4Address("TCP", "10.0.0.7", 42000)) is None
+    assert messages(logged[before:])[-1].startswith("refusing a connection from 10.0.0.7:42000")
+    table.advance(10)
+    assert messages(logged[before:])[2:] == [
+        "refused 49 more connection(s) from 10.0.0.9 in the last 60 s (the last because "
+        "10.0.0.9 already holds 1 connections that have not said Hello, the most "
+        "[floor.limits] unauthenticated_per_address allows)"
+    ]
+    table.advance(120)
+    assert len(logged) == before + 3
+    for link in table.links:
+        link.tls_client.transport.loseConnection()
+    table.advance(0)
+    assert table.clock.getDelayedCalls() == []
+
+
+def test_the_gate_closes_a_connection_over_the_caps_before_any_tls(
+    pki: Pki, logged: list[dict[str, Any]]
+) -> None:
+    """GatedTLSFactory (what the server listens with, and a worker adopts sockets through)
+    builds nothing for a connection of an address at its cap: Twisted closes the socket at
+    accept, and no TLS connection or protocol exists for it. Another address is served."""
+    floor = FloorConfig(terminals={"T1": 1}, limits=NetLimits(unauthenticated_per_address=1))
+    table = TlsTable(pki, floor)
+    table.connect(None, "10.0.0.9")
+    gate = GatedTLSFactory(server_tls_options(pki.directory), table.factory)
+    assert gate.buildProtocol(IPv4Address("TCP", "10.0.0.9", 41000)) is None
+    assert gate.buildProtocol(IPv4Address("TCP", "10.0.0.9", 41001)) is None
+    refusals = [t for t in messages(logged) if "refusing a connection" in t]
+    assert len(refusals) == 1 and "10.0.0.9:41000" in refusals[0]
+    built = gate.buildProtocol(IPv4Address("TCP", "10.0.0.1", 41002))
+    assert isinstance(built.wrappedProtocol, type(table.links[0].server))

@@ -1,13 +1,18 @@
 """Game receipts (docs/shoe-spec.md section 7): made from a log by recall, checked by the
 one-file verifier (tools/verify_receipt.py) and by the project's own check, which agree; a
-tampered receipt (a card, a position, the seed, the salt, the commitment) is refused with a
-sentence; a shoe not yet retired gives a receipt without a reveal, and no secret."""
+tampered receipt (a card, a position, the seed, the salt, the commitment, the QR text, the
+reveal's seq) is refused with a sentence; every field is bound by the digest or checked,
+but the two the spec names; input that is not a receipt is unreadable (exit 2, one
+sentence, never a traceback) for both commands; a shoe not yet retired gives a receipt
+without a reveal, and no secret."""
 
 from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +27,8 @@ from tools.recall_cli import recall
 from tools.receipt_cli import receipt as receipt_group
 from tools.verify_receipt import verify_receipt
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "pre_move"
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures" / "pre_move"
 
 
 @pytest.fixture(scope="module")
@@ -268,3 +274,216 @@ def test_a_terminals_receipt_holds_no_card_its_player_has_not_seen(name: str) ->
                 _, hidden = rounds[(game["table"], game["round"])]
                 assert not set(game["shoe"]["positions"]) & hidden
     assert checked
+
+
+# -- every field bound or checked; unreadable input -------------------------------------------
+
+#: The fields of a receipt neither bound by its digest nor checked against its other values
+#: (docs/shoe-spec.md section 7, "What each field is"): where to find the log, and how to
+#: check. The verifier prints neither.
+UNBOUND = {("log", "log_id"), ("verify",)}
+
+
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """The path of every leaf (string, integer, boolean, null) of a parsed JSON value."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _leaves(item, (*path, key))
+    elif isinstance(value, list):
+        for number, item in enumerate(value):
+            yield from _leaves(item, (*path, number))
+    else:
+        yield path
+
+
+def _changed(value: Any) -> Any:
+    """Another value of the same JSON type (null becomes a string: a terminal's id)."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return 0 if value else 1
+    if isinstance(value, str):
+        return ("0" if value[:1] != "0" else "1") + value[1:]
+    return "T9"
+
+
+def test_every_field_is_bound_by_the_digest_or_checked(log: Path) -> None:
+    """Changing any one field of a verified receipt, to another value of its type, is
+    refused by both checks, but for the two fields the spec names as unbound."""
+    for receipt in (_receipts(log)[3], _receipts(log, "T2")[3]):
+        leaves = list(_leaves(receipt))
+        assert ("qr",) in leaves and ("reveal", "revealed_seq") in leaves
+        for path in leaves:
+            tampered = copy.deepcopy(receipt)
+            *parents, last = path
+            holder = tampered
+            for key in parents:
+                holder = holder[key]
+            holder[last] = _changed(holder[last])
+            if path in UNBOUND:
+                assert verify_receipt(tampered) == [] and check_receipt(tampered) == []
+            else:
+                assert verify_receipt(tampered), f"changing {path} went unnoticed"
+                assert check_receipt(tampered), f"the project's check missed {path}"
+
+
+def _write(tmp_path: Path, receipt: Any) -> Path:
+    path = tmp_path / "receipt.json"
+    path.write_text(json.dumps(receipt, ensure_ascii=False, indent=2), encoding="utf-8")
+    return path
+
+
+def _verifiers(path: Path) -> dict[str, subprocess.CompletedProcess[str]]:
+    """The receipt file checked by both real commands, each a process of its own:
+    ``etg receipt verify FILE``, and the one file run where the receipt is, as a player
+    runs it (``python verify_receipt.py FILE``)."""
+    commands = {
+        "etg receipt verify": ([sys.executable, "-m", "tools", "receipt", "verify"], ROOT),
+        "verify_receipt.py": ([sys.executable, str(ROOT / "tools" / "verify_receipt.py")], None),
+    }
+    return {
+        name: subprocess.run(
+            [*command, str(path)],
+            cwd=path.parent if cwd is None else cwd,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        for name, (command, cwd) in commands.items()
+    }
+
+
+def test_the_commands_print_the_qr_text_a_verified_receipt_makes(log: Path, tmp_path: Path) -> None:
+    """Both commands verify a receipt as made (exit 0) and print its QR text, which the
+    player compares with the QR code the terminal showed."""
+    receipt = _receipts(log)[3]
+    for name, done in _verifiers(_write(tmp_path, receipt)).items():
+        assert done.returncode == 0, (name, done.stdout, done.stderr)
+        verdict, qr = done.stdout.splitlines()
+        assert verdict.startswith("verified: the ")
+        assert qr.startswith(f"its QR code reads {receipt['qr']}: ")
+
+
+def _qr_of_another_round(receipt: dict[str, Any], other: dict[str, Any]) -> None:
+    receipt["qr"] = other["qr"]
+
+
+def _qr_of_another_table(receipt: dict[str, Any], other: dict[str, Any]) -> None:
+    receipt["qr"] = receipt["qr"].replace(f":{receipt['game']['table']}:", ":BJ-99:")
+
+
+def _revealed_before_the_commitment(receipt: dict[str, Any], other: dict[str, Any]) -> None:
+    receipt["reveal"]["revealed_seq"] = receipt["game"]["shoe"]["committed_seq"] - 1
+
+
+def _revealed_before_a_card(receipt: dict[str, Any], other: dict[str, Any]) -> None:
+    receipt["reveal"]["revealed_seq"] = max(c["seq"] for c in receipt["game"]["cards"])
+
+
+UNBOUND_TAMPERS: dict[str, tuple[Callable[[dict[str, Any], dict[str, Any]], None], str]] = {
+    "the qr of another round": (_qr_of_another_round, "is not the one its own table, round"),
+    "the qr of another table": (_qr_of_another_table, "is not the one its own table, round"),
+    "revealed before the commitment": (_revealed_before_the_commitment, "revealed_seq was"),
+    "revealed before a card": (_revealed_before_a_card, "revealed_seq was changed"),
+}
+
+
+@pytest.mark.parametrize("what", sorted(UNBOUND_TAMPERS))
+def test_a_qr_text_or_reveal_seq_the_receipt_does_not_make_is_refused(
+    log: Path, tmp_path: Path, what: str
+) -> None:
+    """The QR text must be the one the receipt's table, round and digest make, and the
+    reveal's seq after the commitment and every card: else both commands refuse the
+    receipt (exit 1) with a sentence, and so does the project's own check."""
+    receipts = _receipts(log)
+    receipt, other = copy.deepcopy(receipts[3]), receipts[4]
+    tamper, sentence = UNBOUND_TAMPERS[what]
+    tamper(receipt, other)
+    assert check_receipt(receipt), "the project's own check let it through"
+    for name, done in _verifiers(_write(tmp_path, receipt)).items():
+        assert done.returncode == 1, (name, done.stdout, done.stderr)
+        assert done.stdout.startswith("REFUSED: ") and sentence in done.stdout, (name, done)
+        assert "verified" not in done.stdout
+
+
+def _as_made(log: Path) -> dict[str, Any]:
+    return copy.deepcopy(_receipts(log)[3])
+
+
+def _json_with(log: Path, path: tuple[Any, ...], literal: str) -> str:
+    """A receipt as made, with the field at ``path`` written as the JSON ``literal``."""
+    receipt = _as_made(log)
+    *parents, last = path
+    holder = receipt
+    for key in parents:
+        holder = holder[key]
+    holder[last] = "@@@"
+    return json.dumps(receipt).replace('"@@@"', literal)
+
+
+UNREADABLE: dict[str, tuple[Callable[[Path], bytes | str], str]] = {
+    "100,000 nested lists": (lambda _: "[" * 100_000 + "]" * 100_000, "nested deeper"),
+    "100,000 nested objects": (
+        lambda _: '{"a":' * 100_000 + "1" + "}" * 100_000,
+        "nested deeper",
+    ),
+    "a NaN": (lambda log: _json_with(log, ("game", "round"), "NaN"), "NaN"),
+    "an Infinity": (lambda log: _json_with(log, ("reveal", "revealed_seq"), "-Infinity"), "Inf"),
+    "a fraction": (lambda log: _json_with(log, ("game", "shoe", "decks"), "6.0"), "6.0"),
+    "a list": (lambda _: "[1, 2]", "a list, not a JSON object"),
+    "a string": (lambda _: '"receipt"', "a string, not a JSON object"),
+    "not JSON": (lambda _: "{not json", "not JSON"),
+    "empty": (lambda _: "", "not JSON"),
+    "not UTF-8": (lambda log: json.dumps(_as_made(log)).encode() + b"\xff", "not UTF-8"),
+    "a key twice": (lambda log: json.dumps(_as_made(log))[:-1] + ', "qr": "x"}', "twice"),
+    "a round as a string": (
+        lambda log: _json_with(log, ("game", "round"), '"4"'),
+        "game.round is a string, not an integer",
+    ),
+    "the cards as an object": (
+        lambda log: _json_with(log, ("game", "cards"), "{}"),
+        "game.cards is an object, not a list",
+    ),
+    "a card's position missing": (
+        lambda log: json.dumps(_as_made(log)).replace('{"position": ', '{"place": ', 1),
+        "no field game.cards[0].position",
+    ),
+    "the reveal as a list": (
+        lambda log: _json_with(log, ("reveal",), "[]"),
+        "reveal is a list, not an object or null",
+    ),
+    "a line break in the table": (
+        lambda log: _json_with(log, ("game", "table"), '"BJ-01\\nverified: all"'),
+        "U+000A",
+    ),
+    "half a surrogate pair": (
+        lambda log: _json_with(log, ("game", "title"), '"\\ud800"'),
+        "U+D800",
+    ),
+    "another format": (
+        lambda log: json.dumps(_as_made(log)).replace("etg-game-receipt/1", "etg-game-receipt/9"),
+        "its format is 'etg-game-receipt/9'",
+    ),
+}
+
+
+@pytest.mark.parametrize("what", sorted(UNREADABLE))
+def test_input_that_is_not_a_receipt_is_unreadable_in_one_sentence(
+    log: Path, tmp_path: Path, what: str
+) -> None:
+    """Deep nesting, NaN or Infinity, non-object JSON, a field of the wrong type: both
+    commands exit 2 with one line on stderr naming the file and what is wrong, never a
+    traceback, and print nothing else."""
+    make, words = UNREADABLE[what]
+    data = make(log)
+    path = tmp_path / "receipt.json"
+    if isinstance(data, bytes):
+        path.write_bytes(data)
+    else:
+        path.write_text(data, encoding="utf-8")
+    for name, done in _verifiers(path).items():
+        assert done.returncode == 2, (name, done.stdout, done.stderr[-2000:])
+        assert "Traceback" not in done.stderr, (name, done.stderr[-2000:])
+        assert done.stdout == "", (name, done.stdout)
+        (line,) = done.stderr.splitlines()
+        assert f"cannot read the receipt {path}: " in line and words in line, (name, line)

@@ -108,7 +108,7 @@ def test_a_contribution_needs_a_wager(wager: int) -> None:
 
 
 def test_a_100_percent_payout_floors_to_cents_and_the_meter_resets() -> None:
-    """DESIGN.md "Money": 100% of $10,000.375 pays $10,000.37; the 0.5 cent remainder stays and
+    """docs/design.md "Money": 100% of $10,000.375 pays $10,000.37; the 0.5 cent remainder stays and
     counts toward the reseed, the house funds the rest (633b.9(g) reset amount)."""
     meter = at(opened(STAR), 1_000_037_500)
     step = meter.award(100, "bj-1/3")

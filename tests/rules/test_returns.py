@@ -52,20 +52,34 @@ def test_a_cards_only_wager_returns_one_minus_its_exact_house_edge() -> None:
     assert total == pytest.approx(ret.long_run, abs=1e-12)
 
 
-def test_a_meter_wager_long_run_is_its_return_at_reset_plus_its_rate() -> None:
+def test_a_meter_wager_long_run_counts_reseeds_after_full_awards_only() -> None:
     """Blazing 7's Paytable A: "Three 7's Same Suit" pays 100% and "Same Color" 10% of the
-    meter; the return rises with the meter by the lines' chances times their shares, the
-    break-even meter returns 100%, and the long run adds the meter's 5% rate."""
+    meter; the return rises with the meter by the lines' chances times their shares and the
+    break-even meter returns 100%. The long run is the fixed lines, the meter's 5% rate and
+    the reset amount brought back after each 100% award, plus the top-ups after a 10% award
+    that left the meter below its reset amount: never 10% of the reset amount for every 10%
+    award (paid from contributions already counted)."""
     ret = by_name(offered_returns(ALL.rules))["blazing_7s"]
     (meter,) = ret.meters
     lines = {line.line: line.probability for line in ret.lines}
-    slope = (lines["Three 7's Same Suit"] + 0.1 * lines["Three 7's Same Color"]) / 100
+    full, partial = lines["Three 7's Same Suit"], lines["Three 7's Same Color"]
+    assert full is not None and partial is not None
+    slope = (full + 0.1 * partial) / 100
     assert meter.slope == pytest.approx(slope)
     reset = meter.spec.reseed
     assert ret.at_reset == pytest.approx(ret.fixed + slope * reset)
     at_break_even = ret.at_reset + slope * (meter.break_even - reset)
     assert at_break_even == pytest.approx(1.0, abs=1e-6)
-    assert ret.long_run == pytest.approx(ret.at_reset + 0.05)
+    dynamics = meter.dynamics
+    assert dynamics is not None
+    assert dynamics.reseeds == pytest.approx(full * reset / 100)
+    # A top-up is at most 10% of the reset amount, after a 10% award.
+    assert 0 < dynamics.top_ups < partial * 0.1 * reset / 100
+    assert ret.long_run == pytest.approx(
+        ret.fixed + 0.05 + dynamics.reseeds + dynamics.top_ups, abs=1e-12
+    )
+    old_count = ret.at_reset + 0.05  # the overstatement the guard used to make
+    assert ret.long_run < old_count - 0.5 * partial * 0.1 * reset / 100
 
 
 def test_a_must_hit_by_mystery_meter_returns_its_rate_times_h_plus_r_over_h_minus_r() -> None:

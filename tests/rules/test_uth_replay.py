@@ -1,6 +1,6 @@
 """Ultimate Texas Hold 'Em replay and conservation (game_server.games.uth.rules.game): the same
 cards, decisions and settlement inputs give the same events; a logged round replays through
-a fresh engine (DESIGN.md "One round, as data"); every cent staked is settled once, and the
+a fresh engine (docs/design.md "One round, as data"); every cent staked is settled once, and the
 meters' awards are what the meters lost (653a.12(d)(4), (e)(2))."""
 
 from __future__ import annotations

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from game_server.config import TableConfig, example_config_path, parse_config
+from game_server.config import TableConfig, example_config_path, load_config, parse_config
+from game_server.games.blackjack.rules.charts import blackjack_model, chart_for
 from game_server.games.blackjack.rules.round import Phase
+from game_server.games.blackjack.rules.rules import BlackjackRules
 from game_server.games.blackjack.rules.strategy import BasicStrategy
 from game_server.games.blackjack.session import TableSession
 from game_server.games.blackjack.sim import bot_action
@@ -91,9 +93,19 @@ def next_input(session: TableSession, strategy: BasicStrategy, rounds: int) -> s
     return "act"
 
 
+def script_strategy(rules: BlackjackRules) -> BasicStrategy:
+    """The decisions of the script: the shipped chart of the example's 6-deck rules played at
+    ``rules``' table. The play must only be the same in every process; a chart derived for
+    the 2-deck shoe would take seconds at every restart of the ``kill -9`` worker, and the
+    kills would land in that derivation instead of in the table's writes."""
+    example = load_config(example_config_path()).rules
+    assert isinstance(example, BlackjackRules)
+    return BasicStrategy(rules, chart_for(blackjack_model(example)))
+
+
 def play(session: TableSession, rounds: int, on_step: Any = None) -> None:
     """Drive the table with :func:`next_input` until ``rounds`` rounds are played."""
-    strategy = BasicStrategy(session.config.rules)
+    strategy = script_strategy(session.config.rules)
     while (label := next_input(session, strategy, rounds)) is not None:
         if on_step is not None:
             on_step(label)

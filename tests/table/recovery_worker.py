@@ -13,10 +13,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from recovery_script import TERMINALS, next_input, small_shoe_config
+from recovery_script import TERMINALS, next_input, script_strategy, small_shoe_config
 
 from game_server.eventlog import EventLog, system_clock
-from game_server.games.blackjack.rules.strategy import BasicStrategy
 from game_server.table.recovery import open_table_reporting
 from game_server.table.session import simulation_seeds
 
@@ -33,7 +32,7 @@ def main(argv: list[str]) -> int:
         seeds=simulation_seeds(seed, config.table_id),
     )
     print("ready", report.describe(), flush=True)
-    strategy = BasicStrategy(config.rules)
+    strategy = script_strategy(config.rules)
     closed = session.round_id if session.round is None else session.round_id - 1
     while next_input(session, strategy, rounds) is not None:
         if session.round is None and session.round_id != closed:

@@ -1,5 +1,5 @@
 """Money is conserved across every wager, the progressive meters and their reserves
-(DESIGN.md "Money"): whatever the players wager, with every side wager of 633b.6-633b.13 and
+(docs/design.md "Money"): whatever the players wager, with every side wager of 633b.6-633b.13 and
 the Must-Hit-By Mystery Bonus offered, after every round
 
     credits in = credits out + wallets + wagers in play + house result - progressive paid

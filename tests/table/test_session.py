@@ -152,7 +152,7 @@ def test_double_needs_the_credits() -> None:
 
 
 def test_shoes_are_committed_before_their_first_card_and_revealed_when_retired() -> None:
-    """DESIGN.md "RNG and shoe": ShoeCommitted comes before any card of its shoe; the sealed
+    """docs/design.md "RNG and shoe": ShoeCommitted comes before any card of its shoe; the sealed
     blob unseals (with the table/shoe context) to the seed and salt; the reveal regenerates
     the committed order and every dealt card is at its logged position."""
     session, sink = make_session()

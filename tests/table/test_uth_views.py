@@ -1,5 +1,5 @@
 """What one terminal of an Ultimate Texas Hold 'Em table may see (uth_views.uth_view_for):
-its own two cards, never another seat's or the dealer's before the showdown (DESIGN.md "One
+its own two cards, never another seat's or the dealer's before the showdown (docs/design.md "One
 round, as data", step 5), the community cards dealt so far, and its legal decisions with
 their Play multiples."""
 

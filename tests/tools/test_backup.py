@@ -1,12 +1,15 @@
 """``etg backup`` and ``etg restore`` (:mod:`tools.backup`): consistent copies of a log
 while its writer appends, proven against the key and the anchors; failures kept and
-reported; restores that prove again and never overwrite."""
+reported; restores that prove again, compare the anchor stream with what backup.json
+records (refusing one cut or changed since), and never overwrite."""
 
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -17,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from game_server.config import example_config_path
-from game_server.eventlog import EventLog, EventLogReader, system_clock
+from game_server.eventlog import AnchorFile, EventLog, EventLogReader, system_clock
 from game_server.keys import init_keys
 from tools.backup import (
     ANCHORS,
@@ -257,3 +260,152 @@ def test_a_restore_proves_the_backup_again_and_never_overwrites(
         restore_backup(failed, tmp_path / "e.db", key=keys, anchors=tmp_path / "e.jsonl")
     with pytest.raises(BackupError, match="not a backup made by etg backup"):
         restore_backup(tmp_path, tmp_path / "f.db", key=keys)
+
+
+# -- the anchor stream against backup.json --------------------------------------------------
+
+
+def _etg(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    """The real ``etg`` command, a process of its own."""
+    return subprocess.run(
+        [sys.executable, "-m", "tools", *map(str, args)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.fixture()
+def taken(logged: Path, keys: Path) -> Path:
+    """A backup of the logged simulation with its anchor stream, by ``etg backup``."""
+    done = _etg(
+        *("backup", logged / "table.db", logged / "b", "--key", keys),
+        *("--anchors", logged / "anchors.jsonl", "--json"),
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return Path(json.loads(done.stdout)["folder"])
+
+
+def test_backup_json_records_the_anchor_streams_lines_checksum_and_last_checkpoint(
+    taken: Path,
+) -> None:
+    """backup.json records the copied stream's lines, bytes, SHA-256 and the last anchored
+    checkpoint of the log (number, seq, hash), as the copy holds them."""
+    manifest = json.loads((taken / MANIFEST).read_text())
+    data = (taken / ANCHORS).read_bytes()
+    recorded = manifest["anchors"]
+    last = AnchorFile(taken / ANCHORS).anchors(manifest["log_id"])[-1]
+    assert recorded["lines"] == data.count(b"\n") >= 5
+    assert recorded["bytes"] == len(data)
+    assert recorded["sha256"] == hashlib.sha256(data).hexdigest()
+    assert recorded["last_checkpoint"] == {
+        "number": last.number,
+        "seq": last.seq,
+        "hash": last.hash,
+    }
+
+
+def _lines(path: Path) -> list[bytes]:
+    return path.read_bytes().splitlines(keepends=True)
+
+
+def _cut_to_one_line(path: Path) -> None:
+    path.write_bytes(_lines(path)[0])
+
+
+def _emptied(path: Path) -> None:
+    path.write_bytes(b"")
+
+
+def _removed(path: Path) -> None:
+    path.unlink()
+
+
+def _last_line_replaced_by_the_first(path: Path) -> None:
+    lines = _lines(path)
+    path.write_bytes(b"".join([*lines[:-1], lines[0]]))
+
+
+def _one_line_added(path: Path) -> None:
+    path.write_bytes(path.read_bytes() + _lines(path)[0])
+
+
+def _a_byte_changed(path: Path) -> None:
+    """A space in the last line (json reads the same checkpoint; the bytes differ)."""
+    lines = _lines(path)
+    path.write_bytes(b"".join([*lines[:-1], lines[-1].replace(b":", b": ", 1)]))
+
+
+CUTS = {
+    "cut to one line": (_cut_to_one_line, "holds 1 line(s), but backup.json records"),
+    "emptied": (_emptied, "holds 0 line(s), but backup.json records"),
+    "removed": (_removed, "is missing, but backup.json records an anchor stream"),
+    "one line added": (_one_line_added, "line(s), but backup.json records"),
+    "the last line replaced by the first": (
+        _last_line_replaced_by_the_first,
+        "but backup.json records #",
+    ),
+    "a byte changed": (_a_byte_changed, "does not match the checksum in backup.json"),
+}
+
+
+@pytest.mark.parametrize("what", sorted(CUTS))
+def test_a_restore_refuses_an_anchor_stream_cut_or_changed_since_the_backup(
+    taken: Path, keys: Path, tmp_path: Path, what: str
+) -> None:
+    """``etg restore`` of a backup whose anchors.jsonl is not what backup.json records
+    (shorter, longer, missing, a line replaced, a byte changed) exits 2 with a sentence
+    and restores nothing; the backup as taken restores."""
+    change, sentence = CUTS[what]
+    broken = tmp_path / "broken"
+    shutil.copytree(taken, broken)
+    change(broken / ANCHORS)
+    target = tmp_path / "restored"
+    args = ["--db", target / "table.db", "--anchors", target / "anchors.jsonl", "--key", keys]
+    refused = _etg("restore", broken, *args)
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert "Traceback" not in refused.stderr
+    assert sentence in refused.stderr and "restore another backup" in refused.stderr
+    assert not target.exists()
+    done = _etg("restore", taken, *args)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "lines, as backup.json records" in done.stdout and "note:" not in done.stdout
+
+
+def test_an_older_backup_json_is_checked_by_its_lines_and_says_so(
+    taken: Path, keys: Path, tmp_path: Path
+) -> None:
+    """A backup taken before backup.json recorded the stream's checksum and last
+    checkpoint (its line count only): a stream cut short is refused, and one as taken
+    restores with a note saying what could not be compared."""
+    manifest = json.loads((taken / MANIFEST).read_text())
+    anchors = manifest["anchors"]
+    manifest["anchors"] = {"source": anchors["source"], "lines": anchors["lines"]}
+    (taken / MANIFEST).write_text(json.dumps(manifest, indent=2))
+    cut = tmp_path / "cut"
+    shutil.copytree(taken, cut)
+    _cut_to_one_line(cut / ANCHORS)
+    target = tmp_path / "restored"
+    args = ["--db", target / "table.db", "--anchors", target / "anchors.jsonl", "--key", keys]
+    refused = _etg("restore", cut, *args)
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert f"holds 1 line(s), but backup.json records {anchors['lines']}" in refused.stderr
+    done = _etg("restore", taken, *args)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "note: backup.json of this backup records only the anchor stream's" in done.stdout
+
+
+def test_the_proof_counts_the_anchored_checkpoints_backup_json_records(
+    taken: Path, keys: Path, tmp_path: Path
+) -> None:
+    """Where an older backup.json's line count was edited to agree with a cut stream, the
+    backup's proof still finds fewer anchored checkpoints of the log than it recorded when
+    the backup was taken, and the restore is refused."""
+    manifest = json.loads((taken / MANIFEST).read_text())
+    manifest["anchors"] = {"source": manifest["anchors"]["source"], "lines": 1}
+    (taken / MANIFEST).write_text(json.dumps(manifest, indent=2))
+    _cut_to_one_line(taken / ANCHORS)
+    with pytest.raises(BackupError, match="the proof found 1 anchored checkpoint"):
+        restore_backup(taken, tmp_path / "r" / "t.db", key=keys, anchors=tmp_path / "r" / "a")
+    assert not (tmp_path / "r").exists()

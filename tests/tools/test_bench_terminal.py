@@ -1,6 +1,6 @@
 """``etg bench terminal`` (tools.bench_terminal): the figures' shape, from a tiny run.
 
-Benchmarks are not timed tests (DESIGN.md "Tests"): nothing here checks a timing."""
+Benchmarks are not timed tests (docs/design.md "Tests"): nothing here checks a timing."""
 
 from __future__ import annotations
 

@@ -186,7 +186,7 @@ def test_views_show_the_logged_cards_credits_and_settlements(
 def test_hole_card_is_hidden_until_it_is_revealed(
     log: Path, raw: dict[int, list[tuple[str | None, dict[str, Any]]]]
 ) -> None:
-    """DESIGN.md step 5: before hole_card_revealed the second dealer card is a card back
+    """docs/design.md step 5: before hole_card_revealed the second dealer card is a card back
     (no value in the view); from the reveal on it is the logged hole card."""
     for round_id in range(1, ROUNDS + 1):
         rows = raw[round_id]

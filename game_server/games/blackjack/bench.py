@@ -3,7 +3,7 @@
 Entry point: :func:`figures` (what :meth:`BlackjackGame.bench_figures
 <game_server.games.blackjack.game.BlackjackGame.bench_figures>` gives ``tools/bench.py``).
 Both play the example config's rules (``fully-automated-blackjack.toml``) and measure, they
-assert nothing (DESIGN.md "Tests": benchmarks are not timed tests).
+assert nothing (docs/design.md "Tests": benchmarks are not timed tests).
 
 - ``engine_vs_blackjack21``: rounds per second of our engine over rounds per second of the
   PyPI package ``blackjack21`` (5.0.0), one seat, six decks, the same strategy (hit below 17,

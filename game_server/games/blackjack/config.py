@@ -84,7 +84,6 @@ from game_server.config import describe as _describe
 from game_server.config import known as _known
 from game_server.config import options as _options
 from game_server.config import suggest as _suggest
-from game_server.games.blackjack.rules.returns import offered_returns
 from game_server.games.blackjack.rules.rules import (
     BLACKJACK_PAYS,
     DECK_COUNTS,
@@ -96,7 +95,6 @@ from game_server.games.blackjack.rules.rules import (
 )
 from game_server.rules.errors import RulesError
 from game_server.rules.limits import WagerLimits
-from game_server.rules.returns import MustHitByTerms, player_edge_problems
 from game_server.rules.wagers import REGISTRY
 from game_server.rules.wagers.base import (
     MeterSpec,
@@ -305,11 +303,6 @@ class BlackjackBuilder:
                 self.problems.extend(self.type_checks(table_type, game_rules))
             if main_limits is not None and offers is not None:
                 rules = replace(game_rules, main_limits=main_limits, side_wagers=offers)
-        if rules is not None and not self.problems:
-            # The player-edge guard: no offered wager may return 100% or more.
-            terms = None if mystery is None else MustHitByTerms(mystery.spec(), mystery.qualifying)
-            self.problems.extend(player_edge_problems(offered_returns(rules, terms)))
-
         if self.problems:
             raise ConfigError(self.source, self.problems)
         return TableConfig(

@@ -23,6 +23,7 @@ from game_server.games.api import (
     Game,
     MainWager,
     MathReport,
+    StrategyReport,
     WireBot,
 )
 from game_server.games.base import GameBase
@@ -31,6 +32,7 @@ from game_server.games.blackjack.bot import BlackjackWireBot
 from game_server.games.blackjack.info import blackjack_rules_for
 from game_server.games.blackjack.machine import RoundMachine
 from game_server.games.blackjack.pictures import blackjack_round_views
+from game_server.games.blackjack.rules.charts import blackjack_model
 from game_server.games.blackjack.rules.events import (
     BLACKJACK,
     DOUBLE,
@@ -45,6 +47,7 @@ from game_server.games.blackjack.rules.events import (
 )
 from game_server.games.blackjack.rules.round import ENGINE_KINDS, replay
 from game_server.games.blackjack.session import SECRECY, TableSession, meter_specs, resume_round
+from game_server.games.blackjack.strategy_report import twenty_one_report
 from game_server.recall.rounds import Logged, LoggedRound
 from game_server.recall.timeline import Described, Labels, Timeline
 from game_server.rng.shoe import ShoeSeed
@@ -226,6 +229,16 @@ class BlackjackGame(BlackjackFamilyGame):
 
     def optional_returns(self, table: TableConfig) -> list[WagerReturn]:
         return par.optional_returns(table)
+
+    def strategy(self, config: TableConfig) -> StrategyReport:
+        """The chart the combinatorial analysis derives for the table's rules (the bots',
+        ``etg sim``'s and ``etg par``'s), compared with the Wizard of Odds 4-8 deck chart."""
+        model = blackjack_model(config.rules)
+        comparison = ""
+        if model.peeks and model.decks >= 4:
+            rule = "hits" if model.hits_soft_17 else "stands on"
+            comparison = f"the Wizard of Odds 4-8 deck chart where the dealer {rule} soft 17"
+        return twenty_one_report(model, (), comparison)
 
     def main_wager(self, table: TableConfig) -> MainWager:
         return par.main_wager(table, "58 Pa. Code 633a; 605a (fully automated table)")

@@ -22,15 +22,20 @@ from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, Final
 
-from game_server.config import MustHitBy, TableConfig
+from game_server.config import TableConfig
 from game_server.floor.errors import StoreUnavailable
+from game_server.games.blackjack.meters import (
+    MUST_HIT_BY,
+    RoundMeters,
+    meter_specs_of,
+    open_meters,
+)
 from game_server.games.blackjack.rules.actions import Action
 from game_server.games.blackjack.rules.events import (
     BLACKJACK,
     DEALER,
     CardDealt,
     HoleCardRevealed,
-    ProgressiveWon,
     RoundCompleted,
 )
 from game_server.games.blackjack.rules.round import BlackjackRound, Phase, replay
@@ -38,7 +43,6 @@ from game_server.recall.rounds import LoggedRound
 from game_server.rng.drbg import RandomStream
 from game_server.rng.shoe import Shoe
 from game_server.rules.meters import MeterBank
-from game_server.rules.wagers import must_hit_by, super_4
 from game_server.rules.wagers.base import MeterSpec, TableType
 from game_server.table.events import TableOpened
 from game_server.table.ledger import Ledger
@@ -77,34 +81,10 @@ class LinkedWagerRefused(TableError):
     cannot be reached: refused with the store's sentence; the base game goes on."""
 
 
-#: The "wager" a Must-Hit-By meter is filed under in :func:`meter_specs`.
-MUST_HIT_BY = "must_hit_by"
-
-
 def meter_specs(config: TableConfig) -> dict[str, tuple[str, MeterSpec]]:
-    """Each progressive meter a table's config names: meter id -> (wager, its spec).
-
-    The id is the wager's configured ``meter`` (a meter shared by linked tables, 605a.8)
-    with the meter's name when its paytable has several, else ``TABLE:wager:meter name``."""
-    found: dict[str, tuple[str, MeterSpec]] = {}
-    for offer in config.rules.side_wagers:
-        link = offer.option_map.get("meter")
-        meters = offer.paytable.meters
-        for spec in meters:
-            if isinstance(link, str):
-                meter_id = link if len(meters) == 1 else f"{link}:{spec.name}"
-            else:
-                meter_id = f"{config.table_id}:{offer.wager.name}:{spec.name}"
-            found[meter_id] = (offer.wager.name, spec)
-        extra = super_4.mystery_meter(offer.option_map) if offer.wager.name == "super_4" else None
-        if extra is not None:
-            base = link if isinstance(link, str) else f"{config.table_id}:{offer.wager.name}"
-            found[f"{base}:mystery"] = (offer.wager.name, extra)
-    mystery = config.must_hit_by
-    if mystery is not None:
-        meter_id = mystery.meter or f"{config.table_id}:{MUST_HIT_BY}"
-        found[meter_id] = (MUST_HIT_BY, mystery.spec())
-    return found
+    """Each progressive meter a table's config names: meter id -> (wager, its spec)
+    (:func:`~game_server.games.blackjack.meters.meter_specs_of`)."""
+    return meter_specs_of(config.rules, config.must_hit_by, config.table_id)
 
 
 #: The stand-in of a sealed hole card.
@@ -171,9 +151,10 @@ class TableSession(SeatBook[BlackjackRound]):
         self.meters = meters if meters is not None else MeterBank()
         self._mystery_stream: RandomStream | None = None
         self.meter_specs = meter_specs(config)
-        self._meter_of = {
-            (wager, spec.name): meter_id for meter_id, (wager, spec) in self.meter_specs.items()
-        }
+        self.round_meters = RoundMeters.of(
+            config.rules, config.must_hit_by, self.meter_specs, self.meters, self._draw
+        )
+        self._meter_of = self.round_meters.meter_of
 
     # ---------------------------------------------------------------- logging
 
@@ -200,13 +181,7 @@ class TableSession(SeatBook[BlackjackRound]):
         items: list[tuple[str | None, Any]] = [
             (None, TableOpened(config.to_dict(), config.config_hash(), SOFTWARE))
         ]
-        for meter_id, (_, spec) in self.meter_specs.items():
-            if spec.must_hit_by is None:
-                step = self.meters.link(meter_id, spec)
-            elif meter_id in self.meters:
-                step = self.meters.link(meter_id, spec)  # linked: drawn by the first table
-            else:
-                step = self.meters.commit(must_hit_by.open_meter(meter_id, spec, self._draw))
+        for step in open_meters(self.meters, self.meter_specs, self._draw):
             items += [(None, ev) for ev in step.events]
         return self._log(items)
 
@@ -214,52 +189,11 @@ class TableSession(SeatBook[BlackjackRound]):
 
     def _contributions(self, game: BlackjackRound) -> list[tuple[str | None, Any]]:
         """Every progressive wager of the round feeds its meters when the wagers are locked
-        (633b.6(f), 633b.9(g), 633b.10(f)), seat by seat."""
-        items: list[tuple[str | None, Any]] = []
-        offers = self.config.rules.offers
-        mystery = self.config.must_hit_by
-        for seat, state in sorted(game.seats.items()):
-            terminal = self.terminal_of.get(seat)
-            for wager, stake in state.wagers.items():
-                offer = offers.get(wager)
-                if offer is None or terminal is None:
-                    continue
-                for spec in offer.paytable.meters:
-                    meter_id = self._meter_of[(wager, spec.name)]
-                    step = self.meters.contribute(meter_id, stake, terminal)
-                    items += [(terminal, ev) for ev in step.events]
-                own = self._meter_of.get((wager, super_4.MYSTERY_METER))
-                if own is not None:  # 633b.6(j): every Super 4 wager feeds its mystery meter
-                    items += self._feed_mystery(own, stake, terminal)
-                if mystery is not None and wager in mystery.qualifying:
-                    items += self._mystery(mystery, wager, stake, state.wagers, terminal)
-        return items
-
-    def _feed_mystery(
-        self, meter_id: str, stake: int, terminal: str
-    ) -> list[tuple[str | None, Any]]:
-        """Feed a mystery meter; the contribution that takes it past its trigger wins it."""
-        step = self.meters.commit(
-            must_hit_by.contribute(self.meters.meter(meter_id), stake, terminal, self._draw)
-        )
-        return [(terminal, ev) for ev in step.events]
-
-    def _mystery(
-        self,
-        mystery: MustHitBy,
-        wager: str,
-        stake: int,
-        wagers: Mapping[str, int],
-        terminal: str,
-    ) -> list[tuple[str | None, Any]]:
-        """A qualifying wager feeds the Must-Hit-By meter; the contribution that takes it past
-        its trigger wins 100% of it (633b.14(c)(1)-(3), (7))."""
-        conf = must_hit_by.configuration(mystery.configuration, mystery.minimum_wager)
-        if not must_hit_by.qualifies(conf, wager, stake, wagers.get(BLACKJACK, 0)):
-            return []
-        return self._feed_mystery(
-            self._meter_of[(MUST_HIT_BY, must_hit_by.METER_NAME)], stake, terminal
-        )
+        (:meth:`RoundMeters.contributions`)."""
+        seats = ((seat, state.wagers) for seat, state in sorted(game.seats.items()))
+        return [
+            (place, ev) for place, _, ev in self.round_meters.contributions(seats, self.terminal_of)
+        ]
 
     def _linked_step(
         self, build: Callable[[], list[tuple[str | None, Any]]]
@@ -279,33 +213,8 @@ class TableSession(SeatBook[BlackjackRound]):
             ) from exc
 
     def _award_progressives(self, events: Sequence[Any]) -> list[tuple[str | None, Any]]:
-        """Pay the round's progressive wins from their meters in seat order, each from the
-        meter as it stands (brought back to its reseed after every award).
-
-        A share the wager's section shares (the whole meter, 633b.9(e)(3); every jackpot
-        amount, 633b.10(j): :attr:`~game_server.rules.wagers.base.SideWager.shared_percents`)
-        is one award split equally among that round's winners of it, paid at its first
-        winner's turn; any other share (a Blazing 7's 10% payout) is paid in full to each
-        winner."""
-        groups: dict[tuple[str, int, int], list[str]] = {}
-        wins = sorted((ev for ev in events if type(ev) is ProgressiveWon), key=lambda e: e.seat)
-        for ev in wins:
-            offer = self.config.rules.offers[ev.wager]
-            name = ev.meter or offer.paytable.meters[0].name
-            meter_id = self._meter_of[(ev.wager, name)]
-            shared = offer.wager.shared_percents
-            alone = shared is not None and ev.percent not in shared
-            key = (meter_id, ev.percent, ev.seat if alone else 0)
-            groups.setdefault(key, []).append(self.terminal_of[ev.seat])
-        items: list[tuple[str | None, Any]] = []
-        for (meter_id, percent, seat), places in groups.items():
-            if seat:  # paid in full to one seat (seats count from 1; 0 is a shared award)
-                step = self.meters.award(meter_id, percent, places[0])
-            else:
-                step = self.meters.award_shared(meter_id, percent, places)
-            who = places[0] if len(places) == 1 else None
-            items += [(who, ev) for ev in step.events]
-        return items
+        """Pay the round's progressive wins from their meters (:meth:`RoundMeters.awards`)."""
+        return self.round_meters.awards(events, self.terminal_of)
 
     def _new_round(self) -> BlackjackRound:
         return BlackjackRound(self.config.rules)

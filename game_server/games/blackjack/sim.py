@@ -26,6 +26,7 @@ from typing import Any, Final, Protocol
 
 from game_server import simlog
 from game_server.config import TableConfig
+from game_server.games.blackjack.meters import SimMeters
 from game_server.games.blackjack.rules.actions import Action
 from game_server.games.blackjack.rules.events import (
     BLACKJACK,
@@ -116,6 +117,8 @@ class TableDriver:
         every_round: New shoe every round (the Rules Submission's "every-round" shuffle).
         main_wager: The Blackjack wager in cents; the table minimum if None.
         side_wagers: Whether to place every side wager the table offers.
+        meters: The table's meters, fed and paid every round (their awards settled as
+            ``<wager>_bonus`` records); None: a meter line returns its stake only.
 
     Raises:
         ValueError: ``seats`` is not within the table's 1..``rules.seats``.
@@ -126,6 +129,7 @@ class TableDriver:
         "_insure",
         "_shoe",
         "every_round",
+        "meters",
         "rounds",
         "rules",
         "seats",
@@ -145,6 +149,7 @@ class TableDriver:
         every_round: bool = False,
         main_wager: int | None = None,
         side_wagers: bool = True,
+        meters: SimMeters | None = None,
     ) -> None:
         if not 1 <= seats <= rules.seats:
             raise ValueError(f"this table has seats 1..{rules.seats}; cannot play {seats} seats")
@@ -162,6 +167,7 @@ class TableDriver:
         self._shoe: Dealable | None = None
         self._decide = self.strategy.decide
         self._insure = self.strategy.take_insurance()
+        self.meters = meters
 
     @property
     def shoe(self) -> Dealable | None:
@@ -246,6 +252,9 @@ class TableDriver:
                         break
                     else:
                         can_surrender = False
+        meters = self.meters
+        if meters is not None:
+            extend(meters.play({n: seat.wagers for n, seat in game.seats.items()}, events))
         self.rounds += 1
         return events
 
@@ -288,13 +297,18 @@ def sim_driver(spec: SimSpec, chunk: int) -> TableDriver:
     """The driver of chunk ``chunk`` of a simulation of a fully automated table: its own
     table id, so its own shoes."""
     cut = None if spec.every_round else spec.cut_card
-    shoes = seeded_shoes(spec.rules.decks, cut, spec.seed, f"{spec.table_id}-{chunk}")
+    table_id = f"{spec.table_id}-{chunk}"
+    shoes = seeded_shoes(spec.rules.decks, cut, spec.seed, table_id)
+    meters = SimMeters.for_table(
+        spec.rules, spec.must_hit_by, range(1, spec.seats + 1), seed=spec.seed, table_id=table_id
+    )
     return TableDriver(
         spec.rules,
         shoes,
         spec.seats,
         every_round=spec.every_round,
         main_wager=spec.main_wager,
+        meters=meters,
     )
 
 

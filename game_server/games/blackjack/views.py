@@ -3,7 +3,7 @@
 :func:`view_for` builds it from the round machine (or a bare session, without countdowns and
 history). The dealer's hole card never leaves the server before the engine turns it up
 (``hole_revealed``): until then it is ``{"hidden": true}``, and nothing in the view depends on
-its value (DESIGN.md "One round, as data", step 5). Legal actions and the insurance offer are
+its value (docs/design.md "One round, as data", step 5). Legal actions and the insurance offer are
 given only to the terminal they concern. ``table_actions`` lists every decision the table
 offers under its Rules Submission (:func:`table_actions`), so that a terminal draws a button
 for each of them only. The view stays far below AMP's 64 KiB value limit.

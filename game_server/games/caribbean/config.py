@@ -46,7 +46,6 @@ from game_server.games.caribbean.rules.rules import (
 )
 from game_server.rules.limits import WagerLimits
 from game_server.rules.meters import MeterError, verify_spec
-from game_server.rules.returns import player_edge_problems
 from game_server.rules.wagers import must_hit_by
 from game_server.rules.wagers.base import MeterSpec, Paytable, PaytableLine, TableType
 from shared.errors import MoneyError
@@ -298,11 +297,6 @@ def build_config(data: Mapping[str, object], source: str) -> TableConfig:
         five_card,
         known(on_fold),
     )
-    from game_server.games.caribbean.returns import caribbean_returns
-
-    guard = player_edge_problems(caribbean_returns(rules, mystery))
-    if guard:
-        raise ConfigError(source, guard)
     return TableConfig(
         table_id=known(table_id),
         game=CARIBBEAN,

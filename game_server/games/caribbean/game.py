@@ -12,7 +12,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Final
 
-from game_server.config import TableConfig
+from game_server.config import MustHitBy, TableConfig
 from game_server.games.api import (
     COMPLETED,
     DEALER_STEP,
@@ -66,6 +66,7 @@ from game_server.games.caribbean.session import (
     CaribbeanLedger,
     CaribbeanSession,
     bonus_draws,
+    feed_mystery,
     meter_specs,
     resume_round,
 )
@@ -82,8 +83,9 @@ from game_server.recall.timeline import (
 from game_server.rng.shoe import Shoe, ShoeSeed
 from game_server.rules.meters import MeterBank
 from game_server.rules.returns import WagerReturn
+from game_server.rules.wagers import must_hit_by
 from game_server.rules.wagers.base import MeterSpec, TableType
-from game_server.sim import RoundDriver, RoundTally, SimResult, SimSpec
+from game_server.sim import RoundDriver, RoundTally, SimResult, SimSpec, mystery_draw
 from game_server.table.api import HostedTable, ReactorTime
 from game_server.table.ledger import Ledger
 from game_server.table.secrecy import Secrecy
@@ -111,7 +113,7 @@ def table_wagers(rules: CaribbeanRules, ante: int | None = None) -> dict[str, in
 
 
 def _group(wager: str) -> str:
-    if wager == ENVY:
+    if wager in (ENVY, MYSTERY):  # 639b.1: the Progressive Payout Wager qualifies
         return PROGRESSIVE
     return wager.removesuffix(MAGIC).removesuffix(LUCKY)
 
@@ -119,9 +121,9 @@ def _group(wager: str) -> str:
 class CaribbeanDriver:
     """Whole rounds through the engine, the strategy of :mod:`.rules.strategy` on every seat:
     a new deck per round, the meters fed at the deal and awarded at settlement, the Magic
-    Card and Lucky Bonus drawn from the round deck's seed, as at the live table. (The
-    Must-Hit-By meter is the live table's, fed by its certified trigger stream: ``etg sim
-    --log`` plays it; the return of its award is exact in ``etg par``.)"""
+    Card and Lucky Bonus drawn from the round deck's seed, as at the live table; the
+    Must-Hit-By meter (639b.1) fed by the qualifying seats, its triggers drawn from the
+    simulation's own certified stream, its awards counted with the Progressive Payout."""
 
     def __init__(self, spec: SimSpec, chunk: int) -> None:
         self.rules: CaribbeanRules = spec.rules
@@ -132,6 +134,13 @@ class CaribbeanDriver:
         self.meters = MeterBank()
         for meter_id, meter in self.rules.meters().items():
             self.meters.link(meter_id, meter)
+        self.mystery: MustHitBy | None = spec.must_hit_by
+        self.places = {seat: f"seat-{seat}" for seat in range(1, self.seats + 1)}
+        self._draw = mystery_draw(self.seed, self.table_id)
+        self.mystery_id = f"{self.table_id}:{MYSTERY}"
+        if self.mystery is not None:
+            opened = must_hit_by.open_meter(self.mystery_id, self.mystery.spec(), self._draw)
+            self.meters.commit(opened)
         self.rounds = 0
 
     def play_round(self) -> list[Any]:
@@ -143,6 +152,11 @@ class CaribbeanDriver:
             out += game.place_wagers(seat, self.wagers)
         for meter_id, stake, place in game.contributions():
             self.meters.contribute(meter_id, stake, place)
+        if self.mystery is not None:
+            fed = feed_mystery(
+                game, self.mystery, self.mystery_id, self.meters, self._draw, self.places
+            )
+            out += [ev for _, ev in fed if type(ev) is CaribbeanMysteryPaid]
         out += game.deal(deck)
         up = game.dealer[0]
         for seat in game.pending:
@@ -338,6 +352,10 @@ class CaribbeanGame(GameBase):
         this = RoundTally(result)
         for ev in events:
             kind = type(ev)
+            if kind is CaribbeanMysteryPaid:
+                this.paid(ev.seat, PROGRESSIVE, ev.paid)
+                this.line(PROGRESSIVE, "Must-Hit-By Mystery Bonus")
+                continue
             if kind is not CaribbeanWagerPlaced and kind is not CaribbeanWagerSettled:
                 continue
             group = _group(ev.wager)

@@ -18,7 +18,8 @@ table's session is:
 - the decision that ends the round's decisions (or the countdown's fold) settles it in the
   same step, written with the round's close.
 
-Entry points: :class:`CaribbeanSession`, :func:`resume_round`, :func:`bonus_draws`.
+Entry points: :class:`CaribbeanSession`, :func:`resume_round`, :func:`bonus_draws`,
+:func:`feed_mystery`.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Final
 
-from game_server.config import TableConfig
+from game_server.config import MustHitBy, TableConfig
 from game_server.games.caribbean.rules.events import (
     ANTE,
     MYSTERY,
@@ -45,6 +46,7 @@ from game_server.rng.shoe import ShoeSeed
 from game_server.rules.meters import MeterBank, MysteryAwarded
 from game_server.rules.wagers import must_hit_by
 from game_server.rules.wagers.base import MeterSpec
+from game_server.rules.wagers.must_hit_by import RandBelow
 from game_server.table.bonus_draws import bonus_draws as shared_bonus_draws
 from game_server.table.ledger import Ledger
 from game_server.table.seated import SeatedSession, resume_seated_round
@@ -68,6 +70,7 @@ __all__ = [
     "CaribbeanLedger",
     "CaribbeanSession",
     "bonus_draws",
+    "feed_mystery",
     "meter_specs",
     "mystery_meter_id",
     "resume_round",
@@ -161,25 +164,8 @@ class CaribbeanSession(SeatedSession[CaribbeanRound]):
         mystery, meter_id = self.config.must_hit_by, self.mystery_id
         if mystery is None or meter_id is None:
             return []
-        conf = must_hit_by.configuration(mystery.configuration, mystery.minimum_wager)
-        items: list[tuple[str | None, Any]] = []
-        for number, seat in sorted(game.seats.items()):
-            stake = seat.wagers.get(PROGRESSIVE, 0)
-            terminal = self.terminal_of.get(number)
-            if terminal is None or ANTE not in seat.wagers or stake < conf.minimum_wager:
-                continue
-            meter = self.meters.meter(meter_id)
-            step = self.meters.commit(must_hit_by.contribute(meter, stake, terminal, self._draw))
-            items += [(terminal, ev) for ev in step.events]
-            for ev in step.events:
-                if type(ev) is MysteryAwarded:
-                    line = (
-                        f"Must-Hit-By Mystery Bonus {conf.paytable}: 100% of "
-                        f"{format_money(ev.paid)} (639b.1(c)(3), (7))"
-                    )
-                    paid = CaribbeanMysteryPaid(number, MYSTERY, 0, ev.paid, ev.paid, WON, line)
-                    items.append((terminal, paid))
-        return items
+        fed = feed_mystery(game, mystery, meter_id, self.meters, self._draw, self.terminal_of)
+        return [(self.terminal_of[number], ev) for number, ev in fed]
 
     def decide(self, terminal: str, action: Action, amount: int | None = None) -> list[Any]:
         """Fold, or make the Bet Wager of twice the Ante (debited; ``amount`` if given must
@@ -208,6 +194,39 @@ class CaribbeanSession(SeatedSession[CaribbeanRound]):
         for step in game.meter_steps():
             self.meters.commit(step)
         return events
+
+
+def feed_mystery(
+    game: CaribbeanRound,
+    mystery: MustHitBy,
+    meter_id: str,
+    meters: MeterBank,
+    draw: RandBelow,
+    place_of: Mapping[int, str],
+) -> list[tuple[int, Any]]:
+    """Each qualifying seat feeds the Must-Hit-By meter in seat order (639b.1(c)(1)-(3)): a
+    Caribbean Stud Wager and a Progressive Payout Wager of at least the configuration's
+    minimum; the contribution that takes the meter past its trigger wins 100% of it
+    ((c)(3), (7)), settled as :class:`CaribbeanMysteryPaid`. ``(seat, record)`` for each
+    record, for the live table and the simulator alike."""
+    conf = must_hit_by.configuration(mystery.configuration, mystery.minimum_wager)
+    out: list[tuple[int, Any]] = []
+    for number, seat in sorted(game.seats.items()):
+        stake = seat.wagers.get(PROGRESSIVE, 0)
+        place = place_of.get(number)
+        if place is None or ANTE not in seat.wagers or stake < conf.minimum_wager:
+            continue
+        step = meters.commit(must_hit_by.contribute(meters.meter(meter_id), stake, place, draw))
+        out += [(number, ev) for ev in step.events]
+        for ev in step.events:
+            if type(ev) is MysteryAwarded:
+                line = (
+                    f"Must-Hit-By Mystery Bonus {conf.paytable}: 100% of "
+                    f"{format_money(ev.paid)} (639b.1(c)(3), (7))"
+                )
+                paid = CaribbeanMysteryPaid(number, MYSTERY, 0, ev.paid, ev.paid, WON, line)
+                out.append((number, paid))
+    return out
 
 
 def resume_round(

@@ -62,10 +62,8 @@ from game_server.games.fourcard.rules.paytables import (
     FOUR_CARD_ENVY_HANDS,
     FOUR_CARD_PROGRESSIVE_HANDS,
 )
-from game_server.games.fourcard.rules.returns import fourcard_returns
 from game_server.games.fourcard.rules.rules import FourCardRules, MysteryOffer, ProgressiveOffer
 from game_server.rules.limits import WagerLimits
-from game_server.rules.returns import player_edge_problems
 from game_server.rules.wagers import must_hit_by
 from game_server.rules.wagers.base import MeterSpec, Paytable, PaytableLine, TableType
 from shared.errors import MoneyError
@@ -197,7 +195,6 @@ def build_config(data: Mapping[str, object], source: str) -> TableConfig:
         five_card=five,
         mystery=mystery,
     )
-    problems.extend(player_edge_problems(fourcard_returns(rules)))
     if problems:
         raise ConfigError(source, problems)
     return TableConfig(

@@ -42,6 +42,7 @@ from game_server.rules.errors import ActionNotAllowed
 from game_server.rules.meters import MeterBank, MeterStep, MysteryAwarded
 from game_server.rules.wagers import must_hit_by
 from game_server.rules.wagers.base import WON
+from game_server.rules.wagers.must_hit_by import RandBelow
 from game_server.table.ledger import Ledger
 from game_server.table.seated import SeatedSession, resume_seated_round
 from game_server.table.secrecy import (
@@ -163,25 +164,8 @@ class FourCardSession(SeatedSession[FourCardRound]):
     def _feed_mystery(
         self, meter_id: str, stake: int, seat: int, terminal: str, wager: str
     ) -> list[tuple[str | None, Any]]:
-        """641b.1(c)(2)-(3), (7): a qualifying wager feeds the Must-Hit-By meter; the
-        contribution that takes it past its trigger wins 100% of it."""
-        step: MeterStep = self.meters.commit(
-            must_hit_by.contribute(self.meters.meter(meter_id), stake, terminal, self._draw)
-        )
-        items: list[tuple[str | None, Any]] = [(terminal, ev) for ev in step.events]
-        for ev in step.events:
-            if type(ev) is MysteryAwarded:
-                line = (
-                    f"Must-Hit-By Mystery Bonus: 100% of the meter, past its trigger "
-                    f"(58 Pa. Code 641b.1(c)(3), (7)), on the {wager.replace('_', ' ')}"
-                )
-                items.append(
-                    (
-                        terminal,
-                        FourCardMysteryPaid(seat, MUST_HIT_BY, 0, ev.paid, ev.paid, WON, line),
-                    )
-                )
-        return items
+        fed = feed_mystery(self.meters, self._draw, meter_id, stake, seat, terminal, wager)
+        return [(terminal, ev) for ev in fed]
 
     def decide(self, terminal: str, action: Action, multiple: int = 0) -> list[Any]:
         """Fold, or a Play Wager of ``multiple`` times the Ante (checked, then debited)."""
@@ -219,3 +203,29 @@ def resume_round(
 ) -> StrEnum:
     """Make the interrupted round the session's open round (crash recovery)."""
     return resume_seated_round(session, logged_round, seats, replay)
+
+
+def feed_mystery(
+    meters: MeterBank,
+    draw: RandBelow,
+    meter_id: str,
+    stake: int,
+    seat: int,
+    place: str,
+    wager: str,
+) -> list[Any]:
+    """641b.1(c)(2)-(3), (7): a qualifying wager feeds the Must-Hit-By meter; the
+    contribution that takes it past its trigger wins 100% of it, settled as
+    :class:`FourCardMysteryPaid` (the live table and the simulator alike)."""
+    step: MeterStep = meters.commit(
+        must_hit_by.contribute(meters.meter(meter_id), stake, place, draw)
+    )
+    out: list[Any] = list(step.events)
+    for ev in step.events:
+        if type(ev) is MysteryAwarded:
+            line = (
+                f"Must-Hit-By Mystery Bonus: 100% of the meter, past its trigger "
+                f"(58 Pa. Code 641b.1(c)(3), (7)), on the {wager.replace('_', ' ')}"
+            )
+            out.append(FourCardMysteryPaid(seat, MUST_HIT_BY, 0, ev.paid, ev.paid, WON, line))
+    return out

@@ -5,11 +5,11 @@ Every seat places the Ante at the minimum (or ``--wager``) and every other wager
 offers at its minimum, and decides with :mod:`game_server.games.fourcard.rules.strategy`; each
 round is dealt from its own certified one-deck shoe; the progressive meters are fed at the
 deal and awarded at settlement through a :class:`~game_server.rules.meters.MeterBank`. The
-Must-Hit-By Mystery Bonus is the live table's (its trigger draws come from the table's seed
-source): ``etg sim`` leaves it out, ``etg sim --log`` plays it. :func:`tally` reports each
-wager, the Ante Bonus with the Ante, and the Ante, its bonus and the Play together
-(:data:`FOURCARD_BASE`, the Ante its initial wager: the figure published as the house edge
-"of the Ante").
+Must-Hit-By Mystery Bonus (641b.1) is fed by the qualifying wagers, its triggers drawn from
+the simulation's own certified stream, and each award is counted with the wager that won it
+(as the player-edge guard counts it). :func:`tally` reports each wager, the Ante Bonus with
+the Ante, and the Ante, its bonus and the Play together (:data:`FOURCARD_BASE`, the Ante its
+initial wager: the figure published as the house edge "of the Ante").
 
 Entry points: :class:`Driver`, :func:`tally`, :func:`logged_sim`, :func:`seat_wagers`.
 """
@@ -35,15 +35,18 @@ from game_server.games.fourcard.rules.events import (
 )
 from game_server.games.fourcard.rules.game import FourCardRound, Phase
 from game_server.games.fourcard.rules.rules import FourCardRules
-from game_server.games.fourcard.session import FourCardSession
+from game_server.games.fourcard.session import FourCardSession, feed_mystery
 from game_server.rules.meters import MeterBank, MeterStep
-from game_server.sim import RoundTally, SimResult, SimSpec, seeded_shoes
+from game_server.rules.wagers import must_hit_by
+from game_server.sim import RoundTally, SimResult, SimSpec, mystery_draw, seeded_shoes
 from game_server.table.session import EventSink, SealedShoes
 
 __all__ = ["FOURCARD_BASE", "Driver", "logged_sim", "seat_wagers", "tally"]
 
 #: The base game's wagers reported together: Ante, Ante Bonus and Play.
 FOURCARD_BASE: Final = "ante+play"
+#: The line a Must-Hit-By award is counted under, with its qualifying wager.
+MYSTERY: Final = "Must-Hit-By Mystery Bonus"
 _BASE: Final = frozenset({ANTE, ANTE_BONUS, PLAY})
 #: Each Envy Bonus reported with the progressive wager that earns it (641a.1).
 _ENVY_GROUP: Final = {envy: wager for wager, envy in ENVY_OF.items()}
@@ -100,9 +103,12 @@ class Driver:
         self.shoes = seeded_shoes(1, None, spec.seed, self.table_id)
         self.wagers = seat_wagers(rules, spec.main_wager)
         self.meters = MeterBank()
+        self._draw = mystery_draw(spec.seed, self.table_id)
         for meter_id, meter in rules.meters().items():
             if meter.must_hit_by is None:
                 self.meters.link(meter_id, meter)
+            else:
+                self.meters.commit(must_hit_by.open_meter(meter_id, meter, self._draw))
         self.rounds = 0
 
     def play_round(self) -> list[Any]:
@@ -111,8 +117,25 @@ class Driver:
         out: list[Any] = []
         for seat in range(1, self.seats + 1):
             out += game.place_wagers(seat, self.wagers)
-        for meter_id, stake, seat, _ in game.contributions():
-            self.meters.contribute(meter_id, stake, game.place(seat))
+        mystery = self.rules.mystery
+        for meter_id, stake, seat, wager in game.contributions():
+            place = game.place(seat)
+            self.meters.contribute(meter_id, stake, place)
+            if (
+                mystery is not None
+                and wager in mystery.qualifying
+                and stake >= mystery.minimum_wager
+                and ANTE in game.seats[seat].wagers
+            ):
+                fed = feed_mystery(
+                    self.meters, self._draw, mystery.meter_id, stake, seat, place, wager
+                )
+                # Counted with the qualifying wager that won it, as the guard counts it.
+                out += [
+                    FourCardWagerSettled(seat, wager, 0, ev.paid, ev.paid, ev.outcome, MYSTERY)
+                    for ev in fed
+                    if type(ev) is FourCardMysteryPaid
+                ]
         out += game.deal(self.shoes(self.rounds))
         for seat in game.pending:
             action, multiple = strategy.decide(game, seat)

@@ -24,6 +24,7 @@ from game_server.games.api import (
     MainWager,
     MathReport,
     NotOffered,
+    StrategyReport,
     WireBot,
 )
 from game_server.games.base import GameBase
@@ -42,6 +43,7 @@ from game_server.games.blackjack.rules.events import (
     WagerSettled,
 )
 from game_server.games.blackjack.session import SECRECY
+from game_server.games.blackjack.strategy_report import twenty_one_report
 from game_server.games.hybrid import config, recall, sim
 from game_server.games.hybrid.info import hybrid_rules_for
 from game_server.games.hybrid.machine import HybridMachine
@@ -59,6 +61,7 @@ from game_server.games.hybrid.rules.no_hole_card import (
     CardDesignated,
     DealerHandCompleted,
 )
+from game_server.games.hybrid.rules.strategy import hybrid_model
 from game_server.games.hybrid.rules.three_position import HYBRID3_KINDS
 from game_server.games.hybrid.session import HybridSession, resume_round, three_position_rules
 from game_server.recall.rounds import Logged, LoggedRound
@@ -230,6 +233,13 @@ class HybridGame(GameBase):
 
     def optional_returns(self, table: TableConfig) -> list[WagerReturn]:
         return par.optional_returns(table)
+
+    def strategy(self, table: TableConfig) -> StrategyReport:
+        """The chart the combinatorial analysis derives for the rules this table's engine
+        plays (633b.5: no peek and two hands at most without a hole card; the peek and no
+        surrender at three positions); no published chart has these rules."""
+        no_hole = table.table_type is not TableType.HYBRID
+        return twenty_one_report(hybrid_model(table.rules, no_hole_card=no_hole), (), "")
 
     def main_wager(self, table: TableConfig) -> MainWager:
         if table.table_type is TableType.HYBRID:

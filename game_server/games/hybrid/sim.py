@@ -35,6 +35,7 @@ from game_server.games.blackjack.rules.rules import BlackjackRules
 from game_server.games.blackjack.rules.strategy import BasicStrategy
 from game_server.games.hybrid.rules.events import Hybrid3WagerPlaced, Hybrid3WagerSettled
 from game_server.games.hybrid.rules.no_hole_card import NoHoleCardRound
+from game_server.games.hybrid.rules.strategy import hybrid_strategy
 from game_server.games.hybrid.rules.three_position import ThreePositionRound
 from game_server.games.hybrid.session import HybridSession, three_position_rules
 from game_server.rules.wagers.base import TableType
@@ -109,11 +110,12 @@ class _Shoes:
         shoes: ShoeFactory,
         wagers: dict[str, int],
         every_round: bool,
+        no_hole_card: bool,
     ) -> None:
         self.shoes = shoes
         self.wagers = wagers
         self.every_round = every_round
-        self.strategy = BasicStrategy(rules)
+        self.strategy = hybrid_strategy(rules, no_hole_card=no_hole_card)
         self.rounds = 0
         self.shoe_number = -1
         self._shoe: Any = None
@@ -148,7 +150,7 @@ class NoHoleCardDriver(_Shoes):
     ) -> None:
         if not 1 <= players <= rules.seats:
             raise ValueError(f"this table takes 1..{rules.seats} players, not {players}")
-        super().__init__(rules, shoes, wagers, every_round)
+        super().__init__(rules, shoes, wagers, every_round, True)
         self.rules = rules
         self.players = tuple(range(1, players + 1))
 
@@ -192,7 +194,7 @@ class ThreePositionDriver(_Shoes):
     ) -> None:
         if players < 1:
             raise ValueError("a round needs at least one player")
-        super().__init__(rules, shoes, wagers, every_round)
+        super().__init__(rules, shoes, wagers, every_round, False)
         self.rules = three_position_rules(rules)
         self.players = {f"P{n}": (n - 1) % 3 + 1 for n in range(1, players + 1)}
 
@@ -342,7 +344,7 @@ def logged_sim(
     names = [f"T{n}" for n in range(1, seats + 1)]
     three = config.table_type is TableType.HYBRID
     positions = {name: (n % 3 + 1 if three else None) for n, name in enumerate(names)}
-    strategy = BasicStrategy(config.rules)
+    strategy = hybrid_strategy(config.rules, no_hole_card=not three)
     wagers = blackjack_sim.table_wagers(config.rules)
     stake = sum(wagers.values())
     session = HybridSession(config, log, shoes, names)

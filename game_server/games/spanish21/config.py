@@ -48,6 +48,7 @@ The file, with the example shipped in ``game_server/games/spanish21/configs/span
     amount = "1.00"            # "1.00" or "5.00" (635b.1(e))
     paytable = "Paytable 1"    # of the shoe's deck count (635b.1(i))
     # meter = "floor:mtd"      # optional: a meter linked tables share (605a.8)
+    # reserve = "reseed"       # optional: what the 6% secondary rate is for (635b.1(j))
 
 Entry points: :func:`build_config`, :func:`logged_config`, :func:`file_shape`.
 """
@@ -76,15 +77,13 @@ from game_server.config import (
 )
 from game_server.games.blackjack.rules.rules import MAX_SEATS, CountdownDefault, DoubleOn
 from game_server.games.spanish21.rules import match_the_dealer as mtd
-from game_server.games.spanish21.rules.returns import optional_returns
 from game_server.games.spanish21.rules.rules import (
     DECK_COUNTS,
     SUPER_BONUS_5_TO_25,
     Spanish21Rules,
 )
 from game_server.rules.limits import WagerLimits
-from game_server.rules.returns import player_edge_problems
-from game_server.rules.wagers.base import SideWagerOffer, TableType
+from game_server.rules.wagers.base import ReserveUse, SideWagerOffer, TableType
 from shared.errors import MoneyError
 from shared.money import ToOne, format_money, parse_pay
 
@@ -93,6 +92,11 @@ __all__ = ["GAME", "SECTIONS", "build_config", "file_shape", "logged_config"]
 #: The ``[table] game`` of a Spanish 21 Rules Submission.
 GAME: Final = "spanish21"
 MATCH: Final = "match_the_dealer"
+#: Why ``reserve`` is the Rules Submission's (named in its problems).
+_RESERVE_CITE: Final = (
+    " (635b.1(j) sets a secondary incrementation rate of 6% and does not say what it is for: "
+    '"reseed" funds the reseeds with it, "players" pays it all out; docs/decisions.md)'
+)
 MIN_SPLIT_HANDS: Final = 2
 MAX_SPLIT_HANDS: Final = 4
 
@@ -132,7 +136,12 @@ SECTIONS: Final[dict[str, dict[str, str]]] = {
     },
     "terminal": {"chip_denominations": '["1.00", "5.00", "25.00", "100.00", "500.00"]'},
 }
-_MATCH_SCHEMA: Final = {"amount": '"1.00"', "paytable": '"Paytable 1"', "meter": '"floor:mtd"'}
+_MATCH_SCHEMA: Final = {
+    "amount": '"1.00"',
+    "paytable": '"Paytable 1"',
+    "meter": '"floor:mtd"',
+    "reserve": '"reseed"',
+}
 _FLAGS: Final = (
     "dealer_hits_soft_17",
     "insurance",
@@ -210,8 +219,16 @@ def _match_the_dealer(
     if unit is not None and amount % unit:
         _multiple(problems, f"{MATCH}.amount", amount, unit)
         return False
-    table = mtd.paytable(decks, name, amount)
-    chosen = () if link is None else (("meter", link),)
+    reserve = ReserveUse.RESEED
+    if "reserve" in sec.data:
+        stated = sec.choice("reserve", ReserveUse, _RESERVE_CITE)
+        if stated is None:
+            return False
+        reserve = stated
+    table = mtd.paytable(decks, name, amount, reserve)
+    chosen: tuple[tuple[str, str], ...] = () if link is None else (("meter", link),)
+    if reserve is not ReserveUse.RESEED:
+        chosen += (("reserve", reserve.value),)
     return SideWagerOffer(mtd.MATCH_THE_DEALER, table, WagerLimits(amount, amount, amount), chosen)
 
 
@@ -332,8 +349,6 @@ def build_config(data: Mapping[str, object], source: str) -> TableConfig:
             side_wagers=() if offer is None else (offer,),
             super_bonus_25_and_over=known(large),
         )
-        if not problems:
-            problems += player_edge_problems(optional_returns(rules))
     if problems:
         raise ConfigError(source, problems)
     return TableConfig(

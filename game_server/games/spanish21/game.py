@@ -19,6 +19,8 @@ from game_server.games.api import (
     Game,
     MainWager,
     MathReport,
+    PublishedFigure,
+    StrategyReport,
 )
 from game_server.games.blackjack import recall as blackjack_recall
 from game_server.games.blackjack.game import BlackjackFamilyGame
@@ -26,11 +28,13 @@ from game_server.games.blackjack.rules.events import (
     BLACKJACK,
     INSURANCE,
 )
+from game_server.games.blackjack.strategy_report import twenty_one_report
 from game_server.games.spanish21 import config, math, recall, sim
 from game_server.games.spanish21.info import spanish21_rules_for
 from game_server.games.spanish21.machine import Spanish21Machine
 from game_server.games.spanish21.rules.returns import optional_returns
 from game_server.games.spanish21.rules.round import ENGINE_KINDS, replay
+from game_server.games.spanish21.rules.strategy import spanish21_model
 from game_server.games.spanish21.session import Spanish21Session, resume_round
 from game_server.recall.rounds import Logged, LoggedRound
 from game_server.recall.timeline import Described, Labels, Timeline
@@ -145,6 +149,32 @@ class Spanish21Game(BlackjackFamilyGame):
 
     def optional_returns(self, table: TableConfig) -> list[WagerReturn]:
         return optional_returns(table.rules)
+
+    def strategy(self, config: TableConfig) -> StrategyReport:
+        """The chart the combinatorial analysis derives for the table's rules (the bots',
+        ``etg sim``'s and ``etg par``'s; the super bonus at the table minimum, the wager they
+        place), compared with the Wizard of Odds Spanish 21 H17 chart card count by card
+        count."""
+        model = spanish21_model(config.rules)
+        published: tuple[PublishedFigure, ...] = ()
+        comparison = ""
+        if model.hits_soft_17:
+            comparison = "the Wizard of Odds Spanish 21 chart, six to eight decks, H17"
+        if model.decks in (6, 8):
+            h17 = model.hits_soft_17
+            edge = {(6, True): 0.0078, (8, True): 0.0080, (6, False): 0.0037, (8, False): 0.0038}
+            published = (
+                PublishedFigure(
+                    edge[(model.decks, h17)],
+                    "Wizard of Odds, Spanish 21, house edge by rules (0.78%/0.80% H17, "
+                    "0.37%/0.38% S17 for 6/8 decks); on the same page the super bonus at a $5 "
+                    "or $25 wager lowers a six-deck edge by 0.030%",
+                    f"{model.decks} Spanish decks, dealer {'hits' if h17 else 'stands on'} soft "
+                    "17, double any number of cards, rescue, late surrender, resplit and hit "
+                    "split aces, no redoubling; the super bonus not counted",
+                ),
+            )
+        return twenty_one_report(model, published, comparison)
 
     def main_wager(self, table: TableConfig) -> MainWager:
         limits = table.rules.main_limits

@@ -19,23 +19,25 @@ from typing import Any
 
 from game_server import simlog
 from game_server.config import TableConfig
+from game_server.games.blackjack.meters import SimMeters
 from game_server.games.blackjack.rules.events import DOUBLE
 from game_server.games.blackjack.rules.round import Phase
 from game_server.games.blackjack.sim import table_wagers
 from game_server.games.spanish21.rules.round import Spanish21Action, Spanish21Round
 from game_server.games.spanish21.rules.rules import Spanish21Rules
-from game_server.games.spanish21.rules.strategy import Spanish21Strategy
+from game_server.games.spanish21.rules.strategy import Spanish21Strategy, strategy_for
 from game_server.games.spanish21.session import Spanish21Session
 from game_server.sim import Dealable, ShoeFactory, SimSpec, seeded_shoes
 from game_server.table.session import EventSink, SealedShoes
 
 __all__ = ["Spanish21Driver", "bot_action", "logged_sim", "play_bots", "sim_driver"]
 
-STRATEGY = Spanish21Strategy()
 
-
-def bot_action(game: Spanish21Round, strategy: Spanish21Strategy = STRATEGY) -> Spanish21Action:
-    """The basic-strategy decision for the hand to act, asking the engine what is legal."""
+def bot_action(game: Spanish21Round, strategy: Spanish21Strategy | None = None) -> Spanish21Action:
+    """The basic-strategy decision for the hand to act (the analysis' chart of the round's
+    rules if ``strategy`` is None), asking the engine what is legal."""
+    if strategy is None:
+        strategy = strategy_for(game.rules)
     hand = game.to_act
     assert hand is not None
     seat, index = hand.seat, hand.index
@@ -63,6 +65,7 @@ class Spanish21Driver:
         *,
         every_round: bool,
         main_wager: int | None = None,
+        meters: SimMeters | None = None,
     ) -> None:
         if not 1 <= seats <= rules.seats:
             raise ValueError(f"this table has seats 1..{rules.seats}; cannot play {seats} seats")
@@ -71,8 +74,10 @@ class Spanish21Driver:
         self.seats = tuple(range(1, seats + 1))
         self.every_round = every_round
         self.wagers = table_wagers(rules, main_wager)
+        self.strategy = strategy_for(rules, main_wager)
         self.shoe_number = -1
         self._shoe: Dealable | None = None
+        self.meters = meters
 
     def play_round(self) -> list[Any]:
         """One round from the wagers to the last settlement: every record, in order."""
@@ -88,16 +93,27 @@ class Spanish21Driver:
         while game.phase is Phase.PLAYING:
             hand = game.to_act
             assert hand is not None
-            events += game.act(bot_action(game), hand.seat, hand.index)
+            events += game.act(bot_action(game, self.strategy), hand.seat, hand.index)
+        if self.meters is not None:
+            events += self.meters.play({n: seat.wagers for n, seat in game.seats.items()}, events)
         return events
 
 
 def sim_driver(spec: SimSpec, chunk: int) -> Spanish21Driver:
     """The driver of chunk ``chunk`` of a simulation: its own table id, so its own shoes."""
     cut = None if spec.every_round else spec.cut_card
-    shoes = seeded_shoes(spec.rules.decks, cut, spec.seed, f"{spec.table_id}-{chunk}")
+    table_id = f"{spec.table_id}-{chunk}"
+    shoes = seeded_shoes(spec.rules.decks, cut, spec.seed, table_id)
+    meters = SimMeters.for_table(
+        spec.rules, spec.must_hit_by, range(1, spec.seats + 1), seed=spec.seed, table_id=table_id
+    )
     return Spanish21Driver(
-        spec.rules, shoes, spec.seats, every_round=spec.every_round, main_wager=spec.main_wager
+        spec.rules,
+        shoes,
+        spec.seats,
+        every_round=spec.every_round,
+        main_wager=spec.main_wager,
+        meters=meters,
     )
 
 
@@ -105,6 +121,7 @@ def play_bots(session: Spanish21Session, countdown: Callable[[], bool] | None = 
     """Play the dealt round of ``session`` to its end with bots on every seat (insurance
     declined); ``countdown`` returning True lets the countdown act instead."""
     game = session.round
+    strategy = None if game is None else strategy_for(game.rules)
     while game is not None and game.phase is Phase.INSURANCE:
         terminal = session.terminal_of[game.pending_insurance[0]]
         session.decline_insurance(terminal, auto=countdown is not None and countdown())
@@ -115,7 +132,7 @@ def play_bots(session: Spanish21Session, countdown: Callable[[], bool] | None = 
         if countdown is not None and countdown():
             session.act(terminal, game.countdown_action(), hand.index, auto=True)
         else:
-            session.act(terminal, bot_action(game), hand.index)
+            session.act(terminal, bot_action(game, strategy), hand.index)
 
 
 def logged_sim(

@@ -63,12 +63,10 @@ from game_server.config import suggest as _suggest
 from game_server.games.uth.rules.paytables import BLIND_PAYTABLES as UTH_BLIND_PAYTABLES
 from game_server.games.uth.rules.paytables import PROGRESSIVE_AMOUNTS as UTH_PROGRESSIVE_AMOUNTS
 from game_server.games.uth.rules.paytables import TRIPS_PAYTABLES as UTH_TRIPS_PAYTABLES
-from game_server.games.uth.rules.returns import uth_returns
 from game_server.games.uth.rules.rules import MINIMUM_MAX_PAYOUT as UTH_MINIMUM_MAX_PAYOUT
 from game_server.games.uth.rules.rules import MINIMUM_METER_SEED as UTH_MINIMUM_METER_SEED
 from game_server.games.uth.rules.rules import BonusOn, FiveCardHand, UthRules, UthRulesError
 from game_server.rules.limits import WagerLimits
-from game_server.rules.returns import player_edge_problems
 from game_server.rules.wagers.base import MeterSpec, TableType
 from shared.money import format_money
 
@@ -275,9 +273,6 @@ class UthBuilder:
                 )
             except UthRulesError as exc:
                 self.add("uth", str(exc))
-        if rules is not None and not self.problems:
-            # The player-edge guard: no offered wager may return 100% or more.
-            self.problems.extend(player_edge_problems(uth_returns(rules)))
         if rules is not None and max_payout is not None:
             least = max(UTH_MINIMUM_MAX_PAYOUT, rules.max_win_at_minimum())
             if max_payout < least:  # pragma: no cover - UthRules refuses it first

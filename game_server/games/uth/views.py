@@ -7,7 +7,7 @@
 that sees ``"game": "uth"`` draws the Hold 'Em table). Only integers, strings, lists, dicts,
 booleans and None; money in cents.
 
-What a terminal never sees before the showdown (DESIGN.md "One round, as data", step 5): the
+What a terminal never sees before the showdown (docs/design.md "One round, as data", step 5): the
 other seats' two cards and the dealer's two cards. Until the engine reveals them they are
 ``{"hidden": true}`` placeholders (so the screen can draw the backs), and nothing in the view
 depends on their values. This terminal's own two cards are shown from the deal. At the

@@ -1,4 +1,4 @@
-"""The wager framework (DESIGN.md "Wagers").
+"""The wager framework (docs/design.md "Wagers").
 
 A :class:`SideWager` is a declaration: its regulation section, when it settles
 (:class:`Moment`), what it requires, its limits (fixed amounts, a cap relative to the main
@@ -57,6 +57,22 @@ class TableType(StrEnum):
     HYBRID_NO_HOLE_CARD = "hybrid-no-hole-card"
 
 
+class ReserveUse(StrEnum):
+    """What a meter's reserve (its secondary contributions, 633b.10(i) "Secondary Seed",
+    635b.1(j) "secondary incrementation rate") is for, as the Rules Submission states it
+    (the regulation does not say; docs/decisions.md).
+
+    The guard counts the long-run return by it
+    (:mod:`game_server.rules.meter_returns`)."""
+
+    RESEED = "reseed"
+    """It funds the reseeds before the house does; what it holds beyond is not paid out
+    (the default: how the meters have always run)."""
+    PLAYERS = "players"
+    """It is the players' money: it holds at most one reset amount, and the secondary
+    contributions beyond that go to the meter; the house adds only what it lacks."""
+
+
 @dataclass(frozen=True, slots=True)
 class PaytableLine:
     """One line of a paytable: the hand as the regulation names it, and what it pays
@@ -81,6 +97,8 @@ class MeterSpec:
             (633b.10(i) "Secondary Seed"); 0 when none.
         must_hit_by: A mystery meter's "Random Must Hit By" amount (633b.6(j)); None
             otherwise.
+        reserve: What the reserve is for (:class:`ReserveUse`); it matters only with a
+            secondary rate.
     """
 
     name: str
@@ -89,6 +107,7 @@ class MeterSpec:
     increment_bp: int
     secondary_bp: int = 0
     must_hit_by: int | None = None
+    reserve: ReserveUse = ReserveUse.RESEED
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from caribbean_table import config, make_session
 
-from game_server.config import ConfigError, example_path
+from game_server.config import ConfigError, build_table_config, example_path
 from game_server.games.caribbean.config import build_config
 from game_server.games.caribbean.returns import caribbean_returns
 from game_server.games.caribbean.rules.events import CaribbeanMysteryPaid, CaribbeanWagerSettled
@@ -101,7 +101,7 @@ def problems(change: Any) -> list[str]:
     data = tomllib.loads(example_path("caribbean.toml").read_text())
     change(data)
     with pytest.raises(ConfigError) as refused:
-        build_config(data, "t")
+        build_table_config(data, "t")
     return refused.value.problems
 
 

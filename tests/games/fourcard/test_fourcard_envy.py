@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from game_server.config import ConfigError
+from game_server.config import ConfigError, build_table_config
 from game_server.games.fourcard.config import build_config, file_shape, logged_config
 from game_server.games.fourcard.rules.events import FourCardWagerSettled
 from game_server.games.fourcard.rules.game import FOURCARD_KINDS, Action, FourCardRound, replay
@@ -170,7 +170,7 @@ def refused(change: dict[str, Any], remove: tuple[str, ...] = ()) -> str:
     for key in remove:  # a key of the game's section, or a table of its own ([must_hit_by])
         del (data["fourcard"] if key in data["fourcard"] else data)[key]
     with pytest.raises(ConfigError) as caught:
-        build_config(data, "test")
+        build_table_config(data, "test")
     return str(caught.value)
 
 

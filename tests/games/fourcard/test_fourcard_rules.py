@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from game_server.config import ConfigError
+from game_server.config import ConfigError, build_table_config
 from game_server.games.fourcard.config import build_config, file_shape, logged_config
 from game_server.games.fourcard.rules.analysis import hand_value, simple_decision
 from game_server.games.fourcard.rules.events import (
@@ -174,7 +174,7 @@ def _problems(change: Any) -> str:
     data = copy.deepcopy(DATA)
     change(data)
     with pytest.raises(ConfigError) as caught:
-        build_config(data, "test")
+        build_table_config(data, "test")
     return str(caught.value)
 
 

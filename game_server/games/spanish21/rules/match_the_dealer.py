@@ -16,7 +16,9 @@ A card "matches the rank" when its rank is the up card's (a king matches a king,
 (a)(5)-(6) say rank, not value). The lines are named as the paytables of (i) name them; the
 six- and eight-deck paytables 1-10 are different tables ((i)), each kept as data under its
 name. The first two lines pay 100% and 10% of the progressive meter; the meter's seed is 1,000
-times the wager offered, its primary and secondary increment rates 15% and 6% ((j)).
+times the wager offered, its primary and secondary increment rates 15% and 6% ((j)). (j) does
+not say what the secondary rate is for: the Rules Submission says it (``reserve``:
+:class:`~game_server.rules.wagers.base.ReserveUse`; by default it funds the reseeds).
 
 Readings of the text:
 
@@ -44,6 +46,7 @@ from game_server.rules.wagers.base import (
     Moment,
     Paytable,
     PaytableLine,
+    ReserveUse,
     SideWager,
     SideWagerContext,
     TableType,
@@ -125,17 +128,19 @@ _FIXED: Final[Mapping[int, Mapping[str, tuple[int, int, int, int]]]] = {
 }
 
 
-def meter_spec(amount: int) -> MeterSpec:
+def meter_spec(amount: int, reserve: ReserveUse = ReserveUse.RESEED) -> MeterSpec:
     """(j): the meter of a table taking the ``amount`` wager (cents): seeded (and reseeded
     after a 100% award) at 1,000 times it, 15% of each wager to the meter and 6% to the
-    secondary (reseed) pool."""
+    secondary pool, for what the Rules Submission says it is (``reserve``)."""
     seed = SEED_TIMES * amount
-    return MeterSpec(METER, seed, seed, PRIMARY_BP, SECONDARY_BP)
+    return MeterSpec(METER, seed, seed, PRIMARY_BP, SECONDARY_BP, reserve=reserve)
 
 
-def paytable(decks: int, name: str, amount: int = AMOUNTS[0]) -> Paytable:
+def paytable(
+    decks: int, name: str, amount: int = AMOUNTS[0], reserve: ReserveUse = ReserveUse.RESEED
+) -> Paytable:
     """(i): the paytable ``name`` ("Paytable 1".."Paytable 10") of the ``decks``-deck tables,
-    its meter seeded for the ``amount`` wager.
+    its meter seeded for the ``amount`` wager, its reserve for ``reserve``.
 
     Raises:
         KeyError: no such deck count or paytable (the message lists them).
@@ -152,7 +157,7 @@ def paytable(decks: int, name: str, amount: int = AMOUNTS[0]) -> Paytable:
         PaytableLine(TWO_SUITED, MeterShare(10, meter=METER)),
         *(PaytableLine(line, ToOne(pays)) for line, pays in zip(LINES[2:], fixed, strict=True)),
     )
-    return Paytable(name, lines, (meter_spec(amount),))
+    return Paytable(name, lines, (meter_spec(amount, reserve),))
 
 
 #: Every paytable of (i) by deck count, at the $1 wager.

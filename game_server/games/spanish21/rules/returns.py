@@ -33,6 +33,10 @@ def match_the_dealer_return(paytable: Paytable, decks: int, stake: int) -> Wager
         chances={line: Fraction(n, total) for line, n in counts.items()},
         stake=stake,
         counted=f"{total:,} {mtd.COUNTED} from {decks} 48-card decks",
+        notes=(
+            "reading: two winners of the meter in one round are each paid their own share, "
+            "in seat order, from the meter as it stands (635b.1 is silent)",
+        ),
     )
 
 

@@ -63,7 +63,7 @@ from game_server.rules.errors import (
     WagerNotOffered,
     WrongPhase,
 )
-from game_server.rules.replaying import LoggedCards, replay_steps
+from game_server.rules.replaying import LoggedCards, rename_line, replay_steps
 from game_server.rules.wagers.base import SideWagerOffer
 from shared.cards import Card
 from shared.money import format_money
@@ -83,7 +83,11 @@ SUPER_BONUS: Final = "blackjack_bonus"
 RESCUE_FORFEIT = "Rescue: original wager forfeited (635a.10)"
 RESCUE_RETURN = "Rescue: double down wager returned (635a.10)"
 LINE_SURRENDER = "Late surrender: half returned (635a)"
-LINE_BLACKJACK_BEATS = "Blackjack beats dealer Blackjack 3 to 2 (635a.12(a))"
+#: 635a.12(a) sets the 3 to 2 odds of a winning Blackjack; that it wins against the dealer's
+#: Blackjack is in no paragraph of 635a we hold (a secondary source, the module docstring).
+LINE_BLACKJACK_BEATS = "Blackjack beats dealer Blackjack 3 to 2 (secondary source; odds 635a.12(a))"
+# Logged by earlier builds, with the citation that (a) does not bear out.
+rename_line("Blackjack beats dealer Blackjack 3 to 2 (635a.12(a))", LINE_BLACKJACK_BEATS)
 TEN: Final = 10
 _NONE: Mapping[str, int] = {}
 
@@ -221,8 +225,9 @@ class Spanish21Round(BlackjackRound):
         super()._settle_hand(hand, dealer_total)
 
     def _settle_against_dealer_blackjack(self) -> None:
-        """A player's Blackjack beats the dealer's and is paid 3 to 2 (635a.12(a), secondary
-        source); every other hand is settled as at Blackjack."""
+        """A player's Blackjack beats the dealer's (secondary source: no paragraph of 635a we
+        hold says so) and is paid at 635a.12(a)'s 3 to 2; every other hand is settled as at
+        Blackjack."""
         self._settle_insurance()
         for seat in self.seats.values():
             for hand in seat.hands:

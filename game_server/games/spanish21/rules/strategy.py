@@ -1,92 +1,95 @@
 """Spanish 21 basic strategy: what the bots and the simulator play.
 
-Source of the chart: the published basic strategy for Spanish 21 with six to eight decks, the
-dealer hitting soft 17, doubling on any number of cards, the double-down rescue, late
-surrender and resplitting aces (Michael Shackleford, the Wizard of Odds, as reproduced on
-public strategy pages; a secondary source). It depends on the hand's total and, where the
-chart says so, on its number of cards, with its notation kept below:
+The chart is the one the combinatorial analysis derives for the table's rules
+(:mod:`game_server.games.blackjack.rules.analysis`, :func:`spanish21_model`): Spanish decks,
+the dealer's soft-17 rule, doubling on any number of cards once a hand (635a.10), the rescue,
+late surrender, splits and resplits as the Rules Submission allows, a player's 21 that always
+wins with its 635a.12(b) bonus and the (c) super bonus at the table minimum (the wager
+``etg sim`` and ``etg par`` place), a Blackjack that beats the dealer's. Its cells depend on
+the hand's total and number of cards (2 to 7 or more), the pairs have their own, and the
+rescue after a double has a cell per total and up card. The published Wizard of Odds chart
+for six decks, H17 (and S17), is kept in the tests to compare it with; ``etg strategy`` lists
+each difference with the analysis' values. The strategy reads no suits: a possible suited
+6-7-8 or 7-7-7 is valued at its average over the suits.
 
-- ``H`` hit, ``S`` stand, ``D`` double (otherwise hit), ``P`` split, ``-`` do not split;
-- ``S4`` stand unless the hand has 4 or more cards, then hit (``S5``, ``S6`` likewise);
-- ``D3`` double a two-card hand, otherwise hit; ``Ds3`` double a two-card hand, otherwise stand;
-- ``Rh`` / ``Rs`` surrender if allowed, otherwise hit / stand; ``Rp`` surrender if allowed,
-  otherwise split.
-
-The same chart is played when the dealer stands on soft 17 (the published S17 chart differs
-in a few cells): the simulated house edge of such a table is then a little above the optimal
-player's. The chart's refinements for a possible 6-7-8 or 7-7-7 bonus are not played.
-
-After a double down the hand stands or is rescued (635a.10). The rescue keeps half of what was
-staked (the double down wager) and standing is worth ``2 x (P(win) - P(loss))`` of the
-original wager, so the rescue is better when ``P(win) - P(loss) < -1/2``: derived here from the
-dealer's chances of busting (about 16-25% against an 8, 9, face card or ace, 34-43% against a
-2-6), it rescues a total of 16 or less against an 8, 9, ten-value card or ace and a 17
-against an ace (not a published table). Insurance is never taken.
-
-Entry point: :class:`Spanish21Strategy`.
+Insurance is never taken. Entry points: :class:`Spanish21Strategy`, :func:`spanish21_model`,
+:func:`strategy_for`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from functools import lru_cache
 
+from game_server.games.blackjack.rules.analysis import MAX_CARDS, Chart, Model
+from game_server.games.blackjack.rules.charts import chart_for, named, shoe_of
 from game_server.games.spanish21.rules.round import Spanish21Action
+from game_server.games.spanish21.rules.rules import (
+    SUPER_BONUS_5_TO_25,
+    SUPER_BONUS_HIGH,
+    SUPER_BONUS_LOW,
+    Spanish21Rules,
+)
 from shared.cards import BJ_VALUE, Card
 
-__all__ = ["Spanish21Strategy"]
+__all__ = ["Spanish21Strategy", "spanish21_model", "strategy_for"]
 
-#: Dealer up cards in chart column order: 2..10, then the ace (BJ value 1).
-_COLUMNS: Final = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
-
-# Each row: the play against dealer 2, 3, 4, 5, 6, 7, 8, 9, 10, A.
-_HARD: Final = {
-    9: "H  H  H  H  D3 H  H  H  H  H",
-    10: "D  D  D  D  D  D  H  H  H  H",
-    11: "D  D  D  D  D  D  D  H  H  H",
-    12: "H  H  H  H  H  H  H  H  H  H",
-    13: "H  H  H  S5 S5 H  H  H  H  H",
-    14: "H  H  S4 S5 S5 H  H  H  H  H",
-    15: "S4 S5 S5 S6 S6 H  H  H  H  H",
-    16: "S5 S6 S6 S  S  H  H  H  H  Rh",
-    17: "S  S  S  S  S  S  S6 S6 S6 Rs",
+_ACTIONS = {
+    "R": Spanish21Action.SURRENDER,
+    "P": Spanish21Action.SPLIT,
+    "D": Spanish21Action.DOUBLE,
+    "H": Spanish21Action.HIT,
+    "S": Spanish21Action.STAND,
 }
-_SOFT: Final = {
-    13: "H  H  H  H  H  H  H  H  H  H",
-    14: "H  H  H  H  H  H  H  H  H  H",
-    15: "H  H  H  H  H  H  H  H  H  H",
-    16: "H  H  H  H  D3 H  H  H  H  H",
-    17: "H  H  D3 D3 D3 H  H  H  H  H",
-    18: "S  S  Ds3 Ds3 Ds3 S  S  H  H  H",
-}
-#: By the pair's card value (1: aces).
-_PAIRS: Final = {
-    1: "P  P  P  P  P  P  P  P  P  P",
-    2: "P  P  P  P  P  P  -  -  -  -",
-    3: "P  P  P  P  P  P  -  -  -  -",
-    4: "-  -  -  -  -  -  -  -  -  -",
-    5: "-  -  -  -  -  -  -  -  -  -",
-    6: "-  -  P  P  P  -  -  -  -  -",
-    7: "P  P  P  P  P  P  -  -  -  -",
-    8: "P  P  P  P  P  P  P  P  P  Rp",
-    9: "-  P  P  P  P  -  P  P  -  -",
-    10: "-  -  -  -  -  -  -  -  -  -",
-}
-#: Rescue a doubled hand of at most this total against these up cards (module docstring).
-_RESCUE_UP: Final = frozenset({8, 9, 10, 1})
 
 
-def _cells(row: str) -> dict[int, str]:
-    return dict(zip(_COLUMNS, row.split(), strict=True))
+def spanish21_model(rules: Spanish21Rules, stake: int | None = None) -> Model:
+    """``rules`` as the analysis reads them, for an original wager of ``stake`` cents (the
+    table minimum if None): the 635a.12(c) super bonus is a fixed amount, so its value per
+    wager depends on the wager."""
+    stake = rules.main_limits.minimum if stake is None else stake
+    if stake >= SUPER_BONUS_HIGH:
+        units = rules.super_bonus_25_and_over / stake
+    elif stake >= SUPER_BONUS_LOW:
+        units = SUPER_BONUS_5_TO_25 / stake
+    else:
+        units = 0.0
+    return named(
+        Model(
+            shoe=shoe_of(rules.decks, spanish=True),
+            decks=rules.decks,
+            hits_soft_17=rules.dealer_hits_soft_17,
+            peeks=rules.dealer_peeks,
+            double_after_split=rules.double_after_split,
+            max_hands=rules.max_split_hands,
+            resplit_aces=rules.resplit_aces,
+            hit_split_aces=rules.hit_split_aces,
+            surrender=rules.late_surrender,
+            double_any_cards=True,
+            rescue=True,
+            blackjack_beats_blackjack=True,
+            twenty_one_wins=True,
+            bonuses=True,
+            super_bonus=units,
+        )
+    )
 
 
-_HARD_CELLS: Final = {total: _cells(row) for total, row in _HARD.items()}
-_SOFT_CELLS: Final = {total: _cells(row) for total, row in _SOFT.items()}
-_PAIR_CELLS: Final = {value: _cells(row) for value, row in _PAIRS.items()}
+def strategy_for(rules: Spanish21Rules, stake: int | None = None) -> Spanish21Strategy:
+    """The strategy of ``rules`` (its chart derived once per process, or generated)."""
+    return _strategy(spanish21_model(rules, stake))
+
+
+@lru_cache(maxsize=32)
+def _strategy(model: Model) -> Spanish21Strategy:
+    return Spanish21Strategy(chart_for(model))
 
 
 class Spanish21Strategy:
-    """The chart above as decisions: :meth:`decide` for a hand to act."""
+    """A chart as decisions: :meth:`decide` for a hand to act."""
+
+    def __init__(self, chart: Chart) -> None:
+        self.chart = chart
 
     def decide(
         self,
@@ -103,39 +106,27 @@ class Spanish21Strategy:
         """The play for a hand of ``cards`` (best ``total``, ``soft`` or not) against the
         dealer's ``up`` card; the flags say what the engine allows now."""
         column = BJ_VALUE[up]
+        chart = self.chart
         if doubled:
-            rescue = (total <= 16 and column in _RESCUE_UP) or (total == 17 and column == 1)
+            rescue = total < 21 and chart.rescues(total, soft, column)
             return Spanish21Action.RESCUE if rescue else Spanish21Action.STAND
         if total >= 21:
             return Spanish21Action.STAND
-        if len(cards) == 2 and can_split and BJ_VALUE[cards[0]] == BJ_VALUE[cards[1]]:
-            cell = _PAIR_CELLS[BJ_VALUE[cards[0]]][column]
-            if cell == "P":
-                return Spanish21Action.SPLIT
-            if cell == "Rp":
-                return Spanish21Action.SURRENDER if can_surrender else Spanish21Action.SPLIT
-        if soft:
-            cell = "S" if total >= 19 else _SOFT_CELLS[total][column] if total >= 13 else "H"
+        n = len(cards)
+        if n == 2 and BJ_VALUE[cards[0]] == BJ_VALUE[cards[1]]:
+            order = chart.pair_order(BJ_VALUE[cards[0]], column)
         else:
-            cell = "H" if total <= 8 else "S" if total >= 18 else _HARD_CELLS[total][column]
-        return _resolve(cell, len(cards), can_double, can_surrender)
+            order = chart.order(total, soft, min(n, MAX_CARDS), column)
+        for letter in order:
+            if letter == "D" and not can_double:
+                continue
+            if letter == "P" and not can_split:
+                continue
+            if letter == "R" and not can_surrender:
+                continue
+            return _ACTIONS[letter]
+        return Spanish21Action.STAND
 
     def take_insurance(self) -> bool:
         """Basic strategy never takes insurance."""
         return False
-
-
-def _resolve(cell: str, cards: int, can_double: bool, can_surrender: bool) -> Spanish21Action:
-    """One chart cell's play for a hand of ``cards`` cards."""
-    kind, limit = cell.rstrip("0123456789"), cell[len(cell.rstrip("0123456789")) :]
-    if limit and cards >= int(limit):
-        return Spanish21Action.STAND if kind == "Ds" else Spanish21Action.HIT
-    if kind in ("D", "Ds"):
-        if can_double:
-            return Spanish21Action.DOUBLE
-        return Spanish21Action.STAND if kind == "Ds" else Spanish21Action.HIT
-    if kind in ("Rh", "Rs"):
-        if can_surrender:
-            return Spanish21Action.SURRENDER
-        return Spanish21Action.HIT if kind == "Rh" else Spanish21Action.STAND
-    return Spanish21Action.STAND if kind == "S" else Spanish21Action.HIT

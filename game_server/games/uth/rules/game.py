@@ -43,7 +43,7 @@ research notes ``regs-653a.md``, which quote the Pennsylvania rack cards):
     (a table offers one of the two: "a Magic Card **or** Lucky Bonus"), "an additional
     payout" (653a.1) on a wager whose hand wins a line of (e)(1) (or on every wager, as the
     Rules Submission states: :class:`~game_server.games.uth.rules.rules.BonusOn`). A "for 1" pay
-    includes the stake once (DESIGN.md "Money"): the (e)(1) line has already returned the
+    includes the stake once (docs/design.md "Money"): the (e)(1) line has already returned the
     stake, so the bonus is an award of its own, with no stake, of 19 (4) times the wager; on
     a hand that won no line (``every-hand``) the award is the whole 20 (5) for 1;
   - 653a.12(f): the maximum payout per hand limits the winnings of the Ante, Blind, Play and
