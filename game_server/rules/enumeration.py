@@ -6,7 +6,8 @@ Every suit plays the same part in these games (a flush is any four or five cards
 suit), so relabelling the suits of a deal changes nothing: a hand is counted once per class
 of the 24 suit permutations, with the number of hands the class holds.
 
-Entry points: :func:`suit_classes`, :class:`CumulativeCounts`.
+Entry points: :func:`suit_classes`, :class:`CumulativeCounts`; :func:`fraction_source` and
+:func:`counts_source` write lines of the generated data modules.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from array import array
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from itertools import combinations
 
-__all__ = ["Blocks", "CumulativeCounts", "suit_classes"]
+__all__ = ["Blocks", "CumulativeCounts", "counts_source", "fraction_source", "suit_classes"]
 
 #: A hand as four blocks of ranks: block ``s`` holds the ranks of its cards of suit ``s``.
 Blocks = tuple[tuple[int, ...], ...]
@@ -63,3 +65,21 @@ class CumulativeCounts:
     def at_most(self, value: int) -> int:
         """The weight of the values at most ``value``."""
         return self._cumulative[bisect_right(self._values, value)]
+
+
+def fraction_source(name: str, value: Fraction, doc: str) -> str:
+    """A generated data module's line for an exact result: ``NAME: Final = Fraction(...)``."""
+    return (
+        f"#: {doc}\n{name}: Final = Fraction(\n"
+        f"    {value.numerator},\n    {value.denominator},\n)\n"
+    )
+
+
+def counts_source(departures: int, deals: int) -> str:
+    """A generated data module's lines for the deals counted and those whose own optimal
+    decision is not their cell's."""
+    return (
+        "#: Deals (player hand and up card) whose own optimal decision is not their cell's.\n"
+        f"DEPARTURES: Final = {departures}\n"
+        f"#: Deals in all: C(52, 5) x 47.\nDEALS: Final = {deals}\n"
+    )

@@ -86,7 +86,8 @@ def strategy_report() -> StrategyReport:
             "ranks, the up card's rank, his cards in its suit) takes the decision with the "
             "highest total over its deals, which the simple strategy (the Wizard of Odds') "
             "takes in all but the exceptions. Generated into rules/optimal_table.py by "
-            "`python -m tools.derive_strategy caribbean`; the tests derive cells again. The "
+            "`python -m game_server.games.caribbean.derive_strategy`; the tests derive cells "
+            "again. The "
             f"procedure and the {BET_PAYTABLE.name} are secondary sources (639a.7-639a.12 "
             "are not held; docs/decisions.md)."
         ),

@@ -108,7 +108,8 @@ def strategy_report(rules: FourCardRules) -> StrategyReport:
             "inclusion-exclusion over the player's cards "
             "(game_server/games/fourcard/rules/analysis.py); each cell takes the decision "
             "with the highest total over its deals. Generated into rules/optimal_table.py by "
-            "`python -m tools.derive_strategy fourcard`; the tests derive cells again. The "
+            "`python -m game_server.games.fourcard.derive_strategy`; the tests derive cells "
+            "again. The "
             "procedure and the Ante Bonus paytables are secondary sources (641a.7-641a.12 "
             "are not held; docs/decisions.md)."
         ),

@@ -1,5 +1,5 @@
 """Four Card Poker's strategy table and the exact results of the strategies: GENERATED
-by ``python -m tools.derive_strategy fourcard`` from the enumeration of
+by ``python -m game_server.games.fourcard.derive_strategy`` from the enumeration of
 :mod:`game_server.games.fourcard.rules.analysis`; do not edit.
 
 - :data:`TABLE`: the decision (fold, play 1x, play 3x) of every cell of a pair or high-card
