@@ -23,7 +23,7 @@ from game_server.games.caribbean.rules.rules import bet_line
 from game_server.games.caribbean.rules.strategy import decide
 from game_server.rules.poker import Category5, rank_hand
 from game_server.sim import SimSpec
-from shared.cards import Card, parse_cards
+from shared.cards import CARDS, Card, parse_cards
 
 CONFIG = load_config(example_path("caribbean.toml"))
 
@@ -159,3 +159,20 @@ def test_the_simulators_bots_play_the_strategy() -> None:
                 decisions += 1
                 assert e.action == decide(cards[e.seat], up).value
     assert decisions == 400
+
+
+def test_the_terminal_demo_bot_plays_the_published_simple_strategy() -> None:
+    """The terminal's own copy (it never imports the server) decides as the published simple
+    strategy on every hand of a seeded sample, rule (c)'s queen included."""
+    from terminal_client.games.caribbean.model import PAIR_OR_BETTER, demo_decision
+
+    pair = min(PAIR_OR_BETTER)
+
+    rng = random.Random(639)
+    for _ in range(20_000):
+        dealt = rng.sample(CARDS, 6)
+        cards, up = dealt[:5], dealt[5]
+        value = rank_hand(cards)
+        hand = pair if value.category >= Category5.PAIR else None
+        want = "bet" if analysis.simple_decision(cards, up) else "fold"
+        assert demo_decision(hand, [str(c) for c in cards], str(up)) == want, (cards, up)
