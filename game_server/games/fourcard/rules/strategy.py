@@ -14,7 +14,7 @@ cards, :meth:`.game.FourCardRound.deal`). Its house edge, exact: 2.78805% of the
 25-20-2 Ante Bonus, against 2.78785% for the fully optimal strategy (which also reads the
 exact suits of the player's cards) and the Wizard of Odds' published 2.79% (optimal, the same
 pays); the simple strategy it replaces (3x on a pair of 10s or better, 1x on 3s to 9s, never
-reading the up card: :func:`.analysis.simple_decision`) gives 3.39797%.
+reading the up card: :func:`.analysis.simple_decision`) gives 3.39711%.
 :data:`.optimal_table` holds the exact fractions; ``etg strategy`` states them for a Rules
 Submission's Ante Bonus.
 
