@@ -59,11 +59,13 @@ def test_caribbean_json_lists_the_exceptions() -> None:
 
 def test_uth_prints_the_published_strategy_and_its_measured_edge() -> None:
     """No analysed edge: the published strategy with its seeded measurement against the
-    published 2.185%, which lies inside the measurement's 95% interval."""
+    published 2.185%, and whether that figure is inside the measurement's 95% interval."""
     out = run(str(example_path("uth.toml")))
     assert "House edge by analysis" not in out
     assert f"fewer than {DEALER_OUTS_LIMIT} of the unseen cards" in out
     assert "Published optimal: 2.1850%" in out
-    assert f"{MEASURED.hands:,} hands" in out
+    assert f"{MEASURED.hands:,} hands ({MEASURED.commands})" in out
     assert MEASURED.hands >= 1_000_000
-    assert abs(MEASURED.value - PUBLISHED.house_edge) <= MEASURED.half_width
+    inside = abs(MEASURED.value - PUBLISHED.house_edge) <= MEASURED.half_width
+    assert ("the published figure inside the interval" in out) == inside
+    assert ("the published figure outside the interval" in out) != inside
