@@ -24,6 +24,7 @@ from game_server.games.api import (
     MainWager,
     MathReport,
     NotOffered,
+    StrategyReport,
 )
 from game_server.games.base import GameBase
 from game_server.games.caribbean import config
@@ -69,6 +70,7 @@ from game_server.games.caribbean.session import (
     meter_specs,
     resume_round,
 )
+from game_server.games.caribbean.strategy_report import strategy_report
 from game_server.recall.rounds import Logged, LoggedRound
 from game_server.recall.timeline import (
     DEALER_WHO,
@@ -336,8 +338,9 @@ class CaribbeanGame(GameBase):
     def sim_title(self, table: TableConfig, rounds: int, seats: int, seed: int) -> str:
         return (
             f"{rounds:,} rounds of Caribbean Stud Poker at {seats} seat{'s' * (seats != 1)} of "
-            f"{table.table_id} (one 52-card deck per round), the published simple strategy "
-            f"(rules.strategy: Wizard of Odds), seed {seed}"
+            f"{table.table_id} (one 52-card deck per round), the strategy of rules.strategy "
+            f"(the published simple strategy with its exceptions by exact enumeration: etg "
+            f"strategy), seed {seed}"
         )
 
     def sim_driver(self, spec: SimSpec, chunk: int) -> RoundDriver:
@@ -408,12 +411,17 @@ class CaribbeanGame(GameBase):
         return MainWager(
             wager=CARIBBEAN_BASE,
             title="Caribbean Stud Poker (Ante and Bet)",
-            section="58 Pa. Code 639a.12 (secondary source: 671a.12(c)-(d))",
+            section="58 Pa. Code 639a.11, 639a.12 (secondary source: the published rules)",
             initial="Ante",
             minimum=ante.minimum,
             maximum=ante.maximum,
             covered=(ANTE, BET),
         )
+
+    def strategy(self, table: TableConfig) -> StrategyReport:
+        """The published simple strategy with its exceptions by exact enumeration, and its
+        exact house edge (:mod:`.strategy_report`; the Bet Wager paytable is fixed)."""
+        return strategy_report()
 
     def wager_limits(self, table: TableConfig, wager: str) -> tuple[int, int]:
         rules: CaribbeanRules = table.rules

@@ -34,7 +34,7 @@ def rules_document(config: TableConfig) -> dict[str, Any]:
         {
             "wager": "ante",
             "title": "Ante and Bet",
-            "section": "58 Pa. Code 639a.1, 639a.12 (secondary source: 671a.12)",
+            "section": "58 Pa. Code 639a.1, 639a.11, 639a.12 (secondary source)",
             "min": ante.minimum,
             "max": ante.maximum,
             "paytable": BET_PAYTABLE.name,

@@ -22,6 +22,7 @@ from game_server.games.api import (
     MainWager,
     MathReport,
     NotOffered,
+    StrategyReport,
 )
 from game_server.games.base import GameBase
 from game_server.games.fourcard import config, recall, sim
@@ -50,6 +51,7 @@ from game_server.games.fourcard.session import (
     FourCardSession,
     resume_round,
 )
+from game_server.games.fourcard.strategy_report import strategy_report
 from game_server.recall.rounds import Logged, LoggedRound
 from game_server.recall.timeline import Described, Labels
 from game_server.rules.meters import MeterBank
@@ -158,8 +160,8 @@ class FourCardGame(GameBase):
     def sim_title(self, table: TableConfig, rounds: int, seats: int, seed: int) -> str:
         return (
             f"{rounds:,} rounds of Four Card Poker at {seats} seat{'s' * (seats != 1)} of "
-            f"{table.table_id} (one 52-card deck per round), the simple strategy of "
-            f"rules.fourcard.strategy, seed {seed}"
+            f"{table.table_id} (one 52-card deck per round), the optimal strategy by the up "
+            f"card of rules.strategy (etg strategy), seed {seed}"
         )
 
     def sim_driver(self, spec: SimSpec, chunk: int) -> RoundDriver:
@@ -196,6 +198,11 @@ class FourCardGame(GameBase):
             maximum=ante.maximum,
             covered=(ANTE, PLAY),
         )
+
+    def strategy(self, table: TableConfig) -> StrategyReport:
+        """The optimal strategy by the up card, with its exact house edge
+        (:mod:`.strategy_report`)."""
+        return strategy_report(table.rules)
 
     def wager_limits(self, table: TableConfig, wager: str) -> tuple[int, int]:
         rules: FourCardRules = table.rules

@@ -23,6 +23,7 @@ from game_server.games.api import (
     MainWager,
     MathReport,
     NotOffered,
+    StrategyReport,
     WireBot,
 )
 from game_server.games.base import GameBase
@@ -54,6 +55,7 @@ from game_server.games.uth.rules.game import UTH_KINDS, replay
 from game_server.games.uth.rules.returns import uth_returns
 from game_server.games.uth.rules.rules import UthRules
 from game_server.games.uth.session import SECRECY, UthLedger, UthSession, bonus_draws, resume_round
+from game_server.games.uth.strategy_report import strategy_report
 from game_server.recall.rounds import Logged, LoggedRound
 from game_server.recall.timeline import Described, Labels, Timeline
 from game_server.rng.shoe import ShoeSeed
@@ -225,6 +227,11 @@ class UthGame(GameBase):
             maximum=ante.maximum,
             covered=(ANTE,),
         )
+
+    def strategy(self, table: TableConfig) -> StrategyReport:
+        """The published near-optimal strategy, its published optimal figure and how close
+        it comes (:mod:`.strategy_report`)."""
+        return strategy_report(table.rules)
 
     def wager_limits(self, table: TableConfig, wager: str) -> tuple[int, int]:
         rules: UthRules = table.rules

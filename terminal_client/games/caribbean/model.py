@@ -110,10 +110,12 @@ def caribbean_of(model: TerminalModel) -> CaribbeanView | None:
 
 def demo_decision(hand: str | None, cards: Sequence[str], up_card: str) -> str:
     """The published simple strategy (Wizard of Odds, "Caribbean Stud Poker"; the server's
-    ``rules.strategy`` plays the same in ``etg sim``): bet with a pair or better; fold below
-    ace-king; with ace-king bet if the dealer's up card (2 to queen) matches one of the
-    player's ranks, or is an ace or king and the player holds a queen or jack, or matches
-    none and is below the player's fourth highest card; else fold."""
+    ``rules.strategy`` plays it with 109 ace-king exceptions found by exact enumeration, worth
+    0.0002% of the Ante): bet with a pair or better; fold below ace-king; with ace-king bet if
+    the dealer's up card (2 to queen) matches one of the player's ranks, or is an ace or king
+    and the player holds a queen or jack, or the player holds a queen and the up card matches
+    none of his ranks and is below his fourth highest card; else fold. (The terminal never
+    imports the server, so these few lines are its own.)"""
     if hand in PAIR_OR_BETTER:
         return "bet"
     ranks = sorted((parse_card(c).rank for c in cards), reverse=True)
@@ -124,6 +126,6 @@ def demo_decision(hand: str | None, cards: Sequence[str], up_card: str) -> str:
         return "bet"
     if up >= KING and (QUEEN in ranks or JACK in ranks):
         return "bet"
-    if up not in ranks and up < ranks[3]:
+    if QUEEN in ranks and up not in ranks and up < ranks[3]:
         return "bet"
     return "fold"

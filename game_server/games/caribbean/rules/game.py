@@ -128,7 +128,8 @@ class Seat:
 
 
 def qualifies(value: HandRank) -> bool:
-    """The dealer qualifies with ace-king or better (secondary source; 671a.12(c))."""
+    """The dealer qualifies with ace-king or better (639a.11, the completion of each round;
+    its text is not held: secondary source, the published rules)."""
     if value.category > Category5.HIGH_CARD:
         return True
     return value.ranks[:2] == (ACE, KING)

@@ -52,7 +52,7 @@ __all__ = [
 ]
 
 #: Where the base game's procedure comes from (639a.7, 639a.11 and 639a.12 are not held: a
-#: secondary source, the published rules and the sister chapter 671a.12(c)-(d)).
+#: secondary source, the published rules; the dealer's qualification is 639a.11's).
 PROCEDURE: Final = "639a.7, 639a.11"
 BET_SECTION: Final = "639a.12"
 

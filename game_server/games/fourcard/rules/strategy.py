@@ -1,18 +1,22 @@
-"""The demo bots' and the simulator's Four Card Poker strategy: the published simple strategy
-(SECONDARY SOURCE: the "basic strategy" of the game's maker, Shuffle Master, as Elliot Frome
-("Four Card Poker - Part Two", Casino City Times, 14 April 2004) and Wikipedia give it;
-Frome puts its payback at about 98.41% of the amount wagered, against the Wizard of Odds'
-2.79% of the Ante for the optimal strategy, which reads the dealer's face-up card):
+"""The Four Card Poker strategy of the par sheet, the simulator and the bots: the decision
+that is optimal for what the player sees of ranks and one fact of suits, derived by exact
+enumeration (:mod:`.analysis`; 641a.6(b) rankings, the procedure of :mod:`.game`).
 
-- play 3 times the Ante with a pair of 10s or better (every two pair, straight, flush,
-  three of a kind, straight flush, four of a kind);
-- play 1 times the Ante with a pair of 3s to 9s (the stated threshold: a pair of 3s);
-- fold everything else (a pair of 2s, no pair).
+- Every hand above a pair (two pair, a straight, a flush, three of a kind and better): Play
+  3 times the Ante.
+- A pair or high cards: the decision of its cell (:data:`.optimal_table.TABLE`), by the
+  player's five ranks, the dealer's face-up card's rank and how many of the player's cards
+  share its suit: fold, Play 1x or Play 3x, whichever has the highest total over every deal
+  the cell covers (2x is never better than both).
 
-It reads only the seat's own five cards (never the dealer's face-up card). Over all
-2,598,960 hands it folds 1,231,176, plays 1 times 562,836 and 3 times 804,948: an average
-total wager of 2.1457 Antes, so Frome's 1.59% of the amount wagered is about 3.41% of the
-Ante, inside the 95% interval of ``etg sim`` (docs/decisions.md). Pure.
+It reads the dealer's face-up card, which the player sees (the first of the dealer's six
+cards, :meth:`.game.FourCardRound.deal`). Its house edge, exact: 2.78805% of the Ante with the
+25-20-2 Ante Bonus, against 2.78785% for the fully optimal strategy (which also reads the
+exact suits of the player's cards) and the Wizard of Odds' published 2.79% (optimal, the same
+pays); the simple strategy it replaces (3x on a pair of 10s or better, 1x on 3s to 9s, never
+reading the up card: :func:`.analysis.simple_decision`) gives 3.39711%.
+:data:`.optimal_table` holds the exact fractions; ``etg strategy`` states them for a Rules
+Submission's Ante Bonus.
 
 Entry points: :func:`decide_cards`, :func:`decide`.
 """
@@ -20,36 +24,38 @@ Entry points: :func:`decide_cards`, :func:`decide`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from functools import cache
 
+from game_server.games.fourcard.rules import optimal_table
+from game_server.games.fourcard.rules.analysis import (
+    ABOVE_PAIR,
+    FOLD,
+    cell_index,
+    decode_table,
+    hand_value,
+    table_key,
+)
 from game_server.games.fourcard.rules.game import Action, FourCardRound
-from game_server.games.fourcard.rules.hands import best_four
-from game_server.rules.poker import Category4
-from shared.cards import TEN, Card
+from shared.cards import Card
 
-__all__ = ["ONE_TIMES_FROM", "THREE_TIMES_FROM", "decide", "decide_cards"]
-
-#: The lowest pair played 3 times the Ante.
-THREE_TIMES_FROM: Final = TEN
-#: The lowest pair played 1 times (the threshold below which the hand folds).
-ONE_TIMES_FROM: Final = 3
+__all__ = ["decide", "decide_cards", "table"]
 
 
-def decide_cards(cards: Sequence[Card]) -> tuple[Action, int]:
-    """The decision for a seat's five cards: (fold, 0) or (play, multiple)."""
-    value = best_four(cards)
-    category = Category4(value.category)
-    if category > Category4.PAIR:
+@cache
+def table() -> bytes:
+    """The decisions of the cells, decoded once."""
+    return decode_table(optimal_table.TABLE)
+
+
+def decide_cards(cards: Sequence[Card], up: Card) -> tuple[Action, int]:
+    """The decision for a seat's five ``cards`` against the dealer's face-up card ``up``:
+    (fold, 0) or (play, multiple)."""
+    if hand_value(cards) >= ABOVE_PAIR:
         return Action.PLAY, 3
-    if category is Category4.PAIR:
-        pair = value.ranks[0]
-        if pair >= THREE_TIMES_FROM:
-            return Action.PLAY, 3
-        if pair >= ONE_TIMES_FROM:
-            return Action.PLAY, 1
-    return Action.FOLD, 0
+    decision = table()[cell_index(*table_key(cards, up))]
+    return (Action.FOLD, 0) if decision == FOLD else (Action.PLAY, decision)
 
 
 def decide(game: FourCardRound, seat: int) -> tuple[Action, int]:
-    """The decision of ``seat`` in ``game`` (its five cards dealt)."""
-    return decide_cards(game.seats[seat].cards)
+    """The decision of ``seat`` in ``game`` (its five cards and the dealer's six dealt)."""
+    return decide_cards(game.seats[seat].cards, game.dealer[0])
