@@ -71,6 +71,8 @@ DECIDED: dict[tuple[str, str], str] = {
     ("game_server/net/pki.py", "_write_file"): KEYS,
     ("terminal_client/net/tls.py", "_read"): KEYS,
     ("terminal_client/sound.py", "_quiet_stderr"): "/dev/null",
+    ("tools/cli.py", "install_guide"): "the install guide (Markdown the wheel carries, or "
+    "docs/install.md in a checkout), never a database",
     ("tools/backup.py", "_anchor_lines"): ANCHORS + " (its copy in a backup)",
     ("tools/backup.py", "_copy_private"): BACKUP_COPY,
     ("tools/backup.py", "_fsync_dir"): DIRECTORY,

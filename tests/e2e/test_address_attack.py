@@ -64,7 +64,10 @@ def test_one_address_holding_idle_connections_does_not_lock_others_out(tmp_path:
         for line in output
         if "connection established" in line and re.search(rf"PEER:.*'{ATTACKER}'", line)
     ]
-    assert attacker.dropped <= len(made) <= attacker.opened - attacker.refused, (
+    # (The attacker tells "refused at once" from "dropped later" by how soon the close came,
+    # which a loaded machine blurs: only the server's own lines are counted exactly.)
+    limit = NetLimits().unauthenticated_per_address
+    assert limit <= len(made) <= attacker.opened - attacker.refused, (
         len(made),
         result.describe(),
     )
