@@ -79,7 +79,8 @@ class RecallScreen(PagedOverlay):
             ("Credits at start", money(game.credits_start)),
             ("Credits at end", money(game.credits_end)),
         ]
-        rows += [(f"Wagered on {wager_name(name)}", money(cents)) for name, cents in game.wagers]
+        own = games.by_name(game.game)
+        rows += [(f"Wagered on {wager_name(n, own)}", money(c)) for n, c in game.wagers]
         rows.append(("Total paid back", money(game.paid)))
         return rows + drawn.recall_rows(game)
 

@@ -9,7 +9,7 @@ Cards move only in the :class:`~terminal_client.render.anim.CardFrame` a screen 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import pygame
 
@@ -24,6 +24,9 @@ from terminal_client.render.fonts import get_font
 from terminal_client.render.layout import DESTRUCTIVE
 from terminal_client.screens.base import Screen
 from terminal_client.widgets import Button
+
+if TYPE_CHECKING:
+    from terminal_client.games.api import TerminalGame
 
 #: The shared side wagers' titles (58 Pa. Code 633b.6-633b.13); each game adds its own
 #: wagers' (:attr:`~terminal_client.games.api.TerminalGame.wager_titles`).
@@ -41,20 +44,23 @@ WAGER_NAMES: dict[str, str] = {
 DIM = (150, 170, 150)
 
 
-def wager_titles() -> dict[str, str]:
-    """Every known wager's title: the shared side wagers', then each registered game's."""
+def wager_titles(game: TerminalGame | None = None) -> dict[str, str]:
+    """The titles of ``game``'s wagers: the shared side wagers', then its own (two games may
+    title one wager name each their own way: Caribbean Stud's and UTH's Five Card bonus).
+    Without a game, every registered game's (for words that are to be left out of a
+    reason whatever the game)."""
     from terminal_client import games
 
     titles = dict(WAGER_NAMES)
-    for game in games.games():
-        titles.update(game.wager_titles)
+    for each in games.games() if game is None else (game,):
+        titles.update(each.wager_titles)
     return titles
 
 
-def wager_name(wager: str) -> str:
-    """``"lucky_aces" -> "Lucky Aces"`` (a game's own wagers as it titles them),
+def wager_name(wager: str, game: TerminalGame | None = None) -> str:
+    """``"lucky_aces" -> "Lucky Aces"`` (``game``'s own wagers as it titles them),
     ``"perfect-pairs" -> "Perfect pairs"``."""
-    title = wager_titles().get(wager)
+    title = wager_titles(game).get(wager)
     return title or wager.replace("_", " ").replace("-", " ").capitalize()
 
 
@@ -676,6 +682,7 @@ def _draw_mystery_name(
     """A Must-Hit-By meter's name across the panel from ``where`` (its line ``small`` high),
     and under it what it must hit by, beside the amount on ``line``, in ``beside``."""
     (left, top), (small, line), (width, beside) = where, heights, widths
+    assert meter.must_hit_by is not None  # only a Must-Hit-By meter's row is drawn so
     size = layout.text(17)
     draw_text(
         surface,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -49,6 +49,9 @@ from terminal_client.screens.scene import (
     wager_titles,
 )
 from terminal_client.widgets import BetSpot, Button, ChipTray, hit_test
+
+if TYPE_CHECKING:
+    from terminal_client.games.api import TerminalGame
 
 #: The betting buttons sit where the action buttons are: (id, label, action slot).
 BETTING_BUTTONS: tuple[tuple[str, str, str], ...] = (
@@ -266,7 +269,7 @@ class BettingScreen(SceneScreen):
         following = [a for a in amounts if a > placed]
         if not following:
             self.pending.pop(wager, None)
-            self.note = f"{title or wager_name(wager)} taken off"
+            self.note = f"{title or wager_name(wager, self.model.game)} taken off"
         elif sum(self.pending.values()) - placed + following[0] > (self.model.credits or 0):
             self.note = "Not enough credits for that wager"
         else:
@@ -284,7 +287,7 @@ class BettingScreen(SceneScreen):
         if limits.minimum == limits.maximum:
             if placed:
                 amount = format_money(limits.maximum)
-                self.note = f"{wager_name(wager)} is a fixed {amount} wager"
+                self.note = f"{wager_name(wager, self.model.game)} is a fixed {amount} wager"
                 return
             added = limits.maximum
         elif (chip := self._chip()) is not None:
@@ -296,10 +299,13 @@ class BettingScreen(SceneScreen):
         main = self.model.game.main_wager
         main_stake = 0 if main is None else self.pending.get(main, 0)
         if stake > limits.maximum:
-            self.note = f"{wager_name(wager)} maximum is {format_money(limits.maximum)}"
+            self.note = (
+                f"{wager_name(wager, self.model.game)} maximum is {format_money(limits.maximum)}"
+            )
         elif wager == TRILUX and main is not None and stake > TRILUX_TIMES_MAIN * main_stake:
             # 633b.11(b): the server refuses a TriLux Deluxe wager over twice the main one.
-            self.note = f"{wager_name(wager)}: at most 2x your {wager_name(main)} bet"
+            game = self.model.game
+            self.note = f"{wager_name(wager, game)}: at most 2x your {wager_name(main, game)} bet"
         elif sum(self.pending.values()) + added > credits:
             self.note = "Not enough credits for that chip"
         else:
@@ -536,17 +542,19 @@ def results_area(layout: Layout) -> pygame.Rect:
     return layout.design_rect(RESULTS_AREA[layout.portrait])
 
 
-def result_row(settlement: Settlement, hands: int, main: str | None) -> ResultRow:
+def result_row(
+    settlement: Settlement, hands: int, main: str | None, game: TerminalGame | None = None
+) -> ResultRow:
     """One settled wager as the results panel shows it: its name (with the hand when this
     terminal split, for the ``main`` wager and its double), the outcome, what it won or lost
     net, the reason in plain words (a paytable line repeating a wager's title loses it, but
     for the main wager's: "Blackjack 3 to 2" says the player had one, and stays)."""
-    what = wager_name(settlement.wager)
+    what = wager_name(settlement.wager, game)
     if hands > 1 and settlement.wager in (main, "double"):
         what += f" \u2022 hand {settlement.hand + 1}"
     titles = set(wager_titles().values())
     if main is not None:
-        titles.discard(wager_name(main))
+        titles.discard(wager_name(main, game))
     return ResultRow(
         what=what,
         detail=plain_detail(settlement.line, titles),
@@ -580,7 +588,8 @@ class ResultsScreen(SceneScreen):
         """The panel's rows, in the server's order of settlement."""
         hands = len(self.model.my_hands)
         main = self.model.game.main_wager
-        return tuple(result_row(s, hands, main) for s in self.model.results)
+        game = self.model.game
+        return tuple(result_row(s, hands, main, game) for s in self.model.results)
 
     def results_area(self, layout: Layout) -> pygame.Rect:
         """Where the panel goes (a hybrid table's screen puts it elsewhere)."""

@@ -175,3 +175,17 @@ def test_a_game_named_by_its_class_keeps_its_name() -> None:
     assert War().name == "war"
     assert War("war_two").name == "war_two"
     assert GenericGame().name == "" and GenericGame(None).name == ""
+
+
+def test_a_wager_is_titled_as_its_own_game_titles_it() -> None:
+    """Two games title one wager name each their own way (Caribbean Stud's and UTH's Five
+    Card bonus): each terminal game's screens say its own title, whichever game registered
+    last; a shared side wager keeps its title at every game."""
+    from terminal_client import games
+    from terminal_client.screens.scene import wager_name
+
+    caribbean, uth = games.by_name("caribbean"), games.by_name("uth")
+    assert wager_name("five_card_player", caribbean) == "Five Card Bonus (your hand)"
+    assert wager_name("five_card_player", uth) == "Five Card Hand Bonus (your hand)"
+    assert wager_name("lucky_aces", caribbean) == "Lucky Aces"
+    assert wager_name("blackjack", games.by_name("spanish21")) == "Blackjack"

@@ -565,7 +565,8 @@ class HybridPlayScreen(PlayScreen):
             return ()
         hands = len(self.model.my_hands)
         return tuple(
-            result_row(s, hands, self.model.game.main_wager) for s in hybrid.view.settlements
+            result_row(s, hands, self.model.game.main_wager, self.model.game)
+            for s in hybrid.view.settlements
         )
 
 

@@ -31,9 +31,11 @@ class Spanish21TerminalGame(BlackjackTerminalGame):
 
     title = "Spanish 21"
     main_wager = "blackjack"
-    #: Its own wagers only: the titles are looked up across every game, and the main wager,
-    #: the double and insurance keep Blackjack's names and titles.
+    #: Its wagers' titles: the main wager keeps Blackjack's wager name and title (the screens
+    #: say Spanish 21 where they name the game's main wager); the double and insurance are
+    #: titled from their names.
     wager_titles: Mapping[str, str] = {
+        "blackjack": "Blackjack",
         "match_the_dealer": "Match the Dealer",
         "blackjack_bonus": "Super bonus",
     }

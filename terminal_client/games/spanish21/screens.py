@@ -64,7 +64,7 @@ class Spanish21PlayScreen(PlayScreen):
         if model.my_turn or model.last_error is not None or model.insurance is not None or not wins:
             return super().message()
         last = wins[-1]
-        what = MAIN_TITLE if last.wager == "blackjack" else wager_name(last.wager)
+        what = MAIN_TITLE if last.wager == "blackjack" else wager_name(last.wager, model.game)
         return f"{what}: {last.line} +{format_money(last.net)}"
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
@@ -80,7 +80,7 @@ class Spanish21ResultsScreen(ResultsScreen):
     """Blackjack's results, the main wager named Spanish 21."""
 
     def rows(self) -> tuple[ResultRow, ...]:
-        main = wager_name("blackjack")
+        main = wager_name("blackjack", self.model.game)
         return tuple(
             replace(row, what=row.what.replace(main, MAIN_TITLE, 1))
             if settlement.wager == "blackjack"
