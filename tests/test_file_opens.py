@@ -86,11 +86,8 @@ DECIDED: dict[tuple[str, str], str] = {
     ("game_server/games/blackjack/gen_charts.py", "main"): (
         "writes the generated chart module, a Python source file"
     ),
-    ("game_server/games/fourcard/derive_strategy.py", "main"): (
-        "reads and writes the generated strategy module, a Python source file"
-    ),
-    ("game_server/games/caribbean/derive_strategy.py", "main"): (
-        "reads and writes the generated strategy module, a Python source file"
+    ("game_server/games/generated.py", "write_or_check"): (
+        "reads and writes a game's generated data module, a Python source file"
     ),
     ("tools/bench.py", "record_history"): OUTPUT,
     ("tools/bench_verify.py", "build_log"): SETTINGS,

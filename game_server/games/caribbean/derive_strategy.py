@@ -14,12 +14,10 @@ Entry points: :func:`main`, :func:`module_text`.
 
 from __future__ import annotations
 
-import argparse
-import sys
-import time
 from pathlib import Path
 from typing import Final
 
+from game_server.games import generated
 from game_server.games.caribbean.rules import analysis
 from game_server.rules.enumeration import counts_source, fraction_source
 
@@ -75,32 +73,20 @@ def module_text(derivation: analysis.Derivation) -> str:
     return out
 
 
-def _progress(done: int, every: int) -> None:
-    if done % 500 == 0 or done == every:
-        print(f"  {done:,} of {every:,} rank multisets", file=sys.stderr, flush=True)
-
-
 def main(argv: list[str] | None = None) -> int:
     """Derive, then write (or ``--check``) the data module; print the run time."""
-    parser = argparse.ArgumentParser(prog="python -m game_server.games.caribbean.derive_strategy")
-    parser.add_argument("--check", action="store_true", help="compare, do not write")
-    args = parser.parse_args(argv)
-    wall, cpu = time.perf_counter(), time.process_time()
-    derivation = analysis.derive(decide=analysis.simple_decision, progress=_progress)
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    check = generated.check_flag("python -m game_server.games.caribbean.derive_strategy", argv)
+    derivation, wall, cpu = generated.timed(
+        lambda: analysis.derive(
+            decide=analysis.simple_decision, progress=generated.progress("rank multisets")
+        )
+    )
     if derivation.pair_folds or derivation.below_bets:
         raise SystemExit("a pair folds or a hand below ace-king bets in the optimum")
     print(f"derived in {wall:.0f} s ({cpu:.0f} s of CPU): {len(derivation.cells):,} cells")
     for which in ("strategy", "optimal", "rule"):
         print(f"  {which:8s} house edge: {-float(derivation.result(which)):.7%}")
-    text = module_text(derivation)
-    if args.check:
-        same = TARGET.read_text(encoding="utf-8") == text
-        print("the module is up to date" if same else "the module DIFFERS from the derivation")
-        return 0 if same else 1
-    TARGET.write_text(text, encoding="utf-8")
-    print(f"wrote {TARGET.name}")
-    return 0
+    return generated.write_or_check(TARGET, module_text(derivation), check)
 
 
 if __name__ == "__main__":

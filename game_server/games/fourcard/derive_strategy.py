@@ -16,13 +16,11 @@ Entry points: :func:`main`, :func:`module_text`, :func:`grid`.
 
 from __future__ import annotations
 
-import argparse
-import sys
 import textwrap
-import time
 from pathlib import Path
 from typing import Final
 
+from game_server.games import generated
 from game_server.games.fourcard.rules import analysis
 from game_server.rules.enumeration import counts_source, fraction_source
 
@@ -110,33 +108,19 @@ def module_text(derivation: analysis.Derivation) -> str:
     return out
 
 
-def _progress(done: int, every: int) -> None:
-    if done % 500 == 0 or done == every:
-        print(f"  {done:,} of {every:,} rank multisets", file=sys.stderr, flush=True)
-
-
 def main(argv: list[str] | None = None) -> int:
     """Derive, then write (or ``--check``) the data module; print the run time."""
-    parser = argparse.ArgumentParser(prog="python -m game_server.games.fourcard.derive_strategy")
-    parser.add_argument("--check", action="store_true", help="compare, do not write")
-    args = parser.parse_args(argv)
-    wall, cpu = time.perf_counter(), time.process_time()
-    derivation = analysis.derive(progress=_progress)
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    check = generated.check_flag("python -m game_server.games.fourcard.derive_strategy", argv)
+    derivation, wall, cpu = generated.timed(
+        lambda: analysis.derive(progress=generated.progress("rank multisets"))
+    )
     if derivation.above_pair_not_three:
         raise SystemExit(f"{derivation.above_pair_not_three} deals above a pair do not play 3x")
     print(f"derived in {wall:.0f} s ({cpu:.0f} s of CPU): {len(derivation.cells):,} cells")
     for which in ("strategy", "optimal", "simple"):
         result = float(derivation.result(which))
         print(f"  {which:8s} Ante+Play without the Ante Bonus: {result:+.7%}")
-    text = module_text(derivation)
-    if args.check:
-        same = TARGET.read_text(encoding="utf-8") == text
-        print("the module is up to date" if same else "the module DIFFERS from the derivation")
-        return 0 if same else 1
-    TARGET.write_text(text, encoding="utf-8")
-    print(f"wrote {TARGET.name}")
-    return 0
+    return generated.write_or_check(TARGET, module_text(derivation), check)
 
 
 if __name__ == "__main__":
