@@ -146,6 +146,21 @@ def draw_countdown(
                 )
 
 
+def draw_dealer_title(surface: pygame.Surface, layout: Layout) -> None:
+    """ "DEALER" over the dealer's place, on the type scale."""
+    area = layout.dealer
+    draw_text(
+        surface,
+        "DEALER",
+        (area.centerx, area.top),
+        layout.text(26),
+        GOLD,
+        "midtop",
+        True,
+        least=layout.min_text,
+    )
+
+
 def draw_credits(surface: pygame.Surface, layout: Layout, credits: int | None, label: str) -> None:
     s = layout.scale
     rect = layout.credits
@@ -488,16 +503,7 @@ def draw_scene(
                 least=layout.min_text,
             )
     with element(surface, "dealer") as target:
-        draw_text(
-            target,
-            "DEALER",
-            (dealer.centerx, dealer.top),
-            layout.text(26),
-            GOLD,
-            "midtop",
-            True,
-            least=layout.min_text,
-        )
+        draw_dealer_title(target, layout)
         if view is None:
             return
         dealt = view.dealer.cards

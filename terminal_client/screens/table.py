@@ -358,10 +358,14 @@ class BettingScreen(SceneScreen):
     def draw_bet_total(self, surface: pygame.Surface, layout: Layout) -> None:
         """The bet's total ("BET $15.00") in a panel where this terminal's cards will be."""
         s = layout.scale
-        shown = self.pending if self._open() else self.placed()
-        centre = self.bet_total_centre(layout)
         box = pygame.Rect(0, 0, round(440 * s), round(100 * s))
-        box.center = centre
+        box.center = self.bet_total_centre(layout)
+        self.draw_bet_total_in(surface, layout, box)
+
+    def draw_bet_total_in(self, surface: pygame.Surface, layout: Layout, box: pygame.Rect) -> None:
+        """The bet's total (what is staked, or placed once betting closed) in ``box``."""
+        s = layout.scale
+        shown = self.pending if self._open() else self.placed()
         with element(surface, "bet") as target:
             panel(target, box, 120)
             draw_text(

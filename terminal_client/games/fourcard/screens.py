@@ -58,6 +58,7 @@ from terminal_client.screens.scene import (
     draw_buttons,
     draw_countdown,
     draw_credits,
+    draw_dealer_title,
     draw_message,
     draw_meters,
     shoe_point,
@@ -289,16 +290,7 @@ def draw_dealer_cards(
     once every card has landed face up his hand's name ``hand`` ("DEALER HAS PAIR")."""
     s = layout.scale
     area = layout.dealer
-    draw_text(
-        surface,
-        "DEALER",
-        (area.centerx, area.top),
-        layout.text(26),
-        GOLD,
-        "midtop",
-        True,
-        least=layout.min_text,
-    )
+    draw_dealer_title(surface, layout)
     motions = _motions(frame, [dealer_key(i) for i in range(len(cards))])
     gap = round(8 * s)
     card_h = fitted_height(area.width, room, round(area.height * 0.62), gap)

@@ -83,9 +83,9 @@ from terminal_client.screens.scene import (
     draw_buttons,
     draw_countdown,
     draw_credits,
+    draw_dealer_title,
     draw_message,
     draw_meters,
-    panel,
     shoe_point,
 )
 from terminal_client.screens.status import AttractScreen
@@ -351,16 +351,7 @@ def _draw_dealer(
     outlined, and his hand's name and whether it qualifies."""
     s = layout.scale
     area = layout.dealer
-    draw_text(
-        surface,
-        "DEALER",
-        (area.centerx, area.top),
-        layout.text(26),
-        GOLD,
-        "midtop",
-        True,
-        least=layout.min_text,
-    )
+    draw_dealer_title(surface, layout)
     cards = uth.dealer.cards
     motions = _motions(frame, [dealer_key(i) for i in range(len(cards))])
     card_h = round(area.height * 0.62)
@@ -616,22 +607,10 @@ class UthBettingScreen(BettingScreen):
         uth = self.uth
         if not betting_open(self.model) and uth is not None and uth.hole:
             return
-        shown = self.pending if self._open() else self.placed()
         hole = uth_areas(layout).hole
         box = pygame.Rect(0, 0, hole.width - round(40 * s), round(100 * s))
         box.center = hole.center
-        with element(surface, "bet") as target:
-            panel(target, box, 120)
-            draw_text(
-                target,
-                f"BET  {format_money(sum(shown.values()))}",
-                box.center,
-                layout.text(44),
-                GOLD,
-                bold=True,
-                max_width=box.width - round(20 * s),
-                least=layout.min_text,
-            )
+        self.draw_bet_total_in(surface, layout, box)
 
     def shown_countdown(self) -> Countdown | None:
         return shown_countdown(self.model)
