@@ -3,6 +3,10 @@ has placed his wagers, where the Rules Submission allows it (``[timers]
 deal_when_all_bet``, :attr:`~game_server.config.Timers.deal_when_all_bet`). A lone player
 who pressed DEAL no longer waits out the whole betting countdown.
 
+The regulation asks only that the wagers be placed before the first card of the round is
+dealt (58 Pa. Code 633b.5(k) at the hybrid tables, as at every table this build deals); it
+sets no length for the betting window, so how it ends is the Rules Submission's to state.
+
 A player is a terminal of the table that holds credits: one without credits cannot wager
 and is not waited for; one with credits that has not wagered is (the countdown then deals
 as it always did). The rule is pure (no clock): the machines that run the countdowns
