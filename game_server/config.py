@@ -326,7 +326,7 @@ def parse_config(text: str, source: str = "<string>") -> TableConfig:
         raise ConfigSyntaxError(
             source, [f"not valid TOML: {exc}; fix the syntax at that line"]
         ) from None
-    return _build(data, source)
+    return build_table_config(data, source)
 
 
 def build_table_config(data: Mapping[str, object], source: str = "<mapping>") -> TableConfig:
@@ -334,22 +334,19 @@ def build_table_config(data: Mapping[str, object], source: str = "<mapping>") ->
     player-edge guard included): what :func:`parse_config` does after parsing. A game's own
     ``build_config`` checks only its section and is not a Rules Submission's whole check.
 
+    The config is the game's that ``[table] game`` names (the first registered game's
+    section reports a missing one); a game no registered game deals is refused at once. The
+    platform's ``[linked_meters]`` is read here, after the game built the rest.
+
     Raises:
         ConfigError: the data breaks one or more rules; every problem is listed.
     """
-    return _build(data, source)
-
-
-def _build(data: Mapping[str, object], source: str) -> TableConfig:
-    """The config of the game ``[table] game`` names (the first registered game's section
-    reports a missing one); a game no registered game deals is refused at once. The
-    platform's ``[linked_meters]`` is read here, after the game built the rest."""
     from game_server import games
 
     linked = data.get(LINKED_METERS)
     if linked is not None:
         data = {k: v for k, v in data.items() if k != LINKED_METERS}
-        config = _build(data, source)
+        config = build_table_config(data, source)
         problems: list[str] = []
         meters = read_linked_meters(problems, linked, config)
         if problems:
@@ -400,11 +397,11 @@ def config_from_dict(data: Mapping[str, Any], source: str = "<logged config>") -
     table = as_mapping(data.get("table"))
     game = games.dealing(table.get("game"), table.get("type"))
     if game is None:
-        return _build(data, source)  # refused, naming the game
+        return build_table_config(data, source)  # refused, naming the game
     shape = game.file_shape({k: v for k, v in data.items() if k != LINKED_METERS})
     if LINKED_METERS in data:
         shape = {**shape, LINKED_METERS: data[LINKED_METERS]}
-    return _build(shape, source)
+    return build_table_config(shape, source)
 
 
 def _linking_tables() -> str:
