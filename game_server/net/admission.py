@@ -33,9 +33,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
-from typing import Final, Generic, TypeVar
+from typing import TYPE_CHECKING, Final, Generic, TypeVar
 
 from game_server.net.floor import NetLimits
+
+if TYPE_CHECKING:
+    from twisted.logger import Logger
 
 #: Seconds between two log lines about the refused connections of one address.
 REFUSALS_LOGGED_EVERY: Final = 60.0
@@ -213,3 +216,15 @@ class RefusalLog:
     def next_due(self) -> float | None:
         """When :meth:`due` next has something to do (None: no address is remembered)."""
         return min((m.since + self.every for m in self._minutes.values()), default=None)
+
+    def log_due(self, now: float, log: Logger) -> None:
+        """Write to ``log`` the line of each address and kind whose minute has passed with
+        refusals counted (:meth:`due`)."""
+        for line in self.due(now):
+            log.warn(
+                MORE_REFUSALS,
+                count=line.count,
+                address=line.address,
+                seconds=line.seconds,
+                why=line.why,
+            )

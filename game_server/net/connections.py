@@ -17,7 +17,6 @@ from twisted.protocols.tls import TLSMemoryBIOFactory
 
 from game_server.net.admission import (
     FIRST_REFUSAL,
-    MORE_REFUSALS,
     RefusalLog,
     Waiting,
     describe_peer,
@@ -104,14 +103,7 @@ class ConnectionBook:
 
     def _log_refusals(self) -> None:
         self._refusals_call = None
-        for line in self._refusals.due(self._now()):
-            log.warn(
-                MORE_REFUSALS,
-                count=line.count,
-                address=line.address,
-                seconds=line.seconds,
-                why=line.why,
-            )
+        self._refusals.log_due(self._now(), log)
         self._log_refusals_later()
 
     def count_identity(self, connection: TerminalProtocol, identity: Identity) -> str | None:

@@ -77,7 +77,6 @@ from zope.interface import implementer  # type: ignore[import-untyped]  # ships 
 from game_server.config import TableConfig
 from game_server.net.admission import (
     FIRST_REFUSAL,
-    MORE_REFUSALS,
     RefusalLog,
     Waiting,
     describe_address,
@@ -500,14 +499,7 @@ class Front:
             self._log_refusals(now)
 
     def _log_refusals(self, now: float) -> None:
-        for line in self._refusals.due(now):
-            log.warn(
-                MORE_REFUSALS,
-                count=line.count,
-                address=line.address,
-                seconds=line.seconds,
-                why=line.why,
-            )
+        self._refusals.log_due(now, log)
 
     def _accept(self) -> None:
         while True:
