@@ -1,9 +1,24 @@
-"""The defaults a new game starts from: :class:`GameBase`.
+"""A game as a declaration: :class:`GameBase`.
 
-A game implements :class:`~game_server.games.api.Game`. What every game must say itself (its
-name, Rules Submission, engine, session, machine, views, records, replay and checks) has no
-default; the parts a game may leave out have one here, so a game subclasses
-:class:`GameBase` and writes only what it has:
+A game implements :class:`~game_server.games.api.Game`. It subclasses :class:`GameBase` and
+declares what it is made of as class attributes; the base gives every method of the contract
+that only forwards to them, once:
+
+- its Rules Submission section (:attr:`~GameBase.config_section`: ``build_config``,
+  ``logged_config``, ``file_shape``), session (:attr:`~GameBase.session_type`), round machine
+  (:attr:`~GameBase.machine_type`), ledger (:attr:`~GameBase.ledger_type`), hidden cards
+  (:attr:`~GameBase.hidden_cards`), engine records and their checks
+  (:attr:`~GameBase.round_kinds`, :attr:`~GameBase.checks`), how a round is resumed,
+  replayed and described (:attr:`~GameBase.resume_round`, :attr:`~GameBase.replay_round`,
+  :attr:`~GameBase.describe_record`), recall's labels (:attr:`~GameBase.labels_type`) and
+  ``etg sim``'s bots (:attr:`~GameBase.driver_type`);
+- a function that already has the contract's signature is declared as it is
+  (``rules_document = staticmethod(info.rules_document)``), a class by its name
+  (``wire_bot = MyWireBot``).
+
+What every game must say itself (its name, Rules Submission, engine, session, machine, views,
+records, replay and checks) has no default; the parts a game may leave out have one here, and
+a game writes only what it has:
 
 - tools it does not offer refuse with :class:`~game_server.games.api.NotOffered` saying so
   (``etg demo`` without ``--live``, ``etg par``, ``etg loadtest``, ``etg sim --log``, the
@@ -25,8 +40,9 @@ Entry point: :class:`GameBase`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from game_server.games.api import (
     BenchFigure,
@@ -38,30 +54,135 @@ from game_server.games.api import (
     WireBot,
 )
 from game_server.rules.events import kind_of
+from game_server.table.ledger import Ledger
+from game_server.table.secrecy import OPEN_CARDS
 
 if TYPE_CHECKING:
     from game_server.config import TableConfig
     from game_server.recall.rounds import Logged, LoggedRound
-    from game_server.recall.timeline import Labels, Timeline
+    from game_server.recall.timeline import Described, Labels, Timeline
     from game_server.rng.shoe import ShoeSeed
+    from game_server.rules.meters import MeterBank
     from game_server.rules.returns import WagerReturn
-    from game_server.rules.wagers.base import TableType
-    from game_server.sim import SimResult
+    from game_server.rules.wagers.base import MeterSpec, TableType
+    from game_server.sim import RoundDriver, SimResult, SimSpec
+    from game_server.table.api import HostedTable, ReactorTime
     from game_server.table.secrecy import Secrecy
     from game_server.table.session import EventSink, SealedShoes, TableBook
 
-__all__ = ["GameBase"]
+__all__ = ["ConfigSection", "GameBase"]
+
+
+class ConfigSection(Protocol):
+    """A game's Rules Submission section (its ``config`` module): what
+    :meth:`~game_server.games.api.Game.build_config`, ``logged_config`` and ``file_shape``
+    say."""
+
+    def build_config(self, data: Mapping[str, object], source: str) -> TableConfig: ...
+
+    def logged_config(self, config: TableConfig) -> dict[str, Any]: ...
+
+    def file_shape(self, logged: Mapping[str, Any]) -> Mapping[str, object]: ...
 
 
 class GameBase:
-    """The optional parts of :class:`~game_server.games.api.Game`, for a game to subclass
-    (see the module docstring). Its subclass sets ``name``, ``title``, ``chapter``,
-    ``config_game``, ``table_types``, ``examples``, the record kinds and ``wager_titles``,
-    and writes the methods without a default here."""
+    """The contract's forwarding methods and optional parts, for a game to subclass (see the
+    module docstring). Its subclass sets ``name``, ``title``, ``chapter``, ``config_game``,
+    ``table_types``, ``examples``, the record kinds and ``wager_titles``, declares its parts
+    below, and writes only the methods that hold its own knowledge."""
 
     name: str
     title: str
     examples: tuple[Path, ...]
+
+    # ------------------------------------------------------------------ the declaration
+
+    #: Its Rules Submission section: a module (or object) with ``build_config``,
+    #: ``logged_config`` and ``file_shape``.
+    config_section: ConfigSection
+    #: Its session: called ``(config, sink, shoes, seats, meters)``, a
+    #: :class:`~game_server.table.session.TableBook`.
+    session_type: Callable[..., TableBook]
+    #: Its round machine: called ``(session, clock, next_round_delay=...)``.
+    machine_type: Callable[..., HostedTable]
+    #: Its ledger: called with nothing.
+    ledger_type: Callable[[], Ledger] = Ledger
+    #: Which of its records deal a card face down, at every table type it runs.
+    hidden_cards: Secrecy = OPEN_CARDS
+    #: The records its engine produces (what :attr:`replay_round` is fed, in log order).
+    round_kinds: frozenset[type]
+    #: What ``etg verify`` checks of each record: one of
+    #: :data:`~game_server.games.api.VERIFY_CHECKS` each.
+    checks: Mapping[type, str]
+    #: ``(session, logged_round, seats)``: the round the log left unfinished made the
+    #: session's open round; its phase (see :meth:`~game_server.games.api.Game.resume`).
+    resume_round: Callable[[Any, LoggedRound, Mapping[str, int]], StrEnum]
+    #: ``(rules, events)``: a logged round played back through a fresh engine; or, for an
+    #: engine that names its table, :attr:`replay_at_table`.
+    replay_round: Callable[[Any, Sequence[Any]], object] | None = None
+    #: ``(rules, events, table_id)``: as :attr:`replay_round`, the table's id given.
+    replay_at_table: Callable[[Any, Sequence[Any], str], object] | None = None
+    #: ``(item, labels)``: one record as recall shows it, or None.
+    describe_record: Callable[[Logged, Any], Described | None]
+    #: ``(seats, events)``: how recall names the seats (the platform's
+    #: :class:`~game_server.recall.timeline.Labels` when not declared).
+    labels_type: Callable[[Mapping[int, str], Sequence[Logged]], Labels] | None = None
+    #: ``(spec, chunk)``: ``etg sim``'s bots.
+    driver_type: Callable[[SimSpec, int], RoundDriver]
+
+    def build_config(self, data: Mapping[str, object], source: str) -> TableConfig:
+        return self.config_section.build_config(data, source)
+
+    def logged_config(self, config: TableConfig) -> dict[str, Any]:
+        return self.config_section.logged_config(config)
+
+    def file_shape(self, logged: Mapping[str, Any]) -> Mapping[str, object]:
+        return self.config_section.file_shape(logged)
+
+    def open_session(
+        self,
+        config: TableConfig,
+        sink: EventSink,
+        shoes: SealedShoes,
+        seats: Mapping[str, int],
+        meters: MeterBank,
+    ) -> TableBook:
+        return self.session_type(config, sink, shoes, seats, meters)
+
+    def machine(
+        self, session: TableBook, clock: ReactorTime, next_round_delay: float
+    ) -> HostedTable:
+        return self.machine_type(session, clock, next_round_delay=next_round_delay)
+
+    def new_ledger(self) -> Ledger:
+        return self.ledger_type()
+
+    def meters(self, config: TableConfig) -> Mapping[str, MeterSpec]:
+        """No progressive meter."""
+        return {}
+
+    def resume(self, session: TableBook, logged: LoggedRound, seats: Mapping[str, int]) -> StrEnum:
+        return self.resume_round(session, logged, seats)
+
+    def engine_kinds(self, table_type: TableType) -> frozenset[type]:
+        return self.round_kinds
+
+    def verify_checks(self, table_type: TableType) -> Mapping[type, str]:
+        return self.checks
+
+    def replay(self, config: TableConfig, events: Sequence[Any], table_id: str) -> object:
+        if self.replay_at_table is not None:
+            return self.replay_at_table(config.rules, events, table_id)
+        if self.replay_round is None:
+            raise NotImplementedError(f"{self.title} declares no replay_round")
+        return self.replay_round(config.rules, events)
+
+    def describe(self, config: TableConfig, item: Logged, labels: Labels) -> Described | None:
+        return self.describe_record(item, labels)
+
+    def sim_driver(self, spec: SimSpec, chunk: int) -> RoundDriver:
+        return self.driver_type(spec, chunk)
+
     #: Whether its tables' progressive meters may be linked across the floor's servers
     #: (a Rules Submission's ``[linked_meters]``, 605a.8): its session reaches every meter
     #: through the bank the server gives it and refuses a linked wager while the floor store
@@ -72,10 +193,8 @@ class GameBase:
     shoe_card_kinds: frozenset[type]
 
     def secrecy(self, table_type: TableType) -> Secrecy:
-        """Every card face up (a game that deals one face down declares it)."""
-        from game_server.table.secrecy import OPEN_CARDS
-
-        return OPEN_CARDS
+        """Its :attr:`hidden_cards` (every card face up unless it declares them)."""
+        return self.hidden_cards
 
     @property
     def pictured(self) -> Mapping[str, Path]:
@@ -91,10 +210,10 @@ class GameBase:
     def recall_labels(
         self, config: TableConfig, seats: Mapping[int, str], events: Sequence[Logged]
     ) -> Labels:
-        """``"seat 2 (T2)"``."""
+        """Its :attr:`labels_type`, else ``"seat 2 (T2)"``."""
         from game_server.recall.timeline import Labels
 
-        return Labels(seats, events)
+        return (self.labels_type or Labels)(seats, events)
 
     @property
     def hand_wagers(self) -> frozenset[str]:

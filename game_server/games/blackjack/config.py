@@ -109,7 +109,7 @@ from game_server.rules.wagers.base import (
 from shared.errors import MoneyError
 from shared.money import MeterShare, ToOne, format_money, parse_pay
 
-__all__ = ["BlackjackBuilder", "file_shape", "logged_config"]
+__all__ = ["BlackjackBuilder", "build_config", "file_shape", "logged_config"]
 
 #: Table types the Blackjack sections are stated for (the hybrid tables of 633b.5 add their
 #: own checks, :mod:`game_server.games.hybrid.config`).
@@ -208,6 +208,12 @@ def _cite(wager: SideWager, limit: str) -> str:
 
 
 # ----------------------------------------------------------------------------------- checking
+
+
+def build_config(data: Mapping[str, object], source: str) -> TableConfig:
+    """A fully automated Blackjack table's Rules Submission, checked
+    (:class:`BlackjackBuilder`)."""
+    return BlackjackBuilder(data, source).build()
 
 
 class BlackjackBuilder:

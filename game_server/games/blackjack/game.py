@@ -6,7 +6,6 @@ Entry point: :data:`GAME` (the ``etg.games`` entry point ``blackjack``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, Final
 
@@ -22,9 +21,7 @@ from game_server.games.api import (
     BusyTable,
     Game,
     MainWager,
-    MathReport,
     StrategyReport,
-    WireBot,
 )
 from game_server.games.base import GameBase
 from game_server.games.blackjack import config, demo, par, recall, sim
@@ -48,28 +45,37 @@ from game_server.games.blackjack.rules.events import (
 from game_server.games.blackjack.rules.round import ENGINE_KINDS, replay
 from game_server.games.blackjack.session import SECRECY, TableSession, meter_specs, resume_round
 from game_server.games.blackjack.strategy_report import twenty_one_report
-from game_server.recall.rounds import Logged, LoggedRound
-from game_server.recall.timeline import Described, Labels, Timeline
+from game_server.recall.rounds import LoggedRound
+from game_server.recall.timeline import Timeline
 from game_server.rng.shoe import ShoeSeed
-from game_server.rules.meters import MeterBank
 from game_server.rules.returns import WagerReturn
 from game_server.rules.wagers.base import MeterSpec, TableType
-from game_server.sim import RoundDriver, SimResult, SimSpec
-from game_server.table.api import HostedTable, ReactorTime
-from game_server.table.ledger import Ledger
-from game_server.table.secrecy import Secrecy
-from game_server.table.session import EventSink, SealedShoes, TableBook
+from game_server.sim import SimResult
+from game_server.table.session import EventSink, SealedShoes
 
 __all__ = ["GAME", "BlackjackFamilyGame", "BlackjackGame"]
 
 _CONFIGS: Final = Path(__file__).resolve().parent / "configs"
 
 
+#: What etg verify checks of each record of the engine (ProgressiveWon: only its replay).
+_CHECKS: Final[Mapping[type, str]] = {
+    CardDealt: CARD,
+    HoleCardRevealed: HOLE,
+    WagerPlaced: WAGER,
+    WagerSettled: WAGER,
+    Decision: SEATED,
+    DealerPeeked: DEALER_STEP,
+    RoundCompleted: COMPLETED,
+}
+
+
 class BlackjackFamilyGame(GameBase):
-    """What a game of the Blackjack family at the fully automated table keeps of Blackjack's
-    (a game built on the Blackjack engine, as Spanish 21 is, subclasses it): the records the
-    platform folds and ``etg verify`` checks, the ledger, the meters, the recall labels and
-    hand wagers, and the simulation's report order, seats and tally."""
+    """What a game of the Blackjack family keeps of Blackjack's (a game built on the
+    Blackjack engine, as Spanish 21 and the hybrid tables are, subclasses it): the records the
+    platform folds and ``etg verify`` checks, the hole card, the meters, the recall labels and
+    hand wagers, the simulation's report order, seats, title and tally, the console story,
+    and the par sheet's side wagers."""
 
     table_types = frozenset({TableType.FULLY_AUTOMATED})
 
@@ -79,13 +85,7 @@ class BlackjackFamilyGame(GameBase):
     settled_kinds = frozenset({WagerSettled})
     completed_kinds = frozenset({RoundCompleted})
     shoe_card_kinds = frozenset({CardDealt})
-
-    def secrecy(self, table_type: TableType) -> Secrecy:
-        """Its hidden cards, as its session declares them."""
-        return SECRECY
-
-    def new_ledger(self) -> Ledger:
-        return Ledger()
+    hidden_cards = SECRECY
 
     def meters(self, table: TableConfig) -> Mapping[str, MeterSpec]:
         return {meter_id: spec for meter_id, (_, spec) in meter_specs(table).items()}
@@ -93,26 +93,56 @@ class BlackjackFamilyGame(GameBase):
     # ------------------------------------------------------------------------- recall
 
     hand_wagers: frozenset[str] = frozenset({BLACKJACK, DOUBLE})
+    labels_type = staticmethod(recall.labels)
+    describe_record = staticmethod(recall.describe)
 
-    def recall_labels(
-        self, table: TableConfig, seats: Mapping[int, str], events: Sequence[Logged]
-    ) -> Labels:
-        return recall.labels(seats, events)
+    # ------------------------------------------------------------------------- verify
+
+    checks = _CHECKS
+
+    def seeded_draw_problem(
+        self, seed: ShoeSeed, table: TableConfig, record: Any, seq: int, shoe: int
+    ) -> str | None:
+        return None  # nothing is drawn from the seed but the shoe
 
     # -------------------------------------------------------------- simulation (etg sim)
 
     report_order: Mapping[str, int] = {BLACKJACK: 0, INSURANCE: 1}
+    tally = staticmethod(sim.tally)
 
     def sim_seats(self, table: TableConfig) -> int:
         return 7
 
-    def tally(self, events: Sequence[Any], result: SimResult) -> None:
-        sim.tally(events, result)
+    def sim_title(self, table: TableConfig, rounds: int, seats: int, seed: int) -> str:
+        decks = table.rules.decks
+        return (
+            f"{rounds:,} rounds at {seats} seat{'s' * (seats != 1)} of {table.table_id} "
+            f"({decks} deck{'s' * (decks != 1)}, {table.shuffle.value}), basic strategy, "
+            f"seed {seed}"
+        )
 
-    # ------------------------------------------------------------------------- verify
+    def console_demo(
+        self,
+        config: TableConfig,
+        *,
+        rounds: int,
+        seats: int,
+        seed: int | None,
+        delay: float,
+        echo: Callable[[str], Any],
+        sleep: Callable[[float], Any],
+    ) -> SimResult:
+        return demo.run_demo(
+            config, rounds=rounds, seats=seats, seed=seed, delay=delay, echo=echo, sleep=sleep
+        )
 
-    def verify_checks(self, table_type: TableType) -> Mapping[type, str]:
-        return _CHECKS
+    # ---------------------------------------------------------- the par sheet (etg par)
+
+    def optional_returns(self, table: TableConfig) -> list[WagerReturn]:
+        return par.optional_returns(table)
+
+    def wager_limits(self, table: TableConfig, wager: str) -> tuple[int, int]:
+        return par.wager_limits(table, wager)
 
 
 class BlackjackGame(BlackjackFamilyGame):
@@ -129,106 +159,23 @@ class BlackjackGame(BlackjackFamilyGame):
         _CONFIGS / "fully-automated-all-side-wagers.toml",
     )
     pictured: Final = {"blackjack": examples[0]}
-
-    def build_config(self, data: Mapping[str, object], source: str) -> TableConfig:
-        return config.BlackjackBuilder(data, source).build()
-
-    def logged_config(self, table: TableConfig) -> dict[str, Any]:
-        return config.logged_config(table)
-
-    def file_shape(self, logged: Mapping[str, Any]) -> Mapping[str, object]:
-        return config.file_shape(logged)
-
-    # ----------------------------------------------------------------- the live table
-
-    def open_session(
-        self,
-        table: TableConfig,
-        sink: EventSink,
-        shoes: SealedShoes,
-        seats: Mapping[str, int],
-        meters: MeterBank,
-    ) -> TableBook:
-        return TableSession(table, sink, shoes, seats, meters)
-
-    def machine(
-        self, session: TableBook, clock: ReactorTime, next_round_delay: float
-    ) -> HostedTable:
-        assert isinstance(session, TableSession)
-        return RoundMachine(session, clock, next_round_delay=next_round_delay)
-
-    def rules_document(self, table: TableConfig) -> dict[str, Any]:
-        return blackjack_rules_for(table)
-
-    def resume(self, session: TableBook, logged: LoggedRound, seats: Mapping[str, int]) -> StrEnum:
-        assert isinstance(session, TableSession)
-        return resume_round(session, logged, seats)
-
-    # ------------------------------------------------------------------------- recall
-
+    config_section = config
+    session_type = TableSession
+    machine_type = RoundMachine
+    resume_round = staticmethod(resume_round)
+    rules_document = staticmethod(blackjack_rules_for)
     wager_titles = recall.WAGER_TITLES
-
-    def engine_kinds(self, table_type: TableType) -> frozenset[type]:
-        return ENGINE_KINDS
-
-    def seated(self, table: TableConfig) -> bool:
-        return True
-
-    def describe(self, table: TableConfig, item: Logged, labels: Labels) -> Described | None:
-        return recall.describe(item, labels)
-
-    def round_views(self, logged: LoggedRound, terminal: str | None) -> list[dict[str, Any]]:
-        return blackjack_round_views(logged, terminal)
+    round_kinds = ENGINE_KINDS
+    replay_round = staticmethod(replay)
+    round_views = staticmethod(blackjack_round_views)
+    driver_type = staticmethod(sim.sim_driver)
+    logged_sim = staticmethod(sim.logged_sim)
+    wire_bot = BlackjackWireBot
 
     def recall_game(
         self, logged: LoggedRound, timeline: Timeline, terminal: str
     ) -> dict[str, Any] | None:
         return recall.game_of(timeline, terminal)
-
-    # -------------------------------------------------------------- simulation (etg sim)
-
-    def sim_title(self, table: TableConfig, rounds: int, seats: int, seed: int) -> str:
-        decks = table.rules.decks
-        return (
-            f"{rounds:,} rounds at {seats} seat{'s' * (seats != 1)} of {table.table_id} "
-            f"({decks} deck{'s' * (decks != 1)}, {table.shuffle.value}), basic strategy, "
-            f"seed {seed}"
-        )
-
-    def sim_driver(self, spec: SimSpec, chunk: int) -> RoundDriver:
-        return sim.sim_driver(spec, chunk)
-
-    def logged_sim(
-        self,
-        table: TableConfig,
-        log: EventSink,
-        shoes: SealedShoes,
-        *,
-        rounds: int,
-        seats: int,
-        progress: Callable[[int], None] | None = None,
-    ) -> TableBook:
-        return sim.logged_sim(table, log, shoes, rounds=rounds, seats=seats, progress=progress)
-
-    def console_demo(
-        self,
-        table: TableConfig,
-        *,
-        rounds: int,
-        seats: int,
-        seed: int | None,
-        delay: float,
-        echo: Callable[[str], Any],
-        sleep: Callable[[float], Any],
-    ) -> SimResult:
-        return demo.run_demo(
-            table, rounds=rounds, seats=seats, seed=seed, delay=delay, echo=echo, sleep=sleep
-        )
-
-    # ---------------------------------------------------------- the par sheet (etg par)
-
-    def optional_returns(self, table: TableConfig) -> list[WagerReturn]:
-        return par.optional_returns(table)
 
     def strategy(self, config: TableConfig) -> StrategyReport:
         """The chart the combinatorial analysis derives for the table's rules (the bots',
@@ -242,27 +189,6 @@ class BlackjackGame(BlackjackFamilyGame):
 
     def main_wager(self, table: TableConfig) -> MainWager:
         return par.main_wager(table, "58 Pa. Code 633a; 605a (fully automated table)")
-
-    def wager_limits(self, table: TableConfig, wager: str) -> tuple[int, int]:
-        return par.wager_limits(table, wager)
-
-    def math(
-        self, name: str, paytable: str | None, decks: int | None, every: bool, hands: int, seed: int
-    ) -> MathReport | None:
-        return None  # its side wagers are the shared registry's (etg math WAGER)
-
-    def wire_bot(self, table: TableConfig) -> WireBot:
-        return BlackjackWireBot(table)
-
-    # ------------------------------------------------------------------------- verify
-
-    def replay(self, table: TableConfig, events: Sequence[Any], table_id: str) -> object:
-        return replay(table.rules, events)
-
-    def seeded_draw_problem(
-        self, seed: ShoeSeed, table: TableConfig, record: Any, seq: int, shoe: int
-    ) -> str | None:
-        return None  # nothing is drawn from the seed but the shoe
 
     def bench_figures(self) -> Sequence[BenchFigure]:
         """Its engine against ``blackjack21`` and a full table (:mod:`.bench`)."""
@@ -290,16 +216,5 @@ class BlackjackGame(BlackjackFamilyGame):
 
         return bench.BusyTable(config, sink, shoes, seats, variant)
 
-
-#: What etg verify checks of each record of the engine (ProgressiveWon: only its replay).
-_CHECKS: Final[Mapping[type, str]] = {
-    CardDealt: CARD,
-    HoleCardRevealed: HOLE,
-    WagerPlaced: WAGER,
-    WagerSettled: WAGER,
-    Decision: SEATED,
-    DealerPeeked: DEALER_STEP,
-    RoundCompleted: COMPLETED,
-}
 
 GAME: Final[Game] = BlackjackGame()

@@ -6,10 +6,9 @@ Entry point: :data:`GAME`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from enum import StrEnum
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from game_server.config import TableConfig
 from game_server.games.api import (
@@ -52,20 +51,24 @@ from game_server.games.fourcard.session import (
     resume_round,
 )
 from game_server.games.fourcard.strategy_report import strategy_report
-from game_server.recall.rounds import Logged, LoggedRound
-from game_server.recall.timeline import Described, Labels
-from game_server.rules.meters import MeterBank
 from game_server.rules.returns import WagerReturn
 from game_server.rules.wagers.base import MeterSpec, TableType
-from game_server.sim import RoundDriver, SimResult, SimSpec
-from game_server.table.api import HostedTable, ReactorTime
-from game_server.table.ledger import Ledger
-from game_server.table.secrecy import Secrecy
-from game_server.table.session import EventSink, SealedShoes, TableBook
 
 __all__ = ["GAME", "FourCardGame"]
 
 _CONFIGS: Final = Path(__file__).resolve().parent / "configs"
+
+
+#: What etg verify checks of each record (the meters' own records are the platform's).
+_CHECKS: Final[Mapping[type, str]] = {
+    FourCardWagerPlaced: WAGER,
+    FourCardCardDealt: SEAT_CARD,
+    FourCardDecision: SEATED,
+    FourCardDealerRevealed: DEALER_STEP,
+    FourCardWagerSettled: WAGER,
+    FourCardMysteryPaid: WAGER,
+    FourCardRoundCompleted: COMPLETED,
+}
 
 
 class FourCardGame(GameBase):
@@ -80,14 +83,7 @@ class FourCardGame(GameBase):
     examples = (_CONFIGS / "fourcard.toml",)
     pictured: Final = {"four-card-poker": examples[0]}
 
-    def build_config(self, data: Mapping[str, object], source: str) -> TableConfig:
-        return config.build_config(data, source)
-
-    def logged_config(self, table: TableConfig) -> dict[str, Any]:
-        return config.logged_config(table)
-
-    def file_shape(self, logged: Mapping[str, Any]) -> Mapping[str, object]:
-        return config.file_shape(logged)
+    config_section = config
 
     # ----------------------------------------------------------------- the live table
 
@@ -95,67 +91,35 @@ class FourCardGame(GameBase):
     settled_kinds = frozenset({FourCardWagerSettled, FourCardMysteryPaid})
     completed_kinds = frozenset({FourCardRoundCompleted})
     shoe_card_kinds = frozenset({FourCardCardDealt})
-
-    def open_session(
-        self,
-        table: TableConfig,
-        sink: EventSink,
-        shoes: SealedShoes,
-        seats: Mapping[str, int],
-        meters: MeterBank,
-    ) -> TableBook:
-        return FourCardSession(table, sink, shoes, seats, meters)
-
-    def machine(
-        self, session: TableBook, clock: ReactorTime, next_round_delay: float
-    ) -> HostedTable:
-        assert isinstance(session, FourCardSession)
-        return FourCardMachine(session, clock, next_round_delay=next_round_delay)
-
-    def new_ledger(self) -> Ledger:
-        return FourCardLedger()
+    session_type = FourCardSession
+    machine_type = FourCardMachine
+    ledger_type = FourCardLedger
+    resume_round = staticmethod(resume_round)
+    rules_document = staticmethod(rules_document)
+    hidden_cards = SECRECY
 
     def meters(self, table: TableConfig) -> Mapping[str, MeterSpec]:
         rules: FourCardRules = table.rules
         return rules.meters()
 
-    def rules_document(self, table: TableConfig) -> dict[str, Any]:
-        return rules_document(table)
-
-    def resume(self, session: TableBook, logged: LoggedRound, seats: Mapping[str, int]) -> StrEnum:
-        assert isinstance(session, FourCardSession)
-        return resume_round(session, logged, seats)
-
     # ------------------------------------------------------------------------- recall
 
     wager_titles = recall.WAGER_TITLES
-
-    def secrecy(self, table_type: TableType) -> Secrecy:
-        """Its hidden cards, as its session declares them."""
-        return SECRECY
-
-    def engine_kinds(self, table_type: TableType) -> frozenset[type]:
-        return FOURCARD_KINDS
-
-    def recall_labels(
-        self, table: TableConfig, seats: Mapping[int, str], events: Sequence[Logged]
-    ) -> Labels:
-        return recall.labels(seats, events)
-
-    def describe(self, table: TableConfig, item: Logged, labels: Labels) -> Described | None:
-        return recall.describe(item, labels)
+    round_kinds = FOURCARD_KINDS
+    labels_type = staticmethod(recall.labels)
+    describe_record = staticmethod(recall.describe)
 
     # ------------------------------------------------------------------------- verify
 
-    def replay(self, table: TableConfig, events: Sequence[Any], table_id: str) -> object:
-        return replay(table.rules, events, table_id)
-
-    def verify_checks(self, table_type: TableType) -> Mapping[type, str]:
-        return _CHECKS
+    replay_at_table = staticmethod(replay)
+    checks = _CHECKS
 
     # -------------------------------------------------------------- simulation (etg sim)
 
     report_order: Mapping[str, int] = {sim.FOURCARD_BASE: 0, ANTE: 1, PLAY: 1}
+    driver_type = sim.Driver
+    tally = staticmethod(sim.tally)
+    logged_sim = staticmethod(sim.logged_sim)
 
     def sim_title(self, table: TableConfig, rounds: int, seats: int, seed: int) -> str:
         return (
@@ -163,24 +127,6 @@ class FourCardGame(GameBase):
             f"{table.table_id} (one 52-card deck per round), the optimal strategy by the up "
             f"card of rules.strategy (etg strategy), seed {seed}"
         )
-
-    def sim_driver(self, spec: SimSpec, chunk: int) -> RoundDriver:
-        return sim.Driver(spec, chunk)
-
-    def tally(self, events: Sequence[Any], result: SimResult) -> None:
-        sim.tally(events, result)
-
-    def logged_sim(
-        self,
-        table: TableConfig,
-        log: EventSink,
-        shoes: SealedShoes,
-        *,
-        rounds: int,
-        seats: int,
-        progress: Callable[[int], None] | None = None,
-    ) -> TableBook:
-        return sim.logged_sim(table, log, shoes, rounds=rounds, seats=seats, progress=progress)
 
     # ---------------------------------------------------------- the par sheet (etg par)
 
@@ -217,16 +163,5 @@ class FourCardGame(GameBase):
     ) -> MathReport | None:
         return math_report(name, paytable, decks, every, hands, seed)
 
-
-#: What etg verify checks of each record (the meters' own records are the platform's).
-_CHECKS: Final[Mapping[type, str]] = {
-    FourCardWagerPlaced: WAGER,
-    FourCardCardDealt: SEAT_CARD,
-    FourCardDecision: SEATED,
-    FourCardDealerRevealed: DEALER_STEP,
-    FourCardWagerSettled: WAGER,
-    FourCardMysteryPaid: WAGER,
-    FourCardRoundCompleted: COMPLETED,
-}
 
 GAME: Final[Game] = FourCardGame()

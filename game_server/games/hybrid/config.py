@@ -7,7 +7,8 @@ A hybrid table states the same ``[table]``, ``[limits]``, ``[blackjack]``, ``[ti
 ``"hybrid-no-hole-card"`` (633b.5(w)-(ee)); :func:`table_type_problems` adds what the type
 requires of the Blackjack options.
 
-Entry points: :func:`build_config`, :func:`table_type_problems`.
+Entry points: :func:`build_config`, :func:`table_type_problems`; the logged form is
+Blackjack's (:func:`logged_config`, :func:`file_shape`).
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from game_server.config import TableConfig
-from game_server.games.blackjack.config import BlackjackBuilder
+from game_server.games.blackjack.config import BlackjackBuilder, file_shape, logged_config
 from game_server.games.blackjack.rules.rules import BlackjackRules, CountdownDefault
 from game_server.rules.wagers.base import TableType
 
-__all__ = ["build_config", "table_type_problems"]
+__all__ = ["build_config", "file_shape", "logged_config", "table_type_problems"]
 
 
 def build_config(data: Mapping[str, object], source: str) -> TableConfig:

@@ -5,7 +5,7 @@ Entry point: :data:`GAME` (the ``etg.games`` entry point ``hybrid``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Final
@@ -22,18 +22,13 @@ from game_server.games.api import (
     TABLE_CARD,
     Game,
     MainWager,
-    MathReport,
     NotOffered,
     StrategyReport,
     WireBot,
 )
-from game_server.games.base import GameBase
-from game_server.games.blackjack import config as blackjack_config
-from game_server.games.blackjack import demo, par
+from game_server.games.blackjack import par
+from game_server.games.blackjack.game import BlackjackFamilyGame
 from game_server.games.blackjack.rules.events import (
-    BLACKJACK,
-    DOUBLE,
-    INSURANCE,
     CardDealt,
     DealerPeeked,
     Decision,
@@ -42,7 +37,6 @@ from game_server.games.blackjack.rules.events import (
     WagerPlaced,
     WagerSettled,
 )
-from game_server.games.blackjack.session import SECRECY
 from game_server.games.blackjack.strategy_report import twenty_one_report
 from game_server.games.hybrid import config, recall, sim
 from game_server.games.hybrid.info import hybrid_rules_for
@@ -66,14 +60,8 @@ from game_server.games.hybrid.rules.three_position import HYBRID3_KINDS
 from game_server.games.hybrid.session import HybridSession, resume_round, three_position_rules
 from game_server.recall.rounds import Logged, LoggedRound
 from game_server.recall.timeline import Described, Labels, Timeline
-from game_server.rng.shoe import ShoeSeed
 from game_server.rules.meters import MeterBank
-from game_server.rules.returns import WagerReturn
 from game_server.rules.wagers.base import MeterSpec, TableType
-from game_server.sim import RoundDriver, SimResult, SimSpec
-from game_server.table.api import HostedTable, ReactorTime
-from game_server.table.ledger import Ledger
-from game_server.table.secrecy import Secrecy
 from game_server.table.session import EventSink, SealedShoes, TableBook
 
 __all__ = ["GAME", "HybridGame"]
@@ -81,9 +69,11 @@ __all__ = ["GAME", "HybridGame"]
 _CONFIGS: Final = Path(__file__).resolve().parent / "configs"
 
 
-class HybridGame(GameBase):
+class HybridGame(BlackjackFamilyGame):
     """Blackjack at a hybrid table in stadium play (633b.5): any number of terminals take
-    part in each round, none holds a seat."""
+    part in each round, none holds a seat. A
+    :class:`~game_server.games.blackjack.game.BlackjackFamilyGame` whose engine, records and
+    checks depend on its table type."""
 
     name = "hybrid"
     title = "Hybrid Blackjack"
@@ -95,15 +85,13 @@ class HybridGame(GameBase):
         _CONFIGS / "hybrid-no-hole-card.toml",
     )
     pictured: Final = {path.stem: path for path in examples}
-
-    def build_config(self, data: Mapping[str, object], source: str) -> TableConfig:
-        return config.build_config(data, source)
-
-    def logged_config(self, table: TableConfig) -> dict[str, Any]:
-        return blackjack_config.logged_config(table)
-
-    def file_shape(self, logged: Mapping[str, Any]) -> Mapping[str, object]:
-        return blackjack_config.file_shape(logged)
+    config_section = config
+    machine_type = HybridMachine
+    rules_document = staticmethod(hybrid_rules_for)
+    round_views = staticmethod(hybrid_round_views)
+    driver_type = staticmethod(sim.sim_driver)
+    tally = staticmethod(sim.tally)
+    logged_sim = staticmethod(sim.logged_sim)
 
     # ----------------------------------------------------------------- the live table
 
@@ -126,20 +114,8 @@ class HybridGame(GameBase):
         the hybrid tables offer no progressive."""
         return HybridSession(table, sink, shoes, seats)
 
-    def machine(
-        self, session: TableBook, clock: ReactorTime, next_round_delay: float
-    ) -> HostedTable:
-        assert isinstance(session, HybridSession)
-        return HybridMachine(session, clock, next_round_delay=next_round_delay)
-
-    def new_ledger(self) -> Ledger:
-        return Ledger()
-
     def meters(self, table: TableConfig) -> Mapping[str, MeterSpec]:
         return {}
-
-    def rules_document(self, table: TableConfig) -> dict[str, Any]:
-        return hybrid_rules_for(table)
 
     def resume(self, session: TableBook, logged: LoggedRound, seats: Mapping[str, int]) -> StrEnum:
         assert isinstance(session, HybridSession)
@@ -149,10 +125,6 @@ class HybridGame(GameBase):
 
     #: Its wagers are Blackjack's and the shared side wagers (their titles are theirs).
     wager_titles: Mapping[str, str] = {}
-
-    def secrecy(self, table_type: TableType) -> Secrecy:
-        """Its hidden cards, as its session declares them."""
-        return SECRECY
 
     def engine_kinds(self, table_type: TableType) -> frozenset[type]:
         if table_type is TableType.HYBRID:
@@ -171,68 +143,12 @@ class HybridGame(GameBase):
         assert isinstance(labels, recall.HybridLabels)
         return recall.describe(item, labels)
 
-    def round_views(self, logged: LoggedRound, terminal: str | None) -> list[dict[str, Any]]:
-        return hybrid_round_views(logged, terminal)
-
-    hand_wagers: frozenset[str] = frozenset({BLACKJACK, DOUBLE})
-
     def recall_game(
         self, logged: LoggedRound, timeline: Timeline, terminal: str
     ) -> dict[str, Any] | None:
         return recall.hybrid_game_of(logged, timeline, terminal)
 
-    # -------------------------------------------------------------- simulation (etg sim)
-
-    report_order: Mapping[str, int] = {BLACKJACK: 0, INSURANCE: 1}
-
-    def sim_seats(self, table: TableConfig) -> int:
-        return 7
-
-    def sim_title(self, table: TableConfig, rounds: int, seats: int, seed: int) -> str:
-        decks = table.rules.decks
-        return (
-            f"{rounds:,} rounds at {seats} seat{'s' * (seats != 1)} of {table.table_id} "
-            f"({decks} deck{'s' * (decks != 1)}, {table.shuffle.value}), basic strategy, "
-            f"seed {seed}"
-        )
-
-    def sim_driver(self, spec: SimSpec, chunk: int) -> RoundDriver:
-        return sim.sim_driver(spec, chunk)
-
-    def tally(self, events: Sequence[Any], result: SimResult) -> None:
-        sim.tally(events, result)
-
-    def logged_sim(
-        self,
-        table: TableConfig,
-        log: EventSink,
-        shoes: SealedShoes,
-        *,
-        rounds: int,
-        seats: int,
-        progress: Callable[[int], None] | None = None,
-    ) -> TableBook:
-        return sim.logged_sim(table, log, shoes, rounds=rounds, seats=seats, progress=progress)
-
-    def console_demo(
-        self,
-        table: TableConfig,
-        *,
-        rounds: int,
-        seats: int,
-        seed: int | None,
-        delay: float,
-        echo: Callable[[str], Any],
-        sleep: Callable[[float], Any],
-    ) -> SimResult:
-        return demo.run_demo(
-            table, rounds=rounds, seats=seats, seed=seed, delay=delay, echo=echo, sleep=sleep
-        )
-
     # ---------------------------------------------------------- the par sheet (etg par)
-
-    def optional_returns(self, table: TableConfig) -> list[WagerReturn]:
-        return par.optional_returns(table)
 
     def strategy(self, table: TableConfig) -> StrategyReport:
         """The chart the combinatorial analysis derives for the rules this table's engine
@@ -245,14 +161,6 @@ class HybridGame(GameBase):
         if table.table_type is TableType.HYBRID:
             return par.main_wager(table, "58 Pa. Code 633b.5(a)-(v) (three-position hybrid)")
         return par.main_wager(table, "58 Pa. Code 633b.5(w)-(ee) (hybrid, no hole card)")
-
-    def wager_limits(self, table: TableConfig, wager: str) -> tuple[int, int]:
-        return par.wager_limits(table, wager)
-
-    def math(
-        self, name: str, paytable: str | None, decks: int | None, every: bool, hands: int, seed: int
-    ) -> MathReport | None:
-        return None  # its side wagers are the shared registry's (etg math WAGER)
 
     def wire_bot(self, table: TableConfig) -> WireBot:
         raise NotOffered(
@@ -269,11 +177,6 @@ class HybridGame(GameBase):
 
     def verify_checks(self, table_type: TableType) -> Mapping[type, str]:
         return _THREE_POSITION if table_type is TableType.HYBRID else _NO_HOLE_CARD
-
-    def seeded_draw_problem(
-        self, seed: ShoeSeed, table: TableConfig, record: Any, seq: int, shoe: int
-    ) -> str | None:
-        return None  # nothing is drawn from the seed but the shoe
 
 
 #: What etg verify checks of each record at the three-position table: a player is his

@@ -9,8 +9,6 @@ Entry point: :data:`GAME` (the ``etg.games`` entry point ``spanish21``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, Final
 
@@ -22,6 +20,7 @@ from game_server.games.api import (
     PublishedFigure,
     StrategyReport,
 )
+from game_server.games.base import GameBase
 from game_server.games.blackjack import recall as blackjack_recall
 from game_server.games.blackjack.game import BlackjackFamilyGame
 from game_server.games.blackjack.rules.events import (
@@ -36,14 +35,9 @@ from game_server.games.spanish21.rules.returns import optional_returns
 from game_server.games.spanish21.rules.round import ENGINE_KINDS, replay
 from game_server.games.spanish21.rules.strategy import spanish21_model
 from game_server.games.spanish21.session import Spanish21Session, resume_round
-from game_server.recall.rounds import Logged, LoggedRound
-from game_server.recall.timeline import Described, Labels, Timeline
-from game_server.rules.meters import MeterBank
+from game_server.recall.rounds import LoggedRound
+from game_server.recall.timeline import Timeline
 from game_server.rules.returns import WagerReturn
-from game_server.rules.wagers.base import TableType
-from game_server.sim import RoundDriver, SimSpec
-from game_server.table.api import HostedTable, ReactorTime
-from game_server.table.session import EventSink, SealedShoes, TableBook
 
 __all__ = ["GAME", "Spanish21Game"]
 
@@ -61,55 +55,25 @@ class Spanish21Game(BlackjackFamilyGame):
     config_game = config.GAME
     examples = (_CONFIGS / "spanish21.toml",)
     pictured: Final = {"spanish21": examples[0]}
-
-    def build_config(self, data: Mapping[str, object], source: str) -> TableConfig:
-        return config.build_config(data, source)
-
-    def logged_config(self, table: TableConfig) -> dict[str, Any]:
-        return config.logged_config(table)
-
-    def file_shape(self, logged: Mapping[str, Any]) -> Mapping[str, object]:
-        return config.file_shape(logged)
-
-    # ----------------------------------------------------------------- the live table
-
-    def open_session(
-        self,
-        table: TableConfig,
-        sink: EventSink,
-        shoes: SealedShoes,
-        seats: Mapping[str, int],
-        meters: MeterBank,
-    ) -> TableBook:
-        return Spanish21Session(table, sink, shoes, seats, meters)
-
-    def machine(
-        self, session: TableBook, clock: ReactorTime, next_round_delay: float
-    ) -> HostedTable:
-        assert isinstance(session, Spanish21Session)
-        return Spanish21Machine(session, clock, next_round_delay=next_round_delay)
-
-    def rules_document(self, table: TableConfig) -> dict[str, Any]:
-        return spanish21_rules_for(table)
-
-    def resume(self, session: TableBook, logged: LoggedRound, seats: Mapping[str, int]) -> StrEnum:
-        assert isinstance(session, Spanish21Session)
-        return resume_round(session, logged, seats)
+    config_section = config
+    session_type = Spanish21Session
+    machine_type = Spanish21Machine
+    resume_round = staticmethod(resume_round)
+    rules_document = staticmethod(spanish21_rules_for)
+    round_kinds = ENGINE_KINDS
+    replay_round = staticmethod(replay)
+    describe_record = staticmethod(recall.describe)
+    round_views = staticmethod(recall.round_views)
+    driver_type = staticmethod(sim.sim_driver)
+    logged_sim = staticmethod(sim.logged_sim)
+    #: It tells no console story (Blackjack's is Blackjack's): etg demo --live plays it.
+    console_demo = GameBase.console_demo
 
     # ------------------------------------------------------------------------- recall
 
     #: Its own wagers only (titles are looked up across every game: Blackjack names the
     #: main wager, the double and insurance; :func:`.recall.describe` renames them).
     wager_titles = recall.OWN_TITLES
-
-    def engine_kinds(self, table_type: TableType) -> frozenset[type]:
-        return ENGINE_KINDS
-
-    def describe(self, table: TableConfig, item: Logged, labels: Labels) -> Described | None:
-        return recall.describe(item, labels)
-
-    def round_views(self, logged: LoggedRound, terminal: str | None) -> list[dict[str, Any]]:
-        return recall.round_views(logged, terminal)
 
     def recall_game(
         self, logged: LoggedRound, timeline: Timeline, terminal: str
@@ -129,21 +93,6 @@ class Spanish21Game(BlackjackFamilyGame):
             f"({rules.decks} Spanish decks, {s17}, {table.shuffle.value}), Spanish 21 basic "
             f"strategy, seed {seed}"
         )
-
-    def sim_driver(self, spec: SimSpec, chunk: int) -> RoundDriver:
-        return sim.sim_driver(spec, chunk)
-
-    def logged_sim(
-        self,
-        table: TableConfig,
-        log: EventSink,
-        shoes: SealedShoes,
-        *,
-        rounds: int,
-        seats: int,
-        progress: Callable[[int], None] | None = None,
-    ) -> TableBook:
-        return sim.logged_sim(table, log, shoes, rounds=rounds, seats=seats, progress=progress)
 
     # ---------------------------------------------------------- the par sheet (etg par)
 
@@ -198,9 +147,6 @@ class Spanish21Game(BlackjackFamilyGame):
         return math.math_report(name, paytable, decks, every)
 
     # ------------------------------------------------------------------------- verify
-
-    def replay(self, table: TableConfig, events: Sequence[Any], table_id: str) -> object:
-        return replay(table.rules, events)
 
 
 GAME: Final[Game] = Spanish21Game()

@@ -73,7 +73,7 @@ from game_server.rules.limits import WagerLimits
 from game_server.rules.wagers.base import MeterSpec, TableType
 from shared.money import format_money
 
-__all__ = ["UTH", "UthBuilder", "file_shape", "logged_config", "rules_of"]
+__all__ = ["UTH", "UthBuilder", "build_config", "file_shape", "logged_config", "rules_of"]
 
 #: ``[table] game`` of an Ultimate Texas Hold 'Em table (58 Pa. Code 653a).
 UTH: Final = "uth"
@@ -127,6 +127,11 @@ _FixedWager: TypeAlias = tuple[
 _NO_MAXIMUM: Final = "none"
 #: The most seats of an Ultimate Texas Hold 'Em layout this build draws (653a.2).
 UTH_MAX_SEATS: Final = 10
+
+
+def build_config(data: Mapping[str, object], source: str) -> TableConfig:
+    """An Ultimate Texas Hold 'Em Rules Submission, checked (:class:`UthBuilder`)."""
+    return UthBuilder(data, source).build()
 
 
 class UthBuilder:

@@ -6,7 +6,6 @@ Entry point: :data:`GAME` (the ``etg.games`` entry point ``uth``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, Final
 
@@ -56,21 +55,32 @@ from game_server.games.uth.rules.returns import uth_returns
 from game_server.games.uth.rules.rules import UthRules
 from game_server.games.uth.session import SECRECY, UthLedger, UthSession, bonus_draws, resume_round
 from game_server.games.uth.strategy_report import strategy_report
-from game_server.recall.rounds import Logged, LoggedRound
-from game_server.recall.timeline import Described, Labels, Timeline
+from game_server.recall.rounds import LoggedRound
+from game_server.recall.timeline import Timeline
 from game_server.rng.shoe import ShoeSeed
-from game_server.rules.meters import MeterBank
 from game_server.rules.returns import WagerReturn
 from game_server.rules.wagers.base import MeterSpec, TableType
-from game_server.sim import RoundDriver, SimResult, SimSpec
-from game_server.table.api import HostedTable, ReactorTime
-from game_server.table.ledger import Ledger
-from game_server.table.secrecy import Secrecy
-from game_server.table.session import EventSink, SealedShoes, TableBook
+from game_server.sim import SimResult
 
 __all__ = ["GAME", "UthGame"]
 
 _CONFIGS: Final = Path(__file__).resolve().parent / "configs"
+
+
+#: What etg verify checks of each record of the engine (the meter awards and reseeds its
+#: settlement logs are the platform's).
+_CHECKS: Final[Mapping[type, str]] = {
+    UthCardDealt: SEAT_CARD,
+    UthWagerPlaced: WAGER,
+    UthWagerSettled: WAGER,
+    UthDecision: SEATED,
+    UthHandShown: SEATED,
+    UthPayoutCapped: SEATED,
+    UthStreetStarted: DEALER_STEP,
+    UthDealerRevealed: DEALER_STEP,
+    UthSettlementStarted: SEEDED,
+    UthRoundCompleted: COMPLETED,
+}
 
 
 class UthGame(GameBase):
@@ -84,15 +94,7 @@ class UthGame(GameBase):
     table_types = frozenset({TableType.FULLY_AUTOMATED})
     examples = (_CONFIGS / "uth.toml",)
     pictured: Final = {"ultimate-texas-holdem": examples[0]}
-
-    def build_config(self, data: Mapping[str, object], source: str) -> TableConfig:
-        return config.UthBuilder(data, source).build()
-
-    def logged_config(self, table: TableConfig) -> dict[str, Any]:
-        return config.logged_config(table)
-
-    def file_shape(self, logged: Mapping[str, Any]) -> Mapping[str, object]:
-        return config.file_shape(logged)
+    config_section = config
 
     # ----------------------------------------------------------------- the live table
 
@@ -100,61 +102,26 @@ class UthGame(GameBase):
     settled_kinds = frozenset({UthWagerSettled})
     completed_kinds = frozenset({UthRoundCompleted})
     shoe_card_kinds = frozenset({UthCardDealt})
-
-    def open_session(
-        self,
-        table: TableConfig,
-        sink: EventSink,
-        shoes: SealedShoes,
-        seats: Mapping[str, int],
-        meters: MeterBank,
-    ) -> TableBook:
-        return UthSession(table, sink, shoes, seats, meters)
-
-    def machine(
-        self, session: TableBook, clock: ReactorTime, next_round_delay: float
-    ) -> HostedTable:
-        assert isinstance(session, UthSession)
-        return UthMachine(session, clock, next_round_delay=next_round_delay)
-
-    def new_ledger(self) -> Ledger:
-        return UthLedger()
+    session_type = UthSession
+    machine_type = UthMachine
+    ledger_type = UthLedger
+    resume_round = staticmethod(resume_round)
+    rules_document = staticmethod(uth_rules_for)
+    hidden_cards = SECRECY
 
     def meters(self, table: TableConfig) -> Mapping[str, MeterSpec]:
         rules: UthRules = table.rules
         return rules.meters()
 
-    def rules_document(self, table: TableConfig) -> dict[str, Any]:
-        return uth_rules_for(table)
-
-    def resume(self, session: TableBook, logged: LoggedRound, seats: Mapping[str, int]) -> StrEnum:
-        assert isinstance(session, UthSession)
-        return resume_round(session, logged, seats)
-
     # ------------------------------------------------------------------------- recall
 
     wager_titles = recall.WAGER_TITLES
-
-    def secrecy(self, table_type: TableType) -> Secrecy:
-        """Its hidden cards, as its session declares them."""
-        return SECRECY
-
-    def engine_kinds(self, table_type: TableType) -> frozenset[type]:
-        return UTH_KINDS
-
-    def seated(self, table: TableConfig) -> bool:
-        return True
-
-    def recall_labels(
-        self, table: TableConfig, seats: Mapping[int, str], events: Sequence[Logged]
-    ) -> Labels:
-        return recall.labels(seats, events)
-
-    def describe(self, table: TableConfig, item: Logged, labels: Labels) -> Described | None:
-        return recall.describe(item, labels)
-
-    def round_views(self, logged: LoggedRound, terminal: str | None) -> list[dict[str, Any]]:
-        return uth_round_views(logged, terminal)
+    round_kinds = UTH_KINDS
+    labels_type = staticmethod(recall.labels)
+    describe_record = staticmethod(recall.describe)
+    replay_at_table = staticmethod(replay)
+    checks = _CHECKS
+    round_views = staticmethod(uth_round_views)
 
     hand_wagers: frozenset[str] = frozenset()  # one hand per seat
 
@@ -166,6 +133,9 @@ class UthGame(GameBase):
     # -------------------------------------------------------------- simulation (etg sim)
 
     report_order: Mapping[str, int] = {sim.UTH_BASE: 0, ANTE: 1, BLIND: 1, PLAY: 1}
+    driver_type = staticmethod(sim.sim_driver)
+    tally = staticmethod(sim.tally)
+    logged_sim = staticmethod(sim.logged_sim)
 
     def sim_seats(self, table: TableConfig) -> int:
         return int(table.rules.seats)  # every seat of the table
@@ -176,24 +146,6 @@ class UthGame(GameBase):
             f"{'s' * (seats != 1)} of {table.table_id} (one 52-card deck per round), "
             f"rules.uth.strategy, seed {seed}"
         )
-
-    def sim_driver(self, spec: SimSpec, chunk: int) -> RoundDriver:
-        return sim.sim_driver(spec, chunk)
-
-    def tally(self, events: Sequence[Any], result: SimResult) -> None:
-        sim.tally(events, result)
-
-    def logged_sim(
-        self,
-        table: TableConfig,
-        log: EventSink,
-        shoes: SealedShoes,
-        *,
-        rounds: int,
-        seats: int,
-        progress: Callable[[int], None] | None = None,
-    ) -> TableBook:
-        return sim.logged_sim(table, log, shoes, rounds=rounds, seats=seats, progress=progress)
 
     def console_demo(
         self,
@@ -256,12 +208,6 @@ class UthGame(GameBase):
 
     # ------------------------------------------------------------------------- verify
 
-    def replay(self, table: TableConfig, events: Sequence[Any], table_id: str) -> object:
-        return replay(table.rules, events, table_id)
-
-    def verify_checks(self, table_type: TableType) -> Mapping[type, str]:
-        return _CHECKS
-
     def seeded_draw_problem(
         self, seed: ShoeSeed, table: TableConfig, record: Any, seq: int, shoe: int
     ) -> str | None:
@@ -291,20 +237,5 @@ class UthGame(GameBase):
 
         return bench.work_rounds(seed)
 
-
-#: What etg verify checks of each record of the engine (the meter awards and reseeds its
-#: settlement logs are the platform's).
-_CHECKS: Final[Mapping[type, str]] = {
-    UthCardDealt: SEAT_CARD,
-    UthWagerPlaced: WAGER,
-    UthWagerSettled: WAGER,
-    UthDecision: SEATED,
-    UthHandShown: SEATED,
-    UthPayoutCapped: SEATED,
-    UthStreetStarted: DEALER_STEP,
-    UthDealerRevealed: DEALER_STEP,
-    UthSettlementStarted: SEEDED,
-    UthRoundCompleted: COMPLETED,
-}
 
 GAME: Final[Game] = UthGame()

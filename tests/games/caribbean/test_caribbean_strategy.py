@@ -15,7 +15,7 @@ import pytest
 
 from game_server.config import example_path, load_config
 from game_server.games import game_for
-from game_server.games.caribbean.game import CaribbeanDriver
+from game_server.games.caribbean.sim import CaribbeanDriver
 from game_server.games.caribbean.rules import analysis, optimal_table
 from game_server.games.caribbean.rules.events import CaribbeanCardDealt, CaribbeanDecision
 from game_server.games.caribbean.rules.game import Action, qualifies

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -13,7 +11,6 @@ from game_server.recall.timeline import DEALER_WHO, TABLE_WHO, Described, card_t
 from game_server.rules.wagers.base import TableType
 from game_server.sim import seeded_shoes
 from game_server.table.info import RULES_VERSION
-from game_server.table.ledger import Ledger
 from shared.money import format_money
 
 from . import config
@@ -31,6 +28,25 @@ from .rules import (
 from .session import HighCardSession, resume_round
 
 
+class Driver:
+    """Every seat wagers the minimum; one new deck a round."""
+
+    def __init__(self, spec: Any, chunk: int) -> None:
+        self.spec, self.rounds = spec, 0
+        self.shoes = seeded_shoes(1, None, spec.seed, f"{spec.table_id}-{chunk}")
+
+    def play_round(self) -> list[Any]:
+        self.rounds += 1
+        game = HighCardRound(self.spec.rules)
+        stake = self.spec.main_wager or self.spec.rules.limits.minimum
+        out = [
+            ev
+            for seat in range(1, self.spec.seats + 1)
+            for ev in game.place_wagers(seat, {HIGH_CARD: stake})
+        ]
+        return out + game.deal(self.shoes(self.rounds))
+
+
 class HighCardGame(GameBase):
     name = config_game = HIGH_CARD
     title = "High Card"
@@ -42,34 +58,19 @@ class HighCardGame(GameBase):
     completed_kinds = frozenset({RoundCompleted})
     shoe_card_kinds = frozenset({CardDealt})
     wager_titles: ClassVar = {HIGH_CARD: "High Card"}
-
-    # The Rules Submission.
-    def build_config(self, data: Mapping[str, object], source: str) -> Any:
-        return config.build_config(data, source)
-
-    def logged_config(self, table: Any) -> dict[str, Any]:
-        return config.logged_config(table)
-
-    def file_shape(self, logged: Mapping[str, Any]) -> Mapping[str, object]:
-        return config.file_shape(logged)
-
-    # The live table.
-    def open_session(
-        self, table: Any, sink: Any, shoes: Any, seats: Any, meters: Any
-    ) -> HighCardSession:
-        return HighCardSession(table, sink, shoes, seats, meters)
-
-    def machine(self, session: Any, clock: Any, next_round_delay: float) -> HighCardMachine:
-        return HighCardMachine(session, clock, next_round_delay)
-
-    def new_ledger(self) -> Ledger:
-        return Ledger()
-
-    def meters(self, table: Any) -> dict[str, Any]:
-        return {}
-
-    def resume(self, session: Any, logged: Any, seats: Mapping[str, int]) -> StrEnum:
-        return resume_round(session, logged, seats)
+    config_section = config
+    session_type = HighCardSession
+    machine_type = HighCardMachine
+    resume_round = staticmethod(resume_round)
+    round_kinds = KINDS
+    checks: ClassVar = {
+        WagerPlaced: WAGER,
+        CardDealt: SEAT_CARD,
+        WagerSettled: WAGER,
+        RoundCompleted: COMPLETED,
+    }
+    replay_round = staticmethod(replay)
+    driver_type = Driver
 
     def rules_document(self, table: Any) -> dict[str, Any]:
         limits = table.rules.limits
@@ -100,9 +101,6 @@ class HighCardGame(GameBase):
         }
 
     # Recall and verify.
-    def engine_kinds(self, table_type: TableType) -> frozenset[type]:
-        return KINDS
-
     def describe(self, table: Any, item: Any, labels: Any) -> Described | None:
         ev, terminal = item.event, item.stored.terminal
         if type(ev) is WagerPlaced:
@@ -132,40 +130,6 @@ class HighCardGame(GameBase):
         if type(ev) is RoundCompleted:
             return TABLE_WHO, "round complete", {"dealer_card": str(ev.dealer_card)}
         return None
-
-    def replay(self, table: Any, events: Sequence[Any], table_id: str) -> HighCardRound:
-        return replay(table.rules, events)
-
-    def verify_checks(self, table_type: TableType) -> Mapping[type, str]:
-        return {
-            WagerPlaced: WAGER,
-            CardDealt: SEAT_CARD,
-            WagerSettled: WAGER,
-            RoundCompleted: COMPLETED,
-        }
-
-    # etg sim.
-    def sim_driver(self, spec: Any, chunk: int) -> Any:
-        return Driver(spec, chunk)
-
-
-class Driver:
-    """Every seat wagers the minimum; one new deck a round."""
-
-    def __init__(self, spec: Any, chunk: int) -> None:
-        self.spec, self.rounds = spec, 0
-        self.shoes = seeded_shoes(1, None, spec.seed, f"{spec.table_id}-{chunk}")
-
-    def play_round(self) -> list[Any]:
-        self.rounds += 1
-        game = HighCardRound(self.spec.rules)
-        stake = self.spec.main_wager or self.spec.rules.limits.minimum
-        out = [
-            ev
-            for seat in range(1, self.spec.seats + 1)
-            for ev in game.place_wagers(seat, {HIGH_CARD: stake})
-        ]
-        return out + game.deal(self.shoes(self.rounds))
 
 
 GAME = HighCardGame()
