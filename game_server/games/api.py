@@ -4,7 +4,10 @@ The platform (the table's flow and countdowns, the network, the event log, recal
 the tools) knows a game only through this protocol, declared once here and implemented by one
 object per game package (``game_server/games/<game>/game.py``), found through the registry
 (:mod:`game_server.games`); :class:`~game_server.games.base.GameBase` gives the parts a game
-may leave out. ``docs/adding-a-game.md`` says what a new game writes, in order.
+may leave out. It is four small protocols, each what one part of the platform needs:
+:class:`GameIdentity` (who it is, its Rules Submission), :class:`LiveGame` (the live table),
+:class:`RecalledGame` (recall and verify) and :class:`GameTools` (sim, par, math, bench).
+``docs/adding-a-game.md`` says what a new game writes, in order.
 
 Entry point: :class:`Game`.
 """
@@ -41,10 +44,14 @@ __all__ = [
     "BotStep",
     "BusyTable",
     "Game",
+    "GameIdentity",
+    "GameTools",
+    "LiveGame",
     "MainWager",
     "MathReport",
     "NotOffered",
     "PublishedFigure",
+    "RecalledGame",
     "StrategyReport",
     "WireBot",
 ]
@@ -304,8 +311,8 @@ VERIFY_CHECKS: Final[Mapping[str, str]] = {
 }
 
 
-class Game(Protocol):
-    """Everything the platform needs from one game.
+class GameIdentity(Protocol):
+    """Who a game is and how its Rules Submission is read.
 
     Identity: :attr:`name` (the registry key, the entry point's name), :attr:`title`,
     :attr:`chapter` (where the regulation text lives), the ``[table] game`` value it deals
@@ -368,7 +375,10 @@ class Game(Protocol):
         a logged config is checked again as a file would be."""
         ...
 
-    # ----------------------------------------------------------------- the live table
+
+class LiveGame(Protocol):
+    """What the live table (the server's session, round machine, ledger and recovery) needs
+    of a game."""
 
     def open_session(
         self,
@@ -449,7 +459,9 @@ class Game(Protocol):
         verification check them against the committed shoe)."""
         ...
 
-    # ------------------------------------------------------------------------- recall
+
+class RecalledGame(Protocol):
+    """What game recall, recall pictures and ``etg verify`` need of a game."""
 
     @property
     def wager_titles(self) -> Mapping[str, str]:
@@ -528,7 +540,11 @@ class Game(Protocol):
         seed of shoe ``shoe`` draws (a sentence naming ``seq``), or None when it is."""
         ...
 
-    # -------------------------------------------------------------- simulation (etg sim)
+
+class GameTools(Protocol):
+    """What the tools need of a game: ``etg sim``, ``etg demo``, ``etg par``, ``etg strategy``,
+    ``etg math``, ``etg loadtest`` and ``etg bench``. :class:`~game_server.games.base.GameBase`
+    refuses each one a game does not offer with :class:`NotOffered`."""
 
     @property
     def report_order(self) -> Mapping[str, int]:
@@ -664,3 +680,11 @@ class Game(Protocol):
             NotOffered: the game has no such bots.
         """
         ...
+
+
+class Game(GameIdentity, LiveGame, RecalledGame, GameTools, Protocol):
+    """Everything the platform needs from one game: its identity and Rules Submission
+    (:class:`GameIdentity`), the live table (:class:`LiveGame`), recall and verify
+    (:class:`RecalledGame`) and the tools (:class:`GameTools`). A game subclasses
+    :class:`~game_server.games.base.GameBase`, which gives every forwarding method and the
+    parts a game may leave out."""

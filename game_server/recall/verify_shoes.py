@@ -19,7 +19,7 @@ from game_server.eventlog import (
     StoredEvent,
 )
 from game_server.games.api import (
-    Game,
+    RecalledGame,
 )
 from game_server.keys import SealError, unseal
 from game_server.recall.verify_report import Findings
@@ -62,7 +62,7 @@ class _Shoe:
     #: play whose face-down cards the log holds sealed (settled at the end as any other).
     sealed_order: tuple[Card, ...] | None = None
     #: Draws from the seed waiting for it: (seq, game, config in force, record).
-    draws: list[tuple[int, Game, TableConfig, Any]] = field(default_factory=list)
+    draws: list[tuple[int, RecalledGame, TableConfig, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -85,7 +85,7 @@ class _Table:
     players: dict[int, str] = field(default_factory=dict)
     numbers: dict[str, int] = field(default_factory=dict)
     #: The game in force (from the last table_opened).
-    game: Game | None = None
+    game: RecalledGame | None = None
     #: Its config, for a game that checks draws from the seed (None otherwise).
     config: TableConfig | None = None
     #: The round's cards logged sealed (position -> (seq, kind)), until its cards_unsealed.
