@@ -24,7 +24,8 @@ a game writes only what it has:
   (``etg demo`` without ``--live``, ``etg par``, ``etg loadtest``, ``etg sim --log``, the
   benchmark log); it has no ``etg bench`` figures, no ``etg math`` of its own, no optional
   wagers for the player-edge guard, no recall pictures;
-- its recall is built from its records by their roles: a seat's wagers (its
+- its recall is built from its records by their roles (a sentence each, :meth:`describe`,
+  and its terminal's part of a round): a seat's wagers (its
   :attr:`~Game.placed_kinds`), its cards and the dealer's (:attr:`~Game.shoe_card_kinds`,
   seat 0 the dealer's), its settlements (:attr:`~Game.settled_kinds`) and any other record
   of its terminal as a decision (:meth:`recall_game`); ``etg sim`` tallies its wagers the
@@ -56,6 +57,7 @@ from game_server.games.api import (
 from game_server.rules.events import kind_of
 from game_server.table.ledger import Ledger
 from game_server.table.secrecy import OPEN_CARDS
+from shared.money import format_money
 
 if TYPE_CHECKING:
     from game_server.config import TableConfig
@@ -122,8 +124,9 @@ class GameBase:
     replay_round: Callable[[Any, Sequence[Any]], object] | None = None
     #: ``(rules, events, table_id)``: as :attr:`replay_round`, the table's id given.
     replay_at_table: Callable[[Any, Sequence[Any], str], object] | None = None
-    #: ``(item, labels)``: one record as recall shows it, or None.
-    describe_record: Callable[[Logged, Any], Described | None]
+    #: ``(item, labels)``: one record as recall shows it, or None (when not declared, each
+    #: record is told by its role: :meth:`describe`).
+    describe_record: Callable[[Logged, Any], Described | None] | None = None
     #: ``(seats, events)``: how recall names the seats (the platform's
     #: :class:`~game_server.recall.timeline.Labels` when not declared).
     labels_type: Callable[[Mapping[int, str], Sequence[Logged]], Labels] | None = None
@@ -178,7 +181,31 @@ class GameBase:
         return self.replay_round(config.rules, events)
 
     def describe(self, config: TableConfig, item: Logged, labels: Labels) -> Described | None:
-        return self.describe_record(item, labels)
+        """Its :attr:`describe_record`; else each record by its role (see the module
+        docstring): a wager placed, a card (seat 0 the dealer's), a settlement with its line,
+        the round's completion; None for any other."""
+        if self.describe_record is not None:
+            return self.describe_record(item, labels)
+        from game_server.recall.timeline import DEALER_WHO, TABLE_WHO, card_field, card_text
+
+        ev, terminal = item.event, item.stored.terminal
+        kind, fields = type(ev), ev._asdict()
+        title = self.wager_titles.get(fields.get("wager", ""), fields.get("wager", ""))
+        who = terminal if terminal is not None else TABLE_WHO
+        if kind in self.placed_kinds:
+            text = f"{labels.seat(ev.seat)} places {title} {format_money(ev.amount)}"
+            return who, text, {"terminal": terminal, **fields}
+        if kind in self.shoe_card_kinds:
+            data = {"terminal": terminal, **fields, "card": card_field(ev.card)}
+            if ev.seat == 0:
+                return DEALER_WHO, f"dealer is dealt {card_text(ev.card)}", data
+            return who, f"{labels.seat(ev.seat)} is dealt {card_text(ev.card)}", data
+        if kind in self.settled_kinds:
+            text = f"{labels.seat(ev.seat)} {title}: {ev.line}, paid {format_money(ev.paid)}"
+            return who, text, {"terminal": terminal, **fields}
+        if kind in self.completed_kinds:
+            return TABLE_WHO, "round complete", {k: str(v) for k, v in fields.items()}
+        return None
 
     def sim_driver(self, spec: SimSpec, chunk: int) -> RoundDriver:
         return self.driver_type(spec, chunk)
@@ -190,7 +217,9 @@ class GameBase:
     links_floor_meters: bool = False
     placed_kinds: frozenset[type]
     settled_kinds: frozenset[type]
+    completed_kinds: frozenset[type]
     shoe_card_kinds: frozenset[type]
+    wager_titles: Mapping[str, str]
 
     def secrecy(self, table_type: TableType) -> Secrecy:
         """Its :attr:`hidden_cards` (every card face up unless it declares them)."""

@@ -388,6 +388,12 @@ class SeatedMachine(StadiumMachine[SessionT, SeatedState]):
     _OWN_SEAT: ClassVar[str]
     #: The error, and its message, that refuses an insurance answer (the game has none).
     _NO_INSURANCE: ClassVar[tuple[type[ActionNotAllowed], str]]
+    #: The error (a :class:`~game_server.table.api.BettingClosed`), and its message, that
+    #: refuses a wager outside the betting window.
+    _BETTING_CLOSED: ClassVar[tuple[type[TableError], str]]
+    #: The error, and its message, that refuses a decision while no decision is open (None:
+    #: the stadium machine's own refusal).
+    _NO_DECISION: ClassVar[tuple[type[TableError], str] | None] = None
 
     # ----------------------------------------------------------------- inputs
 
@@ -410,6 +416,17 @@ class SeatedMachine(StadiumMachine[SessionT, SeatedState]):
         self.session._seat(terminal)
         error, message = self._NO_INSURANCE
         raise error(message)
+
+    def _not_accepted(self, name: str) -> TableError:
+        """A wager outside the betting window is told :attr:`_BETTING_CLOSED`, a decision
+        with none open :attr:`_NO_DECISION`."""
+        if name == "place_wagers":
+            error, message = self._BETTING_CLOSED
+            return error(message)
+        if name == "act" and self._NO_DECISION is not None:
+            error, message = self._NO_DECISION
+            return error(message)
+        return super()._not_accepted(name)
 
     # ---------------------------------------------------------------- routing
 

@@ -1,4 +1,5 @@
-"""The test-only High Card game, registered for the duration of each test that asks for it."""
+"""The test-only games (High Card, War), registered for the duration of each test that asks
+for one."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 from high_card.game import GAME, HighCardGame
+from war.game import GAME as WAR
+from war.game import WarGame
 
 from game_server import games
 
@@ -15,3 +18,10 @@ def high_card() -> Iterator[HighCardGame]:
     """High Card in the registry (never through the product's entry points)."""
     with games.registered(GAME):
         yield GAME
+
+
+@pytest.fixture()
+def war() -> Iterator[WarGame]:
+    """War in the registry (never through the product's entry points)."""
+    with games.registered(WAR):
+        yield WAR

@@ -79,6 +79,10 @@ class CaribbeanMachine(SeatedMachine[CaribbeanSession]):
     _DECIDING_PHASES = frozenset({Phase.DECIDING})
     _OWN_SEAT = "a Caribbean Stud Poker terminal plays its own seat"
     _NO_INSURANCE = (ActionNotAllowed, "Caribbean Stud Poker offers no insurance: bet or fold")
+    _BETTING_CLOSED = (
+        BettingClosed,
+        "no more bets: this round's cards are dealt; bet in the next betting window",
+    )
 
     def __init__(
         self, session: CaribbeanSession, clock: ReactorTime, next_round_delay: float = 0.0
@@ -129,13 +133,6 @@ class CaribbeanMachine(SeatedMachine[CaribbeanSession]):
     def _act(self, terminal: str, action: Action, amount: int | None) -> None:
         self._log(self.session.decide(terminal, action, amount))
         self._route()
-
-    def _not_accepted(self, name: str) -> Exception:  # type: ignore[override]
-        if name == "place_wagers":
-            return BettingClosed(
-                "no more bets: this round's cards are dealt; bet in the next betting window"
-            )
-        return super()._not_accepted(name)
 
     # ---------------------------------------------------------------- reading
 

@@ -43,7 +43,6 @@ from game_server.table import api as table_api
 from game_server.table.api import ReactorTime, countdown_view
 from game_server.table.events import RoundStarted
 from game_server.table.seated import SeatedMachine, SeatedState
-from game_server.table.session import TableError
 
 log = Logger(namespace="game_server.games.fourcard.machine")
 
@@ -117,6 +116,8 @@ class FourCardMachine(SeatedMachine[FourCardSession]):
         NoInsurance,
         "Four Card Poker offers no insurance: fold, or play 1, 2 or 3 times",
     )
+    _BETTING_CLOSED = (BettingClosed, "no more bets: wait for the next betting window")
+    _NO_DECISION = (table_api.NotInRound, "there is no decision to make now")
 
     def __init__(
         self, session: FourCardSession, clock: ReactorTime, next_round_delay: float = 0.0
@@ -143,13 +144,6 @@ class FourCardMachine(SeatedMachine[FourCardSession]):
     def _act(self, terminal: str, action: Action, multiple: int) -> None:
         self._log(self.session.decide(terminal, action, multiple))
         self._route()
-
-    def _not_accepted(self, name: str) -> TableError:
-        if name == "place_wagers":
-            return BettingClosed("no more bets: wait for the next betting window")
-        if name == "act":
-            return table_api.NotInRound("there is no decision to make now")
-        return super()._not_accepted(name)
 
     # ---------------------------------------------------------------- reading
 

@@ -55,7 +55,6 @@ from game_server.table import api as table_api
 from game_server.table.api import ReactorTime
 from game_server.table.events import RoundStarted
 from game_server.table.seated import SEATED_ACCEPTS, SeatedMachine, SeatedState
-from game_server.table.session import TableError
 
 log = Logger(namespace="game_server.games.uth.machine")
 
@@ -159,6 +158,11 @@ class UthMachine(SeatedMachine[UthSession]):
         "Ultimate Texas Hold 'Em offers no insurance; decide with check, bet or fold "
         "(58 Pa. Code 653a.12)",
     )
+    _BETTING_CLOSED = (
+        BettingClosed,
+        "no more bets: this round's cards are dealt or the round is over; bet in the next "
+        "betting window (653a.7)",
+    )
 
     def __init__(
         self, session: UthSession, clock: ReactorTime, next_round_delay: float = 0.0
@@ -206,14 +210,6 @@ class UthMachine(SeatedMachine[UthSession]):
         self._run("act", self._act, terminal, parse_decision(action), amount or 0)
 
     # ---------------------------------------------------------------- behaviours
-
-    def _not_accepted(self, name: str) -> TableError:
-        if name == "place_wagers":
-            return BettingClosed(
-                "no more bets: this round's cards are dealt or the round is over; bet in the "
-                "next betting window (653a.7)"
-            )
-        return super()._not_accepted(name)
 
     def _act(self, terminal: str, action: Action, multiple: int) -> None:
         if action is Action.PLAY and multiple == 0:

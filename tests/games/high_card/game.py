@@ -7,7 +7,6 @@ from typing import Any, ClassVar
 
 from game_server.games.api import COMPLETED, SEAT_CARD, WAGER
 from game_server.games.base import GameBase
-from game_server.recall.timeline import DEALER_WHO, TABLE_WHO, Described, card_text
 from game_server.rules.wagers.base import TableType
 from game_server.sim import seeded_shoes
 from game_server.table.info import RULES_VERSION
@@ -101,35 +100,6 @@ class HighCardGame(GameBase):
         }
 
     # Recall and verify.
-    def describe(self, table: Any, item: Any, labels: Any) -> Described | None:
-        ev, terminal = item.event, item.stored.terminal
-        if type(ev) is WagerPlaced:
-            text = f"{labels.seat(ev.seat)} wagers {format_money(ev.amount)}"
-            return (
-                terminal,
-                text,
-                {"seat": ev.seat, "terminal": terminal, "wager": ev.wager, "amount": ev.amount},
-            )
-        if type(ev) is CardDealt:
-            data = {
-                "seat": ev.seat,
-                "terminal": terminal,
-                "card": str(ev.card),
-                "position": ev.position,
-            }
-            if ev.seat == 0:
-                return DEALER_WHO, f"dealer is dealt {card_text(ev.card)}", data
-            return terminal, f"{labels.seat(ev.seat)} is dealt {card_text(ev.card)}", data
-        if type(ev) is WagerSettled:
-            data = {"terminal": terminal, **ev._asdict()}
-            return (
-                terminal,
-                f"{labels.seat(ev.seat)}: {ev.line}, paid {format_money(ev.paid)}",
-                data,
-            )
-        if type(ev) is RoundCompleted:
-            return TABLE_WHO, "round complete", {"dealer_card": str(ev.dealer_card)}
-        return None
 
 
 GAME = HighCardGame()
