@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from game_server.config import TableConfig
+from game_server.games.ante_poker.game import AntePokerGame
 from game_server.games.api import (
     COMPLETED,
     DEALER_STEP,
@@ -19,12 +20,10 @@ from game_server.games.api import (
     SEEDED,
     WAGER,
     Game,
-    MainWager,
     MathReport,
     NotOffered,
     StrategyReport,
 )
-from game_server.games.base import GameBase
 from game_server.games.caribbean import config, recall, sim
 from game_server.games.caribbean.info import rules_document
 from game_server.games.caribbean.machine import CaribbeanMachine
@@ -56,13 +55,12 @@ from game_server.games.caribbean.session import (
     CaribbeanSession,
     bonus_draws,
     meter_specs,
-    resume_round,
 )
 from game_server.games.caribbean.strategy_report import strategy_report
 from game_server.recall.rounds import LoggedRound
 from game_server.rng.shoe import ShoeSeed
 from game_server.rules.returns import WagerReturn
-from game_server.rules.wagers.base import MeterSpec, TableType
+from game_server.rules.wagers.base import MeterSpec
 
 __all__ = ["GAME", "CaribbeanGame"]
 
@@ -83,7 +81,7 @@ _CHECKS: Final[Mapping[type, str]] = {
 }
 
 
-class CaribbeanGame(GameBase):
+class CaribbeanGame(AntePokerGame):
     """Caribbean Stud Poker at the fully automated electronic table (639a, 639b.1): one
     freshly shuffled deck per round, one shared decision countdown."""
 
@@ -91,7 +89,6 @@ class CaribbeanGame(GameBase):
     title = "Caribbean Stud Poker"
     chapter = "58 Pa. Code 639a"
     config_game = config.CARIBBEAN
-    table_types = frozenset({TableType.FULLY_AUTOMATED})
     examples = (_CONFIGS / "caribbean.toml",)
     placed_kinds = frozenset({CaribbeanWagerPlaced})
     settled_kinds = frozenset({CaribbeanWagerSettled, CaribbeanMysteryPaid})
@@ -99,10 +96,13 @@ class CaribbeanGame(GameBase):
     shoe_card_kinds = frozenset({CaribbeanCardDealt})
     wager_titles = recall.WAGER_TITLES
     config_section = config
+    base_wager = sim.CARIBBEAN_BASE
+    base_title = "Caribbean Stud Poker (Ante and Bet)"
+    base_section = "58 Pa. Code 639a.11, 639a.12 (secondary source: the published rules)"
+    base_covers = (ANTE, BET)
     session_type = CaribbeanSession
     machine_type = CaribbeanMachine
     ledger_type = CaribbeanLedger
-    resume_round = staticmethod(resume_round)
     rules_document = staticmethod(rules_document)
     hidden_cards = SECRECY
     round_kinds = CARIBBEAN_KINDS
@@ -158,18 +158,6 @@ class CaribbeanGame(GameBase):
 
     def optional_returns(self, table: TableConfig) -> list[WagerReturn]:
         return caribbean_returns(table.rules, table.must_hit_by)
-
-    def main_wager(self, table: TableConfig) -> MainWager:
-        ante = table.rules.ante_limits
-        return MainWager(
-            wager=sim.CARIBBEAN_BASE,
-            title="Caribbean Stud Poker (Ante and Bet)",
-            section="58 Pa. Code 639a.11, 639a.12 (secondary source: the published rules)",
-            initial="Ante",
-            minimum=ante.minimum,
-            maximum=ante.maximum,
-            covered=(ANTE, BET),
-        )
 
     def strategy(self, table: TableConfig) -> StrategyReport:
         """The published simple strategy with its exceptions by exact enumeration, and its

@@ -18,14 +18,13 @@ table's session is:
 - the decision that ends the round's decisions (or the countdown's fold) settles it in the
   same step, written with the round's close.
 
-Entry points: :class:`CaribbeanSession`, :func:`resume_round`, :func:`bonus_draws`,
+Entry points: :class:`CaribbeanSession`, :func:`bonus_draws`,
 :func:`feed_mystery`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from enum import StrEnum
 from typing import Any, Final
 
 from game_server.config import MustHitBy, TableConfig
@@ -39,9 +38,8 @@ from game_server.games.caribbean.rules.events import (
     CaribbeanMysteryPaid,
     CaribbeanRoundCompleted,
 )
-from game_server.games.caribbean.rules.game import Action, CaribbeanRound, Phase, replay
+from game_server.games.caribbean.rules.game import Action, CaribbeanRound, Phase
 from game_server.games.caribbean.rules.rules import CaribbeanRules
-from game_server.recall.rounds import LoggedRound
 from game_server.rng.shoe import ShoeSeed
 from game_server.rules.meters import MeterBank, MysteryAwarded
 from game_server.rules.wagers import must_hit_by
@@ -49,7 +47,7 @@ from game_server.rules.wagers.base import MeterSpec
 from game_server.rules.wagers.must_hit_by import RandBelow
 from game_server.table.bonus_draws import bonus_draws as shared_bonus_draws
 from game_server.table.ledger import Ledger
-from game_server.table.seated import SeatedSession, resume_seated_round
+from game_server.table.seated import SeatedSession
 from game_server.table.secrecy import (
     Dealt,
     Secrecy,
@@ -73,7 +71,6 @@ __all__ = [
     "feed_mystery",
     "meter_specs",
     "mystery_meter_id",
-    "resume_round",
 ]
 
 #: Appended to the round deck's personalization for the Magic Card / Lucky Bonus stream.
@@ -227,10 +224,3 @@ def feed_mystery(
                 paid = CaribbeanMysteryPaid(number, MYSTERY, 0, ev.paid, ev.paid, WON, line)
                 out.append((number, paid))
     return out
-
-
-def resume_round(
-    session: CaribbeanSession, logged: LoggedRound, seats: Mapping[str, int]
-) -> StrEnum:
-    """Make the interrupted round the session's open round (crash recovery)."""
-    return resume_seated_round(session, logged, seats, replay)

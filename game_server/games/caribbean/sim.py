@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from game_server.config import MustHitBy, TableConfig
+from game_server.games.ante_poker.sim import play_logged
 from game_server.games.caribbean.rules import strategy
 from game_server.games.caribbean.rules.events import (
     ANTE,
@@ -25,7 +26,7 @@ from game_server.games.caribbean.rules.events import (
     CaribbeanWagerPlaced,
     CaribbeanWagerSettled,
 )
-from game_server.games.caribbean.rules.game import CaribbeanRound, Phase
+from game_server.games.caribbean.rules.game import CaribbeanRound
 from game_server.games.caribbean.rules.rules import CaribbeanRules
 from game_server.games.caribbean.session import CaribbeanSession, bonus_draws, feed_mystery
 from game_server.rng.shoe import Shoe, ShoeSeed
@@ -143,24 +144,22 @@ def logged_sim(
 ) -> TableBook:
     """``etg sim --log``: the bots through the live table's session, the Must-Hit-By meter
     included; the last deck revealed at the end so that every card and draw verifies."""
-    terminals = {f"T{seat}": seat for seat in range(1, seats + 1)}
     wagers = table_wagers(config.rules)
-    most = sum(wagers.values()) + 2 * wagers[ANTE]
-    session = CaribbeanSession(config, log, shoes, terminals)
-    session.open()
-    for done in range(rounds):
-        session.start_round()
-        for terminal in terminals:
-            if session.balance(terminal) < most:
-                session.cash_in(terminal, SIM_CREDITS, "sim top-up")
-            session.place_wagers(terminal, wagers)
-        session.deal()
+    session = CaribbeanSession(config, log, shoes, {f"T{s}": s for s in range(1, seats + 1)})
+
+    def decide(session: CaribbeanSession, terminal: str) -> None:
         game = session.round
-        while game is not None and game.phase is Phase.DECIDING:
-            terminal = session.pending()[0]
-            cards = game.seats[terminals[terminal]].cards
-            session.decide(terminal, strategy.decide(cards, game.dealer[0]))
-        if progress is not None:
-            progress(done + 1)
-    session.retire_shoe()
-    return session
+        assert game is not None
+        cards = game.seats[session.seats[terminal]].cards
+        session.decide(terminal, strategy.decide(cards, game.dealer[0]))
+
+    most = sum(wagers.values()) + 2 * wagers[ANTE]
+    return play_logged(
+        session,
+        wagers,
+        rounds=rounds,
+        most=most,
+        credits=SIM_CREDITS,
+        decide=decide,
+        progress=progress,
+    )

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Final
 
 from game_server.config import TableConfig
+from game_server.games.ante_poker.game import AntePokerGame
 from game_server.games.api import (
     COMPLETED,
     DEALER_STEP,
@@ -18,12 +19,10 @@ from game_server.games.api import (
     SEATED,
     WAGER,
     Game,
-    MainWager,
     MathReport,
     NotOffered,
     StrategyReport,
 )
-from game_server.games.base import GameBase
 from game_server.games.fourcard import config, recall, sim
 from game_server.games.fourcard.info import rules_document
 from game_server.games.fourcard.machine import FourCardMachine
@@ -48,11 +47,9 @@ from game_server.games.fourcard.session import (
     SECRECY,
     FourCardLedger,
     FourCardSession,
-    resume_round,
 )
 from game_server.games.fourcard.strategy_report import strategy_report
 from game_server.rules.returns import WagerReturn
-from game_server.rules.wagers.base import MeterSpec, TableType
 
 __all__ = ["GAME", "FourCardGame"]
 
@@ -71,7 +68,7 @@ _CHECKS: Final[Mapping[type, str]] = {
 }
 
 
-class FourCardGame(GameBase):
+class FourCardGame(AntePokerGame):
     """Four Card Poker at the fully automated electronic table: one freshly shuffled deck
     per round, one shared decision countdown."""
 
@@ -79,11 +76,14 @@ class FourCardGame(GameBase):
     title = "Four Card Poker"
     chapter = "58 Pa. Code 641a, 641b"
     config_game = config.FOURCARD
-    table_types = frozenset({TableType.FULLY_AUTOMATED})
     examples = (_CONFIGS / "fourcard.toml",)
     pictured: Final = {"four-card-poker": examples[0]}
 
     config_section = config
+    base_wager = sim.FOURCARD_BASE
+    base_title = "Four Card Poker (Ante, Ante Bonus and Play)"
+    base_section = "58 Pa. Code 641a (procedure and Ante Bonus: secondary source)"
+    base_covers = (ANTE, PLAY)
 
     # ----------------------------------------------------------------- the live table
 
@@ -94,13 +94,8 @@ class FourCardGame(GameBase):
     session_type = FourCardSession
     machine_type = FourCardMachine
     ledger_type = FourCardLedger
-    resume_round = staticmethod(resume_round)
     rules_document = staticmethod(rules_document)
     hidden_cards = SECRECY
-
-    def meters(self, table: TableConfig) -> Mapping[str, MeterSpec]:
-        rules: FourCardRules = table.rules
-        return rules.meters()
 
     # ------------------------------------------------------------------------- recall
 
@@ -132,18 +127,6 @@ class FourCardGame(GameBase):
 
     def optional_returns(self, table: TableConfig) -> list[WagerReturn]:
         return fourcard_returns(table.rules)
-
-    def main_wager(self, table: TableConfig) -> MainWager:
-        ante = table.rules.ante_limits
-        return MainWager(
-            wager=sim.FOURCARD_BASE,
-            title="Four Card Poker (Ante, Ante Bonus and Play)",
-            section="58 Pa. Code 641a (procedure and Ante Bonus: secondary source)",
-            initial="Ante",
-            minimum=ante.minimum,
-            maximum=ante.maximum,
-            covered=(ANTE, PLAY),
-        )
 
     def strategy(self, table: TableConfig) -> StrategyReport:
         """The optimal strategy by the up card, with its exact house edge

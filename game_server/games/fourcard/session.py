@@ -16,13 +16,12 @@ over the pure engine (58 Pa. Code 641a, 641b.1).
 Wallets fold through :class:`FourCardLedger`: a settlement's ``paid`` includes what a meter
 paid (``from_meter``), so the meters' own award records move no credits.
 
-Entry points: :class:`FourCardSession`, :class:`FourCardLedger`, :func:`resume_round`.
+Entry points: :class:`FourCardSession`, :class:`FourCardLedger`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from enum import StrEnum
 from typing import Any, Final
 
 from game_server.config import TableConfig
@@ -34,9 +33,8 @@ from game_server.games.fourcard.rules.events import (
     FourCardMysteryPaid,
     FourCardRoundCompleted,
 )
-from game_server.games.fourcard.rules.game import Action, FourCardRound, Phase, replay
+from game_server.games.fourcard.rules.game import Action, FourCardRound, Phase
 from game_server.games.fourcard.rules.rules import FourCardRules
-from game_server.recall.rounds import LoggedRound
 from game_server.rng.shoe import Shoe
 from game_server.rules.errors import ActionNotAllowed
 from game_server.rules.meters import MeterBank, MeterStep, MysteryAwarded
@@ -44,7 +42,7 @@ from game_server.rules.wagers import must_hit_by
 from game_server.rules.wagers.base import WON
 from game_server.rules.wagers.must_hit_by import RandBelow
 from game_server.table.ledger import Ledger
-from game_server.table.seated import SeatedSession, resume_seated_round
+from game_server.table.seated import SeatedSession
 from game_server.table.secrecy import (
     Dealt,
     Secrecy,
@@ -60,7 +58,7 @@ from game_server.table.session import (
     TableError,
 )
 
-__all__ = ["DECISIONS", "FourCardLedger", "FourCardSession", "parse_decision", "resume_round"]
+__all__ = ["DECISIONS", "FourCardLedger", "FourCardSession", "parse_decision"]
 
 
 #: The Act command's actions: ``fold``, ``play`` with the multiple as the amount, or
@@ -196,13 +194,6 @@ class FourCardSession(SeatedSession[FourCardRound]):
     def _resume_source(self, game: FourCardRound, shoe: Shoe) -> None:
         """Every card is drawn at the deal (from the deck handed to it): a replayed dealt
         round needs no card source."""
-
-
-def resume_round(
-    session: FourCardSession, logged_round: LoggedRound, seats: Mapping[str, int]
-) -> StrEnum:
-    """Make the interrupted round the session's open round (crash recovery)."""
-    return resume_seated_round(session, logged_round, seats, replay)
 
 
 def feed_mystery(

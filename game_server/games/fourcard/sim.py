@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from game_server.config import TableConfig
+from game_server.games.ante_poker.sim import play_logged
 from game_server.games.fourcard.rules import strategy
 from game_server.games.fourcard.rules.events import (
     ACES_UP,
@@ -158,24 +159,20 @@ def logged_sim(
 ) -> FourCardSession:
     """``etg sim --log``: the bots through the live table's session, writing to ``log``
     (terminals ``T1``..; the last deck retired at the end so that every card verifies)."""
-    rules: FourCardRules = config.rules
-    terminals = {f"T{seat}": seat for seat in range(1, seats + 1)}
-    wagers = seat_wagers(rules)
+    wagers = seat_wagers(config.rules)
+    session = FourCardSession(config, log, shoes, {f"T{s}": s for s in range(1, seats + 1)})
+
+    def decide(session: FourCardSession, terminal: str) -> None:
+        assert session.round is not None
+        session.decide(terminal, *strategy.decide(session.round, session.seats[terminal]))
+
     most = sum(wagers.values()) + 3 * wagers[ANTE]
-    session = FourCardSession(config, log, shoes, terminals)
-    session.open()
-    for done in range(rounds):
-        session.start_round()
-        for terminal in terminals:
-            if session.balance(terminal) < most:
-                session.cash_in(terminal, SIM_CREDITS, "sim top-up")
-            session.place_wagers(terminal, wagers)
-        session.deal()
-        while session.round is not None and session.pending():
-            terminal = session.pending()[0]
-            action, multiple = strategy.decide(session.round, terminals[terminal])
-            session.decide(terminal, action, multiple)
-        if progress is not None:
-            progress(done + 1)
-    session.retire_shoe()
-    return session
+    return play_logged(
+        session,
+        wagers,
+        rounds=rounds,
+        most=most,
+        credits=SIM_CREDITS,
+        decide=decide,
+        progress=progress,
+    )

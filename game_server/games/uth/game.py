@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from game_server.config import TableConfig
+from game_server.games.ante_poker.game import AntePokerGame
 from game_server.games.api import (
     COMPLETED,
     DEALER_STEP,
@@ -19,13 +20,11 @@ from game_server.games.api import (
     WAGER,
     BenchFigure,
     Game,
-    MainWager,
     MathReport,
     NotOffered,
     StrategyReport,
     WireBot,
 )
-from game_server.games.base import GameBase
 from game_server.games.uth import config, recall, sim
 from game_server.games.uth.info import uth_rules_for
 from game_server.games.uth.machine import UthMachine
@@ -53,13 +52,12 @@ from game_server.games.uth.rules.events import (
 from game_server.games.uth.rules.game import UTH_KINDS, replay
 from game_server.games.uth.rules.returns import uth_returns
 from game_server.games.uth.rules.rules import UthRules
-from game_server.games.uth.session import SECRECY, UthLedger, UthSession, bonus_draws, resume_round
+from game_server.games.uth.session import SECRECY, UthLedger, UthSession, bonus_draws
 from game_server.games.uth.strategy_report import strategy_report
 from game_server.recall.rounds import LoggedRound
 from game_server.recall.timeline import Timeline
 from game_server.rng.shoe import ShoeSeed
 from game_server.rules.returns import WagerReturn
-from game_server.rules.wagers.base import MeterSpec, TableType
 from game_server.sim import SimResult
 
 __all__ = ["GAME", "UthGame"]
@@ -83,7 +81,7 @@ _CHECKS: Final[Mapping[type, str]] = {
 }
 
 
-class UthGame(GameBase):
+class UthGame(AntePokerGame):
     """Ultimate Texas Hold 'Em at the fully automated electronic table (653a): one freshly
     shuffled deck per round, one shared decision countdown per street."""
 
@@ -91,10 +89,13 @@ class UthGame(GameBase):
     title = "Ultimate Texas Hold 'Em"
     chapter = "58 Pa. Code 653a"
     config_game = config.UTH
-    table_types = frozenset({TableType.FULLY_AUTOMATED})
     examples = (_CONFIGS / "uth.toml",)
     pictured: Final = {"ultimate-texas-holdem": examples[0]}
     config_section = config
+    base_wager = sim.UTH_BASE
+    base_title = "Ultimate Texas Hold 'Em (Ante, Blind and Play)"
+    base_section = "58 Pa. Code 653a.12(a)-(b)"
+    base_covers = (ANTE,)
 
     # ----------------------------------------------------------------- the live table
 
@@ -105,13 +106,8 @@ class UthGame(GameBase):
     session_type = UthSession
     machine_type = UthMachine
     ledger_type = UthLedger
-    resume_round = staticmethod(resume_round)
     rules_document = staticmethod(uth_rules_for)
     hidden_cards = SECRECY
-
-    def meters(self, table: TableConfig) -> Mapping[str, MeterSpec]:
-        rules: UthRules = table.rules
-        return rules.meters()
 
     # ------------------------------------------------------------------------- recall
 
@@ -167,18 +163,6 @@ class UthGame(GameBase):
 
     def optional_returns(self, table: TableConfig) -> list[WagerReturn]:
         return uth_returns(table.rules)
-
-    def main_wager(self, table: TableConfig) -> MainWager:
-        ante = table.rules.ante_limits
-        return MainWager(
-            wager=sim.UTH_BASE,
-            title="Ultimate Texas Hold 'Em (Ante, Blind and Play)",
-            section="58 Pa. Code 653a.12(a)-(b)",
-            initial="Ante",
-            minimum=ante.minimum,
-            maximum=ante.maximum,
-            covered=(ANTE,),
-        )
 
     def strategy(self, table: TableConfig) -> StrategyReport:
         """The published near-optimal strategy, its published optimal figure and how close

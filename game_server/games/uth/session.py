@@ -38,7 +38,6 @@ Entry points: :class:`UthSession`, :class:`UthLedger`, :func:`bonus_draws`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from enum import StrEnum
 from typing import Any, Final
 
 from game_server.config import TableConfig
@@ -50,15 +49,14 @@ from game_server.games.uth.rules.events import (
     UthHandShown,
     UthRoundCompleted,
 )
-from game_server.games.uth.rules.game import Action, Phase, UthRound, replay
+from game_server.games.uth.rules.game import Action, Phase, UthRound
 from game_server.games.uth.rules.rules import UthRules
-from game_server.recall.rounds import LoggedRound
 from game_server.rng.shoe import ShoeSeed
 from game_server.rules.errors import RulesError
 from game_server.rules.meters import MeterBank
 from game_server.table.bonus_draws import bonus_draws as shared_bonus_draws
 from game_server.table.ledger import Ledger
-from game_server.table.seated import SeatedSession, resume_seated_round
+from game_server.table.seated import SeatedSession
 from game_server.table.secrecy import (
     Dealt,
     Secrecy,
@@ -257,12 +255,3 @@ class UthSession(SeatedSession[UthRound]):
     @property
     def phase(self) -> Phase | None:
         return None if self.round is None else self.round.phase
-
-
-def resume_round(
-    session: UthSession, logged_round: LoggedRound, seats: Mapping[str, int]
-) -> StrEnum:
-    """Make the interrupted round of an Ultimate Texas Hold 'Em table the session's open
-    round: rebuilt by :func:`game_server.games.uth.rules.game.replay`, the deck in use its
-    card source (crash recovery)."""
-    return resume_seated_round(session, logged_round, seats, replay)

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from game_server.config import TableConfig
+from game_server.games.ante_poker.sim import play_logged
 from game_server.games.uth.rules import strategy as uth_strategy
 from game_server.games.uth.rules.events import (
     ANTE,
@@ -194,24 +195,20 @@ def logged_sim(
     seats (terminals ``T1``..) played through the live table's :class:`UthSession` with the
     strategy, writing to ``log`` (the last deck revealed at the end so that every card and
     draw verifies)."""
-    rules: UthRules = config.rules
-    terminals = {f"T{seat}": seat for seat in range(1, seats + 1)}
-    wagers = uth_wagers(rules)
+    wagers = uth_wagers(config.rules)
+    session = UthSession(config, log, shoes, {f"T{s}": s for s in range(1, seats + 1)})
+
+    def decide(session: UthSession, terminal: str) -> None:
+        assert session.round is not None
+        session.decide(terminal, *uth_strategy.decide(session.round, session.seats[terminal]))
+
     most = sum(wagers.values()) + 4 * wagers[ANTE]
-    session = UthSession(config, log, shoes, terminals)
-    session.open()
-    for done in range(rounds):
-        session.start_round()
-        for terminal in terminals:
-            if session.balance(terminal) < most:
-                session.cash_in(terminal, UTH_SIM_CREDITS, "sim top-up")
-            session.place_wagers(terminal, wagers)
-        session.deal()
-        while session.round is not None:
-            terminal = session.pending()[0]
-            action, multiple = uth_strategy.decide(session.round, terminals[terminal])
-            session.decide(terminal, action, multiple)
-        if progress is not None:
-            progress(done + 1)
-    session.retire_shoe()
-    return session
+    return play_logged(
+        session,
+        wagers,
+        rounds=rounds,
+        most=most,
+        credits=UTH_SIM_CREDITS,
+        decide=decide,
+        progress=progress,
+    )
