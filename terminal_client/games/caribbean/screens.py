@@ -31,8 +31,7 @@ from typing import Final
 import pygame
 
 from shared.money import format_money
-from terminal_client.games.caribbean.model import CaribbeanView, caribbean_of
-from terminal_client.games.fourcard.screens import (
+from terminal_client.games.ante_poker.screens import (
     PokerBettingScreen,
     PokerPlayScreen,
     PokerResultsScreen,
@@ -44,6 +43,7 @@ from terminal_client.games.fourcard.screens import (
     poker_screen_for,
     spot_circles,
 )
+from terminal_client.games.caribbean.model import CaribbeanView, caribbean_of
 from terminal_client.model import TerminalModel
 from terminal_client.render import Layout, draw_felt
 from terminal_client.render.anim import CardFrame
@@ -228,42 +228,30 @@ def caribbean_screen_for(model: TerminalModel) -> type[Screen]:
 
 class CaribbeanBettingScreen(PokerBettingScreen):
     """Betting at a Caribbean Stud Poker table: chips on ANTE up to its limits, a side
-    wager's circle steps through its fixed amounts (past the largest it comes off); DEAL
-    sends ONE PlaceWagers."""
+    wager's circle steps through its fixed amounts; BET is the decision's circle."""
 
-    def spots(self, layout: Layout) -> tuple[BetSpot, ...]:
-        """The offered wagers' circles (not BET: it is the decision)."""
-        shown = self.pending if self._open() else self.placed()
-        return tuple(
-            s
-            for s in spots_for(layout, caribbean_of(self.model), shown, self._open())
-            if s.id != BET
-        )
+    decision_spot = BET
+    first_prompt = "PLACE YOUR ANTE"
 
-    def _add(self, wager: str) -> None:
-        fixed = fixed_amounts(caribbean_of(self.model), wager)
-        if fixed:
-            self._step(wager, fixed)
-        else:
-            super()._add(wager)
+    def circles(
+        self, layout: Layout, amounts: Mapping[str, int], enabled: bool
+    ) -> tuple[BetSpot, ...]:
+        return spots_for(layout, caribbean_of(self.model), amounts, enabled)
 
-    def message(self) -> str:
-        text = super().message()
-        if text == "PLACE YOUR BETS" and not self.pending:
-            return "PLACE YOUR ANTE"
-        return text
+    def fixed(self, wager: str) -> Sequence[int]:
+        return fixed_amounts(caribbean_of(self.model), wager)
+
+    def draw_circles(
+        self, surface: pygame.Surface, layout: Layout, spots: Sequence[BetSpot]
+    ) -> None:
+        """Each circle with its note (a fixed-amount circle says its amounts, "$1 / $5") and
+        the side wagers' title over theirs."""
+        cv = caribbean_of(self.model)
+        if cv is not None:
+            draw_spots(surface, layout, cv, spots)
 
     def draw_table(self, surface: pygame.Surface, layout: Layout) -> None:
         draw_caribbean_scene(surface, layout, caribbean_of(self.model), cards=self.cards)
-
-    def draw_spots(self, surface: pygame.Surface, layout: Layout) -> None:
-        """Every circle with its note (a fixed-amount circle says its amounts, "$1 / $5"),
-        BET too (the decision: not a betting spot), and the side wagers' title over
-        theirs."""
-        cv = caribbean_of(self.model)
-        if cv is not None:
-            shown = self.pending if self._open() else self.placed()
-            draw_spots(surface, layout, cv, spots_for(layout, cv, shown, self._open()))
 
 
 def decision_buttons(model: TerminalModel, layout: Layout) -> tuple[Button, ...]:
