@@ -191,11 +191,6 @@ def standard_deck() -> tuple[Card, ...]:
     return CARDS
 
 
-def spanish_deck() -> tuple[Card, ...]:
-    """The 48-card Spanish deck: a standard deck without the four tens (for Spanish 21)."""
-    return tuple(c for c in CARDS if c.rank != 10)
-
-
 def blackjack_value(c: Card) -> int:
     """Point value for Blackjack: 2-10 face value, J/Q/K 10, ace 1 (11 is decided by the hand).
 

@@ -27,7 +27,7 @@ from game_server.games.spanish21.rules.round import (
     SpanishCards,
     replay,
 )
-from game_server.games.spanish21.rules.rules import Spanish21Rules
+from game_server.games.spanish21.rules.rules import Spanish21Rules, spanish_deck
 from game_server.rng.shoe import Shoe, ShoeSeed, StackedShoe
 from game_server.rules.errors import (
     ActionNotAllowed,
@@ -411,6 +411,12 @@ def test_late_surrender_and_resplit_aces() -> None:
 
 
 # ------------------------------------------------------------------------ the deck
+
+
+def test_the_spanish_deck_is_a_standard_deck_without_its_tens() -> None:
+    """48 cards, no ten (Chapter 635a, secondary source; 635b.1(b))."""
+    spanish = spanish_deck()
+    assert len(set(spanish)) == 48 and all(c.rank != 10 for c in spanish)
 
 
 def test_spanish_decks_pass_over_the_tens_of_the_certified_shoe() -> None:

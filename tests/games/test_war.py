@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ast
 import inspect
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest

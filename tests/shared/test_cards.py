@@ -18,7 +18,6 @@ from shared.cards import (
     format_cards,
     parse_card,
     parse_cards,
-    spanish_deck,
     standard_deck,
 )
 
@@ -64,10 +63,8 @@ def test_bad_constructor_arguments() -> None:
 
 
 def test_decks() -> None:
-    """A standard deck has 52 distinct cards; the Spanish deck drops the four tens (48)."""
+    """A standard deck has 52 distinct cards."""
     assert len(set(standard_deck())) == 52
-    spanish = spanish_deck()
-    assert len(spanish) == 48 and all(c.rank != 10 for c in spanish)
 
 
 def test_blackjack_values() -> None:

@@ -15,12 +15,12 @@ import pytest
 
 from game_server.config import example_path, load_config
 from game_server.games import game_for
-from game_server.games.caribbean.sim import CaribbeanDriver
 from game_server.games.caribbean.rules import analysis, optimal_table
 from game_server.games.caribbean.rules.events import CaribbeanCardDealt, CaribbeanDecision
 from game_server.games.caribbean.rules.game import Action, qualifies
 from game_server.games.caribbean.rules.rules import bet_line
 from game_server.games.caribbean.rules.strategy import decide
+from game_server.games.caribbean.sim import CaribbeanDriver
 from game_server.rules.poker import Category5, rank_hand
 from game_server.sim import SimSpec
 from shared.cards import CARDS, Card, parse_cards

@@ -41,6 +41,7 @@ from collections.abc import Mapping, Sequence
 from math import comb
 from typing import Final
 
+from game_server.games.spanish21.rules.rules import spanish_deck
 from game_server.rules.wagers.base import (
     MeterSpec,
     Moment,
@@ -51,7 +52,7 @@ from game_server.rules.wagers.base import (
     SideWagerContext,
     TableType,
 )
-from shared.cards import ACE, Card, spanish_deck
+from shared.cards import ACE, Card
 from shared.money import MeterShare, ToOne
 
 __all__ = [
@@ -235,7 +236,7 @@ def exact_counts(decks: int) -> dict[str | None, int]:
 
 def enumerated_counts(decks: int) -> dict[str | None, int]:
     """The same counts found another way: every kind of up card and every pair of kinds of
-    player card of the Spanish deck (:func:`~shared.cards.spanish_deck`), weighted by how many
+    player card of the Spanish deck (:func:`.rules.spanish_deck`), weighted by how many
     ways the shoe deals them, classified by :func:`classify` itself (a check of
     :func:`exact_counts`, and of :func:`classify`)."""
     kinds = spanish_deck()

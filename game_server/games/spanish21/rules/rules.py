@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from game_server.games.blackjack.rules.rules import BlackjackRules
-from shared.cards import Card
+from shared.cards import Card, standard_deck
 from shared.money import ToOne
 
 __all__ = [
@@ -120,3 +120,9 @@ def super_bonus(
     if original >= SUPER_BONUS_HIGH:
         return rules.super_bonus_25_and_over
     return SUPER_BONUS_5_TO_25 if original >= SUPER_BONUS_LOW else 0
+
+
+def spanish_deck() -> tuple[Card, ...]:
+    """The 48-card Spanish deck: a standard deck without the four tens (Chapter 635a,
+    secondary source; 58 Pa. Code 635b.1(b))."""
+    return tuple(c for c in standard_deck() if c.rank != 10)
