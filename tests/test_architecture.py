@@ -178,10 +178,15 @@ PLATFORM = ("game_server", "terminal_client", "tools", "shared")
 SHARED_WAGERS = "game_server/rules/wagers/"
 
 
+#: Where a game's packages live: its server half, its terminal half, and what both read
+#: (``shared/games/<g>/``: its published strategies).
+GAME_SIDES = ("game_server", "terminal_client", "shared")
+
+
 def _game_packages() -> set[Path]:
     return {
         path
-        for side in ("game_server", "terminal_client")
+        for side in GAME_SIDES
         for path in (ROOT / side / "games").iterdir()
         if path.is_dir() and (path / "__init__.py").exists()
     }
@@ -220,9 +225,7 @@ def test_the_platform_imports_no_game_package() -> None:
     package (nor names one for importlib): the platform reaches a game through the registry
     (game_server.games, terminal_client.games) only."""
     names = _game_names()
-    prefixes = tuple(
-        f"{side}.games.{name}" for side in ("game_server", "terminal_client") for name in names
-    )
+    prefixes = tuple(f"{side}.games.{name}" for side in GAME_SIDES for name in names)
     bad = []
     for path in _platform_files():
         rel = path.relative_to(ROOT)

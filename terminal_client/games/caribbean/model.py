@@ -16,7 +16,8 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
-from shared.cards import JACK, KING, QUEEN, parse_card
+from shared.cards import parse_card
+from shared.games.caribbean.strategy import simple_bet
 from terminal_client.model.view import ProgressiveMeter, SeatedView, parse_common_view
 
 if TYPE_CHECKING:
@@ -47,7 +48,6 @@ PAIR_OR_BETTER: Final = frozenset(
         "Pair",
     }
 )
-ACE: Final = 14
 
 
 @dataclass(frozen=True)
@@ -109,23 +109,9 @@ def caribbean_of(model: TerminalModel) -> CaribbeanView | None:
 
 
 def demo_decision(hand: str | None, cards: Sequence[str], up_card: str) -> str:
-    """The published simple strategy (Wizard of Odds, "Caribbean Stud Poker"; the server's
+    """The published simple strategy (:mod:`shared.games.caribbean.strategy`; the server's
     ``rules.strategy`` plays it with 109 ace-king exceptions found by exact enumeration, worth
-    0.0002% of the Ante): bet with a pair or better; fold below ace-king; with ace-king bet if
-    the dealer's up card (2 to queen) matches one of the player's ranks, or is an ace or king
-    and the player holds a queen or jack, or the player holds a queen and the up card matches
-    none of his ranks and is below his fourth highest card; else fold. (The terminal never
-    imports the server, so these few lines are its own.)"""
-    if hand in PAIR_OR_BETTER:
-        return "bet"
+    0.0002% of the Ante): ``"bet"`` or ``"fold"``."""
     ranks = sorted((parse_card(c).rank for c in cards), reverse=True)
-    if ranks[:2] != [ACE, KING]:
-        return "fold"
-    up = parse_card(up_card).rank
-    if up <= QUEEN and up in ranks:
-        return "bet"
-    if up >= KING and (QUEEN in ranks or JACK in ranks):
-        return "bet"
-    if QUEEN in ranks and up not in ranks and up < ranks[3]:
-        return "bet"
-    return "fold"
+    bets = simple_bet(hand in PAIR_OR_BETTER, ranks, parse_card(up_card).rank)
+    return "bet" if bets else "fold"

@@ -7,11 +7,10 @@ server allows them, the results panel, the progressive meters, the countdown and
 from its view (:mod:`terminal_client.games.fourcard.model`); the demo bot places the Ante and
 every other wager the table offers at its minimum, and decides by the published simple
 strategy (play 3 times the Ante with a pair of 10s or better, 1 times with a pair of 3s to
-9s, fold the rest; secondary source: Shuffle Master's basic strategy, as
-:mod:`game_server.games.fourcard.rules.strategy` says), read from its own five cards.
-
-The terminal never imports the server: the strategy's few lines are written here for the
-cards as the view gives them ("QH", "10S"...).
+9s, fold the rest; secondary source: Shuffle Master's basic strategy), read from its own
+five cards: the rule is written once for the server and the terminal
+(:mod:`shared.games.fourcard.strategy`), the hand read here from the cards as the view gives
+them ("QH", "10S"...).
 
 Entry point: :data:`GAME`.
 """
@@ -22,6 +21,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
+from shared.games.fourcard.strategy import simple_multiple
 from terminal_client.games.api import DemoPlayer, GameView, TerminalGame
 from terminal_client.games.fourcard.model import fourcard_of, parse_fourcard_view
 from terminal_client.games.generic import GenericGame, betting_window
@@ -45,20 +45,17 @@ def _rank(card: str) -> int:
 
 
 def simple_strategy(cards: Sequence[str]) -> str:
-    """The decision for five cards: ``"play3"``, ``"play1"`` or ``"fold"`` (a pair of 10s or
-    better, including any better hand, 3 times; a pair of 3s to 9s once; else fold). A hand
-    better than one pair among five cards always holds two pair, three or four of a kind, or
-    four cards of a straight or a flush."""
+    """The decision for five cards by the published simple strategy
+    (:func:`shared.games.fourcard.strategy.simple_multiple`): ``"play3"``, ``"play1"`` or
+    ``"fold"``. A best four better than one pair among five cards always holds two pair,
+    three or four of a kind, or four cards of a straight or a flush."""
     ranks = [_rank(c) for c in cards]
     counts = Counter(ranks)
     pairs = sorted((r for r, n in counts.items() if n >= 2), reverse=True)
-    if max(counts.values()) >= 3 or len(pairs) >= 2 or _four_flush(cards) or _four_straight(ranks):
-        return "play3"
-    if pairs and pairs[0] >= 10:
-        return "play3"
-    if pairs and pairs[0] >= 3:
-        return "play1"
-    return "fold"
+    better = max(counts.values()) >= 3 or len(pairs) >= 2
+    better = better or _four_flush(cards) or _four_straight(ranks)
+    multiple = simple_multiple(better, pairs[0] if pairs else None)
+    return f"play{multiple}" if multiple else "fold"
 
 
 def _four_flush(cards: Sequence[str]) -> bool:

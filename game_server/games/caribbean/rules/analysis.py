@@ -49,7 +49,8 @@ from game_server.games.caribbean.rules.rules import bet_line
 from game_server.games.uth.rules.hands import CATEGORY_SHIFT, rank_cards
 from game_server.rules.enumeration import Blocks, CumulativeCounts, suit_classes
 from game_server.rules.poker import Category5
-from shared.cards import ACE, JACK, KING, QUEEN, RANKS, Card
+from shared.cards import ACE, KING, RANKS, Card
+from shared.games.caribbean.strategy import simple_bet, simple_bets
 from shared.money import ToOne
 
 __all__ = [
@@ -100,26 +101,11 @@ def is_ace_king(value: int) -> bool:
     return value >> CATEGORY_SHIFT == 0 and value >> 16 & 15 == ACE and value >> 12 & 15 == KING
 
 
-def simple_bets(ranks: Sequence[int], up: int) -> bool:
-    """Rule 3 of the published simple strategy (:mod:`.strategy`) for an ace-king hand of
-    ``ranks`` (highest first) against an up card of rank ``up``: whether to make the Bet
-    Wager."""
-    if up <= QUEEN and up in ranks:
-        return True
-    if up >= KING:
-        return QUEEN in ranks or JACK in ranks
-    return QUEEN in ranks and up not in ranks and up < ranks[3]
-
-
 def simple_decision(cards: Sequence[Card], up: Card) -> bool:
-    """The published simple strategy for a deal: whether to make the Bet Wager."""
-    value = rank_cards(cards)
-    if value >> CATEGORY_SHIFT:
-        return True
-    if not is_ace_king(value):
-        return False
+    """The published simple strategy for a deal (:func:`shared.games.caribbean.strategy.
+    simple_bet`): whether to make the Bet Wager."""
     ranks, up_rank, _ = cell_key(cards, up)
-    return simple_bets(ranks, up_rank)
+    return simple_bet(bool(rank_cards(cards) >> CATEGORY_SHIFT), ranks, up_rank)
 
 
 def cell_key(cards: Sequence[Card], up: Card) -> CellKey:

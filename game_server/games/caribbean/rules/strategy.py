@@ -23,7 +23,10 @@ strategy alone gives 5.224531%. (Rule c without "the player holds a queen", as t
 had it before, gives 5.318282%: it bet thousands of ace-king hands the published strategy
 folds.)
 
-Entry points: :func:`decide`, :func:`.analysis.simple_bets`.
+The simple strategy's rule for ace-king is written once for the server and the terminal's
+demo bot (:func:`shared.games.caribbean.strategy.simple_bets`).
+
+Entry points: :func:`decide`, :func:`shared.games.caribbean.strategy.simple_bets`.
 """
 
 from __future__ import annotations
@@ -31,10 +34,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from game_server.games.caribbean.rules import optimal_table
-from game_server.games.caribbean.rules.analysis import cell_key, simple_bets
+from game_server.games.caribbean.rules.analysis import cell_key
 from game_server.games.caribbean.rules.game import Action, qualifies
 from game_server.rules.poker import Category5, rank_hand
 from shared.cards import Card
+from shared.games.caribbean.strategy import simple_bets
 
 __all__ = ["decide", "simple_bets"]
 

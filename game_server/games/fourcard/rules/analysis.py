@@ -59,6 +59,7 @@ from typing import Final
 
 from game_server.rules.enumeration import Blocks, CumulativeCounts, suit_classes
 from shared.cards import RANKS, Card
+from shared.games.fourcard.strategy import simple_multiple
 
 __all__ = [
     "ABOVE_PAIR",
@@ -243,15 +244,12 @@ class Derivation:
 
 
 def simple_decision(value: int) -> int:
-    """The published simple strategy (Shuffle Master's, as Frome and Wikipedia give it) by
-    the player's best four: 3x with a pair of 10s or better, 1x with a pair of 3s to 9s, fold
-    a pair of 2s or high cards; it never reads the up card."""
-    if value >= ABOVE_PAIR:
-        return THREE
-    if value < _PAIR << _SHIFT:
-        return FOLD
-    pair = value >> 12 & 15
-    return THREE if pair >= 10 else ONE if pair >= 3 else FOLD
+    """The published simple strategy by the player's best four (its value), written once for
+    the server and the terminal's demo bot (:func:`shared.games.fourcard.strategy.
+    simple_multiple`): 3x with a pair of 10s or better, 1x with a pair of 3s to 9s, fold a
+    pair of 2s or high cards; it never reads the up card."""
+    pair = value >> 12 & 15 if value >= _PAIR << _SHIFT else None
+    return simple_multiple(value >= ABOVE_PAIR, pair)
 
 
 def table_key(cards: Sequence[Card], up: Card) -> tuple[tuple[int, ...], int, int]:

@@ -1,0 +1,1 @@
+"""Four Card Poker's code both sides read: its published simple strategy (:mod:`.strategy`)."""
