@@ -4,6 +4,7 @@ wager, the reading and the figure; the shipped examples all load."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -94,3 +95,21 @@ def test_a_wager_that_depends_on_play_is_checked_from_its_par_sheet_figure() -> 
     loads."""
     config = load_config(example_path("fully-automated-all-side-wagers.toml"))
     assert "axman" in config.rules.offers
+
+
+def test_a_wager_without_a_reading_is_named_without_empty_brackets() -> None:
+    """A refusal names the wager and, where its figure depends on one, the reading in
+    brackets; a wager read plainly (Spanish 21's Match the Dealer Progressive) is named
+    alone, not followed by "()"."""
+    from game_server.games.spanish21.rules.match_the_dealer import PAYTABLES, TITLE
+    from game_server.games.spanish21.rules.returns import match_the_dealer_return
+    from game_server.rules.returns import refusal
+
+    plain = match_the_dealer_return(next(iter(PAYTABLES[6].values())), 6, 100)
+    assert plain.reading == ""
+    generous = dataclasses.replace(plain, long_run=1.05, setting="wagers.match_the_dealer")
+    problem = refusal(generous)
+    assert problem is not None and "()" not in problem
+    assert problem.startswith(f"wagers.match_the_dealer: {TITLE} returns 105.00%")
+    read = refusal(dataclasses.replace(generous, reading="reserve"))
+    assert read is not None and f"{TITLE} (reserve) returns" in read

@@ -650,9 +650,10 @@ def _percent(x: float) -> str:
 
 def refusal(ret: WagerReturn) -> str | None:
     """Why the wager may not be offered (its long-run return is 100% or more), or None."""
+    named = f"{ret.title} ({ret.reading})" if ret.reading else ret.title
     if ret.long_run != ret.long_run:  # NaN: a wager that depends on play and has no figure
         return (
-            f"{ret.setting or ret.wager}: {ret.title} ({ret.reading}) has no par sheet figure for "
+            f"{ret.setting or ret.wager}: {named} has no par sheet figure for "
             "these options, so its return is unknown; measure it with etg par and add it to "
             "the stored figures before offering it"
         )
@@ -672,7 +673,7 @@ def refusal(ret: WagerReturn) -> str | None:
     else:
         how = f"exact, at the {format_money(ret.stake)} wager"
     return (
-        f"{ret.setting or ret.wager}: {ret.title} ({ret.reading}) returns "
+        f"{ret.setting or ret.wager}: {named} returns "
         f"{_percent(ret.long_run)} to the player ({how}); a wager that returns 100% or more "
         f"is refused ({ret.reading_cite or ret.section})"
     )
