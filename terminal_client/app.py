@@ -20,6 +20,7 @@ import pygame
 from twisted.internet import task
 from twisted.internet.interfaces import IReactorTime
 
+from terminal_client import games
 from terminal_client.input import HitTest, PressTracker, Quit, Resize, poll_intents
 from terminal_client.input import Intent as InputIntent
 from terminal_client.model import TerminalModel
@@ -232,7 +233,7 @@ def demo_wagers(model: TerminalModel) -> dict[str, int]:
     (:meth:`~terminal_client.games.api.TerminalGame.demo_wagers`: the main wager at its
     minimum and every side wager offered, so that a newcomer sees each of them played).
     Empty when the main wager is not offered or affordable."""
-    return model.game.demo_wagers(model)
+    return games.of(model).demo_wagers(model)
 
 
 class Autoplay:
@@ -305,7 +306,7 @@ class Autoplay:
     def place(self, model: TerminalModel, key: tuple[Any, ...], position: int | None) -> None:
         """Stake :func:`demo_wagers` once per betting window (at ``position`` where the
         table has positions); the game's main wagers alone if the table refused that bet."""
-        game = model.game
+        game = games.of(model)
         error = model.last_error
         wagers = demo_wagers(model)
         main = game.main_wagers()
@@ -325,7 +326,7 @@ class Autoplay:
     def __call__(self, model: TerminalModel) -> None:
         if model.view is None or model.pending:
             return
-        model.game.demo_play(self, model)
+        games.of(model).demo_play(self, model)
 
 
 class Screenshots:

@@ -19,6 +19,7 @@ from typing import Any, Final
 
 import click
 
+from terminal_client import games
 from terminal_client.model import ConnectionState, TerminalModel
 from terminal_client.model.state import RESULTS_SECONDS
 from terminal_client.net.client import UNREACHABLE
@@ -56,7 +57,7 @@ def window_title(model: TerminalModel, server: str) -> str:
     view = model.view
     if view is None:
         return f"ETG terminal \u2022 connecting to {server}"
-    game = model.game.window_title(model)
+    game = games.of(model).window_title(model)
     who = view.terminal or "terminal"
     return f"{who} \u2022 {game} \u2022 table {view.table}"
 

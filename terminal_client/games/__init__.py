@@ -31,6 +31,7 @@ from shared.plugins import named_entry_points
 
 if TYPE_CHECKING:
     from terminal_client.games.api import TerminalGame
+    from terminal_client.model.state import TerminalModel
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -40,6 +41,7 @@ __all__ = [
     "for_view",
     "games",
     "named",
+    "of",
     "register",
     "registered",
     "unregister",
@@ -97,6 +99,16 @@ def for_view(data: object) -> TerminalGame:
             if game.claims(data):
                 return game
     return GenericGame(None)
+
+
+def of(model: TerminalModel) -> TerminalGame:
+    """The game of ``model``'s last view, the whole contract (the model itself names only
+    what it reads of it: :class:`~terminal_client.model.state.ModelGame`); the generic game
+    before the first view."""
+    from terminal_client.games.generic import GenericGame
+
+    name = model.game.name if model.game_view is not None else None
+    return (named(name) if name else None) or GenericGame(name)
 
 
 def for_recall(data: Mapping[str, Any]) -> TerminalGame:

@@ -15,32 +15,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
+from terminal_client.model.view import GameView
+
 if TYPE_CHECKING:
     import pygame
 
     from terminal_client.model.documents import RecalledGame
     from terminal_client.model.state import TerminalModel
-    from terminal_client.model.view import View
     from terminal_client.render.layout import Layout
     from terminal_client.screens.base import Screen
 
 __all__ = ["DemoPlayer", "GameView", "TerminalGame"]
-
-
-class GameView(Protocol):
-    """A view as a game reads it: :attr:`view`, the part every table shares (credits,
-    countdown, turn, settlements, the cards as seats and hands for the animation), and
-    whatever else the game's screens draw (its own attributes)."""
-
-    @property
-    def view(self) -> View:
-        """The common part of the view."""
-        ...
-
-    @property
-    def joined(self) -> bool:
-        """Whether this terminal has wagers in the round."""
-        ...
 
 
 class DemoPlayer(Protocol):

@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from shared.money import format_money
 from terminal_client.games.api import DemoPlayer, GameView
 from terminal_client.model.documents import RecalledGame, recalled_fields
 from terminal_client.model.view import SeatedView, parse_common_view
+from terminal_client.screens.scene import money
 
 if TYPE_CHECKING:
     import pygame
@@ -39,11 +39,6 @@ OUTCOMES: Mapping[str, str] = {
     "pushed": "PUSH",
     "surrendered": "SURRENDERED",
 }
-
-
-def money(cents: int | None) -> str:
-    """``"$12.50"``; ``"--"`` for an amount the log does not hold."""
-    return "--" if cents is None else format_money(cents)
 
 
 def betting_window(model: TerminalModel) -> bool:

@@ -20,12 +20,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
-from terminal_client import games
 from terminal_client.model.documents import Recall, Rules, parse_recall, parse_rules
 from terminal_client.model.view import (
     Countdown,
+    GameView,
     Hand,
     InsuranceOffer,
     MalformedView,
@@ -38,9 +38,6 @@ from terminal_client.model.view import (
     parse_shoe,
     phase_name,
 )
-
-if TYPE_CHECKING:
-    from terminal_client.games.api import GameView, TerminalGame
 
 #: What the terminal says when the server speaks a newer protocol or view version.
 NEEDS_UPDATE_TEXT: Final = "this terminal needs an update"
@@ -130,6 +127,31 @@ class ErrorNotice:
 RESULTS_SECONDS: Final = 8.0
 
 
+class ModelGame(Protocol):
+    """What the model and the shared screens read of the view's game: its names and texts.
+    The whole contract is :class:`terminal_client.games.api.TerminalGame`, which the
+    registry gives for a model (:func:`terminal_client.games.of`): the model names no more
+    of it, so that the contract, which names the model, is not named back."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def main_wager(self) -> str | None: ...
+
+    @property
+    def wager_titles(self) -> Mapping[str, str]: ...
+
+    @property
+    def main_rules(self) -> tuple[str, ...]: ...
+
+    @property
+    def felt_lines(self) -> tuple[str, ...]: ...
+
+
 class TerminalModel:
     """The terminal's knowledge, updated only from server messages (see the module doc).
 
@@ -143,7 +165,7 @@ class TerminalModel:
         self._last_settled: Any = None
         self._view: View | None = None
         self._game_view: GameView | None = None
-        self._game: TerminalGame | None = None
+        self._game: ModelGame | None = None
         self._connection = Connection(ConnectionState.CONNECTING)
         self._pending: dict[str, Intent] = {}
         self._error: ErrorNotice | None = None
@@ -169,6 +191,8 @@ class TerminalModel:
         (:func:`terminal_client.games.for_view`): :attr:`game_view` holds what it read and
         :attr:`view` the common part every table shares, with the table's shoe every view
         carries (:func:`~terminal_client.model.view.parse_shoe`, read here for every game)."""
+        from terminal_client import games  # the registry at call time: it sits below the model
+
         self._revision += 1
         try:
             game = games.for_view(data)
@@ -343,10 +367,12 @@ class TerminalModel:
         return self._game_view
 
     @property
-    def game(self) -> TerminalGame:
+    def game(self) -> ModelGame:
         """The game of the last view (:mod:`terminal_client.games`; the generic game before
         the first view)."""
         if self._game is None:
+            from terminal_client import games
+
             return games.for_view(None)
         return self._game
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from shared.errors import ETGError
 from terminal_client.model import fields
@@ -238,9 +238,25 @@ class View:
         return self.to_act is not None and self.to_act[0] == self.seat and bool(self.actions)
 
 
+class GameView(Protocol):
+    """A view as a game reads it: :attr:`view`, the part every table shares (credits,
+    countdown, turn, settlements, the cards as seats and hands for the animation), and
+    whatever else the game's screens draw (its own attributes)."""
+
+    @property
+    def view(self) -> View:
+        """The common part of the view."""
+        ...
+
+    @property
+    def joined(self) -> bool:
+        """Whether this terminal has wagers in the round."""
+        ...
+
+
 @dataclass(frozen=True)
 class SeatedView:
-    """A view read as a :class:`~terminal_client.games.api.GameView` by a game whose views
+    """A view read as a :class:`GameView` by a game whose views
     are the seated table's shape: the common part is all there is, and the terminal joined
     the round when it has a seat in it. A table that adds keys of its own (Caribbean Stud,
     Four Card Poker) extends it with them."""

@@ -30,4 +30,6 @@ def screen_for(model: TerminalModel) -> type[Screen]:
         return OutOfServiceScreen
     if view.state not in (None, "open"):
         return AttractScreen
-    return model.game.screen_for(model)  # the table is open: its game's screens
+    from terminal_client import games  # the registry at call time: it sits below the screens
+
+    return games.of(model).screen_for(model)  # the table is open: its game's screens

@@ -52,7 +52,9 @@ def draw_generic_table(surface: pygame.Surface, layout: Layout, model: TerminalM
     draw_felt(surface, layout.window)
     view = model.view
     dealer = layout.dealer
-    title = model.game.window_title(model).upper()
+    from terminal_client import games  # the registry at call time: it sits below the screens
+
+    title = games.of(model).window_title(model).upper()
     draw_text(
         surface,
         title,

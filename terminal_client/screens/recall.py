@@ -14,12 +14,12 @@ Entry points: :class:`RecallScreen`, :func:`draw_card_rows`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 import pygame
 
-from terminal_client import games
-from terminal_client.games.generic import money
 from terminal_client.model import Document, RecalledGame, TerminalModel, short_digest
+from terminal_client.model.state import ModelGame
 from terminal_client.render import Layout, draw_hand
 from terminal_client.render.draw import CREAM, GOLD, draw_text
 from terminal_client.render.qr import draw_qr
@@ -31,11 +31,34 @@ from terminal_client.screens.overlay import (
     lines_height,
     status_text,
 )
-from terminal_client.screens.scene import wager_name
+from terminal_client.screens.scene import money, wager_name
 
 #: One row of cards on a recall page: its label, its cards (None: face down) and its height
 #: as a share of the page's card height.
 CardRow = tuple[str, Sequence[str | None], float]
+
+
+class RecallPage(ModelGame, Protocol):
+    """What the recall page asks of a recalled round's game (its part of
+    :class:`~terminal_client.games.api.TerminalGame`)."""
+
+    def recall_rows(self, game: RecalledGame) -> list[tuple[str, str]]: ...
+
+    def recall_place(self, game: RecalledGame) -> str: ...
+
+    def recall_results(self, game: RecalledGame) -> list[tuple[str, str]]: ...
+
+    def draw_recall_cards(
+        self, surface: pygame.Surface, layout: Layout, area: pygame.Rect, game: RecalledGame
+    ) -> None: ...
+
+
+def _game_named(name: str) -> RecallPage:
+    """The registered game ``name`` (the generic one when this terminal has none): the
+    registry looked up at call time, as it sits below the screens."""
+    from terminal_client import games
+
+    return games.by_name(name)
 
 
 class RecallScreen(PagedOverlay):
@@ -71,7 +94,7 @@ class RecallScreen(PagedOverlay):
     def summary(self, game: RecalledGame) -> list[tuple[str, str]]:
         """The page's rows of text: credits, wagers, what the game adds (the shoe's rows,
         :func:`shoe_rows`, are drawn beside the receipt's QR code)."""
-        drawn = games.by_name(game.game)
+        drawn = _game_named(game.game)
         status = "" if game.status == "complete" else " (in progress)"
         rows = [
             (f"Table {game.table}, round {game.round}{drawn.recall_place(game)}{status}", ""),
@@ -79,14 +102,14 @@ class RecallScreen(PagedOverlay):
             ("Credits at start", money(game.credits_start)),
             ("Credits at end", money(game.credits_end)),
         ]
-        own = games.by_name(game.game)
+        own = _game_named(game.game)
         rows += [(f"Wagered on {wager_name(n, own)}", money(c)) for n, c in game.wagers]
         rows.append(("Total paid back", money(game.paid)))
         return rows + drawn.recall_rows(game)
 
     def results(self, game: RecalledGame) -> list[tuple[str, str]]:
         """Each wager's result, as its game words it."""
-        return games.by_name(game.game).recall_results(game)
+        return _game_named(game.game).recall_results(game)
 
     def draw_page(self, surface: pygame.Surface, layout: Layout, box: pygame.Rect) -> None:
         s = layout.scale
@@ -139,7 +162,7 @@ class RecallScreen(PagedOverlay):
                 decisions.height - round(pitch * s),
             )
             draw_lines(surface, layout, body, lines, size=min(size, 24), pitch=min(pitch, 32))
-        games.by_name(game.game).draw_recall_cards(surface, layout, right, game)
+        _game_named(game.game).draw_recall_cards(surface, layout, right, game)
 
 
 def draw_receipt_block(

@@ -26,7 +26,7 @@ from terminal_client.screens.base import Screen
 from terminal_client.widgets import Button
 
 if TYPE_CHECKING:
-    from terminal_client.games.api import TerminalGame
+    from terminal_client.model.state import ModelGame
 
 #: The shared side wagers' titles (58 Pa. Code 633b.6-633b.13); each game adds its own
 #: wagers' (:attr:`~terminal_client.games.api.TerminalGame.wager_titles`).
@@ -44,7 +44,7 @@ WAGER_NAMES: dict[str, str] = {
 DIM = (150, 170, 150)
 
 
-def wager_titles(game: TerminalGame | None = None) -> dict[str, str]:
+def wager_titles(game: ModelGame | None = None) -> dict[str, str]:
     """The titles of ``game``'s wagers: the shared side wagers', then its own (two games may
     title one wager name each their own way: Caribbean Stud's and UTH's Five Card bonus).
     Without a game, every registered game's (for words that are to be left out of a
@@ -57,7 +57,12 @@ def wager_titles(game: TerminalGame | None = None) -> dict[str, str]:
     return titles
 
 
-def wager_name(wager: str, game: TerminalGame | None = None) -> str:
+def money(cents: int | None) -> str:
+    """``"$12.50"``; ``"--"`` for an amount the log does not hold."""
+    return "--" if cents is None else format_money(cents)
+
+
+def wager_name(wager: str, game: ModelGame | None = None) -> str:
     """``"lucky_aces" -> "Lucky Aces"`` (``game``'s own wagers as it titles them),
     ``"perfect-pairs" -> "Perfect pairs"``."""
     title = wager_titles(game).get(wager)

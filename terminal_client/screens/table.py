@@ -51,7 +51,7 @@ from terminal_client.screens.scene import (
 from terminal_client.widgets import BetSpot, Button, ChipTray, hit_test
 
 if TYPE_CHECKING:
-    from terminal_client.games.api import TerminalGame
+    from terminal_client.model.state import ModelGame
 
 #: The betting buttons sit where the action buttons are: (id, label, action slot).
 BETTING_BUTTONS: tuple[tuple[str, str, str], ...] = (
@@ -547,7 +547,7 @@ def results_area(layout: Layout) -> pygame.Rect:
 
 
 def result_row(
-    settlement: Settlement, hands: int, main: str | None, game: TerminalGame | None = None
+    settlement: Settlement, hands: int, main: str | None, game: ModelGame | None = None
 ) -> ResultRow:
     """One settled wager as the results panel shows it: its name (with the hand when this
     terminal split, for the ``main`` wager and its double), the outcome, what it won or lost
