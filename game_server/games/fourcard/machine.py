@@ -20,11 +20,11 @@ Entry point: :class:`FourCardMachine`.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
 from typing import Any
 
 from twisted.logger import Logger
 
+from game_server.games.ante_poker.results import SeatResults
 from game_server.games.fourcard.rules.events import (
     ACES_UP,
     ANTE,
@@ -34,14 +34,13 @@ from game_server.games.fourcard.rules.events import (
     FourCardMysteryPaid,
     FourCardWagerSettled,
 )
-from game_server.games.fourcard.rules.game import Action, FourCardRound, Phase
+from game_server.games.fourcard.rules.game import Action, Phase
 from game_server.games.fourcard.rules.hands import four_card_name
 from game_server.games.fourcard.rules.rules import PLAY_MULTIPLES
 from game_server.games.fourcard.session import FourCardSession, parse_decision
 from game_server.rules.errors import ActionNotAllowed
 from game_server.table import api as table_api
 from game_server.table.api import ReactorTime, countdown_view
-from game_server.table.events import RoundStarted
 from game_server.table.seated import SeatedMachine, SeatedState
 
 log = Logger(namespace="game_server.games.fourcard.machine")
@@ -61,50 +60,19 @@ class NoInsurance(ActionNotAllowed):
     """Four Card Poker offers no insurance."""
 
 
-class Results:
-    """Each terminal's settlements of its last round, and the last round's engine (its
-    showdown stays on the screen between rounds)."""
+class Results(SeatResults):
+    """Each terminal's settlements of its last round, the last round's engine, and whether
+    its dealer's hand was revealed."""
 
-    def __init__(self, session: FourCardSession) -> None:
-        self.session = session
-        self.round: int | None = None
-        self.game: FourCardRound | None = None
+    settled_kinds = (FourCardWagerSettled, FourCardMysteryPaid)
+    revealed = False
+
+    def started(self) -> None:
         self.revealed = False
-        self.settlements: dict[str, tuple[int | None, list[Any]]] = {}
 
-    def step_logged(self, events: Sequence[Any], terminals: Collection[str] | None = None) -> None:
-        for ev in events:
-            if type(ev) is RoundStarted:
-                self.round, self.revealed = ev.round, False
-        if self.session.round is not None:
-            self.game = self.session.round
-        for ev in events:
-            if type(ev) is FourCardDealerRevealed:
-                self.revealed = True
-            if type(ev) in (FourCardWagerSettled, FourCardMysteryPaid):
-                terminal = self.session.terminal_of.get(ev.seat)
-                if terminal is None:
-                    continue
-                held = self.settlements.get(terminal)
-                if held is None or held[0] != self.round:
-                    held = self.settlements[terminal] = (self.round, [])
-                held[1].append(ev)
-
-    def of(self, terminal: str) -> list[dict[str, Any]]:
-        round_id, settled = self.settlements.get(terminal, (None, []))
-        return [
-            {
-                "round": round_id,
-                "wager": ev.wager,
-                "hand": 0,
-                "stake": ev.stake,
-                "paid": ev.paid,
-                "from_meter": ev.from_meter,
-                "outcome": ev.outcome,
-                "line": ev.line,
-            }
-            for ev in settled
-        ]
+    def saw(self, ev: Any) -> None:
+        if type(ev) is FourCardDealerRevealed:
+            self.revealed = True
 
 
 class FourCardMachine(SeatedMachine[FourCardSession]):

@@ -41,19 +41,18 @@ Entry point: :class:`UthMachine`.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
 from typing import Any
 
 from twisted.logger import Logger
 
+from game_server.games.ante_poker.results import SeatResults
 from game_server.games.uth.info import uth_rules_for
 from game_server.games.uth.rules.events import UthSettlementStarted, UthWagerSettled
-from game_server.games.uth.rules.game import MULTIPLES, Action, UthRound
+from game_server.games.uth.rules.game import MULTIPLES, Action
 from game_server.games.uth.session import UthSession, parse_decision
 from game_server.rules.errors import ActionNotAllowed
 from game_server.table import api as table_api
 from game_server.table.api import ReactorTime
-from game_server.table.events import RoundStarted
 from game_server.table.seated import SEATED_ACCEPTS, SeatedMachine, SeatedState
 
 log = Logger(namespace="game_server.games.uth.machine")
@@ -85,56 +84,21 @@ UthState = SeatedState
 ACCEPTS = SEATED_ACCEPTS
 
 
-class UthResults:
-    """A :class:`~game_server.table.api.TableListener` that keeps each terminal's
-    settlements of its last round with any, and the last round's engine (its showdown stays
-    on the screen between rounds). Pass it to
+class UthResults(SeatResults):
+    """Each terminal's settlements of its last round with any, the last round's engine, and
+    the Magic Card and Lucky Bonus draws of the round settled. Pass it to
     :func:`~game_server.games.uth.views.uth_view_for`."""
 
+    settled_kinds = (UthWagerSettled,)
+
     def __init__(self, session: UthSession) -> None:
-        self.session = session
-        self.round: int | None = None
-        self.settlements: dict[str, tuple[int | None, list[UthWagerSettled]]] = {}
-        #: The round in play, or the last one (the session forgets it when it closes).
-        self.game: UthRound | None = None
-        self.game_round: int | None = None
+        super().__init__(session)
         #: The Magic Card and Lucky Bonus draws of each round settled, by round id.
         self.draws: dict[int | None, UthSettlementStarted] = {}
 
-    def step_logged(self, events: Sequence[Any], terminals: Collection[str] | None = None) -> None:
-        for ev in events:
-            if type(ev) is RoundStarted:
-                self.round = ev.round
-        game = self.session.round
-        if game is not None:
-            self.game, self.game_round = game, self.session.round_id
-        for ev in events:
-            if type(ev) is UthSettlementStarted:
-                self.draws = {self.round: ev}
-            if type(ev) is UthWagerSettled:
-                terminal = self.session.terminal_of.get(ev.seat)
-                if terminal is None:
-                    continue
-                held = self.settlements.get(terminal)
-                if held is None or held[0] != self.round:
-                    held = self.settlements[terminal] = (self.round, [])
-                held[1].append(ev)
-
-    def of(self, terminal: str) -> list[dict[str, Any]]:
-        """This terminal's settlements of its last round with any, as the view shows them."""
-        round_id, settled = self.settlements.get(terminal, (None, []))
-        return [
-            {
-                "round": round_id,
-                "wager": ev.wager,
-                "stake": ev.stake,
-                "paid": ev.paid,
-                "from_meter": ev.from_meter,
-                "outcome": ev.outcome,
-                "line": ev.line,
-            }
-            for ev in settled
-        ]
+    def saw(self, ev: Any) -> None:
+        if type(ev) is UthSettlementStarted:
+            self.draws = {self.round: ev}
 
 
 class UthMachine(SeatedMachine[UthSession]):
