@@ -40,7 +40,7 @@ Top-level keys (as :func:`game_server.games.blackjack.views.view_for` where they
   "fold"] ("bet" is the Play Wager; [] when it has none or it is not this seat's turn). The
   multiples are in ``uth.legal``. A Play it cannot pay for is left out.
 - ``settlements``: this terminal's settlements of the round in play or, between rounds, of its
-  last round: ``{"round", "wager", "stake", "paid", "from_meter", "outcome", "line"}``;
+  last round: ``{"round", "wager", "hand", "stake", "paid", "from_meter", "outcome", "line"}``;
   ``paid`` includes the stake; ``line`` names the paytable and line with its paragraph
   ("Blind Paytable A: Flush 3 to 2 (653a.12(b))"). Awards with no stake (Envy Bonus
   ``progressive_envy``, Magic Card ``five_card_player_magic_card``, Lucky Bonus
