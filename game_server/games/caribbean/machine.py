@@ -17,11 +17,12 @@ Entry point: :class:`CaribbeanMachine`.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from typing import Any, Final
 
 from twisted.logger import Logger
 
+from game_server.games.ante_poker.results import SeatResults
 from game_server.games.caribbean.rules.events import (
     DEALER,
     CaribbeanDealerRevealed,
@@ -29,14 +30,13 @@ from game_server.games.caribbean.rules.events import (
     CaribbeanSettlementStarted,
     CaribbeanWagerSettled,
 )
-from game_server.games.caribbean.rules.game import Action, CaribbeanRound, Phase
+from game_server.games.caribbean.rules.game import Action, Phase
 from game_server.games.caribbean.rules.rules import hand_name
 from game_server.games.caribbean.session import CaribbeanSession
 from game_server.rules.errors import ActionNotAllowed, RulesError
 from game_server.rules.poker import Category5, rank_hand
 from game_server.table import api as table_api
 from game_server.table.api import ReactorTime, countdown_view
-from game_server.table.events import RoundStarted
 from game_server.table.seated import SeatedMachine, SeatedState
 from shared.cards import parse_card
 
@@ -73,6 +73,24 @@ def parse_decision(action: object) -> Action:
         ) from None
 
 
+class CaribbeanResults(SeatResults):
+    """Each terminal's settlements of its last round, the last round's engine, whether its
+    dealer's hand was revealed, and the Magic Card and Lucky Bonus draws of its settlement."""
+
+    settled_kinds = (CaribbeanWagerSettled, CaribbeanMysteryPaid)
+    revealed = False
+    draws: CaribbeanSettlementStarted | None = None
+
+    def started(self) -> None:
+        self.revealed = False
+
+    def saw(self, ev: Any) -> None:
+        if type(ev) is CaribbeanDealerRevealed:
+            self.revealed = True
+        elif type(ev) is CaribbeanSettlementStarted:
+            self.draws = ev
+
+
 class CaribbeanMachine(SeatedMachine[CaribbeanSession]):
     """The live Caribbean Stud Poker table over a :class:`CaribbeanSession`."""
 
@@ -88,35 +106,8 @@ class CaribbeanMachine(SeatedMachine[CaribbeanSession]):
         self, session: CaribbeanSession, clock: ReactorTime, next_round_delay: float = 0.0
     ) -> None:
         super().__init__(session, clock, next_round_delay, log)
-        #: The round in play or the last one (its showdown stays on the screen), its id.
-        self.game: CaribbeanRound | None = None
-        self.game_round: int | None = None
-        self.revealed = False
-        self.draws: CaribbeanSettlementStarted | None = None
-        #: Each terminal's settlements of its last round with any: (round, records).
-        self.settled: dict[str, tuple[int | None, list[Any]]] = {}
-        self._listeners.append(self)
-
-    def step_logged(self, events: Sequence[Any], terminals: Collection[str] | None = None) -> None:
-        for ev in events:
-            if type(ev) is RoundStarted:
-                self.game_round, self.revealed = ev.round, False
-        if self.session.round is not None:
-            self.game = self.session.round
-        for ev in events:
-            kind = type(ev)
-            if kind is CaribbeanDealerRevealed:
-                self.revealed = True
-            elif kind is CaribbeanSettlementStarted:
-                self.draws = ev
-            elif kind is CaribbeanWagerSettled or kind is CaribbeanMysteryPaid:
-                terminal = self.session.terminal_of.get(ev.seat)
-                if terminal is None:
-                    continue
-                held = self.settled.get(terminal)
-                if held is None or held[0] != self.game_round:
-                    held = self.settled[terminal] = (self.game_round, [])
-                held[1].append(ev)
+        self.results = CaribbeanResults(session)
+        self._listeners.append(self.results)
 
     # ----------------------------------------------------------------- inputs
 
@@ -158,9 +149,10 @@ class CaribbeanMachine(SeatedMachine[CaribbeanSession]):
         seat = session._seat(terminal)
         rules = session.rules
         live = session.round
-        game = live if live is not None else self.game
+        results = self.results
+        game = live if live is not None else results.game
         dealt = game is not None and game.phase is not Phase.BETTING
-        showdown = dealt and self.revealed
+        showdown = dealt and results.revealed
         dealer: list[str | None] = []
         if game is not None and dealt:
             dealer = [str(c) if (i == 0 or showdown) else None for i, c in enumerate(game.dealer)]
@@ -200,8 +192,8 @@ class CaribbeanMachine(SeatedMachine[CaribbeanSession]):
             for name, meter_id in self._meter_names().items()
             if meter_id in bank
         }
-        settled = self.settled.get(terminal, (None, []))[1] if not dealt or showdown else []
-        draws = self.draws if showdown else None
+        settled = results.settlements.get(terminal, (None, []))[1] if not dealt or showdown else []
+        draws = results.draws if showdown else None
         return {
             "v": 1,
             "game": GAME_NAME,

@@ -49,6 +49,6 @@ def caribbean_round_views(logged: LoggedRound, terminal: str | None) -> list[dic
     views: list[dict[str, Any]] = []
     for item, _, end in folded(logged, ledger, states, forward=False):
         session.round = states[end]
-        machine.step_logged([item.event])
+        machine.results.step_logged([item.event])
         views.append({**machine.view(terminal), **_NOT_LIVE})
     return views
