@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
+from terminal_client.model.state import ModelGame
 from terminal_client.model.view import GameView
 
 if TYPE_CHECKING:
@@ -57,8 +58,10 @@ class DemoPlayer(Protocol):
         ...
 
 
-class TerminalGame(Protocol):
-    """Everything the terminal needs from one game.
+class TerminalGame(ModelGame, Protocol):
+    """Everything the terminal needs from one game: what the model and the shared screens
+    read of it (:class:`~terminal_client.model.state.ModelGame`: its names and texts) and
+    the rest below.
 
     Attributes:
         name: The server's name of the game (its registry key, and the views' ``"game"``).
@@ -76,28 +79,10 @@ class TerminalGame(Protocol):
     """
 
     @property
-    def name(self) -> str: ...
-
-    @property
-    def title(self) -> str: ...
-
-    @property
-    def main_wager(self) -> str | None: ...
-
-    @property
-    def wager_titles(self) -> Mapping[str, str]: ...
-
-    @property
     def spot_labels(self) -> tuple[tuple[str, str], ...]: ...
 
     @property
     def spot_short(self) -> Mapping[str, str]: ...
-
-    @property
-    def main_rules(self) -> tuple[str, ...]: ...
-
-    @property
-    def felt_lines(self) -> tuple[str, ...]: ...
 
     # ------------------------------------------------------------------------ its views
 

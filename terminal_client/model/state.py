@@ -128,10 +128,11 @@ RESULTS_SECONDS: Final = 8.0
 
 
 class ModelGame(Protocol):
-    """What the model and the shared screens read of the view's game: its names and texts.
-    The whole contract is :class:`terminal_client.games.api.TerminalGame`, which the
-    registry gives for a model (:func:`terminal_client.games.of`): the model names no more
-    of it, so that the contract, which names the model, is not named back."""
+    """What the model and the shared screens read of the view's game: its names and texts
+    (documented with :class:`terminal_client.games.api.TerminalGame`, which extends it). The
+    whole contract is what the registry gives for a model (:func:`terminal_client.games.of`):
+    the model names no more of it, so that the contract, which names the model, is not named
+    back."""
 
     @property
     def name(self) -> str: ...
