@@ -21,7 +21,7 @@ from game_server.games.api import MainWager
 from game_server.games.base import GameBase
 from game_server.recall.rounds import LoggedRound
 from game_server.rules.wagers.base import MeterSpec, TableType
-from game_server.table.seated import resume_seated_round
+from game_server.table.seated import SeatedSession, resume_seated_round
 from game_server.table.session import TableBook
 
 __all__ = ["AntePokerGame"]
@@ -51,7 +51,8 @@ class AntePokerGame(GameBase):
         """The round replayed from the log with the table's id, the deck in use its source."""
         replay = self.replay_at_table
         assert replay is not None, f"{self.title} declares replay_at_table"
-        return resume_seated_round(session, logged, seats, replay)  # type: ignore[arg-type]
+        assert isinstance(session, SeatedSession), "the family's sessions are seated"
+        return resume_seated_round(session, logged, seats, replay)
 
     def main_wager(self, config: TableConfig) -> MainWager:
         """The Ante with what it brings, between the Ante's limits."""

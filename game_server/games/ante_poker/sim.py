@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from game_server.table.seated import SeatedSession
+
 __all__ = ["play_logged"]
 
-SessionT = TypeVar("SessionT", bound=Any)
+SessionT = TypeVar("SessionT", bound=SeatedSession[Any])
 
 
 def play_logged(
