@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from shared.errors import ETGError
 from shared.plugins import named_entry_points
@@ -104,11 +104,9 @@ def for_view(data: object) -> TerminalGame:
 def of(model: TerminalModel) -> TerminalGame:
     """The game of ``model``'s last view, the whole contract (the model itself names only
     what it reads of it: :class:`~terminal_client.model.state.ModelGame`); the generic game
-    before the first view."""
-    from terminal_client.games.generic import GenericGame
-
-    name = model.game.name if model.game_view is not None else None
-    return (named(name) if name else None) or GenericGame(name)
+    before the first view. The model holds only a game :func:`for_view` gave it, so this is
+    that game, looked up in nothing."""
+    return cast("TerminalGame", model.game)
 
 
 def for_recall(data: Mapping[str, Any]) -> TerminalGame:
