@@ -41,14 +41,17 @@ class WarMachine(SeatedMachine[WarSession]):
         """The common view (docs/adding-a-game.md) with ``"game": "war"``."""
         session, seat = self.session, self.session._seat(terminal)
         game = session.round or session.last
-        shown = game is not None and game.dealer is not None
+        dealer = None if game is None else game.dealer  # dealt last: the round is settled
         seats = {} if game is None else game.seats
+        settled = [] if game is None else game.settled
         limits = session.rules.limits
-        countdown = self.countdown and {
-            "for": self.countdown,
-            "seconds_left": whole_seconds(self.seconds_left()),
-            "then": None,
-        }
+        countdown = None
+        if self.countdown is not None:
+            countdown = {
+                "for": self.countdown,
+                "seconds_left": whole_seconds(self.seconds_left()),
+                "then": None,
+            }
         return {
             "v": 1,
             "game": WAR,
@@ -57,13 +60,13 @@ class WarMachine(SeatedMachine[WarSession]):
             "machine": str(self.machine_state),
             "reason": self.reason,
             "round": session.round_id,
-            "phase": "complete" if shown else "betting",
+            "phase": "betting" if dealer is None else "complete",
             "terminal": terminal,
             "seat": seat,
             "credits": session.balance(terminal),
             "limits": {WAR: {"min": limits.minimum, "max": limits.maximum}},
             "chips": list(session.config.chip_denominations),
-            "countdown": countdown or None,
+            "countdown": countdown,
             "to_act": None,
             "actions": [],
             "settlements": [
@@ -75,10 +78,10 @@ class WarMachine(SeatedMachine[WarSession]):
                     "outcome": ev.outcome,
                     "line": ev.line,
                 }
-                for ev in (game.settled if game else [])
+                for ev in settled
                 if ev.seat == seat
             ],
-            "dealer": {"cards": [str(game.dealer)] if shown and game and game.dealer else []},
+            "dealer": {"cards": [] if dealer is None else [str(dealer)]},
             "seats": [
                 {
                     "seat": s,
