@@ -20,14 +20,25 @@ pygame = pytest.importorskip("pygame")
 
 from every_table import CONFIGS, Table, seats  # noqa: E402
 
-from game_server.config import ConfigError, example_path, load_config, parse_config  # noqa: E402
-from game_server.eventlog import EventLogReader, system_clock  # noqa: E402
+from game_server.config import (  # noqa: E402
+    ConfigError,
+    TableConfig,
+    example_path,
+    load_config,
+    parse_config,
+)
+from game_server.eventlog import EventLog, EventLogReader, system_clock  # noqa: E402
 from game_server.games import game_for  # noqa: E402
 from game_server.keys import init_keys, load_public_key, load_sealing_key  # noqa: E402
 from game_server.recall.verify import verify_log  # noqa: E402
 from game_server.rules.meters import MeterBank  # noqa: E402
-from game_server.table.recovery import open_tables  # noqa: E402
-from game_server.table.session import MemorySink, SealedShoes, simulation_seeds  # noqa: E402
+from game_server.table.recovery import RecoveryReport, open_tables  # noqa: E402
+from game_server.table.session import (  # noqa: E402
+    MemorySink,
+    SealedShoes,
+    TableBook,
+    simulation_seeds,
+)
 
 pytestmark = pytest.mark.usefixtures("headless")
 
@@ -43,6 +54,20 @@ def allowing(name: str, allowed: bool = True) -> object:
     session = game_for(config).open_session(config, MemorySink(), shoes, seats(), MeterBank())
     session.open()
     return session
+
+
+def open_table(
+    config: TableConfig, db: Path, certs: Path
+) -> tuple[EventLog, list[tuple[TableBook, RecoveryReport]]]:
+    """The table of ``config`` opened on ``db`` as ``etg serve`` opens it (seeded shoes)."""
+    return open_tables(
+        [config],
+        db,
+        certs,
+        lambda _: seats(),
+        clock=system_clock,
+        seeds=lambda table: simulation_seeds(9, table.table_id),
+    )
 
 
 def dealt(table: Table) -> bool:
@@ -109,14 +134,7 @@ def test_a_log_of_rounds_dealt_early_verifies(tmp_path: Path) -> None:
     certs = tmp_path / "certs"
     init_keys(certs)
     db = tmp_path / "table.db"
-    log, tables = open_tables(
-        [config],
-        db,
-        certs,
-        lambda _: seats(),
-        clock=system_clock,
-        seeds=lambda table: simulation_seeds(9, table.table_id),
-    )
+    log, tables = open_table(config, db, certs)
     session = tables[0][0]
     table = Table("fourcard.toml", session=session, credits={"T1": 100_000, "T2": 100_000})
     rounds = set()
@@ -149,14 +167,7 @@ def test_a_demo_stopped_mid_round_finishes_it_under_its_own_rules(tmp_path: Path
     config.write_text(old, encoding="utf-8")
     db = config.parent / "demo.db"
     assert not unfinished_round(db)
-    log, tables = open_tables(
-        [load_config(config)],
-        db,
-        certs,
-        lambda _: seats(),
-        clock=system_clock,
-        seeds=lambda table: simulation_seeds(9, table.table_id),
-    )
+    log, tables = open_table(load_config(config), db, certs)
     table = Table("fully-automated-blackjack.toml", session=tables[0][0], credits={"T1": 10_000})
     table.bots["T1"](table.models["T1"])
     assert table.models["T1"].in_round and not dealt(table)
@@ -165,14 +176,7 @@ def test_a_demo_stopped_mid_round_finishes_it_under_its_own_rules(tmp_path: Path
     said: list[str] = []
     prepare(data, 1, example_path("fully-automated-blackjack.toml"), echo=said.append)
     assert config.read_text(encoding="utf-8") == old and "mid-round" in said[0]
-    log, tables = open_tables(
-        [load_config(config)],
-        db,
-        certs,
-        lambda _: seats(),
-        clock=system_clock,
-        seeds=lambda table: simulation_seeds(9, table.table_id),
-    )
+    log, tables = open_table(load_config(config), db, certs)
     table = Table("fully-automated-blackjack.toml", session=tables[0][0], credits={})
     for _ in range(200):
         if table.view("T1")["phase"] == "complete":
