@@ -130,6 +130,30 @@ def fit_lines(
     return wrap_words(candidates[-1], least, width, bold), least
 
 
+def draw_fitted(
+    surface: pygame.Surface,
+    text: str,
+    top: tuple[int, int],
+    size: int,
+    least: int,
+    width: int,
+    color: tuple[int, int, int],
+    *,
+    bold: bool = False,
+) -> int:
+    """``text`` laid out by :func:`fit_lines` in ``width``, its lines centred one under the
+    other from ``top`` (the first line's top middle); returns the y under the last line."""
+    lines, fitted = fit_lines(text, size, least, width, bold=bold)
+    pitch = get_font(fitted, bold).get_linesize()
+    x, y = top
+    for line in lines:
+        draw_text(
+            surface, line, (x, y), fitted, color, "midtop", bold=bold, max_width=width, least=least
+        )
+        y += pitch
+    return y
+
+
 def fit_text(text: str, size: int, width: int, bold: bool = False) -> str:
     """``text`` as it fits ``width`` at two thirds of ``size`` or more (:func:`draw_text`
     shrinks it that far, not to an unreadable size): whole, else cut with an ellipsis.

@@ -12,8 +12,7 @@ import pygame
 from shared.money import format_money
 from terminal_client.model import ConnectionState, TerminalModel
 from terminal_client.render import Layout, draw_card, draw_felt
-from terminal_client.render.draw import CREAM, GOLD, draw_text, fit_lines
-from terminal_client.render.fonts import get_font
+from terminal_client.render.draw import CREAM, GOLD, draw_fitted, draw_text
 from terminal_client.screens.base import IntentSender, Screen
 from terminal_client.screens.scene import centre_panel, panel
 
@@ -167,19 +166,7 @@ class AttractScreen(Screen):
             *((line, 40, CREAM, False) for line in lines),
             (invite, 52, CREAM, True),
         ):
-            wrapped, size = fit_lines(text, layout.text(design), layout.min_text, room, bold=bold)
-            pitch = get_font(size, bold).get_linesize()
-            for line in wrapped:
-                draw_text(
-                    surface,
-                    line,
-                    (cx, y),
-                    size,
-                    color,
-                    "midtop",
-                    bold=bold,
-                    max_width=room,
-                    least=layout.min_text,
-                )
-                y += pitch
+            y = draw_fitted(
+                surface, text, (cx, y), layout.text(design), layout.min_text, room, color, bold=bold
+            )
             y += round(14 * s)

@@ -50,9 +50,14 @@ from terminal_client.input import Intent, Key, Tap
 from terminal_client.model import IntentKind, TerminalModel
 from terminal_client.render import Layout, draw_button, draw_felt
 from terminal_client.render.anim import CardFrame, dealer_key, seat_key
-from terminal_client.render.draw import CREAM, GOLD, button_text_size, draw_text, fit_lines
+from terminal_client.render.draw import (
+    CREAM,
+    GOLD,
+    button_text_size,
+    draw_fitted,
+    draw_text,
+)
 from terminal_client.render.elements import element
-from terminal_client.render.fonts import get_font
 from terminal_client.render.results import ResultRow, draw_results_panel
 from terminal_client.screens.base import Handled, IntentSender, Screen
 from terminal_client.screens.overlay import menu_buttons
@@ -304,21 +309,10 @@ def _draw_one_set(surface: pygame.Surface, layout: Layout, band: pygame.Rect) ->
     room = band.width - round(30 * s)
     y = band.top + round(24 * s)
     for text, design, color, bold in lines:
-        wrapped, size = fit_lines(text, layout.text(design), layout.min_text, room, bold=bold)
-        pitch = get_font(size, bold).get_linesize()
-        for line in wrapped:
-            draw_text(
-                surface,
-                line,
-                (band.centerx, y),
-                size,
-                color,
-                "midtop",
-                bold=bold,
-                max_width=room,
-                least=layout.min_text,
-            )
-            y += pitch
+        top = (band.centerx, y)
+        y = draw_fitted(
+            surface, text, top, layout.text(design), layout.min_text, room, color, bold=bold
+        )
         y += round(12 * s)
 
 
