@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from game_server import simlog
 from game_server.table.seated import SeatedSession
 
 __all__ = ["play_logged"]
@@ -22,12 +23,12 @@ def play_logged(
     *,
     rounds: int,
     most: int,
-    credits: int,
     decide: Callable[[SessionT, str], None],
     progress: Callable[[int], None] | None = None,
 ) -> SessionT:
-    """Open ``session`` and play ``rounds`` rounds: each of its terminals topped up with
-    ``credits`` while it holds less than ``most`` (a round's most), places ``wagers``; the
+    """Open ``session`` and play ``rounds`` rounds: each of its terminals topped up with the
+    logged simulation's play money (:data:`game_server.simlog.SIM_CREDITS`, as every game's)
+    while it holds less than ``most`` (a round's most), places ``wagers``; the
     deal; then ``decide(session, terminal)`` for the first terminal still to decide until
     none is; the last deck retired at the end so that every card and draw verifies."""
     session.open()
@@ -35,7 +36,7 @@ def play_logged(
         session.start_round()
         for terminal in session.seats:
             if session.balance(terminal) < most:
-                session.cash_in(terminal, credits, "sim top-up")
+                session.cash_in(terminal, simlog.SIM_CREDITS, "sim top-up")
             session.place_wagers(terminal, wagers)
         session.deal()
         while session.round is not None and session.pending():

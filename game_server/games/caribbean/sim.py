@@ -39,8 +39,6 @@ __all__ = ["CARIBBEAN_BASE", "CaribbeanDriver", "logged_sim", "table_wagers", "t
 
 #: The base game's two wagers together (the house edge per Ante).
 CARIBBEAN_BASE: Final = "ante+bet"
-#: Credits each terminal of a logged simulation starts with (cents).
-SIM_CREDITS: Final = 1_000_000
 
 
 def table_wagers(rules: CaribbeanRules, ante: int | None = None) -> dict[str, int]:
@@ -159,7 +157,6 @@ def logged_sim(
         wagers,
         rounds=rounds,
         most=most,
-        credits=SIM_CREDITS,
         decide=decide,
         progress=progress,
     )

@@ -51,8 +51,6 @@ MYSTERY: Final = "Must-Hit-By Mystery Bonus"
 _BASE: Final = frozenset({ANTE, ANTE_BONUS, PLAY})
 #: Each Envy Bonus reported with the progressive wager that earns it (641a.1).
 _ENVY_GROUP: Final = {envy: wager for wager, envy in ENVY_OF.items()}
-#: Credits each terminal of a logged simulation starts with (cents).
-SIM_CREDITS: Final = 1_000_000
 
 
 def seat_wagers(rules: FourCardRules, ante: int | None = None) -> dict[str, int]:
@@ -172,7 +170,6 @@ def logged_sim(
         wagers,
         rounds=rounds,
         most=most,
-        credits=SIM_CREDITS,
         decide=decide,
         progress=progress,
     )

@@ -48,7 +48,6 @@ from game_server.table.session import EventSink, SealedShoes
 
 __all__ = [
     "UTH_BASE",
-    "UTH_SIM_CREDITS",
     "UthDriver",
     "logged_sim",
     "seeded_decks",
@@ -60,8 +59,6 @@ __all__ = [
 #: Ultimate Texas Hold 'Em: the base game's three wagers, also reported together.
 UTH_BASE: Final = "ante+blind+play"
 _UTH_BASE_WAGERS: Final = frozenset({ANTE, BLIND, PLAY})
-#: Credits each terminal of a logged Ultimate Texas Hold 'Em simulation starts with (cents).
-UTH_SIM_CREDITS: Final = 1_000_000
 
 
 def _uth_group(name: str) -> str:
@@ -208,7 +205,6 @@ def logged_sim(
         wagers,
         rounds=rounds,
         most=most,
-        credits=UTH_SIM_CREDITS,
         decide=decide,
         progress=progress,
     )
